@@ -1,0 +1,87 @@
+# Makefile - builds ./dbench, runs every test, installs.
+#
+#   make                 build ./dbench
+#   make check           build and run the unit and shell tests
+#   make check-sanitize  the same suite with ASan + UBSan, in build/san
+#   make install         PREFIX=/usr/local DESTDIR= (binary, man page, loadfiles)
+#   make loadfile        regenerate loadfiles/default.txt from tools/genload.c
+#   make deps            install the Debian packages the build and tests need
+
+PREFIX  ?= /usr/local
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man/man1
+DATADIR  = $(PREFIX)/share/dbench
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PKGS     = popt talloc zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror $(CFLAGS) \
+             $(SAN_CFLAGS) $(PKG_CFLAGS)
+LDLIBS     = $(PKG_LIBS) -lm
+
+# O is the object directory; the sanitizer build uses its own.
+O ?= build
+ifeq ($(O),build)
+BIN = dbench
+else
+BIN = $(O)/dbench
+endif
+
+LIB_SRCS = src/ops.c src/loadfile.c src/stats.c src/report.c src/client.c src/driver.c src/fileio.c
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/default_loadfile.o
+MAIN_OBJ = $(O)/main.o
+
+UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
+
+# Debian packages for building (first line) and for the tests (second).
+DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev
+DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux
+
+.PHONY: all check check-sanitize install loadfile clean deps
+
+all: $(BIN)
+
+$(BIN): $(LIB_OBJS) $(MAIN_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/%.o: src/%.c $(wildcard include/*.h) | $(O)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/default_loadfile.o: src/default_loadfile.S loadfiles/default.txt | $(O)
+	$(CC) $(SAN_CFLAGS) -c -o $@ $<
+
+$(O)/tests/%: tests/unit/%.c $(LIB_OBJS) $(wildcard include/*.h) | $(O)
+	@mkdir -p $(O)/tests
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< $(LIB_OBJS) \
+		$(LDLIBS) $(shell pkg-config --libs cmocka)
+
+$(O):
+	mkdir -p $(O)
+
+check: $(BIN) $(UNIT_TESTS)
+	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) sh tests/run.sh
+
+check-sanitize:
+	$(MAKE) O=build/san SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
+
+tools/genload: tools/genload.c
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+loadfile: tools/genload
+	tools/genload > loadfiles/default.txt
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
+	install -m 644 man/dbench.1 $(DESTDIR)$(MANDIR)/dbench.1
+	install -m 644 loadfiles/*.txt $(DESTDIR)$(DATADIR)/
+
+deps:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		$(DEB_BUILD) $(DEB_TEST) >/dev/null
+
+clean:
+	rm -rf build dbench tools/genload

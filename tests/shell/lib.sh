@@ -1,0 +1,74 @@
+# tests/shell/lib.sh - helpers for the shell-level tests (sourced).
+#
+# A test file is a list of blocks, one behaviour each:
+#
+#   begin "throughput line has the classic format"
+#   out=$("$DBENCH" ...) || fail "exit status $?"
+#   expect_match "$out" '^Throughput [0-9.]+ MB/sec'
+#   end
+#
+# begin/end print one TAP line ("ok N - name" or "not ok N - name"); a
+# failed check inside the block records why and the block goes on to end.
+# Every test gets a scratch directory $T, removed at exit.
+: "${DBENCH:?DBENCH must name the binary under test}"
+: "${TOP:?TOP must name the source tree}"
+T=$(mktemp -d /tmp/dbench-test.XXXXXX)
+trap 'cleanup_scratch' EXIT
+_n=0
+_failed=0
+_why=
+
+cleanup_scratch() {
+	for m in $(grep " $T" /proc/mounts | awk '{print $2}' | sort -r); do
+		umount "$m" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+
+begin() {
+	_name=$1
+	_why=
+	_n=$((_n + 1))
+}
+
+fail() {
+	[ -n "$_why" ] || _why=$*
+}
+
+end() {
+	if [ -z "$_why" ]; then
+		echo "ok $_n - $_name"
+	else
+		echo "not ok $_n - $_name: $_why"
+		_failed=$((_failed + 1))
+	fi
+}
+
+# expect_match TEXT ERE: some line of TEXT matches the extended regex.
+expect_match() {
+	printf '%s\n' "$1" | grep -Eq -- "$2" || fail "no line matches /$2/ in: $(printf '%s' "$1" | tail -n 5)"
+}
+
+expect_no_match() {
+	printf '%s\n' "$1" | grep -Eq -- "$2" && fail "a line matches /$2/"
+	return 0
+}
+
+# expect_eq GOT WANT [WHAT]
+expect_eq() {
+	[ "$1" = "$2" ] || fail "${3:-value}: got '$1', want '$2'"
+}
+
+# expect_status GOT WANT: exit status check
+expect_status() {
+	[ "$1" -eq "$2" ] || fail "exit status $1, want $2"
+}
+
+# A size-limited tmpfs at $1 (needs root); returns 1 where mounting is refused.
+mount_tmpfs() {
+	mkdir -p "$1" && mount -t tmpfs -o "size=${2:-64m}" dbench-test "$1" 2>/dev/null
+}
+
+finish() {
+	[ "$_failed" -eq 0 ]
+}
