@@ -1,0 +1,115 @@
+/*
+ * ops.h - the table of loadfile operations and NT status codes.
+ *
+ * Operations are data: one row per operation names it, gives its short
+ * alias, lists the kinds of its arguments in loadfile order and says
+ * whether it moves bytes.  The parser, the backends and the reporters all
+ * read this table instead of repeating a switch over operation names.
+ *
+ * NT status codes are the expected-outcome column of a dbench 4 loadfile.
+ * We keep the names and numeric values of the codes that real traces use;
+ * an operation succeeds when its expected status is NT_STATUS_OK and fails
+ * otherwise.
+ */
+#ifndef DBENCH_OPS_H
+#define DBENCH_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum op_type {
+	OP_NTCREATEX,
+	OP_CLOSE,
+	OP_RENAME,
+	OP_UNLINK,
+	OP_DELTREE,
+	OP_RMDIR,
+	OP_MKDIR,
+	OP_QPATHINFO,
+	OP_QFILEINFO,
+	OP_QFSINFO,
+	OP_SFILEINFO,
+	OP_FINDFIRST,
+	OP_WRITEX,
+	OP_READX,
+	OP_LOCKX,
+	OP_UNLOCKX,
+	OP_FLUSH,
+	OP_COUNT
+};
+
+/* What one loadfile argument is; the parser validates and decodes by kind. */
+enum arg_kind {
+	ARG_PATH,	/* quoted "\clients\client1\..." path, stored client-relative */
+	ARG_HANDLE,	/* fnum chosen by the trace, compiled to a handle slot */
+	ARG_NUM,	/* any C integer: levels, flags, attributes, counts */
+	ARG_OFFSET,	/* file offset: 0 .. OP_MAX_OFFSET */
+	ARG_SIZE,	/* transfer or lock length: 0 .. OP_MAX_SIZE */
+};
+
+/* Which way an operation moves data, for byte accounting. */
+enum op_bytes {
+	BYTES_NONE,
+	BYTES_READ,
+	BYTES_WRITE,
+};
+
+#define OP_MAX_ARGS 5
+#define OP_MAX_SIZE (16 * 1024 * 1024)		/* largest ReadX/WriteX/LockX size */
+#define OP_MAX_OFFSET (INT64_C(1) << 50)	/* 1 PiB: beyond that it is garbage */
+
+struct op_desc {
+	const char *name;	/* canonical dbench 4 spelling, e.g. "NTCreateX" */
+	const char *alias;	/* short name accepted too, e.g. "Qpathinfo", or NULL */
+	uint8_t nargs;		/* arguments between the name and the status */
+	uint8_t args[OP_MAX_ARGS];	/* enum arg_kind of each argument */
+	uint8_t bytes;		/* enum op_bytes */
+	uint8_t size_arg;	/* index in args[] of the byte count, when bytes != NONE */
+};
+
+extern const struct op_desc op_table[OP_COUNT];
+
+/* The operation named `name` (case-insensitive, canonical or alias),
+ * or -1. */
+int op_lookup(const char *name, size_t len);
+
+/*
+ * NT status codes.  NT_OK is index 0 so that "expects success" is a test
+ * against zero.
+ */
+enum nt_status {
+	NT_OK,
+	NT_OBJECT_NAME_NOT_FOUND,
+	NT_NO_SUCH_FILE,
+	NT_OBJECT_PATH_NOT_FOUND,
+	NT_OBJECT_NAME_COLLISION,
+	NT_OBJECT_NAME_INVALID,
+	NT_ACCESS_DENIED,
+	NT_SHARING_VIOLATION,
+	NT_FILE_IS_A_DIRECTORY,
+	NT_NOT_A_DIRECTORY,
+	NT_DIRECTORY_NOT_EMPTY,
+	NT_INVALID_HANDLE,
+	NT_INVALID_PARAMETER,
+	NT_END_OF_FILE,
+	NT_DISK_FULL,
+	NT_LOCK_NOT_GRANTED,
+	NT_FILE_LOCK_CONFLICT,
+	NT_RANGE_NOT_LOCKED,
+	NT_DELETE_PENDING,
+	NT_CANNOT_DELETE,
+	NT_NO_MORE_FILES,
+	NT_NOT_IMPLEMENTED,
+	NT_UNSUCCESSFUL,
+	NT_STATUS_COUNT,
+	/* dbench 3 lines carry no status: success, or failure for fnum -1 */
+};
+
+/* "NT_STATUS_OBJECT_NAME_NOT_FOUND" etc. */
+const char *nt_status_name(enum nt_status s);
+
+/* Decode a status token: an NT_STATUS_ name or its 0x value.  Returns the
+ * status, or -1 when the token is not a status we know. */
+int nt_status_lookup(const char *tok, size_t len);
+
+#endif

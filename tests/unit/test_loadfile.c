@@ -1,0 +1,1551 @@
+/*
+ * test_loadfile.c - the loadfile tokenizer and compiler (loadfile.h),
+ * specified by example.
+ *
+ * Each test compiles a few lines of loadfile text with loadfile_compile(),
+ * or a file with loadfile_read(), and checks the exact program or the exact
+ * error message that comes back.  Every test runs on its own talloc
+ * context; files a test needs are written at run time into a mkdtemp
+ * directory that teardown removes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "loadfile.h"
+#include "ops.h"
+
+#define NAME "t.load"
+#define CLIENT_TXT "/usr/share/dbench/client.txt"
+
+/* The line most tests start with: opens trace handle 1 as slot 0. */
+#define OPEN1 "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 1 NT_STATUS_OK\n"
+
+/* ---- fixture ---- */
+
+struct fixture {
+	TALLOC_CTX *ctx;	/* everything a test allocates */
+	char *dir;		/* scratch directory, made by scratch_dir() */
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->ctx = talloc_new(NULL);
+	*state = f;
+	return f->ctx ? 0 : -1;
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *p = talloc_asprintf(NULL, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_tree(p);
+		else if (p)
+			unlink(p);
+		talloc_free(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (f->dir)
+		remove_tree(f->dir);
+	talloc_free(f->ctx);
+	free(f);
+	return 0;
+}
+
+static TALLOC_CTX *ctx_of(void **state)
+{
+	return ((struct fixture *)*state)->ctx;
+}
+
+/* The test's scratch directory, created on first use. */
+static const char *scratch_dir(void **state)
+{
+	struct fixture *f = *state;
+
+	if (!f->dir) {
+		f->dir = talloc_strdup(f->ctx, "/tmp/test_loadfile.XXXXXX");
+		assert_non_null(f->dir);
+		assert_non_null(mkdtemp(f->dir));
+	}
+	return f->dir;
+}
+
+static char *write_file(void **state, const char *name, const char *data, size_t len)
+{
+	char *path = talloc_asprintf(ctx_of(state), "%s/%s", scratch_dir(state), name);
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+	return path;
+}
+
+static char *write_gzip(void **state, const char *name, const char *data, size_t len)
+{
+	char *path = talloc_asprintf(ctx_of(state), "%s/%s", scratch_dir(state), name);
+	gzFile gz = gzopen(path, "wb9");
+
+	assert_non_null(gz);
+	assert_int_equal(gzwrite(gz, data, (unsigned)len), (int)len);
+	assert_int_equal(gzclose(gz), Z_OK);
+	return path;
+}
+
+/* ---- compiling and checking ---- */
+
+static struct program *compile_ok_at(TALLOC_CTX *ctx, const char *text, size_t len,
+				     const char *file, int line)
+{
+	char *err = NULL;
+	struct program *prog = loadfile_compile(ctx, NAME, text, len, &err);
+
+	if (!prog)
+		fail_msg("%s:%d: compile failed: %s", file, line, err ? err : "(no message)");
+	if (err)
+		fail_msg("%s:%d: compile succeeded but set err '%s'", file, line, err);
+	return prog;
+}
+
+#define compile_ok(ctx, text) compile_ok_at((ctx), (text), strlen(text), __FILE__, __LINE__)
+
+/* Compiling `text` fails with exactly the message `want`. */
+static void rejected_at(TALLOC_CTX *ctx, const char *text, size_t len, const char *want,
+			const char *file, int line)
+{
+	char *err = NULL;
+	struct program *prog = loadfile_compile(ctx, NAME, text, len, &err);
+
+	if (prog)
+		fail_msg("%s:%d: compiled (%zu ops), want error '%s'", file, line,
+			 prog->nops, want);
+	if (!err)
+		fail_msg("%s:%d: returned NULL without a message, want '%s'", file, line, want);
+	if (strcmp(err, want) != 0)
+		fail_msg("%s:%d: wrong error\n   got '%s'\n  want '%s'", file, line, err, want);
+	talloc_free(err);
+}
+
+#define assert_rejected(ctx, text, want) \
+	rejected_at((ctx), (text), strlen(text), (want), __FILE__, __LINE__)
+#define assert_rejected_len(ctx, text, len, want) \
+	rejected_at((ctx), (text), (len), (want), __FILE__, __LINE__)
+
+/* The directory an op's path lies in, as the program names it. */
+static const char *dir_of(const struct program *prog, uint16_t dir)
+{
+	assert_true(dir < prog->ndirs);
+	return prog->dirs[dir];
+}
+
+/* A fixed-seed generator, so "random" inputs are the same on every run. */
+static uint32_t xorshift32(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* ---- tokenizer ---- */
+
+static void test_quoted_path_may_hold_spaces(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Unlink \"\\clients\\client1\\my docs\\a b.txt\" 0x10 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->nops, 1);
+	assert_int_equal(prog->ops[0].type, OP_UNLINK);
+	assert_string_equal(prog->ops[0].path, "my docs/a b.txt");
+	assert_string_equal(prog->ops[0].leaf, "a b.txt");
+	assert_string_equal(dir_of(prog, prog->ops[0].dir), "my docs");
+	assert_int_equal(prog->ops[0].a[0], 0x10);
+}
+
+static void test_tabs_separate_fields_like_spaces(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1 "ReadX\t1\t\t0 \t4096\t4096\tNT_STATUS_OK\n");
+
+	assert_int_equal(prog->nops, 2);
+	assert_int_equal(prog->ops[1].type, OP_READX);
+	assert_int_equal(prog->ops[1].handle, 0);
+	assert_int_equal(prog->ops[1].a[0], 0);
+	assert_int_equal(prog->ops[1].a[1], 4096);
+	assert_int_equal(prog->ops[1].a[2], 4096);
+	assert_int_equal(prog->ops[1].status, NT_OK);
+}
+
+static void test_crlf_line_endings_are_accepted(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\r\n"
+		"Rmdir \"\\clients\\client1\\d\" NT_STATUS_DIRECTORY_NOT_EMPTY\r\n"
+		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\r\n");
+
+	assert_int_equal(prog->nops, 3);
+	assert_int_equal(prog->ops[0].status, NT_OK);
+	assert_int_equal(prog->ops[1].status, NT_DIRECTORY_NOT_EMPTY);
+	assert_string_equal(prog->ops[1].path, "d");
+	assert_int_equal(prog->ops[2].a[0], 1);
+}
+
+static void test_blank_and_comment_lines_are_skipped(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"\n"
+		"# a comment\n"
+		"   \n"
+		"\t\n"
+		"  # an indented comment\n"
+		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\n"
+		"\n");
+
+	assert_int_equal(prog->nops, 1);
+	assert_int_equal(prog->ops[0].type, OP_QFSINFO);
+	assert_int_equal(prog->ops[0].line, 6);
+}
+
+/* A comment is free text: quotes and word count do not matter. */
+static void test_comment_lines_may_hold_any_text(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"# recorded from \"Office Bench\n"
+		"# one two three four five six seven eight nine ten eleven twelve thirteen\n"
+		"#a\"b\n"
+		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->nops, 1);
+	assert_int_equal(prog->ops[0].line, 4);
+}
+
+static void test_last_line_needs_no_newline(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\nFlush 1 NT_STATUS_INVALID_HANDLE");
+
+	assert_int_equal(prog->nops, 2);
+	assert_int_equal(prog->ops[1].type, OP_FLUSH);
+	assert_int_equal(prog->ops[1].status, NT_INVALID_HANDLE);
+}
+
+static void test_leading_timestamp_sets_timed_flag(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1 "1.25 ReadX 1 0 4096 4096 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->nops, 2);
+	assert_true(prog->timed);
+	assert_int_equal(prog->ops[0].flags & OPF_TIMED, 0);
+	assert_int_equal(prog->ops[1].flags & OPF_TIMED, OPF_TIMED);
+	assert_true(prog->ops[1].timestamp == 1.25);
+	assert_int_equal(prog->ops[1].type, OP_READX);
+	assert_int_equal(prog->ops[1].a[1], 4096);
+}
+
+static void test_loadfile_without_timestamps_is_not_timed(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state), OPEN1);
+
+	assert_false(prog->timed);
+	assert_int_equal(prog->ops[0].flags & OPF_TIMED, 0);
+}
+
+static void test_malformed_timestamp_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "1.2.3 QUERY_FS_INFORMATION 1 NT_STATUS_OK\n",
+			"t.load:1: malformed timestamp '1.2.3'");
+	assert_rejected(ctx, "0x10 QUERY_FS_INFORMATION 1 NT_STATUS_OK\n",
+			"t.load:1: malformed timestamp '0x10'");
+	assert_rejected(ctx, "2.5\n", "t.load:1: timestamp without an operation");
+}
+
+static void test_numbers_are_c_integers(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 017 10 NT_STATUS_OK\n"
+		"LockX 10 0X1F 100 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[0].a[0], 64);
+	assert_int_equal(prog->ops[0].a[1], 15);
+	assert_int_equal(prog->ops[0].fnum, 10);
+	assert_int_equal(prog->ops[1].a[0], 31);
+	assert_int_equal(prog->ops[1].a[1], 100);
+}
+
+static void test_malformed_numbers_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, OPEN1 "ReadX 1 12abc 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: malformed number '12abc'");
+	assert_rejected(ctx, OPEN1 "ReadX 1 0xZZ 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: malformed number '0xZZ'");
+	assert_rejected(ctx, OPEN1 "ReadX \"1\" 0 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: malformed number '1'");
+	assert_rejected(ctx, OPEN1 "ReadX 1 08 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: malformed number '08'");
+	assert_rejected(ctx, OPEN1 "ReadX 1 +5 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: malformed number '+5'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 99999999999999999999 NT_STATUS_OK\n",
+			"t.load:1: malformed number '99999999999999999999'");
+}
+
+static void test_stray_and_unterminated_quotes_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "Unlink \"\\clients\\client1\\x 0 NT_STATUS_OK\n",
+			"t.load:1: unterminated quote");
+	assert_rejected(ctx, "Unlink \"\\clients\\client1\\x\"0 NT_STATUS_OK\n",
+			"t.load:1: no space after closing quote");
+	assert_rejected(ctx, "Unlink a\"b\" 0 NT_STATUS_OK\n",
+			"t.load:1: stray quote inside 'a\"'");
+}
+
+static void test_more_than_twelve_fields_are_rejected(void **state)
+{
+	assert_rejected(ctx_of(state), "Close 1 2 3 4 5 6 7 8 9 10 11 12 NT_STATUS_OK\n",
+			"t.load:1: too many fields (more than 12)");
+}
+
+/* ---- operations ---- */
+
+/* One line of each operation, and what each decodes to (loadfile.h). */
+static void test_every_operation_decodes_its_arguments(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\dir\\f.txt\" 0x40 0x2 7 NT_STATUS_OK\n"
+		"WriteX 7 100 4096 4000 NT_STATUS_OK\n"
+		"ReadX 7 0 512 500 NT_STATUS_OK\n"
+		"LockX 7 10 20 NT_STATUS_OK\n"
+		"UnlockX 7 10 20 NT_STATUS_OK\n"
+		"Flush 7 NT_STATUS_OK\n"
+		"QUERY_FILE_INFORMATION 7 1005 NT_STATUS_OK\n"
+		"SET_FILE_INFORMATION 7 1004 NT_STATUS_OK\n"
+		"Close 7 NT_STATUS_OK\n"
+		"Rename \"\\clients\\client1\\dir\\f.txt\" \"\\clients\\client1\\g.txt\" NT_STATUS_OK\n"
+		"Unlink \"\\clients\\client1\\g.txt\" 0x16 NT_STATUS_OK\n"
+		"Mkdir \"\\clients\\client1\\sub\" NT_STATUS_OK\n"
+		"Rmdir \"\\clients\\client1\\sub\" NT_STATUS_OK\n"
+		"Deltree \"\\clients\\client1\\dir\" NT_STATUS_OK\n"
+		"QUERY_PATH_INFORMATION \"\\clients\\client1\\dir\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		"QUERY_FS_INFORMATION 259 NT_STATUS_OK\n"
+		"FIND_FIRST \"\\clients\\client1\\dir\\*.txt\" 260 1366 2 NT_STATUS_OK\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(prog->nops, 17);
+	for (int t = 0; t < OP_COUNT; t++)
+		assert_int_equal(prog->count[t], 1);
+
+	assert_int_equal(op[0].type, OP_NTCREATEX);
+	assert_string_equal(op[0].path, "dir/f.txt");
+	assert_string_equal(op[0].leaf, "f.txt");
+	assert_string_equal(dir_of(prog, op[0].dir), "dir");
+	assert_int_equal(op[0].a[0], 0x40);
+	assert_int_equal(op[0].a[1], 2);
+	assert_int_equal(op[0].fnum, 7);
+	assert_int_equal(op[0].handle, 0);
+
+	assert_int_equal(op[1].type, OP_WRITEX);
+	assert_int_equal(op[1].handle, 0);
+	assert_int_equal(op[1].fnum, 7);
+	assert_int_equal(op[1].a[0], 100);
+	assert_int_equal(op[1].a[1], 4096);
+	assert_int_equal(op[1].a[2], 4000);
+
+	assert_int_equal(op[2].type, OP_READX);
+	assert_int_equal(op[2].a[0], 0);
+	assert_int_equal(op[2].a[1], 512);
+	assert_int_equal(op[2].a[2], 500);
+
+	assert_int_equal(op[3].type, OP_LOCKX);
+	assert_int_equal(op[3].a[0], 10);
+	assert_int_equal(op[3].a[1], 20);
+	assert_int_equal(op[4].type, OP_UNLOCKX);
+	assert_int_equal(op[4].a[0], 10);
+	assert_int_equal(op[4].a[1], 20);
+
+	assert_int_equal(op[5].type, OP_FLUSH);
+	assert_int_equal(op[5].handle, 0);
+	assert_int_equal(op[6].type, OP_QFILEINFO);
+	assert_int_equal(op[6].a[0], 1005);
+	assert_int_equal(op[7].type, OP_SFILEINFO);
+	assert_int_equal(op[7].a[0], 1004);
+	assert_int_equal(op[8].type, OP_CLOSE);
+	assert_int_equal(op[8].handle, 0);
+
+	assert_int_equal(op[9].type, OP_RENAME);
+	assert_string_equal(op[9].path, "dir/f.txt");
+	assert_string_equal(op[9].path2, "g.txt");
+	assert_string_equal(op[9].leaf2, "g.txt");
+	assert_string_equal(dir_of(prog, op[9].dir2), "");
+
+	assert_int_equal(op[10].type, OP_UNLINK);
+	assert_string_equal(op[10].path, "g.txt");
+	assert_int_equal(op[10].a[0], 0x16);
+	assert_null(op[10].path2);
+
+	assert_int_equal(op[11].type, OP_MKDIR);
+	assert_string_equal(op[11].path, "sub");
+	assert_int_equal(op[12].type, OP_RMDIR);
+	assert_int_equal(op[13].type, OP_DELTREE);
+	assert_string_equal(op[13].path, "dir");
+
+	assert_int_equal(op[14].type, OP_QPATHINFO);
+	assert_int_equal(op[14].a[0], 1004);
+	assert_int_equal(op[14].status, NT_OBJECT_NAME_NOT_FOUND);
+
+	assert_int_equal(op[15].type, OP_QFSINFO);
+	assert_int_equal(op[15].a[0], 259);
+	assert_null(op[15].path);
+	assert_int_equal(op[15].handle, HANDLE_NONE);
+
+	assert_int_equal(op[16].type, OP_FINDFIRST);
+	assert_string_equal(op[16].leaf, "*.txt");
+	assert_int_equal(op[16].a[0], 260);
+	assert_int_equal(op[16].a[1], 1366);
+	assert_int_equal(op[16].a[2], 2);
+
+	for (size_t i = 0; i < prog->nops; i++) {
+		assert_int_equal(op[i].line, i + 1);
+		assert_int_equal(op[i].status, i == 14 ? NT_OBJECT_NAME_NOT_FOUND : NT_OK);
+	}
+	assert_int_equal(prog->bytes_read, 512);
+	assert_int_equal(prog->bytes_written, 4096);
+	assert_int_equal(prog->max_handles, 1);
+	assert_int_equal(prog->npaths, 5);	/* dir/f.txt g.txt sub dir dir/\*.txt */
+	assert_int_equal(prog->ndirs, 2);	/* dir and the client dir */
+}
+
+static void test_operation_names_are_case_insensitive(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"ntcreatex \"\\clients\\client1\\f\" 0x40 0x2 1 NT_STATUS_OK\n"
+		"WRITEX 1 0 10 10 NT_STATUS_OK\n"
+		"query_file_information 1 1004 NT_STATUS_OK\n"
+		"cLoSe 1 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[0].type, OP_NTCREATEX);
+	assert_int_equal(prog->ops[1].type, OP_WRITEX);
+	assert_int_equal(prog->ops[2].type, OP_QFILEINFO);
+	assert_int_equal(prog->ops[3].type, OP_CLOSE);
+}
+
+static void test_short_aliases_decode_like_the_long_names(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1
+		"Qpathinfo \"\\clients\\client1\\f\" 1004 NT_STATUS_OK\n"
+		"Qfileinfo 1 1005 NT_STATUS_OK\n"
+		"Qfsinfo 259 NT_STATUS_OK\n"
+		"Sfileinfo 1 1013 NT_STATUS_OK\n"
+		"Find \"\\clients\\client1\\*\" 260 1366 1 NT_STATUS_OK\n"
+		"qfsinfo 1 NT_STATUS_OK\n"
+		"FIND \"\\clients\\client1\\f\" 1 2 1 NT_STATUS_OK\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(prog->nops, 8);
+	assert_int_equal(op[1].type, OP_QPATHINFO);
+	assert_string_equal(op[1].path, "f");
+	assert_int_equal(op[1].a[0], 1004);
+	assert_int_equal(op[2].type, OP_QFILEINFO);
+	assert_int_equal(op[2].handle, 0);
+	assert_int_equal(op[2].a[0], 1005);
+	assert_int_equal(op[3].type, OP_QFSINFO);
+	assert_int_equal(op[3].a[0], 259);
+	assert_int_equal(op[4].type, OP_SFILEINFO);
+	assert_int_equal(op[4].handle, 0);
+	assert_int_equal(op[4].a[0], 1013);
+	assert_int_equal(op[5].type, OP_FINDFIRST);
+	assert_string_equal(op[5].path, "*");
+	assert_int_equal(op[5].a[0], 260);
+	assert_int_equal(op[5].a[1], 1366);
+	assert_int_equal(op[5].a[2], 1);
+	assert_int_equal(op[6].type, OP_QFSINFO);
+	assert_int_equal(op[7].type, OP_FINDFIRST);
+}
+
+static void test_unknown_operation_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "Frobnicate 1 NT_STATUS_OK\n",
+			"t.load:1: unknown operation 'Frobnicate'");
+	assert_rejected(ctx, "NTCreate \"\\clients\\client1\\f\" 0 0 1 NT_STATUS_OK\n",
+			"t.load:1: unknown operation 'NTCreate'");
+	assert_rejected(ctx, "\"Close\" 1 NT_STATUS_OK\n",
+			"t.load:1: unknown operation 'Close'");
+	/* a long name is cut to 48 bytes in the message */
+	assert_rejected(ctx, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz 1\n",
+			"t.load:1: unknown operation "
+			"'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv...'");
+}
+
+static void test_missing_arguments_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, OPEN1 "ReadX 1 0 4096 NT_STATUS_OK\n",
+			"t.load:2: ReadX takes 4 arguments, got 3");
+	assert_rejected(ctx, "Close NT_STATUS_OK\n", "t.load:1: Close takes 1 argument, got 0");
+	assert_rejected(ctx, "Close\n", "t.load:1: Close takes 1 argument, got 0");
+	assert_rejected(ctx, "NTCreateX \"\\clients\\client1\\f\" 0x40 NT_STATUS_OK\n",
+			"t.load:1: NTCreateX takes 4 arguments, got 2");
+}
+
+static void test_extra_arguments_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, OPEN1 "Close 1 2 NT_STATUS_OK\n",
+			"t.load:2: Close takes 1 argument, got 2");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 2 3 NT_STATUS_OK\n",
+			"t.load:1: QUERY_FS_INFORMATION takes 1 argument, got 3");
+	assert_rejected(ctx, OPEN1 "ReadX 1 0 4096 4096 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: ReadX takes 4 arguments, got 6");
+}
+
+static void test_dbench1_smb_loadfile_is_rejected(void **state)
+{
+	assert_rejected(ctx_of(state), "SMBopenX 0x1 0x2 \"\\x\" 0x3\n",
+			"t.load:1: this is a dbench 1 (SMB sniff) loadfile, which is not supported");
+}
+
+/* ---- argument ranges ---- */
+
+static void test_negative_offset_is_rejected(void **state)
+{
+	assert_rejected(ctx_of(state), OPEN1 "ReadX 1 -1 4096 4096 NT_STATUS_OK\n",
+			"t.load:2: negative offset -1");
+}
+
+static void test_offset_above_one_pib_is_rejected(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1 "LockX 1 1125899906842624 1 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[1].a[0], INT64_C(1) << 50);
+	assert_rejected(ctx_of(state), OPEN1 "LockX 1 1125899906842625 1 NT_STATUS_OK\n",
+			"t.load:2: offset 1125899906842625 above the 1 PiB limit");
+}
+
+static void test_negative_size_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, OPEN1 "WriteX 1 0 -1 0 NT_STATUS_OK\n",
+			"t.load:2: negative size -1");
+	assert_rejected(ctx, OPEN1 "LockX 1 0 -4096 NT_STATUS_OK\n",
+			"t.load:2: negative size -4096");
+}
+
+static void test_size_is_limited_to_16_mib(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct program *prog = compile_ok(ctx,
+		OPEN1 "WriteX 1 0 16777216 16777216 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[1].a[1], 16777216);
+	assert_int_equal(prog->bytes_written, 16777216);
+	assert_rejected(ctx, OPEN1 "WriteX 1 0 16777217 0 NT_STATUS_OK\n",
+			"t.load:2: size 16777217 above the 16 MiB limit");
+	assert_rejected(ctx, OPEN1 "ReadX 1 0 4096 0x1000001 NT_STATUS_OK\n",
+			"t.load:2: size 16777217 above the 16 MiB limit");
+	assert_rejected(ctx, OPEN1 "LockX 1 0 16777217 NT_STATUS_OK\n",
+			"t.load:2: size 16777217 above the 16 MiB limit");
+}
+
+static void test_expected_return_above_size_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct program *prog = compile_ok(ctx, OPEN1 "ReadX 1 0 4096 0 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[1].a[2], 0);
+	assert_rejected(ctx, OPEN1 "ReadX 1 0 4096 4097 NT_STATUS_OK\n",
+			"t.load:2: expected return 4097 is more than the size 4096");
+	assert_rejected(ctx, OPEN1 "WriteX 1 0 0 1 NT_STATUS_OK\n",
+			"t.load:2: expected return 1 is more than the size 0");
+}
+
+static void test_handle_outside_int32_is_rejected(void **state)
+{
+	assert_rejected(ctx_of(state), "Close 4294967296 NT_STATUS_OK\n",
+			"t.load:1: handle 4294967296 out of range");
+}
+
+/* ---- paths ---- */
+
+static void test_path_becomes_client_relative_with_leaf_and_dir(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\a\\B.doc\" 0x40 0x2 1 NT_STATUS_OK\n"
+		"Unlink \"\\clients\\client1\\x\\y\\z.txt\" 0 NT_STATUS_OK\n");
+	const struct op *op = prog->ops;
+
+	assert_string_equal(op[0].path, "a/B.doc");
+	assert_string_equal(op[0].leaf, "B.doc");
+	assert_string_equal(dir_of(prog, op[0].dir), "a");
+	assert_string_equal(op[1].path, "x/y/z.txt");
+	assert_string_equal(op[1].leaf, "z.txt");
+	assert_string_equal(dir_of(prog, op[1].dir), "x/y");
+	assert_int_equal(op[0].flags & OPF_CLIENTS_DIR, 0);
+}
+
+static void test_client_dir_itself_has_empty_path(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Deltree \"\\clients\\client1\" NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\\" 0x1 0x2 16385 NT_STATUS_OK\n");
+
+	for (int i = 0; i < 2; i++) {
+		assert_string_equal(prog->ops[i].path, "");
+		assert_string_equal(prog->ops[i].leaf, "");
+		assert_int_equal(prog->ops[i].dir, DIR_NONE);
+		assert_int_equal(prog->ops[i].flags & OPF_CLIENTS_DIR, 0);
+	}
+	assert_int_equal(prog->npaths, 1);
+}
+
+static void test_path_in_client_dir_has_the_empty_dir(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Mkdir \"\\clients\\client1\\top\" NT_STATUS_OK\n");
+
+	assert_string_equal(prog->ops[0].path, "top");
+	assert_string_equal(prog->ops[0].leaf, "top");
+	assert_int_equal(prog->ops[0].dir, 0);
+	assert_int_equal(prog->ndirs, 1);
+	assert_string_equal(prog->dirs[0], "");
+}
+
+/* loadfile.h: dirs[0] is "" (the client dir) when any path is in it. */
+static void test_client_dir_is_dirs_0_whatever_the_order(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Mkdir \"\\clients\\client1\\a\\b\" NT_STATUS_OK\n"
+		"Mkdir \"\\clients\\client1\\x\" NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ndirs, 2);
+	assert_string_equal(prog->dirs[0], "");
+	assert_int_equal(prog->ops[1].dir, 0);
+	assert_string_equal(dir_of(prog, prog->ops[0].dir), "a");
+}
+
+static void test_paths_and_dirs_are_interned(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\n"
+		"Unlink \"\\clients\\client1\\d\\f\" 0 NT_STATUS_NO_SUCH_FILE\n"
+		"Unlink \"/clients/client1/d/f\" 0 NT_STATUS_NO_SUCH_FILE\n"
+		"Unlink \"\\clients\\client1\\d\\g\" 0 NT_STATUS_NO_SUCH_FILE\n");
+	const struct op *op = prog->ops;
+
+	assert_ptr_equal(op[1].path, op[2].path);
+	assert_int_equal(op[1].dir, op[3].dir);
+	assert_int_equal(prog->npaths, 3);	/* d, d/f, d/g */
+	assert_int_equal(prog->ndirs, 2);	/* "", d */
+}
+
+static void test_forward_slashes_are_accepted(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Unlink \"/clients/client1/x\" 0 NT_STATUS_OK\n"
+		"Unlink \"/clients/client1/d\\mixed/y\" 0 NT_STATUS_OK\n");
+
+	assert_string_equal(prog->ops[0].path, "x");
+	assert_string_equal(prog->ops[1].path, "d/mixed/y");
+	assert_string_equal(prog->ops[1].leaf, "y");
+	assert_string_equal(dir_of(prog, prog->ops[1].dir), "d/mixed");
+}
+
+static void test_clients_dir_allowed_for_mkdir_and_qpathinfo(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Mkdir \"\\clients\" NT_STATUS_OK\n"
+		"QUERY_PATH_INFORMATION \"\\clients\\\" 1004 NT_STATUS_OK\n");
+
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(prog->ops[i].flags & OPF_CLIENTS_DIR, OPF_CLIENTS_DIR);
+		assert_string_equal(prog->ops[i].path, "");
+		assert_int_equal(prog->ops[i].dir, DIR_NONE);
+	}
+}
+
+static void test_clients_dir_rejected_for_other_operations(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "Deltree \"\\clients\" NT_STATUS_OK\n",
+			"t.load:1: Deltree may not name \\clients, which all clients share");
+	assert_rejected(ctx, "Unlink \"\\clients\" 0 NT_STATUS_OK\n",
+			"t.load:1: Unlink may not name \\clients, which all clients share");
+	assert_rejected(ctx, "Rmdir \"/clients\" NT_STATUS_OK\n",
+			"t.load:1: Rmdir may not name \\clients, which all clients share");
+	assert_rejected(ctx, "Rename \"\\clients\\client1\\a\" \"\\clients\" NT_STATUS_OK\n",
+			"t.load:1: Rename may not name \\clients, which all clients share");
+	assert_rejected(ctx, "NTCreateX \"\\clients\" 0x1 0x2 1 NT_STATUS_OK\n",
+			"t.load:1: NTCreateX may not name \\clients, which all clients share");
+}
+
+static void test_paths_outside_the_client_dir_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "Unlink \"\\clients\\client2\\x\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '\\clients\\client2\\x' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Unlink \"\\etc\\passwd\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '\\etc\\passwd' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Unlink \"/etc/passwd\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '/etc/passwd' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Unlink \"clients\\client1\\x\" 0 NT_STATUS_OK\n",
+			"t.load:1: path 'clients\\client1\\x' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Unlink \"\\clients\\client10\\x\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '\\clients\\client10\\x' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Unlink \"\\clients\\..\\x\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '\\clients\\..\\x' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Unlink \"\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '' is not \\clients\\client1 or beneath it");
+	assert_rejected(ctx, "Rename \"\\clients\\client1\\a\" \"\\tmp\\a\" NT_STATUS_OK\n",
+			"t.load:1: path '\\tmp\\a' is not \\clients\\client1 or beneath it");
+}
+
+static void test_dot_and_dotdot_components_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "Unlink \"\\clients\\client1\\..\\..\\x\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '\\clients\\client1\\..\\..\\x' has a '..' component");
+	assert_rejected(ctx, "Unlink \"\\clients\\client1\\a\\..\\b\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '\\clients\\client1\\a\\..\\b' has a '..' component");
+	assert_rejected(ctx, "Deltree \"\\clients\\client1\\.\" NT_STATUS_OK\n",
+			"t.load:1: path '\\clients\\client1\\.' has a '.' component");
+	assert_rejected(ctx, "Unlink \"/clients/client1/a/../../../etc\" 0 NT_STATUS_OK\n",
+			"t.load:1: path '/clients/client1/a/../../../etc' has a '..' component");
+}
+
+static void test_find_first_wildcards_set_the_wildcard_flag(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"FIND_FIRST \"\\clients\\client1\\*\" 260 1366 0 NT_STATUS_OK\n"
+		"FIND_FIRST \"\\clients\\client1\\~dmtmp\\PWRPNT\\<.JNK\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n"
+		"FIND_FIRST \"\\clients\\client1\\FILLER.?\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n"
+		"FIND_FIRST \"\\clients\\client1\\plain.txt\" 260 1366 1 NT_STATUS_OK\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(op[0].flags & OPF_WILDCARD, OPF_WILDCARD);
+	assert_string_equal(op[0].path, "*");
+	assert_string_equal(dir_of(prog, op[0].dir), "");
+	assert_int_equal(op[1].flags & OPF_WILDCARD, OPF_WILDCARD);
+	assert_string_equal(op[1].leaf, "<.JNK");
+	assert_string_equal(dir_of(prog, op[1].dir), "~dmtmp/PWRPNT");
+	assert_int_equal(op[2].flags & OPF_WILDCARD, OPF_WILDCARD);
+	assert_int_equal(op[3].flags & OPF_WILDCARD, 0);
+}
+
+/* ---- handles ---- */
+
+static void test_ntcreatex_opens_a_slot_used_by_later_ops(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\a\" 0x40 0x2 9935 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\b\" 0x40 0x2 16385 NT_STATUS_OK\n"
+		"WriteX 16385 0 10 10 NT_STATUS_OK\n"
+		"ReadX 9935 0 10 10 NT_STATUS_OK\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(op[0].handle, 0);
+	assert_int_equal(op[1].handle, 1);
+	assert_int_equal(op[2].handle, 1);
+	assert_int_equal(op[2].fnum, 16385);
+	assert_int_equal(op[3].handle, 0);
+	assert_int_equal(op[3].fnum, 9935);
+	assert_int_equal(prog->max_handles, 2);
+}
+
+static void test_close_frees_the_slot_for_reuse(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\a\" 0x40 0x2 1 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\b\" 0x40 0x2 2 NT_STATUS_OK\n"
+		"Close 1 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\c\" 0x40 0x2 3 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\d\" 0x40 0x2 1 NT_STATUS_OK\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(op[2].handle, 0);	/* Close names the slot it frees */
+	assert_int_equal(op[3].handle, 0);	/* the freed slot is reused */
+	assert_int_equal(op[4].handle, 2);	/* trace handle 1 again, in a new slot */
+	assert_int_equal(prog->max_handles, 3);
+}
+
+static void test_max_handles_counts_the_peak(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\a\" 0x40 0x2 1 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\b\" 0x40 0x2 2 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\c\" 0x40 0x2 3 NT_STATUS_OK\n"
+		"Close 1 NT_STATUS_OK\n"
+		"Close 2 NT_STATUS_OK\n"
+		"Close 3 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\a\" 0x40 0x2 4 NT_STATUS_OK\n"
+		"NTCreateX \"\\clients\\client1\\b\" 0x40 0x2 5 NT_STATUS_OK\n"
+		"Close 4 NT_STATUS_OK\n"
+		"Close 5 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->max_handles, 3);
+	for (size_t i = 0; i < prog->nops; i++)
+		assert_true(prog->ops[i].handle < 3);
+}
+
+static void test_op_on_unopened_handle_expecting_success_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, OPEN1 "ReadX 2 0 10 10 NT_STATUS_OK\n",
+			"t.load:2: handle 2 is not open");
+	assert_rejected(ctx, OPEN1 "Close 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\n",
+			"t.load:3: handle 1 is not open");
+	assert_rejected(ctx, "Flush -1 NT_STATUS_OK\n", "t.load:1: handle -1 is not open");
+}
+
+static void test_op_on_unopened_handle_expecting_failure_gets_no_handle(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1
+		"ReadX 2 0 10 0 NT_STATUS_INVALID_HANDLE\n"
+		"Close 77 NT_STATUS_INVALID_HANDLE\n");
+
+	assert_int_equal(prog->ops[1].handle, HANDLE_NONE);
+	assert_int_equal(prog->ops[1].fnum, 2);
+	assert_int_equal(prog->ops[1].status, NT_INVALID_HANDLE);
+	assert_int_equal(prog->ops[2].handle, HANDLE_NONE);
+}
+
+static void test_failed_close_leaves_the_handle_open(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1
+		"Close 1 NT_STATUS_ACCESS_DENIED\n"
+		"ReadX 1 0 10 10 NT_STATUS_OK\n"
+		"Close 1 NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[1].handle, 0);
+	assert_int_equal(prog->ops[2].handle, 0);
+	assert_int_equal(prog->ops[3].handle, 0);
+}
+
+static void test_reopening_an_open_handle_is_rejected(void **state)
+{
+	assert_rejected(ctx_of(state),
+			OPEN1 "\nNTCreateX \"\\clients\\client1\\g\" 0x40 0x2 1 NT_STATUS_OK\n",
+			"t.load:3: handle 1 is already open (opened at line 1)");
+}
+
+static void test_failing_ntcreatex_opens_nothing(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct program *prog = compile_ok(ctx,
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x1 1 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		OPEN1);
+
+	assert_int_equal(prog->ops[0].handle, HANDLE_NONE);
+	assert_int_equal(prog->ops[0].fnum, 1);
+	assert_int_equal(prog->ops[1].handle, 0);	/* handle 1 was free to open */
+	assert_int_equal(prog->max_handles, 1);
+
+	assert_rejected(ctx,
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x1 1 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		"Close 1 NT_STATUS_OK\n",
+		"t.load:2: handle 1 is not open");
+}
+
+static void test_more_than_4096_open_handles_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char *text = talloc_strdup(ctx, "");
+
+	for (int i = 0; i < LOADFILE_MAX_HANDLES; i++)
+		text = talloc_asprintf_append_buffer(text,
+			"NTCreateX \"\\clients\\client1\\f%d\" 0x40 0x2 %d NT_STATUS_OK\n", i, i);
+	assert_non_null(text);
+
+	struct program *prog = compile_ok(ctx, text);
+	assert_int_equal(prog->max_handles, LOADFILE_MAX_HANDLES);
+	assert_int_equal(prog->ops[LOADFILE_MAX_HANDLES - 1].handle, LOADFILE_MAX_HANDLES - 1);
+	talloc_free(prog);
+
+	text = talloc_asprintf_append_buffer(text,
+		"NTCreateX \"\\clients\\client1\\last\" 0x40 0x2 99999 NT_STATUS_OK\n");
+	assert_rejected(ctx, text, "t.load:4097: more than 4096 handles open at once");
+}
+
+/* ---- expected status ---- */
+
+static void test_every_status_name_decodes(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	for (int s = 0; s < NT_STATUS_COUNT; s++) {
+		char *line = talloc_asprintf(ctx, "QUERY_FS_INFORMATION 1 %s\n", nt_status_name(s));
+		struct program *prog = compile_ok(ctx, line);
+		assert_int_equal(prog->ops[0].status, s);
+		talloc_free(prog);
+		talloc_free(line);
+	}
+}
+
+static void test_status_may_be_given_as_a_hex_value(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"QUERY_FS_INFORMATION 1 0xC0000034\n"
+		"QUERY_FS_INFORMATION 1 0xc000000f\n"
+		"QUERY_FS_INFORMATION 1 0x0\n"
+		"QUERY_FS_INFORMATION 1 0x00000000\n"
+		"QUERY_FS_INFORMATION 1 0x80000006\n");
+
+	assert_int_equal(prog->ops[0].status, NT_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(prog->ops[1].status, NT_NO_SUCH_FILE);
+	assert_int_equal(prog->ops[2].status, NT_OK);
+	assert_int_equal(prog->ops[3].status, NT_OK);
+	assert_int_equal(prog->ops[4].status, NT_NO_MORE_FILES);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(prog->ops[i].flags & OPF_DBENCH3, 0);
+}
+
+static void test_unknown_status_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 NT_STATUS_FOO\n",
+			"t.load:1: unknown status 'NT_STATUS_FOO'");
+	assert_rejected(ctx, OPEN1 "Close 1 NT_STATUS_OKAY\n",
+			"t.load:2: unknown status 'NT_STATUS_OKAY'");
+}
+
+static void test_malformed_status_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 OK\n", "t.load:1: malformed status 'OK'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 0x\n", "t.load:1: malformed status '0x'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 0xZZ\n", "t.load:1: malformed status '0xZZ'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 0xC00000340\n",
+			"t.load:1: malformed status '0xC00000340'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 NT_STATUS_\n",
+			"t.load:1: malformed status 'NT_STATUS_'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 -1\n", "t.load:1: malformed status '-1'");
+}
+
+/* ---- the dbench 3 form ---- */
+
+static void test_dbench3_lines_without_status_expect_success(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 5\n"
+		"WriteX 5 0 10 10\n"
+		"Close 5\n"
+		"Unlink \"\\clients\\client1\\f\" 0x16\n"
+		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\n");
+
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(prog->ops[i].flags & OPF_DBENCH3, OPF_DBENCH3);
+		assert_int_equal(prog->ops[i].status, NT_OK);
+	}
+	assert_int_equal(prog->ops[0].handle, 0);
+	assert_int_equal(prog->ops[1].handle, 0);
+	assert_int_equal(prog->ops[3].a[0], 0x16);
+	assert_int_equal(prog->ops[4].flags & OPF_DBENCH3, 0);
+	assert_int_equal(prog->bytes_written, 10);
+}
+
+static void test_dbench3_ntcreatex_of_fnum_minus_one_must_fail(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x1 -1\n");
+
+	assert_int_equal(prog->ops[0].flags & OPF_DBENCH3, OPF_DBENCH3);
+	assert_int_equal(prog->ops[0].status, NT_UNSUCCESSFUL);
+	assert_int_equal(prog->ops[0].handle, HANDLE_NONE);
+	assert_int_equal(prog->max_handles, 0);
+}
+
+/* ---- bytes that are not text ---- */
+
+static void test_nul_byte_is_rejected(void **state)
+{
+	static const char text[] = "# ok\nQUERY_FS_INFORMATION 1\0 NT_STATUS_OK\n";
+
+	assert_rejected_len(ctx_of(state), text, sizeof(text) - 1,
+			    "t.load:2: NUL byte in line (not a text loadfile?)");
+}
+
+static void test_control_bytes_are_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "QUERY_FS_INFORMATION\x01 1 NT_STATUS_OK\n",
+			"t.load:1: control byte 0x01 in line (not a text loadfile?)");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1 NT_STATUS_OK\x7f\n",
+			"t.load:1: control byte 0x7f in line (not a text loadfile?)");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 1\rNT_STATUS_OK\n",
+			"t.load:1: control byte 0x0d in line (not a text loadfile?)");
+	assert_rejected(ctx, "# \x1b[31m\n", "t.load:1: control byte 0x1b in line (not a text loadfile?)");
+}
+
+static void test_binary_garbage_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char buf[4096];
+	uint32_t seed = 12345;
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(xorshift32(&seed) >> 24);
+	assert_rejected_len(ctx, buf, sizeof(buf),
+			    "t.load:1: control byte 0x1d in line (not a text loadfile?)");
+
+	/* and no other seed crashes it or gets it accepted */
+	for (uint32_t s = 1; s <= 500; s++) {
+		char *err = NULL;
+		seed = s;
+		for (size_t i = 0; i < sizeof(buf); i++)
+			buf[i] = (char)(xorshift32(&seed) >> 24);
+		assert_null(loadfile_compile(ctx, NAME, buf, sizeof(buf), &err));
+		assert_non_null(err);
+		assert_memory_equal(err, "t.load:", 7);
+		talloc_free(err);
+	}
+}
+
+/* Valid text with a few bytes changed: always a program or a message. */
+static void test_mutated_loadfiles_never_crash(void **state)
+{
+	static const char base[] =
+		"NTCreateX \"\\clients\\client1\\d\\f.txt\" 0x40 0x2 7 NT_STATUS_OK\n"
+		"1.5 WriteX 7 100 4096 4000 NT_STATUS_OK\n"
+		"ReadX 7 0 512 500\n"
+		"Close 7 NT_STATUS_OK\n"
+		"Rename \"\\clients\\client1\\d\\f.txt\" \"\\clients\\client1\\g\" 0xC0000034\n"
+		"FIND_FIRST \"\\clients\\client1\\d\\*\" 260 1366 2 NT_STATUS_OK\n"
+		"Mkdir \"\\clients\" NT_STATUS_OK\n";
+	static const char alphabet[] = "\"\\/ .-0x19#\n\tNT_\r*<abcZ";
+	TALLOC_CTX *ctx = ctx_of(state);
+	char buf[sizeof(base)];
+	uint32_t seed = 2024;
+	size_t len = sizeof(base) - 1;
+
+	for (int round = 0; round < 20000; round++) {
+		memcpy(buf, base, len);
+		int nmut = 1 + xorshift32(&seed) % 4;
+		for (int m = 0; m < nmut; m++)
+			buf[xorshift32(&seed) % len] =
+				alphabet[xorshift32(&seed) % (sizeof(alphabet) - 1)];
+		char *err = NULL;
+		struct program *prog = loadfile_compile(ctx, NAME, buf, len, &err);
+		assert_true((prog == NULL) != (err == NULL));
+		if (prog) {
+			for (size_t i = 0; i < prog->nops; i++) {
+				const struct op *op = &prog->ops[i];
+				assert_true(op->type < OP_COUNT);
+				assert_true(op->handle == HANDLE_NONE || op->handle < prog->max_handles);
+				assert_true(op->dir == DIR_NONE || op->dir < prog->ndirs);
+			}
+		}
+		talloc_free(prog);
+		talloc_free(err);
+	}
+	assert_int_equal(talloc_total_blocks(ctx), 1);
+}
+
+static void test_overlong_line_is_rejected(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char *pad = talloc_zero_array(ctx, char, LOADFILE_MAX_LINE + 2);
+
+	/* a line of exactly LOADFILE_MAX_LINE bytes is fine */
+	memset(pad, 'x', LOADFILE_MAX_LINE - 1);
+	char *longest = talloc_asprintf(ctx, "#%s\nQUERY_FS_INFORMATION 1 NT_STATUS_OK\n", pad);
+	assert_int_equal(strchr(longest, '\n') - longest, LOADFILE_MAX_LINE);
+	struct program *prog = compile_ok(ctx, longest);
+	assert_int_equal(prog->nops, 1);
+
+	/* one more byte is not */
+	memset(pad, 'x', LOADFILE_MAX_LINE);
+	char *text = talloc_asprintf(ctx, "QUERY_FS_INFORMATION 1 NT_STATUS_OK\n#%s\n", pad);
+	assert_rejected(ctx, text, "t.load:2: line longer than 4096 bytes");
+	text = talloc_asprintf(ctx, "Unlink \"\\clients\\client1\\%s\" 0 NT_STATUS_OK", pad);
+	assert_rejected(ctx, text, "t.load:1: line longer than 4096 bytes");
+}
+
+/* ---- whole files ---- */
+
+static void test_empty_loadfile_is_rejected(void **state)
+{
+	assert_rejected(ctx_of(state), "", "t.load: no operations in loadfile");
+}
+
+static void test_comment_only_loadfile_is_rejected(void **state)
+{
+	assert_rejected(ctx_of(state), "# nothing here\n\n   \n# still nothing\n",
+			"t.load: no operations in loadfile");
+}
+
+static void test_error_names_the_right_line_after_comments(void **state)
+{
+	assert_rejected(ctx_of(state),
+			"# header\n\nBogusOp 1 NT_STATUS_OK\nQUERY_FS_INFORMATION 1 NT_STATUS_OK\n",
+			"t.load:3: unknown operation 'BogusOp'");
+}
+
+static void test_ops_array_holds_exactly_the_operations(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"# c\n\n" OPEN1 "\n# c\nClose 1 NT_STATUS_OK\n\n\n");
+
+	assert_int_equal(prog->nops, 2);
+	assert_int_equal(talloc_array_length(prog->ops), 2);
+	assert_int_equal(prog->ops[0].line, 3);
+	assert_int_equal(prog->ops[1].line, 6);
+	assert_string_equal(prog->source, NAME);
+}
+
+/* ---- loadfile_read ---- */
+
+static void test_read_compiles_a_plain_file(void **state)
+{
+	static const char text[] = OPEN1 "Close 1 NT_STATUS_OK\n";
+	char *path = write_file(state, "plain.txt", text, sizeof(text) - 1);
+	char *err = NULL;
+	struct program *prog = loadfile_read(ctx_of(state), path, &err);
+
+	assert_null(err);
+	assert_non_null(prog);
+	assert_string_equal(prog->source, path);
+	assert_int_equal(prog->nops, 2);
+}
+
+static void test_read_of_a_missing_file_names_it(void **state)
+{
+	char *path = talloc_asprintf(ctx_of(state), "%s/missing.txt", scratch_dir(state));
+	char *want = talloc_asprintf(ctx_of(state),
+		"cannot open loadfile '%s': No such file or directory", path);
+	char *err = NULL;
+
+	assert_null(loadfile_read(ctx_of(state), path, &err));
+	assert_non_null(err);
+	assert_string_equal(err, want);
+}
+
+static void test_read_of_a_directory_is_rejected(void **state)
+{
+	const char *dir = scratch_dir(state);
+	char *want = talloc_asprintf(ctx_of(state), "cannot read '%s': Is a directory", dir);
+	char *err = NULL;
+
+	assert_null(loadfile_read(ctx_of(state), dir, &err));
+	assert_non_null(err);
+	assert_string_equal(err, want);
+}
+
+static void test_read_of_an_empty_file_finds_no_operations(void **state)
+{
+	char *path = write_file(state, "empty.txt", "", 0);
+	char *want = talloc_asprintf(ctx_of(state), "%s: no operations in loadfile", path);
+	char *err = NULL;
+
+	assert_null(loadfile_read(ctx_of(state), path, &err));
+	assert_non_null(err);
+	assert_string_equal(err, want);
+}
+
+static void test_read_reports_errors_with_the_file_name(void **state)
+{
+	static const char text[] = OPEN1 "Close 2 NT_STATUS_OK\n";
+	char *path = write_file(state, "bad.txt", text, sizeof(text) - 1);
+	char *want = talloc_asprintf(ctx_of(state), "%s:2: handle 2 is not open", path);
+	char *err = NULL;
+
+	assert_null(loadfile_read(ctx_of(state), path, &err));
+	assert_string_equal(err, want);
+}
+
+static void assert_same_program(const struct program *a, const struct program *b)
+{
+	assert_int_equal(a->nops, b->nops);
+	assert_int_equal(a->max_handles, b->max_handles);
+	assert_int_equal(a->timed, b->timed);
+	assert_int_equal(a->bytes_read, b->bytes_read);
+	assert_int_equal(a->bytes_written, b->bytes_written);
+	assert_int_equal(a->npaths, b->npaths);
+	assert_int_equal(a->ndirs, b->ndirs);
+	assert_memory_equal(a->count, b->count, sizeof(a->count));
+	for (size_t i = 0; i < a->ndirs; i++)
+		assert_string_equal(a->dirs[i], b->dirs[i]);
+	for (size_t i = 0; i < a->nops; i++) {
+		const struct op *x = &a->ops[i], *y = &b->ops[i];
+		assert_int_equal(x->type, y->type);
+		assert_int_equal(x->status, y->status);
+		assert_int_equal(x->flags, y->flags);
+		assert_int_equal(x->handle, y->handle);
+		assert_int_equal(x->line, y->line);
+		assert_int_equal(x->fnum, y->fnum);
+		assert_true(x->timestamp == y->timestamp);
+		assert_int_equal(x->dir, y->dir);
+		assert_int_equal(x->dir2, y->dir2);
+		assert_memory_equal(x->a, y->a, sizeof(x->a));
+		assert_int_equal(x->path == NULL, y->path == NULL);
+		if (x->path) {
+			assert_string_equal(x->path, y->path);
+			assert_string_equal(x->leaf, y->leaf);
+		}
+		assert_int_equal(x->path2 == NULL, y->path2 == NULL);
+		if (x->path2) {
+			assert_string_equal(x->path2, y->path2);
+			assert_string_equal(x->leaf2, y->leaf2);
+		}
+	}
+}
+
+static const char sample[] =
+	"# a small trace\n"
+	"Deltree \"\\clients\\client1\" NT_STATUS_OK\n"
+	"Mkdir \"\\clients\" NT_STATUS_OK\n"
+	"NTCreateX \"\\clients\\client1\\d\\f.txt\" 0x40 0x2 7 NT_STATUS_OK\n"
+	"0.5 WriteX 7 100 4096 4000 NT_STATUS_OK\n"
+	"ReadX 7 0 512 500 NT_STATUS_OK\n"
+	"Close 7 NT_STATUS_OK\n"
+	"Rename \"\\clients\\client1\\d\\f.txt\" \"\\clients\\client1\\g\" NT_STATUS_OK\n"
+	"FIND_FIRST \"\\clients\\client1\\d\\*\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n";
+
+static void test_read_decompresses_gzip_to_the_same_program(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char *plain = write_file(state, "plain.txt", sample, sizeof(sample) - 1);
+	/* gzip is recognised by its magic bytes, not by the name */
+	char *packed = write_gzip(state, "packed.txt", sample, sizeof(sample) - 1);
+	char *err = NULL;
+	struct program *a = loadfile_read(ctx, plain, &err);
+	assert_null(err);
+	struct program *b = loadfile_read(ctx, packed, &err);
+	assert_null(err);
+	struct program *c = compile_ok(ctx, sample);
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(a->nops, 8);
+	assert_same_program(a, b);
+	assert_same_program(a, c);
+	assert_string_equal(b->source, packed);
+}
+
+/* loadfile_read() of `path` fails with "cannot read 'PATH': what". */
+static void assert_read_fails(void **state, const char *path, const char *what)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char *want = talloc_asprintf(ctx, "cannot read '%s': %s", path, what);
+	char *err = NULL;
+	struct program *prog = loadfile_read(ctx, path, &err);
+
+	if (prog)
+		fail_msg("damaged gzip file '%s' compiled to %zu ops, want '%s'", path,
+			 prog->nops, want);
+	assert_non_null(err);
+	assert_string_equal(err, want);
+}
+
+/*
+ * A gzip file that lost its 8-byte trailer (CRC-32 and length) still
+ * inflates to the whole text; only the missing trailer shows it is cut.
+ */
+static void test_read_rejects_a_gzip_file_without_its_trailer(void **state)
+{
+	char *packed = write_gzip(state, "cut.gz", sample, sizeof(sample) - 1);
+	struct stat st;
+
+	assert_int_equal(stat(packed, &st), 0);
+	assert_int_equal(truncate(packed, st.st_size - 8), 0);
+	assert_read_fails(state, packed, "unexpected end of file");
+}
+
+static void test_read_rejects_a_gzip_file_with_a_bad_checksum(void **state)
+{
+	char *packed = write_gzip(state, "crc.gz", sample, sizeof(sample) - 1);
+	struct stat st;
+	FILE *fp;
+
+	assert_int_equal(stat(packed, &st), 0);
+	fp = fopen(packed, "r+b");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, st.st_size - 8, SEEK_SET), 0);	/* the CRC-32 */
+	int ch = fgetc(fp);
+	assert_int_equal(fseek(fp, st.st_size - 8, SEEK_SET), 0);
+	assert_int_equal(fputc(ch ^ 0xff, fp), ch ^ 0xff);
+	assert_int_equal(fclose(fp), 0);
+	assert_read_fails(state, packed, "incorrect data check");
+}
+
+/* ---- summary ---- */
+
+static void test_summary_lists_counts_bytes_and_handles(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char *err = NULL;
+	struct program *prog = loadfile_compile(ctx, "small.load", sample, sizeof(sample) - 1,
+						&err);
+	assert_non_null(prog);
+
+	char *s = loadfile_summary(ctx, prog);
+	assert_string_equal(s,
+		"loadfile small.load\n"
+		"operations 8\n"
+		"NTCreateX 1\n"
+		"Close 1\n"
+		"Rename 1\n"
+		"Deltree 1\n"
+		"Mkdir 1\n"
+		"FIND_FIRST 1\n"
+		"WriteX 1\n"
+		"ReadX 1\n"
+		"bytes_read 512\n"
+		"bytes_written 4096\n"
+		"max_handles 1\n"
+		"paths 4\n"
+		"directories 2\n"
+		"timed yes\n");
+	assert_ptr_equal(talloc_parent(s), ctx);
+}
+
+/* ---- the reference and the built-in loadfiles ---- */
+
+static void test_debian_client_txt_has_the_known_figures(void **state)
+{
+	char *err = NULL;
+
+	if (access(CLIENT_TXT, R_OK) != 0) {
+		print_message("# skipping: %s is not readable (%s); install Debian's dbench "
+			      "package to run this test\n", CLIENT_TXT, strerror(errno));
+		skip();
+	}
+	struct program *prog = loadfile_read(ctx_of(state), CLIENT_TXT, &err);
+	if (!prog)
+		fail_msg("%s", err);
+
+	assert_int_equal(prog->nops, 458344);
+	assert_int_equal(prog->count[OP_READX], 124199);
+	assert_int_equal(prog->count[OP_NTCREATEX], 79230);
+	assert_int_equal(prog->bytes_read, 1472088767);
+	assert_int_equal(prog->bytes_written, 1015974170);
+	assert_int_equal(prog->max_handles, 23);
+	assert_false(prog->timed);
+	for (size_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		assert_true(op->handle == HANDLE_NONE || op->handle < prog->max_handles);
+		assert_true(op->dir == DIR_NONE || op->dir < prog->ndirs);
+		assert_int_equal(op->line, i + 1);
+	}
+}
+
+static void test_builtin_loadfile_compiles(void **state)
+{
+	char *err = NULL;
+	struct program *prog = loadfile_default(ctx_of(state), &err);
+
+	if (!prog)
+		fail_msg("built-in loadfile: %s", err ? err : "(no message)");
+	assert_null(err);
+	assert_true(prog->nops > 0);
+	assert_true(prog->max_handles > 0);
+	assert_true(default_loadfile_end - default_loadfile_text > 0);
+}
+
+/* ---- memory ---- */
+
+static void test_freeing_a_program_frees_everything(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	size_t before = talloc_total_blocks(ctx);
+	struct program *prog = compile_ok(ctx, sample);
+
+	assert_ptr_equal(talloc_parent(prog), ctx);
+	talloc_free(prog);
+	assert_int_equal(talloc_total_blocks(ctx), before);
+
+	char *path = write_gzip(state, "s.gz", sample, sizeof(sample) - 1);
+	before = talloc_total_blocks(ctx);
+	char *err = NULL;
+	prog = loadfile_read(ctx, path, &err);
+	assert_non_null(prog);
+	talloc_free(prog);
+	assert_int_equal(talloc_total_blocks(ctx), before);
+}
+
+static void test_failed_compile_leaves_only_the_message(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"Bogus\n",
+		OPEN1 OPEN1,
+		"Unlink \"\\clients\\client1\\a\\..\\b\" 0 NT_STATUS_OK\n",
+		OPEN1 "ReadX 1 0 4096 4097 NT_STATUS_OK\n",
+		"Mkdir \"\\clients\\client1\\a\" NT_STATUS_OK\nQUERY_FS_INFORMATION 1 NT_STATUS_FOO\n",
+	};
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t before = talloc_total_blocks(ctx);
+		char *err = NULL;
+		assert_null(loadfile_compile(ctx, NAME, bad[i], strlen(bad[i]), &err));
+		assert_non_null(err);
+		assert_ptr_equal(talloc_parent(err), ctx);
+		assert_int_equal(talloc_total_blocks(ctx), before + 1);
+		talloc_free(err);
+	}
+}
+
+static void test_failed_read_leaves_only_the_message(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	char *bad = write_file(state, "bad.txt", "Bogus\n", 6);
+	char *missing = talloc_asprintf(ctx, "%s/missing", scratch_dir(state));
+	const char *paths[] = { bad, missing, scratch_dir(state) };
+
+	for (size_t i = 0; i < 3; i++) {
+		size_t before = talloc_total_blocks(ctx);
+		char *err = NULL;
+		assert_null(loadfile_read(ctx, paths[i], &err));
+		assert_non_null(err);
+		assert_ptr_equal(talloc_parent(err), ctx);
+		assert_int_equal(talloc_total_blocks(ctx), before + 1);
+		talloc_free(err);
+	}
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		/* tokenizer */
+		T(test_quoted_path_may_hold_spaces),
+		T(test_tabs_separate_fields_like_spaces),
+		T(test_crlf_line_endings_are_accepted),
+		T(test_blank_and_comment_lines_are_skipped),
+		T(test_comment_lines_may_hold_any_text),
+		T(test_last_line_needs_no_newline),
+		T(test_leading_timestamp_sets_timed_flag),
+		T(test_loadfile_without_timestamps_is_not_timed),
+		T(test_malformed_timestamp_is_rejected),
+		T(test_numbers_are_c_integers),
+		T(test_malformed_numbers_are_rejected),
+		T(test_stray_and_unterminated_quotes_are_rejected),
+		T(test_more_than_twelve_fields_are_rejected),
+		/* operations */
+		T(test_every_operation_decodes_its_arguments),
+		T(test_operation_names_are_case_insensitive),
+		T(test_short_aliases_decode_like_the_long_names),
+		T(test_unknown_operation_is_rejected),
+		T(test_missing_arguments_are_rejected),
+		T(test_extra_arguments_are_rejected),
+		T(test_dbench1_smb_loadfile_is_rejected),
+		/* argument ranges */
+		T(test_negative_offset_is_rejected),
+		T(test_offset_above_one_pib_is_rejected),
+		T(test_negative_size_is_rejected),
+		T(test_size_is_limited_to_16_mib),
+		T(test_expected_return_above_size_is_rejected),
+		T(test_handle_outside_int32_is_rejected),
+		/* paths */
+		T(test_path_becomes_client_relative_with_leaf_and_dir),
+		T(test_client_dir_itself_has_empty_path),
+		T(test_path_in_client_dir_has_the_empty_dir),
+		T(test_client_dir_is_dirs_0_whatever_the_order),
+		T(test_paths_and_dirs_are_interned),
+		T(test_forward_slashes_are_accepted),
+		T(test_clients_dir_allowed_for_mkdir_and_qpathinfo),
+		T(test_clients_dir_rejected_for_other_operations),
+		T(test_paths_outside_the_client_dir_are_rejected),
+		T(test_dot_and_dotdot_components_are_rejected),
+		T(test_find_first_wildcards_set_the_wildcard_flag),
+		/* handles */
+		T(test_ntcreatex_opens_a_slot_used_by_later_ops),
+		T(test_close_frees_the_slot_for_reuse),
+		T(test_max_handles_counts_the_peak),
+		T(test_op_on_unopened_handle_expecting_success_is_rejected),
+		T(test_op_on_unopened_handle_expecting_failure_gets_no_handle),
+		T(test_failed_close_leaves_the_handle_open),
+		T(test_reopening_an_open_handle_is_rejected),
+		T(test_failing_ntcreatex_opens_nothing),
+		T(test_more_than_4096_open_handles_are_rejected),
+		/* expected status */
+		T(test_every_status_name_decodes),
+		T(test_status_may_be_given_as_a_hex_value),
+		T(test_unknown_status_is_rejected),
+		T(test_malformed_status_is_rejected),
+		/* dbench 3 */
+		T(test_dbench3_lines_without_status_expect_success),
+		T(test_dbench3_ntcreatex_of_fnum_minus_one_must_fail),
+		/* bytes that are not text */
+		T(test_nul_byte_is_rejected),
+		T(test_control_bytes_are_rejected),
+		T(test_binary_garbage_is_rejected),
+		T(test_mutated_loadfiles_never_crash),
+		T(test_overlong_line_is_rejected),
+		/* whole files */
+		T(test_empty_loadfile_is_rejected),
+		T(test_comment_only_loadfile_is_rejected),
+		T(test_error_names_the_right_line_after_comments),
+		T(test_ops_array_holds_exactly_the_operations),
+		/* loadfile_read */
+		T(test_read_compiles_a_plain_file),
+		T(test_read_of_a_missing_file_names_it),
+		T(test_read_of_a_directory_is_rejected),
+		T(test_read_of_an_empty_file_finds_no_operations),
+		T(test_read_reports_errors_with_the_file_name),
+		T(test_read_decompresses_gzip_to_the_same_program),
+		T(test_read_rejects_a_gzip_file_without_its_trailer),
+		T(test_read_rejects_a_gzip_file_with_a_bad_checksum),
+		/* summary, reference and built-in loadfiles */
+		T(test_summary_lists_counts_bytes_and_handles),
+		T(test_debian_client_txt_has_the_known_figures),
+		T(test_builtin_loadfile_compiles),
+		/* memory */
+		T(test_freeing_a_program_frees_everything),
+		T(test_failed_compile_leaves_only_the_message),
+		T(test_failed_read_leaves_only_the_message),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
