@@ -1,0 +1,72 @@
+/*
+ * backend.h - the operation vtable a client drives.
+ *
+ * A backend carries out compiled loadfile operations against some storage.
+ * `fileio` does it with local system calls; later backends (NFS through
+ * libnfs, SMB through libsmbclient) plug in the same way.  The client
+ * module owns timing, pacing and the comparison of outcomes with the
+ * loadfile's expected status; a backend only performs one operation and
+ * says whether the system call(s) succeeded.
+ *
+ * Confinement (DESIGN.md section 6) is the backend's duty: everything it
+ * touches lies beneath DIR/clients/clientN, except that an operation whose
+ * path is "\clients" itself (OPF_CLIENTS_DIR) names DIR/clients.  Paths are
+ * resolved relative to directory descriptors, never following a symbolic
+ * link.
+ */
+#ifndef DBENCH_BACKEND_H
+#define DBENCH_BACKEND_H
+
+#include <stdbool.h>
+#include <talloc.h>
+
+#include "loadfile.h"
+
+/* Options that change what a backend does (DESIGN.md section 3). */
+struct backend_options {
+	bool sync_open;		/* -s: open files O_SYNC */
+	bool sync_dir;		/* -S: fdatasync the parent dir after unlink, rmdir, rename */
+	bool fsync_writes;	/* -F: fsync after every write */
+	bool xattr;		/* -x: dbench 4.0's DOS attribute xattr traffic */
+	bool no_resolve;	/* --no-resolve: no case-insensitive name lookup */
+};
+
+struct backend_client;	/* one client's state: handles, directory cache */
+
+struct backend {
+	const char *name;
+
+	/*
+	 * Prepare client `id` (1-based).  `clients_dirfd` is an open
+	 * descriptor of DIR/clients (the driver has made it and checked it
+	 * is a real directory); the client's directory is "client<id>"
+	 * beneath it.  The state is allocated on mem_ctx and closes its
+	 * descriptors when freed.  On failure NULL and *err (on mem_ctx).
+	 */
+	struct backend_client *(*client_new)(TALLOC_CTX *mem_ctx, int clients_dirfd,
+					     unsigned id, const struct program *prog,
+					     const struct backend_options *opts,
+					     char **err);
+
+	/*
+	 * Perform one operation, indexed by op->type.  Returns 0 when it
+	 * succeeded and a positive errno value when it failed.  A ReadX or
+	 * WriteX that moved a byte count other than the loadfile's expected
+	 * return fails with EIO; a FIND_FIRST that found no match fails with
+	 * ENOENT.
+	 */
+	int (*op[OP_COUNT])(struct backend_client *bc, const struct op *op);
+
+	/* Close every handle still open: called at the end of each pass. */
+	void (*pass_end)(struct backend_client *bc);
+
+	/*
+	 * Remove the client's directory and everything in it, never
+	 * following a symbolic link.  0 or a positive errno.
+	 */
+	int (*cleanup)(struct backend_client *bc);
+};
+
+extern const struct backend fileio_backend;
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * client.h - replaying the program: the body of a client process.
+ *
+ * A client process runs one or more clients (--clients-per-process),
+ * taking one operation of each in turn.  For every operation it waits
+ * out any pacing first (loadfile timestamps, --target-rate), then times
+ * the backend call alone, compares the outcome with the loadfile's
+ * expected status, and records it in its own stats slot under the phase
+ * the parent has published.  It stops at an operation boundary when the
+ * parent says so, when the parent dies, or at the first unexpected
+ * outcome, then removes its files.
+ */
+#ifndef DBENCH_CLIENT_H
+#define DBENCH_CLIENT_H
+
+#include "driver.h"
+#include "stats.h"
+
+/*
+ * Run clients first .. first+count-1 (0-based) in this process.
+ * `clients_dirfd[d]` is DIR/clients of plan->dirs[d]; `start_fd` is the
+ * read end of the start pipe, which reaches end-of-file when the parent
+ * releases everyone.  Returns the process's exit status: 0, or 1 after a
+ * failure recorded in the slot.
+ */
+int client_process_main(const struct run_plan *plan, struct stats_region *stats,
+			unsigned first, unsigned count, const int *clients_dirfd,
+			int start_fd);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * stats.h - the shared-memory region through which clients report.
+ *
+ * The driver maps one region (MAP_SHARED | MAP_ANONYMOUS) before it forks.
+ * It holds a control block written only by the parent (the phase and the
+ * one-second tick the clients read at each operation boundary) and one
+ * cache-line aligned slot per client, written only by that client and read
+ * by the parent once a second.  No locks: every field has one writer, and
+ * fields are 64-bit words read and written with relaxed atomics, so a
+ * reader sees each value whole, if perhaps a moment old.
+ */
+#ifndef DBENCH_STATS_H
+#define DBENCH_STATS_H
+
+#include <stdint.h>
+#include <talloc.h>
+
+#include "ops.h"
+
+#define STATS_CACHELINE 64
+#define STATS_WINDOWS 4		/* per-second latency windows kept, a ring */
+#define STATS_PATH_MAX 256	/* a failing path, as far as it fits */
+
+enum phase {
+	PHASE_SETUP,		/* clients are preparing; not released yet */
+	PHASE_WARMUP,		/* running, not counted */
+	PHASE_EXECUTE,		/* running and counted */
+	PHASE_STOP,		/* finish the current operation, clean up, exit */
+	PHASE_COUNT
+};
+
+enum client_state {
+	CLIENT_STARTING,	/* forked, setting up */
+	CLIENT_READY,		/* set up, waiting for the start */
+	CLIENT_RUNNING,
+	CLIENT_CLEANUP,		/* removing its files */
+	CLIENT_DONE,		/* finished and cleaned up */
+	CLIENT_FAILED,		/* stopped on an error, described in the slot */
+};
+
+/* Latency and outcome figures of one operation type. */
+struct op_stats {
+	uint64_t count;
+	uint64_t errors;
+	uint64_t total_ns;	/* sum of latencies */
+	uint64_t max_ns;
+};
+
+/* The figures a client keeps for one phase. */
+struct phase_stats {
+	uint64_t bytes;		/* ReadX + WriteX bytes requested */
+	uint64_t ops;		/* operations done (loadfile lines) */
+	struct op_stats op[OP_COUNT];
+};
+
+/* What a client that stopped on an error reports. */
+struct client_failure {
+	uint32_t line;		/* loadfile line */
+	uint32_t op;		/* enum op_type */
+	int32_t err;		/* errno, or 0 when it succeeded but should not have */
+	uint32_t expected;	/* enum nt_status expected */
+	char path[STATS_PATH_MAX];
+};
+
+struct client_slot {
+	uint64_t state;				/* enum client_state */
+	uint64_t passes;			/* completed loadfile passes */
+	uint64_t end_ns;			/* CLOCK_MONOTONIC when it stopped replaying */
+	uint64_t win_tick[STATS_WINDOWS];	/* tick a window belongs to */
+	uint64_t win_max_ns[STATS_WINDOWS];	/* worst latency in that tick */
+	struct phase_stats phase[PHASE_COUNT];	/* by the phase an op started in */
+	struct client_failure failure;
+} __attribute__((aligned(STATS_CACHELINE)));
+
+struct stats_control {
+	uint64_t phase;		/* enum phase; written by the parent */
+	uint64_t tick;		/* seconds since the start; written by the parent */
+} __attribute__((aligned(STATS_CACHELINE)));
+
+struct stats_region {
+	struct stats_control ctl;
+	unsigned nclients;
+	struct client_slot slot[];	/* nclients of them */
+};
+
+/* Map a zeroed region for n clients; it is unmapped when mem_ctx is freed.
+ * NULL when the mapping fails (errno set). */
+struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients);
+
+/* Relaxed loads and stores of shared words. */
+static inline uint64_t stats_get(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void stats_set(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static inline void stats_add(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
+/* Record one operation's outcome in a client's slot (client side). */
+void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
+		  uint64_t bytes, uint64_t ns, int failed, uint64_t tick);
+
+/* The worst latency any client saw during `tick`, in ns (parent side). */
+uint64_t stats_window_max(const struct stats_region *r, uint64_t tick);
+
+/* Sum of all clients' figures for a phase (parent side). */
+void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * client.c - the replay loop of a client process (see client.h): pacing,
+ * timing each backend call, checking outcomes, recording them, stopping
+ * and cleaning up.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+
+/* One client's replay state, private to its process. */
+struct client {
+	unsigned id;			/* 0-based */
+	struct client_slot *slot;
+	struct backend_client *bc;
+	size_t pos;			/* next operation */
+	uint64_t pass_start_ns;		/* when the current pass began */
+	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
+	uint64_t pace_start_ns;
+	bool finished;			/* --run-once: its pass is done */
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* The parent going away, or asking us to stop, ends the run. */
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGINT, SIG_IGN);	/* the parent handles ^C for everyone */
+	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == 1)
+		stop_requested = 1;
+}
+
+static enum phase current_phase(const struct stats_region *r)
+{
+	if (stop_requested)
+		return PHASE_STOP;
+	return (enum phase)stats_get(&r->ctl.phase);
+}
+
+/* Sleep until `deadline_ns`, waking early if the run stops.  Pacing time
+ * is never part of an operation's latency. */
+static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
+{
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now >= deadline_ns || current_phase(r) == PHASE_STOP)
+			return;
+		uint64_t left = deadline_ns - now;
+		if (left > 100000000u)
+			left = 100000000u;	/* look at the phase every 100 ms */
+		struct timespec ts = { left / 1000000000u, left % 1000000000u };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void pace(const struct run_plan *plan, const struct stats_region *r,
+		 struct client *c, const struct op *op)
+{
+	if (plan->target_rate > 0) {
+		double secs = c->paced_bytes / (plan->target_rate * 1e6);
+		sleep_until(r, c->pace_start_ns + (uint64_t)(secs * 1e9));
+	} else if (op->flags & OPF_TIMED) {
+		sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
+	}
+}
+
+static void record_failure(struct client *c, const struct run_plan *plan,
+			   const struct op *op, int err)
+{
+	struct client_failure *f = &c->slot->failure;
+	f->line = op->line;
+	f->op = op->type;
+	f->err = err;
+	f->expected = op->status;
+	snprintf(f->path, sizeof(f->path), "%s", op->path ? op->path : "");
+	(void)plan;
+	stats_set(&c->slot->state, CLIENT_FAILED);
+}
+
+/* Run one operation of client c; false when it did not go as the
+ * loadfile expected. */
+static bool step(const struct run_plan *plan, struct stats_region *r, struct client *c,
+		 enum phase ph)
+{
+	const struct program *prog = plan->prog;
+	const struct op *op = &prog->ops[c->pos];
+	const struct op_desc *d = &op_table[op->type];
+
+	pace(plan, r, c, op);
+	uint64_t t0 = now_ns();
+	int err = plan->backend->op[op->type](c->bc, op);
+	uint64_t t1 = now_ns();
+	bool failed = (err == 0) != (op->status == NT_OK);
+	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
+
+	stats_record(c->slot, ph, op->type, bytes, t1 - t0, failed,
+		     stats_get(&r->ctl.tick));
+	c->paced_bytes += bytes;
+	if (failed) {
+		record_failure(c, plan, op, err);
+		return false;
+	}
+	if (++c->pos == prog->nops) {
+		plan->backend->pass_end(c->bc);
+		stats_add(&c->slot->passes, 1);
+		c->pos = 0;
+		c->pass_start_ns = now_ns();
+		c->finished = plan->run_once;
+	}
+	return true;
+}
+
+/* Take one operation of each unfinished client in turn until told to stop. */
+static bool replay(const struct run_plan *plan, struct stats_region *r,
+		   struct client *cl, unsigned count)
+{
+	uint64_t start = now_ns();
+
+	for (unsigned i = 0; i < count; i++) {
+		cl[i].pass_start_ns = cl[i].pace_start_ns = start;
+		stats_set(&cl[i].slot->state, CLIENT_RUNNING);
+	}
+	for (unsigned left = count; left > 0;) {
+		enum phase ph = current_phase(r);
+		if (ph == PHASE_STOP)
+			return true;
+		left = 0;
+		for (unsigned i = 0; i < count; i++) {
+			if (cl[i].finished)
+				continue;
+			if (!step(plan, r, &cl[i], ph))
+				return false;
+			left += !cl[i].finished;
+		}
+	}
+	return true;
+}
+
+static void clean_up(const struct run_plan *plan, struct client *cl, unsigned count)
+{
+	for (unsigned i = 0; i < count; i++) {
+		if (!cl[i].bc)
+			continue;
+		if (stats_get(&cl[i].slot->state) != CLIENT_FAILED)
+			stats_set(&cl[i].slot->state, CLIENT_CLEANUP);
+		plan->backend->pass_end(cl[i].bc);
+		if (!plan->skip_cleanup)
+			plan->backend->cleanup(cl[i].bc);
+	}
+}
+
+/* Wait for the start pipe to reach end-of-file. */
+static void wait_for_start(int start_fd)
+{
+	char b;
+	while (read(start_fd, &b, 1) < 0 && errno == EINTR && !stop_requested)
+		;
+}
+
+int client_process_main(const struct run_plan *plan, struct stats_region *stats,
+			unsigned first, unsigned count, const int *clients_dirfd,
+			int start_fd)
+{
+	TALLOC_CTX *ctx = talloc_new(NULL);
+	struct client *cl = talloc_zero_array(ctx, struct client, count);
+	bool ok = cl != NULL;
+
+	install_signals();
+	for (unsigned i = 0; ok && i < count; i++) {
+		char *err = NULL;
+		unsigned id = first + i;
+		cl[i].id = id;
+		cl[i].slot = &stats->slot[id];
+		cl[i].bc = plan->backend->client_new(ctx, clients_dirfd[id % plan->ndirs],
+						     id + 1, plan->prog, &plan->bopts, &err);
+		if (!cl[i].bc) {
+			struct client_failure *f = &cl[i].slot->failure;
+			f->err = errno ? errno : EIO;
+			snprintf(f->path, sizeof(f->path), "%s", err ? err : "setup failed");
+			stats_set(&cl[i].slot->state, CLIENT_FAILED);
+			ok = false;
+		} else {
+			stats_set(&cl[i].slot->state, CLIENT_READY);
+		}
+	}
+	if (ok) {
+		wait_for_start(start_fd);
+		ok = replay(plan, stats, cl, count);
+		uint64_t end = now_ns();
+		for (unsigned i = 0; i < count; i++)
+			stats_set(&cl[i].slot->end_ns, end);
+	}
+	clean_up(plan, cl, count);
+	for (unsigned i = 0; ok && i < count; i++)
+		stats_set(&cl[i].slot->state, CLIENT_DONE);
+	talloc_free(ctx);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,210 @@
+/*
+ * main.c - the command line: the popt table, checks on what was given,
+ * and dispatch to --check-loadfile or a run.  Nothing else lives here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "driver.h"
+#include "loadfile.h"
+#include "version.h"
+
+struct cmdline {
+	int timelimit;
+	int warmup;
+	char *loadfile;
+	const char **dirs;
+	int sync_open, sync_dir, fsync_writes, xattr, no_resolve;
+	double target_rate;
+	int clients_per_process;
+	int skip_cleanup, per_client_results, run_once, quiet;
+	int check_loadfile, version, help, usage;
+};
+
+/* popt hands string and argv results over as malloc()ed memory. */
+static void free_cmdline(struct cmdline *cl)
+{
+	for (const char **d = cl->dirs; d && *d; d++)
+		free((char *)*d);
+	free(cl->dirs);
+	free(cl->loadfile);
+}
+
+static void usage_error(poptContext pc, const char *fmt, const char *what)
+{
+	fprintf(stderr, "dbench: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\n");
+	poptPrintUsage(pc, stderr, 0);
+}
+
+/* NPROCS: a whole number of clients, 1 .. DBENCH_MAX_CLIENTS. */
+static bool parse_nprocs(const char *s, unsigned *out)
+{
+	char *end;
+
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno || v < 1 || v > DBENCH_MAX_CLIENTS)
+		return false;
+	*out = v;
+	return true;
+}
+
+static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path)
+{
+	char *err = NULL;
+	struct program *prog = path ? loadfile_read(mem_ctx, path, &err)
+				    : loadfile_default(mem_ctx, &err);
+	if (!prog)
+		fprintf(stderr, "dbench: %s\n", err);
+	return prog;
+}
+
+static int check_loadfile(TALLOC_CTX *mem_ctx, const char *path)
+{
+	struct program *prog = load_program(mem_ctx, path);
+	if (!prog)
+		return EXIT_BAD_INPUT;
+	fputs(loadfile_summary(mem_ctx, prog), stdout);
+	return EXIT_OK;
+}
+
+/* Checks that popt's types cannot express; returns the failing option. */
+static const char *bad_option(const struct cmdline *cl)
+{
+	if (cl->timelimit < 1)
+		return "--timelimit must be at least 1 second";
+	if (cl->warmup < -1)
+		return "--warmup must not be negative";
+	if (cl->clients_per_process < 1)
+		return "--clients-per-process must be at least 1";
+	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9)
+		return "--target-rate must be a non-negative MB/sec figure";
+	return NULL;
+}
+
+static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl)
+{
+	struct run_plan plan = { 0 };
+	const char *arg = poptGetArg(pc);
+	static const char *here[] = { ".", NULL };
+
+	if (!arg || poptPeekArg(pc)) {
+		usage_error(pc, "%s", arg ? "give exactly one NPROCS" : "NPROCS is missing");
+		return EXIT_BAD_INPUT;
+	}
+	if (!parse_nprocs(arg, &plan.nclients)) {
+		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
+			arg, DBENCH_MAX_CLIENTS);
+		return EXIT_BAD_INPUT;
+	}
+	plan.prog = load_program(mem_ctx, cl->loadfile);
+	if (!plan.prog)
+		return EXIT_BAD_INPUT;
+	plan.timelimit = cl->timelimit;
+	plan.warmup = cl->warmup >= 0 ? (unsigned)cl->warmup : plan.timelimit / 5;
+	plan.dirs = cl->dirs ? cl->dirs : here;
+	while (plan.dirs[plan.ndirs])
+		plan.ndirs++;
+	plan.clients_per_process = cl->clients_per_process;
+	plan.target_rate = cl->target_rate;
+	plan.skip_cleanup = cl->skip_cleanup;
+	plan.per_client_results = cl->per_client_results;
+	plan.run_once = cl->run_once;
+	plan.quiet = cl->quiet;
+	plan.bopts = (struct backend_options){
+		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
+		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
+		.no_resolve = cl->no_resolve,
+	};
+	plan.backend = &fileio_backend;
+	return driver_run(&plan);
+}
+
+int main(int argc, const char **argv)
+{
+	struct cmdline cl = { .timelimit = 600, .warmup = -1, .clients_per_process = 1 };
+	struct poptOption table[] = {
+		{ "timelimit", 't', POPT_ARG_INT, &cl.timelimit, 0,
+		  "execute phase length", "SECS" },
+		{ "warmup", 0, POPT_ARG_INT, &cl.warmup, 0,
+		  "warmup before it (default: timelimit/5)", "SECS" },
+		{ "loadfile", 'c', POPT_ARG_STRING, &cl.loadfile, 0,
+		  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
+		{ "directory", 'D', POPT_ARG_ARGV, &cl.dirs, 0,
+		  "target directory (default .); repeat to spread clients", "DIR" },
+		{ "sync", 's', POPT_ARG_NONE, &cl.sync_open, 0,
+		  "open files O_SYNC", NULL },
+		{ "sync-dir", 'S', POPT_ARG_NONE, &cl.sync_dir, 0,
+		  "fdatasync the directory after unlink, rmdir, rename", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &cl.fsync_writes, 0,
+		  "fsync after every write", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &cl.xattr, 0,
+		  "DOS attribute xattr traffic, as dbench 4.0", NULL },
+		{ "target-rate", 'R', POPT_ARG_DOUBLE, &cl.target_rate, 0,
+		  "pace each client to this rate", "MB/s" },
+		{ "clients-per-process", 0, POPT_ARG_INT, &cl.clients_per_process, 0,
+		  "clients sharing one process", "K" },
+		{ "skip-cleanup", 0, POPT_ARG_NONE, &cl.skip_cleanup, 0,
+		  "leave the clients/ tree behind", NULL },
+		{ "per-client-results", 0, POPT_ARG_NONE, &cl.per_client_results, 0,
+		  "a result line per client", NULL },
+		{ "run-once", 0, POPT_ARG_NONE, &cl.run_once, 0,
+		  "replay the loadfile once per client, then stop", NULL },
+		{ "no-resolve", 0, POPT_ARG_NONE, &cl.no_resolve, 0,
+		  "no case-insensitive name resolution", NULL },
+		{ "quiet", 'q', POPT_ARG_NONE, &cl.quiet, 0,
+		  "no progress lines", NULL },
+		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,
+		  "validate the loadfile, print its summary, run nothing", NULL },
+		{ "version", 'V', POPT_ARG_NONE, &cl.version, 0,
+		  "print the version", NULL },
+		{ "help", '?', POPT_ARG_NONE, &cl.help, 0,
+		  "show this help message", NULL },
+		{ "usage", 0, POPT_ARG_NONE, &cl.usage, 0,
+		  "show a brief usage message", NULL },
+		POPT_TABLEEND
+	};
+	TALLOC_CTX *top = talloc_new(NULL);
+	poptContext pc = poptGetContext("dbench", argc, argv, table, 0);
+	int rc, opt;
+	const char *bad;
+
+	poptSetOtherOptionHelp(pc, "[OPTION...] NPROCS");
+	while ((opt = poptGetNextOpt(pc)) > 0)
+		;
+	if (opt < -1) {
+		fprintf(stderr, "dbench: %s: %s\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));
+		rc = EXIT_BAD_INPUT;
+	} else if ((bad = bad_option(&cl))) {
+		fprintf(stderr, "dbench: %s\n", bad);
+		rc = EXIT_BAD_INPUT;
+	} else if (cl.help || cl.usage) {
+		/* popt's own --help would exit() from inside the parser */
+		if (cl.help)
+			poptPrintHelp(pc, stdout, 0);
+		else
+			poptPrintUsage(pc, stdout, 0);
+		rc = EXIT_OK;
+	} else if (cl.version) {
+		printf("dbench %s\n", DBENCH_VERSION);
+		rc = EXIT_OK;
+	} else if (cl.check_loadfile) {
+		rc = poptPeekArg(pc) ? (usage_error(pc, "%s", "--check-loadfile takes no NPROCS"),
+					EXIT_BAD_INPUT)
+				     : check_loadfile(top, cl.loadfile);
+	} else {
+		rc = run(top, pc, &cl);
+	}
+	poptFreeContext(pc);
+	free_cmdline(&cl);
+	talloc_free(top);
+	return rc;
+}

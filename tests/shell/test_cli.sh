@@ -1,0 +1,125 @@
+# test_cli.sh - the command line: usage errors, exit codes, --check-loadfile.
+. "$TOP/tests/shell/lib.sh"
+CLIENT_TXT=/usr/share/dbench/client.txt
+
+begin "--version prints the version and exits 0"
+out=$("$DBENCH" --version); rc=$?
+expect_status $rc 0
+expect_match "$out" '^dbench [0-9]+\.[0-9]+\.[0-9]+$'
+end
+
+begin "--help lists the options and exits 0"
+out=$("$DBENCH" --help); rc=$?
+expect_status $rc 0
+for o in --timelimit --warmup --loadfile --directory --sync --sync-dir --fsync \
+	--xattr --target-rate --clients-per-process --skip-cleanup \
+	--per-client-results --run-once --no-resolve --quiet --check-loadfile; do
+	expect_match "$out" -- "$o"
+done
+end
+
+for args in "" "0" "abc" "1 2" "-t -5 1" "-t abc 1" "-t 0 1" "--warmup=-3 1" \
+	"--bogus 1" "--clients-per-process=0 1" "-R -1 1" "10001"; do
+	begin "bad usage '$args' exits 2 with a one-line error"
+	# shellcheck disable=SC2086
+	err=$(cd "$T" && "$DBENCH" $args 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_match "$err" '^dbench: '
+	[ -z "$(ls "$T")" ] || fail "files were created: $(ls "$T")"
+	end
+done
+
+begin "a missing -D directory is refused before any client starts"
+err=$("$DBENCH" -D "$T/nope" -t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use directory '$T/nope': No such file or directory"
+end
+
+begin "a -D that is a file is refused"
+: >"$T/file"
+err=$("$DBENCH" -D "$T/file" -t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use directory '$T/file': Not a directory"
+rm -f "$T/file"
+end
+
+begin "a read-only -D is refused before any client starts"
+if mount_tmpfs "$T/ro" 1m && mount -o remount,ro "$T/ro"; then
+	err=$("$DBENCH" -D "$T/ro" -t 1 1 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_eq "$err" "dbench: cannot create '$T/ro/clients': Read-only file system"
+	umount "$T/ro"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
+begin "--check-loadfile reports Debian's client.txt exactly"
+if [ -r "$CLIENT_TXT" ]; then
+	out=$("$DBENCH" --check-loadfile -c "$CLIENT_TXT"); rc=$?
+	expect_status $rc 0
+	expect_match "$out" '^operations 458344$'
+	expect_match "$out" '^ReadX 124199$'
+	expect_match "$out" '^NTCreateX 79230$'
+	expect_match "$out" '^bytes_read 1472088767$'
+	expect_match "$out" '^bytes_written 1015974170$'
+	expect_match "$out" '^max_handles 23$'
+else
+	echo "# skipped: $CLIENT_TXT is absent (apt-get install dbench)"
+fi
+end
+
+begin "--check-loadfile reads a gzip loadfile the same as plain text"
+if [ -r "$CLIENT_TXT" ]; then
+	head -n 2000 "$CLIENT_TXT" >"$T/small.txt"
+	gzip -c "$T/small.txt" >"$T/small.txt.gz"
+	a=$("$DBENCH" --check-loadfile -c "$T/small.txt" | sed 1d)
+	b=$("$DBENCH" --check-loadfile -c "$T/small.txt.gz" | sed 1d)
+	expect_eq "$b" "$a" "gzip summary"
+	rm -f "$T/small.txt" "$T/small.txt.gz"
+fi
+end
+
+begin "--check-loadfile without -c checks the built-in loadfile"
+out=$(cd / && "$DBENCH" --check-loadfile); rc=$?
+expect_status $rc 0
+expect_match "$out" '^loadfile \(built-in\)$'
+expect_match "$out" '^operations [1-9][0-9]*$'
+end
+
+begin "a bad loadfile is named with its line, exit 2"
+printf '# comment\n\nFooBar 1 2 NT_STATUS_OK\n' >"$T/bad.txt"
+err=$("$DBENCH" --check-loadfile -c "$T/bad.txt" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: $T/bad.txt:3: unknown operation 'FooBar'"
+end
+
+begin "a bad loadfile stops a run before any client starts"
+err=$(cd "$T" && "$DBENCH" -c "$T/bad.txt" -t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: $T/bad.txt:3: unknown operation 'FooBar'"
+[ ! -e "$T/clients" ] || fail "clients/ was created"
+rm -f "$T/bad.txt"
+end
+
+begin "a missing loadfile is named, exit 2"
+err=$("$DBENCH" --check-loadfile -c "$T/none.txt" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot open loadfile '$T/none.txt': No such file or directory"
+end
+
+begin "an empty loadfile is an error naming the file"
+: >"$T/empty.txt"
+err=$("$DBENCH" --check-loadfile -c "$T/empty.txt" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: $T/empty.txt: no operations in loadfile"
+rm -f "$T/empty.txt"
+end
+
+begin "a binary file as a loadfile is rejected, exit 2"
+err=$("$DBENCH" --check-loadfile -c "$DBENCH" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: $DBENCH:1: control byte 0x7f in line (not a text loadfile?)"
+end
+
+finish

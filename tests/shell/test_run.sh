@@ -1,0 +1,121 @@
+# test_run.sh - `dbench N` end to end on scratch directories and a tmpfs.
+. "$TOP/tests/shell/lib.sh"
+CLIENT_TXT=/usr/share/dbench/client.txt
+PROGRESS='^ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} MB/sec  (warmup |execute|cleanup) +[0-9]+ sec  latency [0-9]+\.[0-9]{3} ms'
+TP='^Throughput ([0-9.e+]+) MB/sec \(NB=([0-9.e+]+) MB/sec  ([0-9.e+]+) MBit/sec\)  ([0-9]+) procs$'
+
+# A small loadfile that writes and reads one file per client.
+cat >"$T/one.txt" <<'LOAD'
+NTCreateX "\clients\client1\data" 0x1 0x5 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\data\f.bin" 0x40 0x5 2 NT_STATUS_OK
+WriteX 2 0 65536 65536 NT_STATUS_OK
+WriteX 2 65536 4096 4096 NT_STATUS_OK
+ReadX 2 0 32768 32768 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\data\missing" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+LOAD
+
+begin "a default run prints header, progress, table and throughput, exit 0"
+mkdir -p "$T/d"
+out=$("$DBENCH" -t 3 --warmup 1 -D "$T/d" 2); rc=$?
+expect_status $rc 0
+expect_match "$out" '^dbench [0-9.]+: 2 clients, 3 s execute after 1 s warmup$'
+expect_match "$out" "^directory: $T/d\$"
+expect_match "$out" "$PROGRESS"
+expect_match "$out" ' warmup '
+expect_match "$out" ' execute '
+expect_match "$out" '^ Operation +Count +AvgLat +MaxLat +Errors$'
+expect_match "$out" '^ ReadX +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +0$'
+expect_match "$out" "$TP"
+expect_match "$out" ' 2 procs$'
+end
+
+begin "the throughput line's NB is 1.25x and MBit 10x the throughput"
+line=$(printf '%s\n' "$out" | grep '^Throughput')
+ok=$(printf '%s\n' "$line" | sed -E "s|$TP|\1 \2 \3|" |
+	awk '{ d1 = $2 / ($1 * 1.25); d2 = $3 / ($1 * 10);
+	       print (d1 > 0.99999 && d1 < 1.00001 && d2 > 0.99999 && d2 < 1.00001) ? "yes" : "no" }')
+expect_eq "$ok" yes "NB/MBit arithmetic in '$line'"
+end
+
+begin "a run leaves nothing behind in the target directory"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "-q prints no progress lines"
+out=$("$DBENCH" -q -t 1 --warmup 0 -D "$T/d" 1); rc=$?
+expect_status $rc 0
+expect_no_match "$out" "$PROGRESS"
+expect_match "$out" "$TP"
+end
+
+begin "--run-once moves exactly the loadfile's bytes per client"
+out=$("$DBENCH" --run-once --per-client-results -c "$T/one.txt" -D "$T/d" 3); rc=$?
+expect_status $rc 0
+for i in 1 2 3; do
+	expect_match "$out" "^client $i: [0-9.e+]+ MB/sec  102400 bytes  8 ops  0 errors\$"
+done
+expect_match "$out" '^ WriteX +6 '
+expect_match "$out" '^ ReadX +3 '
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "--run-once with the default loadfile matches --check-loadfile's byte total"
+sum=$("$DBENCH" --check-loadfile | awk '/^bytes_(read|written)/ { s += $2 } END { print s }')
+out=$("$DBENCH" --run-once --per-client-results -q -D "$T/d" 2); rc=$?
+expect_status $rc 0
+got=$(printf '%s\n' "$out" | awk '/^client [0-9]+:/ { print $5 }' | sort -u)
+expect_eq "$got" "$sum" "bytes per client"
+end
+
+begin "--skip-cleanup leaves the clients' files; several -D spread clients round-robin"
+mkdir -p "$T/a" "$T/b"
+out=$("$DBENCH" --run-once --skip-cleanup -c "$T/one.txt" -D "$T/a" -D "$T/b" 4); rc=$?
+expect_status $rc 0
+expect_eq "$(ls "$T/a/clients" | tr '\n' ' ')" "client1 client3 " "in $T/a/clients"
+expect_eq "$(ls "$T/b/clients" | tr '\n' ' ')" "client2 client4 " "in $T/b/clients"
+expect_eq "$(stat -c %s "$T/a/clients/client3/data/f.bin")" 69632 "file size"
+rm -rf "$T/a" "$T/b"
+end
+
+begin "--clients-per-process runs K clients in each process"
+out=$("$DBENCH" --run-once --clients-per-process=2 --per-client-results \
+	-c "$T/one.txt" -D "$T/d" 5); rc=$?
+expect_status $rc 0
+expect_eq "$(printf '%s\n' "$out" | grep -c '  102400 bytes  8 ops  0 errors$')" 5 "clients done"
+expect_match "$out" ' 5 procs$'
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "-S and -s are named on the throughput line"
+out=$("$DBENCH" -S -s --run-once -c "$T/one.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Throughput .*MBit/sec\) \(sync open\) \(sync dirs\)  1 procs$'
+end
+
+begin "a run on a small tmpfs cleans up after itself"
+if mount_tmpfs "$T/tmpfs" 256m; then
+	out=$("$DBENCH" -t 2 --warmup 1 -D "$T/tmpfs" 2); rc=$?
+	expect_status $rc 0
+	expect_match "$out" "$TP"
+	expect_eq "$(ls -A "$T/tmpfs")" "" "left on the tmpfs"
+	umount "$T/tmpfs"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
+begin "Debian's client.txt runs without errors"
+if [ -r "$CLIENT_TXT" ]; then
+	out=$("$DBENCH" -c "$CLIENT_TXT" -t 3 --warmup 1 -D "$T/d" 2); rc=$?
+	expect_status $rc 0
+	expect_match "$out" "$TP"
+	expect_no_match "$out" '^ [A-Za-z_]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$'
+	expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+else
+	echo "# skipped: $CLIENT_TXT is absent (apt-get install dbench)"
+fi
+end
+
+finish
