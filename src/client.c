@@ -77,14 +77,21 @@ static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
 	}
 }
 
-static void pace(const struct run_plan *plan, const struct stats_region *r,
-		 struct client *c, const struct op *op)
+/* A loadfile timestamp holds an operation back until its time in the pass. */
+static void wait_for_timestamp(const struct run_plan *plan, const struct stats_region *r,
+			       const struct client *c, const struct op *op)
+{
+	if ((op->flags & OPF_TIMED) && plan->target_rate <= 0)
+		sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
+}
+
+/* -R: after moving bytes, wait until the target rate has caught up. */
+static void hold_to_rate(const struct run_plan *plan, const struct stats_region *r,
+			 const struct client *c)
 {
 	if (plan->target_rate > 0) {
 		double secs = c->paced_bytes / (plan->target_rate * 1e6);
 		sleep_until(r, c->pace_start_ns + (uint64_t)(secs * 1e9));
-	} else if (op->flags & OPF_TIMED) {
-		sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
 	}
 }
 
@@ -110,7 +117,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	const struct op *op = &prog->ops[c->pos];
 	const struct op_desc *d = &op_table[op->type];
 
-	pace(plan, r, c, op);
+	wait_for_timestamp(plan, r, c, op);
 	uint64_t t0 = now_ns();
 	int err = plan->backend->op[op->type](c->bc, op);
 	uint64_t t1 = now_ns();
@@ -120,6 +127,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	stats_record(c->slot, ph, op->type, bytes, t1 - t0, failed,
 		     stats_get(&r->ctl.tick));
 	c->paced_bytes += bytes;
+	hold_to_rate(plan, r, c);
 	if (failed) {
 		record_failure(c, plan, op, err);
 		return false;

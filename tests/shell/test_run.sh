@@ -118,4 +118,55 @@ else
 fi
 end
 
+begin "an outcome other than the expected status fails the run, exit 1, files removed"
+printf 'NTCreateX "\\clients\\client1\\f" 0x40 0x5 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\nQUERY_PATH_INFORMATION "\\clients\\client1\\nothere" 1004 NT_STATUS_OK\n' >"$T/bad.txt"
+out=$("$DBENCH" -t 5 --warmup 0 -c "$T/bad.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: client 1, $T/bad.txt:3 QUERY_PATH_INFORMATION $T/d/clients/client1/nothere: No such file or directory\$"
+expect_match "$out" "$TP"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "an operation that succeeds where the loadfile expects failure fails the run"
+printf 'NTCreateX "\\clients\\client1\\f" 0x40 0x5 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\nQUERY_PATH_INFORMATION "\\clients\\client1\\f" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n' >"$T/bad.txt"
+out=$("$DBENCH" --run-once -c "$T/bad.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: client 1, $T/bad.txt:3 QUERY_PATH_INFORMATION $T/d/clients/client1/f: succeeded, but NT_STATUS_OBJECT_NAME_NOT_FOUND was expected\$"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+# Ten 64 KiB writes: 655360 bytes in one pass (printf, as dash's echo
+# would take "\c" for an escape).
+{
+	printf '%s\n' 'NTCreateX "\clients\client1\paced" 0x40 0x5 1 NT_STATUS_OK'
+	for i in 0 1 2 3 4 5 6 7 8 9; do echo "WriteX 1 $((i * 65536)) 65536 65536 NT_STATUS_OK"; done
+	echo 'Close 1 NT_STATUS_OK'
+} >"$T/ten.txt"
+
+begin "-R paces a client to the target rate"
+out=$("$DBENCH" --run-once -R 1 -c "$T/ten.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 0
+mb=$(printf '%s\n' "$out" | sed -nE "s|$TP|\1|p")
+expect_eq "$(echo "$mb" | awk '{ print ($1 > 0.5 && $1 <= 1.001) ? "paced" : "not paced" }')" paced "throughput $mb MB/sec at -R 1"
+end
+
+begin "loadfile timestamps pace the replay"
+awk 'NR == 1 { print "0.0 " $0; next } { print "1.5 " $0 }' "$T/ten.txt" >"$T/timed.txt"
+out=$("$DBENCH" --run-once -c "$T/timed.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 0
+mb=$(printf '%s\n' "$out" | sed -nE "s|$TP|\1|p")
+expect_eq "$(echo "$mb" | awk '{ print ($1 > 0 && $1 <= 0.4370) ? "paced" : "not paced" }')" paced "throughput $mb MB/sec with 1.5 s of timestamps"
+end
+
+begin "SIGINT stops the run, prints the results so far, exits 130, removes the files"
+"$DBENCH" -t 60 --warmup 0 -D "$T/d" 2 >"$T/int.out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+expect_status $rc 130
+expect_match "$(cat "$T/int.out")" "$TP"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
 finish
