@@ -1,0 +1,21 @@
+# test_docs.sh - the manual renders cleanly and names every option.
+. "$TOP/tests/shell/lib.sh"
+
+begin "dbench.1 renders under groff -man -ww without a warning"
+warnings=$(groff -man -ww -Tutf8 "$TOP/man/dbench.1" 2>&1 >/dev/null)
+expect_eq "$warnings" "" "groff warnings"
+end
+
+begin "dbench.1 documents every option that --help lists"
+page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
+for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	printf '%s\n' "$page" | grep -q -- "$o" || fail "$o is not in the manual"
+done
+end
+
+begin "the README's set-up commands are the ones CI runs"
+expect_match "$(cat "$TOP/README")" '^    make check$'
+expect_match "$(cat "$TOP/.ci/run")" '^make check$'
+end
+
+finish
