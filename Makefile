@@ -14,7 +14,7 @@ DATADIR  = $(PREFIX)/share/dbench
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-PKGS     = popt talloc zlib
+PKGS     = popt talloc zlib jansson nettle
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror $(CFLAGS) \
@@ -29,15 +29,17 @@ else
 BIN = $(O)/dbench
 endif
 
-LIB_SRCS = src/ops.c src/loadfile.c src/stats.c src/report.c src/client.c src/driver.c src/fileio.c
+LIB_SRCS = src/ops.c src/loadfile.c src/hist.c src/stats.c src/result.c src/report.c \
+           src/report_json.c src/env.c src/client.c src/driver.c src/backend.c \
+           src/fileio.c src/nullio.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/default_loadfile.o
 MAIN_OBJ = $(O)/main.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages for building (first line) and for the tests (second).
-DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev
-DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux
+DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev nettle-dev
+DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq
 
 .PHONY: all check check-sanitize install loadfile clean deps
 
@@ -46,16 +48,17 @@ all: $(BIN)
 $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/%.o: src/%.c $(wildcard include/*.h) | $(O)
+$(O)/%.o: src/%.c $(wildcard include/*.h src/*.h) | $(O)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/default_loadfile.o: src/default_loadfile.S loadfiles/default.txt | $(O)
 	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 
-$(O)/tests/%: tests/unit/%.c $(LIB_OBJS) $(wildcard include/*.h) | $(O)
+$(O)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIB_OBJS) \
+		$(wildcard include/*.h src/*.h) | $(O)
 	@mkdir -p $(O)/tests
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< $(LIB_OBJS) \
-		$(LDLIBS) $(shell pkg-config --libs cmocka)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< tests/unit/fixture.c \
+		$(LIB_OBJS) $(LDLIBS) $(shell pkg-config --libs cmocka)
 
 $(O):
 	mkdir -p $(O)

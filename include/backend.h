@@ -68,5 +68,9 @@ struct backend {
 };
 
 extern const struct backend fileio_backend;
+extern const struct backend null_backend;
+
+/* The backend called `name` ("fileio", "null"), or NULL. */
+const struct backend *backend_by_name(const char *name);
 
 #endif

@@ -21,7 +21,8 @@ enum {
 	EXIT_OK = 0,
 	EXIT_RUN_FAILED = 1,
 	EXIT_BAD_INPUT = 2,
-	EXIT_INTERRUPTED = 130,
+	EXIT_INTERRUPTED = 130,		/* SIGINT */
+	EXIT_TERMINATED = 143,		/* SIGTERM */
 };
 
 #define DBENCH_MAX_CLIENTS 10000
@@ -38,6 +39,8 @@ struct run_plan {
 	bool per_client_results;	/* a line per client after the table */
 	bool run_once;			/* one pass per client, no time limit */
 	bool quiet;			/* no progress lines */
+	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
+	const char *command_line;	/* as typed, for the record */
 	struct backend_options bopts;
 	const struct backend *backend;
 	const struct program *prog;	/* compiled loadfile, read-only */

@@ -69,7 +69,8 @@ struct op {
 };
 
 struct program {
-	const char *source;	/* file name as given, or "(default)" */
+	const char *source;	/* file name as given, or "(built-in)" */
+	char sha256[65];	/* SHA-256 of the (decompressed) text, in hex */
 	struct op *ops;
 	size_t nops;
 	unsigned max_handles;	/* most handles open at once during a pass */

@@ -1,10 +1,12 @@
 /*
- * report.h - the result of a run and the text that shows it.
+ * report.h - showing a run: the text a person reads and the JSON a script
+ * keeps.
  *
- * The driver fills a `struct run_result` (talloc) from the stats region
- * when the run ends; the reporters only read it.  Text output follows
- * DESIGN.md section 4: a header, one progress line a second, the
- * per-operation table and the classic throughput line.
+ * Text follows DESIGN.md section 4: a header, one progress line a second,
+ * the per-operation table, the classic throughput line, then fairness,
+ * stalls and, on request, a line per client.  The JSON document holds the
+ * whole result with the environment it came from.  Reporters only read the
+ * result; they compute nothing that another reporter could disagree with.
  */
 #ifndef DBENCH_REPORT_H
 #define DBENCH_REPORT_H
@@ -14,41 +16,33 @@
 #include <stdio.h>
 
 #include "driver.h"
-#include "stats.h"
-
-struct client_result {
-	uint64_t bytes;		/* bytes moved in the execute window */
-	uint64_t ops;
-	uint64_t errors;
-};
-
-struct run_result {
-	unsigned nclients;
-	double exec_seconds;		/* measured length of the execute window */
-	struct phase_stats total;	/* execute window, all clients */
-	struct client_result *clients;	/* nclients of them */
-	char *failure;			/* why the run failed, or NULL */
-	bool interrupted;		/* stopped by SIGINT/SIGTERM */
-};
+#include "result.h"
 
 /* What a progress line shows. */
 struct progress {
 	unsigned nclients;
 	uint64_t lines;		/* operations done by all clients in the phase */
 	double mb_s;		/* cumulative over the phase */
+	double last_mb_s;	/* in the last second alone */
 	const char *phase;	/* "warmup", "execute", "cleanup" */
 	unsigned secs;		/* seconds into the phase */
 	double max_latency_ms;	/* worst operation latency in the last second */
 };
 
-/* MB/sec (10^6 bytes) for the execute window. */
-double report_throughput(const struct run_result *res);
-
 void report_header(FILE *out, const struct run_plan *plan);
 void report_progress(FILE *out, const struct progress *p);
-void report_table(FILE *out, const struct run_result *res);
-void report_throughput_line(FILE *out, const struct run_plan *plan,
-			    const struct run_result *res);
-void report_per_client(FILE *out, const struct run_result *res);
+
+/* The table, throughput line, fairness, stalls, per-client lines and the
+ * FAILED line: everything printed after the run. */
+void report_text(FILE *out, const struct run_result *res);
+
+/* The classic line alone: "Throughput X MB/sec (NB=Y MB/sec  Z MBit/sec)  N procs". */
+void report_throughput_line(FILE *out, const struct run_result *res);
+
+/* The result as a JSON document (a new reference). */
+json_t *report_json(const struct run_result *res);
+
+/* Write the document to path ("-" = stdout).  0, or an errno value. */
+int report_json_write(const struct run_result *res, const char *path);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <talloc.h>
 
+#include "hist.h"
 #include "ops.h"
 
 #define STATS_CACHELINE 64
@@ -48,7 +49,8 @@ struct op_stats {
 
 /* The figures a client keeps for one phase. */
 struct phase_stats {
-	uint64_t bytes;		/* ReadX + WriteX bytes requested */
+	uint64_t bytes_read;	/* ReadX bytes requested */
+	uint64_t bytes_written;	/* WriteX bytes requested */
 	uint64_t ops;		/* operations done (loadfile lines) */
 	struct op_stats op[OP_COUNT];
 };
@@ -69,6 +71,7 @@ struct client_slot {
 	uint64_t win_tick[STATS_WINDOWS];	/* tick a window belongs to */
 	uint64_t win_max_ns[STATS_WINDOWS];	/* worst latency in that tick */
 	struct phase_stats phase[PHASE_COUNT];	/* by the phase an op started in */
+	struct hist hist[OP_COUNT];		/* execute-phase latencies */
 	struct client_failure failure;
 } __attribute__((aligned(STATS_CACHELINE)));
 
@@ -107,10 +110,20 @@ static inline void stats_add(uint64_t *p, uint64_t v)
 void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
 		  uint64_t bytes, uint64_t ns, int failed, uint64_t tick);
 
+/* ReadX + WriteX bytes of a phase's figures. */
+static inline uint64_t stats_bytes(const struct phase_stats *p)
+{
+	return p->bytes_read + p->bytes_written;
+}
+
 /* The worst latency any client saw during `tick`, in ns (parent side). */
 uint64_t stats_window_max(const struct stats_region *r, uint64_t tick);
 
 /* Sum of all clients' figures for a phase (parent side). */
 void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out);
+
+/* Merge every client's execute-phase histogram of each operation type
+ * (parent side). */
+void stats_merge_hists(const struct stats_region *r, struct hist out[OP_COUNT]);
 
 #endif

@@ -17,7 +17,9 @@
 
 #include "client.h"
 #include "driver.h"
+#include "env.h"
 #include "report.h"
+#include "result.h"
 #include "stats.h"
 
 struct driver {
@@ -35,14 +37,21 @@ struct driver {
 	uint64_t exec_ns;	/* execute window began */
 	uint64_t end_ns;	/* execute window ended */
 	enum phase phase;
-	char *failure;		/* first failure seen, or NULL */
+	struct run_failure *failure;	/* first failure seen, or NULL */
+	FILE *text;			/* where human-readable output goes */
+	struct timeline_point *timeline;	/* one point per execute second */
+	size_t ntimeline;
+	struct phase_stats last;	/* execute figures at the last point */
+	uint64_t last_ns;		/* when they were taken */
 };
 
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupt_signal;	/* the first: SIGINT or SIGTERM */
 
 static void on_interrupt(int sig)
 {
-	(void)sig;
+	if (!interrupted)
+		interrupt_signal = sig;
 	interrupted++;
 }
 
@@ -134,6 +143,52 @@ static void remove_clients_dirs(struct driver *d)
 	}
 }
 
+/* "DIR/clients/clientN/PATH" for messages. */
+static const char *client_path(struct driver *d, unsigned id, const char *path)
+{
+	return talloc_asprintf(d->ctx, "%s/clients/client%u%s%s",
+			       d->plan->dirs[id % d->plan->ndirs], id + 1,
+			       path[0] ? "/" : "", path);
+}
+
+/* Note a failure that is not an operation's (a death, a fork): the first
+ * one wins. */
+static void fail_process(struct driver *d, unsigned id, const char *what)
+{
+	if (d->failure)
+		return;
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	f->client = id + 1;
+	f->error = what;
+	f->text = talloc_asprintf(f, "client %u, %s", id + 1, what);
+	d->failure = f;
+}
+
+/* Note the failure client `id` recorded in its slot. */
+static void fail_from_slot(struct driver *d, unsigned id)
+{
+	const struct client_failure *cf = &d->stats->slot[id].failure;
+
+	if (d->failure)
+		return;
+	if (cf->line == 0) {
+		fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s", cf->path));
+		return;
+	}
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	f->client = id + 1;
+	f->line = cf->line;
+	f->operation = op_table[cf->op].name;
+	f->path = client_path(d, id, cf->path);
+	f->error = cf->err ? strerror(cf->err)
+			   : talloc_asprintf(f, "succeeded, but %s was expected",
+					     nt_status_name(cf->expected));
+	f->text = talloc_asprintf(f, "client %u, %s:%u %s %s: %s", f->client,
+				  d->plan->prog->source, f->line, f->operation, f->path,
+				  f->error);
+	d->failure = f;
+}
+
 static bool fork_clients(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
@@ -147,8 +202,8 @@ static bool fork_clients(struct driver *d)
 		unsigned count = plan->nclients - first < k ? plan->nclients - first : k;
 		pid_t pid = fork();
 		if (pid < 0) {
-			d->failure = talloc_asprintf(d->ctx, "cannot start client process %u: %s",
-						     p + 1, strerror(errno));
+			fail_process(d, first, talloc_asprintf(d->ctx,
+				"cannot start its process: %s", strerror(errno)));
 			return false;
 		}
 		if (pid == 0) {
@@ -160,28 +215,6 @@ static bool fork_clients(struct driver *d)
 		d->running++;
 	}
 	return true;
-}
-
-/* "DIR/clients/clientN/PATH" for messages. */
-static const char *client_path(struct driver *d, unsigned id, const char *path)
-{
-	return talloc_asprintf(d->ctx, "%s/clients/client%u%s%s",
-			       d->plan->dirs[id % d->plan->ndirs], id + 1,
-			       path[0] ? "/" : "", path);
-}
-
-static char *describe_failure(struct driver *d, unsigned id)
-{
-	const struct client_failure *f = &d->stats->slot[id].failure;
-
-	if (f->line == 0)
-		return talloc_asprintf(d->ctx, "client %u, setup: %s", id + 1, f->path);
-	const char *what = f->err ? strerror(f->err)
-				  : talloc_asprintf(d->ctx, "succeeded, but %s was expected",
-						    nt_status_name(f->expected));
-	return talloc_asprintf(d->ctx, "client %u, %s:%u %s %s: %s", id + 1,
-			       d->plan->prog->source, f->line, op_table[f->op].name,
-			       client_path(d, id, f->path), what);
 }
 
 /* Reap exited client processes; note the first that failed. */
@@ -202,21 +235,18 @@ static void reap(struct driver *d, bool block)
 			d->pids[p] = 0;
 			d->running--;
 			unsigned first = p * d->plan->clients_per_process;
-			if (d->failure)
-				break;
-			if (WIFSIGNALED(status))
-				d->failure = talloc_asprintf(d->ctx,
-					"client %u died: killed by signal %d (%s)", first + 1,
-					WTERMSIG(status), strsignal(WTERMSIG(status)));
-			else if (WEXITSTATUS(status) != 0)
+			if (WIFSIGNALED(status)) {
+				fail_process(d, first, talloc_asprintf(d->ctx,
+					"died: killed by signal %d (%s)", WTERMSIG(status),
+					strsignal(WTERMSIG(status))));
+			} else if (WEXITSTATUS(status) != 0) {
 				for (unsigned c = first; c < d->plan->nclients &&
-				     c < first + d->plan->clients_per_process && !d->failure; c++)
+				     c < first + d->plan->clients_per_process; c++)
 					if (stats_get(&d->stats->slot[c].state) == CLIENT_FAILED)
-						d->failure = describe_failure(d, c);
-			if (!d->failure && WIFEXITED(status) && WEXITSTATUS(status) != 0)
-				d->failure = talloc_asprintf(d->ctx,
-					"client %u exited with status %d", first + 1,
-					WEXITSTATUS(status));
+						fail_from_slot(d, c);
+				fail_process(d, first, talloc_asprintf(d->ctx,
+					"died: exited with status %d", WEXITSTATUS(status)));
+			}
 		}
 		block = false;
 	}
@@ -227,7 +257,7 @@ static void check_slots(struct driver *d)
 {
 	for (unsigned i = 0; i < d->plan->nclients && !d->failure; i++) {
 		if (stats_get(&d->stats->slot[i].state) == CLIENT_FAILED)
-			d->failure = describe_failure(d, i);
+			fail_from_slot(d, i);
 	}
 }
 
@@ -278,64 +308,122 @@ static bool all_passes_done(struct driver *d)
 	return true;
 }
 
-static void print_progress(struct driver *d, uint64_t tick, uint64_t now)
+/* Close the timeline's current interval at `now`: the execute figures
+ * gained since the last point, per second. */
+static void add_point(struct driver *d, uint64_t now, double max_latency_ms)
+{
+	struct phase_stats sum;
+	double secs = now > d->last_ns ? (now - d->last_ns) / 1e9 : 0;
+
+	if (secs < 0.001)
+		return;
+	stats_sum(d->stats, PHASE_EXECUTE, &sum);
+	d->timeline = talloc_realloc(d->ctx, d->timeline, struct timeline_point,
+				     d->ntimeline + 1);
+	d->timeline[d->ntimeline++] = (struct timeline_point){
+		.t_s = (now - d->exec_ns) / 1e9,
+		.mb_s = (stats_bytes(&sum) - stats_bytes(&d->last)) / 1e6 / secs,
+		.ops_s = (sum.ops - d->last.ops) / secs,
+		.max_latency_ms = max_latency_ms,
+	};
+	d->last = sum;
+	d->last_ns = now;
+}
+
+/* Once a second: the timeline point and the progress line of the second
+ * that ended at `now` (tick `tick` in the clients' latency windows). */
+static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
 {
 	struct phase_stats sum;
 	enum phase ph = d->phase == PHASE_STOP ? PHASE_EXECUTE : d->phase;
 	double secs = now > d->phase_ns ? (now - d->phase_ns) / 1e9 : 0;
+	double max_ms = stats_window_max(d->stats, tick) / 1e6;
 
-	if (d->plan->quiet)
-		return;
+	if (d->phase == PHASE_EXECUTE)
+		add_point(d, now, max_ms);
 	stats_sum(d->stats, ph, &sum);
+	uint64_t bytes = stats_bytes(&sum);
 	struct progress p = {
 		.nclients = d->plan->nclients,
 		.lines = sum.ops,
-		.mb_s = d->phase == PHASE_STOP || secs <= 0 ? 0 : sum.bytes / 1e6 / secs,
+		.mb_s = d->phase == PHASE_STOP || secs <= 0 ? 0 : bytes / 1e6 / secs,
+		.last_mb_s = d->phase == PHASE_STOP ? 0 : (bytes - *prev_bytes) / 1e6,
 		.phase = phase_name(d->phase),
 		.secs = (unsigned)(secs + 0.5),
-		.max_latency_ms = stats_window_max(d->stats, tick) / 1e6,
+		.max_latency_ms = max_ms,
 	};
-	report_progress(stdout, &p);
+	*prev_bytes = bytes;
+	if (!d->plan->quiet)
+		report_progress(d->text, &p);
 }
 
-/* Phase changes due at `now`. */
-static void advance(struct driver *d, uint64_t now)
+/* Enter the execute phase at `now`; nothing has been counted in it yet. */
+static void start_execute(struct driver *d, uint64_t now)
+{
+	set_phase(d, PHASE_EXECUTE, now);
+	d->exec_ns = d->last_ns = now;
+	memset(&d->last, 0, sizeof(d->last));
+}
+
+/* Leave the execute window, which ended at `end`. */
+static void end_execute(struct driver *d, uint64_t end)
+{
+	if (d->phase == PHASE_EXECUTE) {
+		d->end_ns = end;
+		add_point(d, end, stats_window_max(d->stats, stats_get(&d->stats->ctl.tick)) / 1e6);
+	} else {
+		d->exec_ns = d->end_ns = end;	/* nothing was counted */
+	}
+	set_phase(d, PHASE_STOP, end);
+}
+
+/* Phase changes due at `now`; returns true when the phase changed. */
+static bool advance(struct driver *d, uint64_t now)
 {
 	const struct run_plan *plan = d->plan;
 	uint64_t in_phase = now - d->phase_ns;
 
 	if (d->phase == PHASE_WARMUP && in_phase >= plan->warmup * 1000000000ull - 5000000) {
-		set_phase(d, PHASE_EXECUTE, now);
-		d->exec_ns = now;
-	} else if (d->phase == PHASE_EXECUTE && !plan->run_once &&
-		   in_phase >= plan->timelimit * 1000000000ull - 5000000) {
+		start_execute(d, now);
+		return true;
+	}
+	if (d->phase == PHASE_EXECUTE && !plan->run_once &&
+	    in_phase >= plan->timelimit * 1000000000ull - 5000000) {
+		set_phase(d, PHASE_STOP, now);	/* its last second is already a point */
 		d->end_ns = now;
-		set_phase(d, PHASE_STOP, now);
-	} else if (d->phase == PHASE_EXECUTE && plan->run_once && all_passes_done(d)) {
-		d->end_ns = 0;
+		return true;
+	}
+	if (d->phase == PHASE_EXECUTE && plan->run_once && all_passes_done(d)) {
+		uint64_t end = 0;
 		for (unsigned i = 0; i < plan->nclients; i++) {
 			uint64_t e = stats_get(&d->stats->slot[i].end_ns);
-			if (e > d->end_ns)
-				d->end_ns = e;
+			if (e > end)
+				end = e;
 		}
-		set_phase(d, PHASE_STOP, now);
+		end_execute(d, end > d->exec_ns ? end : now);
+		return true;
 	}
+	return false;
 }
 
 static void stop_now(struct driver *d)
 {
-	if (d->phase != PHASE_STOP) {
-		d->end_ns = now_ns();
-		if (d->phase != PHASE_EXECUTE)
-			d->exec_ns = d->end_ns;	/* nothing was counted */
-		set_phase(d, PHASE_STOP, d->end_ns);
-	}
+	if (d->phase != PHASE_STOP)
+		end_execute(d, now_ns());
+}
+
+/* A second SIGINT: stop waiting for the clients' cleanup. */
+static void abandon_cleanup(struct driver *d)
+{
+	for (unsigned p = 0; p < d->nprocs; p++)
+		if (d->pids[p])
+			kill(d->pids[p], SIGKILL);
 }
 
 /* The sampler: once a second until every client process has exited. */
 static void sample_loop(struct driver *d)
 {
-	uint64_t tick = 0;
+	uint64_t tick = 0, prev_bytes = 0;
 	int interrupts_seen = 0;
 
 	while (d->running > 0) {
@@ -346,67 +434,77 @@ static void sample_loop(struct driver *d)
 		check_slots(d);
 		if (interrupted != interrupts_seen) {
 			interrupts_seen = interrupted;
-			if (d->phase == PHASE_STOP) {	/* a second ^C: abandon cleanup */
-				for (unsigned p = 0; p < d->nprocs; p++)
-					if (d->pids[p])
-						kill(d->pids[p], SIGKILL);
-			}
+			if (d->phase == PHASE_STOP)
+				abandon_cleanup(d);
 			stop_now(d);
 		}
 		if (d->failure)
 			stop_now(d);
 		if (now >= next) {	/* a whole second is over: show it */
-			print_progress(d, tick, now);
+			sample(d, tick, now, &prev_bytes);
 			tick++;
 			stats_set(&d->stats->ctl.tick, tick);
 		}
-		if (d->phase != PHASE_STOP)
-			advance(d, now);
+		if (d->phase != PHASE_STOP && advance(d, now))
+			prev_bytes = 0;
 	}
 }
 
-static struct run_result *collect(struct driver *d)
+static void utc_now(char buf[32])
 {
-	const struct run_plan *plan = d->plan;
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static struct run_result *collect(struct driver *d, const char *started_at, json_t *env)
+{
 	struct run_result *res = talloc_zero(d->ctx, struct run_result);
 
-	res->nclients = plan->nclients;
+	res->plan = d->plan;
+	res->started_at = talloc_strdup(res, started_at);
+	res->nclients = d->plan->nclients;
 	res->exec_seconds = d->end_ns > d->exec_ns ? (d->end_ns - d->exec_ns) / 1e9 : 0;
-	stats_sum(d->stats, PHASE_EXECUTE, &res->total);
-	res->clients = talloc_zero_array(res, struct client_result, plan->nclients);
-	for (unsigned i = 0; i < plan->nclients; i++) {
-		const struct phase_stats *p = &d->stats->slot[i].phase[PHASE_EXECUTE];
-		res->clients[i].bytes = stats_get(&p->bytes);
-		res->clients[i].ops = stats_get(&p->ops);
-		for (int t = 0; t < OP_COUNT; t++)
-			res->clients[i].errors += stats_get(&p->op[t].errors);
-	}
-	res->failure = d->failure;
+	result_fill(res, d->stats);
+	res->timeline = talloc_steal(res, d->timeline);
+	res->ntimeline = d->ntimeline;
+	res->failure = talloc_steal(res, d->failure);
 	res->interrupted = interrupted > 0;
+	res->exit_code = res->failure ? EXIT_RUN_FAILED
+		       : !res->interrupted ? EXIT_OK
+		       : interrupt_signal == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+	res->environment = env;
+	if (env)
+		result_keep_json(res, env);
 	return res;
 }
 
 static int report(struct driver *d, const struct run_result *res)
 {
-	report_table(stdout, res);
-	report_throughput_line(stdout, d->plan, res);
-	if (d->plan->per_client_results)
-		report_per_client(stdout, res);
-	fflush(stdout);
-	if (res->failure) {
-		printf("FAILED: %s\n", res->failure);
-		fflush(stdout);
-		return EXIT_RUN_FAILED;
+	report_text(d->text, res);
+	if (d->plan->json_path) {
+		int err = report_json_write(res, d->plan->json_path);
+		if (err) {
+			fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n",
+				d->plan->json_path, strerror(err));
+			return res->exit_code ? res->exit_code : EXIT_RUN_FAILED;
+		}
 	}
-	return res->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+	return res->exit_code;
 }
 
 int driver_run(const struct run_plan *plan)
 {
 	struct driver d = { .plan = plan, .ctx = talloc_new(NULL),
 			    .start_pipe = { -1, -1 } };
+	bool json_stdout = plan->json_path && strcmp(plan->json_path, "-") == 0;
+	char started_at[32];
 	int rc = EXIT_RUN_FAILED;
 
+	d.text = json_stdout ? stderr : stdout;
 	install_signals();
 	if (!prepare_targets(&d)) {
 		talloc_free(d.ctx);
@@ -414,31 +512,35 @@ int driver_run(const struct run_plan *plan)
 	}
 	d.stats = stats_map(d.ctx, plan->nclients);
 	if (!d.stats || pipe2(d.start_pipe, O_CLOEXEC) < 0) {
-		fprintf(stderr, "dbench: cannot set up shared statistics: %s\n", strerror(errno));
+		fprintf(stderr, "dbench: cannot set up shared statistics for %u clients: %s\n",
+			plan->nclients, strerror(errno));
 		talloc_free(d.ctx);
 		return EXIT_RUN_FAILED;
 	}
-	report_header(stdout, plan);
+	json_t *env = plan->json_path ? env_capture(plan->dirs, plan->ndirs) : NULL;
+	utc_now(started_at);
+	report_header(d.text, plan);
 	set_phase(&d, PHASE_SETUP, now_ns());
 	bool started = fork_clients(&d) && wait_ready(&d);
 	close(d.start_pipe[0]);
-	if (started) {
-		set_phase(&d, plan->run_once || plan->warmup == 0 ? PHASE_EXECUTE : PHASE_WARMUP,
-			  now_ns());
-		d.start_ns = d.exec_ns = d.phase_ns;
-	} else {
+	d.start_ns = now_ns();
+	if (!started)
 		stop_now(&d);
-		d.start_ns = now_ns();
-	}
+	else if (plan->run_once || plan->warmup == 0)
+		start_execute(&d, d.start_ns);
+	else
+		set_phase(&d, PHASE_WARMUP, d.start_ns);
 	close(d.start_pipe[1]);		/* releases every client at once */
 	sample_loop(&d);
 	reap(&d, false);
 	if (!plan->skip_cleanup)
 		remove_clients_dirs(&d);
 	if (started || d.failure)
-		rc = report(&d, collect(&d));
+		rc = report(&d, collect(&d, started_at, env));
+	else
+		json_decref(env);
 	if (!started && !d.failure && interrupted)
-		rc = EXIT_INTERRUPTED;
+		rc = interrupt_signal == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	talloc_free(d.ctx);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <nettle/sha2.h>
 #include <zlib.h>
 
 #include "loadfile.h"
@@ -574,6 +575,18 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 
 /* ---- whole files ---- */
 
+static void sha256_hex(const char *text, size_t len, char out[65])
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, (const uint8_t *)text);
+	sha256_digest(&ctx, sizeof(digest), digest);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", digest[i]);
+}
+
 static size_t count_lines(const char *text, size_t len)
 {
 	size_t n = 1;
@@ -639,6 +652,7 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	talloc_free(c.dirs.slot);
 	talloc_free(c.dirs.index);
 	prog->ops = talloc_realloc(prog, prog->ops, struct op, prog->nops);
+	sha256_hex(text, len, prog->sha256);
 	prog->npaths = c.paths.count;
 	prog->dirs = c.dirs.order;
 	prog->ndirs = c.dirs.count;
@@ -747,7 +761,7 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 		return NULL;
 	return talloc_asprintf_append(s,
 		"bytes_read %" PRIu64 "\nbytes_written %" PRIu64 "\n"
-		"max_handles %u\npaths %zu\ndirectories %zu\ntimed %s\n",
+		"max_handles %u\npaths %zu\ndirectories %zu\ntimed %s\nsha256 %s\n",
 		prog->bytes_read, prog->bytes_written, prog->max_handles,
-		prog->npaths, prog->ndirs, prog->timed ? "yes" : "no");
+		prog->npaths, prog->ndirs, prog->timed ? "yes" : "no", prog->sha256);
 }

@@ -24,6 +24,8 @@ struct cmdline {
 	int clients_per_process;
 	int skip_cleanup, per_client_results, run_once, quiet;
 	int check_loadfile, version, help, usage;
+	char *json;
+	char *backend;
 };
 
 /* popt hands string and argv results over as malloc()ed memory. */
@@ -33,6 +35,8 @@ static void free_cmdline(struct cmdline *cl)
 		free((char *)*d);
 	free(cl->dirs);
 	free(cl->loadfile);
+	free(cl->json);
+	free(cl->backend);
 }
 
 static void usage_error(poptContext pc, const char *fmt, const char *what)
@@ -86,10 +90,34 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--clients-per-process must be at least 1";
 	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9)
 		return "--target-rate must be a non-negative MB/sec figure";
+	if (cl->backend && !backend_by_name(cl->backend))
+		return "--backend must be 'fileio' or 'null'";
+	if (cl->json && !*cl->json)
+		return "--json needs a file name, or - for standard output";
 	return NULL;
 }
 
-static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl)
+/* The command line as one string, each word quoted where a shell needs it. */
+static char *command_line(TALLOC_CTX *mem_ctx, int argc, const char **argv)
+{
+	char *s = talloc_strdup(mem_ctx, "");
+
+	for (int i = 0; i < argc && s; i++) {
+		const char *a = argv[i];
+		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "0123456789-_=./,:+@%") == strlen(a);
+		s = talloc_asprintf_append(s, "%s%s", i ? " " : "", plain ? a : "'");
+		for (const char *p = a; !plain && s && *p; p++)
+			s = *p == '\'' ? talloc_strdup_append(s, "'\\''")
+				       : talloc_asprintf_append(s, "%c", *p);
+		if (!plain && s)
+			s = talloc_strdup_append(s, "'");
+	}
+	return s;
+}
+
+static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
+	       const char *cmdline)
 {
 	struct run_plan plan = { 0 };
 	const char *arg = poptGetArg(pc);
@@ -123,7 +151,9 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl)
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
 		.no_resolve = cl->no_resolve,
 	};
-	plan.backend = &fileio_backend;
+	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
+	plan.json_path = cl->json;
+	plan.command_line = cmdline;
 	return driver_run(&plan);
 }
 
@@ -161,6 +191,10 @@ int main(int argc, const char **argv)
 		  "no case-insensitive name resolution", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &cl.quiet, 0,
 		  "no progress lines", NULL },
+		{ "json", 0, POPT_ARG_STRING, &cl.json, 0,
+		  "write the result as JSON (- for stdout; text goes to stderr)", "FILE" },
+		{ "backend", 0, POPT_ARG_STRING, &cl.backend, 0,
+		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,
 		  "validate the loadfile, print its summary, run nothing", NULL },
 		{ "version", 'V', POPT_ARG_NONE, &cl.version, 0,
@@ -201,7 +235,7 @@ int main(int argc, const char **argv)
 					EXIT_BAD_INPUT)
 				     : check_loadfile(top, cl.loadfile);
 	} else {
-		rc = run(top, pc, &cl);
+		rc = run(top, pc, &cl, command_line(top, argc, argv));
 	}
 	poptFreeContext(pc);
 	free_cmdline(&cl);

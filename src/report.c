@@ -6,13 +6,6 @@
 #include "report.h"
 #include "version.h"
 
-double report_throughput(const struct run_result *res)
-{
-	if (res->exec_seconds <= 0)
-		return 0;
-	return res->total.bytes / 1e6 / res->exec_seconds;
-}
-
 void report_header(FILE *out, const struct run_plan *plan)
 {
 	fprintf(out, "dbench %s: %u client%s", DBENCH_VERSION, plan->nclients,
@@ -30,51 +23,81 @@ void report_header(FILE *out, const struct run_plan *plan)
 
 void report_progress(FILE *out, const struct progress *p)
 {
-	fprintf(out, "%4u %9" PRIu64 " %8.2f MB/sec  %-7s %3u sec  latency %.3f ms\n",
+	fprintf(out, "%4u %9" PRIu64 " %8.2f MB/sec  %-7s %3u sec  latency %.3f ms"
+		"  now %.2f MB/sec\n",
 		p->nclients, p->nclients ? p->lines / p->nclients : 0, p->mb_s,
-		p->phase, p->secs, p->max_latency_ms);
+		p->phase, p->secs, p->max_latency_ms, p->last_mb_s);
 	fflush(out);
 }
 
-static double ms(uint64_t ns)
+static void report_table(FILE *out, const struct run_result *res)
 {
-	return ns / 1e6;
-}
-
-void report_table(FILE *out, const struct run_result *res)
-{
-	fprintf(out, "\n %-24s %10s %10s %10s %8s\n", "Operation", "Count", "AvgLat",
-		"MaxLat", "Errors");
-	fprintf(out, " %.66s\n", "------------------------------------------------------------------");
+	fprintf(out, "\n %-24s %10s %9s %9s %9s %9s %9s %7s\n", "Operation", "Count",
+		"AvgLat", "p50", "p99", "p99.9", "MaxLat", "Errors");
+	fprintf(out, " %.94s\n", "-----------------------------------------------"
+				  "-----------------------------------------------");
 	for (int t = 0; t < OP_COUNT; t++) {
-		const struct op_stats *o = &res->total.op[t];
+		const struct op_result *o = &res->op[t];
 		if (o->count == 0)
 			continue;
-		fprintf(out, " %-24s %10" PRIu64 " %10.3f %10.3f %8" PRIu64 "\n",
-			op_table[t].name, o->count, ms(o->total_ns) / o->count,
-			ms(o->max_ns), o->errors);
+		fprintf(out, " %-24s %10" PRIu64 " %9.3f %9.3f %9.3f %9.3f %9.3f %7" PRIu64 "\n",
+			op_table[t].name, o->count, o->mean_ms, o->p50_ms, o->p99_ms,
+			o->p999_ms, o->max_ms, o->errors);
 	}
-	fprintf(out, "\n");
+	fprintf(out, " (latencies in ms)\n\n");
 }
 
-void report_throughput_line(FILE *out, const struct run_plan *plan,
-			    const struct run_result *res)
+void report_throughput_line(FILE *out, const struct run_result *res)
 {
-	double tp = report_throughput(res);
+	double tp = result_throughput(res);
 
 	fprintf(out, "Throughput %g MB/sec (NB=%g MB/sec  %g MBit/sec)%s%s  %u procs\n",
 		tp, tp * 1.25, tp * 10,
-		plan->bopts.sync_open ? " (sync open)" : "",
-		plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients);
-	fflush(out);
+		res->plan->bopts.sync_open ? " (sync open)" : "",
+		res->plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients);
 }
 
-void report_per_client(FILE *out, const struct run_result *res)
+static void report_fairness(FILE *out, const struct run_result *res)
+{
+	const struct fairness *f = &res->fairness;
+
+	fprintf(out, "Clients: slowest %.2f MB/sec, median %.2f, fastest %.2f;"
+		" Jain's fairness index %.4f\n",
+		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
+}
+
+static void report_stalls(FILE *out, const struct run_result *res)
+{
+	size_t *idx;
+	size_t n = result_stalls(NULL, res, &idx);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct timeline_point *p = &res->timeline[idx[i]];
+		fprintf(out, "Stall: second %.0f of the execute window: %.2f MB/sec,"
+			" %.0f ops/sec, worst latency %.3f ms\n",
+			p->t_s, p->mb_s, p->ops_s, p->max_latency_ms);
+	}
+	talloc_free(idx);
+}
+
+static void report_per_client(FILE *out, const struct run_result *res)
 {
 	for (unsigned i = 0; i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
-		fprintf(out, "client %u: %g MB/sec  %" PRIu64 " bytes  %" PRIu64 " ops  %" PRIu64 " errors\n",
-			i + 1, res->exec_seconds > 0 ? c->bytes / 1e6 / res->exec_seconds : 0, c->bytes,
-			c->ops, c->errors);
+		fprintf(out, "client %u: %g MB/sec  %" PRIu64 " bytes  %" PRIu64 " ops  %"
+			PRIu64 " errors\n", c->id, c->mb_s, c->bytes, c->ops, c->errors);
 	}
+}
+
+void report_text(FILE *out, const struct run_result *res)
+{
+	report_table(out, res);
+	report_throughput_line(out, res);
+	report_fairness(out, res);
+	report_stalls(out, res);
+	if (res->plan->per_client_results)
+		report_per_client(out, res);
+	if (res->failure)
+		fprintf(out, "FAILED: %s\n", res->failure->text);
+	fflush(out);
 }

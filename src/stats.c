@@ -53,7 +53,12 @@ void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
 		stats_set(&o->max_ns, ns);
 	if (failed)
 		stats_add(&o->errors, 1);
-	stats_add(&p->bytes, bytes);
+	if (ph == PHASE_EXECUTE)
+		hist_record(&s->hist[op], ns);
+	if (op_table[op].bytes == BYTES_READ)
+		stats_add(&p->bytes_read, bytes);
+	else if (bytes)
+		stats_add(&p->bytes_written, bytes);
 	stats_add(&p->ops, 1);
 
 	unsigned w = tick % STATS_WINDOWS;
@@ -84,7 +89,8 @@ void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < r->nclients; i++) {
 		const struct phase_stats *p = &r->slot[i].phase[ph];
-		out->bytes += stats_get(&p->bytes);
+		out->bytes_read += stats_get(&p->bytes_read);
+		out->bytes_written += stats_get(&p->bytes_written);
 		out->ops += stats_get(&p->ops);
 		for (int t = 0; t < OP_COUNT; t++) {
 			const struct op_stats *o = &p->op[t];
@@ -96,5 +102,14 @@ void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *
 			if (m > d->max_ns)
 				d->max_ns = m;
 		}
+	}
+}
+
+void stats_merge_hists(const struct stats_region *r, struct hist out[OP_COUNT])
+{
+	memset(out, 0, sizeof(struct hist) * OP_COUNT);
+	for (unsigned i = 0; i < r->nclients; i++) {
+		for (int t = 0; t < OP_COUNT; t++)
+			hist_merge(&out[t], &r->slot[i].hist[t]);
 	}
 }

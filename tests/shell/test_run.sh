@@ -1,7 +1,7 @@
 # test_run.sh - `dbench N` end to end on scratch directories and a tmpfs.
 . "$TOP/tests/shell/lib.sh"
 CLIENT_TXT=/usr/share/dbench/client.txt
-PROGRESS='^ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} MB/sec  (warmup |execute|cleanup) +[0-9]+ sec  latency [0-9]+\.[0-9]{3} ms'
+PROGRESS='^ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} MB/sec  (warmup |execute|cleanup) +[0-9]+ sec  latency [0-9]+\.[0-9]{3} ms  now [0-9]+\.[0-9]{2} MB/sec$'
 TP='^Throughput ([0-9.e+]+) MB/sec \(NB=([0-9.e+]+) MB/sec  ([0-9.e+]+) MBit/sec\)  ([0-9]+) procs$'
 
 # A small loadfile that writes and reads one file per client.
@@ -25,8 +25,8 @@ expect_match "$out" "^directory: $T/d\$"
 expect_match "$out" "$PROGRESS"
 expect_match "$out" ' warmup '
 expect_match "$out" ' execute '
-expect_match "$out" '^ Operation +Count +AvgLat +MaxLat +Errors$'
-expect_match "$out" '^ ReadX +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +0$'
+expect_match "$out" '^ Operation +Count +AvgLat +p50 +p99 +p99\.9 +MaxLat +Errors$'
+expect_match "$out" '^ ReadX +[1-9][0-9]*( +[0-9]+\.[0-9]{3}){5} +0$'
 expect_match "$out" "$TP"
 expect_match "$out" ' 2 procs$'
 end
@@ -111,7 +111,7 @@ if [ -r "$CLIENT_TXT" ]; then
 	out=$("$DBENCH" -c "$CLIENT_TXT" -t 3 --warmup 1 -D "$T/d" 2); rc=$?
 	expect_status $rc 0
 	expect_match "$out" "$TP"
-	expect_no_match "$out" '^ [A-Za-z_]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$'
+	expect_no_match "$out" '^ [A-Za-z_]+ +[0-9]+( +[0-9]+\.[0-9]{3}){5} +[1-9][0-9]*$'
 	expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 else
 	echo "# skipped: $CLIENT_TXT is absent (apt-get install dbench)"

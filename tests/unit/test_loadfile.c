@@ -14,6 +14,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -34,72 +36,10 @@
 
 /* ---- fixture ---- */
 
-struct fixture {
-	TALLOC_CTX *ctx;	/* everything a test allocates */
-	char *dir;		/* scratch directory, made by scratch_dir() */
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	f->ctx = talloc_new(NULL);
-	*state = f;
-	return f->ctx ? 0 : -1;
-}
-
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *p = talloc_asprintf(NULL, "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(p);
-		else if (p)
-			unlink(p);
-		talloc_free(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	if (f->dir)
-		remove_tree(f->dir);
-	talloc_free(f->ctx);
-	free(f);
-	return 0;
-}
-
-static TALLOC_CTX *ctx_of(void **state)
-{
-	return ((struct fixture *)*state)->ctx;
-}
-
-/* The test's scratch directory, created on first use. */
-static const char *scratch_dir(void **state)
-{
-	struct fixture *f = *state;
-
-	if (!f->dir) {
-		f->dir = talloc_strdup(f->ctx, "/tmp/test_loadfile.XXXXXX");
-		assert_non_null(f->dir);
-		assert_non_null(mkdtemp(f->dir));
-	}
-	return f->dir;
-}
+#define setup fixture_setup
+#define teardown fixture_teardown
+#define ctx_of fixture_ctx
+#define scratch_dir(state) fixture_scratch_dir((state), "test_loadfile")
 
 static char *write_file(void **state, const char *name, const char *data, size_t len)
 {
@@ -1328,7 +1268,7 @@ static void test_summary_lists_counts_bytes_and_handles(void **state)
 	assert_non_null(prog);
 
 	char *s = loadfile_summary(ctx, prog);
-	assert_string_equal(s,
+	char *want = talloc_asprintf(ctx,
 		"loadfile small.load\n"
 		"operations 8\n"
 		"NTCreateX 1\n"
@@ -1344,8 +1284,18 @@ static void test_summary_lists_counts_bytes_and_handles(void **state)
 		"max_handles 1\n"
 		"paths 4\n"
 		"directories 2\n"
-		"timed yes\n");
+		"timed yes\n"
+		"sha256 %s\n", prog->sha256);
+	assert_string_equal(s, want);
 	assert_ptr_equal(talloc_parent(s), ctx);
+}
+
+static void test_sha256_is_that_of_the_text(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state), "Qfsinfo 1 NT_STATUS_OK\n");
+
+	assert_string_equal(prog->sha256,
+		"9a442c2bea6288ed84aa01d907c5526c19004596b4e25d940f1b64f5997787bf");
 }
 
 /* ---- the reference and the built-in loadfiles ---- */
@@ -1539,6 +1489,7 @@ int main(void)
 		T(test_read_rejects_a_gzip_file_with_a_bad_checksum),
 		/* summary, reference and built-in loadfiles */
 		T(test_summary_lists_counts_bytes_and_handles),
+		T(test_sha256_is_that_of_the_text),
 		T(test_debian_client_txt_has_the_known_figures),
 		T(test_builtin_loadfile_compiles),
 		/* memory */

@@ -1,0 +1,27 @@
+/*
+ * env.h - a record of the machine and tunables a result came from.
+ *
+ * Read at run time from uname(2), /proc and /sys, and from the mount table
+ * for each target directory, and returned as the JSON "environment" object
+ * of a result (DESIGN.md, issue "Measurement that tells the truth"):
+ *
+ *   hostname; kernel {sysname, release, version, machine};
+ *   cpu {model, count}; memory_bytes;
+ *   targets: [{directory, fstype, source, mount_options, block_device,
+ *              queue {scheduler, read_ahead_kb, nr_requests, rotational}}]
+ *   vm {dirty_ratio, dirty_background_ratio, dirty_expire_centisecs,
+ *       dirty_writeback_centisecs, swappiness, vfs_cache_pressure}
+ *
+ * A fact that cannot be read is JSON null, never a guess.  Nothing here
+ * prints or exits.
+ */
+#ifndef DBENCH_ENV_H
+#define DBENCH_ENV_H
+
+#include <jansson.h>
+
+/* The environment object for a run on these target directories; a new
+ * reference, or NULL only when memory runs out. */
+json_t *env_capture(const char *const *dirs, unsigned ndirs);
+
+#endif

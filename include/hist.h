@@ -1,0 +1,66 @@
+/*
+ * hist.h - latency histograms: log-linear, mergeable, fixed size.
+ *
+ * A histogram counts latencies in nanoseconds in buckets whose width grows
+ * with the value, as HdrHistogram does: values below 64 ns have a bucket
+ * each; above that, every power of two [2^k, 2^(k+1)) is split into 64
+ * equal buckets, so a bucket is never wider than 1/64 of its lower bound
+ * and a value reported as its bucket's midpoint is within 1/128 (0.8 %) of
+ * the truth.  The buckets stop at 2^HIST_MAX_EXP ns (about 275 s): the top
+ * one, HIST_BUCKETS - 1, starts at 2^38 - 2^31 ns (270.6 s) and holds
+ * everything from there up.  The exact minimum, maximum and sum are kept
+ * beside the buckets; the sum saturates at UINT64_MAX rather than wrap.
+ *
+ * The struct is plain data of fixed size, with no pointers, so it can live
+ * in the shared stats region: one writer (a client) records into it, and
+ * the parent reads it and merges many into one.  Counts are 32-bit per
+ * bucket (a client cannot do 2^32 operations of one latency in one run) and
+ * 64-bit in total.
+ */
+#ifndef DBENCH_HIST_H
+#define DBENCH_HIST_H
+
+#include <stdint.h>
+
+#define HIST_SUB_BITS 6				/* 64 buckets per power of two */
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_MAX_EXP 38				/* 2^38 ns = 274.9 s */
+#define HIST_BUCKETS (HIST_SUB + (HIST_MAX_EXP - HIST_SUB_BITS) * HIST_SUB)
+
+struct hist {
+	uint64_t count;		/* values recorded */
+	uint64_t sum_ns;	/* their sum, for the mean */
+	uint64_t min_ns;	/* exact smallest value (0 when count == 0) */
+	uint64_t max_ns;	/* exact largest value */
+	uint32_t bucket[HIST_BUCKETS];
+};
+
+/* Record one value.  Safe for one writer while others read (each field is
+ * written whole, and the count last, so a reader that loads the count first
+ * finds at least that many values in the buckets), not for two writers. */
+void hist_record(struct hist *h, uint64_t ns);
+
+/* Add every value of `src` into `dst`.  `src` may be live (its writer still
+ * recording); `dst` must not be.  An empty `src` changes nothing. */
+void hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * The value at quantile q (0 < q <= 1): the midpoint of the bucket that
+ * holds the ceil(q * count)-th smallest value (at least the first),
+ * clamped to [min, max].  q >= 1 gives the exact maximum, and so does a
+ * rank in the top bucket, which has no upper end and so no midpoint.  0
+ * when the histogram is empty.
+ */
+uint64_t hist_quantile(const struct hist *h, double q);
+
+/* Mean in ns, 0 when empty. */
+double hist_mean(const struct hist *h);
+
+/* Bucket index of a value, and the [low, high) range a bucket covers (for
+ * tests and for anyone plotting a distribution).  The top bucket's high is
+ * UINT64_MAX; an index past the top is read as the top. */
+unsigned hist_bucket_of(uint64_t ns);
+uint64_t hist_bucket_low(unsigned b);
+uint64_t hist_bucket_high(unsigned b);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * result.h - what a run measured, in the form every reporter reads.
+ *
+ * The driver collects the shared stats region, its per-second timeline and
+ * the failure (if any) into a `struct run_result`, allocated on talloc;
+ * percentiles, per-client rates and fairness are computed here once, so
+ * that the text report, the JSON document and any later comparison show
+ * the same figures.  Throughput everywhere is the execute window's ReadX +
+ * WriteX bytes over its measured length, in 10^6 bytes per second.
+ */
+#ifndef DBENCH_RESULT_H
+#define DBENCH_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <talloc.h>
+
+#include "driver.h"
+#include "hist.h"
+#include "stats.h"
+
+/* One second of the execute window. */
+struct timeline_point {
+	double t_s;		/* end of the interval, seconds from the execute start */
+	double mb_s;		/* bytes moved in the interval, per second */
+	double ops_s;		/* operations in the interval, per second */
+	double max_latency_ms;	/* worst operation latency seen in it */
+};
+
+/* One operation type over the execute window. */
+struct op_result {
+	uint64_t count;
+	uint64_t errors;
+	double mean_ms, p50_ms, p90_ms, p99_ms, p999_ms;
+	double max_ms;		/* exact */
+};
+
+struct client_result {
+	unsigned id;		/* 1-based, as in clientN */
+	const char *directory;	/* its target directory */
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t errors;
+	double mb_s;
+};
+
+/* How evenly the clients were served. */
+struct fairness {
+	double min_mb_s, median_mb_s, max_mb_s;
+	double jain_index;	/* (sum x)^2 / (n sum x^2): 1 is perfectly even */
+};
+
+/* Why a run failed. */
+struct run_failure {
+	unsigned client;	/* 1-based */
+	uint32_t line;		/* loadfile line, 0 when not an operation */
+	const char *operation;	/* NULL when not an operation */
+	const char *path;	/* full path, or NULL */
+	const char *error;	/* strerror text, or what happened */
+	const char *text;	/* the whole message after "FAILED: " */
+};
+
+struct run_result {
+	const struct run_plan *plan;
+	const char *started_at;		/* UTC, ISO 8601 */
+	unsigned nclients;
+	double exec_seconds;		/* measured length of the execute window */
+	uint64_t bytes_read, bytes_written;
+	uint64_t ops, errors;
+	double max_latency_ms;
+	struct op_result op[OP_COUNT];
+	struct client_result *clients;	/* nclients */
+	struct fairness fairness;
+	struct timeline_point *timeline;
+	size_t ntimeline;
+	struct run_failure *failure;	/* NULL when the run did not fail */
+	bool interrupted;
+	int exit_code;
+	json_t *environment;		/* owned: released with the result */
+};
+
+/* The throughput of the execute window, MB/sec. */
+double result_throughput(const struct run_result *res);
+
+/* Fill the figures of res from the stats region: totals, per-operation
+ * percentiles, per-client rates and fairness.  res->plan, nclients and
+ * exec_seconds must be set. */
+void result_fill(struct run_result *res, const struct stats_region *stats);
+
+/* Fairness of n per-client rates (n >= 1). */
+struct fairness result_fairness(const double *mb_s, unsigned n);
+
+/* Indexes of the timeline's stalls: seconds below a tenth of the median
+ * rate (MB/sec, or operations/sec when nothing moved bytes).  Returns the
+ * count; the indexes are allocated on mem_ctx. */
+size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx);
+
+/* Make res own a JSON value: it is released when res is freed. */
+void result_keep_json(struct run_result *res, json_t *v);
+
+#endif

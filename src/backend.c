@@ -1,0 +1,17 @@
+/*
+ * backend.c - the list of backends, found by name for --backend.
+ */
+#include <string.h>
+
+#include "backend.h"
+
+static const struct backend *const backends[] = { &fileio_backend, &null_backend };
+
+const struct backend *backend_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,176 @@
+/*
+ * report_json.c - the result as a JSON document, written with jansson
+ * (see report.h for the contract, dbench(1) for the keys).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "version.h"
+
+/* json_real() of a non-finite value fails; a figure that is not a number
+ * is written as null. */
+static json_t *real(double v)
+{
+	json_t *j = json_real(v);
+	return j ? j : json_null();
+}
+
+static json_t *string_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *config_json(const struct run_plan *plan)
+{
+	json_t *dirs = json_array();
+
+	for (unsigned i = 0; i < plan->ndirs; i++)
+		json_array_append_new(dirs, json_string(plan->dirs[i]));
+	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
+			 " s:s, s:b}",
+			 "nprocs", (json_int_t)plan->nclients,
+			 "clients_per_process", (json_int_t)plan->clients_per_process,
+			 "timelimit_s", (json_int_t)plan->timelimit,
+			 "warmup_s", (json_int_t)(plan->run_once ? 0 : plan->warmup),
+			 "loadfile", plan->prog->source,
+			 "loadfile_sha256", plan->prog->sha256,
+			 "directories", dirs,
+			 "sync", plan->bopts.sync_open,
+			 "sync_dir", plan->bopts.sync_dir,
+			 "fsync", plan->bopts.fsync_writes,
+			 "xattr", plan->bopts.xattr,
+			 "target_rate_mb_s", plan->target_rate > 0 ? real(plan->target_rate)
+								   : json_null(),
+			 "backend", plan->backend->name,
+			 "run_once", plan->run_once);
+}
+
+static json_t *result_json(const struct run_result *res)
+{
+	double tp = result_throughput(res);
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o}",
+			 "throughput_mb_s", real(tp),
+			 "nb_mb_s", real(tp * 1.25),
+			 "mbit_s", real(tp * 10),
+			 "elapsed_s", real(res->exec_seconds),
+			 "bytes_read", (json_int_t)res->bytes_read,
+			 "bytes_written", (json_int_t)res->bytes_written,
+			 "operations", (json_int_t)res->ops,
+			 "errors", (json_int_t)res->errors,
+			 "max_latency_ms", real(res->max_latency_ms));
+}
+
+static json_t *ops_json(const struct run_result *res)
+{
+	json_t *ops = json_object();
+
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_result *o = &res->op[t];
+		if (o->count == 0 && o->errors == 0)
+			continue;
+		json_object_set_new(ops, op_table[t].name,
+			json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+				  "count", (json_int_t)o->count,
+				  "errors", (json_int_t)o->errors,
+				  "mean_ms", real(o->mean_ms), "p50_ms", real(o->p50_ms),
+				  "p90_ms", real(o->p90_ms), "p99_ms", real(o->p99_ms),
+				  "p999_ms", real(o->p999_ms), "max_ms", real(o->max_ms)));
+	}
+	return ops;
+}
+
+static json_t *timeline_json(const struct run_result *res)
+{
+	json_t *tl = json_array();
+
+	for (size_t i = 0; i < res->ntimeline; i++) {
+		const struct timeline_point *p = &res->timeline[i];
+		json_array_append_new(tl, json_pack("{s:o, s:o, s:o, s:o}",
+			"t_s", real(p->t_s), "mb_s", real(p->mb_s),
+			"ops_s", real(p->ops_s), "max_latency_ms", real(p->max_latency_ms)));
+	}
+	return tl;
+}
+
+static json_t *clients_json(const struct run_result *res)
+{
+	json_t *cl = json_array();
+
+	for (unsigned i = 0; i < res->nclients; i++) {
+		const struct client_result *c = &res->clients[i];
+		json_array_append_new(cl, json_pack("{s:I, s:s, s:I, s:o, s:I, s:I}",
+			"id", (json_int_t)c->id, "directory", c->directory,
+			"bytes", (json_int_t)c->bytes, "mb_s", real(c->mb_s),
+			"operations", (json_int_t)c->ops, "errors", (json_int_t)c->errors));
+	}
+	return cl;
+}
+
+static json_t *status_json(const struct run_result *res)
+{
+	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
+			       "interrupted", res->interrupted);
+	const struct run_failure *f = res->failure;
+
+	if (f)
+		json_object_set_new(st, "failure", json_pack("{s:I, s:o, s:o, s:o, s:s, s:s}",
+			"client", (json_int_t)f->client,
+			"line", f->line ? json_integer(f->line) : json_null(),
+			"operation", string_or_null(f->operation),
+			"path", string_or_null(f->path),
+			"error", f->error, "message", f->text));
+	return st;
+}
+
+json_t *report_json(const struct run_result *res)
+{
+	const struct fairness *f = &res->fairness;
+	json_t *env = res->environment ? json_incref(res->environment) : json_null();
+
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"dbench_version", DBENCH_VERSION,
+		"started_at", res->started_at,
+		"command_line", res->plan->command_line ? res->plan->command_line : "",
+		"config", config_json(res->plan),
+		"environment", env,
+		"result", result_json(res),
+		"ops", ops_json(res),
+		"timeline", timeline_json(res),
+		"clients", clients_json(res),
+		"fairness", json_pack("{s:o, s:o, s:o, s:o}",
+				      "min_mb_s", real(f->min_mb_s),
+				      "median_mb_s", real(f->median_mb_s),
+				      "max_mb_s", real(f->max_mb_s),
+				      "jain_index", real(f->jain_index)),
+		"status", status_json(res));
+}
+
+int report_json_write(const struct run_result *res, const char *path)
+{
+	json_t *doc = report_json(res);
+	int err = 0;
+
+	if (!doc)
+		return ENOMEM;
+	if (strcmp(path, "-") == 0) {
+		if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ||
+		    fputc('\n', stdout) == EOF || fflush(stdout) == EOF)
+			err = errno ? errno : EIO;
+	} else {
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			err = errno;
+		} else {
+			if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ||
+			    fputc('\n', f) == EOF)
+				err = errno ? errno : EIO;
+			if (fclose(f) == EOF && !err)
+				err = errno;
+		}
+	}
+	json_decref(doc);
+	return err;
+}

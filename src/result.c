@@ -1,0 +1,150 @@
+/*
+ * result.c - turning the stats region into a run's figures (see result.h):
+ * totals, percentiles, per-client rates, fairness and stalls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+double result_throughput(const struct run_result *res)
+{
+	if (res->exec_seconds <= 0)
+		return 0;
+	return (res->bytes_read + res->bytes_written) / 1e6 / res->exec_seconds;
+}
+
+static double ms(double ns)
+{
+	return ns / 1e6;
+}
+
+static void fill_op(struct op_result *o, const struct hist *h, uint64_t errors)
+{
+	o->count = h->count;
+	o->errors = errors;
+	o->mean_ms = ms(hist_mean(h));
+	o->p50_ms = ms(hist_quantile(h, 0.50));
+	o->p90_ms = ms(hist_quantile(h, 0.90));
+	o->p99_ms = ms(hist_quantile(h, 0.99));
+	o->p999_ms = ms(hist_quantile(h, 0.999));
+	o->max_ms = ms(h->max_ns);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct fairness result_fairness(const double *mb_s, unsigned n)
+{
+	struct fairness f = { 0 };
+	double *v = malloc(sizeof(double) * n);
+	double sum = 0, sumsq = 0;
+
+	if (!v || n == 0) {
+		free(v);
+		return f;
+	}
+	memcpy(v, mb_s, sizeof(double) * n);
+	qsort(v, n, sizeof(double), cmp_double);
+	for (unsigned i = 0; i < n; i++) {
+		sum += v[i];
+		sumsq += v[i] * v[i];
+	}
+	f.min_mb_s = v[0];
+	f.max_mb_s = v[n - 1];
+	f.median_mb_s = median_of_sorted(v, n);
+	f.jain_index = sumsq > 0 ? sum * sum / (n * sumsq) : 1;
+	free(v);
+	return f;
+}
+
+static void fill_clients(struct run_result *res, const struct stats_region *stats)
+{
+	const struct run_plan *plan = res->plan;
+	double *rates = talloc_array(res, double, res->nclients);
+
+	res->clients = talloc_zero_array(res, struct client_result, res->nclients);
+	for (unsigned i = 0; i < res->nclients; i++) {
+		const struct phase_stats *p = &stats->slot[i].phase[PHASE_EXECUTE];
+		struct client_result *c = &res->clients[i];
+		c->id = i + 1;
+		c->directory = plan->dirs[i % plan->ndirs];
+		c->bytes = stats_bytes(p);
+		c->ops = p->ops;
+		for (int t = 0; t < OP_COUNT; t++)
+			c->errors += p->op[t].errors;
+		c->mb_s = res->exec_seconds > 0 ? c->bytes / 1e6 / res->exec_seconds : 0;
+		rates[i] = c->mb_s;
+	}
+	res->fairness = result_fairness(rates, res->nclients);
+	talloc_free(rates);
+}
+
+void result_fill(struct run_result *res, const struct stats_region *stats)
+{
+	struct phase_stats sum;
+	struct hist *h = talloc_array(res, struct hist, OP_COUNT);
+
+	stats_sum(stats, PHASE_EXECUTE, &sum);
+	stats_merge_hists(stats, h);
+	res->bytes_read = sum.bytes_read;
+	res->bytes_written = sum.bytes_written;
+	res->ops = sum.ops;
+	res->errors = 0;
+	res->max_latency_ms = 0;
+	for (int t = 0; t < OP_COUNT; t++) {
+		fill_op(&res->op[t], &h[t], sum.op[t].errors);
+		res->errors += sum.op[t].errors;
+		if (res->op[t].max_ms > res->max_latency_ms)
+			res->max_latency_ms = res->op[t].max_ms;
+	}
+	talloc_free(h);
+	fill_clients(res, stats);
+}
+
+size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx)
+{
+	size_t n = res->ntimeline, count = 0;
+	double *v = talloc_array(mem_ctx, double, n ? n : 1);
+	bool by_bytes = res->bytes_read + res->bytes_written > 0;
+
+	*idx = talloc_array(mem_ctx, size_t, n ? n : 1);
+	for (size_t i = 0; i < n; i++)
+		v[i] = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
+	if (n > 0) {
+		qsort(v, n, sizeof(double), cmp_double);
+		double floor = median_of_sorted(v, n) / 10;
+		for (size_t i = 0; i < n; i++) {
+			double x = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
+			if (x < floor)
+				(*idx)[count++] = i;
+		}
+	}
+	talloc_free(v);
+	return count;
+}
+
+static int release_json(json_t **holder)
+{
+	json_decref(*holder);
+	return 0;
+}
+
+void result_keep_json(struct run_result *res, json_t *v)
+{
+	json_t **holder = talloc(res, json_t *);
+	if (!holder) {
+		json_decref(v);
+		return;
+	}
+	*holder = v;
+	talloc_set_destructor(holder, release_json);
+}

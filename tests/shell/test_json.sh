@@ -1,0 +1,139 @@
+# test_json.sh - the JSON result and the figures that must agree with it.
+. "$TOP/tests/shell/lib.sh"
+TP='^Throughput ([0-9.e+]+) MB/sec \(NB=([0-9.e+]+) MB/sec  ([0-9.e+]+) MBit/sec\)  ([0-9]+) procs$'
+mkdir -p "$T/d"
+
+# close A B REL: |A - B| <= REL * |B|
+close() {
+	awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		m = b < 0 ? -b : b; exit !(d <= r * m) }'
+}
+
+begin "--json=- writes the document alone to stdout and the text to stderr"
+"$DBENCH" -t 3 --warmup 1 --json=- -D "$T/d" 3 >"$T/r.json" 2>"$T/r.txt"; rc=$?
+expect_status $rc 0
+jq -e . "$T/r.json" >/dev/null 2>&1 || fail "stdout is not one JSON document"
+expect_match "$(cat "$T/r.txt")" "$TP"
+expect_match "$(cat "$T/r.txt")" ' execute '
+end
+
+begin "the document has every key the contract names"
+for k in dbench_version started_at command_line config environment result ops \
+	timeline clients fairness status; do
+	jq -e "has(\"$k\")" "$T/r.json" >/dev/null || fail "no key $k"
+done
+for k in nprocs clients_per_process timelimit_s warmup_s loadfile loadfile_sha256 \
+	directories sync sync_dir fsync xattr target_rate_mb_s; do
+	jq -e ".config | has(\"$k\")" "$T/r.json" >/dev/null || fail "no config.$k"
+done
+for k in throughput_mb_s nb_mb_s mbit_s elapsed_s bytes_read bytes_written operations \
+	errors max_latency_ms; do
+	jq -e ".result | has(\"$k\")" "$T/r.json" >/dev/null || fail "no result.$k"
+done
+for k in count errors mean_ms p50_ms p90_ms p99_ms p999_ms max_ms; do
+	jq -e ".ops.ReadX | has(\"$k\")" "$T/r.json" >/dev/null || fail "no ops.ReadX.$k"
+done
+expect_eq "$(jq -r .config.nprocs "$T/r.json")" 3 "config.nprocs"
+expect_eq "$(jq -r '.config.directories[0]' "$T/r.json")" "$T/d" "config.directories"
+expect_eq "$(jq -r .status.exit_code "$T/r.json")" 0 "status.exit_code"
+expect_match "$(jq -r .started_at "$T/r.json")" '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'
+expect_match "$(jq -r .command_line "$T/r.json")" "dbench -t 3 --warmup 1 --json=- -D $T/d 3\$"
+end
+
+begin "loadfile_sha256 is the loadfile's SHA-256"
+"$DBENCH" --run-once -q --json="$T/one.json" -c "$TOP/loadfiles/default.txt" -D "$T/d" 1 >/dev/null
+expect_eq "$(jq -r .config.loadfile_sha256 "$T/one.json")" \
+	"$(sha256sum "$TOP/loadfiles/default.txt" | cut -d' ' -f1)" "sha256"
+end
+
+begin "printed throughput, JSON throughput and bytes over elapsed agree"
+printed=$(sed -nE "s|$TP|\1|p" "$T/r.txt")
+json=$(jq -r .result.throughput_mb_s "$T/r.json")
+derived=$(jq -r '(.result.bytes_read + .result.bytes_written) / .result.elapsed_s / 1e6' "$T/r.json")
+close "$printed" "$json" 0.00001 || fail "printed $printed vs JSON $json"
+close "$derived" "$json" 0.000001 || fail "bytes/elapsed $derived vs JSON $json"
+nb=$(jq -r .result.nb_mb_s "$T/r.json"); mbit=$(jq -r .result.mbit_s "$T/r.json")
+close "$nb" "$(echo "$json" | awk '{ printf "%.10f", $1 * 1.25 }')" 0.000001 || fail "nb_mb_s $nb"
+close "$mbit" "$(echo "$json" | awk '{ printf "%.10f", $1 * 10 }')" 0.000001 || fail "mbit_s $mbit"
+end
+
+begin "the clients' bytes and operations add up to the totals"
+expect_eq "$(jq '[.clients[].bytes] | add' "$T/r.json")" \
+	"$(jq '.result.bytes_read + .result.bytes_written' "$T/r.json")" "bytes"
+expect_eq "$(jq '[.clients[].operations] | add' "$T/r.json")" \
+	"$(jq '.result.operations' "$T/r.json")" "operations"
+expect_eq "$(jq '[.ops[].count] | add' "$T/r.json")" "$(jq '.result.operations' "$T/r.json")" \
+	"sum of ops counts"
+expect_eq "$(jq '.clients | length' "$T/r.json")" 3 "clients"
+end
+
+begin "fairness is computed from the clients' rates"
+jq -e '.fairness as $f | [.clients[].mb_s] | sort as $r |
+	($f.min_mb_s == $r[0]) and ($f.max_mb_s == $r[-1]) and ($f.median_mb_s == $r[1]) and
+	(((add * add) / (length * (map(. * .) | add)) - $f.jain_index) | fabs < 1e-9)' \
+	"$T/r.json" >/dev/null || fail "fairness: $(jq -c .fairness "$T/r.json")"
+expect_match "$(cat "$T/r.txt")" "^Clients: slowest [0-9.]+ MB/sec, median [0-9.]+, fastest [0-9.]+; Jain's fairness index [01]\.[0-9]{4}\$"
+end
+
+begin "the timeline has one point per execute second, and they add up"
+expect_eq "$(jq '.timeline | length' "$T/r.json")" 3 "points"
+expect_eq "$(jq -c '[.timeline[].t_s | round]' "$T/r.json")" "[1,2,3]" "t_s"
+jq -e '(.timeline | map(.mb_s) | add) as $s |
+	((.result.bytes_read + .result.bytes_written) / 1e6) as $b |
+	(($s - $b) | fabs) <= 0.05 * $b' "$T/r.json" >/dev/null ||
+	fail "timeline MB do not add up to the total"
+end
+
+begin "percentiles come out of known latencies end to end (null backend)"
+: >"$T/qfs.txt"
+i=0; delays=
+while [ $i -lt 100 ]; do
+	echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >>"$T/qfs.txt"
+	i=$((i + 1)); delays="$delays${delays:+,}$((i * 100))"
+done
+DBENCH_NULL_DELAY_US=$delays "$DBENCH" --backend=null --run-once -q --json="$T/p.json" \
+	-c "$T/qfs.txt" -D "$T/d" 1 >/dev/null; rc=$?
+expect_status $rc 0
+o=$(jq -c '.ops.QUERY_FS_INFORMATION' "$T/p.json")
+expect_eq "$(echo "$o" | jq .count)" 100 "count"
+close "$(echo "$o" | jq .p50_ms)" 5.0 0.02 || fail "p50 of 0.1..10 ms: $o"
+close "$(echo "$o" | jq .p90_ms)" 9.0 0.02 || fail "p90: $o"
+close "$(echo "$o" | jq .p99_ms)" 9.9 0.02 || fail "p99: $o"
+close "$(echo "$o" | jq .max_ms)" 10.0 0.02 || fail "max: $o"
+close "$(echo "$o" | jq .mean_ms)" 5.05 0.02 || fail "mean: $o"
+expect_eq "$(jq .config.backend "$T/p.json")" '"null"' "backend"
+end
+
+begin "a stall is named with its second"
+: >"$T/stall.txt"
+for i in 1 2 3 4 5 6 7 8 9 10; do echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >>"$T/stall.txt"; done
+delays=$(awk 'BEGIN { for (i = 0; i < 1000; i++) printf "1000,"; print 2500000 }')
+out=$(DBENCH_NULL_DELAY_US=$delays "$DBENCH" --backend=null -q -t 6 --warmup 0 \
+	--json="$T/s.json" -c "$T/stall.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Stall: second [0-9]+ of the execute window: '
+for s in $(printf '%s\n' "$out" | sed -nE 's/^Stall: second ([0-9]+) .*/\1/p'); do
+	jq -e --argjson s "$s" '(.timeline | map(.ops_s) | sort | if length % 2 == 1 then .[length / 2 | floor]
+		else (.[length / 2 - 1] + .[length / 2]) / 2 end) as $m |
+		.timeline[] | select((.t_s | round) == $s) | .ops_s < $m / 10' "$T/s.json" >/dev/null ||
+		fail "second $s is named a stall but is not below a tenth of the median"
+done
+end
+
+begin "a failed run records the failure in status"
+printf 'QUERY_PATH_INFORMATION "\\clients\\client1\\nothere" 1004 NT_STATUS_OK\n' >"$T/bad.txt"
+"$DBENCH" --run-once -q --json="$T/f.json" -c "$T/bad.txt" -D "$T/d" 1 >/dev/null; rc=$?
+expect_status $rc 1
+expect_eq "$(jq -c '.status.failure | [.client, .line, .operation, .path, .error]' "$T/f.json")" \
+	"[1,1,\"QUERY_PATH_INFORMATION\",\"$T/d/clients/client1/nothere\",\"No such file or directory\"]" \
+	"status.failure"
+expect_eq "$(jq .status.exit_code "$T/f.json")" 1 "exit_code"
+end
+
+begin "an unwritable --json path is named, exit 1"
+err=$("$DBENCH" --run-once -q --json="$T/no/such/dir.json" -c "$T/bad.txt" -D "$T/d" 1 2>&1 >/dev/null); rc=$?
+expect_match "$err" "^dbench: cannot write JSON to '$T/no/such/dir.json': No such file or directory\$"
+[ $rc -ne 0 ] || fail "exit status 0"
+end
+
+finish
