@@ -39,6 +39,7 @@ struct run_plan {
 	bool per_client_results;	/* a line per client after the table */
 	bool run_once;			/* one pass per client, no time limit */
 	bool quiet;			/* no progress lines */
+	bool continue_on_error;		/* count unexpected outcomes, do not stop */
 	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
 	const char *command_line;	/* as typed, for the record */
 	struct backend_options bopts;

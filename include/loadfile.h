@@ -59,7 +59,9 @@ struct op {
 	uint32_t line;		/* line number in the loadfile, from 1 */
 	int32_t fnum;		/* the trace's own handle number, for messages */
 	double timestamp;	/* seconds since the pass started, when OPF_TIMED */
-	const char *path;	/* client-relative, '/'-separated; "" = the client dir */
+	const char *path;	/* client-relative, '/'-separated; "" = the client dir;
+				 * for an op on an open handle, the file it was opened
+				 * on (for messages only: leaf and dir stay unset) */
 	const char *path2;	/* Rename's new name, else NULL */
 	const char *leaf;	/* last component of path ("" for the client dir) */
 	const char *leaf2;	/* last component of path2 */

@@ -128,7 +128,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		     stats_get(&r->ctl.tick));
 	c->paced_bytes += bytes;
 	hold_to_rate(plan, r, c);
-	if (failed) {
+	if (failed && !plan->continue_on_error) {
 		record_failure(c, plan, op, err);
 		return false;
 	}
@@ -176,8 +176,8 @@ static void clean_up(const struct run_plan *plan, struct client *cl, unsigned co
 		if (stats_get(&cl[i].slot->state) != CLIENT_FAILED)
 			stats_set(&cl[i].slot->state, CLIENT_CLEANUP);
 		plan->backend->pass_end(cl[i].bc);
-		if (!plan->skip_cleanup)
-			plan->backend->cleanup(cl[i].bc);
+		if (!plan->skip_cleanup && plan->backend->cleanup(cl[i].bc) == 0)
+			stats_set(&cl[i].slot->cleaned, 1);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +44,9 @@ struct driver {
 	size_t ntimeline;
 	struct phase_stats last;	/* execute figures at the last point */
 	uint64_t last_ns;		/* when they were taken */
+	bool abandoned;			/* clients were killed by a second SIGINT */
+	bool in_child;			/* this is a client process, returning */
+	int child_status;		/* its exit status */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -132,6 +136,27 @@ static bool prepare_targets(struct driver *d)
 	return true;
 }
 
+/* Remove what clients that died (or were killed by a second SIGINT) left
+ * behind: the backend's own cleanup, run from the parent. */
+static void clean_leftovers(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+
+	for (unsigned i = 0; i < plan->nclients; i++) {
+		if (stats_get(&d->stats->slot[i].cleaned))
+			continue;
+		TALLOC_CTX *tmp = talloc_new(d->ctx);
+		char *err = NULL;
+		struct backend_client *bc = plan->backend->client_new(
+			tmp, d->clients_dirfd[i % plan->ndirs], i + 1, plan->prog,
+			&plan->bopts, &err);
+		if (bc && plan->backend->cleanup(bc) != 0)
+			fprintf(stderr, "dbench: files of client %u are left in %s/clients\n",
+				i + 1, plan->dirs[i % plan->ndirs]);
+		talloc_free(tmp);
+	}
+}
+
 /* Remove DIR/clients where the clients left it empty. */
 static void remove_clients_dirs(struct driver *d)
 {
@@ -149,6 +174,23 @@ static const char *client_path(struct driver *d, unsigned id, const char *path)
 	return talloc_asprintf(d->ctx, "%s/clients/client%u%s%s",
 			       d->plan->dirs[id % d->plan->ndirs], id + 1,
 			       path[0] ? "/" : "", path);
+}
+
+/* The resource limit behind an error, for messages: RLIMIT_NOFILE for
+ * EMFILE, RLIMIT_NPROC for a fork()'s EAGAIN. */
+static const char *limit_hint(TALLOC_CTX *mem_ctx, int err)
+{
+	struct rlimit rl;
+	int res = err == EMFILE ? RLIMIT_NOFILE : err == EAGAIN ? RLIMIT_NPROC : -1;
+
+	if (res < 0 || getrlimit(res, &rl) != 0)
+		return "";
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return talloc_asprintf(mem_ctx, " (%s is unlimited)",
+				       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC");
+	return talloc_asprintf(mem_ctx, " (%s is %llu)",
+			       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC",
+			       (unsigned long long)rl.rlim_cur);
 }
 
 /* Note a failure that is not an operation's (a death, a fork): the first
@@ -180,7 +222,8 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	f->line = cf->line;
 	f->operation = op_table[cf->op].name;
 	f->path = client_path(d, id, cf->path);
-	f->error = cf->err ? strerror(cf->err)
+	f->error = cf->err ? talloc_asprintf(f, "%s%s", strerror(cf->err),
+					     cf->err == EMFILE ? limit_hint(f, EMFILE) : "")
 			   : talloc_asprintf(f, "succeeded, but %s was expected",
 					     nt_status_name(cf->expected));
 	f->text = talloc_asprintf(f, "client %u, %s:%u %s %s: %s", f->client,
@@ -202,14 +245,20 @@ static bool fork_clients(struct driver *d)
 		unsigned count = plan->nclients - first < k ? plan->nclients - first : k;
 		pid_t pid = fork();
 		if (pid < 0) {
+			int err = errno;
 			fail_process(d, first, talloc_asprintf(d->ctx,
-				"cannot start its process: %s", strerror(errno)));
+				"cannot start its process: %s%s", strerror(err),
+				limit_hint(d->ctx, err)));
 			return false;
 		}
 		if (pid == 0) {
+			/* The client process returns through main, which frees
+			 * what it inherited, so that nothing is left behind. */
 			close(d->start_pipe[1]);
-			_exit(client_process_main(plan, d->stats, first, count,
-						  d->clients_dirfd, d->start_pipe[0]));
+			d->child_status = client_process_main(plan, d->stats, first, count,
+							      d->clients_dirfd, d->start_pipe[0]);
+			d->in_child = true;
+			return false;
 		}
 		d->pids[p] = pid;
 		d->running++;
@@ -235,7 +284,9 @@ static void reap(struct driver *d, bool block)
 			d->pids[p] = 0;
 			d->running--;
 			unsigned first = p * d->plan->clients_per_process;
-			if (WIFSIGNALED(status)) {
+			if (WIFSIGNALED(status) && d->abandoned) {
+				/* we killed it: not a failure of the run */
+			} else if (WIFSIGNALED(status)) {
 				fail_process(d, first, talloc_asprintf(d->ctx,
 					"died: killed by signal %d (%s)", WTERMSIG(status),
 					strsignal(WTERMSIG(status))));
@@ -415,6 +466,7 @@ static void stop_now(struct driver *d)
 /* A second SIGINT: stop waiting for the clients' cleanup. */
 static void abandon_cleanup(struct driver *d)
 {
+	d->abandoned = true;
 	for (unsigned p = 0; p < d->nprocs; p++)
 		if (d->pids[p])
 			kill(d->pids[p], SIGKILL);
@@ -521,7 +573,13 @@ int driver_run(const struct run_plan *plan)
 	utc_now(started_at);
 	report_header(d.text, plan);
 	set_phase(&d, PHASE_SETUP, now_ns());
-	bool started = fork_clients(&d) && wait_ready(&d);
+	bool forked = fork_clients(&d);
+	if (d.in_child) {
+		json_decref(env);
+		talloc_free(d.ctx);
+		return d.child_status;
+	}
+	bool started = forked && wait_ready(&d);
 	close(d.start_pipe[0]);
 	d.start_ns = now_ns();
 	if (!started)
@@ -533,8 +591,10 @@ int driver_run(const struct run_plan *plan)
 	close(d.start_pipe[1]);		/* releases every client at once */
 	sample_loop(&d);
 	reap(&d, false);
-	if (!plan->skip_cleanup)
+	if (!plan->skip_cleanup) {
+		clean_leftovers(&d);
 		remove_clients_dirs(&d);
+	}
 	if (started || d.failure)
 		rc = report(&d, collect(&d, started_at, env));
 	else

@@ -855,7 +855,7 @@ static int fileio_readx(struct backend_client *bc, const struct op *op)
 	ssize_t n = pread(fd, bc->rbuf, (size_t)op->a[1], (off_t)op->a[0]);
 	if (n < 0)
 		return errno;
-	return n == op->a[2] ? 0 : EIO;
+	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
 }
 
 static int fileio_writex(struct backend_client *bc, const struct op *op)
@@ -867,10 +867,18 @@ static int fileio_writex(struct backend_client *bc, const struct op *op)
 		return -fd;
 	if ((err = fileio_buffer(bc, &bc->wbuf, op->a[1])) != 0)
 		return err;
-	ssize_t n = pwrite(fd, bc->wbuf, (size_t)op->a[1], (off_t)op->a[0]);
-	if (n < 0)
-		return errno;
-	if (n != op->a[2])
+	/* A short write is retried for the rest, which then fails with the
+	 * real reason (ENOSPC, EDQUOT, EFBIG). */
+	size_t done = 0, size = (size_t)op->a[1];
+	while (done < size) {
+		ssize_t n = pwrite(fd, bc->wbuf + done, size - done, (off_t)op->a[0] + done);
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO;
+		done += n;
+	}
+	if ((int64_t)done != op->a[2])
 		return EIO;
 	if (bc->opts.fsync_writes && fsync(fd) != 0)
 		return errno;

@@ -47,6 +47,7 @@ struct open_handle {
 	int32_t fnum;
 	uint16_t slot;
 	uint32_t line;		/* where it was opened, for messages */
+	const char *path;	/* what it was opened on */
 };
 
 struct compiler {
@@ -385,7 +386,7 @@ static bool open_handle(struct compiler *c, struct op *op)
 		return false;
 	}
 	uint16_t slot = c->nfree ? c->free_slots[--c->nfree] : c->nslots++;
-	c->open[c->nopen++] = (struct open_handle){ op->fnum, slot, c->line };
+	c->open[c->nopen++] = (struct open_handle){ op->fnum, slot, c->line, op->path };
 	op->handle = slot;
 	if (c->nopen > c->prog->max_handles)
 		c->prog->max_handles = c->nopen;
@@ -416,6 +417,8 @@ static bool bind_handle(struct compiler *c, struct op *op)
 		return false;
 	}
 	op->handle = h ? h->slot : HANDLE_NONE;
+	if (h)
+		op->path = h->path;	/* for messages: the file the handle is on */
 	if (h && op->type == OP_CLOSE && op->status == NT_OK)
 		close_handle(c, h);
 	return true;

@@ -22,7 +22,7 @@ struct cmdline {
 	int sync_open, sync_dir, fsync_writes, xattr, no_resolve;
 	double target_rate;
 	int clients_per_process;
-	int skip_cleanup, per_client_results, run_once, quiet;
+	int skip_cleanup, per_client_results, run_once, quiet, continue_on_error;
 	int check_loadfile, version, help, usage;
 	char *json;
 	char *backend;
@@ -146,6 +146,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	plan.per_client_results = cl->per_client_results;
 	plan.run_once = cl->run_once;
 	plan.quiet = cl->quiet;
+	plan.continue_on_error = cl->continue_on_error;
 	plan.bopts = (struct backend_options){
 		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
@@ -187,6 +188,8 @@ int main(int argc, const char **argv)
 		  "a result line per client", NULL },
 		{ "run-once", 0, POPT_ARG_NONE, &cl.run_once, 0,
 		  "replay the loadfile once per client, then stop", NULL },
+		{ "continue-on-error", 0, POPT_ARG_NONE, &cl.continue_on_error, 0,
+		  "count unexpected outcomes per operation instead of stopping", NULL },
 		{ "no-resolve", 0, POPT_ARG_NONE, &cl.no_resolve, 0,
 		  "no case-insensitive name resolution", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &cl.quiet, 0,

@@ -266,7 +266,7 @@ static void test_create_write_read_close(void **state)
 	op = handle_op(OP_READX, 1, 60, 100, 40);	/* 40 bytes left before EOF */
 	assert_int_equal(run(f, &op), 0);
 	op = handle_op(OP_READX, 1, 60, 100, 100);	/* expected more than there is */
-	assert_int_equal(run(f, &op), EIO);
+	assert_int_equal(run(f, &op), ENODATA);
 	op = handle_op(OP_CLOSE, 1, 0, 0, 0);
 	assert_int_equal(run(f, &op), 0);
 	assert_int_equal(run(f, &op), EBADF);

@@ -1167,10 +1167,11 @@ static void assert_same_program(const struct program *a, const struct program *b
 		assert_int_equal(x->dir2, y->dir2);
 		assert_memory_equal(x->a, y->a, sizeof(x->a));
 		assert_int_equal(x->path == NULL, y->path == NULL);
-		if (x->path) {
+		if (x->path)
 			assert_string_equal(x->path, y->path);
+		assert_int_equal(x->leaf == NULL, y->leaf == NULL);	/* NULL on handle ops */
+		if (x->leaf)
 			assert_string_equal(x->leaf, y->leaf);
-		}
 		assert_int_equal(x->path2 == NULL, y->path2 == NULL);
 		if (x->path2) {
 			assert_string_equal(x->path2, y->path2);

@@ -1,0 +1,180 @@
+# test_safety.sh - nothing escapes the target, nothing hangs, nothing is lost.
+. "$TOP/tests/shell/lib.sh"
+TP='^Throughput [0-9.e+]+ MB/sec \(NB=[0-9.e+]+ MB/sec  [0-9.e+]+ MBit/sec\)  [0-9]+ procs$'
+
+# A canary directory outside every target, and a fingerprint of it.
+mkdir -p "$T/canary/sub"
+echo "keep me" >"$T/canary/file"
+echo "and me" >"$T/canary/sub/deeper"
+fingerprint() {
+	(cd "$T/canary" && find . -printf '%p %y %s %m %T@\n' | sort && find . -type f -exec sha256sum {} + | sort)
+}
+CANARY=$(fingerprint)
+canary_intact() {
+	[ "$(fingerprint)" = "$CANARY" ] || fail "the canary directory changed"
+}
+
+begin "a symlink planted at DIR/clients is refused before any client starts"
+mkdir -p "$T/d1" && ln -s "$T/canary" "$T/d1/clients"
+err=$("$DBENCH" -t 2 --warmup 0 -D "$T/d1" 2 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use '$T/d1/clients': not a directory (a symbolic link?)"
+canary_intact
+[ -L "$T/d1/clients" ] || fail "the planted link was removed"
+end
+
+begin "a symlink planted at a client directory stops the run with a clear error"
+mkdir -p "$T/d2/clients" && ln -s "$T/canary" "$T/d2/clients/client2"
+out=$("$DBENCH" -t 2 --warmup 0 -D "$T/d2" 2); rc=$?
+expect_status $rc 1
+expect_match "$out" '^FAILED: client 2, setup: cannot use directory clients/client2: not a directory \(a symbolic link\?\)$'
+canary_intact
+expect_eq "$(ls -A "$T/d2/clients")" "client2" "left in $T/d2/clients"
+end
+
+begin "a symlink planted deeper is never followed: the operation fails"
+mkdir -p "$T/d3/clients/client1" && ln -s "$T/canary" "$T/d3/clients/client1/sub"
+printf '%s\n' 'NTCreateX "\clients\client1\sub\new" 0x40 0x5 1 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' >"$T/deep.txt"
+out=$("$DBENCH" --run-once -c "$T/deep.txt" -D "$T/d3" 1); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: client 1, $T/deep.txt:1 NTCreateX $T/d3/clients/client1/sub/new: Too many levels of symbolic links\$"
+canary_intact
+expect_eq "$(ls -A "$T/d3")" "" "left in $T/d3 (cleanup removes the link, not its target)"
+end
+
+begin "Deltree over a planted symlink removes the link, not what it points to"
+mkdir -p "$T/d4/clients/client1" && ln -s "$T/canary" "$T/d4/clients/client1/~dmtmp"
+out=$("$DBENCH" --run-once -q -c /usr/share/dbench/client.txt -D "$T/d4" 1 2>&1); rc=$?
+if [ -r /usr/share/dbench/client.txt ]; then
+	expect_status $rc 0
+fi
+out=$("$DBENCH" --run-once -q -D "$T/d4" 1); rc=$?
+expect_status $rc 0
+canary_intact
+expect_eq "$(ls -A "$T/d4")" "" "left in $T/d4"
+end
+
+begin "loadfile paths that climb out are refused at parse time, nothing touched"
+for p in '\clients\client1\..\..\canary\file' '\clients\client2\x' '/etc/passwd' '\clients\..\canary'; do
+	printf 'Unlink "%s" 0x6 NT_STATUS_OK\n' "$p" >"$T/escape.txt"
+	err=$("$DBENCH" --run-once -c "$T/escape.txt" -D "$T/d5" 1 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_match "$err" "^dbench: $T/escape.txt:1: path "
+done
+canary_intact
+[ ! -e "$T/d5" ] || fail "$T/d5 was created"
+end
+
+begin "a full filesystem stops the run within seconds, names ENOSPC, leaves it empty"
+if mount_tmpfs "$T/full" 16m; then
+	start=$(date +%s)
+	out=$("$DBENCH" -t 60 --warmup 0 -D "$T/full" 2); rc=$?
+	took=$(($(date +%s) - start))
+	expect_status $rc 1
+	expect_match "$out" "^FAILED: client [12], \\(built-in\\):[0-9]+ [A-Za-z]+ $T/full/clients/client[12]/[^ ]+: No space left on device\$"
+	expect_match "$out" "$TP"
+	[ "$took" -le 15 ] || fail "took $took s to stop"
+	expect_eq "$(ls -A "$T/full")" "" "left on the full tmpfs"
+	umount "$T/full"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
+begin "--continue-on-error counts unexpected outcomes and keeps going"
+printf '%s\n' 'QUERY_PATH_INFORMATION "\clients\client1\nothere" 1004 NT_STATUS_OK' \
+	'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/errs.txt"
+mkdir -p "$T/d"
+out=$("$DBENCH" --run-once --continue-on-error -c "$T/errs.txt" -D "$T/d" 3); rc=$?
+expect_status $rc 0
+expect_match "$out" '^ QUERY_PATH_INFORMATION +3( +[0-9]+\.[0-9]{3}){5} +3$'
+expect_match "$out" '^ QUERY_FS_INFORMATION +3( +[0-9]+\.[0-9]{3}){5} +0$'
+expect_no_match "$out" '^FAILED'
+end
+
+begin "a client killed by a signal fails the run within seconds; its files are removed"
+mkdir -p "$T/d6"
+"$DBENCH" -t 60 --warmup 0 -D "$T/d6" 3 >"$T/kill.out" 2>&1 &
+pid=$!
+sleep 2
+victim=$(pgrep -P $pid | head -n 1)
+start=$(date +%s)
+kill -KILL "$victim"
+wait $pid; rc=$?
+took=$(($(date +%s) - start))
+expect_status $rc 1
+expect_match "$(cat "$T/kill.out")" '^FAILED: client [123], died: killed by signal 9 \(Killed\)$'
+expect_match "$(cat "$T/kill.out")" "$TP"
+[ "$took" -le 10 ] || fail "took $took s to notice"
+expect_eq "$(ls -A "$T/d6")" "" "left in $T/d6"
+end
+
+begin "clients do not outlive a parent killed with SIGKILL"
+mkdir -p "$T/d7"
+"$DBENCH" -t 60 --warmup 0 -D "$T/d7" 3 >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kids=$(pgrep -P $pid | tr '\n' ' ')
+kill -KILL $pid
+wait $pid 2>/dev/null
+left=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	left=
+	for k in $kids; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
+	[ -z "$left" ] && break
+	sleep 1
+done
+expect_eq "$left" "" "clients still running"
+expect_eq "$(ls -A "$T/d7/clients" 2>/dev/null)" "" "client files left"
+rm -rf "$T/d7"
+end
+
+begin "SIGTERM stops the run, prints results, exits 143, removes the files"
+mkdir -p "$T/d8"
+"$DBENCH" -t 60 --warmup 0 -D "$T/d8" 2 >"$T/term.out" 2>&1 &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid; rc=$?
+expect_status $rc 143
+expect_match "$(cat "$T/term.out")" "$TP"
+expect_eq "$(ls -A "$T/d8")" "" "left in $T/d8"
+end
+
+begin "a second SIGINT exits at once, after a best-effort cleanup"
+mkdir -p "$T/d9"
+"$DBENCH" -t 60 --warmup 0 -D "$T/d9" 2 >"$T/int2.out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid; kill -INT $pid
+wait $pid; rc=$?
+expect_status $rc 130
+expect_eq "$(ls -A "$T/d9")" "" "left in $T/d9"
+end
+
+begin "running out of file descriptors names RLIMIT_NOFILE"
+: >"$T/fds.txt"
+for i in $(seq 1 40); do
+	printf 'NTCreateX "\\clients\\client1\\f%d" 0x40 0x5 %d NT_STATUS_OK\n' "$i" "$i" >>"$T/fds.txt"
+done
+out=$(prlimit --nofile=24 "$DBENCH" --run-once -c "$T/fds.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 1
+expect_match "$out" '^FAILED: client 1, .* NTCreateX .*: Too many open files \(RLIMIT_NOFILE is 24\)$'
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "failing to fork names RLIMIT_NPROC, stops the clients already started"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$T/d10" && chmod 777 "$T/d10" && chmod 755 "$T"
+	out=$(prlimit --nproc=4 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$DBENCH" -t 5 --warmup 0 -D "$T/d10" 8 2>&1); rc=$?
+	expect_status $rc 1
+	expect_match "$out" '^FAILED: client [0-9]+, cannot start its process: Resource temporarily unavailable \(RLIMIT_NPROC is 4\)$'
+	expect_eq "$(ls -A "$T/d10")" "" "left in $T/d10"
+	expect_eq "$(pgrep -u nobody -f "$DBENCH" | tr '\n' ' ')" "" "processes left"
+else
+	echo "# skipped: needs root and setpriv"
+fi
+end
+
+finish
