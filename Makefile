@@ -3,6 +3,8 @@
 #   make                 build ./dbench
 #   make check           build and run the unit and shell tests
 #   make check-sanitize  the same suite with ASan + UBSan, in build/san
+#   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
+#                        FUZZ_SECONDS (default 60; 0 only replays the corpus)
 #   make install         PREFIX=/usr/local DESTDIR= (binary, man page, loadfiles)
 #   make loadfile        regenerate loadfiles/default.txt from tools/genload.c
 #   make deps            install the Debian packages the build and tests need
@@ -39,9 +41,10 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 
 # Debian packages for building (first line) and for the tests (second).
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev nettle-dev
-DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq
+DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang \
+            libclang-rt-14-dev e2fsprogs
 
-.PHONY: all check check-sanitize install loadfile clean deps
+.PHONY: all check check-sanitize fuzz install loadfile clean deps
 
 all: $(BIN)
 
@@ -68,6 +71,10 @@ check: $(BIN) $(UNIT_TESTS)
 
 check-sanitize:
 	$(MAKE) O=build/san SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(O)/fuzz
 
 tools/genload: tools/genload.c
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
