@@ -16,7 +16,7 @@ DATADIR  = $(PREFIX)/share/dbench
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-PKGS     = popt talloc zlib jansson nettle
+PKGS     = popt talloc zlib jansson libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror $(CFLAGS) \
@@ -40,8 +40,8 @@ MAIN_OBJ = $(O)/main.o
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages for building (first line) and for the tests (second).
-DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev nettle-dev
-DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang \
+DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev
+DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time \
             libclang-rt-14-dev e2fsprogs
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
@@ -49,7 +49,7 @@ DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang 
 all: $(BIN)
 
 $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
 
 $(O)/%.o: src/%.c $(wildcard include/*.h src/*.h) | $(O)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

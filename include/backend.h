@@ -37,6 +37,14 @@ struct backend {
 	const char *name;
 
 	/*
+	 * Optional: called once in the parent before any client process is
+	 * forked, to set up what every client may share (fileio maps one
+	 * zero-filled I/O buffer for all of them).  What it maps belongs to
+	 * mem_ctx.  0 or a positive errno.
+	 */
+	int (*prepare)(TALLOC_CTX *mem_ctx, const struct program *prog);
+
+	/*
 	 * Prepare client `id` (1-based).  `clients_dirfd` is an open
 	 * descriptor of DIR/clients (the driver has made it and checked it
 	 * is a real directory); the client's directory is "client<id>"

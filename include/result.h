@@ -77,6 +77,8 @@ struct run_result {
 	struct run_failure *failure;	/* NULL when the run did not fail */
 	bool interrupted;
 	int exit_code;
+	double setup_s;			/* from the first fork to all clients ready */
+	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
 	json_t *environment;		/* owned: released with the result */
 };
 

@@ -46,6 +46,8 @@ struct driver {
 	uint64_t last_ns;		/* when they were taken */
 	bool abandoned;			/* clients were killed by a second SIGINT */
 	bool in_child;			/* this is a client process, returning */
+	double setup_s;			/* fork to all clients ready */
+	double sampler_cpu_ms;		/* parent CPU per sample */
 	int child_status;		/* its exit status */
 };
 
@@ -473,10 +475,19 @@ static void abandon_cleanup(struct driver *d)
 }
 
 /* The sampler: once a second until every client process has exited. */
+static double cpu_ms(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 +
+	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3;
+}
+
 static void sample_loop(struct driver *d)
 {
 	uint64_t tick = 0, prev_bytes = 0;
 	int interrupts_seen = 0;
+	double cpu0 = cpu_ms();
 
 	while (d->running > 0) {
 		uint64_t next = d->start_ns + (tick + 1) * 1000000000ull;
@@ -500,6 +511,7 @@ static void sample_loop(struct driver *d)
 		if (d->phase != PHASE_STOP && advance(d, now))
 			prev_bytes = 0;
 	}
+	d->sampler_cpu_ms = tick ? (cpu_ms() - cpu0) / tick : 0;
 }
 
 static void utc_now(char buf[32])
@@ -528,6 +540,8 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK
 		       : interrupt_signal == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+	res->setup_s = d->setup_s;
+	res->sampler_cpu_ms = d->sampler_cpu_ms;
 	res->environment = env;
 	if (env)
 		result_keep_json(res, env);
@@ -569,6 +583,13 @@ int driver_run(const struct run_plan *plan)
 		talloc_free(d.ctx);
 		return EXIT_RUN_FAILED;
 	}
+	int perr = plan->backend->prepare ? plan->backend->prepare(d.ctx, plan->prog) : 0;
+	if (perr) {
+		fprintf(stderr, "dbench: cannot prepare the %s backend: %s\n",
+			plan->backend->name, strerror(perr));
+		talloc_free(d.ctx);
+		return EXIT_RUN_FAILED;
+	}
 	json_t *env = plan->json_path ? env_capture(plan->dirs, plan->ndirs) : NULL;
 	utc_now(started_at);
 	report_header(d.text, plan);
@@ -579,7 +600,12 @@ int driver_run(const struct run_plan *plan)
 		talloc_free(d.ctx);
 		return d.child_status;
 	}
+	uint64_t fork_ns = d.phase_ns;
 	bool started = forked && wait_ready(&d);
+	d.setup_s = (now_ns() - fork_ns) / 1e9;
+	if (started)
+		fprintf(d.text, "%u client%s ready in %.2f s\n", plan->nclients,
+			plan->nclients == 1 ? "" : "s", d.setup_s);
 	close(d.start_pipe[0]);
 	d.start_ns = now_ns();
 	if (!started)

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -49,7 +50,7 @@ enum {
 
 #define FILEIO_DIRECTORY_FILE 0x1	/* create_options: the object is a directory */
 #define FILEIO_DIR_FDS_MAX 256		/* cached directory descriptors at once */
-#define FILEIO_DENTS_SIZE 32768		/* getdents64 buffer, as glibc's readdir */
+#define FILEIO_DENTS_SIZE 8192		/* getdents64 buffer: a few hundred entries */
 #define FILEIO_XATTR_NAME "user.DosAttrib"
 #define FILEIO_XATTR_SIZE 44		/* dbench 4.0's DOS attribute blob */
 
@@ -830,12 +831,63 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 
 /* ---- data ---- */
 
-/* The ReadX/WriteX buffer in *buf, allocated on first use at the
- * program's largest transfer.  Writes send zeros, as dbench 4.0 does. */
+static size_t fileio_max_transfer(const struct program *prog)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		if ((op->type == OP_READX || op->type == OP_WRITEX) &&
+		    op->a[1] > 0 && (uint64_t)op->a[1] > max)
+			max = (size_t)op->a[1];
+	}
+	return max;
+}
+
+/*
+ * One zero-filled buffer that every client process maps (MAP_SHARED) for
+ * both ReadX and WriteX: writes send zeros, as dbench 4.0 does, so every
+ * file holds zeros and reading into the same buffer keeps it zero.  It
+ * costs the clients no private memory and the caches one copy.
+ */
+static char *fileio_shared_buf;
+static size_t fileio_shared_len;
+
+static int fileio_unmap_shared(char **buf)
+{
+	munmap(*buf, fileio_shared_len);
+	fileio_shared_buf = NULL;
+	fileio_shared_len = 0;
+	return 0;
+}
+
+static int fileio_prepare(TALLOC_CTX *mem_ctx, const struct program *prog)
+{
+	size_t len = fileio_max_transfer(prog);
+	char **owner = talloc(mem_ctx, char *);
+
+	if (!owner)
+		return ENOMEM;
+	len = len ? len : 1;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		talloc_free(owner);
+		return errno;
+	}
+	*owner = fileio_shared_buf = p;
+	fileio_shared_len = len;
+	talloc_set_destructor(owner, fileio_unmap_shared);
+	return 0;
+}
+
+/* The ReadX/WriteX buffer in *buf: the shared one when prepare() made it
+ * large enough, else the client's own, allocated on first use. */
 static int fileio_buffer(struct backend_client *bc, char **buf, int64_t size)
 {
 	if (size < 0 || (uint64_t)size > bc->max_xfer)
 		return EINVAL;
+	if (*buf == NULL && fileio_shared_buf && fileio_shared_len >= bc->max_xfer)
+		*buf = fileio_shared_buf;
 	if (*buf == NULL)
 		*buf = talloc_zero_size(bc, bc->max_xfer ? bc->max_xfer : 1);
 	return *buf == NULL ? ENOMEM : 0;
@@ -924,18 +976,6 @@ static int fileio_flush(struct backend_client *bc, const struct op *op)
 
 /* ---- the client ---- */
 
-static size_t fileio_max_transfer(const struct program *prog)
-{
-	size_t max = 0;
-
-	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
-		if ((op->type == OP_READX || op->type == OP_WRITEX) &&
-		    op->a[1] > 0 && (uint64_t)op->a[1] > max)
-			max = (size_t)op->a[1];
-	}
-	return max;
-}
 
 static int *fileio_fd_table(struct backend_client *bc, unsigned n)
 {
@@ -1005,6 +1045,7 @@ static int fileio_cleanup(struct backend_client *bc)
 
 const struct backend fileio_backend = {
 	.name = "fileio",
+	.prepare = fileio_prepare,
 	.client_new = fileio_client_new,
 	.op = {
 		[OP_NTCREATEX] = fileio_ntcreatex,

@@ -143,7 +143,10 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	uint64_t smax = get64(&src->max_ns);
 	uint64_t dn = get64(&dst->count);
 
-	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+	/* Only the buckets between min and max can be non-zero: the rest of
+	 * a shared histogram's pages need never be touched. */
+	unsigned last = hist_bucket_of(smax);
+	for (unsigned b = hist_bucket_of(smin); b <= last; b++) {
 		uint32_t add = get32(&src->bucket[b]);
 
 		if (add != 0)

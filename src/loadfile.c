@@ -20,7 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <nettle/sha2.h>
+#include <openssl/evp.h>
 #include <zlib.h>
 
 #include "loadfile.h"
@@ -212,23 +212,44 @@ static bool check_bytes(struct compiler *c, const char *p, const char *end)
 
 /* ---- numbers ---- */
 
+static int digit_value(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return 99;
+}
+
+/* A C integer, as strtoll(s, &end, 0) reads one, but the whole token must
+ * be the number: [-] then 0x hex, 0 octal or decimal digits.  This runs
+ * for most fields of a loadfile, so it works in place. */
 static bool parse_int(struct compiler *c, const struct token *t, int64_t *out)
 {
-	char buf[32];
-	char *end;
+	const char *p = t->s, *end = t->s + t->len;
+	bool neg = p < end && *p == '-';
+	unsigned base = 10;
+	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX;
 
-	if (t->quoted || t->len == 0 || t->len >= sizeof(buf))
+	p += neg;
+	if (t->quoted || p == end || digit_value(*p) > 9)
 		goto bad;
-	memcpy(buf, t->s, t->len);
-	buf[t->len] = '\0';
-	if (!isdigit((unsigned char)buf[0]) &&
-	    !(buf[0] == '-' && isdigit((unsigned char)buf[1])))
-		goto bad;
-	errno = 0;
-	long long v = strtoll(buf, &end, 0);
-	if (*end != '\0' || errno == ERANGE)
-		goto bad;
-	*out = v;
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (end - p > 1 && p[0] == '0') {
+		base = 8;
+		p++;
+	}
+	for (; p < end; p++) {
+		unsigned d = digit_value(*p);
+		if (d >= base || v > (limit - d) / base)
+			goto bad;
+		v = v * base + d;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return true;
 bad:
 	fail(c, "malformed number '%s'", tokstr(c, t));
@@ -578,15 +599,17 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 
 /* ---- whole files ---- */
 
+/* OpenSSL's SHA-256 uses the CPU's SHA instructions where it has them:
+ * client.txt's 26 MB hash in milliseconds rather than a third of a second. */
 static void sha256_hex(const char *text, size_t len, char out[65])
 {
-	struct sha256_ctx ctx;
-	uint8_t digest[SHA256_DIGEST_SIZE];
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
 
-	sha256_init(&ctx);
-	sha256_update(&ctx, len, (const uint8_t *)text);
-	sha256_digest(&ctx, sizeof(digest), digest);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+	out[0] = '\0';
+	if (!EVP_Digest(text, len, digest, &n, EVP_sha256(), NULL))
+		return;
+	for (unsigned int i = 0; i < n && i < 32; i++)
 		snprintf(out + 2 * i, 3, "%02x", digest[i]);
 }
 

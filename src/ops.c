@@ -47,9 +47,18 @@ static int name_is(const char *want, const char *name, size_t len)
 
 int op_lookup(const char *name, size_t len)
 {
+	/* Hot in the parser: compare lengths before letters. */
+	static size_t name_len[OP_COUNT], alias_len[OP_COUNT];
+
+	if (name_len[0] == 0) {
+		for (int i = 0; i < OP_COUNT; i++) {
+			name_len[i] = strlen(op_table[i].name);
+			alias_len[i] = op_table[i].alias ? strlen(op_table[i].alias) : 0;
+		}
+	}
 	for (int i = 0; i < OP_COUNT; i++) {
-		if (name_is(op_table[i].name, name, len) ||
-		    name_is(op_table[i].alias, name, len))
+		if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
+		    (alias_len[i] == len && strncasecmp(op_table[i].alias, name, len) == 0))
 			return i;
 	}
 	return -1;

@@ -46,9 +46,9 @@ build() {
 	# shellcheck disable=SC2046
 	(cd "$top" && "$cc" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -std=c11 \
-		-Wall -Wextra -Iinclude $(pkg-config --cflags talloc zlib nettle) \
+		-Wall -Wextra -Iinclude $(pkg-config --cflags talloc zlib libcrypto) \
 		-o "$bin" tests/fuzz/fuzz_loadfile.c src/loadfile.c src/ops.c \
-		$(pkg-config --libs talloc zlib nettle)) >"$out/build.log" 2>&1
+		$(pkg-config --libs talloc zlib libcrypto)) >"$out/build.log" 2>&1
 }
 
 # ---- 1. build and replay ----
