@@ -34,7 +34,7 @@ static void report_table(FILE *out, const struct run_result *res)
 {
 	fprintf(out, "\n %-24s %10s %9s %9s %9s %9s %9s %7s\n", "Operation", "Count",
 		"AvgLat", "p50", "p99", "p99.9", "MaxLat", "Errors");
-	fprintf(out, " %.94s\n", "-----------------------------------------------"
+	fprintf(out, " %.93s\n", "-----------------------------------------------"
 				  "-----------------------------------------------");
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_result *o = &res->op[t];

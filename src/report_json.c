@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -17,9 +18,27 @@ static json_t *real(double v)
 	return j ? j : json_null();
 }
 
-static json_t *string_or_null(const char *s)
+/*
+ * A name as a JSON string.  JSON strings are UTF-8, and file names need
+ * not be: a name that is not valid UTF-8 is written with each byte above
+ * 0x7f as \xHH, so the document stays valid and the name readable.
+ */
+static json_t *text(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	if (!s)
+		return json_null();
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	size_t n = strlen(s);
+	char *esc = malloc(4 * n + 1), *p = esc;
+	if (!esc)
+		return json_null();
+	for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+		p += *q < 0x80 ? sprintf(p, "%c", *q) : sprintf(p, "\\x%02X", *q);
+	j = json_string(esc);
+	free(esc);
+	return j ? j : json_null();
 }
 
 static json_t *config_json(const struct run_plan *plan)
@@ -27,14 +46,14 @@ static json_t *config_json(const struct run_plan *plan)
 	json_t *dirs = json_array();
 
 	for (unsigned i = 0; i < plan->ndirs; i++)
-		json_array_append_new(dirs, json_string(plan->dirs[i]));
-	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
+		json_array_append_new(dirs, text(plan->dirs[i]));
+	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
 			 " s:s, s:b}",
 			 "nprocs", (json_int_t)plan->nclients,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
 			 "timelimit_s", (json_int_t)plan->timelimit,
 			 "warmup_s", (json_int_t)(plan->run_once ? 0 : plan->warmup),
-			 "loadfile", plan->prog->source,
+			 "loadfile", text(plan->prog->source),
 			 "loadfile_sha256", plan->prog->sha256,
 			 "directories", dirs,
 			 "sync", plan->bopts.sync_open,
@@ -103,8 +122,8 @@ static json_t *clients_json(const struct run_result *res)
 
 	for (unsigned i = 0; i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
-		json_array_append_new(cl, json_pack("{s:I, s:s, s:I, s:o, s:I, s:I}",
-			"id", (json_int_t)c->id, "directory", c->directory,
+		json_array_append_new(cl, json_pack("{s:I, s:o, s:I, s:o, s:I, s:I}",
+			"id", (json_int_t)c->id, "directory", text(c->directory),
 			"bytes", (json_int_t)c->bytes, "mb_s", real(c->mb_s),
 			"operations", (json_int_t)c->ops, "errors", (json_int_t)c->errors));
 	}
@@ -118,12 +137,12 @@ static json_t *status_json(const struct run_result *res)
 	const struct run_failure *f = res->failure;
 
 	if (f)
-		json_object_set_new(st, "failure", json_pack("{s:I, s:o, s:o, s:o, s:s, s:s}",
+		json_object_set_new(st, "failure", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}",
 			"client", (json_int_t)f->client,
 			"line", f->line ? json_integer(f->line) : json_null(),
-			"operation", string_or_null(f->operation),
-			"path", string_or_null(f->path),
-			"error", f->error, "message", f->text));
+			"operation", text(f->operation),
+			"path", text(f->path),
+			"error", text(f->error), "message", text(f->text)));
 	return st;
 }
 
@@ -132,10 +151,10 @@ json_t *report_json(const struct run_result *res)
 	const struct fairness *f = &res->fairness;
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
-	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
-		"started_at", res->started_at,
-		"command_line", res->plan->command_line ? res->plan->command_line : "",
+		"started_at", text(res->started_at),
+		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
 		"config", config_json(res->plan),
 		"environment", env,
 		"result", result_json(res),

@@ -1,0 +1,1315 @@
+/*
+ * test_report.c - a run's figures (result.h) and how they are shown
+ * (report.h), specified by example.
+ *
+ * result_fairness() and result_stalls() are fed hand-made rates and
+ * timelines.  result_fill() runs end to end on a real stats region: three
+ * clients record known operations with stats_record(), and every total,
+ * per-operation figure and per-client rate must come out as worked out by
+ * hand below.  That filled result, dressed with a timeline, a failure and
+ * an environment, is then checked key by key in report_json(), written with
+ * report_json_write() and read back, and shown by report_text() into an
+ * in-memory FILE whose lines are compared exactly.  Everything a test
+ * allocates hangs off the fixture's talloc context, and so does every JSON
+ * value it makes (keep_json), so a failed assertion leaks nothing either.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "fixture.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <talloc.h>
+
+#include "backend.h"
+#include "driver.h"
+#include "loadfile.h"
+#include "report.h"
+#include "result.h"
+#include "stats.h"
+#include "version.h"
+
+#define setup fixture_setup
+#define teardown fixture_teardown
+#define ctx_of fixture_ctx
+
+#define US 1000ull
+#define MS 1000000ull
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exact equality of doubles, printing both on failure. */
+#define assert_double_is(got, want)                                           \
+	do {                                                                  \
+		double g_ = (got), w_ = (want);                               \
+		if (!(g_ == w_))                                              \
+			fail_msg("%s: got %.17g, want %.17g", #got, g_, w_);  \
+	} while (0)
+
+/* |got - want| <= rel * |want| */
+#define assert_within(got, want, rel)                                         \
+	do {                                                                  \
+		double g_ = (got), w_ = (want);                               \
+		if (!(fabs(g_ - w_) <= (rel) * fabs(w_)))                     \
+			fail_msg("%s: got %.17g, want %.17g within %g", #got, \
+				 g_, w_, (double)(rel));                      \
+	} while (0)
+
+/* ---- the plan and the known operations ---- */
+
+#define SHA256_HEX "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+static const char *plan_dirs[] = { "/a", "/b" };
+
+/* Three clients over the directories "/a" and "/b", the fileio backend,
+ * a 10 s execute after 2 s warmup, unpaced, no sync options. */
+static struct run_plan *plan_new(TALLOC_CTX *ctx)
+{
+	struct program *prog = talloc_zero(ctx, struct program);
+	struct run_plan *plan = talloc_zero(ctx, struct run_plan);
+
+	assert_non_null(prog);
+	assert_non_null(plan);
+	prog->source = "loadfiles/client.txt";
+	memcpy(prog->sha256, SHA256_HEX, sizeof(prog->sha256));
+	plan->nclients = 3;
+	plan->clients_per_process = 1;
+	plan->timelimit = 10;
+	plan->warmup = 2;
+	plan->dirs = plan_dirs;
+	plan->ndirs = 2;
+	plan->command_line = "dbench -c loadfiles/client.txt 3";
+	plan->backend = &fileio_backend;
+	plan->prog = prog;
+	return plan;
+}
+
+/*
+ * What the three clients do in the execute phase:
+ *
+ *   client 1  ReadX 65536 B 1 ms, ReadX 65536 B 3 ms, WriteX 4096 B 2 ms,
+ *             NTCreateX 0.5 ms failed
+ *   client 2  WriteX 131072 B 4 ms, Close 0.1 ms
+ *   client 3  ReadX 1000 B 10 ms failed
+ *
+ * plus a warmup ReadX and a stop-phase WriteX that must not count.
+ */
+#define C1_BYTES (65536 + 65536 + 4096)
+#define C2_BYTES 131072
+#define C3_BYTES 1000
+#define EXEC_BYTES_READ (65536 + 65536 + 1000)
+#define EXEC_BYTES_WRITTEN (4096 + 131072)
+#define EXEC_SECONDS 2.0
+
+static void record_known_ops(struct stats_region *st)
+{
+	struct client_slot *c1 = &st->slot[0], *c2 = &st->slot[1], *c3 = &st->slot[2];
+
+	stats_record(c1, PHASE_EXECUTE, OP_READX, 65536, 1 * MS, 0, 0);
+	stats_record(c1, PHASE_EXECUTE, OP_READX, 65536, 3 * MS, 0, 0);
+	stats_record(c1, PHASE_EXECUTE, OP_WRITEX, 4096, 2 * MS, 0, 1);
+	stats_record(c1, PHASE_EXECUTE, OP_NTCREATEX, 0, 500 * US, 1, 1);
+	stats_record(c2, PHASE_EXECUTE, OP_WRITEX, 131072, 4 * MS, 0, 0);
+	stats_record(c2, PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 1);
+	stats_record(c3, PHASE_EXECUTE, OP_READX, 1000, 10 * MS, 1, 1);
+	stats_record(c3, PHASE_WARMUP, OP_READX, 999999, 50 * MS, 1, 0);
+	stats_record(c2, PHASE_STOP, OP_WRITEX, 777, 60 * MS, 0, 2);
+}
+
+/* A result filled from the known operations over a 2 s execute window. */
+static struct run_result *filled_result(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = stats_map(ctx, 3);
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+
+	assert_non_null(st);
+	assert_non_null(res);
+	record_known_ops(st);
+	res->plan = plan_new(ctx);
+	res->nclients = 3;
+	res->exec_seconds = EXEC_SECONDS;
+	result_fill(res, st);
+	return res;
+}
+
+/* The filled result with what the driver adds: a start time, a two-point
+ * timeline, a failure, exit code 1 and an environment it owns. */
+static struct run_result *finished_result(void **state)
+{
+	struct run_result *res = filled_result(state);
+	struct timeline_point *tl = talloc_array(res, struct timeline_point, 2);
+	struct run_failure *f = talloc_zero(res, struct run_failure);
+	json_t *env = json_pack("{s:s, s:i}", "kernel", "6.1.0", "cpus", 2);
+
+	assert_non_null(tl);
+	assert_non_null(f);
+	assert_non_null(env);
+	res->started_at = "2024-05-01T12:00:00Z";
+	tl[0] = (struct timeline_point){ 1.0, 0.125, 3.0, 4.5 };
+	tl[1] = (struct timeline_point){ 2.0, 0.25, 4.0, 10.0 };
+	res->timeline = tl;
+	res->ntimeline = 2;
+	f->client = 2;
+	f->line = 17;
+	f->operation = "ReadX";
+	f->path = "/a/clients/client2/data.bin";
+	f->error = "Input/output error";
+	f->text = "client 2, line 17: ReadX /a/clients/client2/data.bin: Input/output error";
+	res->failure = f;
+	res->exit_code = EXIT_RUN_FAILED;
+	res->setup_s = 0.5;
+	res->sampler_cpu_ms = 0.25;
+	res->environment = env;
+	result_keep_json(res, env);
+	return res;
+}
+
+/* ---- result_fairness ---- */
+
+static void fairness_of_equal_rates_is_one(void **state)
+{
+	const double r[] = { 1, 1, 1, 1 };
+	struct fairness f = result_fairness(r, 4);
+
+	(void)state;
+	assert_double_is(f.min_mb_s, 1);
+	assert_double_is(f.median_mb_s, 1);
+	assert_double_is(f.max_mb_s, 1);
+	assert_double_is(f.jain_index, 1.0);
+}
+
+static void fairness_of_one_busy_client_in_four_is_a_quarter(void **state)
+{
+	const double r[] = { 1, 0, 0, 0 };
+	struct fairness f = result_fairness(r, 4);
+
+	(void)state;
+	assert_double_is(f.min_mb_s, 0);
+	assert_double_is(f.median_mb_s, 0);
+	assert_double_is(f.max_mb_s, 1);
+	assert_double_is(f.jain_index, 0.25);
+}
+
+/* (2 + 4)^2 / (2 * (4 + 16)) = 36 / 40 */
+static void fairness_of_2_and_4_is_0_9(void **state)
+{
+	const double r[] = { 2, 4 };
+	struct fairness f = result_fairness(r, 2);
+
+	(void)state;
+	assert_double_is(f.min_mb_s, 2);
+	assert_double_is(f.median_mb_s, 3);
+	assert_double_is(f.max_mb_s, 4);
+	assert_double_is(f.jain_index, 0.9);
+}
+
+/* sorted 1 2 3: the median is the middle one; 6^2 / (3 * 14) */
+static void fairness_median_of_an_odd_count_is_the_middle_rate(void **state)
+{
+	const double r[] = { 3, 1, 2 };
+	struct fairness f = result_fairness(r, 3);
+
+	(void)state;
+	assert_double_is(f.min_mb_s, 1);
+	assert_double_is(f.median_mb_s, 2);
+	assert_double_is(f.max_mb_s, 3);
+	assert_double_is(f.jain_index, 36.0 / 42.0);
+}
+
+/* sorted 1 2 3 4: the median is (2 + 3) / 2; 10^2 / (4 * 30) */
+static void fairness_median_of_an_even_count_is_the_mean_of_the_middle_two(void **state)
+{
+	const double r[] = { 4, 1, 3, 2 };
+	struct fairness f = result_fairness(r, 4);
+
+	(void)state;
+	assert_double_is(f.min_mb_s, 1);
+	assert_double_is(f.median_mb_s, 2.5);
+	assert_double_is(f.max_mb_s, 4);
+	assert_double_is(f.jain_index, 100.0 / 120.0);
+}
+
+static void fairness_of_one_client_is_its_own_rate_and_one(void **state)
+{
+	const double r[] = { 7.5 };
+	struct fairness f = result_fairness(r, 1);
+
+	(void)state;
+	assert_double_is(f.min_mb_s, 7.5);
+	assert_double_is(f.median_mb_s, 7.5);
+	assert_double_is(f.max_mb_s, 7.5);
+	assert_double_is(f.jain_index, 1.0);
+}
+
+static void fairness_of_all_zero_rates_is_one_not_nan(void **state)
+{
+	const double r[] = { 0, 0, 0 };
+	struct fairness f = result_fairness(r, 3);
+
+	(void)state;
+	assert_false(isnan(f.jain_index));
+	assert_double_is(f.jain_index, 1.0);
+	assert_double_is(f.min_mb_s, 0);
+	assert_double_is(f.median_mb_s, 0);
+	assert_double_is(f.max_mb_s, 0);
+}
+
+static void fairness_does_not_reorder_its_input(void **state)
+{
+	double r[] = { 4, 1, 3, 2 };
+
+	(void)state;
+	result_fairness(r, 4);
+	assert_double_is(r[0], 4);
+	assert_double_is(r[1], 1);
+	assert_double_is(r[2], 3);
+	assert_double_is(r[3], 2);
+}
+
+/* ---- result_stalls ---- */
+
+/* A result holding only a timeline of the given rates. */
+static struct run_result *timeline_result(TALLOC_CTX *ctx, const double *mb_s,
+					  const double *ops_s, size_t n, uint64_t bytes)
+{
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+
+	assert_non_null(res);
+	res->timeline = talloc_zero_array(res, struct timeline_point, n ? n : 1);
+	assert_non_null(res->timeline);
+	for (size_t i = 0; i < n; i++) {
+		res->timeline[i].t_s = (double)(i + 1);
+		res->timeline[i].mb_s = mb_s[i];
+		res->timeline[i].ops_s = ops_s[i];
+	}
+	res->ntimeline = n;
+	res->bytes_read = bytes;
+	return res;
+}
+
+/* sorted 5 9 100 100 100 100: median 100, so below 10 is a stall */
+static void stalls_are_seconds_below_a_tenth_of_the_median_rate(void **state)
+{
+	const double mb[] = { 100, 100, 5, 100, 9, 100 };
+	const double ops[] = { 50, 50, 50, 50, 50, 50 };
+	struct run_result *res = timeline_result(ctx_of(state), mb, ops, 6, 1);
+	size_t *idx;
+
+	assert_int_equal(result_stalls(ctx_of(state), res, &idx), 2);
+	assert_int_equal(idx[0], 2);
+	assert_int_equal(idx[1], 4);
+}
+
+static void a_second_at_exactly_a_tenth_of_the_median_is_not_a_stall(void **state)
+{
+	const double mb[] = { 100, 100, 10, 100 };
+	const double ops[] = { 1, 1, 1, 1 };
+	struct run_result *res = timeline_result(ctx_of(state), mb, ops, 4, 1);
+	size_t *idx;
+
+	assert_int_equal(result_stalls(ctx_of(state), res, &idx), 0);
+}
+
+/* sorted 1 50 60 100: median (50 + 60) / 2 = 55, floor 5.5 */
+static void stall_median_of_an_even_timeline_is_the_mean_of_the_middle_two(void **state)
+{
+	const double mb[] = { 60, 1, 100, 50 };
+	const double ops[] = { 1, 1, 1, 1 };
+	struct run_result *res = timeline_result(ctx_of(state), mb, ops, 4, 1);
+	size_t *idx;
+
+	assert_int_equal(result_stalls(ctx_of(state), res, &idx), 1);
+	assert_int_equal(idx[0], 1);
+}
+
+/* No bytes moved: MB/sec is 0 throughout and says nothing, so the
+ * operation rate decides (sorted 10 200 200 200: median 200, floor 20). */
+static void stalls_without_bytes_are_judged_by_operations(void **state)
+{
+	const double mb[] = { 0, 0, 0, 0 };
+	const double ops[] = { 200, 10, 200, 200 };
+	struct run_result *res = timeline_result(ctx_of(state), mb, ops, 4, 0);
+	size_t *idx;
+
+	assert_int_equal(result_stalls(ctx_of(state), res, &idx), 1);
+	assert_int_equal(idx[0], 1);
+}
+
+static void stalls_with_bytes_ignore_the_operation_rate(void **state)
+{
+	const double mb[] = { 100, 100, 100, 100 };
+	const double ops[] = { 200, 10, 200, 200 };
+	struct run_result *res = timeline_result(ctx_of(state), mb, ops, 4, 1);
+	size_t *idx;
+
+	assert_int_equal(result_stalls(ctx_of(state), res, &idx), 0);
+}
+
+static void an_empty_timeline_has_no_stalls(void **state)
+{
+	struct run_result *res = talloc_zero(ctx_of(state), struct run_result);
+	size_t *idx = NULL;
+
+	assert_int_equal(result_stalls(ctx_of(state), res, &idx), 0);
+	assert_non_null(idx);	/* always allocated, so always freeable */
+}
+
+static void stalls_leave_only_the_indexes_on_the_context(void **state)
+{
+	const double mb[] = { 100, 100, 5, 100, 9, 100 };
+	const double ops[] = { 1, 1, 1, 1, 1, 1 };
+	struct run_result *res = timeline_result(ctx_of(state), mb, ops, 6, 1);
+	TALLOC_CTX *tmp = talloc_new(ctx_of(state));
+	size_t *idx;
+
+	result_stalls(tmp, res, &idx);
+	assert_ptr_equal(talloc_parent(idx), tmp);
+	assert_int_equal(talloc_total_blocks(tmp), 2);
+}
+
+/* ---- result_fill, end to end through the stats region ---- */
+
+static void fill_sums_bytes_operations_and_errors_of_the_execute_phase(void **state)
+{
+	struct run_result *res = filled_result(state);
+
+	assert_int_equal(res->bytes_read, EXEC_BYTES_READ);
+	assert_int_equal(res->bytes_written, EXEC_BYTES_WRITTEN);
+	assert_int_equal(res->ops, 7);
+	assert_int_equal(res->errors, 2);
+}
+
+static void fill_gives_each_operation_its_count_errors_and_latencies(void **state)
+{
+	struct run_result *res = filled_result(state);
+	const struct op_result *rd = &res->op[OP_READX], *wr = &res->op[OP_WRITEX];
+	const struct op_result *cr = &res->op[OP_NTCREATEX], *cl = &res->op[OP_CLOSE];
+
+	/* ReadX: 1, 3, 10 ms, one failed; the median is the 2nd, 3 ms */
+	assert_int_equal(rd->count, 3);
+	assert_int_equal(rd->errors, 1);
+	assert_double_is(rd->max_ms, 10.0);
+	assert_within(rd->mean_ms, 14.0 / 3, 1e-12);
+	assert_within(rd->p50_ms, 3.0, 1.0 / 128);
+	assert_within(rd->p99_ms, 10.0, 1.0 / 128);
+	/* WriteX: 2, 4 ms; rank ceil(0.5 * 2) = 1 is 2 ms */
+	assert_int_equal(wr->count, 2);
+	assert_int_equal(wr->errors, 0);
+	assert_double_is(wr->max_ms, 4.0);
+	assert_double_is(wr->mean_ms, 3.0);
+	assert_within(wr->p50_ms, 2.0, 1.0 / 128);
+	/* one value: every quantile is that value, clamped exactly */
+	assert_int_equal(cr->count, 1);
+	assert_int_equal(cr->errors, 1);
+	assert_double_is(cr->max_ms, 0.5);
+	assert_double_is(cr->mean_ms, 0.5);
+	assert_double_is(cr->p50_ms, 0.5);
+	assert_double_is(cr->p999_ms, 0.5);
+	assert_int_equal(cl->count, 1);
+	assert_int_equal(cl->errors, 0);
+	assert_double_is(cl->max_ms, 0.1);
+}
+
+static void fill_leaves_operations_that_did_not_run_at_zero(void **state)
+{
+	struct run_result *res = filled_result(state);
+	static const int unused[] = { OP_RENAME, OP_UNLINK, OP_DELTREE, OP_RMDIR,
+				      OP_MKDIR, OP_QPATHINFO, OP_QFILEINFO, OP_QFSINFO,
+				      OP_SFILEINFO, OP_FINDFIRST, OP_LOCKX, OP_UNLOCKX,
+				      OP_FLUSH };
+
+	for (size_t i = 0; i < NELEM(unused); i++) {
+		const struct op_result *o = &res->op[unused[i]];
+		assert_int_equal(o->count, 0);
+		assert_int_equal(o->errors, 0);
+		assert_double_is(o->mean_ms, 0);
+		assert_double_is(o->p50_ms, 0);
+		assert_double_is(o->max_ms, 0);
+	}
+}
+
+/* The warmup ReadX took 50 ms and the stop-phase WriteX 60 ms: neither is
+ * the worst of the execute window. */
+static void fill_max_latency_is_the_worst_execute_operation(void **state)
+{
+	struct run_result *res = filled_result(state);
+
+	assert_double_is(res->max_latency_ms, 10.0);
+}
+
+static void fill_gives_each_client_its_figures_and_directory_round_robin(void **state)
+{
+	struct run_result *res = filled_result(state);
+	static const uint64_t bytes[] = { C1_BYTES, C2_BYTES, C3_BYTES };
+	static const uint64_t ops[] = { 4, 2, 1 };
+	static const uint64_t errors[] = { 1, 0, 1 };
+	static const char *const dir[] = { "/a", "/b", "/a" };
+
+	assert_non_null(res->clients);
+	for (unsigned i = 0; i < 3; i++) {
+		const struct client_result *c = &res->clients[i];
+		assert_int_equal(c->id, i + 1);
+		assert_string_equal(c->directory, dir[i]);
+		assert_int_equal(c->bytes, bytes[i]);
+		assert_int_equal(c->ops, ops[i]);
+		assert_int_equal(c->errors, errors[i]);
+		assert_double_is(c->mb_s, bytes[i] / 1e6 / EXEC_SECONDS);
+	}
+	assert_double_is(res->clients[0].mb_s, 0.067584);
+	assert_double_is(res->clients[2].mb_s, 0.0005);
+}
+
+/* Rates 0.067584, 0.065536 and 0.0005 MB/sec. */
+static void fill_computes_fairness_from_the_client_rates(void **state)
+{
+	struct run_result *res = filled_result(state);
+	double a = 0.067584, b = 0.065536, c = 0.0005;
+
+	assert_double_is(res->fairness.min_mb_s, c);
+	assert_double_is(res->fairness.median_mb_s, b);
+	assert_double_is(res->fairness.max_mb_s, a);
+	assert_within(res->fairness.jain_index,
+		      (a + b + c) * (a + b + c) / (3 * (a * a + b * b + c * c)), 1e-12);
+	assert_within(res->fairness.jain_index, 0.6715062014874529, 1e-12);
+}
+
+static void throughput_is_bytes_moved_over_the_execute_window(void **state)
+{
+	struct run_result *res = filled_result(state);
+
+	assert_double_is(result_throughput(res),
+			 (EXEC_BYTES_READ + EXEC_BYTES_WRITTEN) / 1e6 / EXEC_SECONDS);
+	assert_within(result_throughput(res), 0.13362, 1e-15);
+}
+
+static void throughput_of_an_empty_window_is_zero(void **state)
+{
+	struct run_result res = { .bytes_read = 1000000, .exec_seconds = 0 };
+
+	(void)state;
+	assert_double_is(result_throughput(&res), 0);
+	res.exec_seconds = -1;
+	assert_double_is(result_throughput(&res), 0);
+}
+
+static void fill_with_an_empty_window_gives_zero_rates_and_even_fairness(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = stats_map(ctx, 3);
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+
+	assert_non_null(st);
+	record_known_ops(st);
+	res->plan = plan_new(ctx);
+	res->nclients = 3;
+	res->exec_seconds = 0;
+	result_fill(res, st);
+	assert_int_equal(res->clients[0].bytes, C1_BYTES);
+	for (unsigned i = 0; i < 3; i++)
+		assert_double_is(res->clients[i].mb_s, 0);
+	assert_double_is(res->fairness.jain_index, 1.0);
+}
+
+/* Scratch histograms and rates are freed; only the clients array stays. */
+static void fill_leaves_only_the_clients_on_the_result(void **state)
+{
+	struct run_result *res = filled_result(state);
+
+	assert_ptr_equal(talloc_parent(res->clients), res);
+	assert_int_equal(talloc_total_blocks(res), 2);
+}
+
+/* ---- report_json ---- */
+
+static json_t *get(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		fail_msg("no key '%s'", key);
+	return v;
+}
+
+static json_int_t get_int(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_integer(v))
+		fail_msg("'%s' is not an integer", key);
+	return json_integer_value(v);
+}
+
+static double get_real(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_real(v))
+		fail_msg("'%s' is not a real", key);
+	return json_real_value(v);
+}
+
+static const char *get_str(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_string(v))
+		fail_msg("'%s' is not a string", key);
+	return json_string_value(v);
+}
+
+static int get_bool(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_boolean(v))
+		fail_msg("'%s' is not a boolean", key);
+	return json_is_true(v);
+}
+
+static void assert_null_at(json_t *obj, const char *key)
+{
+	if (!json_is_null(get(obj, key)))
+		fail_msg("'%s' is not null", key);
+}
+
+static int release_json(json_t **holder)
+{
+	json_decref(*holder);
+	return 0;
+}
+
+/* Hand v (may be NULL) to the test's context: json_decref at teardown. */
+static json_t *keep_json(void **state, json_t *v)
+{
+	json_t **holder = talloc(ctx_of(state), json_t *);
+
+	assert_non_null(holder);
+	*holder = v;
+	talloc_set_destructor(holder, release_json);
+	return v;
+}
+
+/* The same for text from json_dumps(): copied to the context. */
+static char *dump_of(void **state, json_t *doc, size_t flags)
+{
+	char *text = json_dumps(doc, flags);
+	char *copy;
+
+	assert_non_null(text);
+	copy = talloc_strdup(ctx_of(state), text);
+	free(text);
+	assert_non_null(copy);
+	return copy;
+}
+
+/* report_json(res), which must succeed, kept on the test's context. */
+static json_t *doc_of(void **state, const struct run_result *res)
+{
+	json_t *doc = keep_json(state, report_json(res));
+
+	assert_non_null(doc);
+	assert_true(json_is_object(doc));
+	return doc;
+}
+
+static void json_has_every_top_level_key(void **state)
+{
+	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
+					    "config", "environment", "result", "ops",
+					    "timeline", "clients", "fairness", "status" };
+	json_t *doc = doc_of(state, finished_result(state));
+
+	for (size_t i = 0; i < NELEM(keys); i++)
+		get(doc, keys[i]);
+	assert_int_equal(json_object_size(doc), NELEM(keys));
+	assert_string_equal(get_str(doc, "dbench_version"), DBENCH_VERSION);
+	assert_string_equal(get_str(doc, "started_at"), "2024-05-01T12:00:00Z");
+	assert_string_equal(get_str(doc, "command_line"), "dbench -c loadfiles/client.txt 3");
+}
+
+static void json_command_line_is_empty_when_not_recorded(void **state)
+{
+	struct run_result *res = finished_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	json_t *doc;
+
+	plan->command_line = NULL;
+	doc = doc_of(state, res);
+	assert_string_equal(get_str(doc, "command_line"), "");
+}
+
+static void json_config_describes_the_plan(void **state)
+{
+	json_t *doc = doc_of(state, finished_result(state));
+	json_t *cfg = get(doc, "config"), *dirs = get(cfg, "directories");
+
+	assert_int_equal(get_int(cfg, "nprocs"), 3);
+	assert_int_equal(get_int(cfg, "clients_per_process"), 1);
+	assert_int_equal(get_int(cfg, "timelimit_s"), 10);
+	assert_int_equal(get_int(cfg, "warmup_s"), 2);
+	assert_string_equal(get_str(cfg, "loadfile"), "loadfiles/client.txt");
+	assert_string_equal(get_str(cfg, "loadfile_sha256"), SHA256_HEX);
+	assert_true(json_is_array(dirs));
+	assert_int_equal(json_array_size(dirs), 2);
+	assert_string_equal(json_string_value(json_array_get(dirs, 0)), "/a");
+	assert_string_equal(json_string_value(json_array_get(dirs, 1)), "/b");
+	assert_false(get_bool(cfg, "sync"));
+	assert_false(get_bool(cfg, "sync_dir"));
+	assert_false(get_bool(cfg, "fsync"));
+	assert_false(get_bool(cfg, "xattr"));
+	assert_false(get_bool(cfg, "run_once"));
+	assert_null_at(cfg, "target_rate_mb_s");
+	assert_string_equal(get_str(cfg, "backend"), "fileio");
+}
+
+static void json_config_shows_options_pacing_and_backend_as_set(void **state)
+{
+	struct run_result *res = finished_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	json_t *doc, *cfg;
+
+	plan->bopts.sync_open = true;
+	plan->bopts.sync_dir = true;
+	plan->bopts.fsync_writes = true;
+	plan->bopts.xattr = true;
+	plan->target_rate = 12.5;
+	plan->backend = backend_by_name("null");
+	assert_non_null(plan->backend);
+	doc = doc_of(state, res);
+	cfg = get(doc, "config");
+	assert_true(get_bool(cfg, "sync"));
+	assert_true(get_bool(cfg, "sync_dir"));
+	assert_true(get_bool(cfg, "fsync"));
+	assert_true(get_bool(cfg, "xattr"));
+	assert_double_is(get_real(cfg, "target_rate_mb_s"), 12.5);
+	assert_string_equal(get_str(cfg, "backend"), "null");
+}
+
+static void json_config_warmup_is_zero_with_run_once(void **state)
+{
+	struct run_result *res = finished_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	json_t *doc;
+
+	plan->run_once = true;
+	doc = doc_of(state, res);
+	assert_int_equal(get_int(get(doc, "config"), "warmup_s"), 0);
+	assert_true(get_bool(get(doc, "config"), "run_once"));
+}
+
+static void json_result_has_throughput_in_three_units_and_the_totals(void **state)
+{
+	struct run_result *res = finished_result(state);
+	double tp = (EXEC_BYTES_READ + EXEC_BYTES_WRITTEN) / 1e6 / EXEC_SECONDS;
+	json_t *doc = doc_of(state, res);
+	json_t *r = get(doc, "result");
+
+	assert_double_is(get_real(r, "throughput_mb_s"), tp);
+	assert_double_is(get_real(r, "nb_mb_s"), tp * 1.25);
+	assert_double_is(get_real(r, "mbit_s"), tp * 10);
+	assert_double_is(get_real(r, "elapsed_s"), EXEC_SECONDS);
+	assert_int_equal(get_int(r, "bytes_read"), EXEC_BYTES_READ);
+	assert_int_equal(get_int(r, "bytes_written"), EXEC_BYTES_WRITTEN);
+	assert_int_equal(get_int(r, "operations"), 7);
+	assert_int_equal(get_int(r, "errors"), 2);
+	assert_double_is(get_real(r, "max_latency_ms"), 10.0);
+	assert_double_is(get_real(r, "setup_s"), 0.5);
+	assert_double_is(get_real(r, "sampler_cpu_ms"), 0.25);
+	assert_int_equal(json_object_size(r), 11);
+}
+
+/* Flush gets errors without a count: listed; Rmdir has neither: not. */
+static void json_ops_lists_only_operations_with_a_count_or_errors(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *ops;
+
+	res->op[OP_FLUSH].errors = 1;
+	doc = doc_of(state, res);
+	ops = get(doc, "ops");
+	assert_int_equal(json_object_size(ops), 5);
+	get(ops, "ReadX");
+	get(ops, "WriteX");
+	get(ops, "NTCreateX");
+	get(ops, "Close");
+	assert_int_equal(get_int(get(ops, "Flush"), "count"), 0);
+	assert_int_equal(get_int(get(ops, "Flush"), "errors"), 1);
+	assert_null(json_object_get(ops, "Rmdir"));
+}
+
+static void json_ops_hold_the_figures_of_each_operation(void **state)
+{
+	struct run_result *res = finished_result(state);
+	const struct op_result *o = &res->op[OP_READX];
+	json_t *doc = doc_of(state, res);
+	json_t *rd = get(get(doc, "ops"), "ReadX");
+
+	assert_int_equal(json_object_size(rd), 8);
+	assert_int_equal(get_int(rd, "count"), 3);
+	assert_int_equal(get_int(rd, "errors"), 1);
+	assert_double_is(get_real(rd, "mean_ms"), o->mean_ms);
+	assert_double_is(get_real(rd, "p50_ms"), o->p50_ms);
+	assert_double_is(get_real(rd, "p90_ms"), o->p90_ms);
+	assert_double_is(get_real(rd, "p99_ms"), o->p99_ms);
+	assert_double_is(get_real(rd, "p999_ms"), o->p999_ms);
+	assert_double_is(get_real(rd, "max_ms"), 10.0);
+	assert_double_is(get_real(get(get(doc, "ops"), "NTCreateX"), "p50_ms"), 0.5);
+}
+
+static void json_timeline_holds_each_point(void **state)
+{
+	json_t *doc = doc_of(state, finished_result(state));
+	json_t *tl = get(doc, "timeline"), *p0, *p1;
+
+	assert_true(json_is_array(tl));
+	assert_int_equal(json_array_size(tl), 2);
+	p0 = json_array_get(tl, 0);
+	p1 = json_array_get(tl, 1);
+	assert_double_is(get_real(p0, "t_s"), 1.0);
+	assert_double_is(get_real(p0, "mb_s"), 0.125);
+	assert_double_is(get_real(p0, "ops_s"), 3.0);
+	assert_double_is(get_real(p0, "max_latency_ms"), 4.5);
+	assert_double_is(get_real(p1, "t_s"), 2.0);
+	assert_double_is(get_real(p1, "mb_s"), 0.25);
+	assert_double_is(get_real(p1, "ops_s"), 4.0);
+	assert_double_is(get_real(p1, "max_latency_ms"), 10.0);
+}
+
+static void json_clients_hold_each_client_in_order(void **state)
+{
+	static const char *const dir[] = { "/a", "/b", "/a" };
+	static const json_int_t bytes[] = { C1_BYTES, C2_BYTES, C3_BYTES };
+	static const json_int_t ops[] = { 4, 2, 1 }, errors[] = { 1, 0, 1 };
+	json_t *doc = doc_of(state, finished_result(state));
+	json_t *cl = get(doc, "clients");
+
+	assert_true(json_is_array(cl));
+	assert_int_equal(json_array_size(cl), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *c = json_array_get(cl, i);
+		assert_int_equal(get_int(c, "id"), i + 1);
+		assert_string_equal(get_str(c, "directory"), dir[i]);
+		assert_int_equal(get_int(c, "bytes"), bytes[i]);
+		assert_double_is(get_real(c, "mb_s"), bytes[i] / 1e6 / EXEC_SECONDS);
+		assert_int_equal(get_int(c, "operations"), ops[i]);
+		assert_int_equal(get_int(c, "errors"), errors[i]);
+	}
+}
+
+static void json_fairness_is_the_result_fairness(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc = doc_of(state, res);
+	json_t *f = get(doc, "fairness");
+
+	assert_double_is(get_real(f, "min_mb_s"), 0.0005);
+	assert_double_is(get_real(f, "median_mb_s"), 0.065536);
+	assert_double_is(get_real(f, "max_mb_s"), 0.067584);
+	assert_double_is(get_real(f, "jain_index"), res->fairness.jain_index);
+}
+
+static void json_status_describes_the_failure(void **state)
+{
+	json_t *doc = doc_of(state, finished_result(state));
+	json_t *st = get(doc, "status"), *f = get(st, "failure");
+
+	assert_int_equal(get_int(st, "exit_code"), 1);
+	assert_false(get_bool(st, "interrupted"));
+	assert_int_equal(get_int(f, "client"), 2);
+	assert_int_equal(get_int(f, "line"), 17);
+	assert_string_equal(get_str(f, "operation"), "ReadX");
+	assert_string_equal(get_str(f, "path"), "/a/clients/client2/data.bin");
+	assert_string_equal(get_str(f, "error"), "Input/output error");
+	assert_string_equal(get_str(f, "message"),
+		"client 2, line 17: ReadX /a/clients/client2/data.bin: Input/output error");
+}
+
+/* A failure that was not an operation: no line, operation or path. */
+static void json_failure_without_line_operation_or_path_has_nulls(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *f;
+
+	res->failure->line = 0;
+	res->failure->operation = NULL;
+	res->failure->path = NULL;
+	res->failure->error = "client process died";
+	res->failure->text = "client 2: client process died";
+	doc = doc_of(state, res);
+	f = get(get(doc, "status"), "failure");
+	assert_int_equal(get_int(f, "client"), 2);
+	assert_null_at(f, "line");
+	assert_null_at(f, "operation");
+	assert_null_at(f, "path");
+	assert_string_equal(get_str(f, "error"), "client process died");
+}
+
+static void json_status_of_a_clean_run_has_no_failure(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *st;
+
+	res->failure = NULL;
+	res->exit_code = EXIT_OK;
+	doc = doc_of(state, res);
+	st = get(doc, "status");
+	assert_int_equal(get_int(st, "exit_code"), 0);
+	assert_null(json_object_get(st, "failure"));
+	assert_int_equal(json_object_size(st), 2);
+}
+
+/* The document shares the result's environment: one more reference, not
+ * a copy; with no environment the key is null. */
+static void json_environment_is_the_kept_object_or_null(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *want = keep_json(state, json_pack("{s:s, s:i}", "kernel", "6.1.0",
+						  "cpus", 2));
+	json_t *doc;
+
+	assert_int_equal(res->environment->refcount, 1);	/* the result's own */
+	doc = doc_of(state, res);
+	assert_ptr_equal(get(doc, "environment"), res->environment);
+	assert_true(json_equal(get(doc, "environment"), want));
+	assert_int_equal(res->environment->refcount, 2);
+
+	res->environment = NULL;
+	doc = doc_of(state, res);
+	assert_null_at(doc, "environment");
+}
+
+/* json_real() refuses NaN and infinities: such figures become null, and
+ * the document still dumps and parses back as the same document. */
+static void json_non_finite_figures_are_null_and_the_document_parses(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *back, *r;
+	char *text;
+
+	res->exec_seconds = 0;
+	res->op[OP_READX].mean_ms = NAN;
+	res->fairness.jain_index = INFINITY;
+	res->timeline[0].mb_s = NAN;
+	res->clients[0].mb_s = -INFINITY;
+	res->max_latency_ms = NAN;
+	doc = doc_of(state, res);
+	r = get(doc, "result");
+	assert_double_is(get_real(r, "throughput_mb_s"), 0);
+	assert_double_is(get_real(r, "nb_mb_s"), 0);
+	assert_double_is(get_real(r, "mbit_s"), 0);
+	assert_double_is(get_real(r, "elapsed_s"), 0);
+	assert_null_at(r, "max_latency_ms");
+	assert_null_at(get(get(doc, "ops"), "ReadX"), "mean_ms");
+	assert_null_at(get(doc, "fairness"), "jain_index");
+	assert_null_at(json_array_get(get(doc, "timeline"), 0), "mb_s");
+	assert_null_at(json_array_get(get(doc, "clients"), 0), "mb_s");
+
+	text = dump_of(state, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	back = keep_json(state, json_loads(text, 0, NULL));
+	assert_non_null(back);
+	assert_true(json_equal(back, doc));
+	assert_null(strstr(text, "nan"));
+	assert_null(strstr(text, "inf"));
+}
+
+/*
+ * Names are bytes: a loadfile, a directory on the command line or a path
+ * in a loadfile (which accepts bytes >= 0x80) need not be UTF-8, but JSON
+ * strings must be.  The document must still be made, with the name shown
+ * as well as it can be, rather than lost.  (These two fail while
+ * report_json.c hands raw bytes to json_pack's "s", which rejects invalid
+ * UTF-8: the whole document, or the status.failure object, is dropped.)
+ */
+static void assert_readable_name(json_t *v, const char *head, const char *tail)
+{
+	const char *s;
+
+	assert_true(json_is_string(v));
+	s = json_string_value(v);
+	assert_true(strncmp(s, head, strlen(head)) == 0);
+	assert_true(strlen(s) >= strlen(tail));
+	assert_string_equal(s + strlen(s) - strlen(tail), tail);
+}
+
+static void json_keeps_a_loadfile_and_directory_that_are_not_utf8(void **state)
+{
+	struct run_result *res = finished_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	static const char *latin1_dirs[] = { "/mnt/caf\xe9", "/b" };
+	json_t *doc, *back;
+	char *text;
+
+	((struct program *)plan->prog)->source = "caf\xe9.txt";
+	plan->dirs = latin1_dirs;
+	doc = keep_json(state, report_json(res));
+	assert_non_null(doc);
+	assert_readable_name(get(get(doc, "config"), "loadfile"), "caf", ".txt");
+	assert_readable_name(json_array_get(get(get(doc, "config"), "directories"), 0),
+			     "/mnt/caf", "");
+	text = dump_of(state, doc, 0);
+	back = keep_json(state, json_loads(text, 0, NULL));
+	assert_non_null(back);
+}
+
+static void json_keeps_a_failure_whose_path_is_not_utf8(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc;
+
+	res->failure->path = "/a/clients/client2/caf\xe9.bin";
+	res->failure->text = "client 2, line 17: ReadX /a/clients/client2/caf\xe9.bin: "
+			     "Input/output error";
+	doc = keep_json(state, report_json(res));
+	assert_non_null(doc);
+	assert_non_null(json_object_get(get(doc, "status"), "failure"));
+	assert_readable_name(get(get(get(doc, "status"), "failure"), "path"),
+			     "/a/clients/client2/caf", ".bin");
+}
+
+/* ---- report_json_write ---- */
+
+static void json_written_to_a_file_is_the_document(void **state)
+{
+	struct run_result *res = finished_result(state);
+	const char *path = talloc_asprintf(ctx_of(state), "%s/result.json",
+					   fixture_scratch_dir(state, "test_report"));
+	json_error_t err;
+	json_t *doc, *back;
+
+	assert_int_equal(report_json_write(res, path), 0);
+	back = keep_json(state, json_load_file(path, 0, &err));
+	if (!back)
+		fail_msg("%s:%d: %s", path, err.line, err.text);
+	doc = doc_of(state, res);
+	assert_true(json_equal(back, doc));
+}
+
+static void json_written_into_a_missing_directory_is_enoent(void **state)
+{
+	struct run_result *res = finished_result(state);
+	const char *path = talloc_asprintf(ctx_of(state), "%s/missing/result.json",
+					   fixture_scratch_dir(state, "test_report"));
+
+	assert_int_equal(report_json_write(res, path), ENOENT);
+}
+
+/* ---- report_text ---- */
+
+/*
+ * A result set by hand, so every printed figure is known: 116098000 bytes
+ * in 1 s is 116.098 MB/sec.  In binary 116.098 * 1.25 is
+ * 145.12250000000000227..., just above the half, so %g rounds it up to
+ * 145.123; 116.098 * 10 is 1160.98.
+ */
+static struct run_result *text_result(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+	struct client_result *cl = talloc_zero_array(res, struct client_result, 3);
+
+	assert_non_null(res);
+	assert_non_null(cl);
+	res->plan = plan_new(ctx);
+	res->nclients = 3;
+	res->exec_seconds = 1.0;
+	res->bytes_read = 100000000;
+	res->bytes_written = 16098000;
+	res->op[OP_NTCREATEX] = (struct op_result){ .count = 1234, .errors = 2,
+		.mean_ms = 0.5, .p50_ms = 0.25, .p90_ms = 1, .p99_ms = 3.125,
+		.p999_ms = 7.5, .max_ms = 12.75 };
+	res->op[OP_FLUSH].errors = 1;	/* no count: no row */
+	for (unsigned i = 0; i < 3; i++) {
+		cl[i].id = i + 1;
+		cl[i].directory = plan_dirs[i % 2];
+		cl[i].bytes = 1000000 * (i + 1);
+		cl[i].ops = 10 * (i + 1);
+		cl[i].errors = i;
+		cl[i].mb_s = 0.5 * (i + 1);
+	}
+	res->clients = cl;
+	res->fairness = (struct fairness){ 10, 20, 40, 0.9 };
+	return res;
+}
+
+/* What report_text() prints, as a string on the test's context. */
+static char *text_of(void **state, const struct run_result *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	char *s;
+
+	assert_non_null(fp);
+	report_text(fp, res);
+	assert_int_equal(fclose(fp), 0);
+	s = talloc_strndup(ctx_of(state), buf, len);
+	free(buf);
+	assert_non_null(s);
+	return s;
+}
+
+/* The whole line of text that starts with prefix, or NULL. */
+static const char *line_starting(void **state, const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *p = text; *p; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, prefix, n) == 0)
+			return talloc_strndup(ctx_of(state), p, strcspn(p, "\n"));
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return NULL;
+}
+
+/* The last line of text (which ends in a newline). */
+static const char *last_line(void **state, const char *text)
+{
+	size_t len = strlen(text);
+	const char *p = text + len - 1;
+
+	assert_true(len > 0 && text[len - 1] == '\n');
+	while (p > text && p[-1] != '\n')
+		p--;
+	return talloc_strndup(ctx_of(state), p, strcspn(p, "\n"));
+}
+
+/*
+ * " %-24s %10s %9s %9s %9s %9s %9s %7s": a space, the name left-aligned in
+ * 24 columns, then right-aligned columns of 10, five of 9 and one of 7,
+ * each after a space.
+ */
+static void text_table_header_lines_up_the_columns(void **state)
+{
+	const char *want = " Operation" "               "	/* 9 + 15 = 24 */
+			   " " "     Count"			/* 10 */
+			   " " "   AvgLat"			/* 9 */
+			   " " "      p50"
+			   " " "      p99"
+			   " " "    p99.9"
+			   " " "   MaxLat"
+			   " " " Errors";			/* 7 */
+	char *text = text_of(state, text_result(state));
+
+	assert_string_equal(want, " Operation                     Count    AvgLat       p50"
+				  "       p99     p99.9    MaxLat  Errors");
+	assert_string_equal(line_starting(state, text, " Operation"), want);
+	assert_int_equal(strlen(want), 94);
+}
+
+static void text_table_row_shows_the_operation_figures(void **state)
+{
+	const char *want = " NTCreateX" "               "	/* 24 */
+			   " " "      1234"			/* %10 */
+			   " " "    0.500"			/* %9.3f */
+			   " " "    0.250"
+			   " " "    3.125"
+			   " " "    7.500"
+			   " " "   12.750"
+			   " " "      2";			/* %7 */
+	char *text = text_of(state, text_result(state));
+
+	assert_string_equal(line_starting(state, text, " NTCreateX"), want);
+	assert_non_null(line_starting(state, text, " (latencies in ms)"));
+}
+
+static void text_table_skips_operations_that_did_not_run(void **state)
+{
+	char *text = text_of(state, text_result(state));
+
+	assert_null(line_starting(state, text, " Flush"));
+	assert_null(line_starting(state, text, " ReadX"));
+	assert_null(line_starting(state, text, " Close"));
+}
+
+static void text_throughput_line_is_the_classic_one(void **state)
+{
+	char *text = text_of(state, text_result(state));
+
+	assert_string_equal(line_starting(state, text, "Throughput"),
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs");
+}
+
+static void text_throughput_line_names_the_sync_options(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+
+	plan->bopts.sync_open = true;
+	assert_string_equal(line_starting(state, text_of(state, res), "Throughput"),
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)"
+		" (sync open)  3 procs");
+	plan->bopts.sync_dir = true;
+	assert_string_equal(line_starting(state, text_of(state, res), "Throughput"),
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)"
+		" (sync open) (sync dirs)  3 procs");
+	plan->bopts.sync_open = false;
+	assert_string_equal(line_starting(state, text_of(state, res), "Throughput"),
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)"
+		" (sync dirs)  3 procs");
+}
+
+static void text_throughput_line_alone_matches_the_report(void **state)
+{
+	struct run_result *res = text_result(state);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	report_throughput_line(fp, res);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf, "Throughput 116.098 MB/sec (NB=145.123 MB/sec"
+				 "  1160.98 MBit/sec)  3 procs\n");
+	free(buf);
+}
+
+static void text_fairness_line_gives_slowest_median_fastest_and_jain(void **state)
+{
+	char *text = text_of(state, text_result(state));
+
+	assert_string_equal(line_starting(state, text, "Clients:"),
+		"Clients: slowest 10.00 MB/sec, median 20.00, fastest 40.00;"
+		" Jain's fairness index 0.9000");
+}
+
+/* 100, 5, 100 MB/sec: the second second is below a tenth of the median. */
+static void text_stall_line_names_the_stalled_second(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct timeline_point *tl = talloc_array(res, struct timeline_point, 3);
+	char *text;
+
+	assert_non_null(tl);
+	tl[0] = (struct timeline_point){ 1, 100, 500, 2 };
+	tl[1] = (struct timeline_point){ 2, 5, 30, 812.5 };
+	tl[2] = (struct timeline_point){ 3, 100, 480, 3 };
+	res->timeline = tl;
+	res->ntimeline = 3;
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Stall:"),
+		"Stall: second 2 of the execute window: 5.00 MB/sec, 30 ops/sec,"
+		" worst latency 812.500 ms");
+	assert_null(strstr(strstr(text, "Stall:") + 1, "Stall:"));
+	assert_true(strstr(text, "Clients:") < strstr(text, "Stall:"));
+}
+
+static void text_without_stalls_has_no_stall_line(void **state)
+{
+	char *text = text_of(state, text_result(state));
+
+	assert_null(strstr(text, "Stall:"));
+}
+
+static void text_per_client_lines_only_when_asked(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+
+	assert_null(strstr(text_of(state, res), "client 1:"));
+	plan->per_client_results = true;
+	char *text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "client 1:"),
+			    "client 1: 0.5 MB/sec  1000000 bytes  10 ops  0 errors");
+	assert_string_equal(line_starting(state, text, "client 3:"),
+			    "client 3: 1.5 MB/sec  3000000 bytes  30 ops  2 errors");
+}
+
+static void text_failed_line_comes_last(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct run_failure f = { .client = 2, .line = 17, .operation = "ReadX",
+				 .error = "Input/output error",
+				 .text = "client 2, line 17: ReadX: Input/output error" };
+	char *text;
+
+	assert_null(strstr(text_of(state, res), "FAILED"));
+	res->failure = &f;
+	((struct run_plan *)res->plan)->per_client_results = true;
+	text = text_of(state, res);
+	assert_string_equal(last_line(state, text),
+			    "FAILED: client 2, line 17: ReadX: Input/output error");
+	assert_true(strstr(text, "Throughput") < strstr(text, "FAILED"));
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		/* result_fairness */
+		T(fairness_of_equal_rates_is_one),
+		T(fairness_of_one_busy_client_in_four_is_a_quarter),
+		T(fairness_of_2_and_4_is_0_9),
+		T(fairness_median_of_an_odd_count_is_the_middle_rate),
+		T(fairness_median_of_an_even_count_is_the_mean_of_the_middle_two),
+		T(fairness_of_one_client_is_its_own_rate_and_one),
+		T(fairness_of_all_zero_rates_is_one_not_nan),
+		T(fairness_does_not_reorder_its_input),
+		/* result_stalls */
+		T(stalls_are_seconds_below_a_tenth_of_the_median_rate),
+		T(a_second_at_exactly_a_tenth_of_the_median_is_not_a_stall),
+		T(stall_median_of_an_even_timeline_is_the_mean_of_the_middle_two),
+		T(stalls_without_bytes_are_judged_by_operations),
+		T(stalls_with_bytes_ignore_the_operation_rate),
+		T(an_empty_timeline_has_no_stalls),
+		T(stalls_leave_only_the_indexes_on_the_context),
+		/* result_fill and result_throughput */
+		T(fill_sums_bytes_operations_and_errors_of_the_execute_phase),
+		T(fill_gives_each_operation_its_count_errors_and_latencies),
+		T(fill_leaves_operations_that_did_not_run_at_zero),
+		T(fill_max_latency_is_the_worst_execute_operation),
+		T(fill_gives_each_client_its_figures_and_directory_round_robin),
+		T(fill_computes_fairness_from_the_client_rates),
+		T(throughput_is_bytes_moved_over_the_execute_window),
+		T(throughput_of_an_empty_window_is_zero),
+		T(fill_with_an_empty_window_gives_zero_rates_and_even_fairness),
+		T(fill_leaves_only_the_clients_on_the_result),
+		/* report_json */
+		T(json_has_every_top_level_key),
+		T(json_command_line_is_empty_when_not_recorded),
+		T(json_config_describes_the_plan),
+		T(json_config_shows_options_pacing_and_backend_as_set),
+		T(json_config_warmup_is_zero_with_run_once),
+		T(json_result_has_throughput_in_three_units_and_the_totals),
+		T(json_ops_lists_only_operations_with_a_count_or_errors),
+		T(json_ops_hold_the_figures_of_each_operation),
+		T(json_timeline_holds_each_point),
+		T(json_clients_hold_each_client_in_order),
+		T(json_fairness_is_the_result_fairness),
+		T(json_status_describes_the_failure),
+		T(json_failure_without_line_operation_or_path_has_nulls),
+		T(json_status_of_a_clean_run_has_no_failure),
+		T(json_environment_is_the_kept_object_or_null),
+		T(json_non_finite_figures_are_null_and_the_document_parses),
+		T(json_keeps_a_loadfile_and_directory_that_are_not_utf8),
+		T(json_keeps_a_failure_whose_path_is_not_utf8),
+		/* report_json_write */
+		T(json_written_to_a_file_is_the_document),
+		T(json_written_into_a_missing_directory_is_enoent),
+		/* report_text */
+		T(text_table_header_lines_up_the_columns),
+		T(text_table_row_shows_the_operation_figures),
+		T(text_table_skips_operations_that_did_not_run),
+		T(text_throughput_line_is_the_classic_one),
+		T(text_throughput_line_names_the_sync_options),
+		T(text_throughput_line_alone_matches_the_report),
+		T(text_fairness_line_gives_slowest_median_fastest_and_jain),
+		T(text_stall_line_names_the_stalled_second),
+		T(text_without_stalls_has_no_stall_line),
+		T(text_per_client_lines_only_when_asked),
+		T(text_failed_line_comes_last),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
