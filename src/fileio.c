@@ -780,17 +780,18 @@ static bool fileio_dos_match(const char *pat, const char *name)
 		return false;
 	const char *dot = strrchr(n.s, '.');
 	n.dot = dot ? (size_t)(dot - n.s) : n.len;
-	memset(cur, 0, sizeof(cur));
+	/* Only positions 0..len matter: clear and copy no more than those. */
+	memset(cur, 0, n.len + 1);
 	cur[0] = true;
 	for (; *pat; pat++) {
 		bool any = false;
-		memset(nxt, 0, sizeof(nxt));
+		memset(nxt, 0, n.len + 1);
 		fileio_match_step(*pat, &n, cur, nxt);
 		for (size_t i = 0; i <= n.len; i++)
 			any = any || nxt[i];
 		if (!any)
 			return false;
-		memcpy(cur, nxt, sizeof(cur));
+		memcpy(cur, nxt, n.len + 1);
 	}
 	return cur[n.len];
 }
@@ -798,7 +799,7 @@ static bool fileio_dos_match(const char *pat, const char *name)
 /*
  * dbench 4.0 resolves the pattern as a name (a stat that misses, and a
  * case-insensitive scan), then, for a wildcard, reads up to maxcnt
- * entries of the directory.  We count the entries that match, "." and
+ * entries of the directory.  We look for an entry that matches, "." and
  * ".." included as a CIFS server lists them, and fail with ENOENT when
  * none did (NT_STATUS_NO_SUCH_FILE); dbench 4.0 never fails here.
  */
@@ -819,8 +820,11 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 		return found;
 	if ((err = fileio_scan_open(bc, dirfd, &s)) != 0)
 		return err;
+	/* Only whether anything matched decides the outcome: after the first
+	 * match the rest is read (as dbench 4.0 reads it) but not matched. */
 	while (left > 0 && (name = fileio_scan_next(&s, &err)) != NULL) {
-		matches += fileio_dos_match(leaf, name);
+		if (matches == 0)
+			matches += fileio_dos_match(leaf, name);
 		left--;
 	}
 	fileio_close(&s.fd);
