@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "backend.h"
 #include "loadfile.h"
 
@@ -41,13 +43,25 @@ struct run_plan {
 	bool quiet;			/* no progress lines */
 	bool continue_on_error;		/* count unexpected outcomes, do not stop */
 	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
+	json_t **result_doc;		/* if set: receives the run's JSON document */
+	bool text_on_stderr;		/* human text to stderr (stdout holds JSON) */
 	const char *command_line;	/* as typed, for the record */
 	struct backend_options bopts;
 	const struct backend *backend;
 	const struct program *prog;	/* compiled loadfile, read-only */
 };
 
-/* Run the plan; prints progress and results; returns an exit code. */
+/*
+ * Run the plan; prints progress and results; returns an exit code.
+ *
+ * A client process returns from driver_run() too, with its own exit
+ * status, so that it leaves through main and frees what it inherited.
+ * Callers that would do more after a run must check driver_is_client()
+ * first and return at once when it is true.
+ */
 int driver_run(const struct run_plan *plan);
+
+/* True in a client process (after driver_run() returned in it). */
+bool driver_is_client(void);
 
 #endif

@@ -53,6 +53,12 @@ struct driver {
 
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t interrupt_signal;	/* the first: SIGINT or SIGTERM */
+static bool is_client;				/* this process is a client */
+
+bool driver_is_client(void)
+{
+	return is_client;
+}
 
 static void on_interrupt(int sig)
 {
@@ -260,6 +266,7 @@ static bool fork_clients(struct driver *d)
 			d->child_status = client_process_main(plan, d->stats, first, count,
 							      d->clients_dirfd, d->start_pipe[0]);
 			d->in_child = true;
+			is_client = true;
 			return false;
 		}
 		d->pids[p] = pid;
@@ -551,6 +558,8 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 static int report(struct driver *d, const struct run_result *res)
 {
 	report_text(d->text, res);
+	if (d->plan->result_doc)
+		*d->plan->result_doc = report_json(res);
 	if (d->plan->json_path) {
 		int err = report_json_write(res, d->plan->json_path);
 		if (err) {
@@ -570,7 +579,7 @@ int driver_run(const struct run_plan *plan)
 	char started_at[32];
 	int rc = EXIT_RUN_FAILED;
 
-	d.text = json_stdout ? stderr : stdout;
+	d.text = json_stdout || plan->text_on_stderr ? stderr : stdout;
 	install_signals();
 	if (!prepare_targets(&d)) {
 		talloc_free(d.ctx);
@@ -590,7 +599,8 @@ int driver_run(const struct run_plan *plan)
 		talloc_free(d.ctx);
 		return EXIT_RUN_FAILED;
 	}
-	json_t *env = plan->json_path ? env_capture(plan->dirs, plan->ndirs) : NULL;
+	json_t *env = plan->json_path || plan->result_doc
+			      ? env_capture(plan->dirs, plan->ndirs) : NULL;
 	utc_now(started_at);
 	report_header(d.text, plan);
 	set_phase(&d, PHASE_SETUP, now_ns());

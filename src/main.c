@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
+#include <unistd.h>
 
 #include "driver.h"
+#include "sweep.h"
 #include "loadfile.h"
 #include "version.h"
 
@@ -26,6 +28,9 @@ struct cmdline {
 	int check_loadfile, version, help, usage;
 	char *json;
 	char *backend;
+	char *sweep;		/* --sweep=LIST */
+	int repeat, settle, drop_caches;
+	char *csv;
 };
 
 /* popt hands string and argv results over as malloc()ed memory. */
@@ -37,6 +42,8 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->loadfile);
 	free(cl->json);
 	free(cl->backend);
+	free(cl->sweep);
+	free(cl->csv);
 }
 
 static void usage_error(poptContext pc, const char *fmt, const char *what)
@@ -94,6 +101,14 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--backend must be 'fileio' or 'null'";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
+	if (!cl->sweep && (cl->repeat != 1 || cl->settle != -1 || cl->drop_caches || cl->csv))
+		return "--repeat, --settle, --drop-caches and --csv go with --sweep";
+	if (cl->repeat < 1 || cl->repeat > 1000)
+		return "--repeat must be from 1 to 1000";
+	if (cl->settle < -1 || cl->settle > 86400)
+		return "--settle must be from 0 to 86400 seconds";
+	if (cl->drop_caches && geteuid() != 0)
+		return "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)";
 	return NULL;
 }
 
@@ -120,14 +135,25 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	       const char *cmdline)
 {
 	struct run_plan plan = { 0 };
+	struct sweep_plan sweep = { 0 };
 	const char *arg = poptGetArg(pc);
 	static const char *here[] = { ".", NULL };
+	char *err = NULL;
 
-	if (!arg || poptPeekArg(pc)) {
+	if (cl->sweep) {
+		if (arg) {
+			fprintf(stderr, "dbench: --sweep takes the client counts from its list,"
+				" not NPROCS '%s'\n", arg);
+			return EXIT_BAD_INPUT;
+		}
+		if (!sweep_parse_list(mem_ctx, cl->sweep, &sweep.procs, &sweep.nprocs, &err)) {
+			fprintf(stderr, "dbench: %s\n", err);
+			return EXIT_BAD_INPUT;
+		}
+	} else if (!arg || poptPeekArg(pc)) {
 		usage_error(pc, "%s", arg ? "give exactly one NPROCS" : "NPROCS is missing");
 		return EXIT_BAD_INPUT;
-	}
-	if (!parse_nprocs(arg, &plan.nclients)) {
+	} else if (!parse_nprocs(arg, &plan.nclients)) {
 		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
 			arg, DBENCH_MAX_CLIENTS);
 		return EXIT_BAD_INPUT;
@@ -153,14 +179,23 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		.no_resolve = cl->no_resolve,
 	};
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
-	plan.json_path = cl->json;
 	plan.command_line = cmdline;
-	return driver_run(&plan);
+	if (!cl->sweep) {
+		plan.json_path = cl->json;
+		return driver_run(&plan);
+	}
+	sweep.repeat = cl->repeat;
+	sweep.settle = cl->settle >= 0 ? (unsigned)cl->settle : 3;
+	sweep.drop_caches = cl->drop_caches;
+	sweep.json_path = cl->json;
+	sweep.csv_path = cl->csv;
+	return sweep_run(&plan, &sweep);
 }
 
 int main(int argc, const char **argv)
 {
-	struct cmdline cl = { .timelimit = 600, .warmup = -1, .clients_per_process = 1 };
+	struct cmdline cl = { .timelimit = 600, .warmup = -1, .clients_per_process = 1,
+			      .repeat = 1, .settle = -1 };
 	struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_INT, &cl.timelimit, 0,
 		  "execute phase length", "SECS" },
@@ -196,6 +231,16 @@ int main(int argc, const char **argv)
 		  "no progress lines", NULL },
 		{ "json", 0, POPT_ARG_STRING, &cl.json, 0,
 		  "write the result as JSON (- for stdout; text goes to stderr)", "FILE" },
+		{ "sweep", 0, POPT_ARG_STRING, &cl.sweep, 0,
+		  "run each client count in LIST (1,2,4 or 1..128: powers of two)", "LIST" },
+		{ "repeat", 0, POPT_ARG_INT, &cl.repeat, 0,
+		  "runs per client count in a sweep (default 1)", "K" },
+		{ "settle", 0, POPT_ARG_INT, &cl.settle, 0,
+		  "sync, then rest this long between sweep runs (default 3)", "SECS" },
+		{ "drop-caches", 0, POPT_ARG_NONE, &cl.drop_caches, 0,
+		  "drop the page cache between sweep runs (root)", NULL },
+		{ "csv", 0, POPT_ARG_STRING, &cl.csv, 0,
+		  "write one row per sweep run to FILE", "FILE" },
 		{ "backend", 0, POPT_ARG_STRING, &cl.backend, 0,
 		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,

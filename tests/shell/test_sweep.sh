@@ -1,0 +1,79 @@
+# test_sweep.sh - --sweep: many runs, the classic lines, one summary.
+. "$TOP/tests/shell/lib.sh"
+mkdir -p "$T/d"
+
+begin "a sweep runs every count and repeat, keeps each Throughput line, ends with a summary"
+out=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=0 --run-once -q -D "$T/d" \
+	--json="$T/s.json" --csv="$T/s.csv"); rc=$?
+expect_status $rc 0
+expect_eq "$(printf '%s\n' "$out" | grep -c '^Throughput .*  1 procs$')" 2 "1-proc runs"
+expect_eq "$(printf '%s\n' "$out" | grep -c '^Throughput .*  2 procs$')" 2 "2-proc runs"
+expect_match "$out" '^ +procs +runs +mean +high +low +stddev +cv% +p99 +max$'
+expect_match "$out" '^ +1 +2( +[0-9]+\.[0-9]+){7}$'
+expect_match "$out" '^ +2 +2( +[0-9]+\.[0-9]+){7}$'
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "the sweep document holds every run and a summary per count"
+expect_eq "$(jq '.runs | length' "$T/s.json")" 4 "runs"
+expect_eq "$(jq -c '[.runs[].config.nprocs]' "$T/s.json")" "[1,1,2,2]" "run order"
+expect_eq "$(jq -c '[.summary[].procs]' "$T/s.json")" "[1,2]" "summary procs"
+for k in procs runs mean high low stddev cv_pct p99_ms max_ms; do
+	jq -e ".summary[0] | has(\"$k\")" "$T/s.json" >/dev/null || fail "no summary.$k"
+done
+jq -e '.summary[] as $s | [.runs[] | select(.config.nprocs == $s.procs) | .result.throughput_mb_s] as $t |
+	(($t | add / length) - $s.mean | fabs) < 1e-9 and ($t | max) == $s.high and ($t | min) == $s.low' \
+	"$T/s.json" >/dev/null || fail "summary does not match the runs"
+end
+
+begin "--csv writes a header and one row per run"
+expect_eq "$(head -n 1 "$T/s.csv")" \
+	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at" "header"
+expect_eq "$(sed 1d "$T/s.csv" | cut -d, -f1-3 | tr '\n' ' ')" "1,1,0 1,2,0 2,1,0 2,2,0 " "rows"
+end
+
+begin "a range A..B means the powers of two from A to B"
+"$DBENCH" --sweep=1..8 --settle=0 --backend=null --run-once -q -D "$T/d" --json="$T/r.json" >/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(jq -c '[.summary[].procs]' "$T/r.json")" "[1,2,4,8]" "procs"
+end
+
+begin "--json=- leaves the sweep document alone on stdout"
+"$DBENCH" --sweep=1 --settle=0 --backend=null --run-once -q -D "$T/d" --json=- >"$T/o.json" 2>"$T/o.txt"; rc=$?
+expect_status $rc 0
+jq -e '.runs and .summary' "$T/o.json" >/dev/null 2>&1 || fail "stdout is not the sweep document"
+expect_match "$(cat "$T/o.txt")" '^Throughput '
+end
+
+begin "a failed run is recorded, the sweep goes on, and the exit status says so"
+printf '%s\n' 'QUERY_PATH_INFORMATION "\clients\client1\nothere" 1004 NT_STATUS_OK' >"$T/bad.txt"
+out=$("$DBENCH" --sweep=1,2 --settle=0 --run-once -q -c "$T/bad.txt" -D "$T/d" --json="$T/f.json"); rc=$?
+expect_status $rc 1
+expect_eq "$(jq -c '[.runs[].status.exit_code]' "$T/f.json")" "[1,1]" "exit codes"
+expect_eq "$(jq -c '[.summary[].runs]' "$T/f.json")" "[0,0]" "successful runs"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+for args in "--sweep=0" "--sweep=a" "--sweep=4..2" "--sweep=1.." "--sweep=1,,2" "--sweep=1 4" \
+	"--repeat=2 1" "--csv=x 1" "--sweep=1 --repeat=0"; do
+	begin "bad sweep usage '$args' exits 2 before any run"
+	# shellcheck disable=SC2086
+	err=$(cd "$T/d" && "$DBENCH" --backend=null --run-once $args 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_match "$err" '^dbench: '
+	expect_eq "$(ls -A "$T/d")" "" "created in $T/d"
+	end
+done
+
+begin "--drop-caches needs root"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	err=$(cd /tmp && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$DBENCH" --sweep=1 --drop-caches --backend=null --run-once 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_eq "$err" "dbench: --drop-caches needs root (it writes /proc/sys/vm/drop_caches)"
+else
+	echo "# skipped: needs root and setpriv"
+fi
+end
+
+finish
