@@ -33,7 +33,7 @@ endif
 
 LIB_SRCS = src/ops.c src/loadfile.c src/hist.c src/stats.c src/result.c src/report.c \
            src/report_json.c src/env.c src/client.c src/driver.c src/backend.c \
-           src/fileio.c src/nullio.c src/sweep.c
+           src/fileio.c src/nullio.c src/sweep.c src/plot.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/default_loadfile.o
 MAIN_OBJ = $(O)/main.o
 
@@ -41,7 +41,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 
 # Debian packages for building (first line) and for the tests (second).
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev
-DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time \
+DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps

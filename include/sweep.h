@@ -28,6 +28,7 @@ struct sweep_plan {
 	bool drop_caches;	/* echo 3 > /proc/sys/vm/drop_caches between runs */
 	const char *json_path;	/* the sweep document, "-" for stdout, or NULL */
 	const char *csv_path;	/* one row per run, or NULL */
+	const char *plot_path;	/* an SVG chart of the summary, or NULL */
 };
 
 /*

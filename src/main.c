@@ -31,6 +31,7 @@ struct cmdline {
 	char *sweep;		/* --sweep=LIST */
 	int repeat, settle, drop_caches;
 	char *csv;
+	char *plot;
 };
 
 /* popt hands string and argv results over as malloc()ed memory. */
@@ -44,6 +45,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->backend);
 	free(cl->sweep);
 	free(cl->csv);
+	free(cl->plot);
 }
 
 static void usage_error(poptContext pc, const char *fmt, const char *what)
@@ -101,8 +103,9 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--backend must be 'fileio' or 'null'";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
-	if (!cl->sweep && (cl->repeat != 1 || cl->settle != -1 || cl->drop_caches || cl->csv))
-		return "--repeat, --settle, --drop-caches and --csv go with --sweep";
+	if (!cl->sweep && (cl->repeat != 1 || cl->settle != -1 || cl->drop_caches || cl->csv ||
+			   cl->plot))
+		return "--repeat, --settle, --drop-caches, --csv and --plot go with --sweep";
 	if (cl->repeat < 1 || cl->repeat > 1000)
 		return "--repeat must be from 1 to 1000";
 	if (cl->settle < -1 || cl->settle > 86400)
@@ -189,6 +192,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	sweep.drop_caches = cl->drop_caches;
 	sweep.json_path = cl->json;
 	sweep.csv_path = cl->csv;
+	sweep.plot_path = cl->plot;
 	return sweep_run(&plan, &sweep);
 }
 
@@ -241,6 +245,8 @@ int main(int argc, const char **argv)
 		  "drop the page cache between sweep runs (root)", NULL },
 		{ "csv", 0, POPT_ARG_STRING, &cl.csv, 0,
 		  "write one row per sweep run to FILE", "FILE" },
+		{ "plot", 0, POPT_ARG_STRING, &cl.plot, 0,
+		  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
 		{ "backend", 0, POPT_ARG_STRING, &cl.backend, 0,
 		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plot.h"
 #include "sweep.h"
 #include "version.h"
 
@@ -223,6 +224,36 @@ static int write_json(const char *path, json_t *doc)
 	return json_dump_file(doc, path, flags) == 0 ? 0 : (errno ? errno : EIO);
 }
 
+/* The summary as one chart series (counts where no run succeeded are left
+ * out). */
+static int write_plot(const char *path, const struct run_plan *base, json_t *summary)
+{
+	size_t n = json_array_size(summary), k = 0, i;
+	struct plot_point *pts = calloc(n ? n : 1, sizeof(*pts));
+	json_t *s;
+
+	if (!pts)
+		return ENOMEM;
+	json_array_foreach(summary, i, s) {
+		if (json_integer_value(json_object_get(s, "runs")) == 0)
+			continue;
+		pts[k++] = (struct plot_point){
+			.procs = json_integer_value(json_object_get(s, "procs")),
+			.mean = json_real_value(json_object_get(s, "mean")),
+			.high = json_real_value(json_object_get(s, "high")),
+			.low = json_real_value(json_object_get(s, "low")),
+			.p99_ms = json_real_value(json_object_get(s, "p99_ms")),
+		};
+	}
+	char name[512];
+	snprintf(name, sizeof(name), "%s on %s%s", base->prog->source, base->dirs[0],
+		 base->ndirs > 1 ? " ..." : "");
+	struct plot_series series = { name, pts, k };
+	int err = plot_svg(path, "dbench sweep", &series, 1);
+	free(pts);
+	return err;
+}
+
 /* ---- the sweep ---- */
 
 static json_t *sweep_config(const struct sweep_plan *sp)
@@ -303,6 +334,11 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of)) != 0)
 		fprintf(stderr, "dbench: cannot write CSV to '%s': %s\n", sp->csv_path,
 			strerror(err));
+	int perr = 0;
+	if (sp->plot_path && (perr = write_plot(sp->plot_path, base, summary)) != 0)
+		fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", sp->plot_path,
+			strerror(perr));
+	err = err ? err : perr;
 	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp), "runs", runs,
 				"summary", summary);
 	int jerr = 0;

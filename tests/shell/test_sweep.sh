@@ -76,4 +76,15 @@ else
 fi
 end
 
+begin "--plot draws a well-formed SVG with one point per count in each panel"
+"$DBENCH" --sweep=1..4 --settle=0 --backend=null --run-once -q -D "$T/d" --plot="$T/s.svg" >/dev/null; rc=$?
+expect_status $rc 0
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/s.svg" 2>/dev/null || fail "not well-formed XML"
+fi
+expect_eq "$(grep -c "class='point'" "$T/s.svg")" 6 "points (3 counts x 2 panels)"
+expect_eq "$(grep -c "class='whisker'" "$T/s.svg")" 3 "whiskers"
+expect_match "$(cat "$T/s.svg")" "^<svg xmlns='http://www.w3.org/2000/svg'"
+end
+
 finish
