@@ -11,6 +11,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "driver.h"
 #include "sweep.h"
 #include "loadfile.h"
@@ -259,6 +260,9 @@ int main(int argc, const char **argv)
 		  "show a brief usage message", NULL },
 		POPT_TABLEEND
 	};
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1);
+
 	TALLOC_CTX *top = talloc_new(NULL);
 	poptContext pc = poptGetContext("dbench", argc, argv, table, 0);
 	int rc, opt;

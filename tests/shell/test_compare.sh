@@ -1,0 +1,167 @@
+# test_compare.sh - "dbench compare A B": environment differences, verdicts,
+# --fail-above and bad input, on documents from real (null backend) runs
+# and copies of them edited with jq.
+. "$TOP/tests/shell/lib.sh"
+mkdir -p "$T/d"
+
+# run FILE: one short run's document
+run() {
+	"$DBENCH" --backend=null --run-once -q --json="$1" -D "$T/d" 1 >/dev/null ||
+		fail "the run for $1 failed"
+}
+
+# sweep OUT MB/S...: a sweep document of copies of r1.json, one run per
+# throughput figure given
+sweep() {
+	out=$1
+	shift
+	printf '%s\n' "$@" | jq -s --slurpfile r "$T/r1.json" \
+		'{sweep: {}, runs: map(. as $mb | $r[0] | .result.throughput_mb_s = $mb), summary: []}' \
+		>"$out" || fail "cannot make $out"
+}
+
+# compare ARGS...: "dbench compare ARGS", its stderr kept in $T/err
+compare() {
+	"$DBENCH" compare "$@" 2>"$T/err"
+}
+
+# expect_rc GOT WANT: an exit status check that shows the error, if any
+expect_rc() {
+	[ "$1" -eq "$2" ] || fail "exit status $1, want $2: $(head -n 1 "$T/err")"
+}
+
+begin "dbench knows the compare subcommand"
+run "$T/r1.json"
+run "$T/r2.json"
+out=$("$DBENCH" compare --help 2>&1); rc=$?
+expect_status $rc 0
+printf '%s\n' "$out" | grep -q 'A\.json B\.json' ||
+	fail "'dbench compare --help' shows no compare usage: is compare wired into main.c?"
+expect_match "$out" '--fail-above=PCT'
+expect_match "$out" '--alpha=P'
+end
+
+begin "two runs of one machine: no environment differences, exit 0"
+out=$(compare "$T/r1.json" "$T/r2.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" "^A: $T/r1.json \\(1 run at nprocs 1\\)\$"
+expect_match "$out" '^Environments: no differences$'
+expect_match "$out" '^ +1 +1/1 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% .* (faster|slower|same) \(1 run: no test\)$'
+expect_match "$out" '^ +1  ReadX +1/1 '
+end
+
+begin "each differing setting is listed with both values"
+jq '.environment.kernel.release = "9.9.9-test" |
+	.environment.targets[0].mount_options = "rw,noatime" |
+	.environment.vm.swappiness = 1 | .config.fsync = true' "$T/r1.json" >"$T/env.json"
+out=$(compare "$T/r1.json" "$T/env.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^Environments differ:$'
+expect_match "$out" "^  kernel.release: $(jq -r .environment.kernel.release "$T/r1.json") -> 9.9.9-test\$"
+expect_match "$out" "^  targets\\[0\\].mount_options: $(jq -r '.environment.targets[0].mount_options' "$T/r1.json") -> rw,noatime\$"
+expect_match "$out" "^  vm.swappiness: $(jq -r .environment.vm.swappiness "$T/r1.json") -> 1\$"
+expect_match "$out" '^  config.fsync: false -> true$'
+expect_eq "$(printf '%s\n' "$out" | grep -c '^  [a-z].*: .* -> ')" 4 "differences listed"
+expect_no_match "$out" 'no differences'
+end
+
+begin "a clearly slower B, 3 runs each: slower, exit 3 under --fail-above=5"
+sweep "$T/a.json" 100 110 90
+sweep "$T/slow.json" 70 72 68
+out=$(compare --fail-above=5 "$T/a.json" "$T/slow.json"); rc=$?
+expect_rc $rc 3
+expect_match "$out" '^A: .*a.json \(sweep, 3 runs at nprocs 1\)$'
+expect_match "$out" '^ +1 +3/3 +100\.000 +70\.000 +-30\.00% +-[0-9.]+ +[0-9.]+ +[<0-9.]+ +\[-[0-9.]+, -[0-9.]+\] +slower$'
+expect_match "$out" '^FAILED: B is slower than A by more than 5% at nprocs 1$'
+end
+
+begin "the same slowdown within the limit exits 0"
+out=$(compare --fail-above=40 "$T/a.json" "$T/slow.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" 'slower$'
+expect_match "$out" '^OK: B is nowhere slower than A by more than 40%$'
+end
+
+begin "equal ones: no significant change, exit 0 under --fail-above=5"
+sweep "$T/same.json" 92 108 101
+out=$(compare --fail-above=5 "$T/a.json" "$T/same.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^ +1 +3/3 +100\.000 +100\.333 +\+0\.33% .* no significant change$'
+expect_no_match "$out" '^FAILED'
+end
+
+begin "a sweep's failed runs are ignored and counted"
+sweep "$T/part.json" 70 72 68 1
+jq '.runs[3].status.exit_code = 1' "$T/part.json" >"$T/part1.json"
+out=$(compare "$T/a.json" "$T/part1.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^B: .*part1.json \(sweep, 4 runs at nprocs 1; 1 ignored: failed or without a throughput\)$'
+expect_match "$out" '^ +1 +3/3 +100\.000 +70\.000 '
+end
+
+begin "single runs are judged by the plain difference"
+jq '.result.throughput_mb_s = 100' "$T/r1.json" >"$T/one-a.json"
+jq '.result.throughput_mb_s = 94' "$T/r1.json" >"$T/one-b.json"
+out=$(compare --fail-above=5 "$T/one-a.json" "$T/one-b.json"); rc=$?
+expect_rc $rc 3
+expect_match "$out" '^ +1 +1/1 +100\.000 +94\.000 +-6\.00% .* slower \(1 run: no test\)$'
+compare --fail-above=7 "$T/one-a.json" "$T/one-b.json" >/dev/null; rc=$?
+expect_rc $rc 0
+end
+
+begin "a document from dbench --sweep is read run by run"
+"$DBENCH" --backend=null --run-once -q --sweep=1,2 --repeat=2 --settle=0 \
+	--json="$T/sweep.json" -D "$T/d" >/dev/null 2>&1 || fail "the sweep failed"
+out=$(compare "$T/sweep.json" "$T/sweep.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^A: .*sweep.json \(sweep, 4 runs at nprocs 1 2\)$'
+expect_match "$out" '^ +1 +2/2 .* 1\.0000 .* no significant change$'
+expect_match "$out" '^ +2 +2/2 .* 1\.0000 .* no significant change$'
+expect_match "$out" '^ +2  ReadX +2/2 '
+out=$(compare "$T/sweep.json" "$T/r1.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^ +1 +2/1 .* \(1 run: no test\)$'
+expect_match "$out" '^  nprocs 2: only in A$'
+end
+
+begin "a file that is missing, not JSON or not a result: exit 2, the file named"
+echo 'Throughput 12 MB/sec' >"$T/text.json"
+echo '{"hello": 1}' >"$T/other.json"
+jq '.config.nprocs = 2' "$T/r1.json" >"$T/two.json"
+for case in "missing.json|^dbench: cannot read '$T/missing.json': No such file or directory\$" \
+	"text.json|^dbench: '$T/text.json' is not JSON: " \
+	"other.json|^dbench: '$T/other.json' is not a dbench result: " \
+	"two.json|^dbench: '$T/r1.json' and '$T/two.json' have no nprocs in common \\(1 against 2\\)\$"; do
+	f=${case%%|*}
+	out=$(compare "$T/r1.json" "$T/$f"); rc=$?
+	expect_rc $rc 2
+	expect_eq "$out" "" "stdout for $f"
+	expect_eq "$(wc -l <"$T/err")" 1 "lines on stderr for $f"
+	expect_match "$(cat "$T/err")" "${case#*|}"
+done
+end
+
+begin "bad options and a missing file operand: exit 2"
+for args in "--alpha=2 $T/r1.json $T/r2.json" "--fail-above=-1 $T/r1.json $T/r2.json" \
+	"--alpha=x $T/r1.json $T/r2.json" "$T/r1.json" "$T/r1.json $T/r2.json $T/r2.json"; do
+	# shellcheck disable=SC2086 # split on purpose
+	compare $args >/dev/null; rc=$?
+	expect_rc $rc 2
+	expect_match "$(head -n 1 "$T/err")" '^dbench: '
+done
+end
+
+begin "compare --plot draws one series per side"
+mkdir -p "$T/pd"
+"$DBENCH" --sweep=1,2 --settle=0 --backend=null --run-once -q -D "$T/pd" --json="$T/pa.json" >/dev/null 2>&1
+"$DBENCH" --sweep=1,2 --settle=0 --backend=null --run-once -q -D "$T/pd" --json="$T/pb.json" >/dev/null 2>&1
+"$DBENCH" compare --plot="$T/c.svg" "$T/pa.json" "$T/pb.json" >/dev/null 2>&1; rc=$?
+expect_status $rc 0
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/c.svg" 2>/dev/null || fail "not well-formed XML"
+fi
+expect_eq "$(grep -c "<g class='series'>" "$T/c.svg")" 2 "series"
+expect_eq "$(grep -c "class='point'" "$T/c.svg")" 8 "points (2 sides x 2 counts x 2 panels)"
+end
+
+finish

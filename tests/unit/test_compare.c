@@ -1,0 +1,680 @@
+/*
+ * test_compare.c - "dbench compare" (compare.h), specified by example:
+ * the statistics against values derived independently (closed forms,
+ * binomial sums, a published R example), then the reading of documents,
+ * the environment differences, the verdicts and the exit status.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "fixture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <talloc.h>
+
+#include "compare.h"
+
+#define setup fixture_setup
+#define teardown fixture_teardown
+#define ctx_of fixture_ctx
+#define N(array) (sizeof(array) / sizeof((array)[0]))
+
+static void assert_near(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("got %.12g, want %.12g (within %g)", got, want, tol);
+}
+
+/* ---- incomplete beta ---- */
+
+/* For whole a and b, I_x(a, b) = P(X >= a) with X ~ Binomial(a+b-1, x):
+ * an exact sum that shares nothing with the continued fraction. */
+static double binomial_upper(int a, int b, double x)
+{
+	int n = a + b - 1;
+	double sum = 0;
+
+	for (int k = a; k <= n; k++)
+		sum += exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) +
+			   k * log(x) + (n - k) * log1p(-x));
+	return sum;
+}
+
+static void incbeta_of_1_1_is_x(void **state)
+{
+	(void)state;
+	for (double x = 0.05; x < 1; x += 0.1)
+		assert_near(compare_incbeta(1, 1, x), x, 1e-13);
+}
+
+static void incbeta_is_one_half_at_the_middle_when_symmetric(void **state)
+{
+	(void)state;
+	const double as[] = { 0.5, 1, 3, 7.5, 20, 300 };
+	for (size_t i = 0; i < N(as); i++)
+		assert_near(compare_incbeta(as[i], as[i], 0.5), 0.5, 1e-12);
+}
+
+static void incbeta_of_2_3_at_one_half_is_11_16ths(void **state)
+{
+	(void)state;
+	/* P(Bin(4, 1/2) >= 2) = (6 + 4 + 1) / 16 */
+	assert_near(compare_incbeta(2, 3, 0.5), 0.6875, 1e-14);
+}
+
+static void incbeta_matches_its_closed_forms_with_a_unit_parameter(void **state)
+{
+	(void)state;
+	/* I_x(a, 1) = x^a and I_x(1, b) = 1 - (1-x)^b */
+	assert_near(compare_incbeta(2.5, 1, 0.3), pow(0.3, 2.5), 1e-14);
+	assert_near(compare_incbeta(1, 4.5, 0.3), 1 - pow(0.7, 4.5), 1e-14);
+	assert_near(compare_incbeta(0.5, 1, 0.81), 0.9, 1e-14);
+}
+
+static void incbeta_matches_binomial_sums(void **state)
+{
+	(void)state;
+	assert_near(compare_incbeta(3, 5, 0.4), binomial_upper(3, 5, 0.4), 1e-13);
+	assert_near(compare_incbeta(5, 3, 0.9), binomial_upper(5, 3, 0.9), 1e-13);
+	assert_near(compare_incbeta(50, 60, 0.45), binomial_upper(50, 60, 0.45), 1e-12);
+	assert_near(compare_incbeta(12, 2, 0.2), binomial_upper(12, 2, 0.2), 1e-15);
+}
+
+static void incbeta_is_symmetric_and_bounded(void **state)
+{
+	(void)state;
+	assert_near(compare_incbeta(2.3, 7.1, 0.2) + compare_incbeta(7.1, 2.3, 0.8), 1, 1e-13);
+	assert_true(compare_incbeta(2, 3, 0) == 0);
+	assert_true(compare_incbeta(2, 3, 1) == 1);
+	assert_true(isnan(compare_incbeta(0, 3, 0.5)));
+}
+
+/* ---- Student's t ---- */
+
+static void t_cdf_matches_the_closed_forms_for_1_and_2_df(void **state)
+{
+	(void)state;
+	const double ts[] = { -7, -1.5, -0.2, 0, 0.3, 1, 2.5, 40 };
+	for (size_t i = 0; i < N(ts); i++) {
+		double t = ts[i];
+		/* df 1 is Cauchy; df 2: 1/2 + t / (2 sqrt(2 + t^2)) */
+		assert_near(compare_t_cdf(t, 1), 0.5 + atan(t) / M_PI, 1e-13);
+		assert_near(compare_t_cdf(t, 2), 0.5 + t / (2 * sqrt(2 + t * t)), 1e-13);
+	}
+}
+
+static void t_quantiles_match_the_tables(void **state)
+{
+	(void)state;
+	/* two-sided 95 % critical values from standard t tables */
+	assert_near(compare_t_quantile(0.975, 10), 2.228138852, 1e-8);
+	assert_near(compare_t_quantile(0.975, 1), 12.70620474, 1e-7);
+	assert_near(compare_t_quantile(0.975, INFINITY), 1.959963985, 1e-8);
+	assert_near(compare_t_quantile(0.95, 4), 2.131846786, 1e-8);
+	assert_near(compare_t_quantile(0.025, 10), -2.228138852, 1e-8);
+	assert_true(compare_t_quantile(0.5, 3) == 0);
+	assert_true(isnan(compare_t_quantile(1, 3)));
+}
+
+static void t_quantiles_invert_the_closed_forms(void **state)
+{
+	(void)state;
+	const double ps[] = { 0.6, 0.9, 0.995, 0.9999 };
+	for (size_t i = 0; i < N(ps); i++) {
+		double p = ps[i];
+		/* df 1: tan(pi (p - 1/2)); df 2: (2p - 1) / sqrt(2 p (1 - p)) */
+		double t1 = tan(M_PI * (p - 0.5)), t2 = (2 * p - 1) / sqrt(2 * p * (1 - p));
+		assert_near(compare_t_quantile(p, 1), t1, 1e-9 * t1);
+		assert_near(compare_t_quantile(p, 2), t2, 1e-9 * t2);
+	}
+}
+
+/* ---- Welch's test ---- */
+
+static void welch_with_one_df_is_the_cauchy_tail(void **state)
+{
+	(void)state;
+	/* a has no spread, b = {11, 13} has variance 2: se = 1, t = 2, and
+	 * df = (sb)^2 / (sb^2 / 1) = 1; p = 1 - 2 atan(2) / pi */
+	const double a[] = { 10, 10 }, b[] = { 11, 13 };
+	double t, df, p = compare_welch_p(a, 2, b, 2, &t, &df);
+
+	assert_near(t, 2, 1e-14);
+	assert_near(df, 1, 1e-14);
+	assert_near(p, 1 - 2 * atan(2) / M_PI, 1e-12);
+}
+
+static void welch_with_two_df_has_a_closed_form(void **state)
+{
+	(void)state;
+	/* b = {4, 6, 8}: mean 6, variance 4, se^2 = 4/3, t = 1 / sqrt(4/3) =
+	 * sqrt(3)/2, df = 2; p = 1 - |t| / sqrt(2 + t^2) = 1 - sqrt(3/11) */
+	const double a[] = { 5, 5, 5 }, b[] = { 4, 6, 8 };
+	double t, df, p = compare_welch_p(a, 3, b, 3, &t, &df);
+
+	assert_near(t, sqrt(3) / 2, 1e-14);
+	assert_near(df, 2, 1e-14);
+	assert_near(p, 1 - sqrt(3.0 / 11), 1e-12);
+}
+
+static void welch_with_four_df_has_a_closed_form(void **state)
+{
+	(void)state;
+	/* Equal variances (1) and sizes (3): t = 3 / sqrt(2/3), df = 2 (n - 1)
+	 * = 4.  For 4 df, F(t) - 1/2 = 3/8 u (1 - t^2 / (12 (1 + t^2/4))) with
+	 * u = t / sqrt(1 + t^2/4); p = 1 - 2 (F(t) - 1/2), about 0.0213 */
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	double t, df, p = compare_welch_p(a, 3, b, 3, &t, &df);
+	double tt = 3 / sqrt(2.0 / 3), w = 1 + tt * tt / 4;
+	double want = 1 - 2 * (3.0 / 8 * tt / sqrt(w) * (1 - tt * tt / (12 * w)));
+
+	assert_near(t, tt, 1e-13);
+	assert_near(df, 4, 1e-13);
+	assert_near(p, want, 1e-12);
+	assert_near(p, 0.0213, 1e-4);
+}
+
+/* R's own example, t.test(extra ~ group, data = sleep) (Student's sleep
+ * data): "t = -1.8608, df = 17.776, p-value = 0.07939, 95 percent
+ * confidence interval: -3.3654832 0.2054832" for group 1 minus group 2.
+ * Here B is group 2, so t and the interval change sign. */
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+
+static void welch_matches_r_on_the_sleep_data(void **state)
+{
+	(void)state;
+	double t, df, p = compare_welch_p(sleep1, 10, sleep2, 10, &t, &df);
+
+	assert_near(t, 1.8608, 5e-5);
+	assert_near(df, 17.776, 5e-4);
+	assert_near(p, 0.07939, 5e-6);
+}
+
+static void the_interval_matches_r_on_the_sleep_data(void **state)
+{
+	(void)state;
+	struct compare_row r;
+
+	compare_samples(&r, sleep1, 10, sleep2, 10, 0.05, true);
+	assert_true(r.tested);
+	assert_near(r.ci_low, -0.2054832, 5e-7);
+	assert_near(r.ci_high, 3.3654832, 5e-7);
+	assert_near(r.mean_a, 0.75, 1e-12);
+	assert_near(r.mean_b, 2.33, 1e-12);
+	assert_int_equal(r.verdict, COMPARE_NO_CHANGE);
+	/* at alpha 0.1, p = 0.079 is significant */
+	compare_samples(&r, sleep1, 10, sleep2, 10, 0.1, true);
+	assert_int_equal(r.verdict, COMPARE_BETTER);
+}
+
+static void identical_samples_give_p_1(void **state)
+{
+	(void)state;
+	const double a[] = { 3, 1, 2 }, b[] = { 1, 2, 3 }, c[] = { 5, 5 };
+	double t, df;
+
+	assert_true(compare_welch_p(a, 3, b, 3, &t, &df) == 1);
+	assert_true(t == 0);
+	assert_true(compare_welch_p(c, 2, c, 2, &t, &df) == 1);
+}
+
+static void samples_without_spread_but_apart_give_p_0(void **state)
+{
+	(void)state;
+	const double a[] = { 5, 5 }, b[] = { 6, 6, 6 };
+	double t, df;
+
+	assert_true(compare_welch_p(a, 2, b, 3, &t, &df) == 0);
+	assert_true(isinf(t) && t > 0);
+	assert_near(df, 3, 0);
+}
+
+static void a_single_value_gives_no_test(void **state)
+{
+	(void)state;
+	const double a[] = { 5 }, b[] = { 6, 7 };
+
+	assert_true(isnan(compare_welch_p(a, 1, b, 2, NULL, NULL)));
+}
+
+/* ---- verdicts and --fail-above ---- */
+
+static void a_clear_drop_in_throughput_is_slower(void **state)
+{
+	(void)state;
+	const double a[] = { 100, 101, 99 }, b[] = { 80, 81, 79 };
+	struct compare_row r;
+
+	compare_samples(&r, a, 3, b, 3, 0.05, true);
+	assert_int_equal(r.verdict, COMPARE_WORSE);
+	assert_near(r.change_pct, -20, 1e-12);
+	assert_true(r.p < 0.001);
+	assert_true(r.ci_high < 0);
+	assert_true(compare_fails(&r, 5));
+	assert_false(compare_fails(&r, 20));
+}
+
+static void a_lower_latency_is_better(void **state)
+{
+	(void)state;
+	const double a[] = { 2.0, 2.1, 1.9 }, b[] = { 1.0, 1.1, 0.9 };
+	struct compare_row r;
+
+	compare_samples(&r, a, 3, b, 3, 0.05, false);
+	assert_int_equal(r.verdict, COMPARE_BETTER);
+	compare_samples(&r, b, 3, a, 3, 0.05, false);
+	assert_int_equal(r.verdict, COMPARE_WORSE);
+}
+
+static void noise_is_no_significant_change_and_never_fails(void **state)
+{
+	(void)state;
+	/* 30 % lower on average, but the spread swamps it */
+	const double a[] = { 100, 40, 160 }, b[] = { 70, 20, 120 };
+	struct compare_row r;
+
+	compare_samples(&r, a, 3, b, 3, 0.05, true);
+	assert_int_equal(r.verdict, COMPARE_NO_CHANGE);
+	assert_true(r.ci_low < 0 && r.ci_high > 0);
+	assert_false(compare_fails(&r, 5));
+}
+
+static void single_runs_are_judged_by_sign_alone(void **state)
+{
+	(void)state;
+	const double a[] = { 100 }, b[] = { 94 }, c[] = { 100 }, d[] = { 90, 91 };
+	struct compare_row r;
+
+	compare_samples(&r, a, 1, b, 1, 0.05, true);
+	assert_false(r.tested);
+	assert_true(isnan(r.p));
+	assert_int_equal(r.verdict, COMPARE_WORSE);
+	assert_true(compare_fails(&r, 5));
+	assert_false(compare_fails(&r, 6));
+	compare_samples(&r, a, 1, c, 1, 0.05, true);
+	assert_int_equal(r.verdict, COMPARE_SAME);
+	assert_false(compare_fails(&r, 0));
+	compare_samples(&r, b, 1, a, 1, 0.05, true);
+	assert_int_equal(r.verdict, COMPARE_BETTER);
+	assert_false(compare_fails(&r, 0));
+	/* two runs against one: still no test */
+	compare_samples(&r, a, 1, d, 2, 0.05, true);
+	assert_false(r.tested);
+	assert_int_equal(r.verdict, COMPARE_WORSE);
+}
+
+/* ---- documents ---- */
+
+/* A run as --json writes it, cut down to what compare reads. */
+static json_t *run_doc(int nprocs, double mb_s, int exit_code)
+{
+	return json_pack("{s:s, s:{s:i, s:s, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:b, s:n, s:s},"
+			 " s:{s:s, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:i}, s:I,"
+			 "    s:[{s:s, s:s, s:s, s:{s:s, s:i, s:i, s:i}}],"
+			 "    s:{s:i, s:i, s:i, s:i, s:i, s:i}},"
+			 " s:{s:f}, s:{s:{s:f}, s:{s:f}}, s:{s:i}}",
+		"dbench_version", "0.1.0",
+		"config", "nprocs", nprocs, "loadfile_sha256", "beef", "clients_per_process", 1,
+		"timelimit_s", 600, "warmup_s", 0, "run_once", 1, "sync", 0, "sync_dir", 0,
+		"fsync", 0, "xattr", 0, "target_rate_mb_s", "backend", "fileio",
+		"environment", "hostname", "vm",
+		"kernel", "sysname", "Linux", "release", "6.1.0", "version", "#1 SMP",
+		"machine", "x86_64",
+		"cpu", "model", "Xeon", "count", 2, "memory_bytes", (json_int_t)1 << 34,
+		"targets", "directory", "/tmp/d", "fstype", "ext4", "mount_options", "rw,relatime",
+		"queue", "scheduler", "mq-deadline", "read_ahead_kb", 128, "nr_requests", 256,
+		"rotational", 0,
+		"vm", "dirty_ratio", 20, "dirty_background_ratio", 10,
+		"dirty_expire_centisecs", 3000, "dirty_writeback_centisecs", 500,
+		"swappiness", 60, "vfs_cache_pressure", 100,
+		"result", "throughput_mb_s", mb_s,
+		"ops", "ReadX", "p99_ms", mb_s / 100, "WriteX", "p99_ms", 1.0,
+		"status", "exit_code", exit_code);
+}
+
+static json_t *sweep_doc(size_t n, const int *nprocs, const double *mb_s, const int *codes)
+{
+	json_t *runs = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(runs, run_doc(nprocs[i], mb_s[i], codes ? codes[i] : 0));
+	return json_pack("{s:{}, s:o, s:[]}", "sweep", "runs", runs, "summary");
+}
+
+static struct compare_set *set_of(void **state, const char *name, json_t *doc)
+{
+	char *err = NULL;
+	struct compare_set *set = compare_set_from_json(ctx_of(state), name, doc, &err);
+
+	if (!set)
+		fail_msg("%s", err);
+	return set;
+}
+
+static char *load_error(void **state, json_t *doc)
+{
+	char *err = NULL;
+
+	assert_null(compare_set_from_json(ctx_of(state), "x.json", doc, &err));
+	assert_non_null(err);
+	return err;
+}
+
+static void a_single_run_is_one_group_at_its_nprocs(void **state)
+{
+	struct compare_set *s = set_of(state, "a.json", run_doc(4, 123.5, 0));
+
+	assert_false(s->sweep);
+	assert_int_equal(s->nruns, 1);
+	assert_int_equal(s->nignored, 0);
+	assert_int_equal(s->ngroups, 1);
+	assert_int_equal(s->groups[0].nprocs, 4);
+	assert_int_equal(s->groups[0].nruns, 1);
+	assert_near(s->groups[0].mb_s[0], 123.5, 0);
+	assert_ptr_equal(s->first, s->doc);
+}
+
+static void a_sweep_is_grouped_by_nprocs_without_its_failed_runs(void **state)
+{
+	const int np[] = { 4, 1, 4, 2, 1, 4 };
+	const double mb[] = { 40, 10, 41, 20, 11, 42 };
+	const int codes[] = { 0, 0, 0, 1, 0, 130 };
+	struct compare_set *s = set_of(state, "sweep.json", sweep_doc(6, np, mb, codes));
+
+	assert_true(s->sweep);
+	assert_int_equal(s->nruns, 6);
+	assert_int_equal(s->nignored, 2);
+	assert_int_equal(s->ngroups, 2);
+	assert_int_equal(s->groups[0].nprocs, 1);
+	assert_int_equal(s->groups[0].nruns, 2);
+	assert_near(s->groups[0].mb_s[0], 10, 0);
+	assert_near(s->groups[0].mb_s[1], 11, 0);
+	assert_int_equal(s->groups[1].nprocs, 4);
+	assert_int_equal(s->groups[1].nruns, 2);
+	assert_near(s->groups[1].mb_s[1], 41, 0);
+	assert_null(compare_group_of(s, 2));
+	assert_ptr_equal(s->first, json_array_get(json_object_get(s->doc, "runs"), 0));
+}
+
+static void a_set_leaves_nothing_behind_when_freed(void **state)
+{
+	json_t *doc = run_doc(1, 10, 0);
+	struct compare_set *s;
+
+	json_incref(doc);
+	s = set_of(state, "a.json", doc);
+	talloc_free(s);
+	assert_int_equal(talloc_total_blocks(ctx_of(state)), 1);
+	assert_int_equal(doc->refcount, 1);
+	json_decref(doc);
+	/* and when it is refused */
+	load_error(state, json_pack("[]"));
+	talloc_free_children(ctx_of(state));
+	assert_int_equal(talloc_total_blocks(ctx_of(state)), 1);
+}
+
+static void documents_that_are_not_results_are_refused_with_the_reason(void **state)
+{
+	json_t *no_nprocs = run_doc(1, 10, 0);
+	json_t *bad_run = sweep_doc(0, NULL, NULL, NULL);
+	const int np[] = { 1, 1 };
+	const double mb[] = { 10, 10 };
+	const int failed[] = { 1, 1 };
+
+	json_object_del(json_object_get(no_nprocs, "config"), "nprocs");
+	json_array_append_new(json_object_get(bad_run, "runs"), run_doc(2, 1, 0));
+	json_array_append_new(json_object_get(bad_run, "runs"), json_pack("{s:{}}", "config"));
+
+	assert_string_equal(load_error(state, json_pack("[1]")),
+			    "'x.json' is not a dbench result: not a JSON object");
+	assert_string_equal(load_error(state, json_pack("{s:i}", "a", 1)),
+			    "'x.json' is not a dbench result: neither \"config\" nor \"runs\" at the top");
+	assert_string_equal(load_error(state, no_nprocs),
+			    "'x.json' is not a dbench result: the run has no config.nprocs");
+	assert_string_equal(load_error(state, bad_run),
+			    "'x.json' is not a dbench result: runs[1] has no config.nprocs");
+	assert_string_equal(load_error(state, sweep_doc(0, NULL, NULL, NULL)),
+			    "'x.json' is not a dbench result: \"runs\" is empty");
+	assert_string_equal(load_error(state, sweep_doc(2, np, mb, failed)),
+			    "'x.json' has no successful run (2 failed or without a throughput)");
+}
+
+static void files_that_cannot_be_read_or_parsed_are_named(void **state)
+{
+	const char *dir = fixture_scratch_dir(state, "test_compare");
+	char *missing = talloc_asprintf(ctx_of(state), "%s/missing.json", dir);
+	char *garbage = talloc_asprintf(ctx_of(state), "%s/garbage.json", dir);
+	char *err = NULL;
+	FILE *f = fopen(garbage, "w");
+
+	assert_non_null(f);
+	fputs("Throughput 12 MB/sec\n", f);
+	fclose(f);
+	assert_null(compare_load(ctx_of(state), missing, &err));
+	assert_string_equal(err, talloc_asprintf(ctx_of(state),
+			    "cannot read '%s': No such file or directory", missing));
+	assert_null(compare_load(ctx_of(state), garbage, &err));
+	assert_true(strncmp(err, talloc_asprintf(ctx_of(state), "'%s' is not JSON: ", garbage),
+			    strlen(garbage) + 16) == 0);
+	assert_non_null(strstr(err, " (line 1, column "));
+	assert_null(compare_load(ctx_of(state), dir, &err));
+	assert_string_equal(err, talloc_asprintf(ctx_of(state),
+			    "cannot read '%s': Is a directory", dir));
+}
+
+/* ---- environments ---- */
+
+static void identical_environments_have_no_differences(void **state)
+{
+	struct compare_set *a = set_of(state, "a", run_doc(1, 10, 0));
+	struct compare_set *b = set_of(state, "b", run_doc(2, 20, 0));
+
+	/* nprocs is set aside: it is what the tables are by */
+	assert_string_equal(compare_env_diff(ctx_of(state), a, b), "");
+}
+
+static void each_differing_setting_is_named_with_both_values(void **state)
+{
+	json_t *db = run_doc(1, 10, 0);
+	json_t *env = json_object_get(db, "environment");
+	json_t *target = json_array_get(json_object_get(env, "targets"), 0);
+	struct compare_set *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
+
+	json_object_set_new(json_object_get(env, "kernel"), "release", json_string("6.2.0"));
+	json_object_set_new(target, "mount_options", json_string("rw,noatime"));
+	json_object_set_new(json_object_get(target, "queue"), "scheduler", json_string("none"));
+	json_object_set_new(json_object_get(target, "queue"), "read_ahead_kb", json_null());
+	json_object_set_new(json_object_get(env, "vm"), "dirty_ratio", json_integer(40));
+	json_object_set_new(json_object_get(env, "cpu"), "count", json_integer(8));
+	json_object_set_new(json_object_get(db, "config"), "fsync", json_true());
+	json_object_set_new(json_object_get(db, "config"), "target_rate_mb_s", json_real(2.5));
+	json_object_del(json_object_get(db, "config"), "backend");
+	b = set_of(state, "b", db);
+
+	assert_string_equal(compare_env_diff(ctx_of(state), a, b),
+		"  kernel.release: 6.1.0 -> 6.2.0\n"
+		"  cpu.count: 2 -> 8\n"
+		"  targets[0].mount_options: rw,relatime -> rw,noatime\n"
+		"  targets[0].queue.scheduler: mq-deadline -> none\n"
+		"  targets[0].queue.read_ahead_kb: 128 -> null\n"
+		"  vm.dirty_ratio: 20 -> 40\n"
+		"  config.fsync: false -> true\n"
+		"  config.target_rate_mb_s: null -> 2.5\n"
+		"  config.backend: fileio -> (absent)\n");
+}
+
+static void a_different_number_of_targets_is_named(void **state)
+{
+	json_t *db = run_doc(1, 10, 0);
+	json_t *targets = json_object_get(json_object_get(db, "environment"), "targets");
+	struct compare_set *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
+
+	json_array_append(targets, json_array_get(targets, 0));
+	b = set_of(state, "b", db);
+	assert_string_equal(compare_env_diff(ctx_of(state), a, b), "  targets: 1 -> 2\n");
+}
+
+static void a_sweep_speaks_through_its_first_successful_run(void **state)
+{
+	const int np[] = { 1, 1 };
+	const double mb[] = { 10, 10 };
+	const int codes[] = { 1, 0 };
+	json_t *da = sweep_doc(2, np, mb, codes);
+	json_t *failed = json_array_get(json_object_get(da, "runs"), 0);
+	struct compare_set *a, *b = set_of(state, "b", run_doc(1, 10, 0));
+
+	json_object_set_new(json_object_get(json_object_get(failed, "environment"), "kernel"),
+			    "release", json_string("5.0"));
+	a = set_of(state, "a", da);
+	assert_string_equal(compare_env_diff(ctx_of(state), a, b), "");
+}
+
+/* ---- the report and its exit status ---- */
+
+static int report_of(void **state, json_t *da, json_t *db, double fail_above, char **text)
+{
+	struct compare_set *a = set_of(state, "a.json", da), *b = set_of(state, "b.json", db);
+	size_t len;
+	FILE *f = open_memstream(text, &len);
+	int rc;
+
+	assert_non_null(f);
+	assert_int_not_equal(compare_common(a, b), 0);
+	rc = compare_report(f, a, b, 0.05, fail_above);
+	fclose(f);
+	return rc;
+}
+
+static void a_significant_drop_beyond_the_limit_exits_3(void **state)
+{
+	const int np[] = { 1, 1, 1, 2, 2, 2 };
+	const double ma[] = { 100, 101, 99, 200, 201, 199 };
+	const double mb[] = { 80, 81, 79, 200, 202, 198 };
+	char *text = NULL;
+
+	assert_int_equal(report_of(state, sweep_doc(6, np, ma, NULL), sweep_doc(6, np, mb, NULL),
+				   5, &text), COMPARE_EXIT_SLOWER);
+	assert_non_null(strstr(text, "Environments: no differences\n"));
+	assert_non_null(strstr(text, "     1       3/3     100.000      80.000   -20.00%"));
+	assert_non_null(strstr(text, "slower\n"));
+	assert_non_null(strstr(text, "no significant change\n"));
+	assert_non_null(strstr(text, "\nFAILED: B is slower than A by more than 5% at nprocs 1\n"));
+	free(text);
+}
+
+static void a_drop_within_the_limit_exits_0(void **state)
+{
+	const int np[] = { 1, 1, 1 };
+	const double ma[] = { 100, 101, 99 }, mb[] = { 80, 81, 79 };
+	char *text = NULL;
+
+	assert_int_equal(report_of(state, sweep_doc(3, np, ma, NULL), sweep_doc(3, np, mb, NULL),
+				   25, &text), 0);
+	assert_non_null(strstr(text, "\nOK: B is nowhere slower than A by more than 25%\n"));
+	free(text);
+	/* without --fail-above there is no exit status to earn */
+	assert_int_equal(report_of(state, sweep_doc(3, np, ma, NULL), sweep_doc(3, np, mb, NULL),
+				   -1, &text), 0);
+	assert_null(strstr(text, "OK:"));
+	free(text);
+}
+
+static void a_noisy_drop_exits_0_however_large(void **state)
+{
+	const int np[] = { 1, 1, 1 };
+	const double ma[] = { 100, 40, 160 }, mb[] = { 70, 20, 120 };
+	char *text = NULL;
+
+	assert_int_equal(report_of(state, sweep_doc(3, np, ma, NULL), sweep_doc(3, np, mb, NULL),
+				   5, &text), 0);
+	free(text);
+}
+
+static void single_runs_exit_3_on_the_plain_difference(void **state)
+{
+	char *text = NULL;
+
+	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 94, 0), 5, &text),
+			 COMPARE_EXIT_SLOWER);
+	assert_non_null(strstr(text, "slower (1 run: no test)\n"));
+	free(text);
+	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 96, 0), 5, &text), 0);
+	free(text);
+}
+
+static void latency_rows_follow_the_operation_table(void **state)
+{
+	char *text = NULL;
+
+	/* ReadX p99 is mb_s / 100: 1 ms in A, 2 ms in B */
+	report_of(state, run_doc(3, 100, 0), run_doc(3, 200, 0), -1, &text);
+	assert_non_null(strstr(text, "p99 latency, ms (lower is better)\n"));
+	const char *w = strstr(text, "     3  WriteX  "), *r = strstr(text, "     3  ReadX  ");
+	assert_non_null(w);
+	assert_non_null(r);
+	assert_true(w < r);
+	assert_non_null(strstr(r, "+100.00%"));
+	assert_non_null(strstr(r, "worse (1 run: no test)\n"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(incbeta_of_1_1_is_x),
+		cmocka_unit_test(incbeta_is_one_half_at_the_middle_when_symmetric),
+		cmocka_unit_test(incbeta_of_2_3_at_one_half_is_11_16ths),
+		cmocka_unit_test(incbeta_matches_its_closed_forms_with_a_unit_parameter),
+		cmocka_unit_test(incbeta_matches_binomial_sums),
+		cmocka_unit_test(incbeta_is_symmetric_and_bounded),
+		cmocka_unit_test(t_cdf_matches_the_closed_forms_for_1_and_2_df),
+		cmocka_unit_test(t_quantiles_match_the_tables),
+		cmocka_unit_test(t_quantiles_invert_the_closed_forms),
+		cmocka_unit_test(welch_with_one_df_is_the_cauchy_tail),
+		cmocka_unit_test(welch_with_two_df_has_a_closed_form),
+		cmocka_unit_test(welch_with_four_df_has_a_closed_form),
+		cmocka_unit_test(welch_matches_r_on_the_sleep_data),
+		cmocka_unit_test(the_interval_matches_r_on_the_sleep_data),
+		cmocka_unit_test(identical_samples_give_p_1),
+		cmocka_unit_test(samples_without_spread_but_apart_give_p_0),
+		cmocka_unit_test(a_single_value_gives_no_test),
+		cmocka_unit_test(a_clear_drop_in_throughput_is_slower),
+		cmocka_unit_test(a_lower_latency_is_better),
+		cmocka_unit_test(noise_is_no_significant_change_and_never_fails),
+		cmocka_unit_test(single_runs_are_judged_by_sign_alone),
+		cmocka_unit_test_setup_teardown(a_single_run_is_one_group_at_its_nprocs, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_sweep_is_grouped_by_nprocs_without_its_failed_runs,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_set_leaves_nothing_behind_when_freed, setup, teardown),
+		cmocka_unit_test_setup_teardown(documents_that_are_not_results_are_refused_with_the_reason,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(files_that_cannot_be_read_or_parsed_are_named,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(identical_environments_have_no_differences,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(each_differing_setting_is_named_with_both_values,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_different_number_of_targets_is_named, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_sweep_speaks_through_its_first_successful_run,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_significant_drop_beyond_the_limit_exits_3,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_drop_within_the_limit_exits_0, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_noisy_drop_exits_0_however_large, setup, teardown),
+		cmocka_unit_test_setup_teardown(single_runs_exit_3_on_the_plain_difference,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(latency_rows_follow_the_operation_table,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
