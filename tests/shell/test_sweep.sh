@@ -22,7 +22,9 @@ for k in procs runs mean high low stddev cv_pct p99_ms max_ms; do
 	jq -e ".summary[0] | has(\"$k\")" "$T/s.json" >/dev/null || fail "no summary.$k"
 done
 jq -e '.summary[] as $s | [.runs[] | select(.config.nprocs == $s.procs) | .result.throughput_mb_s] as $t |
-	(($t | add / length) - $s.mean | fabs) < 1e-9 and ($t | max) == $s.high and ($t | min) == $s.low' \
+	(($t | add / length) - $s.mean | fabs) < 1e-9 and ($t | max) == $s.high and ($t | min) == $s.low and
+	(((($t | map((. - $s.mean) * (. - $s.mean)) | add) / (($t | length) - 1) | sqrt) - $s.stddev | fabs) < 1e-9) and
+	((($s.stddev / $s.mean * 100) - $s.cv_pct | fabs) < 1e-9)' \
 	"$T/s.json" >/dev/null || fail "summary does not match the runs"
 end
 
