@@ -37,6 +37,8 @@ struct run_plan {
 	const char **dirs;		/* target directories; client i uses dirs[i % ndirs] */
 	unsigned ndirs;
 	double target_rate;		/* per-client MB/s pacing, 0 = none */
+	double think_us;		/* pause between operations, microseconds */
+	bool think_exp;			/* ... exponentially distributed with that mean */
 	bool skip_cleanup;		/* leave DIR/clients behind */
 	bool per_client_results;	/* a line per client after the table */
 	bool run_once;			/* one pass per client, no time limit */

@@ -78,6 +78,7 @@ struct run_result {
 	bool interrupted;
 	int exit_code;
 	double setup_s;			/* from the first fork to all clients ready */
+	double think_time_mean_us;	/* pauses before operations, per operation */
 	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
 	json_t *environment;		/* owned: released with the result */
 };

@@ -69,6 +69,8 @@ struct client_slot {
 	uint64_t passes;			/* completed loadfile passes */
 	uint64_t end_ns;			/* CLOCK_MONOTONIC when it stopped replaying */
 	uint64_t cleaned;			/* 1 once it removed its own files */
+	uint64_t pause_ns;			/* execute phase: think time and
+						 * timestamp waits before operations */
 	uint64_t win_tick[STATS_WINDOWS];	/* tick a window belongs to */
 	uint64_t win_max_ns[STATS_WINDOWS];	/* worst latency in that tick */
 	struct phase_stats phase[PHASE_COUNT];	/* by the phase an op started in */

@@ -4,6 +4,7 @@
  * and cleaning up.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@ struct client {
 	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
 	uint64_t pace_start_ns;
 	bool finished;			/* --run-once: its pass is done */
+	uint64_t rng;			/* xorshift64 state for exponential think time */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -85,6 +87,24 @@ static void wait_for_timestamp(const struct run_plan *plan, const struct stats_r
 		sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
 }
 
+/* A uniform draw in (0, 1] from the client's own generator. */
+static double uniform(struct client *c)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return ((c->rng >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+/* --think-time: the pause a networked client makes before each request. */
+static void think(const struct run_plan *plan, const struct stats_region *r, struct client *c)
+{
+	if (plan->think_us <= 0)
+		return;
+	double us = plan->think_exp ? -log(uniform(c)) * plan->think_us : plan->think_us;
+	sleep_until(r, now_ns() + (uint64_t)(us * 1000));
+}
+
 /* -R: after moving bytes, wait until the target rate has caught up. */
 static void hold_to_rate(const struct run_plan *plan, const struct stats_region *r,
 			 const struct client *c)
@@ -117,8 +137,12 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	const struct op *op = &prog->ops[c->pos];
 	const struct op_desc *d = &op_table[op->type];
 
+	uint64_t p0 = now_ns();
 	wait_for_timestamp(plan, r, c, op);
+	think(plan, r, c);
 	uint64_t t0 = now_ns();
+	if (ph == PHASE_EXECUTE)
+		stats_add(&c->slot->pause_ns, t0 - p0);
 	int err = plan->backend->op[op->type](c->bc, op);
 	uint64_t t1 = now_ns();
 	bool failed = (err == 0) != (op->status == NT_OK);
@@ -203,6 +227,7 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 		unsigned id = first + i;
 		cl[i].id = id;
 		cl[i].slot = &stats->slot[id];
+		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
 		cl[i].bc = plan->backend->client_new(ctx, clients_dirfd[id % plan->ndirs],
 						     id + 1, plan->prog, &plan->bopts, &err);
 		if (!cl[i].bc) {

@@ -33,7 +33,21 @@ struct cmdline {
 	int repeat, settle, drop_caches;
 	char *csv;
 	char *plot;
+	char *think;		/* --think-time=USEC or exp:USEC */
 };
+
+/* --think-time: "USEC" or "exp:USEC". */
+static bool parse_think(const char *s, double *us, bool *exp)
+{
+	char *end;
+
+	*exp = strncmp(s, "exp:", 4) == 0;
+	s += *exp ? 4 : 0;
+	errno = 0;
+	*us = strtod(s, &end);
+	return *s && !*end && !errno && *us >= 0 && *us <= 60e6 &&
+	       (*s >= '0' && *s <= '9');
+}
 
 /* popt hands string and argv results over as malloc()ed memory. */
 static void free_cmdline(struct cmdline *cl)
@@ -47,6 +61,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->sweep);
 	free(cl->csv);
 	free(cl->plot);
+	free(cl->think);
 }
 
 static void usage_error(poptContext pc, const char *fmt, const char *what)
@@ -172,6 +187,11 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		plan.ndirs++;
 	plan.clients_per_process = cl->clients_per_process;
 	plan.target_rate = cl->target_rate;
+	if (cl->think && !parse_think(cl->think, &plan.think_us, &plan.think_exp)) {
+		fprintf(stderr, "dbench: --think-time '%s' is not USEC or exp:USEC"
+			" (0 to 60000000 microseconds)\n", cl->think);
+		return EXIT_BAD_INPUT;
+	}
 	plan.skip_cleanup = cl->skip_cleanup;
 	plan.per_client_results = cl->per_client_results;
 	plan.run_once = cl->run_once;
@@ -248,6 +268,9 @@ int main(int argc, const char **argv)
 		  "write one row per sweep run to FILE", "FILE" },
 		{ "plot", 0, POPT_ARG_STRING, &cl.plot, 0,
 		  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
+		{ "think-time", 0, POPT_ARG_STRING, &cl.think, 0,
+		  "pause before each operation: USEC, or exp:USEC for an exponential"
+		  " pause with that mean (not counted in latency)", "[exp:]USEC" },
 		{ "backend", 0, POPT_ARG_STRING, &cl.backend, 0,
 		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,

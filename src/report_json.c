@@ -70,7 +70,7 @@ static json_t *result_json(const struct run_result *res)
 {
 	double tp = result_throughput(res);
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
 			 "throughput_mb_s", real(tp),
 			 "nb_mb_s", real(tp * 1.25),
 			 "mbit_s", real(tp * 10),
@@ -81,7 +81,8 @@ static json_t *result_json(const struct run_result *res)
 			 "errors", (json_int_t)res->errors,
 			 "max_latency_ms", real(res->max_latency_ms),
 			 "setup_s", real(res->setup_s),
-			 "sampler_cpu_ms", real(res->sampler_cpu_ms));
+			 "sampler_cpu_ms", real(res->sampler_cpu_ms),
+			 "think_time_mean_us", real(res->think_time_mean_us));
 }
 
 static json_t *ops_json(const struct run_result *res)

@@ -108,6 +108,10 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 	}
 	talloc_free(h);
 	fill_clients(res, stats);
+	uint64_t pause = 0;
+	for (unsigned i = 0; i < res->nclients; i++)
+		pause += stats_get(&stats->slot[i].pause_ns);
+	res->think_time_mean_us = res->ops ? pause / 1e3 / res->ops : 0;
 }
 
 size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx)
