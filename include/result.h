@@ -45,6 +45,16 @@ struct client_result {
 	double mb_s;
 };
 
+/* One target directory's share of the run (clients are dealt out
+ * round-robin over the -D directories). */
+struct dir_result {
+	const char *directory;
+	unsigned clients;
+	uint64_t bytes;
+	double mb_s;
+	double p99_ms;		/* over every operation of its clients */
+};
+
 /* How evenly the clients were served. */
 struct fairness {
 	double min_mb_s, median_mb_s, max_mb_s;
@@ -71,6 +81,7 @@ struct run_result {
 	double max_latency_ms;
 	struct op_result op[OP_COUNT];
 	struct client_result *clients;	/* nclients */
+	struct dir_result *dirs;	/* plan->ndirs of them */
 	struct fairness fairness;
 	struct timeline_point *timeline;
 	size_t ntimeline;

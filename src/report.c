@@ -66,6 +66,17 @@ static void report_fairness(FILE *out, const struct run_result *res)
 		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
 }
 
+/* With several -D, each directory's share. */
+static void report_dirs(FILE *out, const struct run_result *res)
+{
+	for (unsigned d = 0; res->dirs && res->plan->ndirs > 1 && d < res->plan->ndirs; d++) {
+		const struct dir_result *dr = &res->dirs[d];
+		fprintf(out, "Directory %s: %u client%s, %.2f MB/sec, p99 %.3f ms\n",
+			dr->directory, dr->clients, dr->clients == 1 ? "" : "s", dr->mb_s,
+			dr->p99_ms);
+	}
+}
+
 static void report_stalls(FILE *out, const struct run_result *res)
 {
 	size_t *idx;
@@ -94,6 +105,7 @@ void report_text(FILE *out, const struct run_result *res)
 	report_table(out, res);
 	report_throughput_line(out, res);
 	report_fairness(out, res);
+	report_dirs(out, res);
 	report_stalls(out, res);
 	if (res->plan->per_client_results)
 		report_per_client(out, res);

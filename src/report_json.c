@@ -131,6 +131,20 @@ static json_t *clients_json(const struct run_result *res)
 	return cl;
 }
 
+static json_t *dirs_json(const struct run_result *res)
+{
+	json_t *dirs = json_array();
+
+	for (unsigned d = 0; res->dirs && d < res->plan->ndirs; d++) {
+		const struct dir_result *dr = &res->dirs[d];
+		json_array_append_new(dirs, json_pack("{s:o, s:I, s:I, s:o, s:o}",
+			"directory", text(dr->directory), "clients", (json_int_t)dr->clients,
+			"bytes", (json_int_t)dr->bytes, "mb_s", real(dr->mb_s),
+			"p99_ms", real(dr->p99_ms)));
+	}
+	return dirs;
+}
+
 static json_t *status_json(const struct run_result *res)
 {
 	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
@@ -152,7 +166,7 @@ json_t *report_json(const struct run_result *res)
 	const struct fairness *f = &res->fairness;
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", text(res->started_at),
 		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
@@ -162,6 +176,7 @@ json_t *report_json(const struct run_result *res)
 		"ops", ops_json(res),
 		"timeline", timeline_json(res),
 		"clients", clients_json(res),
+		"directories", dirs_json(res),
 		"fairness", json_pack("{s:o, s:o, s:o, s:o}",
 				      "min_mb_s", real(f->min_mb_s),
 				      "median_mb_s", real(f->median_mb_s),

@@ -88,6 +88,30 @@ static void fill_clients(struct run_result *res, const struct stats_region *stat
 	talloc_free(rates);
 }
 
+/* Per target directory: its clients' bytes, and the p99 of all their
+ * operations from their histograms merged. */
+static void fill_dirs(struct run_result *res, const struct stats_region *stats)
+{
+	const struct run_plan *plan = res->plan;
+	struct hist *h = talloc_zero(res, struct hist);
+
+	res->dirs = talloc_zero_array(res, struct dir_result, plan->ndirs);
+	for (unsigned d = 0; h && res->dirs && d < plan->ndirs; d++) {
+		struct dir_result *dr = &res->dirs[d];
+		memset(h, 0, sizeof(*h));
+		dr->directory = plan->dirs[d];
+		for (unsigned i = d; i < res->nclients; i += plan->ndirs) {
+			dr->clients++;
+			dr->bytes += res->clients[i].bytes;
+			for (int t = 0; t < OP_COUNT; t++)
+				hist_merge(h, &stats->slot[i].hist[t]);
+		}
+		dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
+		dr->p99_ms = ms(hist_quantile(h, 0.99));
+	}
+	talloc_free(h);
+}
+
 void result_fill(struct run_result *res, const struct stats_region *stats)
 {
 	struct phase_stats sum;
@@ -108,6 +132,7 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 	}
 	talloc_free(h);
 	fill_clients(res, stats);
+	fill_dirs(res, stats);
 	uint64_t pause = 0;
 	for (unsigned i = 0; i < res->nclients; i++)
 		pause += stats_get(&stats->slot[i].pause_ns);

@@ -136,4 +136,20 @@ expect_match "$err" "^dbench: cannot write JSON to '$T/no/such/dir.json': No suc
 [ $rc -ne 0 ] || fail "exit status 0"
 end
 
+begin "several -D: the directories' clients, bytes and rates add up, with a line each"
+mkdir -p "$T/da" "$T/db"
+out=$("$DBENCH" -t 2 --warmup 0 -D "$T/da" -D "$T/db" --json="$T/m.json" 3); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -c '[.directories[] | [.directory, .clients]]' "$T/m.json")" \
+	"[[\"$T/da\",2],[\"$T/db\",1]]" "directories"
+expect_eq "$(jq '[.directories[].bytes] | add' "$T/m.json")" \
+	"$(jq '.result.bytes_read + .result.bytes_written' "$T/m.json")" "bytes"
+jq -e '([.directories[].mb_s] | add) as $s | (($s - .result.throughput_mb_s) | fabs) < 1e-6 * $s' \
+	"$T/m.json" >/dev/null || fail "directory rates do not add up"
+jq -e '.directories | all(.p99_ms > 0)' "$T/m.json" >/dev/null || fail "no p99 per directory"
+expect_eq "$(jq '.environment.targets | length' "$T/m.json")" 2 "targets in the environment"
+expect_match "$out" "^Directory $T/da: 2 clients, [0-9.]+ MB/sec, p99 [0-9.]+ ms\$"
+expect_match "$out" "^Directory $T/db: 1 client, [0-9.]+ MB/sec, p99 [0-9.]+ ms\$"
+end
+
 finish

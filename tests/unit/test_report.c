@@ -521,12 +521,26 @@ static void fill_with_an_empty_window_gives_zero_rates_and_even_fairness(void **
 }
 
 /* Scratch histograms and rates are freed; only the clients array stays. */
-static void fill_leaves_only_the_clients_on_the_result(void **state)
+static void fill_leaves_only_the_clients_and_directories_on_the_result(void **state)
 {
 	struct run_result *res = filled_result(state);
 
 	assert_ptr_equal(talloc_parent(res->clients), res);
-	assert_int_equal(talloc_total_blocks(res), 2);
+	assert_ptr_equal(talloc_parent(res->dirs), res);
+	assert_int_equal(talloc_total_blocks(res), 3);
+}
+
+static void fill_splits_clients_and_bytes_by_directory(void **state)
+{
+	struct run_result *res = filled_result(state);
+
+	assert_string_equal(res->dirs[0].directory, "/a");
+	assert_string_equal(res->dirs[1].directory, "/b");
+	assert_int_equal(res->dirs[0].clients, 2);	/* clients 1 and 3 */
+	assert_int_equal(res->dirs[1].clients, 1);
+	assert_int_equal(res->dirs[0].bytes, res->clients[0].bytes + res->clients[2].bytes);
+	assert_int_equal(res->dirs[1].bytes, res->clients[1].bytes);
+	assert_true(res->dirs[0].p99_ms > 0);
 }
 
 /* ---- report_json ---- */
@@ -626,7 +640,8 @@ static void json_has_every_top_level_key(void **state)
 {
 	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
 					    "config", "environment", "result", "ops",
-					    "timeline", "clients", "fairness", "status" };
+					    "timeline", "clients", "directories", "fairness",
+					    "status" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
@@ -1274,7 +1289,8 @@ int main(void)
 		T(throughput_is_bytes_moved_over_the_execute_window),
 		T(throughput_of_an_empty_window_is_zero),
 		T(fill_with_an_empty_window_gives_zero_rates_and_even_fairness),
-		T(fill_leaves_only_the_clients_on_the_result),
+		T(fill_leaves_only_the_clients_and_directories_on_the_result),
+		T(fill_splits_clients_and_bytes_by_directory),
 		/* report_json */
 		T(json_has_every_top_level_key),
 		T(json_command_line_is_empty_when_not_recorded),
