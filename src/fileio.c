@@ -408,6 +408,25 @@ static int fileio_resolve(struct backend_client *bc, int dirfd, const char *leaf
 	return err;
 }
 
+/*
+ * How every operation on op->path starts: the parent directory (a
+ * descriptor, or -errno) and the leaf, then dbench 4.0's name resolution
+ * of the leaf, whose outcome (0 or an errno) goes to *found if asked.
+ */
+static int fileio_lookup(struct backend_client *bc, const struct op *op, const char **leaf,
+			 int *found)
+{
+	struct stat st;
+	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, leaf);
+
+	if (dirfd >= 0) {
+		int f = fileio_resolve(bc, dirfd, *leaf, &st);
+		if (found)
+			*found = f;
+	}
+	return dirfd;
+}
+
 /* -S: flush the directory that an unlink, rmdir or rename changed.  A new
  * descriptor, as dbench 4.0 opens the parent by name each time. */
 static int fileio_sync_dir(const struct backend_client *bc, int dirfd)
@@ -542,11 +561,10 @@ static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
 	struct stat st;
-	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
 
 	if (dirfd < 0)
 		return -dirfd;
-	(void)fileio_resolve(bc, dirfd, leaf, &st);
 	int fd = fileio_create_open(bc, op, dirfd, leaf);
 	if (fd < 0)
 		return -fd;
@@ -599,12 +617,10 @@ static int fileio_rename(struct backend_client *bc, const struct op *op)
 static int fileio_remove(struct backend_client *bc, const struct op *op, int at_flags)
 {
 	const char *leaf;
-	struct stat st;
-	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
 
 	if (dirfd < 0)
 		return -dirfd;
-	(void)fileio_resolve(bc, dirfd, leaf, &st);
 	int err = unlinkat(dirfd, leaf, at_flags) == 0 ? 0 : errno;
 	int serr = fileio_sync_dir(bc, dirfd);
 	if (err == 0 && (at_flags & AT_REMOVEDIR))
@@ -645,12 +661,10 @@ static int fileio_rmdir(struct backend_client *bc, const struct op *op)
 static int fileio_mkdir(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
-	struct stat st;
-	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
 
 	if (dirfd < 0)
 		return -dirfd;
-	(void)fileio_resolve(bc, dirfd, leaf, &st);
 	if (mkdirat(dirfd, leaf, 0777) == 0)
 		return 0;
 	if (errno == EEXIST && (op->flags & OPF_CLIENTS_DIR))
@@ -661,12 +675,10 @@ static int fileio_mkdir(struct backend_client *bc, const struct op *op)
 static int fileio_qpathinfo(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
-	struct stat st;
-	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	int found = 0;
+	int dirfd = fileio_lookup(bc, op, &leaf, &found);
 
-	if (dirfd < 0)
-		return -dirfd;
-	return fileio_resolve(bc, dirfd, leaf, &st);
+	return dirfd < 0 ? -dirfd : found;
 }
 
 static int fileio_qfileinfo(struct backend_client *bc, const struct op *op)
@@ -807,15 +819,13 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf, *name;
 	struct fileio_scan s;
-	struct stat st;
 	int64_t left = op->a[1];
 	unsigned matches = 0;
-	int err = 0;
-	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	int err = 0, found = 0;
+	int dirfd = fileio_lookup(bc, op, &leaf, &found);
 
 	if (dirfd < 0)
 		return -dirfd;
-	int found = fileio_resolve(bc, dirfd, leaf, &st);
 	if (!(op->flags & OPF_WILDCARD))
 		return found;
 	if ((err = fileio_scan_open(bc, dirfd, &s)) != 0)
