@@ -115,8 +115,7 @@ static void hold_to_rate(const struct run_plan *plan, const struct stats_region 
 	}
 }
 
-static void record_failure(struct client *c, const struct run_plan *plan,
-			   const struct op *op, int err)
+static void record_failure(struct client *c, const struct op *op, int err)
 {
 	struct client_failure *f = &c->slot->failure;
 	f->line = op->line;
@@ -124,7 +123,6 @@ static void record_failure(struct client *c, const struct run_plan *plan,
 	f->err = err;
 	f->expected = op->status;
 	snprintf(f->path, sizeof(f->path), "%s", op->path ? op->path : "");
-	(void)plan;
 	stats_set(&c->slot->state, CLIENT_FAILED);
 }
 
@@ -153,7 +151,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	c->paced_bytes += bytes;
 	hold_to_rate(plan, r, c);
 	if (failed && !plan->continue_on_error) {
-		record_failure(c, plan, op, err);
+		record_failure(c, op, err);
 		return false;
 	}
 	if (++c->pos == prog->nops) {

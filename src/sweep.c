@@ -306,7 +306,6 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 	unsigned *repeat_of = calloc((size_t)sp->nprocs * sp->repeat, sizeof(unsigned));
 	struct run_plan plan = *base;
 
-	(void)text;
 	if (!runs || !summary || !repeat_of) {
 		fprintf(stderr, "dbench: out of memory\n");
 		json_decref(runs);

@@ -159,9 +159,7 @@ expect_eq "$(echo "$mb" | awk '{ print ($1 > 0 && $1 <= 0.4370) ? "paced" : "not
 end
 
 begin "SIGINT stops the run, prints the results so far, exits 130, removes the files"
-"$DBENCH" -t 60 --warmup 0 -D "$T/d" 2 >"$T/int.out" 2>&1 &
-pid=$!
-sleep 2
+start_long_run "$T/d" 2 "$T/int.out"
 kill -INT $pid
 wait $pid; rc=$?
 expect_status $rc 130

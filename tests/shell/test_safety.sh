@@ -93,10 +93,7 @@ expect_no_match "$out" '^FAILED'
 end
 
 begin "a client killed by a signal fails the run within seconds; its files are removed"
-mkdir -p "$T/d6"
-"$DBENCH" -t 60 --warmup 0 -D "$T/d6" 3 >"$T/kill.out" 2>&1 &
-pid=$!
-sleep 2
+start_long_run "$T/d6" 3 "$T/kill.out"
 victim=$(pgrep -P $pid | head -n 1)
 start=$(date +%s)
 kill -KILL "$victim"
@@ -110,10 +107,7 @@ expect_eq "$(ls -A "$T/d6")" "" "left in $T/d6"
 end
 
 begin "clients do not outlive a parent killed with SIGKILL"
-mkdir -p "$T/d7"
-"$DBENCH" -t 60 --warmup 0 -D "$T/d7" 3 >/dev/null 2>&1 &
-pid=$!
-sleep 2
+start_long_run "$T/d7" 3 /dev/null
 kids=$(pgrep -P $pid | tr '\n' ' ')
 kill -KILL $pid
 wait $pid 2>/dev/null
@@ -130,10 +124,7 @@ rm -rf "$T/d7"
 end
 
 begin "SIGTERM stops the run, prints results, exits 143, removes the files"
-mkdir -p "$T/d8"
-"$DBENCH" -t 60 --warmup 0 -D "$T/d8" 2 >"$T/term.out" 2>&1 &
-pid=$!
-sleep 2
+start_long_run "$T/d8" 2 "$T/term.out"
 kill -TERM $pid
 wait $pid; rc=$?
 expect_status $rc 143
@@ -142,10 +133,7 @@ expect_eq "$(ls -A "$T/d8")" "" "left in $T/d8"
 end
 
 begin "a second SIGINT exits at once, after a best-effort cleanup"
-mkdir -p "$T/d9"
-"$DBENCH" -t 60 --warmup 0 -D "$T/d9" 2 >"$T/int2.out" 2>&1 &
-pid=$!
-sleep 2
+start_long_run "$T/d9" 2 "$T/int2.out"
 kill -INT $pid; kill -INT $pid
 wait $pid; rc=$?
 expect_status $rc 130
