@@ -8,6 +8,9 @@
 #   make install         PREFIX=/usr/local DESTDIR= (binary, man page, loadfiles)
 #   make loadfile        regenerate loadfiles/default.txt from tools/genload.c
 #   make deps            install the Debian packages the build and tests need
+#
+# MPI=1 builds for runs across machines under mpirun (with mpicc); it is
+# the default where mpicc is found, and MPI=0 builds without it.
 
 PREFIX  ?= /usr/local
 BINDIR   = $(PREFIX)/bin
@@ -16,11 +19,16 @@ DATADIR  = $(PREFIX)/share/dbench
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+MPI     ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
+ifeq ($(MPI),1)
+CC       = mpicc
+MPI_CFLAGS = -DDBENCH_MPI
+endif
 PKGS     = popt talloc zlib jansson libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror $(CFLAGS) \
-             $(SAN_CFLAGS) $(PKG_CFLAGS)
+             $(SAN_CFLAGS) $(PKG_CFLAGS) $(MPI_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -lm
 
 # O is the object directory; the sanitizer build uses its own.
@@ -34,7 +42,7 @@ endif
 LIB_SRCS = src/ops.c src/loadfile.c src/hist.c src/stats.c src/result.c src/report.c \
            src/report_json.c src/env.c src/client.c src/driver.c src/backend.c \
            src/fileio.c src/nullio.c src/sweep.c src/plot.c \
-           src/compare.c
+           src/compare.c src/cluster.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/default_loadfile.o
 MAIN_OBJ = $(O)/main.o
 
@@ -43,7 +51,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 # Debian packages for building (first line) and for the tests (second).
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
-            libclang-rt-14-dev e2fsprogs
+            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
 
@@ -55,6 +63,12 @@ $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
 $(O)/%.o: src/%.c $(wildcard include/*.h src/*.h) | $(O)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Switching MPI on or off rebuilds what depends on it.
+$(O)/mpi-$(MPI).stamp: | $(O)
+	rm -f $(O)/mpi-*.stamp && touch $@
+
+$(O)/cluster.o: $(O)/mpi-$(MPI).stamp
+
 $(O)/default_loadfile.o: src/default_loadfile.S loadfiles/default.txt | $(O)
 	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 
@@ -64,10 +78,15 @@ $(O)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIB_OBJ
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< tests/unit/fixture.c \
 		$(LIB_OBJS) $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+# A tool of the shell tests (not itself a test: no test_ prefix).
+$(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/hist.o $(O)/ops.o include/hist.h include/ops.h
+	@mkdir -p $(O)/tests
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/hist.o $(O)/ops.o
+
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(UNIT_TESTS)
+check: $(BIN) $(UNIT_TESTS) $(O)/tests/hist_merge
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) sh tests/run.sh
 
 check-sanitize:

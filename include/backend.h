@@ -29,6 +29,8 @@ struct backend_options {
 	bool fsync_writes;	/* -F: fsync after every write */
 	bool xattr;		/* -x: dbench 4.0's DOS attribute xattr traffic */
 	bool no_resolve;	/* --no-resolve: no case-insensitive name lookup */
+	bool ranked;		/* an MPI run: client dirs are rank<R>-client<N> */
+	unsigned rank;		/* ... and this is R */
 };
 
 struct backend_client;	/* one client's state: handles, directory cache */
@@ -47,8 +49,8 @@ struct backend {
 	/*
 	 * Prepare client `id` (1-based).  `clients_dirfd` is an open
 	 * descriptor of DIR/clients (the driver has made it and checked it
-	 * is a real directory); the client's directory is "client<id>"
-	 * beneath it.  The state is allocated on mem_ctx and closes its
+	 * is a real directory); the client's directory beneath it is
+	 * named by backend_client_name().  The state is allocated on mem_ctx and closes its
 	 * descriptors when freed.  On failure NULL and *err (on mem_ctx).
 	 */
 	struct backend_client *(*client_new)(TALLOC_CTX *mem_ctx, int clients_dirfd,
@@ -77,6 +79,12 @@ struct backend {
 
 extern const struct backend fileio_backend;
 extern const struct backend null_backend;
+
+/* The name of client `id`'s directory beneath DIR/clients: "client<id>",
+ * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network
+ * filesystem never meet. */
+void backend_client_name(char *buf, size_t len, const struct backend_options *opts,
+			 unsigned id);
 
 /* The backend called `name` ("fileio", "null"), or NULL. */
 const struct backend *backend_by_name(const char *name);

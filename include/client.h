@@ -18,13 +18,15 @@
 
 /*
  * Run clients first .. first+count-1 (0-based) in this process.
- * `clients_dirfd[d]` is DIR/clients of plan->dirs[d]; `start_fd` is the
- * read end of the start pipe, which reaches end-of-file when the parent
- * releases everyone.  Returns the process's exit status: 0, or 1 after a
- * failure recorded in the slot.
+ * `dirfd[d]` is plan->dirs[d] and `clients_dirfd[d]` DIR/clients in it;
+ * `start_fd` is the read end of the start pipe, which reaches end-of-file
+ * when the parent releases everyone.  A client outliving its parent
+ * removes DIR/clients too once that is empty, as the parent would have.
+ * Returns the process's exit status: 0, or 1 after a failure recorded in
+ * the slot.
  */
 int client_process_main(const struct run_plan *plan, struct stats_region *stats,
-			unsigned first, unsigned count, const int *clients_dirfd,
-			int start_fd);
+			unsigned first, unsigned count, const int *dirfd,
+			const int *clients_dirfd, int start_fd);
 
 #endif

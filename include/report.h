@@ -29,7 +29,8 @@ struct progress {
 	double max_latency_ms;	/* worst operation latency in the last second */
 };
 
-void report_header(FILE *out, const struct run_plan *plan);
+/* The lines before a run; nranks > 1 in an MPI run (plan->nclients each). */
+void report_header(FILE *out, const struct run_plan *plan, unsigned nranks);
 void report_progress(FILE *out, const struct progress *p);
 
 /* The table, throughput line, fairness, stalls, per-client lines and the

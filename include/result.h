@@ -37,7 +37,8 @@ struct op_result {
 };
 
 struct client_result {
-	unsigned id;		/* 1-based, as in clientN */
+	unsigned rank;		/* MPI rank it ran on, 0 in a plain run */
+	unsigned id;		/* 1-based within its rank, as in clientN */
 	const char *directory;	/* its target directory */
 	uint64_t bytes;
 	uint64_t ops;
@@ -55,7 +56,18 @@ struct dir_result {
 	double p99_ms;		/* over every operation of its clients */
 };
 
-/* How evenly the clients were served. */
+/* One rank of an MPI run; a plain run is one rank. */
+struct rank_result {
+	unsigned rank;
+	const char *host;
+	const char *kernel;	/* uname release */
+	unsigned clients;
+	uint64_t bytes;
+	double seconds;		/* how long its clients ran in the execute window */
+	double mb_s;		/* bytes over seconds */
+};
+
+/* How evenly the clients (or ranks) were served. */
 struct fairness {
 	double min_mb_s, median_mb_s, max_mb_s;
 	double jain_index;	/* (sum x)^2 / (n sum x^2): 1 is perfectly even */
@@ -63,7 +75,9 @@ struct fairness {
 
 /* Why a run failed. */
 struct run_failure {
-	unsigned client;	/* 1-based */
+	int rank;		/* MPI rank, -1 in a plain run */
+	const char *host;	/* that rank's host, NULL in a plain run */
+	unsigned client;	/* 1-based within its rank */
 	uint32_t line;		/* loadfile line, 0 when not an operation */
 	const char *operation;	/* NULL when not an operation */
 	const char *path;	/* full path, or NULL */
@@ -83,6 +97,12 @@ struct run_result {
 	struct client_result *clients;	/* nclients */
 	struct dir_result *dirs;	/* plan->ndirs of them */
 	struct fairness fairness;
+	struct rank_result *ranks;	/* nranks of them */
+	unsigned nranks;
+	bool mpi;			/* run by mpirun: name ranks in messages */
+	struct fairness rank_fairness;	/* across ranks */
+	double stonewall_s;		/* until the first rank finished */
+	double stonewall_mb_s;		/* throughput while every rank ran */
 	struct timeline_point *timeline;
 	size_t ntimeline;
 	struct run_failure *failure;	/* NULL when the run did not fail */
@@ -101,6 +121,27 @@ double result_throughput(const struct run_result *res);
  * percentiles, per-client rates and fairness.  res->plan, nclients and
  * exec_seconds must be set. */
 void result_fill(struct run_result *res, const struct stats_region *stats);
+
+/* What result_fill_figures() reads: the summed figures of all clients and
+ * of each target directory's, and each client's own (rank by rank, each
+ * rank's plan->nclients of them). */
+struct run_figures {
+	const struct stats_group *all;
+	const struct stats_group *dirs;		/* plan->ndirs */
+	const struct stats_client *clients;	/* res->nclients */
+};
+
+/* result_fill() from figures gathered elsewhere (across MPI ranks). */
+void result_fill_figures(struct run_result *res, const struct run_figures *f);
+
+/* With res->ranks filled in (rank, host, kernel, clients, bytes, seconds)
+ * and the timeline in place: each rank's rate, the fairness across ranks,
+ * and the stonewall figures. */
+void result_fill_ranks(struct run_result *res);
+
+/* Bytes moved by all clients in the first t seconds of the execute window,
+ * from the timeline (linear within a second). */
+double result_bytes_by(const struct run_result *res, double t);
 
 /* Fairness of n per-client rates (n >= 1). */
 struct fairness result_fairness(const double *mb_s, unsigned n);

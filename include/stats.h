@@ -125,8 +125,36 @@ uint64_t stats_window_max(const struct stats_region *r, uint64_t tick);
 /* Sum of all clients' figures for a phase (parent side). */
 void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out);
 
-/* Merge every client's execute-phase histogram of each operation type
- * (parent side). */
-void stats_merge_hists(const struct stats_region *r, struct hist out[OP_COUNT]);
+/*
+ * ---- Figures of groups of clients ----
+ *
+ * What the result is computed from: the execute-phase figures of a group
+ * of clients (all of them, or those of one target directory), summed.
+ * Plain data of fixed size, so that one group's figures can be added to
+ * another's, as the ranks of an MPI run do on their way to rank 0.
+ */
+struct stats_group {
+	uint64_t clients;
+	uint64_t pause_ns;		/* think time and timestamp waits */
+	struct phase_stats exec;	/* sums; op[].max_ns is the largest */
+	struct hist hist[OP_COUNT];	/* merged latencies */
+};
+
+/* One client's own execute-phase figures. */
+struct stats_client {
+	uint64_t bytes;		/* ReadX + WriteX */
+	uint64_t ops;
+	uint64_t errors;
+};
+
+/* Add the clients first, first + step, ... of r into g (parent side). */
+void stats_group_collect(struct stats_group *g, const struct stats_region *r,
+			 unsigned first, unsigned step);
+
+/* dst += src. */
+void stats_group_add(struct stats_group *dst, const struct stats_group *src);
+
+/* Each client's figures into out[nclients] (parent side). */
+void stats_clients_collect(const struct stats_region *r, struct stats_client *out);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * backend.c - the list of backends, found by name for --backend.
+ * backend.c - the list of backends, found by name for --backend, and the
+ * naming of client directories, which every backend shares.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "backend.h"
@@ -14,4 +16,13 @@ const struct backend *backend_by_name(const char *name)
 			return backends[i];
 	}
 	return NULL;
+}
+
+void backend_client_name(char *buf, size_t len, const struct backend_options *opts,
+			 unsigned id)
+{
+	if (opts->ranked)
+		snprintf(buf, len, "rank%u-client%u", opts->rank, id);
+	else
+		snprintf(buf, len, "client%u", id);
 }

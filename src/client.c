@@ -4,6 +4,7 @@
  * and cleaning up.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -212,10 +213,11 @@ static void wait_for_start(int start_fd)
 }
 
 int client_process_main(const struct run_plan *plan, struct stats_region *stats,
-			unsigned first, unsigned count, const int *clients_dirfd,
-			int start_fd)
+			unsigned first, unsigned count, const int *dirfd,
+			const int *clients_dirfd, int start_fd)
 {
 	TALLOC_CTX *ctx = talloc_new(NULL);
+	pid_t parent = getppid();
 	struct client *cl = talloc_zero_array(ctx, struct client, count);
 	bool ok = cl != NULL;
 
@@ -246,6 +248,12 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 			stats_set(&cl[i].slot->end_ns, end);
 	}
 	clean_up(plan, cl, count);
+	if (getppid() != parent && !plan->skip_cleanup) {
+		/* Nobody is left to remove DIR/clients; the last one out does
+		 * (while other clients' directories remain, this fails). */
+		for (unsigned d = 0; d < plan->ndirs; d++)
+			unlinkat(dirfd[d], "clients", AT_REMOVEDIR);
+	}
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
 	talloc_free(ctx);

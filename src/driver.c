@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "cluster.h"
 #include "driver.h"
 #include "env.h"
 #include "report.h"
@@ -42,13 +43,18 @@ struct driver {
 	FILE *text;			/* where human-readable output goes */
 	struct timeline_point *timeline;	/* one point per execute second */
 	size_t ntimeline;
-	struct phase_stats last;	/* execute figures at the last point */
+	uint64_t last_bytes, last_ops;	/* execute figures at the last point */
 	uint64_t last_ns;		/* when they were taken */
 	bool abandoned;			/* clients were killed by a second SIGINT */
 	bool in_child;			/* this is a client process, returning */
 	double setup_s;			/* fork to all clients ready */
 	double sampler_cpu_ms;		/* parent CPU per sample */
 	int child_status;		/* its exit status */
+	struct cluster_tick all;	/* every rank's figures at the last tick
+					 * (rank 0; elsewhere only this rank's) */
+	uint64_t running_all;		/* client processes left on every rank */
+	uint64_t last_tick;		/* the latest tick exchanged */
+	uint64_t ticks_seen;		/* ticks exchanged so far */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -94,6 +100,12 @@ static void install_signals(void)
 static int close_fd(int *fd)
 {
 	close(*fd);
+	return 0;
+}
+
+static int close_stream(FILE **f)
+{
+	fclose(*f);
 	return 0;
 }
 
@@ -179,8 +191,11 @@ static void remove_clients_dirs(struct driver *d)
 /* "DIR/clients/clientN/PATH" for messages. */
 static const char *client_path(struct driver *d, unsigned id, const char *path)
 {
-	return talloc_asprintf(d->ctx, "%s/clients/client%u%s%s",
-			       d->plan->dirs[id % d->plan->ndirs], id + 1,
+	char name[48];
+
+	backend_client_name(name, sizeof(name), &d->plan->bopts, id + 1);
+	return talloc_asprintf(d->ctx, "%s/clients/%s%s%s",
+			       d->plan->dirs[id % d->plan->ndirs], name,
 			       path[0] ? "/" : "", path);
 }
 
@@ -201,6 +216,22 @@ static const char *limit_hint(TALLOC_CTX *mem_ctx, int err)
 			       (unsigned long long)rl.rlim_cur);
 }
 
+/* The whole message of a failure: where (rank, client, loadfile line,
+ * operation, path), then what. */
+static void describe_failure(struct driver *d, struct run_failure *f, int rank)
+{
+	f->rank = cluster_mpi() ? rank : -1;
+	f->host = cluster_mpi() ? cluster_host(rank) : NULL;
+	char *t = f->rank >= 0 ? talloc_asprintf(f, "rank %d (%s), ", f->rank, f->host)
+			       : talloc_strdup(f, "");
+	if (f->client)
+		t = talloc_asprintf_append(t, "client %u, ", f->client);
+	if (f->line)
+		t = talloc_asprintf_append(t, "%s:%u %s %s: ", d->plan->prog->source,
+					   f->line, f->operation, f->path);
+	f->text = talloc_strdup_append(t, f->error);
+}
+
 /* Note a failure that is not an operation's (a death, a fork): the first
  * one wins. */
 static void fail_process(struct driver *d, unsigned id, const char *what)
@@ -210,7 +241,7 @@ static void fail_process(struct driver *d, unsigned id, const char *what)
 	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
 	f->client = id + 1;
 	f->error = what;
-	f->text = talloc_asprintf(f, "client %u, %s", id + 1, what);
+	describe_failure(d, f, cluster_rank());
 	d->failure = f;
 }
 
@@ -234,9 +265,7 @@ static void fail_from_slot(struct driver *d, unsigned id)
 					     cf->err == EMFILE ? limit_hint(f, EMFILE) : "")
 			   : talloc_asprintf(f, "succeeded, but %s was expected",
 					     nt_status_name(cf->expected));
-	f->text = talloc_asprintf(f, "client %u, %s:%u %s %s: %s", f->client,
-				  d->plan->prog->source, f->line, f->operation, f->path,
-				  f->error);
+	describe_failure(d, f, cluster_rank());
 	d->failure = f;
 }
 
@@ -261,10 +290,16 @@ static bool fork_clients(struct driver *d)
 		}
 		if (pid == 0) {
 			/* The client process returns through main, which frees
-			 * what it inherited, so that nothing is left behind. */
+			 * what it inherited, so that nothing is left behind.
+			 * Under mpirun it leaves its rank's process group, which
+			 * mpirun kills whole when a rank dies: it is to stop on
+			 * its rank's death and remove its files first. */
 			close(d->start_pipe[1]);
+			if (cluster_mpi())
+				setpgid(0, 0);
 			d->child_status = client_process_main(plan, d->stats, first, count,
-							      d->clients_dirfd, d->start_pipe[0]);
+							      d->dirfd, d->clients_dirfd,
+							      d->start_pipe[0]);
 			d->in_child = true;
 			is_client = true;
 			return false;
@@ -368,51 +403,116 @@ static bool all_passes_done(struct driver *d)
 	return true;
 }
 
-/* Close the timeline's current interval at `now`: the execute figures
- * gained since the last point, per second. */
-static void add_point(struct driver *d, uint64_t now, double max_latency_ms)
+/* How long this rank's clients ran in the execute window: to the end of
+ * their last pass with --run-once, else the window. */
+static double rank_seconds(struct driver *d)
 {
-	struct phase_stats sum;
+	double window = d->end_ns > d->exec_ns ? (d->end_ns - d->exec_ns) / 1e9 : 0;
+	uint64_t end = 0;
+
+	if (!d->plan->run_once || d->exec_ns == 0)
+		return window;
+	for (unsigned i = 0; i < d->plan->nclients; i++) {
+		uint64_t e = stats_get(&d->stats->slot[i].end_ns);
+		if (e > end)
+			end = e;
+	}
+	return end > d->exec_ns ? (end - d->exec_ns) / 1e9 : 0;
+}
+
+/* This rank's failure as it travels to rank 0. */
+static void failure_to_wire(const struct run_failure *f, struct cluster_failure *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->client = f->client;
+	w->line = f->line;
+	snprintf(w->operation, sizeof(w->operation), "%s", f->operation ? f->operation : "");
+	snprintf(w->path, sizeof(w->path), "%s", f->path ? f->path : "");
+	snprintf(w->error, sizeof(w->error), "%s", f->error ? f->error : "");
+}
+
+/* Rank 0: another rank's failure becomes the run's. */
+static void failure_from_wire(struct driver *d, const struct cluster_failure *w, int rank)
+{
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+
+	f->client = w->client;
+	f->line = w->line;
+	f->operation = w->operation[0] ? talloc_strdup(f, w->operation) : NULL;
+	f->path = w->path[0] ? talloc_strdup(f, w->path) : NULL;
+	f->error = talloc_strdup(f, w->error);
+	describe_failure(d, f, rank);
+	d->failure = f;
+}
+
+/* What this rank tells rank 0 at a tick. */
+static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
+{
+	struct phase_stats cur, exec;
+	enum phase ph = d->phase == PHASE_STOP ? PHASE_EXECUTE : d->phase;
+
+	stats_sum(d->stats, ph, &cur);
+	stats_sum(d->stats, PHASE_EXECUTE, &exec);
+	*t = (struct cluster_tick){
+		.bytes = stats_bytes(&cur), .ops = cur.ops,
+		.exec_bytes = stats_bytes(&exec), .exec_ops = exec.ops,
+		.max_ns = stats_window_max(d->stats, tick),
+		.running = d->running,
+		.interrupted = interrupted > 0,
+		.failed_rank = -1,
+	};
+	if (d->plan->run_once && d->phase == PHASE_EXECUTE && all_passes_done(d)) {
+		t->done = 1;
+		t->done_s = rank_seconds(d);
+	}
+	if (d->failure) {
+		t->failed_rank = cluster_rank();
+		failure_to_wire(d->failure, &t->failure);
+	}
+}
+
+/* Close the timeline's current interval at `now`: the execute figures
+ * gained since the last point (every rank's), per second. */
+static void add_point(struct driver *d, uint64_t now, uint64_t bytes, uint64_t ops,
+		      double max_latency_ms)
+{
 	double secs = now > d->last_ns ? (now - d->last_ns) / 1e9 : 0;
 
 	if (secs < 0.001)
 		return;
-	stats_sum(d->stats, PHASE_EXECUTE, &sum);
 	d->timeline = talloc_realloc(d->ctx, d->timeline, struct timeline_point,
 				     d->ntimeline + 1);
 	d->timeline[d->ntimeline++] = (struct timeline_point){
 		.t_s = (now - d->exec_ns) / 1e9,
-		.mb_s = (stats_bytes(&sum) - stats_bytes(&d->last)) / 1e6 / secs,
-		.ops_s = (sum.ops - d->last.ops) / secs,
+		.mb_s = (bytes - d->last_bytes) / 1e6 / secs,
+		.ops_s = (ops - d->last_ops) / secs,
 		.max_latency_ms = max_latency_ms,
 	};
-	d->last = sum;
+	d->last_bytes = bytes;
+	d->last_ops = ops;
 	d->last_ns = now;
 }
 
 /* Once a second: the timeline point and the progress line of the second
- * that ended at `now` (tick `tick` in the clients' latency windows). */
-static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
+ * that ended at `now`, from every rank's figures. */
+static void sample(struct driver *d, uint64_t now, uint64_t *prev_bytes)
 {
-	struct phase_stats sum;
-	enum phase ph = d->phase == PHASE_STOP ? PHASE_EXECUTE : d->phase;
+	const struct cluster_tick *all = &d->all;
 	double secs = now > d->phase_ns ? (now - d->phase_ns) / 1e9 : 0;
-	double max_ms = stats_window_max(d->stats, tick) / 1e6;
+	double max_ms = all->max_ns / 1e6;
 
 	if (d->phase == PHASE_EXECUTE)
-		add_point(d, now, max_ms);
-	stats_sum(d->stats, ph, &sum);
-	uint64_t bytes = stats_bytes(&sum);
+		add_point(d, now, all->exec_bytes, all->exec_ops, max_ms);
 	struct progress p = {
-		.nclients = d->plan->nclients,
-		.lines = sum.ops,
-		.mb_s = d->phase == PHASE_STOP || secs <= 0 ? 0 : bytes / 1e6 / secs,
-		.last_mb_s = d->phase == PHASE_STOP ? 0 : (bytes - *prev_bytes) / 1e6,
+		.nclients = d->plan->nclients * cluster_size(),
+		.lines = all->ops,
+		.mb_s = d->phase == PHASE_STOP || secs <= 0 ? 0 : all->bytes / 1e6 / secs,
+		.last_mb_s = d->phase == PHASE_STOP ? 0 : (all->bytes - *prev_bytes) / 1e6,
 		.phase = phase_name(d->phase),
 		.secs = (unsigned)(secs + 0.5),
 		.max_latency_ms = max_ms,
 	};
-	*prev_bytes = bytes;
+	*prev_bytes = all->bytes;
 	if (!d->plan->quiet)
 		report_progress(d->text, &p);
 }
@@ -422,22 +522,31 @@ static void start_execute(struct driver *d, uint64_t now)
 {
 	set_phase(d, PHASE_EXECUTE, now);
 	d->exec_ns = d->last_ns = now;
-	memset(&d->last, 0, sizeof(d->last));
+	d->last_bytes = d->last_ops = 0;
 }
 
-/* Leave the execute window, which ended at `end`. */
+/* Leave the execute window, which ended at `end`; the timeline's last
+ * point is closed with the latest figures. */
 static void end_execute(struct driver *d, uint64_t end)
 {
 	if (d->phase == PHASE_EXECUTE) {
 		d->end_ns = end;
-		add_point(d, end, stats_window_max(d->stats, stats_get(&d->stats->ctl.tick)) / 1e6);
+		if (!cluster_mpi()) {	/* a plain run can look again, now */
+			struct cluster_tick t;
+			local_tick(d, stats_get(&d->stats->ctl.tick), &t);
+			d->all.exec_bytes = t.exec_bytes;
+			d->all.exec_ops = t.exec_ops;
+			d->all.max_ns = t.max_ns;
+		}
+		add_point(d, end, d->all.exec_bytes, d->all.exec_ops, d->all.max_ns / 1e6);
 	} else {
 		d->exec_ns = d->end_ns = end;	/* nothing was counted */
 	}
 	set_phase(d, PHASE_STOP, end);
 }
 
-/* Phase changes due at `now`; returns true when the phase changed. */
+/* Rank 0: phase changes due at `now`; returns true when the phase
+ * changed. */
 static bool advance(struct driver *d, uint64_t now)
 {
 	const struct run_plan *plan = d->plan;
@@ -453,14 +562,9 @@ static bool advance(struct driver *d, uint64_t now)
 		d->end_ns = now;
 		return true;
 	}
-	if (d->phase == PHASE_EXECUTE && plan->run_once && all_passes_done(d)) {
-		uint64_t end = 0;
-		for (unsigned i = 0; i < plan->nclients; i++) {
-			uint64_t e = stats_get(&d->stats->slot[i].end_ns);
-			if (e > end)
-				end = e;
-		}
-		end_execute(d, end > d->exec_ns ? end : now);
+	if (d->phase == PHASE_EXECUTE && plan->run_once && d->all.done == cluster_size()) {
+		uint64_t end = d->exec_ns + (uint64_t)(d->all.done_s * 1e9);
+		end_execute(d, end > d->exec_ns && end <= now ? end : now);
 		return true;
 	}
 	return false;
@@ -470,6 +574,19 @@ static void stop_now(struct driver *d)
 {
 	if (d->phase != PHASE_STOP)
 		end_execute(d, now_ns());
+}
+
+/* Another rank: take up the phase rank 0 ordered. */
+static void follow(struct driver *d, const struct cluster_order *o, uint64_t now)
+{
+	if (o->phase == d->phase)
+		return;
+	if (o->phase == PHASE_EXECUTE)
+		start_execute(d, now);
+	else if (o->phase == PHASE_STOP && d->phase == PHASE_EXECUTE)
+		end_execute(d, now);
+	else
+		set_phase(d, o->phase, now);
 }
 
 /* A second SIGINT: stop waiting for the clients' cleanup. */
@@ -490,13 +607,46 @@ static double cpu_ms(void)
 	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3;
 }
 
+/*
+ * One tick, on every rank at once: each tells rank 0 its figures; rank 0
+ * takes in another rank's failure, shows the second, moves the phase on,
+ * and orders every rank into it.  Returns true when the phase changed.
+ */
+static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
+{
+	struct cluster_tick mine;
+	struct cluster_order order = { 0 };
+	bool changed = false;
+
+	local_tick(d, tick, &mine);
+	cluster_tick(&mine, &d->all);
+	d->ticks_seen++;
+	if (cluster_rank() == 0) {
+		if (d->all.failed_rank > 0 && !d->failure)
+			failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
+		if (d->failure || (cluster_mpi() && d->all.interrupted))
+			stop_now(d);
+		sample(d, now, prev_bytes);
+		if (d->phase != PHASE_STOP)
+			changed = advance(d, now);
+		order.phase = d->phase;
+		order.running = d->all.running;
+	}
+	cluster_order(&order);
+	if (cluster_rank() != 0)
+		follow(d, &order, now);
+	d->running_all = order.running;
+	return changed;
+}
+
 static void sample_loop(struct driver *d)
 {
 	uint64_t tick = 0, prev_bytes = 0;
 	int interrupts_seen = 0;
 	double cpu0 = cpu_ms();
 
-	while (d->running > 0) {
+	d->running_all = d->running;
+	while (d->running_all > 0) {
 		uint64_t next = d->start_ns + (tick + 1) * 1000000000ull;
 		sleep_until(next);
 		uint64_t now = now_ns();
@@ -506,17 +656,24 @@ static void sample_loop(struct driver *d)
 			interrupts_seen = interrupted;
 			if (d->phase == PHASE_STOP)
 				abandon_cleanup(d);
-			stop_now(d);
+			if (!cluster_mpi())
+				stop_now(d);
 		}
-		if (d->failure)
+		if (d->failure && !cluster_mpi())
 			stop_now(d);
-		if (now >= next) {	/* a whole second is over: show it */
-			sample(d, tick, now, &prev_bytes);
-			tick++;
-			stats_set(&d->stats->ctl.tick, tick);
+		if (now < next) {	/* woken early, by a client's exit */
+			if (!cluster_mpi()) {	/* a plain run may end now */
+				local_tick(d, tick, &d->all);
+				if (d->phase != PHASE_STOP && advance(d, now))
+					prev_bytes = 0;
+				d->running_all = d->running;
+			}
+			continue;
 		}
-		if (d->phase != PHASE_STOP && advance(d, now))
+		if (exchange(d, tick, now, &prev_bytes))
 			prev_bytes = 0;
+		tick++;
+		stats_set(&d->stats->ctl.tick, tick);
 	}
 	d->sampler_cpu_ms = tick ? (cpu_ms() - cpu0) / tick : 0;
 }
@@ -531,27 +688,97 @@ static void utc_now(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/*
+ * A test hook: with DBENCH_TEST_HIST_DIR set, each client's raw
+ * execute-phase histograms (struct hist[OP_COUNT], as bytes) go to
+ * DIR/<client dir name>.hist, so that a test can merge them on its own and
+ * hold the merged percentiles of an MPI run against them.
+ */
+static void dump_hists(struct driver *d)
+{
+	const char *dir = getenv("DBENCH_TEST_HIST_DIR");
+	char name[48];
+
+	for (unsigned i = 0; dir && i < d->plan->nclients; i++) {
+		backend_client_name(name, sizeof(name), &d->plan->bopts, i + 1);
+		char *path = talloc_asprintf(d->ctx, "%s/%s.hist", dir, name);
+		FILE *f = fopen(path, "w");
+		if (!f || fwrite(d->stats->slot[i].hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
+			fprintf(stderr, "dbench: cannot write '%s'\n", path);
+		if (f)
+			fclose(f);
+		talloc_free(path);
+	}
+}
+
+/* Every rank's figures, reduced to rank 0 and turned into the result
+ * there.  The other ranks take part and get NULL. */
 static struct run_result *collect(struct driver *d, const char *started_at, json_t *env)
 {
+	const struct run_plan *plan = d->plan;
+	unsigned nranks = cluster_size(), ndirs = plan->ndirs;
+	bool root = cluster_rank() == 0;
 	struct run_result *res = talloc_zero(d->ctx, struct run_result);
+	struct stats_group *groups = talloc_zero_array(res, struct stats_group, 1 + ndirs);
+	struct stats_client *mine = talloc_zero_array(res, struct stats_client, plan->nclients);
+	struct stats_client *all = talloc_zero_array(res, struct stats_client,
+						     plan->nclients * nranks);
+	struct cluster_rank me = {
+		.clients = plan->nclients,
+		.seconds = rank_seconds(d),
+		.setup_s = d->setup_s,
+	}, *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
 
-	res->plan = d->plan;
+	stats_group_collect(&groups[0], d->stats, 0, 1);
+	for (unsigned i = 0; i < ndirs; i++)
+		stats_group_collect(&groups[1 + i], d->stats, i, ndirs);
+	stats_clients_collect(d->stats, mine);
+	me.bytes = stats_bytes(&groups[0].exec);
+	cluster_reduce_groups(groups, 1 + ndirs);
+	cluster_gather_clients(mine, plan->nclients, all);
+	cluster_gather_ranks(&me, ranks);
+	if (!root) {
+		talloc_free(res);
+		return NULL;
+	}
+	res->plan = plan;
 	res->started_at = talloc_strdup(res, started_at);
-	res->nclients = d->plan->nclients;
+	res->nclients = plan->nclients * nranks;
+	res->nranks = nranks;
+	res->mpi = cluster_mpi();
 	res->exec_seconds = d->end_ns > d->exec_ns ? (d->end_ns - d->exec_ns) / 1e9 : 0;
-	result_fill(res, d->stats);
+	result_fill_figures(res, &(struct run_figures){ &groups[0], &groups[1], all });
 	res->timeline = talloc_steal(res, d->timeline);
 	res->ntimeline = d->ntimeline;
+	res->ranks = talloc_zero_array(res, struct rank_result, nranks);
+	for (unsigned r = 0; r < nranks; r++) {
+		res->ranks[r] = (struct rank_result){
+			.rank = r, .host = cluster_host(r), .kernel = cluster_kernel(r),
+			.clients = ranks[r].clients, .bytes = ranks[r].bytes,
+			.seconds = plan->run_once ? ranks[r].seconds : res->exec_seconds,
+		};
+		if (ranks[r].setup_s > d->setup_s)
+			d->setup_s = ranks[r].setup_s;
+	}
+	result_fill_ranks(res);
 	res->failure = talloc_steal(res, d->failure);
-	res->interrupted = interrupted > 0;
+	res->interrupted = interrupted > 0 || d->all.interrupted > 0;
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK
-		       : interrupt_signal == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+		       : interrupt_signal == SIGTERM || !interrupted ? EXIT_TERMINATED
+								  : EXIT_INTERRUPTED;
 	res->setup_s = d->setup_s;
 	res->sampler_cpu_ms = d->sampler_cpu_ms;
 	res->environment = env;
-	if (env)
+	if (env) {
+		json_t *list = json_array();
+		for (unsigned r = 0; r < nranks; r++)
+			json_array_append_new(list, json_pack("{s:I, s:s, s:s}",
+				"rank", (json_int_t)r, "host", cluster_host(r),
+				"kernel", cluster_kernel(r)));
+		json_object_set_new(env, "ranks", list);
 		result_keep_json(res, env);
+	}
 	return res;
 }
 
@@ -571,16 +798,60 @@ static int report(struct driver *d, const struct run_result *res)
 	return res->exit_code;
 }
 
+/* Where human-readable text goes: nowhere on ranks other than 0. */
+static FILE *text_stream(struct driver *d, bool json_stdout)
+{
+	if (cluster_rank() != 0) {
+		FILE *f = fopen("/dev/null", "w");
+		if (f) {
+			FILE **p = talloc(d->ctx, FILE *);
+			*p = f;
+			talloc_set_destructor(p, close_stream);
+			return f;
+		}
+	}
+	return json_stdout || d->plan->text_on_stderr ? stderr : stdout;
+}
+
+/*
+ * Release the clients of every rank together, once every rank's are set
+ * up; false (and no release) when a rank failed or was interrupted in
+ * setup.
+ */
+static bool start_together(struct driver *d, bool ready)
+{
+	struct cluster_tick mine = { .running = d->running, .ready = ready,
+				     .interrupted = interrupted > 0, .failed_rank = -1 };
+	struct cluster_order order = { .phase = PHASE_STOP };
+
+	if (d->failure) {
+		mine.failed_rank = cluster_rank();
+		failure_to_wire(d->failure, &mine.failure);
+	}
+	cluster_tick(&mine, &d->all);
+	if (cluster_rank() == 0) {
+		if (d->all.failed_rank > 0 && !d->failure)
+			failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
+		if (d->all.ready == cluster_size())
+			order.phase = PHASE_WARMUP;
+	}
+	cluster_order(&order);
+	cluster_barrier();
+	return order.phase == PHASE_WARMUP;
+}
+
 int driver_run(const struct run_plan *plan)
 {
 	struct driver d = { .plan = plan, .ctx = talloc_new(NULL),
 			    .start_pipe = { -1, -1 } };
 	bool json_stdout = plan->json_path && strcmp(plan->json_path, "-") == 0;
+	bool root = cluster_rank() == 0;
 	char started_at[32];
 	int rc = EXIT_RUN_FAILED;
 
-	d.text = json_stdout || plan->text_on_stderr ? stderr : stdout;
+	d.text = text_stream(&d, json_stdout);
 	install_signals();
+	cluster_run_begin();
 	if (!prepare_targets(&d)) {
 		talloc_free(d.ctx);
 		return EXIT_BAD_INPUT;
@@ -599,10 +870,10 @@ int driver_run(const struct run_plan *plan)
 		talloc_free(d.ctx);
 		return EXIT_RUN_FAILED;
 	}
-	json_t *env = plan->json_path || plan->result_doc
+	json_t *env = root && (plan->json_path || plan->result_doc)
 			      ? env_capture(plan->dirs, plan->ndirs) : NULL;
 	utc_now(started_at);
-	report_header(d.text, plan);
+	report_header(d.text, plan, cluster_size());
 	set_phase(&d, PHASE_SETUP, now_ns());
 	bool forked = fork_clients(&d);
 	if (d.in_child) {
@@ -611,11 +882,12 @@ int driver_run(const struct run_plan *plan)
 		return d.child_status;
 	}
 	uint64_t fork_ns = d.phase_ns;
-	bool started = forked && wait_ready(&d);
+	bool ready = forked && wait_ready(&d);
 	d.setup_s = (now_ns() - fork_ns) / 1e9;
+	bool started = start_together(&d, ready);
 	if (started)
-		fprintf(d.text, "%u client%s ready in %.2f s\n", plan->nclients,
-			plan->nclients == 1 ? "" : "s", d.setup_s);
+		fprintf(d.text, "%u client%s ready in %.2f s\n", plan->nclients * cluster_size(),
+			plan->nclients * cluster_size() == 1 ? "" : "s", d.setup_s);
 	close(d.start_pipe[0]);
 	d.start_ns = now_ns();
 	if (!started)
@@ -627,16 +899,26 @@ int driver_run(const struct run_plan *plan)
 	close(d.start_pipe[1]);		/* releases every client at once */
 	sample_loop(&d);
 	reap(&d, false);
-	if (!plan->skip_cleanup) {
+	if (!plan->skip_cleanup)
 		clean_leftovers(&d);
+	cluster_barrier();		/* every rank's clients are gone */
+	if (!plan->skip_cleanup)
 		remove_clients_dirs(&d);
-	}
-	if (started || d.failure)
-		rc = report(&d, collect(&d, started_at, env));
-	else
+	dump_hists(&d);
+	struct run_result *res = started || d.failure || cluster_mpi()
+					 ? collect(&d, started_at, env) : NULL;
+	if (res && (started || d.failure))
+		rc = report(&d, res);
+	else if (res)
+		talloc_free(res);	/* and env with it */
+	else if (root)
 		json_decref(env);
 	if (!started && !d.failure && interrupted)
 		rc = interrupt_signal == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+	struct cluster_order end = { .exit_code = rc };
+	cluster_order(&end);		/* every rank leaves with rank 0's code */
+	cluster_run_end();
+	rc = (int)end.exit_code;
 	talloc_free(d.ctx);
 	return rc;
 }

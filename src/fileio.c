@@ -57,7 +57,7 @@ enum {
 struct backend_client {
 	const struct program *prog;
 	struct backend_options opts;
-	char name[32];		/* "client<id>", the client dir beneath clients_fd */
+	char name[48];		/* the client dir beneath clients_fd */
 	int clients_fd;		/* our duplicate of DIR/clients */
 	int client_fd;		/* DIR/clients/client<id>, or -1 until needed */
 	int *fds;		/* open files by handle slot, -1 when closed */
@@ -1013,7 +1013,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, int clients
 				       .clients_fd = -1, .client_fd = -1,
 				       .nfds = prog->max_handles, .ndirs = prog->ndirs,
 				       .rng = 0x9e3779b97f4a7c15ull ^ id };
-	snprintf(bc->name, sizeof(bc->name), "client%u", id);
+	backend_client_name(bc->name, sizeof(bc->name), opts, id);
 	bc->fds = fileio_fd_table(bc, bc->nfds);
 	bc->dir_fds = fileio_fd_table(bc, (unsigned)bc->ndirs);	/* <= LOADFILE_MAX_DIRS */
 	if (bc->fds == NULL || bc->dir_fds == NULL)

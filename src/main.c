@@ -11,6 +11,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "compare.h"
 #include "driver.h"
 #include "sweep.h"
@@ -128,6 +129,8 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--settle must be from 0 to 86400 seconds";
 	if (cl->drop_caches && geteuid() != 0)
 		return "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)";
+	if (cl->sweep && cluster_mpi())
+		return "--sweep does not run under mpirun: start one mpirun per client count";
 	return NULL;
 }
 
@@ -201,6 +204,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
 		.no_resolve = cl->no_resolve,
+		.ranked = cluster_mpi(), .rank = cluster_rank(),
 	};
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
 	plan.command_line = cmdline;
@@ -285,6 +289,9 @@ int main(int argc, const char **argv)
 	};
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc - 1, argv + 1);
+	int cerr = cluster_init();
+	if (cerr)
+		return cerr;
 
 	TALLOC_CTX *top = talloc_new(NULL);
 	poptContext pc = poptGetContext("dbench", argc, argv, table, 0);
@@ -321,5 +328,5 @@ int main(int argc, const char **argv)
 	poptFreeContext(pc);
 	free_cmdline(&cl);
 	talloc_free(top);
-	return rc;
+	return cluster_finish(rc, driver_is_client());
 }

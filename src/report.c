@@ -6,10 +6,13 @@
 #include "report.h"
 #include "version.h"
 
-void report_header(FILE *out, const struct run_plan *plan)
+void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 {
-	fprintf(out, "dbench %s: %u client%s", DBENCH_VERSION, plan->nclients,
-		plan->nclients == 1 ? "" : "s");
+	unsigned n = plan->nclients * nranks;
+
+	fprintf(out, "dbench %s: %u client%s", DBENCH_VERSION, n, n == 1 ? "" : "s");
+	if (nranks > 1)
+		fprintf(out, " on %u ranks (%u each)", nranks, plan->nclients);
 	if (plan->run_once)
 		fprintf(out, ", one pass of the loadfile each\n");
 	else
@@ -66,6 +69,28 @@ static void report_fairness(FILE *out, const struct run_result *res)
 		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
 }
 
+/* An MPI run: each rank's share, how even they were, and the throughput
+ * while all of them ran (a straggler host shows as a gap between the
+ * stonewall figure and the total). */
+static void report_ranks(FILE *out, const struct run_result *res)
+{
+	const struct fairness *f = &res->rank_fairness;
+
+	if (!res->mpi)
+		return;
+	for (unsigned r = 0; r < res->nranks; r++) {
+		const struct rank_result *rr = &res->ranks[r];
+		fprintf(out, "Rank %u (%s, %s): %u client%s, %.2f MB/sec over %.2f s\n",
+			rr->rank, rr->host, rr->kernel, rr->clients, rr->clients == 1 ? "" : "s",
+			rr->mb_s, rr->seconds);
+	}
+	fprintf(out, "Ranks: slowest %.2f MB/sec, median %.2f, fastest %.2f;"
+		" Jain's fairness index %.4f\n",
+		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
+	fprintf(out, "Stonewall: %.2f MB/sec while every rank ran (the first %.2f s)\n",
+		res->stonewall_mb_s, res->stonewall_s);
+}
+
 /* With several -D, each directory's share. */
 static void report_dirs(FILE *out, const struct run_result *res)
 {
@@ -95,6 +120,8 @@ static void report_per_client(FILE *out, const struct run_result *res)
 {
 	for (unsigned i = 0; i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
+		if (res->mpi)
+			fprintf(out, "rank %u ", c->rank);
 		fprintf(out, "client %u: %g MB/sec  %" PRIu64 " bytes  %" PRIu64 " ops  %"
 			PRIu64 " errors\n", c->id, c->mb_s, c->bytes, c->ops, c->errors);
 	}
@@ -105,6 +132,7 @@ void report_text(FILE *out, const struct run_result *res)
 	report_table(out, res);
 	report_throughput_line(out, res);
 	report_fairness(out, res);
+	report_ranks(out, res);
 	report_dirs(out, res);
 	report_stalls(out, res);
 	if (res->plan->per_client_results)

@@ -41,15 +41,16 @@ static json_t *text(const char *s)
 	return j ? j : json_null();
 }
 
-static json_t *config_json(const struct run_plan *plan)
+static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 {
 	json_t *dirs = json_array();
 
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		json_array_append_new(dirs, text(plan->dirs[i]));
-	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
 			 " s:s, s:b}",
-			 "nprocs", (json_int_t)plan->nclients,
+			 "nprocs", (json_int_t)plan->nclients * nranks,
+			 "ranks", (json_int_t)nranks,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
 			 "timelimit_s", (json_int_t)plan->timelimit,
 			 "warmup_s", (json_int_t)(plan->run_once ? 0 : plan->warmup),
@@ -70,8 +71,11 @@ static json_t *result_json(const struct run_result *res)
 {
 	double tp = result_throughput(res);
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o,"
+			 " s:o}",
 			 "throughput_mb_s", real(tp),
+			 "stonewall_mb_s", real(res->stonewall_mb_s),
+			 "stonewall_s", real(res->stonewall_s),
 			 "nb_mb_s", real(tp * 1.25),
 			 "mbit_s", real(tp * 10),
 			 "elapsed_s", real(res->exec_seconds),
@@ -123,7 +127,8 @@ static json_t *clients_json(const struct run_result *res)
 
 	for (unsigned i = 0; i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
-		json_array_append_new(cl, json_pack("{s:I, s:o, s:I, s:o, s:I, s:I}",
+		json_array_append_new(cl, json_pack("{s:I, s:I, s:o, s:I, s:o, s:I, s:I}",
+			"rank", (json_int_t)c->rank,
 			"id", (json_int_t)c->id, "directory", text(c->directory),
 			"bytes", (json_int_t)c->bytes, "mb_s", real(c->mb_s),
 			"operations", (json_int_t)c->ops, "errors", (json_int_t)c->errors));
@@ -145,6 +150,30 @@ static json_t *dirs_json(const struct run_result *res)
 	return dirs;
 }
 
+static json_t *ranks_json(const struct run_result *res)
+{
+	json_t *ranks = json_array();
+
+	for (unsigned r = 0; r < res->nranks; r++) {
+		const struct rank_result *rr = &res->ranks[r];
+		json_array_append_new(ranks, json_pack("{s:I, s:o, s:o, s:I, s:I, s:o, s:o}",
+			"rank", (json_int_t)rr->rank, "host", text(rr->host),
+			"kernel", text(rr->kernel), "clients", (json_int_t)rr->clients,
+			"bytes", (json_int_t)rr->bytes, "seconds", real(rr->seconds),
+			"mb_s", real(rr->mb_s)));
+	}
+	return ranks;
+}
+
+static json_t *fairness_json(const struct fairness *f)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "min_mb_s", real(f->min_mb_s),
+			 "median_mb_s", real(f->median_mb_s),
+			 "max_mb_s", real(f->max_mb_s),
+			 "jain_index", real(f->jain_index));
+}
+
 static json_t *status_json(const struct run_result *res)
 {
 	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
@@ -152,7 +181,10 @@ static json_t *status_json(const struct run_result *res)
 	const struct run_failure *f = res->failure;
 
 	if (f)
-		json_object_set_new(st, "failure", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}",
+		json_object_set_new(st, "failure", json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o,"
+			" s:o}",
+			"rank", f->rank >= 0 ? json_integer(f->rank) : json_null(),
+			"host", text(f->host),
 			"client", (json_int_t)f->client,
 			"line", f->line ? json_integer(f->line) : json_null(),
 			"operation", text(f->operation),
@@ -163,25 +195,23 @@ static json_t *status_json(const struct run_result *res)
 
 json_t *report_json(const struct run_result *res)
 {
-	const struct fairness *f = &res->fairness;
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", text(res->started_at),
 		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
-		"config", config_json(res->plan),
+		"config", config_json(res->plan, res->nranks ? res->nranks : 1),
 		"environment", env,
 		"result", result_json(res),
 		"ops", ops_json(res),
 		"timeline", timeline_json(res),
 		"clients", clients_json(res),
 		"directories", dirs_json(res),
-		"fairness", json_pack("{s:o, s:o, s:o, s:o}",
-				      "min_mb_s", real(f->min_mb_s),
-				      "median_mb_s", real(f->median_mb_s),
-				      "max_mb_s", real(f->max_mb_s),
-				      "jain_index", real(f->jain_index)),
+		"ranks", ranks_json(res),
+		"fairness", fairness_json(&res->fairness),
+		"rank_fairness", fairness_json(&res->rank_fairness),
 		"status", status_json(res));
 }
 

@@ -66,21 +66,22 @@ struct fairness result_fairness(const double *mb_s, unsigned n)
 	return f;
 }
 
-static void fill_clients(struct run_result *res, const struct stats_region *stats)
+static void fill_clients(struct run_result *res, const struct stats_client *figs)
 {
 	const struct run_plan *plan = res->plan;
+	unsigned per_rank = res->nranks > 1 ? res->nclients / res->nranks : res->nclients;
 	double *rates = talloc_array(res, double, res->nclients);
 
 	res->clients = talloc_zero_array(res, struct client_result, res->nclients);
 	for (unsigned i = 0; i < res->nclients; i++) {
-		const struct phase_stats *p = &stats->slot[i].phase[PHASE_EXECUTE];
 		struct client_result *c = &res->clients[i];
-		c->id = i + 1;
-		c->directory = plan->dirs[i % plan->ndirs];
-		c->bytes = stats_bytes(p);
-		c->ops = p->ops;
-		for (int t = 0; t < OP_COUNT; t++)
-			c->errors += p->op[t].errors;
+		unsigned local = i % per_rank;
+		c->rank = i / per_rank;
+		c->id = local + 1;
+		c->directory = plan->dirs[local % plan->ndirs];
+		c->bytes = figs[i].bytes;
+		c->ops = figs[i].ops;
+		c->errors = figs[i].errors;
 		c->mb_s = res->exec_seconds > 0 ? c->bytes / 1e6 / res->exec_seconds : 0;
 		rates[i] = c->mb_s;
 	}
@@ -90,7 +91,7 @@ static void fill_clients(struct run_result *res, const struct stats_region *stat
 
 /* Per target directory: its clients' bytes, and the p99 of all their
  * operations from their histograms merged. */
-static void fill_dirs(struct run_result *res, const struct stats_region *stats)
+static void fill_dirs(struct run_result *res, const struct stats_group *groups)
 {
 	const struct run_plan *plan = res->plan;
 	struct hist *h = talloc_zero(res, struct hist);
@@ -98,45 +99,91 @@ static void fill_dirs(struct run_result *res, const struct stats_region *stats)
 	res->dirs = talloc_zero_array(res, struct dir_result, plan->ndirs);
 	for (unsigned d = 0; h && res->dirs && d < plan->ndirs; d++) {
 		struct dir_result *dr = &res->dirs[d];
+		const struct stats_group *g = &groups[d];
 		memset(h, 0, sizeof(*h));
 		dr->directory = plan->dirs[d];
-		for (unsigned i = d; i < res->nclients; i += plan->ndirs) {
-			dr->clients++;
-			dr->bytes += res->clients[i].bytes;
-			for (int t = 0; t < OP_COUNT; t++)
-				hist_merge(h, &stats->slot[i].hist[t]);
-		}
+		dr->clients = g->clients;
+		dr->bytes = stats_bytes(&g->exec);
+		for (int t = 0; t < OP_COUNT; t++)
+			hist_merge(h, &g->hist[t]);
 		dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
 		dr->p99_ms = ms(hist_quantile(h, 0.99));
 	}
 	talloc_free(h);
 }
 
-void result_fill(struct run_result *res, const struct stats_region *stats)
+void result_fill_figures(struct run_result *res, const struct run_figures *f)
 {
-	struct phase_stats sum;
-	struct hist *h = talloc_array(res, struct hist, OP_COUNT);
+	const struct phase_stats *sum = &f->all->exec;
 
-	stats_sum(stats, PHASE_EXECUTE, &sum);
-	stats_merge_hists(stats, h);
-	res->bytes_read = sum.bytes_read;
-	res->bytes_written = sum.bytes_written;
-	res->ops = sum.ops;
+	res->bytes_read = sum->bytes_read;
+	res->bytes_written = sum->bytes_written;
+	res->ops = sum->ops;
 	res->errors = 0;
 	res->max_latency_ms = 0;
 	for (int t = 0; t < OP_COUNT; t++) {
-		fill_op(&res->op[t], &h[t], sum.op[t].errors);
-		res->errors += sum.op[t].errors;
+		fill_op(&res->op[t], &f->all->hist[t], sum->op[t].errors);
+		res->errors += sum->op[t].errors;
 		if (res->op[t].max_ms > res->max_latency_ms)
 			res->max_latency_ms = res->op[t].max_ms;
 	}
-	talloc_free(h);
-	fill_clients(res, stats);
-	fill_dirs(res, stats);
-	uint64_t pause = 0;
-	for (unsigned i = 0; i < res->nclients; i++)
-		pause += stats_get(&stats->slot[i].pause_ns);
-	res->think_time_mean_us = res->ops ? pause / 1e3 / res->ops : 0;
+	fill_clients(res, f->clients);
+	fill_dirs(res, f->dirs);
+	res->think_time_mean_us = res->ops ? f->all->pause_ns / 1e3 / res->ops : 0;
+}
+
+void result_fill(struct run_result *res, const struct stats_region *stats)
+{
+	unsigned ndirs = res->plan->ndirs;
+	struct stats_group *all = talloc_zero(res, struct stats_group);
+	struct stats_group *dirs = talloc_zero_array(res, struct stats_group, ndirs);
+	struct stats_client *clients = talloc_zero_array(res, struct stats_client,
+							  stats->nclients);
+
+	stats_group_collect(all, stats, 0, 1);
+	for (unsigned d = 0; d < ndirs; d++)
+		stats_group_collect(&dirs[d], stats, d, ndirs);
+	stats_clients_collect(stats, clients);
+	result_fill_figures(res, &(struct run_figures){ all, dirs, clients });
+	talloc_free(all);
+	talloc_free(dirs);
+	talloc_free(clients);
+}
+
+double result_bytes_by(const struct run_result *res, double t)
+{
+	double bytes = 0, from = 0;
+
+	for (size_t i = 0; i < res->ntimeline && from < t; i++) {
+		const struct timeline_point *p = &res->timeline[i];
+		double to = p->t_s < t ? p->t_s : t;
+		if (to > from)
+			bytes += p->mb_s * 1e6 * (to - from);
+		from = p->t_s;
+	}
+	return bytes;
+}
+
+void result_fill_ranks(struct run_result *res)
+{
+	double *rates = talloc_array(res, double, res->nranks ? res->nranks : 1);
+	double first = res->exec_seconds;
+
+	for (unsigned r = 0; r < res->nranks; r++) {
+		struct rank_result *rr = &res->ranks[r];
+		rr->mb_s = rr->seconds > 0 ? rr->bytes / 1e6 / rr->seconds : 0;
+		rates[r] = rr->mb_s;
+		if (rr->seconds < first)
+			first = rr->seconds;
+	}
+	res->rank_fairness = result_fairness(rates, res->nranks);
+	talloc_free(rates);
+	/* Every rank ran the whole window: the stonewall is the window. */
+	res->stonewall_s = first;
+	if (first >= res->exec_seconds - 1e-6)
+		res->stonewall_mb_s = result_throughput(res);
+	else
+		res->stonewall_mb_s = first > 0 ? result_bytes_by(res, first) / 1e6 / first : 0;
 }
 
 size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx)

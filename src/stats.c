@@ -84,32 +84,61 @@ uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
 	return max;
 }
 
-void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out)
+/* out += p, where p may be live. */
+static void add_phase(struct phase_stats *out, const struct phase_stats *p)
 {
-	memset(out, 0, sizeof(*out));
-	for (unsigned i = 0; i < r->nclients; i++) {
-		const struct phase_stats *p = &r->slot[i].phase[ph];
-		out->bytes_read += stats_get(&p->bytes_read);
-		out->bytes_written += stats_get(&p->bytes_written);
-		out->ops += stats_get(&p->ops);
-		for (int t = 0; t < OP_COUNT; t++) {
-			const struct op_stats *o = &p->op[t];
-			struct op_stats *d = &out->op[t];
-			d->count += stats_get(&o->count);
-			d->errors += stats_get(&o->errors);
-			d->total_ns += stats_get(&o->total_ns);
-			uint64_t m = stats_get(&o->max_ns);
-			if (m > d->max_ns)
-				d->max_ns = m;
-		}
+	out->bytes_read += stats_get(&p->bytes_read);
+	out->bytes_written += stats_get(&p->bytes_written);
+	out->ops += stats_get(&p->ops);
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_stats *o = &p->op[t];
+		struct op_stats *d = &out->op[t];
+		d->count += stats_get(&o->count);
+		d->errors += stats_get(&o->errors);
+		d->total_ns += stats_get(&o->total_ns);
+		uint64_t m = stats_get(&o->max_ns);
+		if (m > d->max_ns)
+			d->max_ns = m;
 	}
 }
 
-void stats_merge_hists(const struct stats_region *r, struct hist out[OP_COUNT])
+void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out)
 {
-	memset(out, 0, sizeof(struct hist) * OP_COUNT);
-	for (unsigned i = 0; i < r->nclients; i++) {
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < r->nclients; i++)
+		add_phase(out, &r->slot[i].phase[ph]);
+}
+
+void stats_group_collect(struct stats_group *g, const struct stats_region *r,
+			 unsigned first, unsigned step)
+{
+	for (unsigned i = first; i < r->nclients; i += step) {
+		const struct client_slot *s = &r->slot[i];
+		g->clients++;
+		g->pause_ns += stats_get(&s->pause_ns);
+		add_phase(&g->exec, &s->phase[PHASE_EXECUTE]);
 		for (int t = 0; t < OP_COUNT; t++)
-			hist_merge(&out[t], &r->slot[i].hist[t]);
+			hist_merge(&g->hist[t], &s->hist[t]);
+	}
+}
+
+void stats_group_add(struct stats_group *dst, const struct stats_group *src)
+{
+	dst->clients += src->clients;
+	dst->pause_ns += src->pause_ns;
+	add_phase(&dst->exec, &src->exec);
+	for (int t = 0; t < OP_COUNT; t++)
+		hist_merge(&dst->hist[t], &src->hist[t]);
+}
+
+void stats_clients_collect(const struct stats_region *r, struct stats_client *out)
+{
+	for (unsigned i = 0; i < r->nclients; i++) {
+		const struct phase_stats *p = &r->slot[i].phase[PHASE_EXECUTE];
+		struct phase_stats one = { 0 };
+		add_phase(&one, p);
+		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops };
+		for (int t = 0; t < OP_COUNT; t++)
+			out[i].errors += one.op[t].errors;
 	}
 }

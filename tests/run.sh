@@ -32,7 +32,7 @@ for t in "$UNIT_DIR"/test_*; do
 done
 for t in "$top"/tests/shell/test_*.sh; do
 	[ -f "$t" ] || continue
-	DBENCH="$DBENCH" TOP="$top" run_one "shell/$(basename "$t")" sh "$t"
+	DBENCH="$DBENCH" TOP="$top" UNIT_DIR="$UNIT_DIR" run_one "shell/$(basename "$t")" sh "$t"
 done
 
 passed=$(grep -c '^ok ' "$log")

@@ -95,7 +95,10 @@ types=$(envq '[.cpu.count, .memory_bytes, (.vm[]), (.targets[0].queue // {} | .[
 	| map(type) | unique | join(" ")')
 expect_eq "$types" number "types of the numbers"
 expect_eq "$(envq '[.cpu.count, .memory_bytes, (.vm[])] | map(. == floor) | all')" true "integers"
-expect_eq "$(envq 'keys_unsorted | join(" ")')" "hostname kernel cpu memory_bytes targets vm" "keys"
+expect_eq "$(envq 'keys_unsorted | join(" ")')" "hostname kernel cpu memory_bytes targets vm ranks" \
+	"keys"
+expect_eq "$(envq '.ranks | map([.rank, .host, .kernel]) | tostring')" \
+	"[[0,\"$(uname -n)\",\"$(uname -r)\"]]" "a plain run is one rank"
 expect_eq "$(envq '.targets[0] | keys_unsorted | join(" ")')" \
 	"directory fstype source mount_options block_device queue" "target keys"
 end

@@ -31,6 +31,7 @@
 #include <talloc.h>
 
 #include "backend.h"
+#include "cluster.h"
 #include "driver.h"
 #include "loadfile.h"
 #include "report.h"
@@ -520,6 +521,99 @@ static void fill_with_an_empty_window_gives_zero_rates_and_even_fairness(void **
 	assert_double_is(res->fairness.jain_index, 1.0);
 }
 
+/* ---- ranks and the stonewall ---- */
+
+/* A result of three ranks over a 10 s window whose timeline moved
+ * 100 MB/sec for 4 s, then 50 for 6 s (one rank done at 4 s). */
+static struct run_result *ranked_result(void **state, double first_done_s)
+{
+	struct run_result *res = talloc_zero(fixture_ctx(state), struct run_result);
+	struct timeline_point *tl = talloc_array(res, struct timeline_point, 10);
+
+	res->exec_seconds = 10;
+	res->bytes_written = 700000000;		/* 4 * 100 + 6 * 50 MB */
+	for (int i = 0; i < 10; i++)
+		tl[i] = (struct timeline_point){ .t_s = i + 1, .mb_s = i < 4 ? 100 : 50 };
+	res->timeline = tl;
+	res->ntimeline = 10;
+	res->nranks = 3;
+	res->ranks = talloc_zero_array(res, struct rank_result, 3);
+	res->ranks[0] = (struct rank_result){ .rank = 0, .bytes = 300000000, .seconds = 10 };
+	res->ranks[1] = (struct rank_result){ .rank = 1, .bytes = 300000000, .seconds = 10 };
+	res->ranks[2] = (struct rank_result){ .rank = 2, .bytes = 100000000,
+					      .seconds = first_done_s };
+	return res;
+}
+
+static void ranks_get_their_rates_and_fairness(void **state)
+{
+	struct run_result *res = ranked_result(state, 4);
+
+	result_fill_ranks(res);
+	assert_double_is(res->ranks[0].mb_s, 30);
+	assert_double_is(res->ranks[2].mb_s, 25);
+	assert_double_is(res->rank_fairness.min_mb_s, 25);
+	assert_double_is(res->rank_fairness.max_mb_s, 30);
+	/* (30 + 30 + 25)^2 / (3 * (900 + 900 + 625)) */
+	assert_double_is(res->rank_fairness.jain_index, 85.0 * 85 / (3 * 2425.0));
+}
+
+static void stonewall_is_the_rate_until_the_first_rank_finished(void **state)
+{
+	struct run_result *res = ranked_result(state, 4);
+
+	result_fill_ranks(res);
+	assert_double_is(res->stonewall_s, 4);
+	assert_double_is(res->stonewall_mb_s, 100);
+	assert_double_is(result_throughput(res), 70);
+}
+
+static void stonewall_interpolates_within_a_second(void **state)
+{
+	struct run_result *res = ranked_result(state, 4.5);
+
+	result_fill_ranks(res);
+	/* 400 MB in 4 s, then half a second at 50 MB/sec */
+	assert_double_is(result_bytes_by(res, 4.5), 425e6);
+	assert_double_is(res->stonewall_mb_s, 425 / 4.5);
+}
+
+static void stonewall_of_a_window_every_rank_ran_is_the_throughput(void **state)
+{
+	struct run_result *res = ranked_result(state, 10);
+
+	result_fill_ranks(res);
+	assert_double_is(res->stonewall_s, 10);
+	assert_double_is(res->stonewall_mb_s, 70);
+}
+
+/* Rank 0 combines ticks: counts add up, the worst latency and the longest
+ * run win, and the lowest failing rank's failure is the one kept. */
+static void ticks_combine_sums_maxima_and_the_first_failure(void **state)
+{
+	struct cluster_tick all = { .bytes = 10, .ops = 1, .max_ns = 500, .running = 2,
+				    .done = 1, .done_s = 3, .failed_rank = -1 };
+	struct cluster_tick r1 = { .bytes = 5, .ops = 2, .max_ns = 900, .running = 1,
+				   .done = 1, .done_s = 2, .failed_rank = 1,
+				   .failure = { .client = 2, .error = "died" } };
+	struct cluster_tick r2 = { .bytes = 1, .max_ns = 100, .interrupted = 1,
+				   .failed_rank = 2, .failure = { .client = 1, .error = "later" } };
+
+	(void)state;
+	cluster_tick_combine(&all, &r1, 1);
+	cluster_tick_combine(&all, &r2, 2);
+	assert_int_equal(all.bytes, 16);
+	assert_int_equal(all.ops, 3);
+	assert_int_equal(all.max_ns, 900);
+	assert_int_equal(all.running, 3);
+	assert_int_equal(all.done, 2);
+	assert_double_is(all.done_s, 3);
+	assert_int_equal(all.interrupted, 1);
+	assert_int_equal(all.failed_rank, 1);
+	assert_int_equal(all.failure.client, 2);
+	assert_string_equal(all.failure.error, "died");
+}
+
 /* Scratch histograms and rates are freed; only the clients array stays. */
 static void fill_leaves_only_the_clients_and_directories_on_the_result(void **state)
 {
@@ -640,8 +734,8 @@ static void json_has_every_top_level_key(void **state)
 {
 	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
 					    "config", "environment", "result", "ops",
-					    "timeline", "clients", "directories", "fairness",
-					    "status" };
+					    "timeline", "clients", "directories", "ranks",
+					    "fairness", "rank_fairness", "status" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
@@ -741,7 +835,9 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_double_is(get_real(r, "setup_s"), 0.5);
 	assert_double_is(get_real(r, "sampler_cpu_ms"), 0.25);
 	assert_double_is(get_real(r, "think_time_mean_us"), 0.0);	/* no pauses recorded */
-	assert_int_equal(json_object_size(r), 12);
+	assert_double_is(get_real(r, "stonewall_mb_s"), res->stonewall_mb_s);
+	assert_double_is(get_real(r, "stonewall_s"), res->stonewall_s);
+	assert_int_equal(json_object_size(r), 14);
 }
 
 /* Flush gets errors without a count: listed; Rmdir has neither: not. */
@@ -1290,6 +1386,11 @@ int main(void)
 		T(throughput_of_an_empty_window_is_zero),
 		T(fill_with_an_empty_window_gives_zero_rates_and_even_fairness),
 		T(fill_leaves_only_the_clients_and_directories_on_the_result),
+		T(ranks_get_their_rates_and_fairness),
+		T(stonewall_is_the_rate_until_the_first_rank_finished),
+		T(stonewall_interpolates_within_a_second),
+		T(stonewall_of_a_window_every_rank_ran_is_the_throughput),
+		T(ticks_combine_sums_maxima_and_the_first_failure),
 		T(fill_splits_clients_and_bytes_by_directory),
 		/* report_json */
 		T(json_has_every_top_level_key),

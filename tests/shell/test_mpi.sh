@@ -1,0 +1,153 @@
+# test_mpi.sh - runs across ranks under mpirun (Open MPI, all ranks on this
+# machine, oversubscribed): one start, figures reduced to rank 0, failures
+# on any rank reported there, nothing left behind.
+. "$TOP/tests/shell/lib.sh"
+
+if ! command -v mpirun >/dev/null || ! ldd "$DBENCH" | grep -q libmpi; then
+	echo "ok 1 # skip not an MPI build, or no mpirun"
+	exit 0
+fi
+
+# mpirun, allowed to run as root, ranks sharing the machine's two CPUs.
+mpi() {
+	timeout 180 mpirun --allow-run-as-root --oversubscribe --bind-to none "$@"
+}
+
+# pids of the processes of rank $1 whose command line holds $2: with
+# "rank", the rank itself; with "clients", its client processes.
+rank_pids() {
+	for p in $(pgrep -f -- "$2"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" ||
+			continue
+		parent=$(ps -o comm= "$(ps -o ppid= "$p" | tr -d ' ')")
+		if [ "$3" = rank ] && [ "$parent" != dbench ]; then echo "$p"; fi
+		if [ "$3" = clients ] && [ "$parent" = dbench ]; then echo "$p"; fi
+	done
+}
+
+# Wait up to 15 s for every process whose command line holds $1 to go.
+wait_gone() {
+	i=0
+	while pgrep -f -- "$1" >/dev/null && [ $i -lt 150 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pgrep -f -- "$1" >/dev/null && fail "processes of '$1' are still running"
+	return 0
+}
+
+begin "2 ranks of 2 clients in one directory: 4 procs, totals are the sums of the ranks"
+mkdir -p "$T/a"
+mpi -np 2 "$DBENCH" -t 3 --warmup 1 -D "$T/a" --json="$T/a.json" 2 >"$T/a.out" 2>&1
+expect_status $? 0
+out=$(cat "$T/a.out")
+expect_match "$out" '^dbench .*: 4 clients on 2 ranks \(2 each\)'
+expect_match "$out" '^Throughput [0-9.]+ MB/sec .*  4 procs$'
+expect_eq "$(grep -c '^Throughput' "$T/a.out")" 1 "throughput lines (rank 0 alone prints)"
+expect_match "$out" '^Rank 1 \(.+\): 2 clients, [0-9.]+ MB/sec over [0-9.]+ s$'
+expect_match "$out" '^Stonewall: [0-9.]+ MB/sec while every rank ran'
+expect_eq "$(jq '[.config.nprocs, .config.ranks, (.ranks | length), (.environment.ranks | length)]' -c "$T/a.json")" \
+	"[4,2,2,2]" "nprocs, ranks"
+expect_eq "$(jq '(.ranks | map(.bytes) | add) == .result.bytes_read + .result.bytes_written' "$T/a.json")" \
+	true "rank bytes add up to the total"
+expect_eq "$(jq '(.clients | map(.bytes) | add) == .result.bytes_read + .result.bytes_written' "$T/a.json")" \
+	true "client bytes add up to the total"
+expect_eq "$(jq '(.clients | map(.operations) | add) == .result.operations' "$T/a.json")" \
+	true "client operations add up to the total"
+expect_eq "$(jq -c '[.clients[] | [.rank, .id]]' "$T/a.json")" "[[0,1],[0,2],[1,1],[1,2]]" "clients"
+expect_eq "$(jq '.result.stonewall_mb_s == .result.throughput_mb_s' "$T/a.json")" true \
+	"stonewall of a timed run"
+expect_eq "$(jq -r --arg h "$(uname -n)" '.ranks | map(.host == $h) | all' "$T/a.json")" true "hosts"
+expect_eq "$(ls -A "$T/a")" "" "left in the directory"
+end
+
+begin "4 ranks: the merged percentiles are those of every client's raw histograms"
+mkdir -p "$T/b" "$T/h"
+DBENCH_TEST_HIST_DIR="$T/h" mpi -x DBENCH_TEST_HIST_DIR -np 4 "$DBENCH" -q -t 2 --warmup 0 \
+	-D "$T/b" --json="$T/b.json" 1 >"$T/b.out" 2>&1
+expect_status $? 0
+expect_eq "$(ls "$T/h" | tr '\n' ' ')" \
+	"rank0-client1.hist rank1-client1.hist rank2-client1.hist rank3-client1.hist " "dumps"
+"$UNIT_DIR/hist_merge" "$T"/h/*.hist >"$T/raw.txt" || fail "hist_merge failed"
+jq -r '.ops | to_entries[] | "\(.key) \(.value.count) \(.value.p50_ms) \(.value.p90_ms) \(.value.p99_ms) \(.value.p999_ms) \(.value.max_ms)"' \
+	"$T/b.json" | sort >"$T/merged.txt"
+sort "$T/raw.txt" >"$T/raw.sorted"
+[ "$(wc -l <"$T/raw.sorted")" -ge 10 ] || fail "only $(wc -l <"$T/raw.sorted") operation types"
+diffs=$(paste -d' ' "$T/raw.sorted" "$T/merged.txt" | awk '
+	$1 != $8 { print "operation " $1 " vs " $8; next }
+	{ for (i = 2; i <= 7; i++) if ($i + 0 != $(i + 7) + 0) print $1 " field " i ": " $i " vs " $(i + 7) }')
+expect_eq "$diffs" "" "raw vs merged"
+expect_eq "$(ls -A "$T/b")" "" "left in the directory"
+end
+
+begin "a client killed on rank 1 stops every rank, and rank 0 names rank, host and client"
+mkdir -p "$T/c"
+mpi -np 2 "$DBENCH" -t 60 --warmup 0 -D "$T/c" --json="$T/c.json" 2 >"$T/c.out" 2>&1 &
+job=$!
+sleep 3
+victim=$(rank_pids 1 "$T/c" clients | head -n 1)
+[ -n "$victim" ] || fail "no client of rank 1 found"
+kill -KILL $victim 2>/dev/null
+t0=$(date +%s)
+wait $job
+rc=$?
+[ "$rc" -eq 1 ] || fail "mpirun exit status $rc, want 1"
+[ $(($(date +%s) - t0)) -le 10 ] || fail "the run took $(($(date +%s) - t0)) s to stop"
+expect_match "$(cat "$T/c.out")" "^FAILED: rank 1 \($(uname -n)\), client [12], died: killed by signal 9"
+expect_eq "$(jq -c '[.status.failure.rank, .status.failure.host, .status.exit_code]' "$T/c.json")" \
+	"[1,\"$(uname -n)\",1]" "failure in the JSON"
+wait_gone "$T/c"
+expect_eq "$(ls -A "$T/c")" "" "left in the directory"
+end
+
+begin "a rank killed mid-run ends every rank, and its clients remove their files"
+mkdir -p "$T/k"
+mpi -np 2 "$DBENCH" -t 60 --warmup 0 -D "$T/k" 2 >"$T/k.out" 2>&1 &
+job=$!
+sleep 3
+victim=$(rank_pids 1 "$T/k" rank)
+[ -n "$victim" ] || fail "rank 1 not found"
+kill -KILL $victim 2>/dev/null
+wait $job
+rc=$?
+[ "$rc" -ne 0 ] || fail "mpirun exit status 0 after a rank was killed"
+expect_match "$(cat "$T/k.out")" 'process rank 1 .* exited on signal 9'
+wait_gone "$T/k"
+expect_eq "$(ls -A "$T/k")" "" "left in the directory"
+end
+
+begin "--run-once with a slow rank: the stonewall figure shows the straggler"
+mkdir -p "$T/s"
+{
+	printf '%s\n' 'NTCreateX "\clients\client1\s" 0x0 0x5 1 NT_STATUS_OK'
+	i=0
+	while [ $i -lt 2000 ]; do
+		echo "WriteX 1 0 100000 100000 NT_STATUS_OK"
+		i=$((i + 1))
+	done
+	echo 'Close 1 NT_STATUS_OK'
+} >"$T/s.txt"
+# 2000 operations of 1 ms on rank 0 and of 3 ms on rank 1.
+mpi -np 1 -x DBENCH_NULL_DELAY_US=1000 "$DBENCH" --backend=null --run-once -q -c "$T/s.txt" \
+	-D "$T/s" --json="$T/s.json" 1 : \
+    -np 1 -x DBENCH_NULL_DELAY_US=3000 "$DBENCH" --backend=null --run-once -q -c "$T/s.txt" \
+	-D "$T/s" --json="$T/s.json" 1 >"$T/s.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq '.ranks[0].seconds < .ranks[1].seconds' "$T/s.json")" true "rank 0 finished first"
+expect_eq "$(jq '.result.stonewall_s == .ranks[0].seconds' "$T/s.json")" true "stonewall time"
+# Both ranks move 2000 x 100 kB; while both ran they moved about 100 + 33
+# MB/sec, and over the whole run (6 s) 400 MB / 6 s = 67 MB/sec.
+sw=$(jq .result.stonewall_mb_s "$T/s.json")
+tp=$(jq .result.throughput_mb_s "$T/s.json")
+awk -v s="$sw" -v t="$tp" 'BEGIN { exit !(s > 1.5 * t && s < 2.5 * t) }' ||
+	fail "stonewall $sw MB/sec against $tp MB/sec in all"
+end
+
+begin "--sweep under mpirun is refused, exit 2"
+err=$(mpi -np 2 "$DBENCH" --sweep=1,2 -t 1 -D "$T/s" 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "exit status $rc, want 2"
+expect_match "$err" '^dbench: --sweep does not run under mpirun'
+end
+
+finish

@@ -1,0 +1,37 @@
+/*
+ * hist_merge.c - a test tool: merges raw histogram dumps (the files a run
+ * writes under DBENCH_TEST_HIST_DIR, each struct hist[OP_COUNT]) and prints,
+ * per operation with a count, "NAME COUNT P50 P90 P99 P999 MAX" in ms as
+ * dbench's JSON has them, so that a test can compare the two.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hist.h"
+#include "ops.h"
+
+int main(int argc, char **argv)
+{
+	static struct hist all[OP_COUNT], one[OP_COUNT];
+
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "r");
+		if (!f || fread(one, sizeof(struct hist), OP_COUNT, f) != OP_COUNT) {
+			fprintf(stderr, "hist_merge: cannot read '%s'\n", argv[i]);
+			return 1;
+		}
+		fclose(f);
+		for (int t = 0; t < OP_COUNT; t++)
+			hist_merge(&all[t], &one[t]);
+	}
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct hist *h = &all[t];
+		if (h->count == 0)
+			continue;
+		printf("%s %llu %.17g %.17g %.17g %.17g %.17g\n", op_table[t].name,
+		       (unsigned long long)h->count, hist_quantile(h, 0.50) / 1e6,
+		       hist_quantile(h, 0.90) / 1e6, hist_quantile(h, 0.99) / 1e6,
+		       hist_quantile(h, 0.999) / 1e6, h->max_ns / 1e6);
+	}
+	return 0;
+}
