@@ -663,9 +663,11 @@ static void sample_loop(struct driver *d)
 			stop_now(d);
 		if (now < next) {	/* woken early, by a client's exit */
 			if (!cluster_mpi()) {	/* a plain run may end now */
-				local_tick(d, tick, &d->all);
-				if (d->phase != PHASE_STOP && advance(d, now))
-					prev_bytes = 0;
+				if (d->plan->run_once && d->phase == PHASE_EXECUTE &&
+				    all_passes_done(d)) {
+					local_tick(d, tick, &d->all);
+					advance(d, now);
+				}
 				d->running_all = d->running;
 			}
 			continue;
