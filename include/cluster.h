@@ -47,7 +47,8 @@ struct cluster_tick {
 	uint64_t ready;			/* ranks whose clients are all set up */
 	uint64_t done;			/* ranks whose clients finished (--run-once) */
 	double done_s;			/* longest execute time among those */
-	uint64_t interrupted;		/* ranks that caught SIGINT or SIGTERM */
+	uint64_t interrupted;		/* the first SIGINT or SIGTERM a rank caught
+					 * (the higher number of two), 0 if none */
 	int64_t failed_rank;		/* -1 when no rank failed */
 	struct cluster_failure failure;
 };

@@ -150,7 +150,8 @@ void cluster_tick_combine(struct cluster_tick *dst, const struct cluster_tick *s
 	dst->done += src->done;
 	if (src->done_s > dst->done_s)
 		dst->done_s = src->done_s;
-	dst->interrupted += src->interrupted;
+	if (src->interrupted > dst->interrupted)
+		dst->interrupted = src->interrupted;
 	if (src->failed_rank >= 0 && dst->failed_rank < 0) {
 		dst->failed_rank = src_rank;
 		dst->failure = src->failure;

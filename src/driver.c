@@ -458,7 +458,7 @@ static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
 		.exec_bytes = stats_bytes(&exec), .exec_ops = exec.ops,
 		.max_ns = stats_window_max(d->stats, tick),
 		.running = d->running,
-		.interrupted = interrupted > 0,
+		.interrupted = interrupted ? interrupt_signal : 0,
 		.failed_rank = -1,
 	};
 	if (d->plan->run_once && d->phase == PHASE_EXECUTE && all_passes_done(d)) {
@@ -764,11 +764,11 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	}
 	result_fill_ranks(res);
 	res->failure = talloc_steal(res, d->failure);
-	res->interrupted = interrupted > 0 || d->all.interrupted > 0;
+	int sig = interrupted ? interrupt_signal : (int)d->all.interrupted;
+	res->interrupted = sig != 0;
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK
-		       : interrupt_signal == SIGTERM || !interrupted ? EXIT_TERMINATED
-								  : EXIT_INTERRUPTED;
+		       : sig == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	res->setup_s = d->setup_s;
 	res->sampler_cpu_ms = d->sampler_cpu_ms;
 	res->environment = env;
@@ -823,7 +823,8 @@ static FILE *text_stream(struct driver *d, bool json_stdout)
 static bool start_together(struct driver *d, bool ready)
 {
 	struct cluster_tick mine = { .running = d->running, .ready = ready,
-				     .interrupted = interrupted > 0, .failed_rank = -1 };
+				     .interrupted = interrupted ? interrupt_signal : 0,
+				     .failed_rank = -1 };
 	struct cluster_order order = { .phase = PHASE_STOP };
 
 	if (d->failure) {

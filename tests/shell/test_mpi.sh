@@ -133,6 +133,24 @@ wait_gone "$T/k"
 expect_eq "$(ls -A "$T/k")" "" "left in the directory"
 end
 
+begin "SIGINT to rank 1 stops every rank: results so far from rank 0, exit 130"
+mkdir -p "$T/i"
+mpi -np 2 "$DBENCH" -t 60 --warmup 0 -D "$T/i" --json="$T/i.json" 1 >"$T/i.out" 2>&1 &
+job=$!
+sleep 3
+victim=$(rank_pids 1 "$T/i" rank)
+[ -n "$victim" ] || fail "rank 1 not found"
+kill -INT $victim 2>/dev/null
+wait $job
+rc=$?
+[ "$rc" -eq 130 ] || fail "mpirun exit status $rc, want 130"
+expect_match "$(cat "$T/i.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs$'
+expect_eq "$(jq -c '[.status.exit_code, .status.interrupted]' "$T/i.json")" "[130,true]" "status"
+expect_eq "$(jq '.result.elapsed_s < 10' "$T/i.json")" true "stopped early"
+wait_gone "$T/i"
+expect_eq "$(ls -A "$T/i")" "" "left in the directory"
+end
+
 begin "--run-once with a slow rank: the stonewall figure shows the straggler"
 mkdir -p "$T/s"
 {

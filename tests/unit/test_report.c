@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,7 +597,7 @@ static void ticks_combine_sums_maxima_and_the_first_failure(void **state)
 	struct cluster_tick r1 = { .bytes = 5, .ops = 2, .max_ns = 900, .running = 1,
 				   .done = 1, .done_s = 2, .failed_rank = 1,
 				   .failure = { .client = 2, .error = "died" } };
-	struct cluster_tick r2 = { .bytes = 1, .max_ns = 100, .interrupted = 1,
+	struct cluster_tick r2 = { .bytes = 1, .max_ns = 100, .interrupted = SIGTERM,
 				   .failed_rank = 2, .failure = { .client = 1, .error = "later" } };
 
 	(void)state;
@@ -608,7 +609,7 @@ static void ticks_combine_sums_maxima_and_the_first_failure(void **state)
 	assert_int_equal(all.running, 3);
 	assert_int_equal(all.done, 2);
 	assert_double_is(all.done_s, 3);
-	assert_int_equal(all.interrupted, 1);
+	assert_int_equal(all.interrupted, SIGTERM);
 	assert_int_equal(all.failed_rank, 1);
 	assert_int_equal(all.failure.client, 2);
 	assert_string_equal(all.failure.error, "died");
