@@ -37,7 +37,7 @@ struct cluster_failure {
 };
 
 /* What a rank reports once a second.  Rank 0 receives them combined: the
- * counts summed, max_ns and done_s the largest, and the failure of the
+ * counts summed, max_ns, done_s and setup_s the largest, and the failure of the
  * lowest rank that has one. */
 struct cluster_tick {
 	uint64_t bytes, ops;		/* current phase so far */
@@ -47,6 +47,7 @@ struct cluster_tick {
 	uint64_t ready;			/* ranks whose clients are all set up */
 	uint64_t done;			/* ranks whose clients finished (--run-once) */
 	double done_s;			/* longest execute time among those */
+	double setup_s;			/* longest setup, fork to all clients ready */
 	uint64_t interrupted;		/* the first SIGINT or SIGTERM a rank caught
 					 * (the higher number of two), 0 if none */
 	int64_t failed_rank;		/* -1 when no rank failed */
@@ -66,7 +67,6 @@ struct cluster_rank {
 	uint64_t clients;
 	uint64_t bytes;		/* ReadX + WriteX in the execute window */
 	double seconds;		/* how long its clients ran in it */
-	double setup_s;		/* fork to all its clients ready */
 };
 
 /* ---- life cycle (main) ---- */

@@ -150,6 +150,8 @@ void cluster_tick_combine(struct cluster_tick *dst, const struct cluster_tick *s
 	dst->done += src->done;
 	if (src->done_s > dst->done_s)
 		dst->done_s = src->done_s;
+	if (src->setup_s > dst->setup_s)
+		dst->setup_s = src->setup_s;
 	if (src->interrupted > dst->interrupted)
 		dst->interrupted = src->interrupted;
 	if (src->failed_rank >= 0 && dst->failed_rank < 0) {

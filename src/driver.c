@@ -728,7 +728,6 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	struct cluster_rank me = {
 		.clients = plan->nclients,
 		.seconds = rank_seconds(d),
-		.setup_s = d->setup_s,
 	}, *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
 
 	stats_group_collect(&groups[0], d->stats, 0, 1);
@@ -759,8 +758,6 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 			.clients = ranks[r].clients, .bytes = ranks[r].bytes,
 			.seconds = plan->run_once ? ranks[r].seconds : res->exec_seconds,
 		};
-		if (ranks[r].setup_s > d->setup_s)
-			d->setup_s = ranks[r].setup_s;
 	}
 	result_fill_ranks(res);
 	res->failure = talloc_steal(res, d->failure);
@@ -824,7 +821,7 @@ static bool start_together(struct driver *d, bool ready)
 {
 	struct cluster_tick mine = { .running = d->running, .ready = ready,
 				     .interrupted = interrupted ? interrupt_signal : 0,
-				     .failed_rank = -1 };
+				     .setup_s = d->setup_s, .failed_rank = -1 };
 	struct cluster_order order = { .phase = PHASE_STOP };
 
 	if (d->failure) {
@@ -833,6 +830,7 @@ static bool start_together(struct driver *d, bool ready)
 	}
 	cluster_tick(&mine, &d->all);
 	if (cluster_rank() == 0) {
+		d->setup_s = d->all.setup_s;	/* the slowest rank's */
 		if (d->all.failed_rank > 0 && !d->failure)
 			failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
 		if (d->all.ready == cluster_size())
