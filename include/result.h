@@ -26,6 +26,8 @@ struct timeline_point {
 	double mb_s;		/* bytes moved in the interval, per second */
 	double ops_s;		/* operations in the interval, per second */
 	double max_latency_ms;	/* worst operation latency seen in it */
+	double probe_ms;	/* longest --probe listing that ended in it; NAN
+				 * when none did, or without --probe */
 };
 
 /* One operation type over the execute window. */
@@ -53,6 +55,15 @@ struct dir_result {
 	uint64_t bytes;
 	double mb_s;
 	double p99_ms;		/* over every operation of its clients */
+};
+
+/* --probe: the directory listings that started in the execute window. */
+struct probe_result {
+	const char *directory;	/* the directory listed */
+	uint64_t count;		/* listings */
+	uint64_t entries;	/* names the last of them read (. and .. aside) */
+	double p50_ms, p99_ms;	/* listing times; 0 when count is 0 */
+	double max_ms;		/* exact */
 };
 
 /* How evenly the clients were served. */
@@ -83,6 +94,7 @@ struct run_result {
 	struct client_result *clients;	/* nclients */
 	struct dir_result *dirs;	/* plan->ndirs of them */
 	struct fairness fairness;
+	struct probe_result *probe;	/* NULL without --probe */
 	struct timeline_point *timeline;
 	size_t ntimeline;
 	struct run_failure *failure;	/* NULL when the run did not fail */
@@ -98,8 +110,8 @@ struct run_result {
 double result_throughput(const struct run_result *res);
 
 /* Fill the figures of res from the stats region: totals, per-operation
- * percentiles, per-client rates and fairness.  res->plan, nclients and
- * exec_seconds must be set. */
+ * percentiles, per-client rates, fairness and the probe's listings.
+ * res->plan, nclients and exec_seconds must be set. */
 void result_fill(struct run_result *res, const struct stats_region *stats);
 
 /* Fairness of n per-client rates (n >= 1). */

@@ -1,10 +1,12 @@
 /*
  * result.c - turning the stats region into a run's figures (see result.h):
- * totals, percentiles, per-client rates, fairness and stalls.
+ * totals, percentiles, per-client rates, fairness, the probe's listings
+ * and stalls.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "result.h"
 
 double result_throughput(const struct run_result *res)
@@ -112,6 +114,23 @@ static void fill_dirs(struct run_result *res, const struct stats_region *stats)
 	talloc_free(h);
 }
 
+/* --probe: the listings' count, size and times, from the probe's slot. */
+static void fill_probe(struct run_result *res, const struct stats_region *stats)
+{
+	const struct probe_slot *s = &stats->probe;
+	struct probe_result *p = talloc_zero(res, struct probe_result);
+
+	res->probe = p;
+	if (!p)
+		return;
+	p->directory = probe_directory(p, res->plan);
+	p->count = s->hist.count;
+	p->entries = stats_get(&s->entries);
+	p->p50_ms = ms(hist_quantile(&s->hist, 0.50));
+	p->p99_ms = ms(hist_quantile(&s->hist, 0.99));
+	p->max_ms = ms(s->hist.max_ns);
+}
+
 void result_fill(struct run_result *res, const struct stats_region *stats)
 {
 	struct phase_stats sum;
@@ -137,6 +156,9 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 	for (unsigned i = 0; i < res->nclients; i++)
 		pause += stats_get(&stats->slot[i].pause_ns);
 	res->think_time_mean_us = res->ops ? pause / 1e3 / res->ops : 0;
+	res->probe = NULL;
+	if (res->plan->probe)
+		fill_probe(res, stats);
 }
 
 size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx)
