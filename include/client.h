@@ -29,4 +29,15 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 			unsigned first, unsigned count, const int *dirfd,
 			const int *clients_dirfd, int start_fd);
 
+/*
+ * The life of any process the driver forks, shared with the --probe
+ * process (probe.h).  client_watch_parent() makes SIGTERM, and the
+ * parent's death, a request to stop, which client_stop_requested() then
+ * reports; ^C is left to the parent.  client_wait_for_start() returns when
+ * the parent releases everyone (or a stop is requested first).
+ */
+void client_watch_parent(void);
+bool client_stop_requested(void);
+void client_wait_for_start(int start_fd);
+
 #endif

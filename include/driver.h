@@ -44,6 +44,9 @@ struct run_plan {
 	bool run_once;			/* one pass per client, no time limit */
 	bool quiet;			/* no progress lines */
 	bool continue_on_error;		/* count unexpected outcomes, do not stop */
+	bool probe;			/* --probe: time `ls -l` of a directory under load */
+	const char *probe_dir;		/* --probe=DIR, or NULL: DIR/clients/probe, made
+					 * for the run in the first target directory */
 	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
 	json_t **result_doc;		/* if set: receives the run's JSON document */
 	bool text_on_stderr;		/* human text to stderr (stdout holds JSON) */
@@ -56,14 +59,15 @@ struct run_plan {
 /*
  * Run the plan; prints progress and results; returns an exit code.
  *
- * A client process returns from driver_run() too, with its own exit
- * status, so that it leaves through main and frees what it inherited.
- * Callers that would do more after a run must check driver_is_client()
- * first and return at once when it is true.
+ * A client process (and the --probe process) returns from driver_run()
+ * too, with its own exit status, so that it leaves through main and frees
+ * what it inherited.  Callers that would do more after a run must check
+ * driver_is_client() first and return at once when it is true.
  */
 int driver_run(const struct run_plan *plan);
 
-/* True in a client process (after driver_run() returned in it). */
+/* True in a forked process, a client or the probe (after driver_run()
+ * returned in it). */
 bool driver_is_client(void);
 
 #endif

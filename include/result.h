@@ -26,6 +26,8 @@ struct timeline_point {
 	double mb_s;		/* bytes moved in the interval, per second */
 	double ops_s;		/* operations in the interval, per second */
 	double max_latency_ms;	/* worst operation latency seen in it */
+	double probe_ms;	/* longest --probe listing that ended in it; NAN
+				 * when none did, or without --probe */
 };
 
 /* One operation type over the execute window. */
@@ -67,6 +69,15 @@ struct rank_result {
 	double mb_s;		/* bytes over seconds */
 };
 
+/* --probe: the directory listings that started in the execute window. */
+struct probe_result {
+	const char *directory;	/* the directory listed */
+	uint64_t count;		/* listings */
+	uint64_t entries;	/* names the last of them read (. and .. aside) */
+	double p50_ms, p99_ms;	/* listing times; 0 when count is 0 */
+	double max_ms;		/* exact */
+};
+
 /* How evenly the clients (or ranks) were served. */
 struct fairness {
 	double min_mb_s, median_mb_s, max_mb_s;
@@ -103,6 +114,7 @@ struct run_result {
 	struct fairness rank_fairness;	/* across ranks */
 	double stonewall_s;		/* until the first rank finished */
 	double stonewall_mb_s;		/* throughput while every rank ran */
+	struct probe_result *probe;	/* NULL without --probe */
 	struct timeline_point *timeline;
 	size_t ntimeline;
 	struct run_failure *failure;	/* NULL when the run did not fail */
@@ -118,8 +130,8 @@ struct run_result {
 double result_throughput(const struct run_result *res);
 
 /* Fill the figures of res from the stats region: totals, per-operation
- * percentiles, per-client rates and fairness.  res->plan, nclients and
- * exec_seconds must be set. */
+ * percentiles, per-client rates, fairness and the probe's listings.
+ * res->plan, nclients and exec_seconds must be set. */
 void result_fill(struct run_result *res, const struct stats_region *stats);
 
 /* What result_fill_figures() reads: the summed figures of all clients and
@@ -130,6 +142,9 @@ struct run_figures {
 	const struct stats_group *dirs;		/* plan->ndirs */
 	const struct stats_client *clients;	/* res->nclients */
 };
+
+/* The probe's figures (--probe) from the region's probe slot. */
+void result_fill_probe(struct run_result *res, const struct stats_region *stats);
 
 /* result_fill() from figures gathered elsewhere (across MPI ranks). */
 void result_fill_figures(struct run_result *res, const struct run_figures *f);

@@ -3,9 +3,10 @@
  *
  * The driver maps one region (MAP_SHARED | MAP_ANONYMOUS) before it forks.
  * It holds a control block written only by the parent (the phase and the
- * one-second tick the clients read at each operation boundary) and one
- * cache-line aligned slot per client, written only by that client and read
- * by the parent once a second.  No locks: every field has one writer, and
+ * one-second tick the clients read at each operation boundary), a slot for
+ * the --probe process (see probe.h), written only by it, and one
+ * cache-line aligned slot per client, written only by that client; the
+ * parent reads the slots once a second.  No locks: every field has one writer, and
  * fields are 64-bit words read and written with relaxed atomics, so a
  * reader sees each value whole, if perhaps a moment old.
  */
@@ -21,6 +22,7 @@
 #define STATS_CACHELINE 64
 #define STATS_WINDOWS 4		/* per-second latency windows kept, a ring */
 #define STATS_PATH_MAX 256	/* a failing path, as far as it fits */
+#define STATS_MESSAGE_MAX 512	/* the probe's failure, as far as it fits */
 
 enum phase {
 	PHASE_SETUP,		/* clients are preparing; not released yet */
@@ -64,6 +66,13 @@ struct client_failure {
 	char path[STATS_PATH_MAX];
 };
 
+/* The worst latency of each of the last STATS_WINDOWS one-second ticks, a
+ * ring its one writer fills as it goes and the parent's sampler reads. */
+struct latency_windows {
+	uint64_t tick[STATS_WINDOWS];	/* tick an entry belongs to */
+	uint64_t max_ns[STATS_WINDOWS];	/* worst latency that ended in that tick */
+};
+
 struct client_slot {
 	uint64_t state;				/* enum client_state */
 	uint64_t passes;			/* completed loadfile passes */
@@ -71,11 +80,20 @@ struct client_slot {
 	uint64_t cleaned;			/* 1 once it removed its own files */
 	uint64_t pause_ns;			/* execute phase: think time and
 						 * timestamp waits before operations */
-	uint64_t win_tick[STATS_WINDOWS];	/* tick a window belongs to */
-	uint64_t win_max_ns[STATS_WINDOWS];	/* worst latency in that tick */
+	struct latency_windows win;		/* worst operation of each tick */
 	struct phase_stats phase[PHASE_COUNT];	/* by the phase an op started in */
 	struct hist hist[OP_COUNT];		/* execute-phase latencies */
 	struct client_failure failure;
+} __attribute__((aligned(STATS_CACHELINE)));
+
+/* The --probe process: its directory listings, each timed whole. */
+struct probe_slot {
+	uint64_t state;			/* enum client_state */
+	uint64_t entries;		/* names read by the last execute-phase listing */
+	uint64_t cleaned;		/* 1 once nothing of its own directory is left */
+	struct latency_windows win;	/* longest listing that ended in each tick */
+	struct hist hist;		/* listings that started in the execute phase */
+	char failure[STATS_MESSAGE_MAX];	/* why, when state is CLIENT_FAILED */
 } __attribute__((aligned(STATS_CACHELINE)));
 
 struct stats_control {
@@ -86,6 +104,7 @@ struct stats_control {
 struct stats_region {
 	struct stats_control ctl;
 	unsigned nclients;
+	struct probe_slot probe;	/* zero and unused without --probe */
 	struct client_slot slot[];	/* nclients of them */
 };
 
@@ -112,6 +131,16 @@ static inline void stats_add(uint64_t *p, uint64_t v)
 /* Record one operation's outcome in a client's slot (client side). */
 void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
 		  uint64_t bytes, uint64_t ns, int failed, uint64_t tick);
+
+/* Record one directory listing of `entries` names that took `ns` and
+ * started in phase `ph` (probe side). */
+void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
+			  uint64_t ns, uint64_t tick);
+
+/* Note a latency that ended during `tick` in a ring of windows (writer side),
+ * and read the worst of a tick back, 0 when the ring holds none for it. */
+void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns);
+uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
 
 /* ReadX + WriteX bytes of a phase's figures. */
 static inline uint64_t stats_bytes(const struct phase_stats *p)

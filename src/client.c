@@ -1,7 +1,8 @@
 /*
  * client.c - the replay loop of a client process (see client.h): pacing,
  * timing each backend call, checking outcomes, recording them, stopping
- * and cleaning up.
+ * and cleaning up; and the signals and start barrier of every forked
+ * process, which the probe process shares.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,8 +44,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-/* The parent going away, or asking us to stop, ends the run. */
-static void install_signals(void)
+void client_watch_parent(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 
@@ -204,8 +204,12 @@ static void clean_up(const struct run_plan *plan, struct client *cl, unsigned co
 	}
 }
 
-/* Wait for the start pipe to reach end-of-file. */
-static void wait_for_start(int start_fd)
+bool client_stop_requested(void)
+{
+	return stop_requested;
+}
+
+void client_wait_for_start(int start_fd)
 {
 	char b;
 	while (read(start_fd, &b, 1) < 0 && errno == EINTR && !stop_requested)
@@ -221,7 +225,7 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 	struct client *cl = talloc_zero_array(ctx, struct client, count);
 	bool ok = cl != NULL;
 
-	install_signals();
+	client_watch_parent();
 	for (unsigned i = 0; ok && i < count; i++) {
 		char *err = NULL;
 		unsigned id = first + i;
@@ -241,7 +245,7 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 		}
 	}
 	if (ok) {
-		wait_for_start(start_fd);
+		client_wait_for_start(start_fd);
 		ok = replay(plan, stats, cl, count);
 		uint64_t end = now_ns();
 		for (unsigned i = 0; i < count; i++)

@@ -1,11 +1,13 @@
 /*
  * driver.c - one run from start to finish (see driver.h): target
- * directories, forking, the start barrier, the once-a-second sampler and
- * its phase changes, failure and signal handling, reaping, the removal of
- * DIR/clients, and the final report.
+ * directories, forking (the clients, and the --probe process beside them),
+ * the start barrier, the once-a-second sampler and its phase changes,
+ * failure and signal handling, reaping, the removal of DIR/clients, and
+ * the final report.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "cluster.h"
 #include "driver.h"
 #include "env.h"
+#include "probe.h"
 #include "report.h"
 #include "result.h"
 #include "stats.h"
@@ -32,7 +35,8 @@ struct driver {
 	int *clients_dirfd;	/* DIR/clients in each */
 	unsigned nprocs;
 	pid_t *pids;		/* 0 once reaped */
-	unsigned running;	/* processes not yet reaped */
+	pid_t probe_pid;	/* the --probe process; 0 without one or once reaped */
+	unsigned running;	/* processes not yet reaped, the probe's included */
 	int start_pipe[2];
 	uint64_t start_ns;	/* clients released */
 	uint64_t phase_ns;	/* current phase began */
@@ -175,6 +179,10 @@ static void clean_leftovers(struct driver *d)
 				i + 1, plan->dirs[i % plan->ndirs]);
 		talloc_free(tmp);
 	}
+	if (plan->probe && !stats_get(&d->stats->probe.cleaned) &&
+	    probe_remove_directory(d->clients_dirfd[0]) != 0)
+		fprintf(stderr, "dbench: files of the probe are left in %s\n",
+			probe_directory(d->ctx, plan));
 }
 
 /* Remove DIR/clients where the clients left it empty. */
@@ -245,6 +253,30 @@ static void fail_process(struct driver *d, unsigned id, const char *what)
 	d->failure = f;
 }
 
+/* Note a failure of the --probe process: the first failure wins. */
+static void fail_probe(struct driver *d, const char *what)
+{
+	if (d->failure)
+		return;
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	f->path = probe_directory(f, d->plan);
+	f->error = talloc_strdup(f, what);
+	f->rank = cluster_mpi() ? 0 : -1;	/* the probe runs on rank 0 alone */
+	f->host = cluster_mpi() ? cluster_host(0) : NULL;
+	f->text = f->rank >= 0 ? talloc_asprintf(f, "rank 0 (%s), probe, %s", f->host, what)
+			       : talloc_asprintf(f, "probe, %s", what);
+	d->failure = f;
+}
+
+/* Note the failure the probe recorded in its slot, if it did. */
+static void check_probe(struct driver *d)
+{
+	const struct probe_slot *s = &d->stats->probe;
+
+	if (d->plan->probe && !d->failure && stats_get(&s->state) == CLIENT_FAILED)
+		fail_probe(d, talloc_strndup(d->ctx, s->failure, sizeof(s->failure)));
+}
+
 /* Note the failure client `id` recorded in its slot. */
 static void fail_from_slot(struct driver *d, unsigned id)
 {
@@ -267,6 +299,30 @@ static void fail_from_slot(struct driver *d, unsigned id)
 					     nt_status_name(cf->expected));
 	describe_failure(d, f, cluster_rank());
 	d->failure = f;
+}
+
+/* Fork the --probe process; like a client, it returns through main. */
+static bool fork_probe(struct driver *d)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		int err = errno;
+		fail_probe(d, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
+					      strerror(err), limit_hint(d->ctx, err)));
+		return false;
+	}
+	if (pid == 0) {
+		close(d->start_pipe[1]);
+		d->child_status = probe_process_main(d->plan, d->stats, d->clients_dirfd[0],
+						     d->start_pipe[0]);
+		d->in_child = true;
+		is_client = true;
+		return false;
+	}
+	d->probe_pid = pid;
+	d->running++;
+	return true;
 }
 
 static bool fork_clients(struct driver *d)
@@ -307,10 +363,23 @@ static bool fork_clients(struct driver *d)
 		d->pids[p] = pid;
 		d->running++;
 	}
-	return true;
+	return !plan->probe || fork_probe(d);
 }
 
-/* Reap exited client processes; note the first that failed. */
+/* What went wrong with a process that exited with `status`, or NULL when
+ * nothing did (or we killed it ourselves, abandoning its cleanup). */
+static const char *exit_problem(struct driver *d, int status)
+{
+	if (WIFSIGNALED(status))
+		return d->abandoned ? NULL
+				    : talloc_asprintf(d->ctx, "died: killed by signal %d (%s)",
+						      WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (WEXITSTATUS(status) != 0)
+		return talloc_asprintf(d->ctx, "died: exited with status %d", WEXITSTATUS(status));
+	return NULL;
+}
+
+/* Reap exited client processes and the probe; note the first that failed. */
 static void reap(struct driver *d, bool block)
 {
 	int status;
@@ -322,38 +391,40 @@ static void reap(struct driver *d, bool block)
 				return;		/* let the caller look at signals */
 			break;
 		}
+		const char *problem = exit_problem(d, status);
+		if (pid == d->probe_pid) {
+			d->probe_pid = 0;
+			d->running--;
+			check_probe(d);
+			if (problem)
+				fail_probe(d, problem);
+		}
 		for (unsigned p = 0; p < d->nprocs; p++) {
 			if (d->pids[p] != pid)
 				continue;
 			d->pids[p] = 0;
 			d->running--;
 			unsigned first = p * d->plan->clients_per_process;
-			if (WIFSIGNALED(status) && d->abandoned) {
-				/* we killed it: not a failure of the run */
-			} else if (WIFSIGNALED(status)) {
-				fail_process(d, first, talloc_asprintf(d->ctx,
-					"died: killed by signal %d (%s)", WTERMSIG(status),
-					strsignal(WTERMSIG(status))));
-			} else if (WEXITSTATUS(status) != 0) {
-				for (unsigned c = first; c < d->plan->nclients &&
-				     c < first + d->plan->clients_per_process; c++)
-					if (stats_get(&d->stats->slot[c].state) == CLIENT_FAILED)
-						fail_from_slot(d, c);
-				fail_process(d, first, talloc_asprintf(d->ctx,
-					"died: exited with status %d", WEXITSTATUS(status)));
-			}
+			for (unsigned c = first; problem && WIFEXITED(status) &&
+			     c < d->plan->nclients && c < first + d->plan->clients_per_process; c++)
+				if (stats_get(&d->stats->slot[c].state) == CLIENT_FAILED)
+					fail_from_slot(d, c);
+			if (problem)
+				fail_process(d, first, problem);
 		}
 		block = false;
 	}
 }
 
-/* Look at every client's slot for a failure recorded before its exit. */
+/* Look at every client's slot, and the probe's, for a failure recorded
+ * before its exit. */
 static void check_slots(struct driver *d)
 {
 	for (unsigned i = 0; i < d->plan->nclients && !d->failure; i++) {
 		if (stats_get(&d->stats->slot[i].state) == CLIENT_FAILED)
 			fail_from_slot(d, i);
 	}
+	check_probe(d);
 }
 
 static void set_phase(struct driver *d, enum phase ph, uint64_t now)
@@ -369,18 +440,20 @@ static void sleep_until(uint64_t deadline)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-/* Wait until every client is set up and waiting for the start. */
+/* Wait until every client, and the probe, is set up and waiting for the
+ * start. */
 static bool wait_ready(struct driver *d)
 {
 	for (;;) {
 		reap(d, false);
 		check_slots(d);
-		if (d->failure || interrupted || d->running < d->nprocs)
+		if (d->failure || interrupted || d->running < d->nprocs + d->plan->probe)
 			return false;
 		unsigned ready = 0;
 		for (unsigned i = 0; i < d->plan->nclients; i++)
 			ready += stats_get(&d->stats->slot[i].state) == CLIENT_READY;
-		if (ready == d->plan->nclients)
+		if (ready == d->plan->nclients &&
+		    (!d->plan->probe || stats_get(&d->stats->probe.state) == CLIENT_READY))
 			return true;
 		sleep_until(now_ns() + 10000000u);
 	}
@@ -471,10 +544,18 @@ static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
 	}
 }
 
-/* Close the timeline's current interval at `now`: the execute figures
- * gained since the last point (every rank's), per second. */
-static void add_point(struct driver *d, uint64_t now, uint64_t bytes, uint64_t ops,
-		      double max_latency_ms)
+/* The longest probe listing that ended during `tick`, in ms; NAN when
+ * none did, or there is no probe. */
+static double probe_ms(const struct driver *d, uint64_t tick)
+{
+	uint64_t ns = d->plan->probe ? stats_window_get(&d->stats->probe.win, tick) : 0;
+	return ns ? ns / 1e6 : NAN;
+}
+
+/* Close the timeline's current interval at `now`, which ends `tick`: the
+ * execute figures gained since the last point (every rank's), per second. */
+static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t bytes,
+		      uint64_t ops, double max_latency_ms)
 {
 	double secs = now > d->last_ns ? (now - d->last_ns) / 1e9 : 0;
 
@@ -487,6 +568,7 @@ static void add_point(struct driver *d, uint64_t now, uint64_t bytes, uint64_t o
 		.mb_s = (bytes - d->last_bytes) / 1e6 / secs,
 		.ops_s = (ops - d->last_ops) / secs,
 		.max_latency_ms = max_latency_ms,
+		.probe_ms = probe_ms(d, tick),
 	};
 	d->last_bytes = bytes;
 	d->last_ops = ops;
@@ -495,14 +577,14 @@ static void add_point(struct driver *d, uint64_t now, uint64_t bytes, uint64_t o
 
 /* Once a second: the timeline point and the progress line of the second
  * that ended at `now`, from every rank's figures. */
-static void sample(struct driver *d, uint64_t now, uint64_t *prev_bytes)
+static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
 {
 	const struct cluster_tick *all = &d->all;
 	double secs = now > d->phase_ns ? (now - d->phase_ns) / 1e9 : 0;
 	double max_ms = all->max_ns / 1e6;
 
 	if (d->phase == PHASE_EXECUTE)
-		add_point(d, now, all->exec_bytes, all->exec_ops, max_ms);
+		add_point(d, now, tick, all->exec_bytes, all->exec_ops, max_ms);
 	struct progress p = {
 		.nclients = d->plan->nclients * cluster_size(),
 		.lines = all->ops,
@@ -531,14 +613,15 @@ static void end_execute(struct driver *d, uint64_t end)
 {
 	if (d->phase == PHASE_EXECUTE) {
 		d->end_ns = end;
+		uint64_t tick = stats_get(&d->stats->ctl.tick);
 		if (!cluster_mpi()) {	/* a plain run can look again, now */
 			struct cluster_tick t;
-			local_tick(d, stats_get(&d->stats->ctl.tick), &t);
+			local_tick(d, tick, &t);
 			d->all.exec_bytes = t.exec_bytes;
 			d->all.exec_ops = t.exec_ops;
 			d->all.max_ns = t.max_ns;
 		}
-		add_point(d, end, d->all.exec_bytes, d->all.exec_ops, d->all.max_ns / 1e6);
+		add_point(d, end, tick, d->all.exec_bytes, d->all.exec_ops, d->all.max_ns / 1e6);
 	} else {
 		d->exec_ns = d->end_ns = end;	/* nothing was counted */
 	}
@@ -596,9 +679,12 @@ static void abandon_cleanup(struct driver *d)
 	for (unsigned p = 0; p < d->nprocs; p++)
 		if (d->pids[p])
 			kill(d->pids[p], SIGKILL);
+	if (d->probe_pid)
+		kill(d->probe_pid, SIGKILL);
 }
 
-/* The sampler: once a second until every client process has exited. */
+/* The sampler: once a second until every client process (and the probe)
+ * has exited. */
 static double cpu_ms(void)
 {
 	struct rusage ru;
@@ -626,7 +712,7 @@ static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *pr
 			failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
 		if (d->failure || (cluster_mpi() && d->all.interrupted))
 			stop_now(d);
-		sample(d, now, prev_bytes);
+		sample(d, tick, now, prev_bytes);
 		if (d->phase != PHASE_STOP)
 			changed = advance(d, now);
 		order.phase = d->phase;
@@ -749,6 +835,8 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	res->mpi = cluster_mpi();
 	res->exec_seconds = d->end_ns > d->exec_ns ? (d->end_ns - d->exec_ns) / 1e9 : 0;
 	result_fill_figures(res, &(struct run_figures){ &groups[0], &groups[1], all });
+	if (plan->probe)
+		result_fill_probe(res, d->stats);	/* rank 0's: the only one */
 	res->timeline = talloc_steal(res, d->timeline);
 	res->ntimeline = d->ntimeline;
 	res->ranks = talloc_zero_array(res, struct rank_result, nranks);

@@ -14,6 +14,7 @@
 #include "cluster.h"
 #include "compare.h"
 #include "driver.h"
+#include "probe.h"
 #include "sweep.h"
 #include "loadfile.h"
 #include "version.h"
@@ -35,6 +36,7 @@ struct cmdline {
 	char *csv;
 	char *plot;
 	char *think;		/* --think-time=USEC or exp:USEC */
+	char *probe;		/* --probe[=DIR]; "" for the default directory */
 };
 
 /* --think-time: "USEC" or "exp:USEC". */
@@ -50,6 +52,27 @@ static bool parse_think(const char *s, double *us, bool *exp)
 	       (*s >= '0' && *s <= '9');
 }
 
+/*
+ * popt takes the word after an option whose argument is optional as that
+ * argument (unless it starts with '-'), so "--probe 4" would probe a
+ * directory "4" and lose NPROCS.  As with getopt, an optional argument
+ * must be joined with '=': a bare --probe becomes "--probe=", an empty
+ * DIR, before popt sees it.  Words after "--" are left alone.
+ */
+static const char **join_optional_args(TALLOC_CTX *mem_ctx, int argc, const char **argv)
+{
+	const char **out = talloc_array(mem_ctx, const char *, argc + 1);
+	bool options = true;
+
+	for (int i = 0; out && i < argc; i++) {
+		options = options && strcmp(argv[i], "--") != 0;
+		out[i] = options && strcmp(argv[i], "--probe") == 0 ? "--probe=" : argv[i];
+	}
+	if (out)
+		out[argc] = NULL;
+	return out;
+}
+
 /* popt hands string and argv results over as malloc()ed memory. */
 static void free_cmdline(struct cmdline *cl)
 {
@@ -63,6 +86,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->csv);
 	free(cl->plot);
 	free(cl->think);
+	free(cl->probe);
 }
 
 static void usage_error(poptContext pc, const char *fmt, const char *what)
@@ -195,6 +219,16 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 			" (0 to 60000000 microseconds)\n", cl->think);
 		return EXIT_BAD_INPUT;
 	}
+	if (cl->probe) {
+		int err = *cl->probe ? probe_check_directory(cl->probe) : 0;
+		if (err) {
+			fprintf(stderr, "dbench: cannot use probe directory '%s': %s\n", cl->probe,
+				strerror(err));
+			return EXIT_BAD_INPUT;
+		}
+		plan.probe = cluster_rank() == 0;	/* one probe for all ranks */
+		plan.probe_dir = *cl->probe ? cl->probe : NULL;
+	}
 	plan.skip_cleanup = cl->skip_cleanup;
 	plan.per_client_results = cl->per_client_results;
 	plan.run_once = cl->run_once;
@@ -275,6 +309,9 @@ int main(int argc, const char **argv)
 		{ "think-time", 0, POPT_ARG_STRING, &cl.think, 0,
 		  "pause before each operation: USEC, or exp:USEC for an exponential"
 		  " pause with that mean (not counted in latency)", "[exp:]USEC" },
+		{ "probe", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &cl.probe, 0,
+		  "time an ls -l of DIR once a second during the run (default: a"
+		  " directory of 3000 files made for it in clients/)", "DIR" },
 		{ "backend", 0, POPT_ARG_STRING, &cl.backend, 0,
 		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,
@@ -294,7 +331,8 @@ int main(int argc, const char **argv)
 		return cerr;
 
 	TALLOC_CTX *top = talloc_new(NULL);
-	poptContext pc = poptGetContext("dbench", argc, argv, table, 0);
+	const char **args = join_optional_args(top, argc, argv);
+	poptContext pc = poptGetContext("dbench", argc, args ? args : argv, table, 0);
 	int rc, opt;
 	const char *bad;
 

@@ -60,6 +60,23 @@ void report_throughput_line(FILE *out, const struct run_result *res)
 		res->plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients);
 }
 
+/* --probe: how long listing a directory took under the load. */
+static void report_probe(FILE *out, const struct run_result *res)
+{
+	const struct probe_result *p = res->probe;
+
+	if (!p)
+		return;
+	if (p->count == 0) {
+		fprintf(out, "Probe: no listing of %s started in the execute window\n",
+			p->directory);
+		return;
+	}
+	fprintf(out, "Probe: %" PRIu64 " listing%s of %" PRIu64 " entries in %s, p50 %.3f ms,"
+		" p99 %.3f ms, max %.3f ms\n", p->count, p->count == 1 ? "" : "s", p->entries,
+		p->directory, p->p50_ms, p->p99_ms, p->max_ms);
+}
+
 static void report_fairness(FILE *out, const struct run_result *res)
 {
 	const struct fairness *f = &res->fairness;
@@ -131,6 +148,7 @@ void report_text(FILE *out, const struct run_result *res)
 {
 	report_table(out, res);
 	report_throughput_line(out, res);
+	report_probe(out, res);
 	report_fairness(out, res);
 	report_ranks(out, res);
 	report_dirs(out, res);

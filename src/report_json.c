@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "report.h"
 #include "version.h"
 
@@ -44,11 +45,17 @@ static json_t *text(const char *s)
 static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 {
 	json_t *dirs = json_array();
+	json_t *probe = json_null();
 
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		json_array_append_new(dirs, text(plan->dirs[i]));
+	if (plan->probe) {
+		char *dir = (char *)probe_directory(NULL, plan);
+		probe = text(dir);
+		talloc_free(dir);
+	}
 	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
-			 " s:s, s:b}",
+			 " s:s, s:b, s:o}",
 			 "nprocs", (json_int_t)plan->nclients * nranks,
 			 "ranks", (json_int_t)nranks,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
@@ -64,7 +71,8 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 			 "target_rate_mb_s", plan->target_rate > 0 ? real(plan->target_rate)
 								   : json_null(),
 			 "backend", plan->backend->name,
-			 "run_once", plan->run_once);
+			 "run_once", plan->run_once,
+			 "probe_directory", probe);
 }
 
 static json_t *result_json(const struct run_result *res)
@@ -114,11 +122,30 @@ static json_t *timeline_json(const struct run_result *res)
 
 	for (size_t i = 0; i < res->ntimeline; i++) {
 		const struct timeline_point *p = &res->timeline[i];
-		json_array_append_new(tl, json_pack("{s:o, s:o, s:o, s:o}",
+		json_t *pt = json_pack("{s:o, s:o, s:o, s:o}",
 			"t_s", real(p->t_s), "mb_s", real(p->mb_s),
-			"ops_s", real(p->ops_s), "max_latency_ms", real(p->max_latency_ms)));
+			"ops_s", real(p->ops_s), "max_latency_ms", real(p->max_latency_ms));
+		if (res->probe)
+			json_object_set_new(pt, "probe_ms", real(p->probe_ms));
+		json_array_append_new(tl, pt);
 	}
 	return tl;
+}
+
+/* --probe's figures; null without it, and null times without listings. */
+static json_t *probe_json(const struct run_result *res)
+{
+	const struct probe_result *p = res->probe;
+
+	if (!p)
+		return json_null();
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o}",
+			 "directory", text(p->directory),
+			 "count", (json_int_t)p->count,
+			 "entries", (json_int_t)p->entries,
+			 "p50_ms", p->count ? real(p->p50_ms) : json_null(),
+			 "p99_ms", p->count ? real(p->p99_ms) : json_null(),
+			 "max_ms", p->count ? real(p->max_ms) : json_null());
 }
 
 static json_t *clients_json(const struct run_result *res)
@@ -181,11 +208,11 @@ static json_t *status_json(const struct run_result *res)
 	const struct run_failure *f = res->failure;
 
 	if (f)
-		json_object_set_new(st, "failure", json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o,"
+		json_object_set_new(st, "failure", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			" s:o}",
 			"rank", f->rank >= 0 ? json_integer(f->rank) : json_null(),
 			"host", text(f->host),
-			"client", (json_int_t)f->client,
+			"client", f->client ? json_integer(f->client) : json_null(),
 			"line", f->line ? json_integer(f->line) : json_null(),
 			"operation", text(f->operation),
 			"path", text(f->path),
@@ -198,13 +225,14 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o}",
+			 " s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", text(res->started_at),
 		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
 		"config", config_json(res->plan, res->nranks ? res->nranks : 1),
 		"environment", env,
 		"result", result_json(res),
+		"probe", probe_json(res),
 		"ops", ops_json(res),
 		"timeline", timeline_json(res),
 		"clients", clients_json(res),

@@ -1,10 +1,12 @@
 /*
  * result.c - turning the stats region into a run's figures (see result.h):
- * totals, percentiles, per-client rates, fairness and stalls.
+ * totals, percentiles, per-client rates, fairness, the probe's listings
+ * and stalls.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "result.h"
 
 double result_throughput(const struct run_result *res)
@@ -112,6 +114,22 @@ static void fill_dirs(struct run_result *res, const struct stats_group *groups)
 	talloc_free(h);
 }
 
+void result_fill_probe(struct run_result *res, const struct stats_region *stats)
+{
+	const struct probe_slot *s = &stats->probe;
+	struct probe_result *p = talloc_zero(res, struct probe_result);
+
+	res->probe = p;
+	if (!p)
+		return;
+	p->directory = probe_directory(p, res->plan);
+	p->count = s->hist.count;
+	p->entries = stats_get(&s->entries);
+	p->p50_ms = ms(hist_quantile(&s->hist, 0.50));
+	p->p99_ms = ms(hist_quantile(&s->hist, 0.99));
+	p->max_ms = ms(s->hist.max_ns);
+}
+
 void result_fill_figures(struct run_result *res, const struct run_figures *f)
 {
 	const struct phase_stats *sum = &f->all->exec;
@@ -148,6 +166,9 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 	talloc_free(all);
 	talloc_free(dirs);
 	talloc_free(clients);
+	res->probe = NULL;
+	if (res->plan->probe)
+		result_fill_probe(res, stats);
 }
 
 double result_bytes_by(const struct run_result *res, double t)

@@ -1,6 +1,7 @@
 /*
  * stats.c - the shared stats region: mapping it, recording an operation
- * on the client side, and summing slots on the parent side.
+ * on the client side and a listing on the probe side, and summing slots on
+ * the parent side.
  */
 #include <errno.h>
 #include <string.h>
@@ -60,25 +61,46 @@ void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
 	else if (bytes)
 		stats_add(&p->bytes_written, bytes);
 	stats_add(&p->ops, 1);
+	stats_window_note(&s->win, tick, ns);
+}
 
-	unsigned w = tick % STATS_WINDOWS;
-	if (s->win_tick[w] != tick) {
-		stats_set(&s->win_max_ns[w], 0);
-		stats_set(&s->win_tick[w], tick);
+void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
+			  uint64_t ns, uint64_t tick)
+{
+	if (ph == PHASE_EXECUTE) {
+		hist_record(&s->hist, ns);
+		stats_set(&s->entries, entries);
 	}
-	if (ns > s->win_max_ns[w])
-		stats_set(&s->win_max_ns[w], ns);
+	stats_window_note(&s->win, tick, ns);
+}
+
+void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns)
+{
+	unsigned i = tick % STATS_WINDOWS;
+
+	if (w->tick[i] != tick) {
+		stats_set(&w->max_ns[i], 0);
+		stats_set(&w->tick[i], tick);
+	}
+	if (ns > w->max_ns[i])
+		stats_set(&w->max_ns[i], ns);
+}
+
+uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
+{
+	unsigned i = tick % STATS_WINDOWS;
+	uint64_t v = stats_get(&w->max_ns[i]);
+
+	return stats_get(&w->tick[i]) == tick ? v : 0;
 }
 
 uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
 {
-	unsigned w = tick % STATS_WINDOWS;
 	uint64_t max = 0;
 
 	for (unsigned i = 0; i < r->nclients; i++) {
-		const struct client_slot *s = &r->slot[i];
-		uint64_t v = stats_get(&s->win_max_ns[w]);
-		if (stats_get(&s->win_tick[w]) == tick && v > max)
+		uint64_t v = stats_window_get(&r->slot[i].win, tick);
+		if (v > max)
 			max = v;
 	}
 	return max;

@@ -69,11 +69,14 @@ mount_tmpfs() {
 	mkdir -p "$1" && mount -t tmpfs -o "size=${2:-64m}" dbench-test "$1" 2>/dev/null
 }
 
-# start_long_run DIR NPROCS OUT: a 60 s run in the background, its output
-# in OUT; $pid is its process, and the clients are at work on return.
+# start_long_run DIR NPROCS OUT [OPTION...]: a 60 s run in the background,
+# with any further options, its output in OUT; $pid is its process, and the
+# clients are at work on return.
 start_long_run() {
-	mkdir -p "$1"
-	"$DBENCH" -t 60 --warmup 0 -D "$1" "$2" >"$3" 2>&1 &
+	_dir=$1 _nprocs=$2 _out=$3
+	shift 3
+	mkdir -p "$_dir"
+	"$DBENCH" -t 60 --warmup 0 "$@" -D "$_dir" "$_nprocs" >"$_out" 2>&1 &
 	pid=$!
 	sleep 2
 }

@@ -1,12 +1,14 @@
 # test_valgrind.sh - short runs under valgrind: no memory errors and no
-# leaks in the parent or in any client process, and the usual exit status.
+# leaks in the parent, in any client process or in the --probe process, and
+# the usual exit status.
 #
-# Every process writes its own log, $T/<run>/vg.PID (the clients are forked,
-# so a run of N clients leaves N + 1 logs).  A log passes when it ends with
-# "ERROR SUMMARY: 0 errors" and names no definitely, indirectly or possibly
-# lost bytes; a failure prints the first offending record's stack as
-# comments.  Skipped where valgrind is missing or $DBENCH is a sanitizer
-# build (valgrind cannot run ASan, MSan or TSan binaries).
+# Every process writes its own log, $T/<run>/vg.PID (the clients and the
+# probe are forked, so a run of N clients leaves N + 1 logs, one more with
+# --probe).  A log passes when it ends with "ERROR SUMMARY: 0 errors" and
+# names no definitely, indirectly or possibly lost bytes; a failure prints
+# the first offending record's stack as comments.  Skipped where valgrind
+# is missing or $DBENCH is a sanitizer build (valgrind cannot run ASan,
+# MSan or TSan binaries).
 . "$TOP/tests/shell/lib.sh"
 
 skip=
@@ -143,6 +145,17 @@ end
 
 begin "the timed run: no memory errors or leaks in the parent or either client"
 vg_clean timed 3
+end
+
+begin "a timed run with --probe under valgrind exits 0, the probe directory removed"
+vg probe -t 2 --warmup 1 --probe -D "$T/d" 1; rc=$?
+vg_status probe $rc 0
+expect_match "$(cat "$T/probe.out")" "^Probe: [0-9]+ listings? of 3000 entries in $T/d/clients/probe, "
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "the --probe run: no memory errors or leaks in the parent, the client or the probe"
+vg_clean probe 3
 end
 
 begin "a run stopped by an unexpected outcome under valgrind exits 1, files removed"

@@ -9,7 +9,9 @@
  * hand below.  That filled result, dressed with a timeline, a failure and
  * an environment, is then checked key by key in report_json(), written with
  * report_json_write() and read back, and shown by report_text() into an
- * in-memory FILE whose lines are compared exactly.  Everything a test
+ * in-memory FILE whose lines are compared exactly.  The --probe figures
+ * come the same way: known listings recorded with stats_record_listing()
+ * into the probe's slot, filled, shown and written.  Everything a test
  * allocates hangs off the fixture's talloc context, and so does every JSON
  * value it makes (keep_json), so a failed assertion leaks nothing either.
  */
@@ -157,8 +159,8 @@ static struct run_result *finished_result(void **state)
 	assert_non_null(f);
 	assert_non_null(env);
 	res->started_at = "2024-05-01T12:00:00Z";
-	tl[0] = (struct timeline_point){ 1.0, 0.125, 3.0, 4.5 };
-	tl[1] = (struct timeline_point){ 2.0, 0.25, 4.0, 10.0 };
+	tl[0] = (struct timeline_point){ 1.0, 0.125, 3.0, 4.5, 2.5 };
+	tl[1] = (struct timeline_point){ 2.0, 0.25, 4.0, 10.0, NAN };
 	res->timeline = tl;
 	res->ntimeline = 2;
 	f->client = 2;
@@ -173,6 +175,42 @@ static struct run_result *finished_result(void **state)
 	res->sampler_cpu_ms = 0.25;
 	res->environment = env;
 	result_keep_json(res, env);
+	return res;
+}
+
+/*
+ * What the probe does: a warmup listing of 50 ms and a stop-phase one of
+ * 60 ms, which must not count, and four execute listings of 2, 1, 40 and
+ * 3 ms, the last of which read 3001 names.
+ */
+static void record_known_listings(struct stats_region *st)
+{
+	struct probe_slot *p = &st->probe;
+
+	stats_record_listing(p, PHASE_WARMUP, 3000, 50 * MS, 0);
+	stats_record_listing(p, PHASE_EXECUTE, 3000, 2 * MS, 2);
+	stats_record_listing(p, PHASE_EXECUTE, 3000, 1 * MS, 3);
+	stats_record_listing(p, PHASE_EXECUTE, 3000, 40 * MS, 4);
+	stats_record_listing(p, PHASE_EXECUTE, 3001, 3 * MS, 5);
+	stats_record_listing(p, PHASE_STOP, 2, 60 * MS, 6);
+}
+
+/* The finished result of a run with --probe (probe_dir NULL: the default
+ * directory) that made the known operations and listings. */
+static struct run_result *probe_result(void **state, const char *probe_dir)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct run_result *res = finished_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	struct stats_region *st = stats_map(ctx, 3);
+
+	assert_non_null(st);
+	record_known_ops(st);
+	record_known_listings(st);
+	plan->probe = true;
+	plan->probe_dir = probe_dir;
+	result_fill(res, st);
+	assert_non_null(res->probe);
 	return res;
 }
 
@@ -638,6 +676,81 @@ static void fill_splits_clients_and_bytes_by_directory(void **state)
 	assert_true(res->dirs[0].p99_ms > 0);
 }
 
+/* ---- the probe's listings: stats_record_listing and result_fill ---- */
+
+/* Sorted 1 2 3 40 ms: rank ceil(0.5 * 4) = 2 is 2 ms, rank 4 is 40 ms. */
+static void fill_probe_counts_only_listings_that_started_in_the_execute_phase(void **state)
+{
+	struct run_result *res = probe_result(state, NULL);
+	const struct probe_result *p = res->probe;
+
+	assert_int_equal(p->count, 4);
+	assert_int_equal(p->entries, 3001);
+	assert_double_is(p->max_ms, 40.0);
+	assert_within(p->p50_ms, 2.0, 1.0 / 128);
+	assert_within(p->p99_ms, 40.0, 1.0 / 128);
+	assert_true(0 < p->p50_ms && p->p50_ms <= p->p99_ms && p->p99_ms <= p->max_ms);
+}
+
+static void fill_probe_directory_is_the_default_or_the_one_given(void **state)
+{
+	assert_string_equal(probe_result(state, NULL)->probe->directory, "/a/clients/probe");
+	assert_string_equal(probe_result(state, "/srv/big")->probe->directory, "/srv/big");
+}
+
+static void fill_without_probe_has_no_probe_result(void **state)
+{
+	assert_null(filled_result(state)->probe);
+}
+
+/* Only warmup and stop-phase listings: nothing to show, all zero. */
+static void fill_probe_without_execute_listings_is_zero(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = stats_map(ctx, 3);
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+	struct run_plan *plan = plan_new(ctx);
+
+	assert_non_null(st);
+	stats_record_listing(&st->probe, PHASE_WARMUP, 3000, 5 * MS, 0);
+	stats_record_listing(&st->probe, PHASE_STOP, 3000, 6 * MS, 9);
+	plan->probe = true;
+	res->plan = plan;
+	res->nclients = 3;
+	res->exec_seconds = EXEC_SECONDS;
+	result_fill(res, st);
+	assert_non_null(res->probe);
+	assert_int_equal(res->probe->count, 0);
+	assert_int_equal(res->probe->entries, 0);
+	assert_double_is(res->probe->p50_ms, 0);
+	assert_double_is(res->probe->p99_ms, 0);
+	assert_double_is(res->probe->max_ms, 0);
+}
+
+/* The ring keeps the longest listing of each of the last STATS_WINDOWS
+ * ticks; the clients' windows are apart from it. */
+static void probe_windows_keep_the_longest_listing_of_each_tick(void **state)
+{
+	struct stats_region *st = stats_map(ctx_of(state), 3);
+	const struct latency_windows *w;
+
+	assert_non_null(st);
+	w = &st->probe.win;
+	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 5 * MS, 7);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 9 * MS, 7);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 4 * MS, 7);
+	stats_record_listing(&st->probe, PHASE_WARMUP, 10, 1 * MS, 8);
+	stats_record(&st->slot[0], PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 7);
+	assert_int_equal(stats_window_get(w, 7), 9 * MS);
+	assert_int_equal(stats_window_get(w, 8), 1 * MS);
+	assert_int_equal(stats_window_get(w, 9), 0);
+	assert_int_equal(stats_window_get(w, 3), 0);	/* 7's place in the ring */
+	assert_int_equal(stats_window_max(st, 7), 100 * US);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 2 * MS, 11);
+	assert_int_equal(stats_window_get(w, 11), 2 * MS);
+	assert_int_equal(stats_window_get(w, 7), 0);	/* overwritten */
+}
+
 /* ---- report_json ---- */
 
 static json_t *get(json_t *obj, const char *key)
@@ -734,7 +847,7 @@ static json_t *doc_of(void **state, const struct run_result *res)
 static void json_has_every_top_level_key(void **state)
 {
 	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
-					    "config", "environment", "result", "ops",
+					    "config", "environment", "result", "probe", "ops",
 					    "timeline", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status" };
 	json_t *doc = doc_of(state, finished_result(state));
@@ -898,6 +1011,68 @@ static void json_timeline_holds_each_point(void **state)
 	assert_double_is(get_real(p1, "max_latency_ms"), 10.0);
 }
 
+static void json_probe_is_null_without_probe(void **state)
+{
+	json_t *doc = doc_of(state, finished_result(state));
+	json_t *p0 = json_array_get(get(doc, "timeline"), 0);
+
+	assert_null_at(doc, "probe");
+	assert_null_at(get(doc, "config"), "probe_directory");
+	assert_null(json_object_get(p0, "probe_ms"));
+	assert_int_equal(json_object_size(p0), 4);
+}
+
+static void json_probe_holds_directory_count_entries_and_times(void **state)
+{
+	struct run_result *res = probe_result(state, NULL);
+	json_t *doc = doc_of(state, res);
+	json_t *p = get(doc, "probe");
+
+	assert_int_equal(json_object_size(p), 6);
+	assert_string_equal(get_str(p, "directory"), "/a/clients/probe");
+	assert_int_equal(get_int(p, "count"), 4);
+	assert_int_equal(get_int(p, "entries"), 3001);
+	assert_double_is(get_real(p, "p50_ms"), res->probe->p50_ms);
+	assert_double_is(get_real(p, "p99_ms"), res->probe->p99_ms);
+	assert_double_is(get_real(p, "max_ms"), 40.0);
+	assert_string_equal(get_str(get(doc, "config"), "probe_directory"), "/a/clients/probe");
+}
+
+static void json_config_probe_directory_is_the_one_given(void **state)
+{
+	json_t *doc = doc_of(state, probe_result(state, "/srv/big"));
+
+	assert_string_equal(get_str(get(doc, "config"), "probe_directory"), "/srv/big");
+	assert_string_equal(get_str(get(doc, "probe"), "directory"), "/srv/big");
+}
+
+/* Point 0 saw a 2.5 ms listing end, point 1 none (NAN). */
+static void json_timeline_points_carry_probe_ms_with_probe(void **state)
+{
+	json_t *doc = doc_of(state, probe_result(state, NULL));
+	json_t *tl = get(doc, "timeline");
+
+	assert_double_is(get_real(json_array_get(tl, 0), "probe_ms"), 2.5);
+	assert_null_at(json_array_get(tl, 1), "probe_ms");
+	assert_int_equal(json_object_size(json_array_get(tl, 0)), 5);
+}
+
+static void json_probe_times_are_null_without_a_listing(void **state)
+{
+	struct run_result *res = probe_result(state, NULL);
+	json_t *doc, *p;
+
+	res->probe->count = 0;
+	res->probe->entries = 0;
+	doc = doc_of(state, res);
+	p = get(doc, "probe");
+	assert_int_equal(get_int(p, "count"), 0);
+	assert_int_equal(get_int(p, "entries"), 0);
+	assert_null_at(p, "p50_ms");
+	assert_null_at(p, "p99_ms");
+	assert_null_at(p, "max_ms");
+}
+
 static void json_clients_hold_each_client_in_order(void **state)
 {
 	static const char *const dir[] = { "/a", "/b", "/a" };
@@ -965,6 +1140,26 @@ static void json_failure_without_line_operation_or_path_has_nulls(void **state)
 	assert_null_at(f, "operation");
 	assert_null_at(f, "path");
 	assert_string_equal(get_str(f, "error"), "client process died");
+}
+
+/* The probe is no client: its failure has a null client number. */
+static void json_failure_of_the_probe_has_a_null_client(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *f;
+
+	res->failure->client = 0;
+	res->failure->line = 0;
+	res->failure->operation = NULL;
+	res->failure->path = "/srv/big";
+	res->failure->error = "cannot list '/srv/big': No such file or directory";
+	res->failure->text = "probe, cannot list '/srv/big': No such file or directory";
+	doc = doc_of(state, res);
+	f = get(get(doc, "status"), "failure");
+	assert_null_at(f, "client");
+	assert_string_equal(get_str(f, "path"), "/srv/big");
+	assert_string_equal(get_str(f, "message"),
+			    "probe, cannot list '/srv/big': No such file or directory");
 }
 
 static void json_status_of_a_clean_run_has_no_failure(void **state)
@@ -1287,6 +1482,38 @@ static void text_throughput_line_alone_matches_the_report(void **state)
 	free(buf);
 }
 
+/* The line after the throughput line, and nowhere without --probe. */
+static void text_probe_line_follows_the_throughput_line(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct probe_result p = { .directory = "/a/clients/probe", .count = 37, .entries = 3000,
+				  .p50_ms = 1.234, .p99_ms = 5.678, .max_ms = 6.789 };
+	const char *want = "Probe: 37 listings of 3000 entries in /a/clients/probe,"
+			   " p50 1.234 ms, p99 5.678 ms, max 6.789 ms";
+	char *text;
+
+	assert_null(strstr(text_of(state, res), "Probe"));
+	res->probe = &p;
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Probe:"), want);
+	assert_ptr_equal(strchr(strstr(text, "Throughput"), '\n') + 1, strstr(text, "Probe:"));
+}
+
+static void text_probe_line_of_one_listing_and_of_none(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct probe_result p = { .directory = "/srv/big", .count = 1, .entries = 12,
+				  .p50_ms = 0.5, .p99_ms = 0.5, .max_ms = 0.5 };
+
+	res->probe = &p;
+	assert_string_equal(line_starting(state, text_of(state, res), "Probe:"),
+		"Probe: 1 listing of 12 entries in /srv/big, p50 0.500 ms, p99 0.500 ms,"
+		" max 0.500 ms");
+	p.count = 0;
+	assert_string_equal(line_starting(state, text_of(state, res), "Probe:"),
+		"Probe: no listing of /srv/big started in the execute window");
+}
+
 static void text_fairness_line_gives_slowest_median_fastest_and_jain(void **state)
 {
 	char *text = text_of(state, text_result(state));
@@ -1304,9 +1531,9 @@ static void text_stall_line_names_the_stalled_second(void **state)
 	char *text;
 
 	assert_non_null(tl);
-	tl[0] = (struct timeline_point){ 1, 100, 500, 2 };
-	tl[1] = (struct timeline_point){ 2, 5, 30, 812.5 };
-	tl[2] = (struct timeline_point){ 3, 100, 480, 3 };
+	tl[0] = (struct timeline_point){ 1, 100, 500, 2, NAN };
+	tl[1] = (struct timeline_point){ 2, 5, 30, 812.5, NAN };
+	tl[2] = (struct timeline_point){ 3, 100, 480, 3, NAN };
 	res->timeline = tl;
 	res->ntimeline = 3;
 	text = text_of(state, res);
@@ -1393,6 +1620,12 @@ int main(void)
 		T(stonewall_of_a_window_every_rank_ran_is_the_throughput),
 		T(ticks_combine_sums_maxima_and_the_first_failure),
 		T(fill_splits_clients_and_bytes_by_directory),
+		/* the probe's listings */
+		T(fill_probe_counts_only_listings_that_started_in_the_execute_phase),
+		T(fill_probe_directory_is_the_default_or_the_one_given),
+		T(fill_without_probe_has_no_probe_result),
+		T(fill_probe_without_execute_listings_is_zero),
+		T(probe_windows_keep_the_longest_listing_of_each_tick),
 		/* report_json */
 		T(json_has_every_top_level_key),
 		T(json_command_line_is_empty_when_not_recorded),
@@ -1403,10 +1636,16 @@ int main(void)
 		T(json_ops_lists_only_operations_with_a_count_or_errors),
 		T(json_ops_hold_the_figures_of_each_operation),
 		T(json_timeline_holds_each_point),
+		T(json_probe_is_null_without_probe),
+		T(json_probe_holds_directory_count_entries_and_times),
+		T(json_config_probe_directory_is_the_one_given),
+		T(json_timeline_points_carry_probe_ms_with_probe),
+		T(json_probe_times_are_null_without_a_listing),
 		T(json_clients_hold_each_client_in_order),
 		T(json_fairness_is_the_result_fairness),
 		T(json_status_describes_the_failure),
 		T(json_failure_without_line_operation_or_path_has_nulls),
+		T(json_failure_of_the_probe_has_a_null_client),
 		T(json_status_of_a_clean_run_has_no_failure),
 		T(json_environment_is_the_kept_object_or_null),
 		T(json_non_finite_figures_are_null_and_the_document_parses),
@@ -1422,6 +1661,8 @@ int main(void)
 		T(text_throughput_line_is_the_classic_one),
 		T(text_throughput_line_names_the_sync_options),
 		T(text_throughput_line_alone_matches_the_report),
+		T(text_probe_line_follows_the_throughput_line),
+		T(text_probe_line_of_one_listing_and_of_none),
 		T(text_fairness_line_gives_slowest_median_fastest_and_jain),
 		T(text_stall_line_names_the_stalled_second),
 		T(text_without_stalls_has_no_stall_line),

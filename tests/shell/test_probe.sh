@@ -1,0 +1,141 @@
+# test_probe.sh - --probe[=DIR]: an `ls -l` timed once a second under load.
+. "$TOP/tests/shell/lib.sh"
+mkdir -p "$T/d"
+
+# A canary directory outside every target, and a fingerprint of it.
+mkdir -p "$T/canary"
+echo "keep me" >"$T/canary/file"
+fingerprint() {
+	(cd "$1" && find . -printf '%p %y %s %m %T@ %C@\n' | sort)
+}
+
+# ordered A B C ...: each a number, 0 < A <= B <= C ...
+ordered() {
+	echo "$@" | awk '{ for (i = 1; i <= NF; i++) if ($i !~ /^[0-9.e+-]+$/ || \
+		(i == 1 && !($i > 0)) || (i > 1 && !($i >= $(i - 1)))) exit 1 }'
+}
+
+begin "--probe lists 3000 files made for the run; times positive and ordered; removed after"
+out=$("$DBENCH" -t 4 --warmup 1 -q --probe -D "$T/d" --json="$T/p.json" 2); rc=$?
+expect_status $rc 0
+count=$(jq .probe.count "$T/p.json")
+[ "$count" -ge 2 ] 2>/dev/null || fail "probe.count $count, want at least 2"
+expect_eq "$(jq .probe.entries "$T/p.json")" 3000 "probe.entries"
+expect_eq "$(jq -r .probe.directory "$T/p.json")" "$T/d/clients/probe" "probe.directory"
+expect_eq "$(jq -r .config.probe_directory "$T/p.json")" "$T/d/clients/probe" "config.probe_directory"
+p50=$(jq .probe.p50_ms "$T/p.json"); p99=$(jq .probe.p99_ms "$T/p.json"); max=$(jq .probe.max_ms "$T/p.json")
+ordered "$p50" "$p99" "$max" || fail "p50 $p50, p99 $p99, max $max are not 0 < p50 <= p99 <= max"
+expect_match "$out" "^Probe: $count listings of 3000 entries in $T/d/clients/probe, p50 [0-9]+\.[0-9]{3} ms, p99 [0-9]+\.[0-9]{3} ms, max [0-9]+\.[0-9]{3} ms\$"
+expect_eq "$(jq -r .probe.max_ms "$T/p.json" | awk '{ printf "%.3f", $1 }')" \
+	"$(printf '%s\n' "$out" | sed -n 's/^Probe: .*, max \([0-9.]*\) ms$/\1/p')" "printed max"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "--probe: every timeline point carries probe_ms, none above the maximum"
+expect_eq "$(jq '[.timeline[] | has("probe_ms")] | all' "$T/p.json")" true "all points have probe_ms"
+expect_eq "$(jq '[.timeline[].probe_ms | select(. != null)] | length >= 2' "$T/p.json")" true \
+	"points with a listing"
+jq -e '.probe.max_ms as $m | [.timeline[].probe_ms | select(. != null) | . > 0 and . <= $m] | all' \
+	"$T/p.json" >/dev/null || fail "probe_ms outside (0, max]: $(jq -c '[.timeline[].probe_ms]' "$T/p.json")"
+end
+
+begin "without --probe: no Probe line, probe null, no probe_ms in the timeline"
+out=$("$DBENCH" -t 1 --warmup 0 -q -D "$T/d" --json="$T/n.json" 1); rc=$?
+expect_status $rc 0
+expect_no_match "$out" '^Probe'
+expect_eq "$(jq .probe "$T/n.json")" null "probe"
+expect_eq "$(jq .config.probe_directory "$T/n.json")" null "config.probe_directory"
+expect_eq "$(jq '[.timeline[] | has("probe_ms")] | any' "$T/n.json")" false "probe_ms in the timeline"
+end
+
+begin "--probe=DIR lists DIR's entries and leaves DIR as it was"
+mkdir -p "$T/big/sub"
+i=0
+while [ $i -lt 122 ]; do : >"$T/big/f$i"; i=$((i + 1)); done
+ln -s "$T/canary" "$T/big/link"
+before=$(fingerprint "$T/big")
+canary=$(fingerprint "$T/canary")
+out=$("$DBENCH" -t 2 --warmup 0 -q --probe="$T/big" -D "$T/d" --json="$T/b.json" 1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq .probe.entries "$T/b.json")" 124 "probe.entries (122 files, a directory, a link)"
+expect_eq "$(jq -r .probe.directory "$T/b.json")" "$T/big" "probe.directory"
+expect_match "$out" "^Probe: [0-9]+ listings? of 124 entries in $T/big, "
+expect_eq "$(fingerprint "$T/big")" "$before" "the listing of $T/big"
+expect_eq "$(fingerprint "$T/canary")" "$canary" "the canary behind the link"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "--probe followed by NPROCS as the next word takes the default directory"
+out=$("$DBENCH" -t 1 --warmup 0 -q -D "$T/d" --probe 1); rc=$?
+expect_status $rc 0
+expect_match "$out" "^Probe: [0-9]+ listings? of 3000 entries in $T/d/clients/probe, "
+end
+
+for bad in missing file; do
+	begin "--probe=DIR with a $bad DIR is refused before anything runs, exit 2"
+	: >"$T/file"
+	case $bad in
+	missing) dir=$T/missing why='No such file or directory' ;;
+	file) dir=$T/file why='Not a directory' ;;
+	esac
+	err=$("$DBENCH" -t 1 --warmup 0 --probe="$dir" -D "$T/d" 1 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_eq "$err" "dbench: cannot use probe directory '$dir': $why"
+	expect_eq "$(ls -A "$T/d")" "" "made in $T/d"
+	end
+done
+
+begin "listings in the warmup are not counted"
+"$DBENCH" -t 2 --warmup 3 -q --probe -D "$T/d" --json="$T/w.json" 1 >/dev/null; rc=$?
+expect_status $rc 0
+count=$(jq .probe.count "$T/w.json")
+[ "$count" -ge 1 ] && [ "$count" -le 3 ] || fail "probe.count $count for a 2 s window after 3 s of warmup"
+end
+
+begin "a symlink planted at DIR/clients/probe fails the run; nothing is made behind it"
+mkdir -p "$T/s/clients" && ln -s "$T/canary" "$T/s/clients/probe"
+canary=$(fingerprint "$T/canary")
+out=$("$DBENCH" -t 2 --warmup 0 -q --probe -D "$T/s" 2); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: probe, setup: cannot use directory '$T/s/clients/probe': not a directory \\(a symbolic link\\?\\)\$"
+expect_eq "$(fingerprint "$T/canary")" "$canary" "the canary behind the link"
+[ -L "$T/s/clients/probe" ] || fail "the planted link was removed"
+expect_eq "$(ls -A "$T/s/clients")" "probe" "left in $T/s/clients"
+end
+
+begin "DIR removed under --probe=DIR fails the run, naming it"
+mkdir -p "$T/gone"
+start_long_run "$T/d" 1 "$T/gone.out" -q --probe="$T/gone"
+rmdir "$T/gone"
+start=$(date +%s)
+wait $pid; rc=$?
+took=$(($(date +%s) - start))
+expect_status $rc 1
+expect_match "$(cat "$T/gone.out")" "^FAILED: probe, cannot list '$T/gone': No such file or directory\$"
+[ "$took" -le 10 ] || fail "took $took s to stop"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "a probe process killed by a signal fails the run; the parent removes its directory"
+start_long_run "$T/k" 2 "$T/kill.out" --probe
+probe=$(pgrep -P $pid -x dbench-probe)
+[ -n "$probe" ] || fail "no dbench-probe process under $pid"
+kill -KILL $probe
+wait $pid; rc=$?
+expect_status $rc 1
+expect_match "$(cat "$T/kill.out")" '^FAILED: probe, died: killed by signal 9 \(Killed\)$'
+expect_eq "$(ls -A "$T/k")" "" "left in $T/k"
+end
+
+begin "--skip-cleanup keeps the probe directory, and the next run takes it over"
+mkdir -p "$T/again"
+"$DBENCH" -t 1 --warmup 0 -q --probe --skip-cleanup -D "$T/again" 1 >/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(ls "$T/again/clients/probe" | wc -l)" 3000 "files kept"
+"$DBENCH" -t 1 --warmup 0 -q --probe -D "$T/again" --json="$T/a.json" 1 >/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(jq .probe.entries "$T/a.json")" 3000 "probe.entries"
+expect_eq "$(ls -A "$T/again")" "" "left in $T/again"
+end
+
+finish
