@@ -108,7 +108,18 @@ static size_t first_difference(uint64_t key, uint64_t off, const unsigned char *
 			if (buf[i] != want[i])
 				return i;
 	}
-	for (uint64_t w = (off + i) / 8; len - i >= 8; i += 8, w++) {
+	uint64_t w = (off + i) / 8;
+	/* 64 bytes at a time, branching once per block ... */
+	for (; len - i >= 64; i += 64, w += 8) {
+		uint64_t got[8], diff = 0;
+		memcpy(got, buf + i, 64);
+		for (int k = 0; k < 8; k++)
+			diff |= got[k] ^ word(key, w + k);
+		if (diff)
+			break;
+	}
+	/* ... then word by word, to the word that differs or the tail */
+	for (; len - i >= 8; i += 8, w++) {
 		uint64_t got;
 		memcpy(&got, buf + i, 8);
 		if (got != word(key, w))
