@@ -17,6 +17,7 @@
 
 #include "hist.h"
 #include "ops.h"
+#include "verify.h"
 
 #define STATS_CACHELINE 64
 #define STATS_WINDOWS 4		/* per-second latency windows kept, a ring */
@@ -53,6 +54,7 @@ struct phase_stats {
 	uint64_t bytes_written;	/* WriteX bytes requested */
 	uint64_t ops;		/* operations done (loadfile lines) */
 	struct op_stats op[OP_COUNT];
+	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
 };
 
 /* What a client that stopped on an error reports. */
@@ -62,6 +64,8 @@ struct client_failure {
 	int32_t err;		/* errno, or 0 when it succeeded but should not have */
 	uint32_t expected;	/* enum nt_status expected */
 	char path[STATS_PATH_MAX];
+	char detail[VERIFY_DETAIL_MAX];	/* the backend's word on it ("data
+					 * mismatch at ..."), or "" */
 };
 
 struct client_slot {
@@ -112,6 +116,9 @@ static inline void stats_add(uint64_t *p, uint64_t v)
 /* Record one operation's outcome in a client's slot (client side). */
 void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
 		  uint64_t bytes, uint64_t ns, int failed, uint64_t tick);
+
+/* Add the verification work of one operation (client side). */
+void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t);
 
 /* ReadX + WriteX bytes of a phase's figures. */
 static inline uint64_t stats_bytes(const struct phase_stats *p)
