@@ -48,7 +48,7 @@ static json_t *config_json(const struct run_plan *plan)
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		json_array_append_new(dirs, text(plan->dirs[i]));
 	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
-			 " s:s, s:b}",
+			 " s:s, s:b, s:b}",
 			 "nprocs", (json_int_t)plan->nclients,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
 			 "timelimit_s", (json_int_t)plan->timelimit,
@@ -63,14 +63,30 @@ static json_t *config_json(const struct run_plan *plan)
 			 "target_rate_mb_s", plan->target_rate > 0 ? real(plan->target_rate)
 								   : json_null(),
 			 "backend", plan->backend->name,
-			 "run_once", plan->run_once);
+			 "run_once", plan->run_once,
+			 "verify", plan->bopts.verify);
+}
+
+/* --verify's figures, or null without it. */
+static json_t *verify_json(const struct run_result *res)
+{
+	const struct verify_result *v = &res->verify;
+
+	if (!res->plan->bopts.verify)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:o, s:o}",
+			 "bytes_checked", (json_int_t)v->bytes_checked,
+			 "reads_checked", (json_int_t)v->reads_checked,
+			 "mismatches", (json_int_t)v->mismatches,
+			 "cost_s", real(v->cost_s),
+			 "cost_pct", real(v->cost_pct));
 }
 
 static json_t *result_json(const struct run_result *res)
 {
 	double tp = result_throughput(res);
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "throughput_mb_s", real(tp),
 			 "nb_mb_s", real(tp * 1.25),
 			 "mbit_s", real(tp * 10),
@@ -82,7 +98,8 @@ static json_t *result_json(const struct run_result *res)
 			 "max_latency_ms", real(res->max_latency_ms),
 			 "setup_s", real(res->setup_s),
 			 "sampler_cpu_ms", real(res->sampler_cpu_ms),
-			 "think_time_mean_us", real(res->think_time_mean_us));
+			 "think_time_mean_us", real(res->think_time_mean_us),
+			 "verify", verify_json(res));
 }
 
 static json_t *ops_json(const struct run_result *res)
