@@ -3,12 +3,14 @@
  * client's record of which bytes of which file hold it, so that a ReadX
  * can be checked.
  *
- * The pattern is a function of a 64-bit key and the file offset alone:
- * the byte at offset o is byte (o mod 8) of splitmix64's output for the
- * 8-byte word o / 8, in little-endian order.  So every byte of a file has
- * one expected value, whatever the sizes and alignments of the writes
- * that put it there, and writing a range twice under one key writes the
- * same bytes.  A key belongs to one generation of one file of one client:
+ * The pattern is a function of a 64-bit key and the file offset alone.
+ * Each 64-byte block b of a file has a base, splitmix64's output number
+ * b + 1 seeded with the key; its 8-byte word j is the base XOR j times
+ * splitmix64's increment, stored little-endian (one mix per block, not
+ * per word, halves the cost of making and checking it).  So every byte of
+ * a file has one expected value, whatever the sizes and alignments of the
+ * writes that put it there, and writing a range twice under one key
+ * writes the same bytes.  A key belongs to one generation of one file of one client:
  * a file gets a fresh key when it is created or truncated, and keeps it
  * when renamed.
  *

@@ -58,15 +58,47 @@ static inline uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* Word w of the pattern, as the 8 bytes it is stored as. */
+/* The base of 64-byte block b of the pattern: one splitmix64 output. */
+static inline uint64_t block_base(uint64_t key, uint64_t b)
+{
+	return mix(key + (b + 1) * GAMMA);
+}
+
+/* Word j (0..7) of the block with that base, as the 8 bytes it is stored
+ * as: the words of a block differ by multiples of GAMMA. */
+static inline uint64_t block_word(uint64_t base, uint64_t j)
+{
+	return htole64(base ^ j * GAMMA);
+}
+
 static inline uint64_t word(uint64_t key, uint64_t w)
 {
-	return htole64(mix(key + (w + 1) * GAMMA));
+	return block_word(block_base(key, w / 8), w % 8);
 }
 
 uint64_t verify_key(unsigned client, uint64_t gen)
 {
 	return mix(mix((uint64_t)client * GAMMA) ^ gen);
+}
+
+/* Whole words w .. w+n-1 of the pattern into p: a mix per block, not per
+ * word, wherever a whole block is wanted. */
+static void put_words(uint64_t key, uint64_t w, unsigned char *p, size_t n)
+{
+	while (n > 0) {
+		if (w % 8 == 0 && n >= 8) {
+			uint64_t base = block_base(key, w / 8);
+			for (unsigned j = 0; j < 8; j++) {
+				uint64_t v = block_word(base, j);
+				memcpy(p + 8 * j, &v, 8);
+			}
+			w += 8, p += 64, n -= 8;
+		} else {
+			uint64_t v = word(key, w);
+			memcpy(p, &v, 8);
+			w++, p += 8, n--;
+		}
+	}
 }
 
 void verify_pattern(uint64_t key, uint64_t off, void *buf, size_t len)
@@ -82,23 +114,21 @@ void verify_pattern(uint64_t key, uint64_t off, void *buf, size_t len)
 		p += n;
 		len -= n;
 	}
-	for (; len >= 8; p += 8, len -= 8) {
-		v = word(key, w++);
-		memcpy(p, &v, 8);
-	}
-	if (len) {
-		v = word(key, w);
-		memcpy(p, &v, len);
+	put_words(key, w, p, len / 8);
+	if (len % 8) {
+		v = word(key, w + len / 8);
+		memcpy(p + len / 8 * 8, &v, len % 8);
 	}
 }
 
 /* Index of the first byte of buf[0..len) that differs from the pattern
- * at off, or len when none does.  Whole words are compared as words; the
- * bytes of a partial word, and of the word that differs, one by one. */
+ * at off, or len when none does.  Whole blocks (and words, around them)
+ * are compared with one branch each; where one differs, and in a partial
+ * word, byte by byte. */
 static size_t first_difference(uint64_t key, uint64_t off, const unsigned char *buf,
 			       size_t len)
 {
-	unsigned char want[8];
+	unsigned char want[64];
 	size_t i = 0, n;
 
 	if (off % 8) {
@@ -108,29 +138,23 @@ static size_t first_difference(uint64_t key, uint64_t off, const unsigned char *
 			if (buf[i] != want[i])
 				return i;
 	}
-	uint64_t w = (off + i) / 8;
-	/* 64 bytes at a time, branching once per block ... */
-	for (; len - i >= 64; i += 64, w += 8) {
-		uint64_t got[8], diff = 0;
-		memcpy(got, buf + i, 64);
-		for (int k = 0; k < 8; k++)
-			diff |= got[k] ^ word(key, w + k);
+	for (uint64_t w = (off + i) / 8; len - i >= 8; i += 8 * n, w += n) {
+		uint64_t base = block_base(key, w / 8), diff = 0;
+		n = w % 8 == 0 && len - i >= 64 ? 8 : 1;
+		for (size_t j = 0; j < n; j++) {
+			uint64_t got;
+			memcpy(&got, buf + i + 8 * j, 8);
+			diff |= got ^ block_word(base, w % 8 + j);
+		}
 		if (diff)
 			break;
 	}
-	/* ... then word by word, to the word that differs or the tail */
-	for (; len - i >= 8; i += 8, w++) {
-		uint64_t got;
-		memcpy(&got, buf + i, 8);
-		if (got != word(key, w))
-			break;
-	}
-	n = len - i < 8 ? len - i : 8;
+	n = len - i < 64 ? len - i : 64;	/* the words that differ, or the tail */
 	verify_pattern(key, off + i, want, n);
 	for (size_t j = 0; j < n; j++)
 		if (buf[i + j] != want[j])
 			return i + j;
-	return len;	/* the loop ran to the end and the tail matched */
+	return len;
 }
 
 static uint64_t now_ns(void)

@@ -56,15 +56,21 @@ static int read_range(struct verify *v, unsigned h, const unsigned char *file, u
 
 /* ---- the pattern ---- */
 
-static void test_pattern_is_splitmix64_little_endian(void **state)
+/* Block b's words are splitmix64's output b + 1 (seeded with the key),
+ * XORed with 0, 1, ... 7 times its increment: with key 0, the first two
+ * outputs are 0xe220a8397b1dcdaf and 0x6e789e6aa1b965f4. */
+static void test_pattern_is_splitmix64_by_block_little_endian(void **state)
 {
-	/* splitmix64 seeded with 0 first yields 0xe220a8397b1dcdaf */
-	const unsigned char want[8] = { 0xaf, 0xcd, 0x1d, 0x7b, 0x39, 0xa8, 0x20, 0xe2 };
-	unsigned char got[8];
+	const unsigned char word0[8] = { 0xaf, 0xcd, 0x1d, 0x7b, 0x39, 0xa8, 0x20, 0xe2 };
+	const unsigned char word1[8] = { 0xba, 0xb1, 0x57, 0x04, 0x80, 0xd1, 0x17, 0x7c };
+	const unsigned char word8[8] = { 0xf4, 0x65, 0xb9, 0xa1, 0x6a, 0x9e, 0x78, 0x6e };
+	unsigned char got[72];
 
 	(void)state;
-	verify_pattern(0, 0, got, 8);
-	assert_memory_equal(got, want, 8);
+	verify_pattern(0, 0, got, sizeof(got));
+	assert_memory_equal(got, word0, 8);
+	assert_memory_equal(got + 8, word1, 8);	/* word0 ^ 0x9e3779b97f4a7c15 */
+	assert_memory_equal(got + 64, word8, 8);
 }
 
 static void test_pattern_is_the_same_bytes_at_any_alignment(void **state)
@@ -182,22 +188,24 @@ static void test_mismatch_names_offset_and_bytes(void **state)
 	assert_string_equal(verify_detail(v), want);
 }
 
-static void test_every_byte_of_a_word_is_compared(void **state)
+/* In a partial first word, whole words, whole 64-byte blocks and a
+ * partial last word alike. */
+static void test_every_byte_is_compared(void **state)
 {
 	struct verify *v = new_state(state);
 	static unsigned char file[SIZE];
 
 	verify_open(v, 0, "f", true);
-	write_range(v, 0, 3, 61, file);
-	for (int i = 3; i < 64; i++) {
+	write_range(v, 0, 3, 200, file);
+	for (int i = 3; i < 203; i++) {
 		file[i] ^= 0x80;
-		assert_int_equal(read_range(v, 0, file, 0, 64), EILSEQ);
+		assert_int_equal(read_range(v, 0, file, 0, 210), EILSEQ);
 		char at[40];
 		snprintf(at, sizeof(at), "at offset %d:", i);
 		assert_non_null(strstr(verify_detail(v), at));
 		file[i] ^= 0x80;
 	}
-	assert_int_equal(read_range(v, 0, file, 0, 64), 0);
+	assert_int_equal(read_range(v, 0, file, 0, 210), 0);
 }
 
 /* ---- what the namespace does to it ---- */
@@ -374,13 +382,13 @@ static void test_unknown_handles_check_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_pattern_is_splitmix64_little_endian),
+		T(test_pattern_is_splitmix64_by_block_little_endian),
 		T(test_pattern_is_the_same_bytes_at_any_alignment),
 		T(test_pattern_differs_by_client_and_generation),
 		T(test_read_checks_only_written_bytes),
 		T(test_touching_and_overlapping_writes_merge),
 		T(test_mismatch_names_offset_and_bytes),
-		T(test_every_byte_of_a_word_is_compared),
+		T(test_every_byte_is_compared),
 		T(test_truncation_starts_a_new_generation),
 		T(test_open_without_truncation_keeps_what_was_written),
 		T(test_rename_carries_the_file_and_replaces_the_target),
