@@ -21,6 +21,7 @@
 #include <talloc.h>
 
 #include "loadfile.h"
+#include "verify.h"
 
 /* Options that change what a backend does (DESIGN.md section 3). */
 struct backend_options {
@@ -31,6 +32,7 @@ struct backend_options {
 	bool no_resolve;	/* --no-resolve: no case-insensitive name lookup */
 	bool ranked;		/* an MPI run: client dirs are rank<R>-client<N> */
 	unsigned rank;		/* ... and this is R */
+	bool verify;		/* --verify: WriteX writes a pattern that ReadX checks */
 };
 
 struct backend_client;	/* one client's state: handles, directory cache */
@@ -66,6 +68,19 @@ struct backend {
 	 * ENOENT.
 	 */
 	int (*op[OP_COUNT])(struct backend_client *bc, const struct op *op);
+
+	/*
+	 * Optional: what the operation just performed, which failed, has to
+	 * say beyond its errno, or NULL; asking clears it.  Under --verify a
+	 * ReadX that read wrong data fails with EILSEQ and says here where
+	 * and what ("data mismatch at offset N: expected .. found .."): such
+	 * a failure is an error whatever status the loadfile expected.
+	 */
+	const char *(*failure_detail)(struct backend_client *bc);
+
+	/* Optional, for --verify: the verification work done since the last
+	 * call (see verify.h), which starts a new count. */
+	struct verify_tally (*verify_drain)(struct backend_client *bc);
 
 	/* Close every handle still open: called at the end of each pass. */
 	void (*pass_end)(struct backend_client *bc);

@@ -84,6 +84,19 @@ struct fairness {
 	double jain_index;	/* (sum x)^2 / (n sum x^2): 1 is perfectly even */
 };
 
+/* --verify over the execute window.  Its cost is the clients' time spent
+ * generating the pattern for WriteX and comparing ReadX data with it
+ * (CPU-bound work, timed on the monotonic clock); cost_pct puts that
+ * against the clients' busy time, the sum of every operation's latency,
+ * which includes it. */
+struct verify_result {
+	uint64_t bytes_checked;
+	uint64_t reads_checked;
+	uint64_t mismatches;
+	double cost_s;
+	double cost_pct;
+};
+
 /* Why a run failed. */
 struct run_failure {
 	int rank;		/* MPI rank, -1 in a plain run */
@@ -123,6 +136,7 @@ struct run_result {
 	double setup_s;			/* from the first fork to all clients ready */
 	double think_time_mean_us;	/* pauses before operations, per operation */
 	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
+	struct verify_result verify;	/* meaningful with plan->bopts.verify */
 	json_t *environment;		/* owned: released with the result */
 };
 

@@ -18,6 +18,7 @@
 
 #include "hist.h"
 #include "ops.h"
+#include "verify.h"
 
 #define STATS_CACHELINE 64
 #define STATS_WINDOWS 4		/* per-second latency windows kept, a ring */
@@ -55,6 +56,7 @@ struct phase_stats {
 	uint64_t bytes_written;	/* WriteX bytes requested */
 	uint64_t ops;		/* operations done (loadfile lines) */
 	struct op_stats op[OP_COUNT];
+	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
 };
 
 /* What a client that stopped on an error reports. */
@@ -64,6 +66,8 @@ struct client_failure {
 	int32_t err;		/* errno, or 0 when it succeeded but should not have */
 	uint32_t expected;	/* enum nt_status expected */
 	char path[STATS_PATH_MAX];
+	char detail[VERIFY_DETAIL_MAX];	/* the backend's word on it ("data
+					 * mismatch at ..."), or "" */
 };
 
 /* The worst latency of each of the last STATS_WINDOWS one-second ticks, a
@@ -141,6 +145,8 @@ void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
  * and read the worst of a tick back, 0 when the ring holds none for it. */
 void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns);
 uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
+/* Add the verification work of one operation (client side). */
+void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t);
 
 /* ReadX + WriteX bytes of a phase's figures. */
 static inline uint64_t stats_bytes(const struct phase_stats *p)

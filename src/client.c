@@ -116,7 +116,8 @@ static void hold_to_rate(const struct run_plan *plan, const struct stats_region 
 	}
 }
 
-static void record_failure(struct client *c, const struct op *op, int err)
+static void record_failure(struct client *c, const struct op *op, int err,
+			   const char *detail)
 {
 	struct client_failure *f = &c->slot->failure;
 	f->line = op->line;
@@ -124,6 +125,7 @@ static void record_failure(struct client *c, const struct op *op, int err)
 	f->err = err;
 	f->expected = op->status;
 	snprintf(f->path, sizeof(f->path), "%s", op->path ? op->path : "");
+	snprintf(f->detail, sizeof(f->detail), "%s", detail ? detail : "");
 	stats_set(&c->slot->state, CLIENT_FAILED);
 }
 
@@ -144,15 +146,22 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		stats_add(&c->slot->pause_ns, t0 - p0);
 	int err = plan->backend->op[op->type](c->bc, op);
 	uint64_t t1 = now_ns();
-	bool failed = (err == 0) != (op->status == NT_OK);
+	/* A failure with a detail (wrong data) no expected status excuses. */
+	const char *detail = err && plan->backend->failure_detail
+				     ? plan->backend->failure_detail(c->bc) : NULL;
+	bool failed = (err == 0) != (op->status == NT_OK) || detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
 	stats_record(c->slot, ph, op->type, bytes, t1 - t0, failed,
 		     stats_get(&r->ctl.tick));
+	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
+		struct verify_tally t = plan->backend->verify_drain(c->bc);
+		stats_record_verify(c->slot, ph, &t);
+	}
 	c->paced_bytes += bytes;
 	hold_to_rate(plan, r, c);
-	if (failed && !plan->continue_on_error) {
-		record_failure(c, op, err);
+	if (failed && (!plan->continue_on_error || detail)) {
+		record_failure(c, op, err, detail);
 		return false;
 	}
 	if (++c->pos == prog->nops) {

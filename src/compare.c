@@ -385,7 +385,7 @@ static const char *const vm_items[] = {
 };
 static const char *const config_items[] = {
 	"loadfile_sha256", "clients_per_process", "timelimit_s", "warmup_s", "run_once",
-	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend",
+	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify",
 };
 
 /* A value as the reader wants to see it: strings bare, the rest as JSON. */

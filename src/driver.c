@@ -293,10 +293,14 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	f->line = cf->line;
 	f->operation = op_table[cf->op].name;
 	f->path = client_path(d, id, cf->path);
-	f->error = cf->err ? talloc_asprintf(f, "%s%s", strerror(cf->err),
-					     cf->err == EMFILE ? limit_hint(f, EMFILE) : "")
-			   : talloc_asprintf(f, "succeeded, but %s was expected",
-					     nt_status_name(cf->expected));
+	if (cf->detail[0])	/* the backend's own account, such as a data mismatch */
+		f->error = talloc_strndup(f, cf->detail, sizeof(cf->detail));
+	else if (cf->err)
+		f->error = talloc_asprintf(f, "%s%s", strerror(cf->err),
+					   cf->err == EMFILE ? limit_hint(f, EMFILE) : "");
+	else
+		f->error = talloc_asprintf(f, "succeeded, but %s was expected",
+					   nt_status_name(cf->expected));
 	describe_failure(d, f, cluster_rank());
 	d->failure = f;
 }

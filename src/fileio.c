@@ -19,6 +19,11 @@
  * FIND_FIRST.  The differences are deliberate and listed where they occur:
  * Deltree removes directories too, outcomes are checked instead of
  * printed, and a directory open on a cache miss is the only extra call.
+ *
+ * With --verify, WriteX writes verify.h's pattern from the client's own
+ * buffer instead of zeros, every change an operation makes to the files
+ * is reported to the client's verify state once it has succeeded, and
+ * ReadX checks what it read; no system call is added.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -72,6 +77,8 @@ struct backend_client {
 	char *rbuf;		/* ReadX target, allocated on first use */
 	char *dents;		/* getdents64 buffer for directory scans */
 	uint64_t rng;		/* xorshift state for the xattr payload */
+	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
+	bool mismatch;		/* the last ReadX read wrong data: see failure_detail */
 };
 
 /* ---- descriptors ---- */
@@ -557,6 +564,24 @@ static int fileio_create_open(struct backend_client *bc, const struct op *op,
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * --verify: an NTCreateX opened `path`, into handle `handle` when the
+ * descriptor is kept.  `st` is the fstat of what was opened, or NULL when
+ * that failed: then nothing about the name can be trusted any more.
+ */
+static void fileio_verify_open(struct backend_client *bc, const struct op *op,
+			       const struct stat *st, unsigned handle)
+{
+	if (!bc->verify)
+		return;
+	verify_close(bc->verify, handle);
+	if (st == NULL)
+		verify_unlink(bc->verify, op->path);
+	else if (S_ISREG(st->st_mode))
+		verify_open(bc->verify, handle, op->path,
+			    (fileio_disposition_flags(op->a[1]) & O_TRUNC) != 0);
+}
+
 static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
@@ -568,10 +593,13 @@ static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
 	int fd = fileio_create_open(bc, op, dirfd, leaf);
 	if (fd < 0)
 		return -fd;
-	int err = fstat(fd, &st) != 0 ? errno : 0;
+	bool stat_ok = fstat(fd, &st) == 0;
+	int err = stat_ok ? 0 : errno;
 	if (err == 0 && !S_ISDIR(st.st_mode))
 		err = fileio_xattr_write_fd(bc, fd);
-	if (err != 0 || op->status != NT_OK || op->handle >= bc->nfds) {
+	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nfds;
+	fileio_verify_open(bc, op, stat_ok ? &st : NULL, keep ? op->handle : VERIFY_NO_HANDLE);
+	if (!keep) {
 		/* failed after all, or not expected to open: keep nothing */
 		close(fd);
 		return err;
@@ -588,6 +616,8 @@ static int fileio_closeop(struct backend_client *bc, const struct op *op)
 	if (fd < 0)
 		return -fd;
 	bc->fds[op->handle] = -1;
+	if (bc->verify)
+		verify_close(bc->verify, op->handle);
 	return close(fd) == 0 ? 0 : errno;
 }
 
@@ -602,13 +632,17 @@ static int fileio_rename(struct backend_client *bc, const struct op *op)
 	int to = fileio_parent(bc, op, true, op->dir, &leaf2);
 	if (to < 0)
 		return -to;
-	(void)fileio_resolve(bc, from, leaf, &st);
+	/* Whether a directory moves matters to --verify; a source that
+	 * could not be looked up counts as one (its files are forgotten). */
+	bool is_dir = fileio_resolve(bc, from, leaf, &st) != 0 || S_ISDIR(st.st_mode);
 	(void)fileio_resolve(bc, to, leaf2, &st);
 	int err = renameat(from, leaf, to, leaf2) == 0 ? 0 : errno;
 	int serr = fileio_sync_dir(bc, to);
 	if (err == 0) {
 		fileio_invalidate(bc, op->path);
 		fileio_invalidate(bc, op->path2);
+		if (bc->verify)
+			verify_rename(bc->verify, op->path, op->path2, is_dir);
 	}
 	return err ? err : serr;
 }
@@ -625,6 +659,12 @@ static int fileio_remove(struct backend_client *bc, const struct op *op, int at_
 	int serr = fileio_sync_dir(bc, dirfd);
 	if (err == 0 && (at_flags & AT_REMOVEDIR))
 		fileio_invalidate(bc, op->path);
+	if (err == 0 && bc->verify) {
+		if (at_flags & AT_REMOVEDIR)
+			verify_forget_tree(bc->verify, op->path);
+		else
+			verify_unlink(bc->verify, op->path);
+	}
 	return err ? err : serr;
 }
 
@@ -648,6 +688,8 @@ static int fileio_deltree(struct backend_client *bc, const struct op *op)
 		return -dirfd;
 	int err = fileio_rmtree_at(bc, dirfd, leaf, 0);
 	fileio_invalidate(bc, op->path);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
 	return err;
 }
 
@@ -895,12 +937,14 @@ static int fileio_prepare(TALLOC_CTX *mem_ctx, const struct program *prog)
 }
 
 /* The ReadX/WriteX buffer in *buf: the shared one when prepare() made it
- * large enough, else the client's own, allocated on first use. */
+ * large enough, else the client's own, allocated on first use.  --verify
+ * writes and reads data of the client's own: it always has its own. */
 static int fileio_buffer(struct backend_client *bc, char **buf, int64_t size)
 {
 	if (size < 0 || (uint64_t)size > bc->max_xfer)
 		return EINVAL;
-	if (*buf == NULL && fileio_shared_buf && fileio_shared_len >= bc->max_xfer)
+	if (*buf == NULL && !bc->verify && fileio_shared_buf &&
+	    fileio_shared_len >= bc->max_xfer)
 		*buf = fileio_shared_buf;
 	if (*buf == NULL)
 		*buf = talloc_zero_size(bc, bc->max_xfer ? bc->max_xfer : 1);
@@ -908,12 +952,15 @@ static int fileio_buffer(struct backend_client *bc, char **buf, int64_t size)
 }
 
 /* pread/pwrite of a[1] bytes at a[0]; a count other than a[2] is EIO.
- * dbench 4.0 exits on a short write but only warns on a short read. */
+ * dbench 4.0 exits on a short write but only warns on a short read.
+ * Under --verify the bytes read are checked first: wrong data is the
+ * worse news, and EILSEQ says it. */
 static int fileio_readx(struct backend_client *bc, const struct op *op)
 {
 	int fd = fileio_handle(bc, op);
 	int err;
 
+	bc->mismatch = false;
 	if (fd < 0)
 		return -fd;
 	if ((err = fileio_buffer(bc, &bc->rbuf, op->a[1])) != 0)
@@ -921,6 +968,11 @@ static int fileio_readx(struct backend_client *bc, const struct op *op)
 	ssize_t n = pread(fd, bc->rbuf, (size_t)op->a[1], (off_t)op->a[0]);
 	if (n < 0)
 		return errno;
+	if (bc->verify && verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->rbuf,
+				       (size_t)n) != 0) {
+		bc->mismatch = true;
+		return EILSEQ;
+	}
 	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
 }
 
@@ -934,16 +986,23 @@ static int fileio_writex(struct backend_client *bc, const struct op *op)
 	if ((err = fileio_buffer(bc, &bc->wbuf, op->a[1])) != 0)
 		return err;
 	/* A short write is retried for the rest, which then fails with the
-	 * real reason (ENOSPC, EDQUOT, EFBIG). */
+	 * real reason (ENOSPC, EDQUOT, EFBIG).  Under --verify, what was
+	 * written (all or part) holds the pattern. */
 	size_t done = 0, size = (size_t)op->a[1];
+	if (bc->verify)
+		verify_fill(bc->verify, op->handle, (uint64_t)op->a[0], bc->wbuf, size);
 	while (done < size) {
 		ssize_t n = pwrite(fd, bc->wbuf + done, size - done, (off_t)op->a[0] + done);
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return EIO;
+		if (n <= 0) {
+			err = n < 0 ? errno : EIO;
+			break;
+		}
 		done += n;
 	}
+	if (bc->verify)
+		verify_wrote(bc->verify, op->handle, (uint64_t)op->a[0], done);
+	if (err != 0)
+		return err;
 	if ((int64_t)done != op->a[2])
 		return EIO;
 	if (bc->opts.fsync_writes && fsync(fd) != 0)
@@ -1038,6 +1097,9 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, int clients
 		return NULL;
 	}
 	bc->max_xfer = fileio_max_transfer(prog);
+	if (opts->verify &&
+	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
+		goto nomem;
 	return bc;
 nomem:
 	talloc_free(bc);
@@ -1045,14 +1107,31 @@ nomem:
 	return NULL;
 }
 
+static const char *fileio_failure_detail(struct backend_client *bc)
+{
+	bool mismatch = bc->mismatch;
+
+	bc->mismatch = false;
+	return mismatch ? verify_detail(bc->verify) : NULL;
+}
+
+static struct verify_tally fileio_verify_drain(struct backend_client *bc)
+{
+	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+}
+
 static void fileio_pass_end(struct backend_client *bc)
 {
 	fileio_close_handles(bc);
+	if (bc->verify)
+		verify_close_all(bc->verify);
 }
 
 static int fileio_cleanup(struct backend_client *bc)
 {
-	fileio_close_handles(bc);
+	fileio_pass_end(bc);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, "");
 	fileio_invalidate(bc, "");
 	return fileio_rmtree_at(bc, bc->clients_fd, bc->name, 0);
 }
@@ -1080,6 +1159,8 @@ const struct backend fileio_backend = {
 		[OP_UNLOCKX] = fileio_unlockx,
 		[OP_FLUSH] = fileio_flush,
 	},
+	.failure_detail = fileio_failure_detail,
+	.verify_drain = fileio_verify_drain,
 	.pass_end = fileio_pass_end,
 	.cleanup = fileio_cleanup,
 };

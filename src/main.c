@@ -24,7 +24,7 @@ struct cmdline {
 	int warmup;
 	char *loadfile;
 	const char **dirs;
-	int sync_open, sync_dir, fsync_writes, xattr, no_resolve;
+	int sync_open, sync_dir, fsync_writes, xattr, no_resolve, verify;
 	double target_rate;
 	int clients_per_process;
 	int skip_cleanup, per_client_results, run_once, quiet, continue_on_error;
@@ -142,6 +142,8 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--target-rate must be a non-negative MB/sec figure";
 	if (cl->backend && !backend_by_name(cl->backend))
 		return "--backend must be 'fileio' or 'null'";
+	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
+		return "--verify needs real I/O: the null backend reads and writes nothing";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
 	if (!cl->sweep && (cl->repeat != 1 || cl->settle != -1 || cl->drop_caches || cl->csv ||
@@ -237,7 +239,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	plan.bopts = (struct backend_options){
 		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
-		.no_resolve = cl->no_resolve,
+		.no_resolve = cl->no_resolve, .verify = cl->verify,
 		.ranked = cluster_mpi(), .rank = cluster_rank(),
 	};
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
@@ -290,6 +292,9 @@ int main(int argc, const char **argv)
 		  "count unexpected outcomes per operation instead of stopping", NULL },
 		{ "no-resolve", 0, POPT_ARG_NONE, &cl.no_resolve, 0,
 		  "no case-insensitive name resolution", NULL },
+		{ "verify", 0, POPT_ARG_NONE, &cl.verify, 0,
+		  "write a known pattern and check every read of it; a mismatch fails"
+		  " the run", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &cl.quiet, 0,
 		  "no progress lines", NULL },
 		{ "json", 0, POPT_ARG_STRING, &cl.json, 0,

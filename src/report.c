@@ -77,6 +77,25 @@ static void report_probe(FILE *out, const struct run_result *res)
 		p->directory, p->p50_ms, p->p99_ms, p->max_ms);
 }
 
+/* --verify: what was checked, what it found, what it cost. */
+static void report_verify(FILE *out, const struct run_result *res)
+{
+	const struct verify_result *v = &res->verify;
+
+	if (v->bytes_checked >= 100000)
+		fprintf(out, "Verify: %.1f MB", v->bytes_checked / 1e6);
+	else
+		fprintf(out, "Verify: %" PRIu64 " bytes", v->bytes_checked);
+	fprintf(out, " checked in %" PRIu64 " read%s, ", v->reads_checked,
+		v->reads_checked == 1 ? "" : "s");
+	if (v->mismatches == 0)
+		fprintf(out, "no mismatch");
+	else
+		fprintf(out, "%" PRIu64 " mismatch%s", v->mismatches,
+			v->mismatches == 1 ? "" : "es");
+	fprintf(out, ", %.2f s spent (%.1f %% of operation time)\n", v->cost_s, v->cost_pct);
+}
+
 static void report_fairness(FILE *out, const struct run_result *res)
 {
 	const struct fairness *f = &res->fairness;
@@ -149,6 +168,8 @@ void report_text(FILE *out, const struct run_result *res)
 	report_table(out, res);
 	report_throughput_line(out, res);
 	report_probe(out, res);
+	if (res->plan->bopts.verify)
+		report_verify(out, res);
 	report_fairness(out, res);
 	report_ranks(out, res);
 	report_dirs(out, res);

@@ -55,7 +55,7 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 		talloc_free(dir);
 	}
 	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
-			 " s:s, s:b, s:o}",
+			 " s:s, s:b, s:o, s:b}",
 			 "nprocs", (json_int_t)plan->nclients * nranks,
 			 "ranks", (json_int_t)nranks,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
@@ -72,7 +72,23 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 								   : json_null(),
 			 "backend", plan->backend->name,
 			 "run_once", plan->run_once,
-			 "probe_directory", probe);
+			 "probe_directory", probe,
+			 "verify", plan->bopts.verify);
+}
+
+/* --verify's figures, or null without it. */
+static json_t *verify_json(const struct run_result *res)
+{
+	const struct verify_result *v = &res->verify;
+
+	if (!res->plan->bopts.verify)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:o, s:o}",
+			 "bytes_checked", (json_int_t)v->bytes_checked,
+			 "reads_checked", (json_int_t)v->reads_checked,
+			 "mismatches", (json_int_t)v->mismatches,
+			 "cost_s", real(v->cost_s),
+			 "cost_pct", real(v->cost_pct));
 }
 
 static json_t *result_json(const struct run_result *res)
@@ -80,7 +96,7 @@ static json_t *result_json(const struct run_result *res)
 	double tp = result_throughput(res);
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o,"
-			 " s:o}",
+			 " s:o, s:o}",
 			 "throughput_mb_s", real(tp),
 			 "stonewall_mb_s", real(res->stonewall_mb_s),
 			 "stonewall_s", real(res->stonewall_s),
@@ -94,7 +110,8 @@ static json_t *result_json(const struct run_result *res)
 			 "max_latency_ms", real(res->max_latency_ms),
 			 "setup_s", real(res->setup_s),
 			 "sampler_cpu_ms", real(res->sampler_cpu_ms),
-			 "think_time_mean_us", real(res->think_time_mean_us));
+			 "think_time_mean_us", real(res->think_time_mean_us),
+			 "verify", verify_json(res));
 }
 
 static json_t *ops_json(const struct run_result *res)

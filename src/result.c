@@ -139,12 +139,21 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 	res->ops = sum->ops;
 	res->errors = 0;
 	res->max_latency_ms = 0;
+	uint64_t busy_ns = 0;
 	for (int t = 0; t < OP_COUNT; t++) {
+		busy_ns += sum->op[t].total_ns;
 		fill_op(&res->op[t], &f->all->hist[t], sum->op[t].errors);
 		res->errors += sum->op[t].errors;
 		if (res->op[t].max_ms > res->max_latency_ms)
 			res->max_latency_ms = res->op[t].max_ms;
 	}
+	res->verify = (struct verify_result){
+		.bytes_checked = sum->verify.bytes_checked,
+		.reads_checked = sum->verify.reads_checked,
+		.mismatches = sum->verify.mismatches,
+		.cost_s = sum->verify.ns / 1e9,
+		.cost_pct = busy_ns ? 100.0 * sum->verify.ns / busy_ns : 0,
+	};
 	fill_clients(res, f->clients);
 	fill_dirs(res, f->dirs);
 	res->think_time_mean_us = res->ops ? f->all->pause_ns / 1e3 / res->ops : 0;

@@ -94,6 +94,16 @@ uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
 	return stats_get(&w->tick[i]) == tick ? v : 0;
 }
 
+void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t)
+{
+	struct verify_tally *v = &s->phase[ph].verify;
+
+	stats_add(&v->bytes_checked, t->bytes_checked);
+	stats_add(&v->reads_checked, t->reads_checked);
+	stats_add(&v->mismatches, t->mismatches);
+	stats_add(&v->ns, t->ns);
+}
+
 uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
 {
 	uint64_t max = 0;
@@ -112,6 +122,10 @@ static void add_phase(struct phase_stats *out, const struct phase_stats *p)
 	out->bytes_read += stats_get(&p->bytes_read);
 	out->bytes_written += stats_get(&p->bytes_written);
 	out->ops += stats_get(&p->ops);
+	out->verify.bytes_checked += stats_get(&p->verify.bytes_checked);
+	out->verify.reads_checked += stats_get(&p->verify.reads_checked);
+	out->verify.mismatches += stats_get(&p->verify.mismatches);
+	out->verify.ns += stats_get(&p->verify.ns);
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_stats *o = &p->op[t];
 		struct op_stats *d = &out->op[t];

@@ -317,7 +317,7 @@ static void single_runs_are_judged_by_sign_alone(void **state)
 /* A run as --json writes it, cut down to what compare reads. */
 static json_t *run_doc(int nprocs, double mb_s, int exit_code)
 {
-	return json_pack("{s:s, s:{s:i, s:s, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:b, s:n, s:s},"
+	return json_pack("{s:s, s:{s:i, s:s, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:b, s:n, s:s, s:b},"
 			 " s:{s:s, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:i}, s:I,"
 			 "    s:[{s:s, s:s, s:s, s:{s:s, s:i, s:i, s:i}}],"
 			 "    s:{s:i, s:i, s:i, s:i, s:i, s:i}},"
@@ -325,7 +325,7 @@ static json_t *run_doc(int nprocs, double mb_s, int exit_code)
 		"dbench_version", "0.1.0",
 		"config", "nprocs", nprocs, "loadfile_sha256", "beef", "clients_per_process", 1,
 		"timelimit_s", 600, "warmup_s", 0, "run_once", 1, "sync", 0, "sync_dir", 0,
-		"fsync", 0, "xattr", 0, "target_rate_mb_s", "backend", "fileio",
+		"fsync", 0, "xattr", 0, "target_rate_mb_s", "backend", "fileio", "verify", 0,
 		"environment", "hostname", "vm",
 		"kernel", "sysname", "Linux", "release", "6.1.0", "version", "#1 SMP",
 		"machine", "x86_64",
@@ -498,6 +498,7 @@ static void each_differing_setting_is_named_with_both_values(void **state)
 	json_object_set_new(json_object_get(db, "config"), "fsync", json_true());
 	json_object_set_new(json_object_get(db, "config"), "target_rate_mb_s", json_real(2.5));
 	json_object_del(json_object_get(db, "config"), "backend");
+	json_object_set_new(json_object_get(db, "config"), "verify", json_true());
 	b = set_of(state, "b", db);
 
 	assert_string_equal(compare_env_diff(ctx_of(state), a, b),
@@ -509,7 +510,8 @@ static void each_differing_setting_is_named_with_both_values(void **state)
 		"  vm.dirty_ratio: 20 -> 40\n"
 		"  config.fsync: false -> true\n"
 		"  config.target_rate_mb_s: null -> 2.5\n"
-		"  config.backend: fileio -> (absent)\n");
+		"  config.backend: fileio -> (absent)\n"
+		"  config.verify: false -> true\n");
 }
 
 static void a_different_number_of_targets_is_named(void **state)

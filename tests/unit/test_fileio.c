@@ -275,6 +275,46 @@ static void test_create_write_read_close(void **state)
 	assert_int_equal(st.st_size, 100);
 }
 
+static void test_verify_writes_a_pattern_and_catches_a_changed_byte(void **state)
+{
+	struct fx *f = *state;
+	struct backend_options opts = { .verify = true };
+	unsigned char disk[100], zeros[100] = { 0 };
+	char p[256], want[VERIFY_DETAIL_MAX];
+	struct op op;
+
+	reopen_client(f, &opts);
+	assert_int_equal(create(f, "file", 0x40, 5, 1), 0);
+	op = handle_op(OP_WRITEX, 1, 0, 100, 100);
+	assert_int_equal(run(f, &op), 0);
+	snprintf(p, sizeof(p), "%s/file", f->client);
+	int fd = open(p, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, disk, 100, 0), 100);
+	assert_memory_not_equal(disk, zeros, 100);	/* the pattern, not zeros */
+	op = handle_op(OP_READX, 1, 0, 100, 100);
+	assert_int_equal(run(f, &op), 0);
+	assert_null(fileio_backend.failure_detail(f->bc));
+
+	unsigned char bad = disk[42] ^ 0x5a;
+	assert_int_equal(pwrite(fd, &bad, 1, 42), 1);
+	close(fd);
+	assert_int_equal(run(f, &op), EILSEQ);
+	snprintf(want, sizeof(want), "data mismatch at offset 42: expected %02x %02x %02x %02x"
+		 " %02x %02x %02x %02x %02x %02x %02x %02x %02x %02x %02x %02x found %02x",
+		 disk[42], disk[43], disk[44], disk[45], disk[46], disk[47], disk[48], disk[49],
+		 disk[50], disk[51], disk[52], disk[53], disk[54], disk[55], disk[56], disk[57],
+		 bad);
+	const char *detail = fileio_backend.failure_detail(f->bc);
+	assert_non_null(detail);
+	assert_memory_equal(detail, want, strlen(want));
+	assert_null(fileio_backend.failure_detail(f->bc));	/* asking clears it */
+	struct verify_tally t = fileio_backend.verify_drain(f->bc);
+	assert_int_equal(t.bytes_checked, 100 + 43);
+	assert_int_equal(t.reads_checked, 2);
+	assert_int_equal(t.mismatches, 1);
+}
+
 static void test_transfer_larger_than_program_max_is_einval(void **state)
 {
 	struct fx *f = *state;
@@ -750,6 +790,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_create_write_read_close),
+		T(test_verify_writes_a_pattern_and_catches_a_changed_byte),
 		T(test_transfer_larger_than_program_max_is_einval),
 		T(test_handle_ops_on_unopened_handle_are_ebadf),
 		T(test_file_info_lock_flush_and_fs_info_succeed),

@@ -106,6 +106,9 @@ static struct run_plan *plan_new(TALLOC_CTX *ctx)
  *   client 3  ReadX 1000 B 10 ms failed
  *
  * plus a warmup ReadX and a stop-phase WriteX that must not count.
+ * Under --verify (counted whether or not the plan asks for it), client 1
+ * checked both its reads, 131072 B in 1.5 ms, and client 3 found a
+ * mismatch after 500 B in 0.5 ms; a warmup check must not count.
  */
 #define C1_BYTES (65536 + 65536 + 4096)
 #define C2_BYTES 131072
@@ -127,7 +130,13 @@ static void record_known_ops(struct stats_region *st)
 	stats_record(c3, PHASE_EXECUTE, OP_READX, 1000, 10 * MS, 1, 1);
 	stats_record(c3, PHASE_WARMUP, OP_READX, 999999, 50 * MS, 1, 0);
 	stats_record(c2, PHASE_STOP, OP_WRITEX, 777, 60 * MS, 0, 2);
+	stats_record_verify(c1, PHASE_EXECUTE, &(struct verify_tally){ 131072, 2, 0, 1500 * US });
+	stats_record_verify(c3, PHASE_EXECUTE, &(struct verify_tally){ 500, 1, 1, 500 * US });
+	stats_record_verify(c1, PHASE_WARMUP, &(struct verify_tally){ 999, 1, 1, 9 * MS });
 }
+
+/* The clients' busy time: every execute operation's latency, in ms. */
+#define EXEC_BUSY_MS (1 + 3 + 2 + 0.5 + 4 + 0.1 + 10)
 
 /* A result filled from the known operations over a 2 s execute window. */
 static struct run_result *filled_result(void **state)
@@ -427,6 +436,17 @@ static void fill_sums_bytes_operations_and_errors_of_the_execute_phase(void **st
 	assert_int_equal(res->bytes_written, EXEC_BYTES_WRITTEN);
 	assert_int_equal(res->ops, 7);
 	assert_int_equal(res->errors, 2);
+}
+
+static void fill_sums_verify_work_and_its_share_of_operation_time(void **state)
+{
+	struct run_result *res = filled_result(state);
+
+	assert_int_equal(res->verify.bytes_checked, 131072 + 500);
+	assert_int_equal(res->verify.reads_checked, 3);
+	assert_int_equal(res->verify.mismatches, 1);
+	assert_double_is(res->verify.cost_s, 0.002);
+	assert_within(res->verify.cost_pct, 100 * 2 / EXEC_BUSY_MS, 1e-12);
 }
 
 static void fill_gives_each_operation_its_count_errors_and_latencies(void **state)
@@ -891,6 +911,7 @@ static void json_config_describes_the_plan(void **state)
 	assert_false(get_bool(cfg, "fsync"));
 	assert_false(get_bool(cfg, "xattr"));
 	assert_false(get_bool(cfg, "run_once"));
+	assert_false(get_bool(cfg, "verify"));
 	assert_null_at(cfg, "target_rate_mb_s");
 	assert_string_equal(get_str(cfg, "backend"), "fileio");
 }
@@ -951,7 +972,26 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_double_is(get_real(r, "think_time_mean_us"), 0.0);	/* no pauses recorded */
 	assert_double_is(get_real(r, "stonewall_mb_s"), res->stonewall_mb_s);
 	assert_double_is(get_real(r, "stonewall_s"), res->stonewall_s);
-	assert_int_equal(json_object_size(r), 14);
+	assert_null_at(r, "verify");		/* the plan has no --verify */
+	assert_int_equal(json_object_size(r), 15);
+}
+
+static void json_verify_holds_the_figures_with_verify(void **state)
+{
+	struct run_result *res = finished_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	json_t *doc, *v;
+
+	plan->bopts.verify = true;
+	doc = doc_of(state, res);
+	assert_true(get_bool(get(doc, "config"), "verify"));
+	v = get(get(doc, "result"), "verify");
+	assert_int_equal(get_int(v, "bytes_checked"), 131572);
+	assert_int_equal(get_int(v, "reads_checked"), 3);
+	assert_int_equal(get_int(v, "mismatches"), 1);
+	assert_double_is(get_real(v, "cost_s"), res->verify.cost_s);
+	assert_double_is(get_real(v, "cost_pct"), res->verify.cost_pct);
+	assert_int_equal(json_object_size(v), 5);
 }
 
 /* Flush gets errors without a count: listed; Rmdir has neither: not. */
@@ -1514,6 +1554,29 @@ static void text_probe_line_of_one_listing_and_of_none(void **state)
 		"Probe: no listing of /srv/big started in the execute window");
 }
 
+static void text_verify_line_follows_the_throughput_line_with_verify(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+	char *text;
+
+	assert_null(strstr(text_of(state, res), "Verify:"));
+	plan->bopts.verify = true;
+	res->verify = (struct verify_result){ 123456789, 4321, 0, 0.42, 1.3 };
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Verify:"),
+		"Verify: 123.5 MB checked in 4321 reads, no mismatch, 0.42 s spent"
+		" (1.3 % of operation time)");
+	assert_true(strstr(text, "Throughput") < strstr(text, "Verify:"));
+	assert_true(strstr(text, "Verify:") < strstr(text, "Clients:"));
+	res->verify = (struct verify_result){ 99999, 1, 1, 0.001, 50 };
+	assert_string_equal(line_starting(state, text_of(state, res), "Verify:"),
+		"Verify: 99999 bytes checked in 1 read, 1 mismatch, 0.00 s spent"
+		" (50.0 % of operation time)");
+	res->verify.mismatches = 2;
+	assert_non_null(strstr(text_of(state, res), " read, 2 mismatches, "));
+}
+
 static void text_fairness_line_gives_slowest_median_fastest_and_jain(void **state)
 {
 	char *text = text_of(state, text_result(state));
@@ -1605,6 +1668,7 @@ int main(void)
 		T(stalls_leave_only_the_indexes_on_the_context),
 		/* result_fill and result_throughput */
 		T(fill_sums_bytes_operations_and_errors_of_the_execute_phase),
+		T(fill_sums_verify_work_and_its_share_of_operation_time),
 		T(fill_gives_each_operation_its_count_errors_and_latencies),
 		T(fill_leaves_operations_that_did_not_run_at_zero),
 		T(fill_max_latency_is_the_worst_execute_operation),
@@ -1633,6 +1697,7 @@ int main(void)
 		T(json_config_shows_options_pacing_and_backend_as_set),
 		T(json_config_warmup_is_zero_with_run_once),
 		T(json_result_has_throughput_in_three_units_and_the_totals),
+		T(json_verify_holds_the_figures_with_verify),
 		T(json_ops_lists_only_operations_with_a_count_or_errors),
 		T(json_ops_hold_the_figures_of_each_operation),
 		T(json_timeline_holds_each_point),
@@ -1663,6 +1728,7 @@ int main(void)
 		T(text_throughput_line_alone_matches_the_report),
 		T(text_probe_line_follows_the_throughput_line),
 		T(text_probe_line_of_one_listing_and_of_none),
+		T(text_verify_line_follows_the_throughput_line_with_verify),
 		T(text_fairness_line_gives_slowest_median_fastest_and_jain),
 		T(text_stall_line_names_the_stalled_second),
 		T(text_without_stalls_has_no_stall_line),
