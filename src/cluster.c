@@ -30,6 +30,7 @@ static struct {
 	unsigned rank, size;
 	struct host_info *hosts;	/* size of them */
 	struct host_info self;
+	struct cluster_tick *ticks;	/* rank 0: each rank's latest, size of them */
 } cl = { .in_step = true, .size = 1, .hosts = &cl.self };
 
 /* mpirun (Open MPI, MPICH's hydra, PMIx launchers) leaves its mark in the
@@ -71,7 +72,8 @@ int cluster_init(void)
 	cl.rank = rank;
 	cl.size = size;
 	cl.hosts = calloc(size, sizeof(struct host_info));
-	if (!cl.hosts) {
+	cl.ticks = rank == 0 ? calloc(size, sizeof(struct cluster_tick)) : NULL;
+	if (!cl.hosts || (rank == 0 && !cl.ticks)) {
 		fprintf(stderr, "dbench: rank %d: out of memory\n", rank);
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
@@ -97,7 +99,9 @@ int cluster_finish(int rc, bool is_client)
 		MPI_Finalize();
 #endif
 	free(cl.hosts);
+	free(cl.ticks);
 	cl.hosts = &cl.self;
+	cl.ticks = NULL;
 	return rc;
 }
 
@@ -166,17 +170,13 @@ void cluster_tick(const struct cluster_tick *mine, struct cluster_tick *all)
 	if (!cl.mpi)
 		return;
 #ifdef DBENCH_MPI
-	struct cluster_tick *each = cl.rank == 0 ? calloc(cl.size, sizeof(*each)) : NULL;
-	if (cl.rank == 0 && !each)
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	MPI_Gather(mine, sizeof(*mine), MPI_BYTE, each, sizeof(*mine), MPI_BYTE, 0,
+	MPI_Gather(mine, sizeof(*mine), MPI_BYTE, cl.ticks, sizeof(*mine), MPI_BYTE, 0,
 		   MPI_COMM_WORLD);
 	if (cl.rank == 0) {
-		*all = each[0];
+		*all = cl.ticks[0];
 		for (unsigned r = 1; r < cl.size; r++)
-			cluster_tick_combine(all, &each[r], r);
+			cluster_tick_combine(all, &cl.ticks[r], r);
 	}
-	free(each);
 #endif
 }
 
