@@ -136,6 +136,7 @@ struct run_result {
 	double setup_s;			/* from the first fork to all clients ready */
 	double think_time_mean_us;	/* pauses before operations, per operation */
 	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
+	bool sampler_realtime;		/* ... taken at a real-time priority */
 	struct verify_result verify;	/* meaningful with plan->bopts.verify */
 	json_t *environment;		/* owned: released with the result */
 };

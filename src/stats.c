@@ -153,8 +153,11 @@ void stats_group_collect(struct stats_group *g, const struct stats_region *r,
 		g->clients++;
 		g->pause_ns += stats_get(&s->pause_ns);
 		add_phase(&g->exec, &s->phase[PHASE_EXECUTE]);
+		/* A histogram no operation reached is never read: reading a
+		 * page of the shared region that nobody wrote allocates it. */
 		for (int t = 0; t < OP_COUNT; t++)
-			hist_merge(&g->hist[t], &s->hist[t]);
+			if (stats_get(&s->phase[PHASE_EXECUTE].op[t].count))
+				hist_merge(&g->hist[t], &s->hist[t]);
 	}
 }
 

@@ -158,6 +158,19 @@ mb=$(printf '%s\n' "$out" | sed -nE "s|$TP|\1|p")
 expect_eq "$(echo "$mb" | awk '{ print ($1 > 0 && $1 <= 0.4370) ? "paced" : "not paced" }')" paced "throughput $mb MB/sec with 1.5 s of timestamps"
 end
 
+begin "as root the sampler runs at real-time priority and the clients at an ordinary one"
+if [ "$(id -u)" -eq 0 ]; then
+	start_long_run "$T/d" 2 "$T/rt.out" --json="$T/rt.json"
+	expect_match "$(chrt -p $pid)" 'policy: SCHED_FIFO'
+	for c in $(pgrep -P $pid); do
+		expect_match "$(chrt -p "$c")" 'policy: SCHED_OTHER'
+	done
+	kill -INT $pid
+	wait $pid
+	expect_eq "$(jq .result.sampler_realtime "$T/rt.json")" true "result.sampler_realtime"
+fi
+end
+
 begin "SIGINT stops the run, prints the results so far, exits 130, removes the files"
 start_long_run "$T/d" 2 "$T/int.out"
 kill -INT $pid
