@@ -95,6 +95,10 @@ const char *cluster_kernel(unsigned rank);
 void cluster_run_begin(void);
 void cluster_run_end(void);
 
+/* Whether every rank holds the same len bytes at `mine` as rank 0: -1
+ * when they all do, else the lowest rank that differs (on every rank). */
+int cluster_differs(const void *mine, size_t len);
+
 /* Every rank sends its tick; rank 0 gets them combined in *all (other
  * ranks: *all is *mine). */
 void cluster_tick(const struct cluster_tick *mine, struct cluster_tick *all);

@@ -164,6 +164,29 @@ void cluster_tick_combine(struct cluster_tick *dst, const struct cluster_tick *s
 	}
 }
 
+int cluster_differs(const void *mine, size_t len)
+{
+	int first = -1;
+
+	if (!cl.mpi)
+		return -1;
+#ifdef DBENCH_MPI
+	char *each = cl.rank == 0 ? malloc(len * cl.size) : NULL;
+	if (cl.rank == 0 && !each)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Gather(mine, len, MPI_BYTE, each, len, MPI_BYTE, 0, MPI_COMM_WORLD);
+	for (unsigned r = 1; cl.rank == 0 && r < cl.size && first < 0; r++)
+		if (memcmp(each, each + r * len, len) != 0)
+			first = r;
+	free(each);
+	MPI_Bcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#else
+	(void)mine;
+	(void)len;
+#endif
+	return first;
+}
+
 void cluster_tick(const struct cluster_tick *mine, struct cluster_tick *all)
 {
 	*all = *mine;

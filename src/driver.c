@@ -997,6 +997,35 @@ static bool start_together(struct driver *d, bool ready)
 	return order.phase == PHASE_WARMUP;
 }
 
+/*
+ * The ranks of an MPI run must run the same plan: their clients are
+ * gathered rank by rank, and rank 0 times everyone's phases.  True when
+ * they do; otherwise rank 0 says which rank differs.
+ */
+static bool ranks_agree(const struct run_plan *plan)
+{
+	struct {
+		uint64_t nclients, ndirs, timelimit, warmup, run_once, per_process;
+		char sha256[72];
+	} mine;
+
+	memset(&mine, 0, sizeof(mine));	/* no stray padding bytes to compare */
+	mine.nclients = plan->nclients;
+	mine.ndirs = plan->ndirs;
+	mine.timelimit = plan->timelimit;
+	mine.warmup = plan->warmup;
+	mine.run_once = plan->run_once;
+	mine.per_process = plan->clients_per_process;
+	memcpy(mine.sha256, plan->prog->sha256, sizeof(plan->prog->sha256));
+
+	int r = cluster_differs(&mine, sizeof(mine));
+	if (r >= 0 && cluster_rank() == 0)
+		fprintf(stderr, "dbench: rank %d (%s) was given another NPROCS, loadfile, number"
+			" of directories, time limit, warmup, --run-once or --clients-per-process"
+			" than rank 0: every rank needs the same\n", r, cluster_host(r));
+	return r < 0;
+}
+
 int driver_run(const struct run_plan *plan)
 {
 	struct driver d = { .plan = plan, .ctx = talloc_new(NULL),
@@ -1008,6 +1037,10 @@ int driver_run(const struct run_plan *plan)
 
 	d.text = text_stream(&d, json_stdout);
 	install_signals();
+	if (!ranks_agree(plan)) {
+		talloc_free(d.ctx);
+		return EXIT_BAD_INPUT;	/* every rank, in step */
+	}
 	cluster_run_begin();
 	if (!prepare_targets(&d)) {
 		talloc_free(d.ctx);

@@ -171,6 +171,15 @@ awk -v s="$sw" -v t="$tp" 'BEGIN { exit !(s > 1.5 * t && s < 2.5 * t) }' ||
 	fail "stonewall $sw MB/sec against $tp MB/sec in all"
 end
 
+begin "ranks given different NPROCS are refused before anything is made, exit 2"
+mkdir -p "$T/x"
+err=$(mpi -np 1 "$DBENCH" -t 2 -D "$T/x" 2 : -np 1 "$DBENCH" -t 2 -D "$T/x" 3 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "exit status $rc, want 2"
+expect_match "$err" '^dbench: rank 1 \(.+\) was given another NPROCS'
+expect_eq "$(ls -A "$T/x")" "" "made in the directory"
+end
+
 begin "--sweep under mpirun is refused, exit 2"
 err=$(mpi -np 2 "$DBENCH" --sweep=1,2 -t 1 -D "$T/s" 2>&1)
 rc=$?
