@@ -385,7 +385,8 @@ static const char *const vm_items[] = {
 };
 static const char *const config_items[] = {
 	"loadfile_sha256", "clients_per_process", "timelimit_s", "warmup_s", "run_once",
-	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify",
+	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
+	"probe_directory",
 };
 
 /* A value as the reader wants to see it: strings bare, the rest as JSON. */
@@ -528,14 +529,20 @@ static void print_row(FILE *out, const struct measure *m, unsigned nprocs, const
 	talloc_free(tmp);
 }
 
-/* The p99 of operation op in each run of g that did it; their number. */
+/* The name the --probe listings go by in the latency rows. */
+#define COMPARE_PROBE_ROW "(probe listing)"
+
+/* The p99 of operation op in each run of g that did it (or of the probe's
+ * listings, for COMPARE_PROBE_ROW); their number. */
 static size_t op_p99s(const struct compare_group *g, const char *op, double *out)
 {
 	size_t n = 0;
+	bool probe = strcmp(op, COMPARE_PROBE_ROW) == 0;
 
 	for (size_t i = 0; i < g->nruns; i++) {
-		const json_t *p99 = json_object_get(json_object_get(
-					json_object_get(g->runs[i], "ops"), op), "p99_ms");
+		const json_t *of = probe ? json_object_get(g->runs[i], "probe")
+					 : json_object_get(json_object_get(g->runs[i], "ops"), op);
+		const json_t *p99 = json_object_get(of, "p99_ms");
 		if (json_is_number(p99))
 			out[n++] = json_number_value(p99);
 	}
@@ -599,15 +606,16 @@ static void report_latency(FILE *out, const struct compare_set *a, const struct 
 		if (!gb)
 			continue;
 		double *va = talloc_array(NULL, double, ga->nruns + gb->nruns);
-		for (int op = 0; va && op < OP_COUNT; op++) {
+		for (int op = 0; va && op <= OP_COUNT; op++) {
+			const char *name = op < OP_COUNT ? op_table[op].name : COMPARE_PROBE_ROW;
 			double *vb = va + ga->nruns;
-			size_t na = op_p99s(ga, op_table[op].name, va);
-			size_t nb = op_p99s(gb, op_table[op].name, vb);
+			size_t na = op_p99s(ga, name, va);
+			size_t nb = op_p99s(gb, name, vb);
 			struct compare_row r;
 			if (na == 0 || nb == 0)
 				continue;
 			compare_samples(&r, va, na, vb, nb, alpha, false);
-			print_row(out, &latency_measure, ga->nprocs, op_table[op].name, &r);
+			print_row(out, &latency_measure, ga->nprocs, name, &r);
 			rows++;
 		}
 		talloc_free(va);

@@ -50,6 +50,20 @@ expect_match "$out" '^ +1 +1/1 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% .* (faster|slower
 expect_match "$out" '^ +1  ReadX +1/1 '
 end
 
+begin "runs with --probe on both sides get a row for the listings' p99"
+mkdir -p "$T/pd"
+for f in pa pb; do
+	"$DBENCH" --backend=null -q -t 2 --warmup 0 --probe -D "$T/pd" --json="$T/$f.json" 1 \
+		>/dev/null || fail "the --probe run for $f failed"
+done
+out=$(compare "$T/pa.json" "$T/pb.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^ +1  \(probe listing\) +1/1 +[0-9.]+ +[0-9.]+ '
+out=$(compare "$T/r1.json" "$T/pb.json"); rc=$?
+expect_no_match "$out" 'probe listing'
+expect_match "$out" "^  config.probe_directory: null -> $T/pd/clients/probe\$"
+end
+
 begin "each differing setting is listed with both values"
 jq '.environment.kernel.release = "9.9.9-test" |
 	.environment.targets[0].mount_options = "rw,noatime" |
