@@ -62,9 +62,9 @@ struct cluster_order {
 	int64_t exit_code;	/* the run's, once it is known */
 };
 
-/* A rank's own figures at the end of a run. */
+/* A rank's own figures at the end of a run (every rank has the plan's
+ * NPROCS clients: the driver makes sure of that first). */
 struct cluster_rank {
-	uint64_t clients;
 	uint64_t bytes;		/* ReadX + WriteX in the execute window */
 	double seconds;		/* how long its clients ran in it */
 };

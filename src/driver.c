@@ -60,8 +60,6 @@ struct driver {
 	struct cluster_tick all;	/* every rank's figures at the last tick
 					 * (rank 0; elsewhere only this rank's) */
 	uint64_t running_all;		/* client processes left on every rank */
-	uint64_t last_tick;		/* the latest tick exchanged */
-	uint64_t ticks_seen;		/* ticks exchanged so far */
 };
 
 /* A client process's pid and its index in driver.pids, for finding the
@@ -556,6 +554,14 @@ static void failure_from_wire(struct driver *d, const struct cluster_failure *w,
 	d->failure = f;
 }
 
+/* Rank 0: another rank's failure in the latest tick becomes the run's,
+ * unless the run failed already. */
+static void take_remote_failure(struct driver *d)
+{
+	if (d->all.failed_rank > 0 && !d->failure)
+		failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
+}
+
 /* What this rank tells rank 0 at a tick. */
 static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
 {
@@ -652,13 +658,8 @@ static void end_execute(struct driver *d, uint64_t end)
 	if (d->phase == PHASE_EXECUTE) {
 		d->end_ns = end;
 		uint64_t tick = stats_get(&d->stats->ctl.tick);
-		if (!cluster_mpi()) {	/* a plain run can look again, now */
-			struct cluster_tick t;
-			local_tick(d, tick, &t);
-			d->all.exec_bytes = t.exec_bytes;
-			d->all.exec_ops = t.exec_ops;
-			d->all.max_ns = t.max_ns;
-		}
+		if (!cluster_mpi())	/* a plain run can look again, now */
+			local_tick(d, tick, &d->all);
 		add_point(d, end, tick, d->all.exec_bytes, d->all.exec_ops, d->all.max_ns / 1e6);
 	} else {
 		d->exec_ns = d->end_ns = end;	/* nothing was counted */
@@ -764,10 +765,8 @@ static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *pr
 
 	local_tick(d, tick, &mine);
 	cluster_tick(&mine, &d->all);
-	d->ticks_seen++;
 	if (cluster_rank() == 0) {
-		if (d->all.failed_rank > 0 && !d->failure)
-			failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
+		take_remote_failure(d);
 		if (d->failure || (cluster_mpi() && d->all.interrupted))
 			stop_now(d);
 		sample(d, tick, now, prev_bytes);
@@ -878,10 +877,7 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	struct stats_client *mine = talloc_zero_array(res, struct stats_client, plan->nclients);
 	struct stats_client *all = talloc_zero_array(res, struct stats_client,
 						     plan->nclients * nranks);
-	struct cluster_rank me = {
-		.clients = plan->nclients,
-		.seconds = rank_seconds(d),
-	}, *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
+	struct cluster_rank me = { .seconds = rank_seconds(d) }, *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
 
 	stats_group_collect(&groups[0], d->stats, 0, 1);
 	for (unsigned i = 0; i < ndirs; i++)
@@ -910,7 +906,7 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	for (unsigned r = 0; r < nranks; r++) {
 		res->ranks[r] = (struct rank_result){
 			.rank = r, .host = cluster_host(r), .kernel = cluster_kernel(r),
-			.clients = ranks[r].clients, .bytes = ranks[r].bytes,
+			.clients = plan->nclients, .bytes = ranks[r].bytes,
 			.seconds = plan->run_once ? ranks[r].seconds : res->exec_seconds,
 		};
 	}
@@ -975,20 +971,16 @@ static FILE *text_stream(struct driver *d, bool json_stdout)
  */
 static bool start_together(struct driver *d, bool ready)
 {
-	struct cluster_tick mine = { .running = d->running, .ready = ready,
-				     .interrupted = interrupted ? interrupt_signal : 0,
-				     .setup_s = d->setup_s, .failed_rank = -1 };
+	struct cluster_tick mine;
 	struct cluster_order order = { .phase = PHASE_STOP };
 
-	if (d->failure) {
-		mine.failed_rank = cluster_rank();
-		failure_to_wire(d->failure, &mine.failure);
-	}
+	local_tick(d, 0, &mine);
+	mine.ready = ready;
+	mine.setup_s = d->setup_s;
 	cluster_tick(&mine, &d->all);
 	if (cluster_rank() == 0) {
 		d->setup_s = d->all.setup_s;	/* the slowest rank's */
-		if (d->all.failed_rank > 0 && !d->failure)
-			failure_from_wire(d, &d->all.failure, (int)d->all.failed_rank);
+		take_remote_failure(d);
 		if (d->all.ready == cluster_size())
 			order.phase = PHASE_WARMUP;
 	}
