@@ -26,6 +26,7 @@
  * ReadX checks what it read; no system call is added.
  */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -310,7 +311,8 @@ static int fileio_scan_open(struct backend_client *bc, int dirfd, struct fileio_
 }
 
 /* Next entry name, or NULL at the end (*err set on a read error). */
-static const char *fileio_scan_next(struct fileio_scan *s, int *err)
+static inline __attribute__((always_inline)) const char *
+fileio_scan_next(struct fileio_scan *s, int *err)
 {
 	if (s->pos >= s->len) {
 		s->len = getdents64(s->fd, s->buf, FILEIO_DENTS_SIZE);
@@ -335,8 +337,10 @@ static void fileio_case_scan(struct backend_client *bc, int dirfd, const char *l
 
 	if (fileio_scan_open(bc, dirfd, &s) != 0)
 		return;
+	/* Most entries differ in the first letter: check that before the call. */
+	int first = tolower((unsigned char)leaf[0]);
 	while ((name = fileio_scan_next(&s, &err)) != NULL) {
-		if (strcasecmp(name, leaf) == 0)
+		if (tolower((unsigned char)name[0]) == first && strcasecmp(name, leaf) == 0)
 			break;
 	}
 	fileio_close(&s.fd);
@@ -818,29 +822,49 @@ static void fileio_match_step(char pc, const struct fileio_name *n,
 	}
 }
 
+/* A FIND_FIRST pattern, with the length of the run of plain characters
+ * (no wildcard) it ends with: a quick test that rejects most names. */
+struct fileio_pattern {
+	const char *s;
+	size_t len, tail;
+};
+
+static struct fileio_pattern fileio_pattern_of(const char *s)
+{
+	struct fileio_pattern p = { .s = s, .len = strlen(s) };
+
+	while (p.tail < p.len && !strchr("*?<>\"", p.s[p.len - p.tail - 1]))
+		p.tail++;
+	return p;
+}
+
 /*
  * Does `name` match DOS pattern `pat`, ignoring ASCII case?  The set of
  * reachable positions is carried along the pattern, so no pattern takes
  * more than length(pat) * length(name) steps.  ".." matches as "." does,
  * as on a CIFS server.
  */
-static bool fileio_dos_match(const char *pat, const char *name)
+static bool fileio_dos_match(const struct fileio_pattern *pat, const char *name)
 {
 	struct fileio_name n = { .s = strcmp(name, "..") == 0 ? "." : name };
 	bool cur[NAME_MAX + 2], nxt[NAME_MAX + 2];
 
 	n.len = strlen(n.s);
-	if (n.len > NAME_MAX)
+	if (n.len > NAME_MAX || n.len < pat->tail)
 		return false;
+	/* The pattern's closing literals must spell the name's end. */
+	for (size_t i = 1; i <= pat->tail; i++)
+		if (fileio_lower(pat->s[pat->len - i]) != fileio_lower(n.s[n.len - i]))
+			return false;
 	const char *dot = strrchr(n.s, '.');
 	n.dot = dot ? (size_t)(dot - n.s) : n.len;
 	/* Only positions 0..len matter: clear and copy no more than those. */
 	memset(cur, 0, n.len + 1);
 	cur[0] = true;
-	for (; *pat; pat++) {
+	for (const char *pc = pat->s; *pc; pc++) {
 		bool any = false;
 		memset(nxt, 0, n.len + 1);
-		fileio_match_step(*pat, &n, cur, nxt);
+		fileio_match_step(*pc, &n, cur, nxt);
 		for (size_t i = 0; i <= n.len; i++)
 			any = any || nxt[i];
 		if (!any)
@@ -874,9 +898,10 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 		return err;
 	/* Only whether anything matched decides the outcome: after the first
 	 * match the rest is read (as dbench 4.0 reads it) but not matched. */
+	struct fileio_pattern pat = fileio_pattern_of(leaf);
 	while (left > 0 && (name = fileio_scan_next(&s, &err)) != NULL) {
 		if (matches == 0)
-			matches += fileio_dos_match(leaf, name);
+			matches += fileio_dos_match(&pat, name);
 		left--;
 	}
 	fileio_close(&s.fd);

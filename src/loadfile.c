@@ -192,6 +192,15 @@ static int tokenize(struct compiler *c, const char *p, const char *end,
 /* Reject bytes that never appear in a text loadfile. */
 static bool check_bytes(struct compiler *c, const char *p, const char *end)
 {
+	/* Eight bytes at a time while none is below 0x20 or is 0x7f (tabs
+	 * take the byte-wise loop below, which names what is wrong). */
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	for (uint64_t w; end - p >= 8; p += 8) {
+		memcpy(&w, p, 8);
+		uint64_t del = w ^ (0x7f * ones);
+		if (((w - 0x20 * ones) & ~w & highs) | ((del - ones) & ~del & highs))
+			break;
+	}
 	for (; p < end; p++) {
 		unsigned char ch = *p;
 		if (ch == '\0') {
@@ -245,9 +254,9 @@ static bool parse_int(struct compiler *c, const struct token *t, int64_t *out)
 	}
 	for (; p < end; p++) {
 		unsigned d = digit_value(*p);
-		if (d >= base || v > (limit - d) / base)
+		if (d >= base || __builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, d, &v) || v > limit)
 			goto bad;
-		v = v * base + d;
 	}
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return true;
@@ -318,8 +327,9 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 		       bool second)
 {
 	const char *p = t->s, *end = t->s + t->len;
-	char rel[LOADFILE_MAX_LINE] = "";
+	char rel[LOADFILE_MAX_LINE];	/* rel[0..rlen) is all that is read */
 	size_t rlen = 0, leaf_at = 0;
+	rel[0] = '\0';
 	size_t n;
 
 	n = next_component(&p, end);

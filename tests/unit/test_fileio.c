@@ -605,6 +605,9 @@ static void test_find_first_matches_dos_wildcards(void **state)
 	assert_int_equal(path_call(f, OP_FINDFIRST, "m/a.b.doc\""), 0);	/* " at end */
 	assert_int_equal(path_call(f, OP_FINDFIRST, "m/a\"b.doc"), 0);	/* " is a dot */
 	assert_int_equal(path_call(f, OP_FINDFIRST, "m/*B*C"), 0);
+	assert_int_equal(path_call(f, OP_FINDFIRST, "m/*.B.DOC"), 0);	/* ends alike */
+	assert_int_equal(path_call(f, OP_FINDFIRST, "m/*XA.B.DOC"), ENOENT);	/* longer end */
+	assert_int_equal(path_call(f, OP_FINDFIRST, "m/a.b.dOX"), ENOENT);
 	assert_int_equal(path_call(f, OP_FINDFIRST, "d/*"), ENOENT);	/* no "d" */
 }
 

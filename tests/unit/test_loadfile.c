@@ -262,6 +262,24 @@ static void test_malformed_numbers_are_rejected(void **state)
 			"t.load:2: malformed number '+5'");
 	assert_rejected(ctx, "QUERY_FS_INFORMATION 99999999999999999999 NT_STATUS_OK\n",
 			"t.load:1: malformed number '99999999999999999999'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 9223372036854775808 NT_STATUS_OK\n",
+			"t.load:1: malformed number '9223372036854775808'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION -9223372036854775809 NT_STATUS_OK\n",
+			"t.load:1: malformed number '-9223372036854775809'");
+	assert_rejected(ctx, "QUERY_FS_INFORMATION 0x10000000000000000 NT_STATUS_OK\n",
+			"t.load:1: malformed number '0x10000000000000000'");
+}
+
+static void test_numbers_reach_the_int64_limits(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"QUERY_FS_INFORMATION 9223372036854775807 NT_STATUS_OK\n"
+		"QUERY_FS_INFORMATION -9223372036854775808 NT_STATUS_OK\n"
+		"QUERY_FS_INFORMATION 0x7fffffffffffffff NT_STATUS_OK\n");
+
+	assert_int_equal(prog->ops[0].a[0], INT64_MAX);
+	assert_int_equal(prog->ops[1].a[0], INT64_MIN);
+	assert_int_equal(prog->ops[2].a[0], INT64_MAX);
 }
 
 static void test_stray_and_unterminated_quotes_are_rejected(void **state)
@@ -964,6 +982,20 @@ static void test_control_bytes_are_rejected(void **state)
 	assert_rejected(ctx, "QUERY_FS_INFORMATION 1\rNT_STATUS_OK\n",
 			"t.load:1: control byte 0x0d in line (not a text loadfile?)");
 	assert_rejected(ctx, "# \x1b[31m\n", "t.load:1: control byte 0x1b in line (not a text loadfile?)");
+	/* Past the first eight bytes, after a tab, and in the last word. */
+	assert_rejected(ctx, "QUERY_FS_INFORMATION\t1 NT_STATUS_OK \x02\n",
+			"t.load:1: control byte 0x02 in line (not a text loadfile?)");
+	assert_rejected(ctx, "# 0123456789abcdef\x7f" "0123456789\n",
+			"t.load:1: control byte 0x7f in line (not a text loadfile?)");
+}
+
+static void test_tabs_and_high_bytes_are_text(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"# caf\xc3\xa9 \xe2\x80\x94 0123456789abcdef\n"
+		"QUERY_FS_INFORMATION\t1\tNT_STATUS_OK\n");
+
+	assert_int_equal(prog->nops, 1);
 }
 
 static void test_binary_garbage_is_rejected(void **state)
@@ -1421,6 +1453,7 @@ int main(void)
 		T(test_malformed_timestamp_is_rejected),
 		T(test_numbers_are_c_integers),
 		T(test_malformed_numbers_are_rejected),
+		T(test_numbers_reach_the_int64_limits),
 		T(test_stray_and_unterminated_quotes_are_rejected),
 		T(test_more_than_twelve_fields_are_rejected),
 		/* operations */
@@ -1471,6 +1504,7 @@ int main(void)
 		/* bytes that are not text */
 		T(test_nul_byte_is_rejected),
 		T(test_control_bytes_are_rejected),
+		T(test_tabs_and_high_bytes_are_text),
 		T(test_binary_garbage_is_rejected),
 		T(test_mutated_loadfiles_never_crash),
 		T(test_overlong_line_is_rejected),
