@@ -20,6 +20,7 @@
 struct client {
 	unsigned id;			/* 0-based */
 	struct client_slot *slot;
+	struct stats_sets sets;		/* its directory's latency histograms */
 	struct backend_client *bc;
 	size_t pos;			/* next operation */
 	uint64_t pass_start_ns;		/* when the current pass began */
@@ -152,7 +153,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	bool failed = (err == 0) != (op->status == NT_OK) || detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
-	stats_record(c->slot, ph, op->type, bytes, t1 - t0, failed,
+	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, t1 - t0, failed,
 		     stats_get(&r->ctl.tick));
 	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
 		struct verify_tally t = plan->backend->verify_drain(c->bc);
@@ -240,6 +241,7 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 		unsigned id = first + i;
 		cl[i].id = id;
 		cl[i].slot = &stats->slot[id];
+		cl[i].sets = stats_sets_of(stats, id);
 		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
 		cl[i].bc = plan->backend->client_new(ctx, clients_dirfd[id % plan->ndirs],
 						     id + 1, plan->prog, &plan->bopts, &err);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -843,26 +844,27 @@ static void utc_now(char buf[32])
 }
 
 /*
- * A test hook: with DBENCH_TEST_HIST_DIR set, each client's raw
- * execute-phase histograms (struct hist[OP_COUNT], as bytes) go to
- * DIR/<client dir name>.hist, so that a test can merge them on its own and
- * hold the merged percentiles of an MPI run against them.
+ * A test hook: with DBENCH_TEST_HIST_DIR set, each rank's own execute-phase
+ * histograms, its clients' merged (struct hist[OP_COUNT], as bytes), go
+ * to DIR/rank<R>.hist, so that a test can merge the ranks' on its own and
+ * hold the percentiles rank 0 reduced over MPI against them.
  */
 static void dump_hists(struct driver *d)
 {
 	const char *dir = getenv("DBENCH_TEST_HIST_DIR");
-	char name[48];
 
-	for (unsigned i = 0; dir && i < d->plan->nclients; i++) {
-		backend_client_name(name, sizeof(name), &d->plan->bopts, i + 1);
-		char *path = talloc_asprintf(d->ctx, "%s/%s.hist", dir, name);
-		FILE *f = fopen(path, "w");
-		if (!f || fwrite(d->stats->slot[i].hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
-			fprintf(stderr, "dbench: cannot write '%s'\n", path);
-		if (f)
-			fclose(f);
-		talloc_free(path);
-	}
+	if (!dir)
+		return;
+	struct stats_group *g = talloc_zero(d->ctx, struct stats_group);
+	char *path = talloc_asprintf(d->ctx, "%s/rank%d.hist", dir, cluster_rank());
+	stats_group_collect(g, d->stats, STATS_ALL_DIRS);
+	FILE *f = fopen(path, "w");
+	if (!f || fwrite(g->hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
+		fprintf(stderr, "dbench: cannot write '%s'\n", path);
+	if (f)
+		fclose(f);
+	talloc_free(path);
+	talloc_free(g);
 }
 
 /* Every rank's figures, reduced to rank 0 and turned into the result
@@ -879,9 +881,9 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 						     plan->nclients * nranks);
 	struct cluster_rank me = { .seconds = rank_seconds(d) }, *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
 
-	stats_group_collect(&groups[0], d->stats, 0, 1);
+	stats_group_collect(&groups[0], d->stats, STATS_ALL_DIRS);
 	for (unsigned i = 0; i < ndirs; i++)
-		stats_group_collect(&groups[1 + i], d->stats, i, ndirs);
+		stats_group_collect(&groups[1 + i], d->stats, (int)i);
 	stats_clients_collect(d->stats, mine);
 	me.bytes = stats_bytes(&groups[0].exec);
 	cluster_reduce_groups(groups, 1 + ndirs);
@@ -1038,7 +1040,7 @@ int driver_run(const struct run_plan *plan)
 		talloc_free(d.ctx);
 		return EXIT_BAD_INPUT;
 	}
-	d.stats = stats_map(d.ctx, plan->nclients);
+	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf());
 	if (!d.stats || pipe2(d.start_pipe, O_CLOEXEC) < 0) {
 		fprintf(stderr, "dbench: cannot set up shared statistics for %u clients: %s\n",
 			plan->nclients, strerror(errno));
