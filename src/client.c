@@ -226,13 +226,29 @@ void client_wait_for_start(int start_fd)
 		;
 }
 
+/*
+ * The memory of this process's clients: one pool of its own, sized to
+ * what they hold at once.  Allocated one by one, their state would be
+ * scattered over the heap the process shares with the parent since the
+ * fork, and each page written would be copied; the pool's pages are few,
+ * and only those written are ever allocated.
+ */
+static TALLOC_CTX *clients_pool(const struct run_plan *plan, unsigned count)
+{
+	const struct backend *b = plan->backend;
+	size_t each = sizeof(struct client) + BACKEND_ALLOC_OVERHEAD +
+		      (b->client_mem ? b->client_mem(plan->prog, &plan->bopts) : 0);
+
+	return talloc_pool(NULL, BACKEND_ALLOC_OVERHEAD + count * each);
+}
+
 int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 			unsigned first, unsigned count, const int *dirfd,
 			const int *clients_dirfd, int start_fd)
 {
-	TALLOC_CTX *ctx = talloc_new(NULL);
+	TALLOC_CTX *ctx = clients_pool(plan, count);
 	pid_t parent = getppid();
-	struct client *cl = talloc_zero_array(ctx, struct client, count);
+	struct client *cl = ctx ? talloc_zero_array(ctx, struct client, count) : NULL;
 	bool ok = cl != NULL;
 
 	client_watch_parent();
