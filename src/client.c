@@ -226,14 +226,7 @@ void client_wait_for_start(int start_fd)
 		;
 }
 
-/*
- * The memory of this process's clients: one pool of its own, sized to
- * what they hold at once.  Allocated one by one, their state would be
- * scattered over the heap the process shares with the parent since the
- * fork, and each page written would be copied; the pool's pages are few,
- * and only those written are ever allocated.
- */
-static TALLOC_CTX *clients_pool(const struct run_plan *plan, unsigned count)
+TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 {
 	const struct backend *b = plan->backend;
 	size_t each = sizeof(struct client) + BACKEND_ALLOC_OVERHEAD +
@@ -242,13 +235,12 @@ static TALLOC_CTX *clients_pool(const struct run_plan *plan, unsigned count)
 	return talloc_pool(NULL, BACKEND_ALLOC_OVERHEAD + count * each);
 }
 
-int client_process_main(const struct run_plan *plan, struct stats_region *stats,
-			unsigned first, unsigned count, const int *dirfd,
-			const int *clients_dirfd, int start_fd)
+int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
+			struct stats_region *stats, unsigned first, unsigned count,
+			const int *dirfd, const int *clients_dirfd, int start_fd)
 {
-	TALLOC_CTX *ctx = clients_pool(plan, count);
 	pid_t parent = getppid();
-	struct client *cl = ctx ? talloc_zero_array(ctx, struct client, count) : NULL;
+	struct client *cl = talloc_zero_array(pool, struct client, count);
 	bool ok = cl != NULL;
 
 	client_watch_parent();
@@ -259,7 +251,7 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 		cl[i].slot = &stats->slot[id];
 		cl[i].sets = stats_sets_of(stats, id);
 		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
-		cl[i].bc = plan->backend->client_new(ctx, clients_dirfd[id % plan->ndirs],
+		cl[i].bc = plan->backend->client_new(pool, clients_dirfd[id % plan->ndirs],
 						     id + 1, plan->prog, &plan->bopts, &err);
 		if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;
@@ -287,6 +279,6 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 	}
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
-	talloc_free(ctx);
+	talloc_free(pool);
 	return ok ? 0 : 1;
 }

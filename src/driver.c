@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -361,13 +362,61 @@ static int proc_of(const struct driver *d, pid_t pid)
 	return hit && d->pids[hit->p] == pid ? (int)hit->p : -1;
 }
 
+/* Memory the children do not inherit (MADV_DONTFORK), for what the
+ * parent writes between forks: in ordinary memory each write would leave
+ * the child forked just before with a copy of the page of its own. */
+struct unforked {
+	void *addr;
+	size_t len;
+	pid_t owner;	/* the one process that has it */
+};
+
+static int unmap_unforked(struct unforked *u)
+{
+	if (getpid() == u->owner)
+		munmap(u->addr, u->len);
+	return 0;
+}
+
+/* len zeroed bytes of such memory, unmapped when mem_ctx is freed; NULL
+ * when out of memory. */
+static void *unforked_zero(TALLOC_CTX *mem_ctx, size_t len)
+{
+	struct unforked *u = talloc(mem_ctx, struct unforked);
+
+	len = len ? len : 1;
+	void *p = u ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0) : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		talloc_free(u);
+		return NULL;
+	}
+	madvise(p, len, MADV_DONTFORK);
+	*u = (struct unforked){ p, len, getpid() };
+	talloc_set_destructor(u, unmap_unforked);
+	return p;
+}
+
+/*
+ * Fork the client processes.  Between two forks the parent writes to no
+ * memory a child inherits but its stack: the clients' pool (client.h) is
+ * made once, before the first, and each child writes its own copy; the
+ * pids go to memory the children do not inherit.
+ */
 static bool fork_clients(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
 	unsigned k = plan->clients_per_process;
 
 	d->nprocs = (plan->nclients + k - 1) / k;
-	d->pids = talloc_zero_array(d->ctx, pid_t, d->nprocs);
+	d->pids = unforked_zero(d->ctx, sizeof(pid_t) * d->nprocs);
+	TALLOC_CTX *pool = client_pool(plan, k);
+	if (!d->pids || !pool) {
+		talloc_free(pool);
+		d->nprocs = 0;
+		fail_process(d, 0, "cannot start its process: out of memory");
+		return false;
+	}
 	fflush(NULL);
 	for (unsigned p = 0; p < d->nprocs; p++) {
 		unsigned first = p * k;
@@ -375,6 +424,7 @@ static bool fork_clients(struct driver *d)
 		pid_t pid = fork();
 		if (pid < 0) {
 			int err = errno;
+			talloc_free(pool);
 			fail_process(d, first, talloc_asprintf(d->ctx,
 				"cannot start its process: %s%s", strerror(err),
 				limit_hint(d->ctx, err)));
@@ -390,7 +440,7 @@ static bool fork_clients(struct driver *d)
 			close(d->start_pipe[1]);
 			if (cluster_mpi())
 				setpgid(0, 0);
-			d->child_status = client_process_main(plan, d->stats, first, count,
+			d->child_status = client_process_main(pool, plan, d->stats, first, count,
 							      d->dirfd, d->clients_dirfd,
 							      d->start_pipe[0]);
 			d->in_child = true;
@@ -400,6 +450,7 @@ static bool fork_clients(struct driver *d)
 		d->pids[p] = pid;
 		d->running++;
 	}
+	talloc_free(pool);	/* the parent's copy, never used */
 	index_pids(d);
 	return !plan->probe || fork_probe(d);
 }
