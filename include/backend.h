@@ -37,6 +37,10 @@ struct backend_options {
 
 struct backend_client;	/* one client's state: handles, directory cache */
 
+/* What one talloc allocation costs beyond its size: its header and the
+ * rounding, rounded up. */
+#define BACKEND_ALLOC_OVERHEAD 128
+
 struct backend {
 	const char *name;
 
@@ -59,6 +63,15 @@ struct backend {
 					     unsigned id, const struct program *prog,
 					     const struct backend_options *opts,
 					     char **err);
+
+	/*
+	 * Optional: about how many bytes client_new() and the operations
+	 * after it hold on mem_ctx at most at once, counting
+	 * BACKEND_ALLOC_OVERHEAD for each allocation, so that a client
+	 * process can give its clients one pool of that size (client.c).
+	 * What grows with the run (--verify's records) may fall outside it.
+	 */
+	size_t (*client_mem)(const struct program *prog, const struct backend_options *opts);
 
 	/*
 	 * Perform one operation, indexed by op->type.  Returns 0 when it

@@ -17,17 +17,30 @@
 #include "stats.h"
 
 /*
- * Run clients first .. first+count-1 (0-based) in this process.
- * `dirfd[d]` is plan->dirs[d] and `clients_dirfd[d]` DIR/clients in it;
- * `start_fd` is the read end of the start pipe, which reaches end-of-file
- * when the parent releases everyone.  A client outliving its parent
- * removes DIR/clients too once that is empty, as the parent would have.
- * Returns the process's exit status: 0, or 1 after a failure recorded in
- * the slot.
+ * The memory of a client process of up to `count` clients: one talloc
+ * pool, sized to what they hold at once (backend.h's client_mem()), which
+ * the parent makes once before it forks any and leaves alone, and each
+ * client process takes over as its own copy.  So a client process never
+ * calls malloc: each call would write malloc's state in libc and on the
+ * heap, pages it shares with the parent until then, and allocated one by
+ * one its state would be scattered over such pages.  Of the pool, only
+ * the pages a client process writes are its own.  NULL when out of
+ * memory.
  */
-int client_process_main(const struct run_plan *plan, struct stats_region *stats,
-			unsigned first, unsigned count, const int *dirfd,
-			const int *clients_dirfd, int start_fd);
+TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count);
+
+/*
+ * Run clients first .. first+count-1 (0-based) in this process, in `pool`
+ * (client_pool()), which it frees.  `dirfd[d]` is plan->dirs[d] and
+ * `clients_dirfd[d]` DIR/clients in it; `start_fd` is the read end of the
+ * start pipe, which reaches end-of-file when the parent releases
+ * everyone.  A client outliving its parent removes DIR/clients too once
+ * that is empty, as the parent would have.  Returns the process's exit
+ * status: 0, or 1 after a failure recorded in the slot.
+ */
+int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
+			struct stats_region *stats, unsigned first, unsigned count,
+			const int *dirfd, const int *clients_dirfd, int start_fd);
 
 /*
  * The life of any process the driver forks, shared with the --probe

@@ -12,10 +12,15 @@
  * beside the buckets; the sum saturates at UINT64_MAX rather than wrap.
  *
  * The struct is plain data of fixed size, with no pointers, so it can live
- * in the shared stats region: one writer (a client) records into it, and
- * the parent reads it and merges many into one.  Counts are 32-bit per
- * bucket (a client cannot do 2^32 operations of one latency in one run) and
- * 64-bit in total.
+ * in the shared stats region: one writer (the --probe process) records
+ * into it, and the parent reads it and merges many into one.  Counts are
+ * 32-bit per bucket (one CPU cannot do 2^32 operations of one latency in
+ * one run) and 64-bit in total.
+ *
+ * A histogram can also be kept in two parts and put together afterwards:
+ * the clients' buckets live in per-CPU sets shared by many writers, and
+ * each client's exact count, sum, minimum and maximum in its own slot
+ * (stats.h); hist_add_bucket() and hist_add_totals() rebuild the whole.
  */
 #ifndef DBENCH_HIST_H
 #define DBENCH_HIST_H
@@ -44,6 +49,14 @@ void hist_record(struct hist *h, uint64_t ns);
  * recording); `dst` must not be.  An empty `src` changes nothing. */
 void hist_merge(struct hist *dst, const struct hist *src);
 
+/* Add n values to bucket b (an index past the top is the top), and n
+ * values whose sum, smallest and largest are given to the totals, for a
+ * histogram kept in two parts.  The caller adds as many values to the
+ * buckets as to the totals.  Neither may be used on a live `h`. */
+void hist_add_bucket(struct hist *h, unsigned b, uint32_t n);
+void hist_add_totals(struct hist *h, uint64_t n, uint64_t sum_ns, uint64_t min_ns,
+		     uint64_t max_ns);
+
 /*
  * The value at quantile q (0 < q <= 1): the midpoint of the bucket that
  * holds the ceil(q * count)-th smallest value (at least the first),
@@ -56,10 +69,23 @@ uint64_t hist_quantile(const struct hist *h, double q);
 /* Mean in ns, 0 when empty. */
 double hist_mean(const struct hist *h);
 
-/* Bucket index of a value, and the [low, high) range a bucket covers (for
- * tests and for anyone plotting a distribution).  The top bucket's high is
- * UINT64_MAX; an index past the top is read as the top. */
-unsigned hist_bucket_of(uint64_t ns);
+/* Bucket index of a value (hist.c explains the geometry). */
+static inline unsigned hist_bucket_of(uint64_t ns)
+{
+	if (ns < HIST_SUB)
+		return (unsigned)ns;
+	if (ns >> HIST_MAX_EXP)
+		return HIST_BUCKETS - 1u;
+
+	unsigned k = 63u - (unsigned)__builtin_clzll(ns);
+	unsigned sub = (unsigned)(ns >> (k - HIST_SUB_BITS)) & (HIST_SUB - 1u);
+
+	return ((k - HIST_SUB_BITS + 1u) << HIST_SUB_BITS) + sub;
+}
+
+/* The [low, high) range a bucket covers (for tests and for anyone
+ * plotting a distribution).  The top bucket's high is UINT64_MAX; an index
+ * past the top is read as the top. */
 uint64_t hist_bucket_low(unsigned b);
 uint64_t hist_bucket_high(unsigned b);
 

@@ -20,6 +20,7 @@
 struct client {
 	unsigned id;			/* 0-based */
 	struct client_slot *slot;
+	struct stats_sets sets;		/* its directory's latency histograms */
 	struct backend_client *bc;
 	size_t pos;			/* next operation */
 	uint64_t pass_start_ns;		/* when the current pass began */
@@ -176,7 +177,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	bool failed = (err == 0) != (op->status == NT_OK) || detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
-	stats_record(c->slot, ph, op->type, bytes, t1 - t0, failed,
+	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, t1 - t0, failed,
 		     stats_get(&r->ctl.tick));
 	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
 		struct verify_tally t = plan->backend->verify_drain(c->bc);
@@ -249,13 +250,21 @@ void client_wait_for_start(int start_fd)
 		;
 }
 
-int client_process_main(const struct run_plan *plan, struct stats_region *stats,
-			unsigned first, unsigned count, const int *dirfd,
-			const int *clients_dirfd, int start_fd)
+TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 {
-	TALLOC_CTX *ctx = talloc_new(NULL);
+	const struct backend *b = plan->backend;
+	size_t each = sizeof(struct client) + BACKEND_ALLOC_OVERHEAD +
+		      (b->client_mem ? b->client_mem(plan->prog, &plan->bopts) : 0);
+
+	return talloc_pool(NULL, BACKEND_ALLOC_OVERHEAD + count * each);
+}
+
+int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
+			struct stats_region *stats, unsigned first, unsigned count,
+			const int *dirfd, const int *clients_dirfd, int start_fd)
+{
 	pid_t parent = getppid();
-	struct client *cl = talloc_zero_array(ctx, struct client, count);
+	struct client *cl = talloc_zero_array(pool, struct client, count);
 	bool ok = cl != NULL;
 
 	client_watch_parent();
@@ -264,8 +273,9 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 		unsigned id = first + i;
 		cl[i].id = id;
 		cl[i].slot = &stats->slot[id];
+		cl[i].sets = stats_sets_of(stats, id);
 		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
-		cl[i].bc = plan->backend->client_new(ctx, clients_dirfd[id % plan->ndirs],
+		cl[i].bc = plan->backend->client_new(pool, clients_dirfd[id % plan->ndirs],
 						     id + 1, plan->prog, &plan->bopts, &err);
 		if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;
@@ -293,6 +303,6 @@ int client_process_main(const struct run_plan *plan, struct stats_region *stats,
 	}
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
-	talloc_free(ctx);
+	talloc_free(pool);
 	return ok ? 0 : 1;
 }

@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -360,13 +362,61 @@ static int proc_of(const struct driver *d, pid_t pid)
 	return hit && d->pids[hit->p] == pid ? (int)hit->p : -1;
 }
 
+/* Memory the children do not inherit (MADV_DONTFORK), for what the
+ * parent writes between forks: in ordinary memory each write would leave
+ * the child forked just before with a copy of the page of its own. */
+struct unforked {
+	void *addr;
+	size_t len;
+	pid_t owner;	/* the one process that has it */
+};
+
+static int unmap_unforked(struct unforked *u)
+{
+	if (getpid() == u->owner)
+		munmap(u->addr, u->len);
+	return 0;
+}
+
+/* len zeroed bytes of such memory, unmapped when mem_ctx is freed; NULL
+ * when out of memory. */
+static void *unforked_zero(TALLOC_CTX *mem_ctx, size_t len)
+{
+	struct unforked *u = talloc(mem_ctx, struct unforked);
+
+	len = len ? len : 1;
+	void *p = u ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0) : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		talloc_free(u);
+		return NULL;
+	}
+	madvise(p, len, MADV_DONTFORK);
+	*u = (struct unforked){ p, len, getpid() };
+	talloc_set_destructor(u, unmap_unforked);
+	return p;
+}
+
+/*
+ * Fork the client processes.  Between two forks the parent writes to no
+ * memory a child inherits but its stack: the clients' pool (client.h) is
+ * made once, before the first, and each child writes its own copy; the
+ * pids go to memory the children do not inherit.
+ */
 static bool fork_clients(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
 	unsigned k = plan->clients_per_process;
 
 	d->nprocs = (plan->nclients + k - 1) / k;
-	d->pids = talloc_zero_array(d->ctx, pid_t, d->nprocs);
+	d->pids = unforked_zero(d->ctx, sizeof(pid_t) * d->nprocs);
+	TALLOC_CTX *pool = client_pool(plan, k);
+	if (!d->pids || !pool) {
+		talloc_free(pool);
+		d->nprocs = 0;
+		fail_process(d, 0, "cannot start its process: out of memory");
+		return false;
+	}
 	fflush(NULL);
 	for (unsigned p = 0; p < d->nprocs; p++) {
 		unsigned first = p * k;
@@ -374,6 +424,7 @@ static bool fork_clients(struct driver *d)
 		pid_t pid = fork();
 		if (pid < 0) {
 			int err = errno;
+			talloc_free(pool);
 			fail_process(d, first, talloc_asprintf(d->ctx,
 				"cannot start its process: %s%s", strerror(err),
 				limit_hint(d->ctx, err)));
@@ -389,7 +440,7 @@ static bool fork_clients(struct driver *d)
 			close(d->start_pipe[1]);
 			if (cluster_mpi())
 				setpgid(0, 0);
-			d->child_status = client_process_main(plan, d->stats, first, count,
+			d->child_status = client_process_main(pool, plan, d->stats, first, count,
 							      d->dirfd, d->clients_dirfd,
 							      d->start_pipe[0]);
 			d->in_child = true;
@@ -399,6 +450,7 @@ static bool fork_clients(struct driver *d)
 		d->pids[p] = pid;
 		d->running++;
 	}
+	talloc_free(pool);	/* the parent's copy, never used */
 	index_pids(d);
 	return !plan->probe || fork_probe(d);
 }
@@ -843,26 +895,27 @@ static void utc_now(char buf[32])
 }
 
 /*
- * A test hook: with DBENCH_TEST_HIST_DIR set, each client's raw
- * execute-phase histograms (struct hist[OP_COUNT], as bytes) go to
- * DIR/<client dir name>.hist, so that a test can merge them on its own and
- * hold the merged percentiles of an MPI run against them.
+ * A test hook: with DBENCH_TEST_HIST_DIR set, each rank's own execute-phase
+ * histograms, its clients' merged (struct hist[OP_COUNT], as bytes), go
+ * to DIR/rank<R>.hist, so that a test can merge the ranks' on its own and
+ * hold the percentiles rank 0 reduced over MPI against them.
  */
 static void dump_hists(struct driver *d)
 {
 	const char *dir = getenv("DBENCH_TEST_HIST_DIR");
-	char name[48];
 
-	for (unsigned i = 0; dir && i < d->plan->nclients; i++) {
-		backend_client_name(name, sizeof(name), &d->plan->bopts, i + 1);
-		char *path = talloc_asprintf(d->ctx, "%s/%s.hist", dir, name);
-		FILE *f = fopen(path, "w");
-		if (!f || fwrite(d->stats->slot[i].hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
-			fprintf(stderr, "dbench: cannot write '%s'\n", path);
-		if (f)
-			fclose(f);
-		talloc_free(path);
-	}
+	if (!dir)
+		return;
+	struct stats_group *g = talloc_zero(d->ctx, struct stats_group);
+	char *path = talloc_asprintf(d->ctx, "%s/rank%d.hist", dir, cluster_rank());
+	stats_group_collect(g, d->stats, STATS_ALL_DIRS);
+	FILE *f = fopen(path, "w");
+	if (!f || fwrite(g->hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
+		fprintf(stderr, "dbench: cannot write '%s'\n", path);
+	if (f)
+		fclose(f);
+	talloc_free(path);
+	talloc_free(g);
 }
 
 /* Every rank's figures, reduced to rank 0 and turned into the result
@@ -879,9 +932,9 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 						     plan->nclients * nranks);
 	struct cluster_rank me = { .seconds = rank_seconds(d) }, *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
 
-	stats_group_collect(&groups[0], d->stats, 0, 1);
+	stats_group_collect(&groups[0], d->stats, STATS_ALL_DIRS);
 	for (unsigned i = 0; i < ndirs; i++)
-		stats_group_collect(&groups[1 + i], d->stats, i, ndirs);
+		stats_group_collect(&groups[1 + i], d->stats, (int)i);
 	stats_clients_collect(d->stats, mine);
 	me.bytes = stats_bytes(&groups[0].exec);
 	cluster_reduce_groups(groups, 1 + ndirs);
@@ -1038,7 +1091,7 @@ int driver_run(const struct run_plan *plan)
 		talloc_free(d.ctx);
 		return EXIT_BAD_INPUT;
 	}
-	d.stats = stats_map(d.ctx, plan->nclients);
+	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf());
 	if (!d.stats || pipe2(d.start_pipe, O_CLOEXEC) < 0) {
 		fprintf(stderr, "dbench: cannot set up shared statistics for %u clients: %s\n",
 			plan->nclients, strerror(errno));

@@ -1084,6 +1084,28 @@ static int *fileio_fd_table(struct backend_client *bc, unsigned n)
 	return t;
 }
 
+/*
+ * What a client holds at most at once: its state, its two descriptor
+ * tables and the scan buffer, and during a Deltree (or the cleanup, one
+ * level more) a buffer per level of the deepest directory the program
+ * names.  Not --verify's records and own transfer buffers.
+ */
+static size_t fileio_client_mem(const struct program *prog, const struct backend_options *opts)
+{
+	size_t depth = 1;
+
+	(void)opts;
+	for (size_t i = 0; i < prog->ndirs; i++) {
+		size_t d = 1;
+		for (const char *c = prog->dirs[i]; *c; c++)
+			d += *c == '/';
+		if (prog->dirs[i][0] && d + 1 > depth)
+			depth = d + 1;
+	}
+	return sizeof(struct backend_client) + (prog->max_handles + prog->ndirs) * sizeof(int) +
+	       (1 + depth) * FILEIO_DENTS_SIZE + (4 + depth) * BACKEND_ALLOC_OVERHEAD;
+}
+
 static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, int clients_dirfd,
 						unsigned id, const struct program *prog,
 						const struct backend_options *opts,
@@ -1164,6 +1186,7 @@ static int fileio_cleanup(struct backend_client *bc)
 const struct backend fileio_backend = {
 	.name = "fileio",
 	.prepare = fileio_prepare,
+	.client_mem = fileio_client_mem,
 	.client_new = fileio_client_new,
 	.op = {
 		[OP_NTCREATEX] = fileio_ntcreatex,

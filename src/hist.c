@@ -11,9 +11,11 @@
  * which continues the exact buckets without a gap: v = 64 gets index 64.
  * The last index, HIST_BUCKETS - 1, would naturally end at 2^HIST_MAX_EXP;
  * instead it absorbs every larger value too, so its high end is UINT64_MAX.
+ * hist_bucket_of() is inline in hist.h: a client calls it for every
+ * operation.
  *
  * Sharing.  One process records while another reads (the parent merging
- * clients' histograms out of the shared stats region).  Every field is
+ * the probe's histogram out of the shared stats region).  Every field is
  * written and read whole with __atomic builtins.  The writer stores the
  * count last with release order and readers load it first with acquire
  * order, so a reader never sees more values counted than it finds in the
@@ -76,19 +78,6 @@ static inline uint32_t add_sat32(uint32_t a, uint32_t b)
 }
 
 /* ---- geometry ---- */
-
-unsigned hist_bucket_of(uint64_t ns)
-{
-	if (ns < HIST_SUB)
-		return (unsigned)ns;
-	if (ns >> HIST_MAX_EXP)
-		return TOP;
-
-	unsigned k = 63u - (unsigned)__builtin_clzll(ns);
-	unsigned sub = (unsigned)(ns >> (k - HIST_SUB_BITS)) & (HIST_SUB - 1u);
-
-	return ((k - HIST_SUB_BITS + 1u) << HIST_SUB_BITS) + sub;
-}
 
 /* Indexes past the top are treated as the top bucket. */
 uint64_t hist_bucket_low(unsigned b)
@@ -158,6 +147,26 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	if (smax > get64(&dst->max_ns))
 		set64(&dst->max_ns, smax);
 	set_count(dst, dn + n);
+}
+
+void hist_add_bucket(struct hist *h, unsigned b, uint32_t n)
+{
+	if (b > TOP)
+		b = TOP;
+	h->bucket[b] = add_sat32(h->bucket[b], n);
+}
+
+void hist_add_totals(struct hist *h, uint64_t n, uint64_t sum_ns, uint64_t min_ns,
+		     uint64_t max_ns)
+{
+	if (n == 0)
+		return;
+	if (h->count == 0 || min_ns < h->min_ns)
+		h->min_ns = min_ns;
+	if (max_ns > h->max_ns)
+		h->max_ns = max_ns;
+	h->sum_ns = add_sat64(h->sum_ns, sum_ns);
+	h->count += n;
 }
 
 /* ---- reading ---- */

@@ -88,8 +88,16 @@ static int null_cleanup(struct backend_client *bc)
 	return 0;
 }
 
+static size_t null_client_mem(const struct program *prog, const struct backend_options *opts)
+{
+	(void)prog;
+	(void)opts;
+	return sizeof(struct backend_client) + BACKEND_ALLOC_OVERHEAD;
+}
+
 const struct backend null_backend = {
 	.name = "null",
+	.client_mem = null_client_mem,
 	.client_new = null_client_new,
 	.op = {
 		[OP_NTCREATEX] = null_op, [OP_CLOSE] = null_op, [OP_RENAME] = null_op,

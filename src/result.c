@@ -167,9 +167,9 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 	struct stats_client *clients = talloc_zero_array(res, struct stats_client,
 							  stats->nclients);
 
-	stats_group_collect(all, stats, 0, 1);
+	stats_group_collect(all, stats, STATS_ALL_DIRS);
 	for (unsigned d = 0; d < ndirs; d++)
-		stats_group_collect(&dirs[d], stats, d, ndirs);
+		stats_group_collect(&dirs[d], stats, (int)d);
 	stats_clients_collect(stats, clients);
 	result_fill_figures(res, &(struct run_figures){ all, dirs, clients });
 	talloc_free(all);

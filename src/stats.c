@@ -1,11 +1,12 @@
 /*
  * stats.c - the shared stats region: mapping it, recording an operation
- * on the client side and a listing on the probe side, and summing slots on
- * the parent side.
+ * on the client side and a listing on the probe side, and summing slots
+ * and putting histograms together on the parent side.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "stats.h"
 
@@ -20,14 +21,29 @@ static int unmap(struct mapping *m)
 	return 0;
 }
 
-struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients)
+/* n rounded up to a multiple of the page size. */
+static size_t page_up(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned ndirs,
+			       unsigned ncpus)
 {
 	struct mapping *m = talloc(mem_ctx, struct mapping);
 	if (!m) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	m->len = sizeof(struct stats_region) + (size_t)nclients * sizeof(struct client_slot);
+	ndirs = ndirs ? ndirs : 1;
+	ncpus = ncpus ? ncpus : 1;
+	size_t nsets = (size_t)ndirs * ncpus;
+	size_t touched_at = sizeof(struct stats_region) +
+			    (size_t)nclients * sizeof(struct client_slot);
+	size_t sets_at = page_up(touched_at + nsets * STATS_SET_CHUNKS);
+	m->len = sets_at + nsets * sizeof(struct hist_set);
 	m->addr = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m->addr == MAP_FAILED) {
@@ -39,29 +55,20 @@ struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients)
 	talloc_set_destructor(m, unmap);
 	struct stats_region *r = m->addr;
 	r->nclients = nclients;
+	r->ndirs = ndirs;
+	r->ncpus = ncpus;
+	r->touched = (uint8_t *)m->addr + touched_at;
+	r->sets = (struct hist_set *)((char *)m->addr + sets_at);
 	return r;
 }
 
-void stats_record(struct client_slot *s, enum phase ph, enum op_type op,
-		  uint64_t bytes, uint64_t ns, int failed, uint64_t tick)
+struct stats_sets stats_sets_of(struct stats_region *r, unsigned client)
 {
-	struct phase_stats *p = &s->phase[ph];
-	struct op_stats *o = &p->op[op];
+	size_t first = (size_t)(client % r->ndirs) * r->ncpus;
 
-	stats_add(&o->count, 1);
-	stats_add(&o->total_ns, ns);
-	if (ns > o->max_ns)
-		stats_set(&o->max_ns, ns);
-	if (failed)
-		stats_add(&o->errors, 1);
-	if (ph == PHASE_EXECUTE)
-		hist_record(&s->hist[op], ns);
-	if (op_table[op].bytes == BYTES_READ)
-		stats_add(&p->bytes_read, bytes);
-	else if (bytes)
-		stats_add(&p->bytes_written, bytes);
-	stats_add(&p->ops, 1);
-	stats_window_note(&s->win, tick, ns);
+	return (struct stats_sets){ .set = &r->sets[first],
+				    .touched = &r->touched[first * STATS_SET_CHUNKS],
+				    .ncpus = r->ncpus };
 }
 
 void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
@@ -129,7 +136,11 @@ static void add_phase(struct phase_stats *out, const struct phase_stats *p)
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_stats *o = &p->op[t];
 		struct op_stats *d = &out->op[t];
-		d->count += stats_get(&o->count);
+		uint64_t n = stats_get(&o->count);
+		uint64_t min = stats_get(&o->min_ns);
+		if (n && (d->count == 0 || min < d->min_ns))
+			d->min_ns = min;
+		d->count += n;
 		d->errors += stats_get(&o->errors);
 		d->total_ns += stats_get(&o->total_ns);
 		uint64_t m = stats_get(&o->max_ns);
@@ -145,20 +156,58 @@ void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *
 		add_phase(out, &r->slot[i].phase[ph]);
 }
 
-void stats_group_collect(struct stats_group *g, const struct stats_region *r,
-			 unsigned first, unsigned step)
+/* h += the buckets in chunk c of type t's buckets in `set`. */
+static void add_chunk(struct hist *h, const struct hist_set *set, unsigned t, unsigned c)
 {
+	unsigned end = (c + 1) * STATS_CHUNK_BUCKETS;
+
+	for (unsigned b = c * STATS_CHUNK_BUCKETS; b < end && b < HIST_BUCKETS; b++) {
+		uint32_t n = __atomic_load_n(&set->bucket[t][b], __ATOMIC_RELAXED);
+		if (n)
+			hist_add_bucket(h, b, n);
+	}
+}
+
+/* Add the buckets of directory d's sets to g's histograms.  Only chunks a
+ * client flagged are read: reading a page of the shared region that
+ * nobody wrote allocates it. */
+static void add_sets(struct stats_group *g, const struct stats_region *r, unsigned d)
+{
+	for (size_t k = (size_t)d * r->ncpus; k < (size_t)(d + 1) * r->ncpus; k++) {
+		const uint8_t *touched = &r->touched[k * STATS_SET_CHUNKS];
+
+		for (unsigned t = 0; t < OP_COUNT; t++)
+			for (unsigned c = 0; c < STATS_OP_CHUNKS; c++)
+				if (__atomic_load_n(&touched[t * STATS_OP_CHUNKS + c], __ATOMIC_RELAXED))
+					add_chunk(&g->hist[t], &r->sets[k], t, c);
+	}
+}
+
+/*
+ * A group's histograms: the exact totals from its clients' slots, the
+ * buckets from its directories' sets.  The counts are loaded first, so
+ * that buckets still being added to hold at least as many values.
+ */
+void stats_group_collect(struct stats_group *g, const struct stats_region *r, int dir)
+{
+	unsigned first = dir < 0 ? 0 : (unsigned)dir;
+	unsigned step = dir < 0 ? 1 : r->ndirs;
+	struct phase_stats exec = { 0 };
+
 	for (unsigned i = first; i < r->nclients; i += step) {
 		const struct client_slot *s = &r->slot[i];
 		g->clients++;
 		g->pause_ns += stats_get(&s->pause_ns);
-		add_phase(&g->exec, &s->phase[PHASE_EXECUTE]);
-		/* A histogram no operation reached is never read: reading a
-		 * page of the shared region that nobody wrote allocates it. */
-		for (int t = 0; t < OP_COUNT; t++)
-			if (stats_get(&s->phase[PHASE_EXECUTE].op[t].count))
-				hist_merge(&g->hist[t], &s->hist[t]);
+		add_phase(&exec, &s->phase[PHASE_EXECUTE]);
 	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_stats *o = &exec.op[t];
+		hist_add_totals(&g->hist[t], o->count, o->total_ns, o->min_ns, o->max_ns);
+	}
+	add_phase(&g->exec, &exec);
+	for (unsigned d = first; d < (dir < 0 ? r->ndirs : first + 1); d++)
+		add_sets(g, r, d);
 }
 
 void stats_group_add(struct stats_group *dst, const struct stats_group *src)

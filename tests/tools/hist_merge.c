@@ -1,8 +1,9 @@
 /*
  * hist_merge.c - a test tool: merges raw histogram dumps (the files a run
- * writes under DBENCH_TEST_HIST_DIR, each struct hist[OP_COUNT]) and prints,
- * per operation with a count, "NAME COUNT P50 P90 P99 P999 MAX" in ms as
- * dbench's JSON has them, so that a test can compare the two.
+ * writes under DBENCH_TEST_HIST_DIR, each struct hist[OP_COUNT], one per
+ * rank) and prints, per operation with a count, "NAME COUNT P50 P90 P99
+ * P999 MAX" in ms as dbench's JSON has them, so that a test can compare
+ * the two.  A dump whose count is not the sum of its buckets is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,18 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fclose(f);
-		for (int t = 0; t < OP_COUNT; t++)
+		for (int t = 0; t < OP_COUNT; t++) {
+			uint64_t n = 0;
+			for (unsigned b = 0; b < HIST_BUCKETS; b++)
+				n += one[t].bucket[b];
+			if (n != one[t].count) {
+				fprintf(stderr, "hist_merge: '%s': %s counts %llu but its buckets"
+					" hold %llu\n", argv[i], op_table[t].name,
+					(unsigned long long)one[t].count, (unsigned long long)n);
+				return 1;
+			}
 			hist_merge(&all[t], &one[t]);
+		}
 	}
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct hist *h = &all[t];

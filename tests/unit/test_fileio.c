@@ -788,6 +788,42 @@ static void test_freeing_client_closes_descriptors_and_frees_memory(void **state
 	talloc_free(ctx);
 }
 
+/*
+ * A client process gives its client one pool of client_mem() bytes
+ * (client.c).  Its state, its tables, the scan buffer and the buffers of
+ * a Deltree and a cleanup of the deepest directories the program names
+ * all fit: with a memory limit that lets nothing be allocated outside
+ * the pool, every operation still succeeds.  (The limit counts the pool
+ * with its headers, less than 256 bytes.)
+ */
+static void test_client_fits_the_pool_client_mem_asks_for(void **state)
+{
+	struct fx *f = *state;
+	size_t size = fileio_backend.client_mem(&f->prog, &f->opts);
+	TALLOC_CTX *pool = talloc_pool(f, size);
+	char *err = NULL;
+
+	assert_non_null(pool);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"	/* still the one way to tell */
+	assert_int_equal(talloc_set_memlimit(pool, size + 256), 0);
+#pragma GCC diagnostic pop
+	struct fx g = *f;
+	g.bc = fileio_backend.client_new(pool, f->clients_fd, 1, &f->prog, &f->opts, &err);
+	assert_non_null(g.bc);
+	assert_int_equal(make_dir(&g, "d"), 0);
+	assert_int_equal(make_dir(&g, "d/e"), 0);
+	assert_int_equal(make_file(&g, "d/e/x"), 0);
+	assert_int_equal(path_call(&g, OP_FINDFIRST, "d/e/*"), 0);
+	assert_int_equal(path_call(&g, OP_DELTREE, "d"), 0);
+	assert_int_equal(make_dir(&g, "d2"), 0);
+	assert_int_equal(make_dir(&g, "d2/e"), 0);
+	assert_int_equal(make_file(&g, "d2/e/x"), 0);
+	assert_int_equal(fileio_backend.cleanup(g.bc), 0);
+	assert_false(exists(f->root, "clients/client1"));
+	talloc_free(pool);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
@@ -823,6 +859,7 @@ int main(void)
 		T(test_client_dir_replaced_by_symlink_is_not_followed),
 		T(test_cleanup_removes_client_dir_and_tolerates_absence),
 		T(test_freeing_client_closes_descriptors_and_frees_memory),
+		T(test_client_fits_the_pool_client_mem_asks_for),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,19 +117,36 @@ static struct run_plan *plan_new(TALLOC_CTX *ctx)
 #define EXEC_BYTES_WRITTEN (4096 + 131072)
 #define EXEC_SECONDS 2.0
 
+/* The region of the three clients: two directories, two CPUs. */
+static struct stats_region *region_new(TALLOC_CTX *ctx)
+{
+	return stats_map(ctx, 3, 2, 2);
+}
+
+/* Record an operation of client i (0-based) of st, made on CPU `cpu`. */
+static void record(struct stats_region *st, unsigned i, unsigned cpu, enum phase ph,
+		   enum op_type op, uint64_t bytes, uint64_t ns, int failed, uint64_t tick)
+{
+	struct stats_sets sets = stats_sets_of(st, i);
+
+	stats_record(&st->slot[i], &sets, cpu, ph, op, bytes, ns, failed, tick);
+}
+
+/* Client 1 moves between the CPUs; clients 1 and 3, of directory "/a",
+ * share the set of CPU 1. */
 static void record_known_ops(struct stats_region *st)
 {
-	struct client_slot *c1 = &st->slot[0], *c2 = &st->slot[1], *c3 = &st->slot[2];
+	struct client_slot *c1 = &st->slot[0], *c3 = &st->slot[2];
 
-	stats_record(c1, PHASE_EXECUTE, OP_READX, 65536, 1 * MS, 0, 0);
-	stats_record(c1, PHASE_EXECUTE, OP_READX, 65536, 3 * MS, 0, 0);
-	stats_record(c1, PHASE_EXECUTE, OP_WRITEX, 4096, 2 * MS, 0, 1);
-	stats_record(c1, PHASE_EXECUTE, OP_NTCREATEX, 0, 500 * US, 1, 1);
-	stats_record(c2, PHASE_EXECUTE, OP_WRITEX, 131072, 4 * MS, 0, 0);
-	stats_record(c2, PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 1);
-	stats_record(c3, PHASE_EXECUTE, OP_READX, 1000, 10 * MS, 1, 1);
-	stats_record(c3, PHASE_WARMUP, OP_READX, 999999, 50 * MS, 1, 0);
-	stats_record(c2, PHASE_STOP, OP_WRITEX, 777, 60 * MS, 0, 2);
+	record(st, 0, 0, PHASE_EXECUTE, OP_READX, 65536, 1 * MS, 0, 0);
+	record(st, 0, 1, PHASE_EXECUTE, OP_READX, 65536, 3 * MS, 0, 0);
+	record(st, 0, 1, PHASE_EXECUTE, OP_WRITEX, 4096, 2 * MS, 0, 1);
+	record(st, 0, 0, PHASE_EXECUTE, OP_NTCREATEX, 0, 500 * US, 1, 1);
+	record(st, 1, 1, PHASE_EXECUTE, OP_WRITEX, 131072, 4 * MS, 0, 0);
+	record(st, 1, 0, PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 1);
+	record(st, 2, 1, PHASE_EXECUTE, OP_READX, 1000, 10 * MS, 1, 1);
+	record(st, 2, 0, PHASE_WARMUP, OP_READX, 999999, 50 * MS, 1, 0);
+	record(st, 1, 1, PHASE_STOP, OP_WRITEX, 777, 60 * MS, 0, 2);
 	stats_record_verify(c1, PHASE_EXECUTE, &(struct verify_tally){ 131072, 2, 0, 1500 * US });
 	stats_record_verify(c3, PHASE_EXECUTE, &(struct verify_tally){ 500, 1, 1, 500 * US });
 	stats_record_verify(c1, PHASE_WARMUP, &(struct verify_tally){ 999, 1, 1, 9 * MS });
@@ -142,7 +159,7 @@ static void record_known_ops(struct stats_region *st)
 static struct run_result *filled_result(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
-	struct stats_region *st = stats_map(ctx, 3);
+	struct stats_region *st = region_new(ctx);
 	struct run_result *res = talloc_zero(ctx, struct run_result);
 
 	assert_non_null(st);
@@ -211,7 +228,7 @@ static struct run_result *probe_result(void **state, const char *probe_dir)
 	TALLOC_CTX *ctx = ctx_of(state);
 	struct run_result *res = finished_result(state);
 	struct run_plan *plan = (struct run_plan *)res->plan;
-	struct stats_region *st = stats_map(ctx, 3);
+	struct stats_region *st = region_new(ctx);
 
 	assert_non_null(st);
 	record_known_ops(st);
@@ -565,7 +582,7 @@ static void throughput_of_an_empty_window_is_zero(void **state)
 static void fill_with_an_empty_window_gives_zero_rates_and_even_fairness(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
-	struct stats_region *st = stats_map(ctx, 3);
+	struct stats_region *st = region_new(ctx);
 	struct run_result *res = talloc_zero(ctx, struct run_result);
 
 	assert_non_null(st);
@@ -693,7 +710,9 @@ static void fill_splits_clients_and_bytes_by_directory(void **state)
 	assert_int_equal(res->dirs[1].clients, 1);
 	assert_int_equal(res->dirs[0].bytes, res->clients[0].bytes + res->clients[2].bytes);
 	assert_int_equal(res->dirs[1].bytes, res->clients[1].bytes);
-	assert_true(res->dirs[0].p99_ms > 0);
+	/* "/a": 1, 3, 2, 0.5, 10 ms, rank 5 is 10; "/b": 4, 0.1 ms, rank 2 is 4 */
+	assert_within(res->dirs[0].p99_ms, 10.0, 1.0 / 128);
+	assert_within(res->dirs[1].p99_ms, 4.0, 1.0 / 128);
 }
 
 /* ---- the probe's listings: stats_record_listing and result_fill ---- */
@@ -727,7 +746,7 @@ static void fill_without_probe_has_no_probe_result(void **state)
 static void fill_probe_without_execute_listings_is_zero(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
-	struct stats_region *st = stats_map(ctx, 3);
+	struct stats_region *st = region_new(ctx);
 	struct run_result *res = talloc_zero(ctx, struct run_result);
 	struct run_plan *plan = plan_new(ctx);
 
@@ -751,7 +770,7 @@ static void fill_probe_without_execute_listings_is_zero(void **state)
  * ticks; the clients' windows are apart from it. */
 static void probe_windows_keep_the_longest_listing_of_each_tick(void **state)
 {
-	struct stats_region *st = stats_map(ctx_of(state), 3);
+	struct stats_region *st = region_new(ctx_of(state));
 	const struct latency_windows *w;
 
 	assert_non_null(st);
@@ -760,7 +779,7 @@ static void probe_windows_keep_the_longest_listing_of_each_tick(void **state)
 	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 9 * MS, 7);
 	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 4 * MS, 7);
 	stats_record_listing(&st->probe, PHASE_WARMUP, 10, 1 * MS, 8);
-	stats_record(&st->slot[0], PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 7);
+	record(st, 0, 0, PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 7);
 	assert_int_equal(stats_window_get(w, 7), 9 * MS);
 	assert_int_equal(stats_window_get(w, 8), 1 * MS);
 	assert_int_equal(stats_window_get(w, 9), 0);
