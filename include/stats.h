@@ -68,22 +68,32 @@ enum client_state {
 };
 
 /* Latency and outcome figures of one operation type.  In the execute
- * phase, count is also the number of values in the type's buckets. */
+ * phase, count is also the number of values in the type's buckets.  A
+ * cache line of its own: in a client's slot it is, with the latency
+ * window, all that an operation writes. */
 struct op_stats {
 	uint64_t count;
 	uint64_t errors;
 	uint64_t total_ns;	/* sum of latencies */
 	uint64_t min_ns;	/* 0 while count is 0 */
 	uint64_t max_ns;
+	uint64_t bytes;		/* ReadX or WriteX bytes requested, by op_table */
+} __attribute__((aligned(STATS_CACHELINE)));
+
+/* The figures a client keeps for one phase, in its slot. */
+struct phase_slot {
+	struct op_stats op[OP_COUNT];
+	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
 };
 
-/* The figures a client keeps for one phase. */
+/* A phase's figures summed over clients (stats_sum() and the groups
+ * below): the slots' figures, with the totals a reader wants. */
 struct phase_stats {
 	uint64_t bytes_read;	/* ReadX bytes requested */
 	uint64_t bytes_written;	/* WriteX bytes requested */
 	uint64_t ops;		/* operations done (loadfile lines) */
 	struct op_stats op[OP_COUNT];
-	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
+	struct verify_tally verify;
 };
 
 /* What a client that stopped on an error reports. */
@@ -112,7 +122,7 @@ struct client_slot {
 	uint64_t pause_ns;			/* execute phase: think time and
 						 * timestamp waits before operations */
 	struct latency_windows win;		/* worst operation of each tick */
-	struct phase_stats phase[PHASE_COUNT];	/* by the phase an op started in */
+	struct phase_slot phase[PHASE_COUNT];	/* by the phase an op started in */
 	struct client_failure failure;
 } __attribute__((aligned(STATS_CACHELINE)));
 
@@ -228,7 +238,17 @@ void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
 
 /* Note a latency that ended during `tick` in a ring of windows (writer side),
  * and read the worst of a tick back, 0 when the ring holds none for it. */
-void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns);
+static inline void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns)
+{
+	unsigned i = tick % STATS_WINDOWS;
+
+	if (w->tick[i] != tick) {
+		stats_set(&w->max_ns[i], 0);
+		stats_set(&w->tick[i], tick);
+	}
+	if (ns > w->max_ns[i])
+		stats_set(&w->max_ns[i], ns);
+}
 uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
 /* Add the verification work of one operation (client side). */
 void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t);
@@ -247,8 +267,7 @@ static inline void stats_record(struct client_slot *s, const struct stats_sets *
 				unsigned cpu, enum phase ph, enum op_type op, uint64_t bytes,
 				uint64_t ns, int failed, uint64_t tick)
 {
-	struct phase_stats *p = &s->phase[ph];
-	struct op_stats *o = &p->op[op];
+	struct op_stats *o = &s->phase[ph].op[op];
 	uint64_t n = o->count;		/* ours: we are the only writer */
 
 	if (ph == PHASE_EXECUTE) {
@@ -268,12 +287,9 @@ static inline void stats_record(struct client_slot *s, const struct stats_sets *
 		stats_set(&o->max_ns, ns);
 	if (failed)
 		stats_add(&o->errors, 1);
+	if (bytes)
+		stats_add(&o->bytes, bytes);
 	__atomic_store_n(&o->count, n + 1, __ATOMIC_RELEASE);
-	if (op_table[op].bytes == BYTES_READ)
-		stats_add(&p->bytes_read, bytes);
-	else if (bytes)
-		stats_add(&p->bytes_written, bytes);
-	stats_add(&p->ops, 1);
 	stats_window_note(&s->win, tick, ns);
 }
 

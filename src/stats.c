@@ -81,18 +81,6 @@ void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
 	stats_window_note(&s->win, tick, ns);
 }
 
-void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns)
-{
-	unsigned i = tick % STATS_WINDOWS;
-
-	if (w->tick[i] != tick) {
-		stats_set(&w->max_ns[i], 0);
-		stats_set(&w->tick[i], tick);
-	}
-	if (ns > w->max_ns[i])
-		stats_set(&w->max_ns[i], ns);
-}
-
 uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
 {
 	unsigned i = tick % STATS_WINDOWS;
@@ -124,29 +112,47 @@ uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
 }
 
 /* out += p, where p may be live. */
-static void add_phase(struct phase_stats *out, const struct phase_stats *p)
+/* out += the figures of each operation type and the verification work,
+ * from a slot or from other sums; the phase's operation and byte totals
+ * follow from the types' (a client does not keep them twice). */
+static void add_figures(struct phase_stats *out, const struct op_stats *op,
+			const struct verify_tally *v)
 {
-	out->bytes_read += stats_get(&p->bytes_read);
-	out->bytes_written += stats_get(&p->bytes_written);
-	out->ops += stats_get(&p->ops);
-	out->verify.bytes_checked += stats_get(&p->verify.bytes_checked);
-	out->verify.reads_checked += stats_get(&p->verify.reads_checked);
-	out->verify.mismatches += stats_get(&p->verify.mismatches);
-	out->verify.ns += stats_get(&p->verify.ns);
+	out->verify.bytes_checked += stats_get(&v->bytes_checked);
+	out->verify.reads_checked += stats_get(&v->reads_checked);
+	out->verify.mismatches += stats_get(&v->mismatches);
+	out->verify.ns += stats_get(&v->ns);
 	for (int t = 0; t < OP_COUNT; t++) {
-		const struct op_stats *o = &p->op[t];
+		const struct op_stats *o = &op[t];
 		struct op_stats *d = &out->op[t];
 		uint64_t n = stats_get(&o->count);
 		uint64_t min = stats_get(&o->min_ns);
 		if (n && (d->count == 0 || min < d->min_ns))
 			d->min_ns = min;
 		d->count += n;
+		out->ops += n;
+		uint64_t bytes = stats_get(&o->bytes);
+		d->bytes += bytes;
+		if (op_table[t].bytes == BYTES_READ)
+			out->bytes_read += bytes;
+		else
+			out->bytes_written += bytes;
 		d->errors += stats_get(&o->errors);
 		d->total_ns += stats_get(&o->total_ns);
 		uint64_t m = stats_get(&o->max_ns);
 		if (m > d->max_ns)
 			d->max_ns = m;
 	}
+}
+
+static void add_phase(struct phase_stats *out, const struct phase_slot *p)
+{
+	add_figures(out, p->op, &p->verify);
+}
+
+static void add_sums(struct phase_stats *out, const struct phase_stats *p)
+{
+	add_figures(out, p->op, &p->verify);
 }
 
 void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out)
@@ -205,7 +211,7 @@ void stats_group_collect(struct stats_group *g, const struct stats_region *r, in
 		const struct op_stats *o = &exec.op[t];
 		hist_add_totals(&g->hist[t], o->count, o->total_ns, o->min_ns, o->max_ns);
 	}
-	add_phase(&g->exec, &exec);
+	add_sums(&g->exec, &exec);
 	for (unsigned d = first; d < (dir < 0 ? r->ndirs : first + 1); d++)
 		add_sets(g, r, d);
 }
@@ -214,7 +220,7 @@ void stats_group_add(struct stats_group *dst, const struct stats_group *src)
 {
 	dst->clients += src->clients;
 	dst->pause_ns += src->pause_ns;
-	add_phase(&dst->exec, &src->exec);
+	add_sums(&dst->exec, &src->exec);
 	for (int t = 0; t < OP_COUNT; t++)
 		hist_merge(&dst->hist[t], &src->hist[t]);
 }
@@ -222,7 +228,7 @@ void stats_group_add(struct stats_group *dst, const struct stats_group *src)
 void stats_clients_collect(const struct stats_region *r, struct stats_client *out)
 {
 	for (unsigned i = 0; i < r->nclients; i++) {
-		const struct phase_stats *p = &r->slot[i].phase[PHASE_EXECUTE];
+		const struct phase_slot *p = &r->slot[i].phase[PHASE_EXECUTE];
 		struct phase_stats one = { 0 };
 		add_phase(&one, p);
 		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops };

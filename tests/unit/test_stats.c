@@ -276,6 +276,39 @@ static void stats_cpu_is_the_cpu_the_caller_runs_on(void **state)
 	assert_int_equal(sched_setaffinity(0, sizeof(allowed), &allowed), 0);
 }
 
+/* A client keeps bytes and counts per operation type only; the phase's
+ * totals, by direction, are derived from them, in sums of sums too. */
+static void phase_totals_come_from_the_operation_types(void **state)
+{
+	struct stats_region *r = stats_map(ctx_of(state), 2, 1, 1);
+	struct stats_sets sets = stats_sets_of(r, 0);
+	struct phase_stats sum;
+
+	assert_non_null(r);
+	stats_record(&r->slot[0], &sets, 0, PHASE_EXECUTE, OP_READX, 4096, 5 * US, 0, 0);
+	stats_record(&r->slot[1], &sets, 0, PHASE_EXECUTE, OP_READX, 4096, 5 * US, 0, 0);
+	stats_record(&r->slot[0], &sets, 0, PHASE_EXECUTE, OP_WRITEX, 100, 9 * US, 0, 0);
+	stats_record(&r->slot[0], &sets, 0, PHASE_EXECUTE, OP_CLOSE, 0, 1 * US, 1, 0);
+	stats_record(&r->slot[0], &sets, 0, PHASE_WARMUP, OP_READX, 65536, 5 * US, 0, 0);
+	stats_sum(r, PHASE_EXECUTE, &sum);
+	assert_int_equal(sum.ops, 4);
+	assert_int_equal(sum.bytes_read, 8192);
+	assert_int_equal(sum.bytes_written, 100);
+	assert_int_equal(sum.op[OP_READX].bytes, 8192);
+	assert_int_equal(sum.op[OP_CLOSE].errors, 1);
+	stats_sum(r, PHASE_WARMUP, &sum);
+	assert_int_equal(sum.ops, 1);
+	assert_int_equal(sum.bytes_read, 65536);
+
+	struct stats_group *g = collect(ctx_of(state), r, STATS_ALL_DIRS);
+	struct stats_group *twice = talloc_zero(ctx_of(state), struct stats_group);
+	stats_group_add(twice, g);
+	stats_group_add(twice, g);
+	assert_int_equal(twice->exec.ops, 8);
+	assert_int_equal(twice->exec.bytes_read, 16384);
+	assert_int_equal(twice->exec.bytes_written, 200);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -288,6 +321,7 @@ int main(void)
 		T(collecting_reads_no_page_of_a_set_nobody_wrote),
 		T(clients_adding_to_one_set_at_once_lose_no_count),
 		T(stats_cpu_is_the_cpu_the_caller_runs_on),
+		T(phase_totals_come_from_the_operation_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
