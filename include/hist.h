@@ -14,8 +14,8 @@
  * The struct is plain data of fixed size, with no pointers, so it can live
  * in the shared stats region: one writer (the --probe process) records
  * into it, and the parent reads it and merges many into one.  Counts are
- * 32-bit per bucket (one CPU cannot do 2^32 operations of one latency in
- * one run) and 64-bit in total.
+ * 64-bit, in the buckets too: one CPU replaying the null backend puts
+ * 2^32 values into a few buckets in well under an hour.
  *
  * A histogram can also be kept in two parts and put together afterwards:
  * the clients' buckets live in per-CPU sets shared by many writers, and
@@ -37,7 +37,7 @@ struct hist {
 	uint64_t sum_ns;	/* their sum, for the mean */
 	uint64_t min_ns;	/* exact smallest value (0 when count == 0) */
 	uint64_t max_ns;	/* exact largest value */
-	uint32_t bucket[HIST_BUCKETS];
+	uint64_t bucket[HIST_BUCKETS];
 };
 
 /* Record one value.  Safe for one writer while others read (each field is
@@ -53,7 +53,7 @@ void hist_merge(struct hist *dst, const struct hist *src);
  * values whose sum, smallest and largest are given to the totals, for a
  * histogram kept in two parts.  The caller adds as many values to the
  * buckets as to the totals.  Neither may be used on a live `h`. */
-void hist_add_bucket(struct hist *h, unsigned b, uint32_t n);
+void hist_add_bucket(struct hist *h, unsigned b, uint64_t n);
 void hist_add_totals(struct hist *h, uint64_t n, uint64_t sum_ns, uint64_t min_ns,
 		     uint64_t max_ns);
 

@@ -141,9 +141,9 @@ struct stats_control {
 	uint64_t tick;		/* seconds since the start; written by the parent */
 } __attribute__((aligned(STATS_CACHELINE)));
 
-/* An operation type's buckets take whole chunks (3), so that a chunk, and
+/* An operation type's buckets take whole chunks (5), so that a chunk, and
  * the page it lies in, holds the buckets of one type of one set. */
-#define STATS_CHUNK_BUCKETS (STATS_CHUNK / sizeof(uint32_t))
+#define STATS_CHUNK_BUCKETS (STATS_CHUNK / sizeof(uint64_t))
 #define STATS_OP_CHUNKS ((HIST_BUCKETS + STATS_CHUNK_BUCKETS - 1) / STATS_CHUNK_BUCKETS)
 #define STATS_SET_CHUNKS (OP_COUNT * STATS_OP_CHUNKS)
 
@@ -151,7 +151,7 @@ struct stats_control {
  * of the clients of one directory while on one CPU: bucket[op][b] for b
  * below HIST_BUCKETS, the rest padding that is never written. */
 struct hist_set {
-	uint32_t bucket[OP_COUNT][STATS_OP_CHUNKS * STATS_CHUNK_BUCKETS];
+	uint64_t bucket[OP_COUNT][STATS_OP_CHUNKS * STATS_CHUNK_BUCKETS];
 } __attribute__((aligned(STATS_CHUNK)));
 
 /*

@@ -34,17 +34,7 @@ static inline uint64_t get64(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-static inline uint32_t get32(const uint32_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
 static inline void set64(uint64_t *p, uint64_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELAXED);
-}
-
-static inline void set32(uint32_t *p, uint32_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
@@ -68,13 +58,6 @@ static inline uint64_t add_sat64(uint64_t a, uint64_t b)
 	uint64_t r;
 
 	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static inline uint32_t add_sat32(uint32_t a, uint32_t b)
-{
-	uint32_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? UINT32_MAX : r;
 }
 
 /* ---- geometry ---- */
@@ -104,10 +87,10 @@ uint64_t hist_bucket_high(unsigned b)
 
 void hist_record(struct hist *h, uint64_t ns)
 {
-	uint32_t *slot = &h->bucket[hist_bucket_of(ns)];
+	uint64_t *slot = &h->bucket[hist_bucket_of(ns)];
 	uint64_t n = get64(&h->count);	/* ours: we are the only writer */
 
-	set32(slot, add_sat32(get32(slot), 1));
+	set64(slot, add_sat64(get64(slot), 1));
 	set64(&h->sum_ns, add_sat64(get64(&h->sum_ns), ns));
 	if (n == 0 || ns < get64(&h->min_ns))
 		set64(&h->min_ns, ns);
@@ -136,10 +119,10 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	 * a shared histogram's pages need never be touched. */
 	unsigned last = hist_bucket_of(smax);
 	for (unsigned b = hist_bucket_of(smin); b <= last; b++) {
-		uint32_t add = get32(&src->bucket[b]);
+		uint64_t add = get64(&src->bucket[b]);
 
 		if (add != 0)
-			set32(&dst->bucket[b], add_sat32(get32(&dst->bucket[b]), add));
+			set64(&dst->bucket[b], add_sat64(get64(&dst->bucket[b]), add));
 	}
 	set64(&dst->sum_ns, add_sat64(get64(&dst->sum_ns), get64(&src->sum_ns)));
 	if (dn == 0 || smin < get64(&dst->min_ns))
@@ -149,11 +132,11 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	set_count(dst, dn + n);
 }
 
-void hist_add_bucket(struct hist *h, unsigned b, uint32_t n)
+void hist_add_bucket(struct hist *h, unsigned b, uint64_t n)
 {
 	if (b > TOP)
 		b = TOP;
-	h->bucket[b] = add_sat32(h->bucket[b], n);
+	h->bucket[b] = add_sat64(h->bucket[b], n);
 }
 
 void hist_add_totals(struct hist *h, uint64_t n, uint64_t sum_ns, uint64_t min_ns,
@@ -209,7 +192,7 @@ uint64_t hist_quantile(const struct hist *h, double q)
 	unsigned b;
 
 	for (b = 0; b < TOP; b++) {
-		seen += get32(&h->bucket[b]);
+		seen += get64(&h->bucket[b]);
 		if (seen >= rank)
 			break;
 	}

@@ -168,7 +168,7 @@ static void add_chunk(struct hist *h, const struct hist_set *set, unsigned t, un
 	unsigned end = (c + 1) * STATS_CHUNK_BUCKETS;
 
 	for (unsigned b = c * STATS_CHUNK_BUCKETS; b < end && b < HIST_BUCKETS; b++) {
-		uint32_t n = __atomic_load_n(&set->bucket[t][b], __ATOMIC_RELAXED);
+		uint64_t n = __atomic_load_n(&set->bucket[t][b], __ATOMIC_RELAXED);
 		if (n)
 			hist_add_bucket(h, b, n);
 	}

@@ -546,6 +546,28 @@ static void test_sum_saturates_instead_of_wrapping(void **state)
 	assert_int_equal(h.count, 2);
 }
 
+/* A bucket holds more than 2^32 values: one CPU of the null backend gets
+ * there within the hour.  Merged and ranked without wrapping. */
+static void test_buckets_count_past_2_to_the_32(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new();
+	const uint64_t big = 3000000000ull;	/* each side: 3e9 values of 50 ns */
+
+	(void)state;
+	hist_add_bucket(a, hist_bucket_of(50), big);
+	hist_add_totals(a, big, big * 50, 50, 50);
+	hist_add_bucket(b, hist_bucket_of(50), big);
+	hist_add_bucket(b, hist_bucket_of(5000), 1);
+	hist_add_totals(b, big + 1, big * 50 + 5000, 50, 5000);
+	hist_merge(a, b);
+	assert_int_equal(a->count, 2 * big + 1);
+	assert_int_equal(a->bucket[hist_bucket_of(50)], 2 * big);
+	assert_int_equal(hist_quantile(a, 0.5), 50);
+	assert_int_equal(hist_quantile(a, 1.0), 5000);
+	free(a);
+	free(b);
+}
+
 /* 1..10000 ns, one each: small ranks land on exact buckets. */
 static void test_quantile_ranks_are_ceil_of_q_times_count(void **state)
 {
@@ -607,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_one_is_recorded_exactly),
 		cmocka_unit_test(test_uint64_max_lands_in_the_top_bucket_with_max_exact),
 		cmocka_unit_test(test_sum_saturates_instead_of_wrapping),
+		cmocka_unit_test(test_buckets_count_past_2_to_the_32),
 		cmocka_unit_test(test_quantile_ranks_are_ceil_of_q_times_count),
 		cmocka_unit_test(test_q_above_one_is_treated_as_one),
 	};

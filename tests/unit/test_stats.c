@@ -49,7 +49,8 @@ static void assert_hist_equal(const struct hist *got, const struct hist *want)
 	assert_int_equal(got->max_ns, want->max_ns);
 	for (unsigned b = 0; b < HIST_BUCKETS; b++)
 		if (got->bucket[b] != want->bucket[b])
-			fail_msg("bucket %u: got %u, want %u", b, got->bucket[b], want->bucket[b]);
+			fail_msg("bucket %u: got %llu, want %llu", b, (unsigned long long)got->bucket[b],
+				 (unsigned long long)want->bucket[b]);
 }
 
 static uint64_t bucket_sum(const struct hist *h)
