@@ -26,7 +26,6 @@
  * ReadX checks what it read; no system call is added.
  */
 #include <dirent.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -272,6 +271,13 @@ static int fileio_handle(const struct backend_client *bc, const struct op *op)
 
 /* ---- directory scans ---- */
 
+/* ASCII case folding, as strcasecmp() does in the C locale we run in. */
+static char fileio_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+
 /* A read through a directory with getdents64 into a caller's buffer of
  * FILEIO_DENTS_SIZE bytes. */
 struct fileio_scan {
@@ -338,9 +344,9 @@ static void fileio_case_scan(struct backend_client *bc, int dirfd, const char *l
 	if (fileio_scan_open(bc, dirfd, &s) != 0)
 		return;
 	/* Most entries differ in the first letter: check that before the call. */
-	int first = tolower((unsigned char)leaf[0]);
+	char first = fileio_lower(leaf[0]);
 	while ((name = fileio_scan_next(&s, &err)) != NULL) {
-		if (tolower((unsigned char)name[0]) == first && strcasecmp(name, leaf) == 0)
+		if (fileio_lower(name[0]) == first && strcasecmp(name, leaf) == 0)
 			break;
 	}
 	fileio_close(&s.fd);
@@ -773,11 +779,6 @@ static int fileio_sfileinfo(struct backend_client *bc, const struct op *op)
 }
 
 /* ---- FIND_FIRST ---- */
-
-static char fileio_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
 
 /* A name being matched: its text, length and last dot (len when none). */
 struct fileio_name {
