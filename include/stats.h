@@ -69,8 +69,9 @@ enum client_state {
 
 /* Latency and outcome figures of one operation type.  In the execute
  * phase, count is also the number of values in the type's buckets.  A
- * cache line of its own: in a client's slot it is, with the latency
- * window, all that an operation writes. */
+ * cache line long: in a client's slot, where each starts a line, it is
+ * with the latency window all that an operation writes.  (Padded rather
+ * than aligned, so that sums of them on the heap need no alignment.) */
 struct op_stats {
 	uint64_t count;
 	uint64_t errors;
@@ -78,13 +79,15 @@ struct op_stats {
 	uint64_t min_ns;	/* 0 while count is 0 */
 	uint64_t max_ns;
 	uint64_t bytes;		/* ReadX or WriteX bytes requested, by op_table */
-} __attribute__((aligned(STATS_CACHELINE)));
+	uint64_t unused[2];
+};
+_Static_assert(sizeof(struct op_stats) == STATS_CACHELINE, "op_stats fills a cache line");
 
 /* The figures a client keeps for one phase, in its slot. */
 struct phase_slot {
 	struct op_stats op[OP_COUNT];
 	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
-};
+} __attribute__((aligned(STATS_CACHELINE)));
 
 /* A phase's figures summed over clients (stats_sum() and the groups
  * below): the slots' figures, with the totals a reader wants. */
