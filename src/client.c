@@ -81,12 +81,15 @@ static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
 	}
 }
 
-/* A loadfile timestamp holds an operation back until its time in the pass. */
-static void wait_for_timestamp(const struct run_plan *plan, const struct stats_region *r,
+/* A loadfile timestamp holds an operation back until its time in the
+ * pass.  True when the operation has one that counts. */
+static bool wait_for_timestamp(const struct run_plan *plan, const struct stats_region *r,
 			       const struct client *c, const struct op *op)
 {
-	if ((op->flags & OPF_TIMED) && plan->target_rate <= 0)
-		sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
+	if (!(op->flags & OPF_TIMED) || plan->target_rate > 0)
+		return false;
+	sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
+	return true;
 }
 
 /* A uniform draw in (0, 1] from the client's own generator. */
@@ -98,13 +101,15 @@ static double uniform(struct client *c)
 	return ((c->rng >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
-/* --think-time: the pause a networked client makes before each request. */
-static void think(const struct run_plan *plan, const struct stats_region *r, struct client *c)
+/* --think-time: the pause a networked client makes before each request.
+ * True when there is one. */
+static bool think(const struct run_plan *plan, const struct stats_region *r, struct client *c)
 {
 	if (plan->think_us <= 0)
-		return;
+		return false;
 	double us = plan->think_exp ? -log(uniform(c)) * plan->think_us : plan->think_us;
 	sleep_until(r, now_ns() + (uint64_t)(us * 1000));
+	return true;
 }
 
 /* -R: after moving bytes, wait until the target rate has caught up. */
@@ -128,12 +133,6 @@ static void record_failure(struct client *c, const struct op *op, int err,
 	snprintf(f->path, sizeof(f->path), "%s", op->path ? op->path : "");
 	snprintf(f->detail, sizeof(f->detail), "%s", detail ? detail : "");
 	stats_set(&c->slot->state, CLIENT_FAILED);
-}
-
-/* Does the client wait before `op` (a timestamp, or think time)? */
-static bool pauses(const struct run_plan *plan, const struct op *op)
-{
-	return ((op->flags & OPF_TIMED) && plan->target_rate <= 0) || plan->think_us > 0;
 }
 
 /*
@@ -161,9 +160,10 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 
 	prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
 	uint64_t t0 = now_ns();
-	if (pauses(plan, op)) {
-		wait_for_timestamp(plan, r, c, op);
-		think(plan, r, c);
+	/* The clock is read again only after a pause, which is not latency. */
+	bool paused = wait_for_timestamp(plan, r, c, op);
+	paused = think(plan, r, c) || paused;
+	if (paused) {
 		uint64_t t = now_ns();
 		if (ph == PHASE_EXECUTE)
 			stats_add(&c->slot->pause_ns, t - t0);
