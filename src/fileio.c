@@ -277,7 +277,6 @@ static char fileio_lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-
 /* A read through a directory with getdents64 into a caller's buffer of
  * FILEIO_DENTS_SIZE bytes. */
 struct fileio_scan {

@@ -111,10 +111,10 @@ uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
 	return max;
 }
 
-/* out += p, where p may be live. */
 /* out += the figures of each operation type and the verification work,
- * from a slot or from other sums; the phase's operation and byte totals
- * follow from the types' (a client does not keep them twice). */
+ * from a slot (which may be live) or from other sums; the phase's
+ * operation and byte totals follow from the types' (a client does not
+ * keep them twice). */
 static void add_figures(struct phase_stats *out, const struct op_stats *op,
 			const struct verify_tally *v)
 {
