@@ -42,7 +42,7 @@ endif
 LIB_SRCS = src/ops.c src/loadfile.c src/hist.c src/stats.c src/result.c src/report.c \
            src/report_json.c src/env.c src/client.c src/probe.c src/driver.c src/backend.c \
            src/fileio.c src/nullio.c src/sweep.c src/plot.c \
-           src/compare.c src/cluster.c src/verify.c
+           src/compare.c src/cluster.c src/verify.c src/opclock.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/default_loadfile.o
 MAIN_OBJ = $(O)/main.o
 

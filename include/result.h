@@ -137,6 +137,8 @@ struct run_result {
 	double think_time_mean_us;	/* pauses before operations, per operation */
 	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
 	bool sampler_realtime;		/* ... taken at a real-time priority */
+	const char *op_clock;		/* what latencies were read from (opclock.h) */
+	double op_clock_hz;		/* its counts per second */
 	struct verify_result verify;	/* meaningful with plan->bopts.verify */
 	json_t *environment;		/* owned: released with the result */
 };

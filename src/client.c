@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "opclock.h"
 
 /* One client's replay state, private to its process. */
 struct client {
@@ -138,7 +139,8 @@ static void record_failure(struct client *c, const struct op *op, int err,
 /*
  * A loadfile of any size is read once per pass from one end to the other,
  * and each operation's system calls push the next record out of the cache:
- * ask for it (all the lines it may straddle) while this one runs.
+ * ask for it (all the lines it may straddle) as soon as this operation's
+ * calls are done, so that it comes in while the outcome is recorded.
  */
 static void prefetch_op(const struct op *op)
 {
@@ -158,27 +160,27 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	const struct op *op = &prog->ops[c->pos];
 	const struct op_desc *d = &op_table[op->type];
 
-	prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = opclock_start();
 	/* The clock is read again only after a pause, which is not latency. */
 	bool paused = wait_for_timestamp(plan, r, c, op);
 	paused = think(plan, r, c) || paused;
 	if (paused) {
-		uint64_t t = now_ns();
+		uint64_t t = opclock_start();
 		if (ph == PHASE_EXECUTE)
-			stats_add(&c->slot->pause_ns, t - t0);
+			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
 		t0 = t;
 	}
 	int err = plan->backend->op[op->type](c->bc, op);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = opclock_end();
+	prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
 	/* A failure with a detail (wrong data) no expected status excuses. */
 	const char *detail = err && plan->backend->failure_detail
 				     ? plan->backend->failure_detail(c->bc) : NULL;
 	bool failed = (err == 0) != (op->status == NT_OK) || detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
-	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, t1 - t0, failed,
-		     stats_get(&r->ctl.tick));
+	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
+		     failed, stats_get(&r->ctl.tick));
 	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
 		struct verify_tally t = plan->backend->verify_drain(c->bc);
 		stats_record_verify(c->slot, ph, &t);

@@ -25,6 +25,7 @@
 #include "cluster.h"
 #include "driver.h"
 #include "env.h"
+#include "opclock.h"
 #include "probe.h"
 #include "report.h"
 #include "result.h"
@@ -973,6 +974,8 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 	res->setup_s = d->setup_s;
 	res->sampler_cpu_ms = d->sampler_cpu_ms;
 	res->sampler_realtime = d->sampler_realtime;
+	res->op_clock = opclock_name();
+	res->op_clock_hz = opclock.hz;
 	res->environment = env;
 	if (env) {
 		json_t *list = json_array();
@@ -1109,6 +1112,7 @@ int driver_run(const struct run_plan *plan)
 			      ? env_capture(plan->dirs, plan->ndirs) : NULL;
 	utc_now(started_at);
 	report_header(d.text, plan, cluster_size());
+	opclock_init();
 	set_phase(&d, PHASE_SETUP, now_ns());
 	d.sampler_realtime = sampler_priority_raise();
 	bool forked = fork_clients(&d);

@@ -96,7 +96,7 @@ static json_t *result_json(const struct run_result *res)
 	double tp = result_throughput(res);
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o,"
-			 " s:b, s:o, s:o}",
+			 " s:b, s:s, s:o, s:o, s:o}",
 			 "throughput_mb_s", real(tp),
 			 "stonewall_mb_s", real(res->stonewall_mb_s),
 			 "stonewall_s", real(res->stonewall_s),
@@ -111,6 +111,8 @@ static json_t *result_json(const struct run_result *res)
 			 "setup_s", real(res->setup_s),
 			 "sampler_cpu_ms", real(res->sampler_cpu_ms),
 			 "sampler_realtime", res->sampler_realtime,
+			 "op_clock", res->op_clock ? res->op_clock : "clock_gettime",
+			 "op_clock_hz", real(res->op_clock_hz),
 			 "think_time_mean_us", real(res->think_time_mean_us),
 			 "verify", verify_json(res));
 }

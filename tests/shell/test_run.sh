@@ -171,6 +171,20 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 end
 
+begin "operations are timed with the TSC where the kernel keeps time with it, else the monotonic clock"
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+want=clock_gettime
+case "$(uname -m)" in x86_64|i?86) [ "$cs" = tsc ] && want=tsc ;; esac
+"$DBENCH" -q --run-once -c "$T/ten.txt" -D "$T/d" --json="$T/clk.json" 1 >/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r .result.op_clock "$T/clk.json")" "$want" "result.op_clock (clocksource $cs)"
+DBENCH_OPCLOCK=monotonic "$DBENCH" -q --run-once -c "$T/ten.txt" -D "$T/d" --json="$T/clk.json" 1 \
+	>/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r .result.op_clock "$T/clk.json")" clock_gettime "result.op_clock, asked for"
+expect_eq "$(jq .result.op_clock_hz "$T/clk.json")" 1000000000 "result.op_clock_hz, asked for"
+end
+
 begin "SIGINT stops the run, prints the results so far, exits 130, removes the files"
 start_long_run "$T/d" 2 "$T/int.out"
 kill -INT $pid

@@ -199,6 +199,8 @@ static struct run_result *finished_result(void **state)
 	res->exit_code = EXIT_RUN_FAILED;
 	res->setup_s = 0.5;
 	res->sampler_cpu_ms = 0.25;
+	res->op_clock = "tsc";
+	res->op_clock_hz = 2.1e9;
 	res->environment = env;
 	result_keep_json(res, env);
 	return res;
@@ -993,7 +995,9 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_double_is(get_real(r, "stonewall_s"), res->stonewall_s);
 	assert_null_at(r, "verify");		/* the plan has no --verify */
 	assert_false(get_bool(r, "sampler_realtime"));
-	assert_int_equal(json_object_size(r), 16);
+	assert_string_equal(get_str(r, "op_clock"), "tsc");
+	assert_double_is(get_real(r, "op_clock_hz"), 2.1e9);
+	assert_int_equal(json_object_size(r), 18);
 }
 
 static void json_verify_holds_the_figures_with_verify(void **state)
