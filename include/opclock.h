@@ -44,10 +44,12 @@ extern struct opclock opclock;
  * Choose the clock and, for the TSC, measure its rate: some 10 ms of
  * sleeping, once per process tree, before the clients are forked.  The
  * environment variable DBENCH_OPCLOCK=monotonic forces CLOCK_MONOTONIC
- * (for comparing the two, and for tests).  Never fails: without a TSC the
- * kernel trusts, the readings are clock_gettime()'s.
+ * (for comparing the two, and for tests).  Without a TSC the kernel
+ * trusts, the readings are clock_gettime()'s.  False only when
+ * DBENCH_OPCLOCK holds anything else (the clock is then the monotonic
+ * one); the caller names the variable.
  */
-void opclock_init(void);
+bool opclock_init(void);
 
 /* "tsc" or "clock_gettime", for the run's record. */
 const char *opclock_name(void);

@@ -1090,6 +1090,12 @@ int driver_run(const struct run_plan *plan)
 		return EXIT_BAD_INPUT;	/* every rank, in step */
 	}
 	cluster_run_begin();
+	if (!opclock_init()) {
+		fprintf(stderr, "dbench: DBENCH_OPCLOCK is '%s': the one value it takes is "
+			"monotonic\n", getenv("DBENCH_OPCLOCK"));
+		talloc_free(d.ctx);
+		return EXIT_BAD_INPUT;
+	}
 	if (!prepare_targets(&d)) {
 		talloc_free(d.ctx);
 		return EXIT_BAD_INPUT;
@@ -1112,7 +1118,6 @@ int driver_run(const struct run_plan *plan)
 			      ? env_capture(plan->dirs, plan->ndirs) : NULL;
 	utc_now(started_at);
 	report_header(d.text, plan, cluster_size());
-	opclock_init();
 	set_phase(&d, PHASE_SETUP, now_ns());
 	d.sampler_realtime = sampler_priority_raise();
 	bool forked = fork_clients(&d);

@@ -60,13 +60,16 @@ static void pair(uint64_t *tsc, uint64_t *ns)
 }
 #endif
 
-void opclock_init(void)
+bool opclock_init(void)
 {
-	opclock = monotonic;
-#if OPCLOCK_HAVE_TSC
 	const char *force = getenv("DBENCH_OPCLOCK");
-	if ((force && strcmp(force, "monotonic") == 0) || !tsc_trusted())
-		return;
+
+	opclock = monotonic;
+	if (force && strcmp(force, "monotonic") != 0)
+		return false;
+#if OPCLOCK_HAVE_TSC
+	if (force || !tsc_trusted())
+		return true;
 
 	uint64_t t0, n0, t1, n1;
 	pair(&t0, &n0);
@@ -74,17 +77,18 @@ void opclock_init(void)
 	nanosleep(&nap, NULL);
 	pair(&t1, &n1);
 	if (t1 <= t0 || n1 <= n0)
-		return;
+		return true;
 
 	double hz = (double)(t1 - t0) * 1e9 / (double)(n1 - n0);
 	if (hz < 1e8 || hz > 1e11)	/* not a counter this code knows */
-		return;
+		return true;
 	opclock = (struct opclock){
 		.tsc = true,
 		.mult = (uint64_t)((double)(n1 - n0) / (double)(t1 - t0) * 4294967296.0 + 0.5),
 		.hz = hz,
 	};
 #endif
+	return true;
 }
 
 const char *opclock_name(void)

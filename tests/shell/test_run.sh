@@ -183,6 +183,10 @@ DBENCH_OPCLOCK=monotonic "$DBENCH" -q --run-once -c "$T/ten.txt" -D "$T/d" --jso
 expect_status $rc 0
 expect_eq "$(jq -r .result.op_clock "$T/clk.json")" clock_gettime "result.op_clock, asked for"
 expect_eq "$(jq .result.op_clock_hz "$T/clk.json")" 1000000000 "result.op_clock_hz, asked for"
+err=$(DBENCH_OPCLOCK=rdtsc "$DBENCH" -q --run-once -c "$T/ten.txt" -D "$T/d" 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: DBENCH_OPCLOCK is 'rdtsc': the one value it takes is monotonic"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
 begin "SIGINT stops the run, prints the results so far, exits 130, removes the files"

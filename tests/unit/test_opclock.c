@@ -64,7 +64,7 @@ static void the_tsc_is_used_where_the_kernel_trusts_it(void **state)
 	char cs[32];
 
 	unsetenv("DBENCH_OPCLOCK");
-	opclock_init();
+	assert_true(opclock_init());
 	clocksource(cs, sizeof(cs));
 	if (OPCLOCK_HAVE_TSC && strcmp(cs, "tsc") == 0) {
 		assert_true(opclock.tsc);
@@ -82,13 +82,25 @@ static void the_monotonic_clock_can_be_asked_for(void **state)
 	(void)state;
 
 	setenv("DBENCH_OPCLOCK", "monotonic", 1);
-	opclock_init();
+	assert_true(opclock_init());
 	unsetenv("DBENCH_OPCLOCK");
 	assert_false(opclock.tsc);
 	assert_string_equal(opclock_name(), "clock_gettime");
 	assert_true(opclock.hz == 1e9);
 	assert_int_equal(opclock_ns(1000, 4500), 3500);
 	assert_agrees_with_the_monotonic_clock();
+}
+
+/* Any other value is refused, and leaves the monotonic clock. */
+static void another_value_is_refused(void **state)
+{
+	(void)state;
+
+	setenv("DBENCH_OPCLOCK", "tsc", 1);
+	assert_false(opclock_init());
+	unsetenv("DBENCH_OPCLOCK");
+	assert_false(opclock.tsc);
+	assert_string_equal(opclock_name(), "clock_gettime");
 }
 
 /* Readings of two CPUs a few counts apart give 0, never a wrapped
@@ -119,6 +131,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_tsc_is_used_where_the_kernel_trusts_it),
 		cmocka_unit_test(the_monotonic_clock_can_be_asked_for),
+		cmocka_unit_test(another_value_is_refused),
 		cmocka_unit_test(an_end_before_its_start_is_no_time),
 		cmocka_unit_test(long_intervals_convert_whole),
 	};
