@@ -44,10 +44,10 @@ extern struct opclock opclock;
  * Choose the clock and, for the TSC, measure its rate: some 10 ms of
  * sleeping, once per process tree, before the clients are forked.  The
  * environment variable DBENCH_OPCLOCK=monotonic forces CLOCK_MONOTONIC
- * (for comparing the two, and for tests).  Without a TSC the kernel
- * trusts, the readings are clock_gettime()'s.  False only when
- * DBENCH_OPCLOCK holds anything else (the clock is then the monotonic
- * one); the caller names the variable.
+ * (for comparing the two, and for tests); set empty, it is as if unset.
+ * Without a TSC the kernel trusts, the readings are clock_gettime()'s.
+ * False only when DBENCH_OPCLOCK holds anything else (the clock is then
+ * the monotonic one); the caller names the variable.
  */
 bool opclock_init(void);
 

@@ -64,6 +64,8 @@ bool opclock_init(void)
 {
 	const char *force = getenv("DBENCH_OPCLOCK");
 
+	if (force && force[0] == '\0')
+		force = NULL;		/* set empty: as if unset */
 	opclock = monotonic;
 	if (force && strcmp(force, "monotonic") != 0)
 		return false;
