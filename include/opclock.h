@@ -54,6 +54,15 @@ bool opclock_init(void);
 /* "tsc" or "clock_gettime", for the run's record. */
 const char *opclock_name(void);
 
+/* CLOCK_MONOTONIC now, in nanoseconds: every instant of a run (a pass's
+ * start, a deadline, the end), and the operation clock without a TSC. */
+static inline uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* A reading at the start of what is timed. */
 static inline uint64_t opclock_start(void)
 {
@@ -61,9 +70,7 @@ static inline uint64_t opclock_start(void)
 	if (__builtin_expect(opclock.tsc, 1))
 		return __rdtsc();
 #endif
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return monotonic_ns();
 }
 
 /* A reading at the end of what is timed: taken only once everything

@@ -39,13 +39,6 @@ static void on_stop_signal(int sig)
 	stop_requested = 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 void client_watch_parent(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop_signal };
@@ -71,7 +64,7 @@ static enum phase current_phase(const struct stats_region *r)
 static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
 {
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = monotonic_ns();
 		if (now >= deadline_ns || current_phase(r) == PHASE_STOP)
 			return;
 		uint64_t left = deadline_ns - now;
@@ -109,7 +102,7 @@ static bool think(const struct run_plan *plan, const struct stats_region *r, str
 	if (plan->think_us <= 0)
 		return false;
 	double us = plan->think_exp ? -log(uniform(c)) * plan->think_us : plan->think_us;
-	sleep_until(r, now_ns() + (uint64_t)(us * 1000));
+	sleep_until(r, monotonic_ns() + (uint64_t)(us * 1000));
 	return true;
 }
 
@@ -195,7 +188,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		plan->backend->pass_end(c->bc);
 		stats_add(&c->slot->passes, 1);
 		c->pos = 0;
-		c->pass_start_ns = now_ns();
+		c->pass_start_ns = monotonic_ns();
 		c->finished = plan->run_once;
 	}
 	return true;
@@ -205,7 +198,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 static bool replay(const struct run_plan *plan, struct stats_region *r,
 		   struct client *cl, unsigned count)
 {
-	uint64_t start = now_ns();
+	uint64_t start = monotonic_ns();
 
 	for (unsigned i = 0; i < count; i++) {
 		cl[i].pass_start_ns = cl[i].pace_start_ns = start;
@@ -292,7 +285,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 	if (ok) {
 		client_wait_for_start(start_fd);
 		ok = replay(plan, stats, cl, count);
-		uint64_t end = now_ns();
+		uint64_t end = monotonic_ns();
 		for (unsigned i = 0; i < count; i++)
 			stats_set(&cl[i].slot->end_ns, end);
 	}

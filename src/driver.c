@@ -93,13 +93,6 @@ static void on_child(int sig)
 	(void)sig;	/* only here to cut a sleep short */
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_interrupt };	/* no SA_RESTART */
@@ -544,7 +537,7 @@ static bool wait_ready(struct driver *d)
 		if (ready == d->plan->nclients &&
 		    (!d->plan->probe || stats_get(&d->stats->probe.state) == CLIENT_READY))
 			return true;
-		sleep_until(now_ns() + 10000000u);
+		sleep_until(monotonic_ns() + 10000000u);
 	}
 }
 
@@ -748,7 +741,7 @@ static bool advance(struct driver *d, uint64_t now)
 static void stop_now(struct driver *d)
 {
 	if (d->phase != PHASE_STOP)
-		end_execute(d, now_ns());
+		end_execute(d, monotonic_ns());
 }
 
 /* Another rank: take up the phase rank 0 ordered. */
@@ -845,7 +838,7 @@ static void sample_loop(struct driver *d)
 	while (d->running_all > 0) {
 		uint64_t next = d->start_ns + (tick + 1) * 1000000000ull;
 		sleep_until(next);
-		uint64_t now = now_ns();
+		uint64_t now = monotonic_ns();
 		reap(d, false);		/* an exit's failure is noted here */
 		double cpu0 = cpu_ms();
 		if (now >= next)
@@ -871,8 +864,8 @@ static void sample_loop(struct driver *d)
 			/* Exits come in crowds at the end; each waitpid() looks
 			 * through all our children, so reap them in batches. */
 			uint64_t batch = now + 50000000u;
-			while (d->running_all > 0 && now_ns() < batch && now_ns() < next &&
-			       interrupted == interrupts_seen)
+			while (d->running_all > 0 && monotonic_ns() < batch &&
+			       monotonic_ns() < next && interrupted == interrupts_seen)
 				sleep_until(batch < next ? batch : next);
 			continue;
 		}
@@ -1118,7 +1111,7 @@ int driver_run(const struct run_plan *plan)
 			      ? env_capture(plan->dirs, plan->ndirs) : NULL;
 	utc_now(started_at);
 	report_header(d.text, plan, cluster_size());
-	set_phase(&d, PHASE_SETUP, now_ns());
+	set_phase(&d, PHASE_SETUP, monotonic_ns());
 	d.sampler_realtime = sampler_priority_raise();
 	bool forked = fork_clients(&d);
 	if (d.in_child) {
@@ -1128,13 +1121,13 @@ int driver_run(const struct run_plan *plan)
 	}
 	uint64_t fork_ns = d.phase_ns;
 	bool ready = forked && wait_ready(&d);
-	d.setup_s = (now_ns() - fork_ns) / 1e9;
+	d.setup_s = (monotonic_ns() - fork_ns) / 1e9;
 	bool started = start_together(&d, ready);
 	if (started)
 		fprintf(d.text, "%u client%s ready in %.2f s\n", plan->nclients * cluster_size(),
 			plan->nclients * cluster_size() == 1 ? "" : "s", d.setup_s);
 	close(d.start_pipe[0]);
-	d.start_ns = now_ns();
+	d.start_ns = monotonic_ns();
 	if (!started)
 		stop_now(&d);
 	else if (plan->run_once || plan->warmup == 0)

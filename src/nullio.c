@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "opclock.h"
 
 #define NULL_MAX_DELAYS 1024
 
@@ -23,13 +24,6 @@ struct backend_client {
 	unsigned ndelays;
 	unsigned next;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
 
 /* Parse DBENCH_NULL_DELAY_US; false when it is malformed. */
 static bool parse_delays(struct backend_client *bc, const char *s)
@@ -70,8 +64,8 @@ static struct backend_client *null_client_new(TALLOC_CTX *mem_ctx, int clients_d
 static int null_op(struct backend_client *bc, const struct op *op)
 {
 	if (bc->ndelays) {
-		uint64_t until = now_ns() + bc->delay_ns[bc->next++ % bc->ndelays];
-		while (now_ns() < until)
+		uint64_t until = monotonic_ns() + bc->delay_ns[bc->next++ % bc->ndelays];
+		while (monotonic_ns() < until)
 			;
 	}
 	return op->status == NT_OK ? 0 : ENOENT;

@@ -16,13 +16,6 @@ static const struct opclock monotonic = { .tsc = false, .mult = 1ull << 32, .hz 
 
 struct opclock opclock = monotonic;
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 #if OPCLOCK_HAVE_TSC
 /* The kernel keeps time with the TSC, and the CPU says it runs at one rate
  * whatever the core's frequency or sleep state (invariant TSC). */
@@ -48,9 +41,9 @@ static void pair(uint64_t *tsc, uint64_t *ns)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 7; i++) {
-		uint64_t before = mono_ns();
+		uint64_t before = monotonic_ns();
 		uint64_t t = __rdtsc();
-		uint64_t after = mono_ns();
+		uint64_t after = monotonic_ns();
 		if (after - before < best) {
 			best = after - before;
 			*tsc = t;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "opclock.h"
 #include "probe.h"
 
 #define PROBE_NAME "probe"		/* beneath DIR/clients */
@@ -26,13 +27,6 @@ struct probe {
 	bool own_dir;			/* the default directory: ours to make and remove */
 	const char *dir;		/* what is listed, as a path for messages */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
 
 static bool stopping(const struct probe *p)
 {
@@ -178,7 +172,7 @@ static bool wait_until(const struct probe *p, uint64_t deadline)
 	for (;;) {
 		if (stopping(p))
 			return false;
-		uint64_t now = now_ns();
+		uint64_t now = monotonic_ns();
 		if (now >= deadline)
 			return true;
 		uint64_t until = deadline - now > NS_PER_S / 10 ? now + NS_PER_S / 10 : deadline;
@@ -192,15 +186,15 @@ static bool wait_until(const struct probe *p, uint64_t deadline)
  * A listing counts in the phase it started in. */
 static bool run_listings(struct probe *p)
 {
-	uint64_t base = now_ns() + NS_PER_S / 2, next = base;
+	uint64_t base = monotonic_ns() + NS_PER_S / 2, next = base;
 
 	while (wait_until(p, next)) {
 		enum phase ph = client_stop_requested() ? PHASE_STOP
 							: (enum phase)stats_get(&p->stats->ctl.phase);
-		uint64_t entries = 0, t0 = now_ns();
+		uint64_t entries = 0, t0 = monotonic_ns();
 		if (!list_once(p, &entries))
 			return false;
-		uint64_t t1 = now_ns();
+		uint64_t t1 = monotonic_ns();
 		stats_record_listing(p->slot, ph, entries, t1 - t0,
 				     stats_get(&p->stats->ctl.tick));
 		next = base + ((t0 - base) / NS_PER_S + 1) * NS_PER_S;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "opclock.h"
 #include "verify.h"
 
 #define NONE UINT32_MAX
@@ -155,13 +156,6 @@ static size_t first_difference(uint64_t key, uint64_t off, const unsigned char *
 		if (buf[i + j] != want[j])
 			return i + j;
 	return len;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
 /* ---- the state ---- */
@@ -485,13 +479,13 @@ static struct file *handle_file(struct verify *v, unsigned handle)
 void verify_fill(struct verify *v, unsigned handle, uint64_t off, void *buf, size_t len)
 {
 	struct file *f = handle_file(v, handle);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = monotonic_ns();
 
 	if (f)
 		verify_pattern(f->key, off, buf, len);
 	else
 		memset(buf, 0, len);	/* not a file we track: the write fails anyway */
-	v->tally.ns += now_ns() - t0;
+	v->tally.ns += monotonic_ns() - t0;
 }
 
 void verify_wrote(struct verify *v, unsigned handle, uint64_t off, size_t len)
@@ -535,7 +529,7 @@ int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *bu
 
 	if (!f || f->n == 0 || len == 0)
 		return 0;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = monotonic_ns();
 	for (uint32_t i = first_extent(f, off, false); i < f->n && f->ext[i].start < end; i++) {
 		uint64_t s = f->ext[i].start > off ? f->ext[i].start : off;
 		uint64_t e = f->ext[i].end < end ? f->ext[i].end : end;
@@ -548,7 +542,7 @@ int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *bu
 			break;
 		}
 	}
-	v->tally.ns += now_ns() - t0;
+	v->tally.ns += monotonic_ns() - t0;
 	v->tally.bytes_checked += checked;
 	v->tally.reads_checked += checked > 0;
 	v->tally.mismatches += err != 0;

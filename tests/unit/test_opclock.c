@@ -18,13 +18,6 @@
 
 #include "opclock.h"
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The kernel's clocksource, "" when it cannot be read. */
 static void clocksource(char *buf, size_t len)
 {
@@ -43,12 +36,12 @@ static void clocksource(char *buf, size_t len)
  * the monotonic clock's, give or take 100 parts per million. */
 static void assert_agrees_with_the_monotonic_clock(void)
 {
-	uint64_t outer0 = mono_ns();
+	uint64_t outer0 = monotonic_ns();
 	uint64_t t0 = opclock_start();
 	struct timespec nap = { 0, 20000000 };
 	nanosleep(&nap, NULL);
 	uint64_t t1 = opclock_end();
-	uint64_t outer = mono_ns() - outer0;
+	uint64_t outer = monotonic_ns() - outer0;
 	uint64_t inner = opclock_ns(t0, t1);
 
 	if ((double)inner < 20e6 * (1 - 1e-4) || (double)inner > (double)outer * (1 + 1e-4))
