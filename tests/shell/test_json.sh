@@ -93,18 +93,31 @@ while [ $i -lt 100 ]; do
 done
 # The client spins out each latency on the clock; a real-time priority
 # (where allowed) keeps other work on a busy machine from stretching them.
+# A virtual CPU can still be taken away by its host for milliseconds, which
+# no priority inside the guest prevents, so a run whose figures are off is
+# made again, up to three runs in all; every run's figures are kept for the
+# failure message. A wrong percentile is wrong in every run.
 rt=
 chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
-DBENCH_NULL_DELAY_US=$delays $rt "$DBENCH" --backend=null --run-once -q --json="$T/p.json" \
-	-c "$T/qfs.txt" -D "$T/d" 1 >/dev/null; rc=$?
-expect_status $rc 0
-o=$(jq -c '.ops.QUERY_FS_INFORMATION' "$T/p.json")
-expect_eq "$(echo "$o" | jq .count)" 100 "count"
-close "$(echo "$o" | jq .p50_ms)" 5.0 0.02 || fail "p50 of 0.1..10 ms: $o"
-close "$(echo "$o" | jq .p90_ms)" 9.0 0.02 || fail "p90: $o"
-close "$(echo "$o" | jq .p99_ms)" 9.9 0.02 || fail "p99: $o"
-close "$(echo "$o" | jq .max_ms)" 10.0 0.02 || fail "max: $o"
-close "$(echo "$o" | jq .mean_ms)" 5.05 0.02 || fail "mean: $o"
+percentiles_off() {
+	close "$(echo "$1" | jq .p50_ms)" 5.0 0.02 || { echo "p50 of 0.1..10 ms"; return; }
+	close "$(echo "$1" | jq .p90_ms)" 9.0 0.02 || { echo "p90"; return; }
+	close "$(echo "$1" | jq .p99_ms)" 9.9 0.02 || { echo "p99"; return; }
+	close "$(echo "$1" | jq .max_ms)" 10.0 0.02 || { echo "max"; return; }
+	close "$(echo "$1" | jq .mean_ms)" 5.05 0.02 || echo "mean"
+}
+runs=
+for attempt in 1 2 3; do
+	DBENCH_NULL_DELAY_US=$delays $rt "$DBENCH" --backend=null --run-once -q --json="$T/p.json" \
+		-c "$T/qfs.txt" -D "$T/d" 1 >/dev/null; rc=$?
+	expect_status $rc 0
+	o=$(jq -c '.ops.QUERY_FS_INFORMATION' "$T/p.json")
+	expect_eq "$(echo "$o" | jq .count)" 100 "count"
+	off=$(percentiles_off "$o")
+	[ -z "$off" ] && break
+	runs="$runs${runs:+; }run $attempt, $off off: $o"
+done
+[ -z "$off" ] || fail "$runs"
 expect_eq "$(jq .config.backend "$T/p.json")" '"null"' "backend"
 end
 
