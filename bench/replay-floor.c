@@ -97,6 +97,14 @@ static void die(const char *what, const char *where, long line)
 	exit(2);
 }
 
+/* Memory for the loaded sequence, or the end of the program. */
+static void *need(void *p)
+{
+	if (!p)
+		die("out of memory", "loading the trace", 0);
+	return p;
+}
+
 /* The next top-level argument of an strace argument list starting at *p:
  * a quoted string (returned unquoted, C escapes undone), or the raw text
  * of anything else up to the comma or closing parenthesis outside any
@@ -181,7 +189,7 @@ static struct call *load(const char *file, size_t *ncalls)
 	if (!f)
 		die(strerror(errno), file, 0);
 	size_t n = 0, cap = 1024;
-	struct call *calls = malloc(cap * sizeof(*calls));
+	struct call *calls = need(malloc(cap * sizeof(*calls)));
 	char *line = NULL;
 	size_t linecap = 0;
 	long lineno = 0;
@@ -196,7 +204,7 @@ static struct call *load(const char *file, size_t *ncalls)
 		if (!sp || !ret_text)
 			continue;	/* not a call we make, or one that did not return */
 		if (n == cap)
-			calls = realloc(calls, (cap *= 2) * sizeof(*calls));
+			calls = need(realloc(calls, (cap *= 2) * sizeof(*calls)));
 		struct call *c = &calls[n];
 		memset(c, 0, sizeof(*c));
 		c->nr = sp->nr;
@@ -217,7 +225,7 @@ static struct call *load(const char *file, size_t *ncalls)
 					c->fd_mask |= 1u << i;
 				break;
 			case 'p':
-				c->arg[i] = (long)strdup(a);
+				c->arg[i] = (long)need(strdup(a));
 				c->path_mask |= 1u << i;
 				break;
 			case 'b':
@@ -228,7 +236,7 @@ static struct call *load(const char *file, size_t *ncalls)
 				c->arg[i] = strtol(a, NULL, 0);
 				break;
 			case 'h': {
-				struct open_how *how = calloc(1, sizeof(*how));
+				struct open_how *how = need(calloc(1, sizeof(*how)));
 				char *v;
 				if ((v = strstr(a, "flags=")))
 					how->flags = strtoull(v + 6, NULL, 0);
@@ -244,7 +252,11 @@ static struct call *load(const char *file, size_t *ncalls)
 			}
 		}
 		long ret = strtol(ret_text, NULL, 0);
+		if (sp->returns_fd && ret >= MAX_FDS)
+			die("a descriptor beyond those this replays", file, lineno);
 		c->ret_fd = sp->returns_fd && ret >= 0 ? (int)ret : -1;
+		if (c->nr == SYS_close && !(c->fd_mask & 1))
+			continue;	/* close(-1): nothing to close */
 		c->failed = ret < 0;
 		if (c->nr == SYS_fcntl && c->arg[1] != F_SETLK && c->arg[1] != F_GETLK &&
 		    c->arg[1] != F_SETLKW && c->arg[1] != F_OFD_SETLK && c->arg[1] != F_OFD_GETLK)
