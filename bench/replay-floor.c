@@ -43,12 +43,12 @@
 
 enum { MAX_ARGS = 6, MAX_FDS = 4096, BUF_SIZE = 1 << 20 };
 
-/* One call to make: its number, arguments, and which of them are paths
- * (an index into the path store) or descriptors of the trace. */
+/* One call to make: its number and arguments (a path or a structure as a
+ * pointer to a copy made when loading), and which arguments are
+ * descriptors of the trace. */
 struct call {
 	long nr;
 	long arg[MAX_ARGS];
-	unsigned char path_mask;	/* bit i: arg i is a path */
 	unsigned char fd_mask;		/* bit i: arg i is a traced descriptor */
 	unsigned char buf_arg;		/* arg holding a buffer, or MAX_ARGS */
 	int ret_fd;			/* the descriptor it returned in the trace, or -1 */
@@ -59,7 +59,8 @@ struct spec {
 	const char *name;
 	long nr;
 	const char *args;	/* per argument: f descriptor, p path, b buffer, n number,
-				 * h openat2's struct open_how, - unused (0) */
+				 * h openat2's struct open_how, l fcntl's struct flock,
+				 * - unused (0) */
 	int returns_fd;
 };
 
@@ -79,7 +80,7 @@ static const struct spec specs[] = {
 	{ "renameat2", SYS_renameat2, "fpfpn", 0 },
 	{ "fsync", SYS_fsync, "f", 0 },
 	{ "fdatasync", SYS_fdatasync, "f", 0 },
-	{ "fcntl", SYS_fcntl, "fnb", 0 },
+	{ "fcntl", SYS_fcntl, "fnl", 0 },
 	{ "fgetxattr", SYS_fgetxattr, "fpbn", 0 },
 	{ "fsetxattr", SYS_fsetxattr, "fpbnn", 0 },
 	{ "utimensat", SYS_utimensat, "fn-n", 0 },
@@ -226,11 +227,9 @@ static struct call *load(const char *file, size_t *ncalls)
 				break;
 			case 'p':
 				c->arg[i] = (long)need(strdup(a));
-				c->path_mask |= 1u << i;
 				break;
 			case 'b':
 				c->buf_arg = (unsigned char)i;
-				c->arg[i] = strtol(a, NULL, 0);	/* fcntl's flock, or a size */
 				break;
 			case 'n':
 				c->arg[i] = strtol(a, NULL, 0);
@@ -245,6 +244,20 @@ static struct call *load(const char *file, size_t *ncalls)
 				if ((v = strstr(a, "resolve=")))
 					how->resolve = strtoull(v + 8, NULL, 0);
 				c->arg[i] = (long)how;
+				break;
+			}
+			case 'l': {
+				struct flock *lk = need(calloc(1, sizeof(*lk)));
+				char *v;
+				if ((v = strstr(a, "l_type=")))
+					lk->l_type = (short)strtol(v + 7, NULL, 0);
+				if ((v = strstr(a, "l_whence=")))
+					lk->l_whence = (short)strtol(v + 9, NULL, 0);
+				if ((v = strstr(a, "l_start=")))
+					lk->l_start = strtoll(v + 8, NULL, 0);
+				if ((v = strstr(a, "l_len=")))
+					lk->l_len = strtoll(v + 6, NULL, 0);
+				c->arg[i] = (long)lk;
 				break;
 			}
 			default:
@@ -270,10 +283,6 @@ static struct call *load(const char *file, size_t *ncalls)
 	*ncalls = n;
 	return calls;
 }
-
-/* fcntl's lock calls point at a struct flock in the trace; here at one
- * that locks a byte range of the same width as a LockX does. */
-static struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
 
 /* The call itself, without libc's wrapper (which moves every argument
  * one register over and sets errno): -errno on failure. */
@@ -310,7 +319,7 @@ static long replay(const struct call *calls, size_t n, int *fdmap, int dirfd)
 				a[k] = fdmap[a[k]] >= 0 ? fdmap[a[k]] : dirfd;
 		}
 		if (c->buf_arg < MAX_ARGS)
-			a[c->buf_arg] = c->nr == SYS_fcntl ? (long)&lock : (long)buf;
+			a[c->buf_arg] = (long)buf;
 		/* The sequence is read once per replay, from end to end: ask for
 		 * the next record before the call's kernel work begins. */
 		__builtin_prefetch(c + 1);
@@ -344,15 +353,14 @@ int main(int argc, char **argv)
 	int dirfd = open(argv[2], O_RDONLY | O_DIRECTORY);
 	if (dirfd < 0)
 		die(strerror(errno), argv[2], 0);
-	buf = aligned_alloc(4096, BUF_SIZE);
+	buf = need(aligned_alloc(4096, BUF_SIZE));
 	memset(buf, 0, BUF_SIZE);
 	for (size_t i = 0; i < n; i++) {
 		const struct call *c = &calls[i];
-		for (int k = 0; k < MAX_ARGS; k++)
-			if (c->buf_arg == k && c->nr != SYS_fcntl && k + 1 < MAX_ARGS &&
-			    (c->nr == SYS_pread64 || c->nr == SYS_pwrite64 || c->nr == SYS_getdents64) &&
-			    c->arg[k + 1] > BUF_SIZE)
-				die("a transfer larger than the buffer", argv[1], 0);
+		bool xattr = c->nr == SYS_fgetxattr || c->nr == SYS_fsetxattr;
+		bool data = c->nr == SYS_pread64 || c->nr == SYS_pwrite64 || c->nr == SYS_getdents64;
+		if ((data && c->arg[2] > BUF_SIZE) || (xattr && c->arg[3] > BUF_SIZE))
+			die("a transfer larger than the buffer", argv[1], 0);
 	}
 
 	static int fdmap[MAX_FDS];
