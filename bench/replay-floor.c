@@ -175,6 +175,14 @@ static char *return_value(char *open)
 	return found;
 }
 
+/* The number after `name` in a structure strace printed, 0 without it. */
+static long long field(const char *text, const char *name)
+{
+	const char *v = strstr(text, name);
+
+	return v ? strtoll(v + strlen(name), NULL, 0) : 0;
+}
+
 static const struct spec *spec_of(const char *name, size_t len)
 {
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
@@ -236,27 +244,18 @@ static struct call *load(const char *file, size_t *ncalls)
 				break;
 			case 'h': {
 				struct open_how *how = need(calloc(1, sizeof(*how)));
-				char *v;
-				if ((v = strstr(a, "flags=")))
-					how->flags = strtoull(v + 6, NULL, 0);
-				if ((v = strstr(a, "mode=")))
-					how->mode = strtoull(v + 5, NULL, 0);
-				if ((v = strstr(a, "resolve=")))
-					how->resolve = strtoull(v + 8, NULL, 0);
+				how->flags = (uint64_t)field(a, "flags=");
+				how->mode = (uint64_t)field(a, "mode=");
+				how->resolve = (uint64_t)field(a, "resolve=");
 				c->arg[i] = (long)how;
 				break;
 			}
 			case 'l': {
 				struct flock *lk = need(calloc(1, sizeof(*lk)));
-				char *v;
-				if ((v = strstr(a, "l_type=")))
-					lk->l_type = (short)strtol(v + 7, NULL, 0);
-				if ((v = strstr(a, "l_whence=")))
-					lk->l_whence = (short)strtol(v + 9, NULL, 0);
-				if ((v = strstr(a, "l_start=")))
-					lk->l_start = strtoll(v + 8, NULL, 0);
-				if ((v = strstr(a, "l_len=")))
-					lk->l_len = strtoll(v + 6, NULL, 0);
+				lk->l_type = (short)field(a, "l_type=");
+				lk->l_whence = (short)field(a, "l_whence=");
+				lk->l_start = field(a, "l_start=");
+				lk->l_len = field(a, "l_len=");
 				c->arg[i] = (long)lk;
 				break;
 			}
