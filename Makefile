@@ -27,7 +27,7 @@ endif
 PKGS     = popt talloc zlib jansson libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Wall -Wextra -Werror $(CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror $(CFLAGS) \
              $(SAN_CFLAGS) $(PKG_CFLAGS) $(MPI_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -lm
 
@@ -39,11 +39,14 @@ else
 BIN = $(O)/dbench
 endif
 
-LIB_SRCS = src/ops.c src/loadfile.c src/hist.c src/stats.c src/result.c src/report.c \
-           src/report_json.c src/env.c src/client.c src/probe.c src/driver.c src/backend.c \
-           src/fileio.c src/nullio.c src/sweep.c src/plot.c \
-           src/compare.c src/cluster.c src/verify.c src/opclock.c
-LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/default_loadfile.o
+# The pipeline, a folder a layer: base (clock, exit codes), load (loadfile
+# to program), backends (performing operations), stats (shared-memory
+# figures), run (plan, driver, clients), report (result, text, JSON,
+# environment), analysis (sweep, compare, plot).
+LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/backends/*.c src/stats/*.c \
+                      src/run/*.c src/report/*.c src/analysis/*.c)
+HEADERS  = $(wildcard src/*/*.h)
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
 MAIN_OBJ = $(O)/main.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -60,28 +63,30 @@ all: $(BIN)
 $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
 
-$(O)/%.o: src/%.c $(wildcard include/*.h src/*.h) | $(O)
+$(O)/%.o: src/%.c $(HEADERS) | $(O)
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Switching MPI on or off rebuilds what depends on it.
 $(O)/mpi-$(MPI).stamp: | $(O)
 	rm -f $(O)/mpi-*.stamp && touch $@
 
-$(O)/cluster.o: $(O)/mpi-$(MPI).stamp
+$(O)/run/cluster.o: $(O)/mpi-$(MPI).stamp
 
-$(O)/default_loadfile.o: src/default_loadfile.S loadfiles/default.txt | $(O)
+$(O)/load/default_loadfile.o: src/load/default_loadfile.S loadfiles/default.txt | $(O)
+	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 
 $(O)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIB_OBJS) \
-		$(wildcard include/*.h src/*.h) | $(O)
+		$(HEADERS) | $(O)
 	@mkdir -p $(O)/tests
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< tests/unit/fixture.c \
 		$(LIB_OBJS) $(LDLIBS) $(shell pkg-config --libs cmocka)
 
 # A tool of the shell tests (not itself a test: no test_ prefix).
-$(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/hist.o $(O)/ops.o include/hist.h include/ops.h
+$(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.o src/stats/hist.h src/load/ops.h
 	@mkdir -p $(O)/tests
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/hist.o $(O)/ops.o
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/stats/hist.o $(O)/load/ops.o
 
 $(O):
 	mkdir -p $(O)

@@ -11,13 +11,13 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "compare.h"
-#include "driver.h"
-#include "probe.h"
-#include "sweep.h"
-#include "loadfile.h"
-#include "version.h"
+#include "run/cluster.h"
+#include "analysis/compare.h"
+#include "run/driver.h"
+#include "run/probe.h"
+#include "analysis/sweep.h"
+#include "load/loadfile.h"
+#include "base/version.h"
 
 struct cmdline {
 	int timelimit;

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "loadfile.h"
+#include "load/loadfile.h"
 
 const char default_loadfile_text[] = "Mkdir \"\\clients\" NT_STATUS_OK\n";
 const char default_loadfile_end[1];

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hist.h"
-#include "ops.h"
+#include "stats/hist.h"
+#include "load/ops.h"
 
 int main(int argc, char **argv)
 {

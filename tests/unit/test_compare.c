@@ -20,7 +20,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "compare.h"
+#include "analysis/compare.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown
@@ -564,7 +564,7 @@ static void a_significant_drop_beyond_the_limit_exits_3(void **state)
 	char *text = NULL;
 
 	assert_int_equal(report_of(state, sweep_doc(6, np, ma, NULL), sweep_doc(6, np, mb, NULL),
-				   5, &text), COMPARE_EXIT_SLOWER);
+				   5, &text), EXIT_SLOWER);
 	assert_non_null(strstr(text, "Environments: no differences\n"));
 	assert_non_null(strstr(text, "     1       3/3     100.000      80.000   -20.00%"));
 	assert_non_null(strstr(text, "slower\n"));
@@ -606,7 +606,7 @@ static void single_runs_exit_3_on_the_plain_difference(void **state)
 	char *text = NULL;
 
 	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 94, 0), 5, &text),
-			 COMPARE_EXIT_SLOWER);
+			 EXIT_SLOWER);
 	assert_non_null(strstr(text, "slower (1 run: no test)\n"));
 	free(text);
 	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 96, 0), 5, &text), 0);

@@ -27,8 +27,8 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "env.h"
-#include "../../src/env_internal.h"
+#include "report/env.h"
+#include "report/env_internal.h"
 
 /* ---- fixture ---- */
 

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "verify.h"
+#include "backends/verify.h"
 
 #define SIZE 8192
 

@@ -1,0 +1,350 @@
+/*
+ * sweep.c - a sweep over client counts with repeats (see sweep.h): the
+ * list syntax, the runs and the rests between them, the summary table,
+ * and the sweep's JSON and CSV files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/plot.h"
+#include "analysis/sweep.h"
+#include "base/version.h"
+
+/* ---- the list ---- */
+
+static bool parse_count(const char *s, size_t len, unsigned *out)
+{
+	unsigned long v = 0;
+
+	if (len == 0 || len > 6)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v < 1 || v > DBENCH_MAX_CLIENTS)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool add_count(TALLOC_CTX *mem_ctx, unsigned **out, unsigned *n, unsigned v)
+{
+	unsigned *grown = talloc_realloc(mem_ctx, *out, unsigned, *n + 1);
+	if (!grown)
+		return false;
+	grown[(*n)++] = v;
+	*out = grown;
+	return true;
+}
+
+/* One item: "N" or "A..B". */
+static bool parse_item(TALLOC_CTX *mem_ctx, const char *s, size_t len, unsigned **out,
+		       unsigned *n)
+{
+	const char *dots = memmem(s, len, "..", 2);
+	unsigned a, b;
+
+	if (!dots)
+		return parse_count(s, len, &a) && add_count(mem_ctx, out, n, a);
+	if (!parse_count(s, dots - s, &a) || !parse_count(dots + 2, s + len - dots - 2, &b) ||
+	    a > b)
+		return false;
+	for (unsigned long v = a; v <= b; v *= 2) {
+		if (!add_count(mem_ctx, out, n, v))
+			return false;
+	}
+	return true;
+}
+
+bool sweep_parse_list(TALLOC_CTX *mem_ctx, const char *list, unsigned **out,
+		      unsigned *n, char **err)
+{
+	const char *p = list;
+
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (!parse_item(mem_ctx, p, len, out, n)) {
+			*err = talloc_asprintf(mem_ctx, "--sweep: '%.*s' is not a client count"
+					       " (1 to %d) or a range A..B", (int)len, p,
+					       DBENCH_MAX_CLIENTS);
+			TALLOC_FREE(*out);
+			return false;
+		}
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}
+
+/* ---- between runs ---- */
+
+static void rest(const struct sweep_plan *sp)
+{
+	sync();
+	if (sp->drop_caches) {
+		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "3\n", 2) != 2)
+			fprintf(stderr, "dbench: cannot drop caches: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	if (sp->settle)
+		sleep(sp->settle);
+}
+
+/* ---- figures from run documents ---- */
+
+static double num(json_t *doc, const char *a, const char *b)
+{
+	return json_number_value(json_object_get(json_object_get(doc, a), b));
+}
+
+/* The run's worst p99 over operation types. */
+static double run_p99(json_t *doc)
+{
+	const char *name;
+	json_t *o;
+	double worst = 0;
+
+	json_object_foreach(json_object_get(doc, "ops"), name, o) {
+		double v = json_number_value(json_object_get(o, "p99_ms"));
+		if (v > worst)
+			worst = v;
+	}
+	return worst;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The summary of the successful runs at one count. */
+static json_t *summarise(json_t *runs, unsigned procs)
+{
+	double tp[4096], p99[4096], sum = 0, sq = 0, hi = 0, lo = 0, maxl = 0;
+	size_t n = 0, i;
+	json_t *doc;
+
+	json_array_foreach(runs, i, doc) {
+		if (num(doc, "config", "nprocs") != procs || n == 4096 ||
+		    json_integer_value(json_object_get(json_object_get(doc, "status"),
+						       "exit_code")) != 0)
+			continue;
+		tp[n] = num(doc, "result", "throughput_mb_s");
+		p99[n] = run_p99(doc);
+		double m = num(doc, "result", "max_latency_ms");
+		maxl = m > maxl ? m : maxl;
+		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
+		lo = n == 0 || tp[n] < lo ? tp[n] : lo;
+		sum += tp[n];
+		n++;
+	}
+	double mean = n ? sum / n : 0;
+	for (i = 0; i < n; i++)
+		sq += (tp[i] - mean) * (tp[i] - mean);
+	double sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
+	qsort(p99, n, sizeof(double), cmp_double);
+	double med = n == 0 ? 0 : n % 2 ? p99[n / 2] : (p99[n / 2 - 1] + p99[n / 2]) / 2;
+	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+			 "procs", (json_int_t)procs, "runs", (json_int_t)n,
+			 "mean", mean, "high", hi, "low", lo, "stddev", sd,
+			 "cv_pct", mean > 0 ? sd / mean * 100 : 0.0,
+			 "p99_ms", med, "max_ms", maxl);
+}
+
+static void print_summary(FILE *out, json_t *summary)
+{
+	size_t i;
+	json_t *s;
+
+	fprintf(out, "\nSweep summary (MB/sec; latency in ms)\n");
+	fprintf(out, " %6s %5s %10s %10s %10s %9s %7s %10s %10s\n", "procs", "runs", "mean",
+		"high", "low", "stddev", "cv%", "p99", "max");
+	json_array_foreach(summary, i, s) {
+		fprintf(out, " %6lld %5lld %10.2f %10.2f %10.2f %9.2f %7.2f %10.3f %10.3f\n",
+			(long long)json_integer_value(json_object_get(s, "procs")),
+			(long long)json_integer_value(json_object_get(s, "runs")),
+			json_real_value(json_object_get(s, "mean")),
+			json_real_value(json_object_get(s, "high")),
+			json_real_value(json_object_get(s, "low")),
+			json_real_value(json_object_get(s, "stddev")),
+			json_real_value(json_object_get(s, "cv_pct")),
+			json_real_value(json_object_get(s, "p99_ms")),
+			json_real_value(json_object_get(s, "max_ms")));
+	}
+	fflush(out);
+}
+
+/* ---- files ---- */
+
+static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+	json_t *doc;
+
+	if (!f)
+		return errno;
+	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
+		   "p99_ms,max_latency_ms,started_at\n");
+	json_array_foreach(runs, i, doc) {
+		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s\n",
+			num(doc, "config", "nprocs"), repeat_of[i],
+			(long long)json_integer_value(json_object_get(json_object_get(doc, "status"),
+								     "exit_code")),
+			num(doc, "result", "throughput_mb_s"), num(doc, "result", "elapsed_s"),
+			num(doc, "result", "operations"), num(doc, "result", "errors"),
+			run_p99(doc), num(doc, "result", "max_latency_ms"),
+			json_string_value(json_object_get(doc, "started_at")));
+	}
+	return fclose(f) == 0 ? 0 : errno;
+}
+
+static int write_json(const char *path, json_t *doc)
+{
+	int flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER;
+
+	if (strcmp(path, "-") == 0) {
+		int r = json_dumpf(doc, stdout, flags);
+		fputc('\n', stdout);
+		return r == 0 && fflush(stdout) == 0 ? 0 : EIO;
+	}
+	return json_dump_file(doc, path, flags) == 0 ? 0 : (errno ? errno : EIO);
+}
+
+/* The summary as one chart series (counts where no run succeeded are left
+ * out). */
+static int write_plot(const char *path, const struct run_plan *base, json_t *summary)
+{
+	size_t n = json_array_size(summary), k = 0, i;
+	struct plot_point *pts = calloc(n ? n : 1, sizeof(*pts));
+	json_t *s;
+
+	if (!pts)
+		return ENOMEM;
+	json_array_foreach(summary, i, s) {
+		if (json_integer_value(json_object_get(s, "runs")) == 0)
+			continue;
+		pts[k++] = (struct plot_point){
+			.procs = json_integer_value(json_object_get(s, "procs")),
+			.mean = json_real_value(json_object_get(s, "mean")),
+			.high = json_real_value(json_object_get(s, "high")),
+			.low = json_real_value(json_object_get(s, "low")),
+			.p99_ms = json_real_value(json_object_get(s, "p99_ms")),
+		};
+	}
+	char name[512];
+	snprintf(name, sizeof(name), "%s on %s%s", base->prog->source, base->dirs[0],
+		 base->ndirs > 1 ? " ..." : "");
+	struct plot_series series = { name, pts, k };
+	int err = plot_svg(path, "dbench sweep", &series, 1);
+	free(pts);
+	return err;
+}
+
+/* ---- the sweep ---- */
+
+static json_t *sweep_config(const struct sweep_plan *sp)
+{
+	json_t *procs = json_array();
+
+	for (unsigned i = 0; i < sp->nprocs; i++)
+		json_array_append_new(procs, json_integer(sp->procs[i]));
+	return json_pack("{s:s, s:o, s:I, s:I, s:b}", "dbench_version", DBENCH_VERSION,
+			 "procs", procs, "repeat", (json_int_t)sp->repeat,
+			 "settle_s", (json_int_t)sp->settle, "drop_caches", sp->drop_caches);
+}
+
+/* Every run in order; returns the worst exit status and fills runs. */
+static int run_all(const struct run_plan *base, const struct sweep_plan *sp, json_t *runs,
+		   unsigned *repeat_of)
+{
+	int worst = EXIT_OK;
+
+	for (unsigned i = 0; i < sp->nprocs; i++) {
+		for (unsigned r = 1; r <= sp->repeat; r++) {
+			struct run_plan plan = *base;
+			json_t *doc = NULL;
+			plan.nclients = sp->procs[i];
+			plan.json_path = NULL;
+			plan.result_doc = &doc;
+			if (json_array_size(runs) > 0)
+				rest(sp);
+			int rc = driver_run(&plan);
+			if (driver_is_client())
+				return rc;	/* a client process, on its way out */
+			if (doc) {
+				repeat_of[json_array_size(runs)] = r;
+				json_array_append_new(runs, doc);
+			}
+			if (rc == EXIT_INTERRUPTED || rc == EXIT_TERMINATED || rc == EXIT_BAD_INPUT)
+				return rc;
+			if (rc != EXIT_OK)
+				worst = EXIT_RUN_FAILED;
+		}
+	}
+	return worst;
+}
+
+int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
+{
+	bool json_stdout = sp->json_path && strcmp(sp->json_path, "-") == 0;
+	FILE *text = json_stdout ? stderr : stdout;
+	json_t *runs = json_array(), *summary = json_array();
+	unsigned *repeat_of = calloc((size_t)sp->nprocs * sp->repeat, sizeof(unsigned));
+	struct run_plan plan = *base;
+
+	if (!runs || !summary || !repeat_of) {
+		fprintf(stderr, "dbench: out of memory\n");
+		json_decref(runs);
+		json_decref(summary);
+		free(repeat_of);
+		return EXIT_RUN_FAILED;
+	}
+	plan.text_on_stderr = json_stdout;
+	int rc = run_all(&plan, sp, runs, repeat_of);
+	if (driver_is_client()) {
+		json_decref(runs);
+		json_decref(summary);
+		free(repeat_of);
+		return rc;
+	}
+	for (unsigned i = 0; i < sp->nprocs; i++) {
+		bool seen = false;
+		for (unsigned j = 0; j < i; j++)
+			seen = seen || sp->procs[j] == sp->procs[i];
+		if (!seen)
+			json_array_append_new(summary, summarise(runs, sp->procs[i]));
+	}
+	print_summary(text, summary);
+	int err = 0;
+	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of)) != 0)
+		fprintf(stderr, "dbench: cannot write CSV to '%s': %s\n", sp->csv_path,
+			strerror(err));
+	int perr = 0;
+	if (sp->plot_path && (perr = write_plot(sp->plot_path, base, summary)) != 0)
+		fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", sp->plot_path,
+			strerror(perr));
+	err = err ? err : perr;
+	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp), "runs", runs,
+				"summary", summary);
+	int jerr = 0;
+	if (sp->json_path && (jerr = write_json(sp->json_path, doc)) != 0)
+		fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n", sp->json_path,
+			strerror(jerr));
+	json_decref(doc);
+	free(repeat_of);
+	return rc != EXIT_OK ? rc : (err || jerr) ? EXIT_RUN_FAILED : EXIT_OK;
+}

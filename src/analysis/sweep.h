@@ -1,0 +1,46 @@
+/*
+ * sweep.h - many runs, one summary: a sweep over client counts with
+ * repeats (`dbench --sweep=LIST --repeat=K`).
+ *
+ * Each run is a full run as `dbench N` makes it, in a fresh client tree,
+ * printing its usual output (the classic Throughput line included, so old
+ * scripts keep working).  Between runs the sweep syncs and settles, and
+ * with --drop-caches drops the page cache.  At the end it prints a table,
+ * one row per N: runs, mean, high, low, standard deviation and coefficient
+ * of variation of the throughput, the median over runs of the worst
+ * operation type's p99 latency, and the worst maximum latency.  A failed
+ * run is recorded and the sweep goes on; an interrupted one ends it.  What
+ * completed is always kept.
+ */
+#ifndef DBENCH_SWEEP_H
+#define DBENCH_SWEEP_H
+
+#include <stdbool.h>
+#include <talloc.h>
+
+#include "run/driver.h"
+
+struct sweep_plan {
+	unsigned *procs;	/* client counts, in order */
+	unsigned nprocs;
+	unsigned repeat;	/* runs per count */
+	unsigned settle;	/* seconds of rest after a sync between runs */
+	bool drop_caches;	/* echo 3 > /proc/sys/vm/drop_caches between runs */
+	const char *json_path;	/* the sweep document, "-" for stdout, or NULL */
+	const char *csv_path;	/* one row per run, or NULL */
+	const char *plot_path;	/* an SVG chart of the summary, or NULL */
+};
+
+/*
+ * Parse LIST: comma-separated items, each a count N or a range A..B, the
+ * powers of two from A up to B (1..128 is 1 2 4 ... 128).  Counts must be
+ * 1 .. DBENCH_MAX_CLIENTS.  Returns true with *out (on mem_ctx) and *n, or
+ * false with *err (on mem_ctx).
+ */
+bool sweep_parse_list(TALLOC_CTX *mem_ctx, const char *list, unsigned **out,
+		      unsigned *n, char **err);
+
+/* Run the sweep: `base` is the plan of every run but its nclients. */
+int sweep_run(const struct run_plan *base, const struct sweep_plan *sp);
+
+#endif

@@ -1,0 +1,1214 @@
+/*
+ * fileio.c - the local-filesystem backend: each loadfile operation as the
+ * system calls dbench 4.0's fileio backend makes for it.
+ *
+ * This file owns one client's descriptors: its own duplicate of
+ * DIR/clients, a descriptor of DIR/clients/client<id>, the files the trace
+ * has open (indexed by compiled handle slot), and a cache of descriptors of
+ * the directories the trace names (indexed by program.dirs).  Every lookup
+ * is a *at() call relative to one of those directories, and nothing ever
+ * follows a symbolic link: leaves are opened with O_NOFOLLOW, directories
+ * with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) or, on kernels
+ * without it, one O_NOFOLLOW component at a time.
+ *
+ * To keep the per-call-type system call counts of a run equal to dbench
+ * 4.0's on the same loadfile, each operation makes the calls dbench's
+ * path-based code makes, in *at() form: the name resolution it simulates
+ * (a stat, and on a miss a case-insensitive scan of the parent), the
+ * fstat after every open, the second directory scan of a wildcard
+ * FIND_FIRST.  The differences are deliberate and listed where they occur:
+ * Deltree removes directories too, outcomes are checked instead of
+ * printed, and a directory open on a cache miss is the only extra call.
+ *
+ * With --verify, WriteX writes verify.h's pattern from the client's own
+ * buffer instead of zeros, every change an operation makes to the files
+ * is reported to the client's verify state once it has succeeded, and
+ * ReadX checks what it read; no system call is added.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+
+/* NTCreateX create_disposition values (MS-SMB). */
+enum {
+	FILEIO_SUPERSEDE,
+	FILEIO_OPEN,
+	FILEIO_CREATE,
+	FILEIO_OPEN_IF,
+	FILEIO_OVERWRITE,
+	FILEIO_OVERWRITE_IF,
+};
+
+#define FILEIO_DIRECTORY_FILE 0x1	/* create_options: the object is a directory */
+#define FILEIO_DIR_FDS_MAX 256		/* cached directory descriptors at once */
+#define FILEIO_DENTS_SIZE 8192		/* getdents64 buffer: a few hundred entries */
+#define FILEIO_XATTR_NAME "user.DosAttrib"
+#define FILEIO_XATTR_SIZE 44		/* dbench 4.0's DOS attribute blob */
+
+struct backend_client {
+	const struct program *prog;
+	struct backend_options opts;
+	char name[48];		/* the client dir beneath clients_fd */
+	int clients_fd;		/* our duplicate of DIR/clients */
+	int client_fd;		/* DIR/clients/client<id>, or -1 until needed */
+	int *fds;		/* open files by handle slot, -1 when closed */
+	unsigned nfds;
+	int *dir_fds;		/* by program.dirs index, -1 when not cached */
+	size_t ndirs;
+	unsigned dirs_open;	/* entries of dir_fds that are >= 0 */
+	size_t hand;		/* next eviction candidate in dir_fds */
+	bool no_openat2;	/* the kernel lacks it: walk components instead */
+	size_t max_xfer;	/* largest ReadX/WriteX size in the program */
+	char *wbuf;		/* zeros for WriteX, allocated on first use */
+	char *rbuf;		/* ReadX target, allocated on first use */
+	char *dents;		/* getdents64 buffer for directory scans */
+	uint64_t rng;		/* xorshift state for the xattr payload */
+	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
+	bool mismatch;		/* the last ReadX read wrong data: see failure_detail */
+};
+
+/* ---- descriptors ---- */
+
+static void fileio_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void fileio_close_handles(struct backend_client *bc)
+{
+	for (unsigned i = 0; i < bc->nfds; i++)
+		fileio_close(&bc->fds[i]);
+}
+
+static void fileio_uncache(struct backend_client *bc, size_t i)
+{
+	if (bc->dir_fds[i] >= 0)
+		bc->dirs_open--;
+	fileio_close(&bc->dir_fds[i]);
+}
+
+/*
+ * Forget every cached directory at or beneath client-relative `path`
+ * ("" is the client directory itself, which takes the client fd too):
+ * after a Rmdir, Deltree or Rename their descriptors name the wrong thing.
+ */
+static void fileio_invalidate(struct backend_client *bc, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len == 0)
+		fileio_close(&bc->client_fd);
+	for (size_t i = 0; i < bc->ndirs; i++) {
+		const char *d = bc->prog->dirs[i];
+		if (bc->dir_fds[i] < 0)
+			continue;
+		if (len == 0 || (strncmp(d, path, len) == 0 &&
+				 (d[len] == '\0' || d[len] == '/')))
+			fileio_uncache(bc, i);
+	}
+}
+
+static int fileio_destructor(struct backend_client *bc)
+{
+	fileio_close_handles(bc);
+	for (size_t i = 0; i < bc->ndirs; i++)
+		fileio_uncache(bc, i);
+	fileio_close(&bc->client_fd);
+	fileio_close(&bc->clients_fd);
+	return 0;
+}
+
+/* The client directory, reopened after a Deltree or Rmdir removed it.
+ * Returns a descriptor or -errno. */
+static int fileio_client_fd(struct backend_client *bc)
+{
+	if (bc->client_fd < 0) {
+		bc->client_fd = openat(bc->clients_fd, bc->name,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (bc->client_fd < 0)
+			return -errno;
+	}
+	return bc->client_fd;
+}
+
+/* Open `rel` beneath `base` one component at a time, for kernels without
+ * openat2.  Returns a descriptor or -errno. */
+static int fileio_walk(int base, const char *rel)
+{
+	char comp[NAME_MAX + 1];
+	int fd = base;
+
+	while (*rel) {
+		size_t n = strcspn(rel, "/");
+		if (n == 0 || n > NAME_MAX ||
+		    (rel[0] == '.' && (n == 1 || (n == 2 && rel[1] == '.')))) {
+			if (fd != base)
+				close(fd);
+			return n > NAME_MAX ? -ENAMETOOLONG : -EINVAL;
+		}
+		memcpy(comp, rel, n);
+		comp[n] = '\0';
+		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int err = errno;
+		if (fd != base)
+			close(fd);
+		if (next < 0)
+			return -err;
+		fd = next;
+		rel += n + (rel[n] == '/');
+	}
+	return fd == base ? -EINVAL : fd;
+}
+
+static int fileio_open_beneath(struct backend_client *bc, int base, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+
+	if (!bc->no_openat2) {
+		long fd = syscall(SYS_openat2, base, rel, &how, sizeof(how));
+		if (fd >= 0)
+			return (int)fd;
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+		/* ENOSYS: old kernel; EPERM: a seccomp filter.  A real
+		 * permission problem shows up again in the walk. */
+		bc->no_openat2 = true;
+	}
+	return fileio_walk(base, rel);
+}
+
+/* Close one cached directory other than `keep`, round robin. */
+static void fileio_evict(struct backend_client *bc, size_t keep)
+{
+	for (size_t n = 0; n < bc->ndirs; n++) {
+		size_t i = bc->hand;
+		bc->hand = (bc->hand + 1) % bc->ndirs;
+		if (i != keep && bc->dir_fds[i] >= 0) {
+			fileio_uncache(bc, i);
+			return;
+		}
+	}
+}
+
+/*
+ * Descriptor of program.dirs[idx], opening and caching it on a miss.
+ * `keep` is a directory the caller still holds (Rename's other parent),
+ * which eviction must spare.  Returns a descriptor or -errno.
+ */
+static int fileio_dir_fd(struct backend_client *bc, size_t idx, size_t keep)
+{
+	if (idx >= bc->ndirs)
+		return -EINVAL;
+	if (bc->prog->dirs[idx][0] == '\0')
+		return fileio_client_fd(bc);
+	if (bc->dir_fds[idx] >= 0)
+		return bc->dir_fds[idx];
+	int base = fileio_client_fd(bc);
+	if (base < 0)
+		return base;
+	int fd = fileio_open_beneath(bc, base, bc->prog->dirs[idx]);
+	if (fd < 0)
+		return fd;
+	if (bc->dirs_open >= FILEIO_DIR_FDS_MAX)
+		fileio_evict(bc, keep);
+	bc->dir_fds[idx] = fd;
+	bc->dirs_open++;
+	return fd;
+}
+
+/*
+ * Where an operation's path (or Rename's second path) lives: returns the
+ * parent directory's descriptor (or -errno) and sets *leaf to the name in
+ * it.  "\clients" is DIR/clients seen as "."; the client directory ""
+ * is its own name beneath DIR/clients.
+ */
+static int fileio_parent(struct backend_client *bc, const struct op *op, bool second,
+			 size_t keep, const char **leaf)
+{
+	const char *path = second ? op->path2 : op->path;
+	uint16_t dir = second ? op->dir2 : op->dir;
+
+	if (path == NULL)
+		return -EINVAL;
+	if (op->flags & OPF_CLIENTS_DIR) {
+		*leaf = ".";
+		return bc->clients_fd;
+	}
+	if (dir == DIR_NONE) {
+		*leaf = bc->name;
+		return path[0] == '\0' ? bc->clients_fd : -EINVAL;
+	}
+	*leaf = second ? op->leaf2 : op->leaf;
+	return fileio_dir_fd(bc, dir, keep);
+}
+
+/* The open file behind an operation's handle, or -EBADF. */
+static int fileio_handle(const struct backend_client *bc, const struct op *op)
+{
+	if (op->handle == HANDLE_NONE || op->handle >= bc->nfds || bc->fds[op->handle] < 0)
+		return -EBADF;
+	return bc->fds[op->handle];
+}
+
+/* ---- directory scans ---- */
+
+/* ASCII case folding, as strcasecmp() does in the C locale we run in. */
+static char fileio_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* A read through a directory with getdents64 into a caller's buffer of
+ * FILEIO_DENTS_SIZE bytes. */
+struct fileio_scan {
+	int fd;
+	char *buf;
+	ssize_t len, pos;
+};
+
+/*
+ * Start reading directory `fd` (consumed: closed on failure).  The fstat
+ * is the one glibc's opendir makes, which dbench 4.0 calls wherever we
+ * scan; it also tells Deltree which device it is on.
+ */
+static int fileio_scan_start(struct fileio_scan *s, int fd, char *buf, struct stat *st)
+{
+	*s = (struct fileio_scan){ .fd = fd, .buf = buf };
+	if (fd < 0)
+		return errno;
+	if (buf == NULL || fstat(fd, st) != 0) {
+		int err = buf == NULL ? ENOMEM : errno;
+		fileio_close(&s->fd);
+		return err;
+	}
+	return 0;
+}
+
+/* A fresh description of directory `dirfd` (the cached descriptor's
+ * offset must stay untouched), read into the client's buffer. */
+static int fileio_scan_open(struct backend_client *bc, int dirfd, struct fileio_scan *s)
+{
+	struct stat st;
+
+	if (bc->dents == NULL)
+		bc->dents = talloc_size(bc, FILEIO_DENTS_SIZE);
+	return fileio_scan_start(s, openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+				 bc->dents, &st);
+}
+
+/* Next entry name, or NULL at the end (*err set on a read error). */
+static inline __attribute__((always_inline)) const char *
+fileio_scan_next(struct fileio_scan *s, int *err)
+{
+	if (s->pos >= s->len) {
+		s->len = getdents64(s->fd, s->buf, FILEIO_DENTS_SIZE);
+		s->pos = 0;
+		if (s->len <= 0) {
+			*err = s->len < 0 ? errno : 0;
+			return NULL;
+		}
+	}
+	struct dirent64 *d = (struct dirent64 *)(s->buf + s->pos);
+	s->pos += d->d_reclen;
+	return d->d_name;
+}
+
+/* What dbench 4.0 does when a name is not found: read the parent until
+ * an entry matches case-insensitively.  The answer is not used. */
+static void fileio_case_scan(struct backend_client *bc, int dirfd, const char *leaf)
+{
+	struct fileio_scan s;
+	const char *name;
+	int err;
+
+	if (fileio_scan_open(bc, dirfd, &s) != 0)
+		return;
+	/* Most entries differ in the first letter: check that before the call. */
+	char first = fileio_lower(leaf[0]);
+	while ((name = fileio_scan_next(&s, &err)) != NULL) {
+		if (fileio_lower(name[0]) == first && strcasecmp(name, leaf) == 0)
+			break;
+	}
+	fileio_close(&s.fd);
+}
+
+/* ---- DOS attribute xattr traffic (-x) ---- */
+
+static void fileio_xattr_read_fd(const struct backend_client *bc, int fd)
+{
+	char buf[FILEIO_XATTR_SIZE];
+
+	if (bc->opts.xattr)
+		(void)fgetxattr(fd, FILEIO_XATTR_NAME, buf, sizeof(buf));
+}
+
+/* Read the attribute of `leaf` in `dirfd` without following a link at
+ * the leaf: through our own descriptor's /proc entry, as glibc has no
+ * getxattrat.  Failures are ignored, as dbench 4.0 ignores them. */
+static void fileio_xattr_read_at(const struct backend_client *bc, int dirfd, const char *leaf)
+{
+	char path[64 + NAME_MAX], buf[FILEIO_XATTR_SIZE];
+	int n;
+
+	if (!bc->opts.xattr)
+		return;
+	n = snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dirfd, leaf);
+	if (n > 0 && (size_t)n < sizeof(path))
+		(void)lgetxattr(path, FILEIO_XATTR_NAME, buf, sizeof(buf));
+}
+
+/*
+ * Read the attribute, then store a fresh one: a timestamp, whole seconds
+ * one time in five so that some files share a value, as in dbench 4.0.
+ * Returns 0 or the errno of the store.
+ */
+static int fileio_xattr_write_fd(struct backend_client *bc, int fd)
+{
+	char buf[FILEIO_XATTR_SIZE];
+	struct timespec ts;
+	int64_t stamp[2];
+
+	if (!bc->opts.xattr)
+		return 0;
+	(void)fgetxattr(fd, FILEIO_XATTR_NAME, buf, sizeof(buf));
+	bc->rng ^= bc->rng << 13;
+	bc->rng ^= bc->rng >> 7;
+	bc->rng ^= bc->rng << 17;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	stamp[0] = ts.tv_sec;
+	stamp[1] = bc->rng % 5 == 0 ? 0 : ts.tv_nsec / 1000;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, stamp, sizeof(stamp));
+	if (fsetxattr(fd, FILEIO_XATTR_NAME, buf, sizeof(buf), 0) != 0)
+		return errno;
+	return 0;
+}
+
+/* ---- helpers shared by the path operations ---- */
+
+/*
+ * dbench 4.0's simulation of a CIFS server's name lookup: stat the name;
+ * when it exists read its DOS attributes (-x), and when it does not, scan
+ * the parent for a case-insensitive match (unless --no-resolve).
+ * Returns the stat's outcome, 0 or an errno.
+ */
+static int fileio_resolve(struct backend_client *bc, int dirfd, const char *leaf,
+			  struct stat *st)
+{
+	if (fstatat(dirfd, leaf, st, AT_SYMLINK_NOFOLLOW) == 0) {
+		fileio_xattr_read_at(bc, dirfd, leaf);
+		return 0;
+	}
+	int err = errno;
+	if (err == ENOENT && !bc->opts.no_resolve)
+		fileio_case_scan(bc, dirfd, leaf);
+	return err;
+}
+
+/*
+ * How every operation on op->path starts: the parent directory (a
+ * descriptor, or -errno) and the leaf, then dbench 4.0's name resolution
+ * of the leaf, whose outcome (0 or an errno) goes to *found if asked.
+ */
+static int fileio_lookup(struct backend_client *bc, const struct op *op, const char **leaf,
+			 int *found)
+{
+	struct stat st;
+	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, leaf);
+
+	if (dirfd >= 0) {
+		int f = fileio_resolve(bc, dirfd, *leaf, &st);
+		if (found)
+			*found = f;
+	}
+	return dirfd;
+}
+
+/* -S: flush the directory that an unlink, rmdir or rename changed.  A new
+ * descriptor, as dbench 4.0 opens the parent by name each time. */
+static int fileio_sync_dir(const struct backend_client *bc, int dirfd)
+{
+	int err = 0;
+
+	if (!bc->opts.sync_dir)
+		return 0;
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (fdatasync(fd) != 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* ---- Deltree and cleanup ---- */
+
+static int fileio_rmtree_at(TALLOC_CTX *mem_ctx, int parent, const char *name, dev_t dev);
+
+static bool fileio_dot_or_dotdot(const char *n)
+{
+	return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
+}
+
+/* Remove every entry of the directory being read by `s`, on device dev;
+ * a subdirectory on another device is left alone (EXDEV). */
+static int fileio_empty_dir(TALLOC_CTX *mem_ctx, struct fileio_scan *s, dev_t dev)
+{
+	const char *n;
+	struct stat st;
+	int err = 0, rerr = 0, e;
+
+	while ((n = fileio_scan_next(s, &rerr)) != NULL) {
+		if (fileio_dot_or_dotdot(n))
+			continue;
+		if (fstatat(s->fd, n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			e = errno == ENOENT ? 0 : errno;
+		else if (S_ISDIR(st.st_mode))
+			e = st.st_dev == dev ? fileio_rmtree_at(mem_ctx, s->fd, n, dev) : EXDEV;
+		else
+			e = unlinkat(s->fd, n, 0) == 0 || errno == ENOENT ? 0 : errno;
+		if (err == 0)
+			err = e;
+	}
+	return err ? err : rerr;
+}
+
+/*
+ * Remove `name` in `parent` and everything beneath it, never following a
+ * symbolic link and never leaving the device it starts on (dev 0: the
+ * one `name` is on).  A name that is not a directory (a file, a planted
+ * symlink) is unlinked itself; one that is already gone is success.
+ * Returns 0 or the first errno.  Each level holds one descriptor and one
+ * buffer, allocated on mem_ctx and freed before returning.
+ */
+static int fileio_rmtree_at(TALLOC_CTX *mem_ctx, int parent, const char *name, dev_t dev)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct fileio_scan s;
+	struct stat st;
+	int err;
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno != ENOTDIR && errno != ELOOP)
+			return errno;
+		return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : errno;
+	}
+	char *buf = talloc_size(mem_ctx, FILEIO_DENTS_SIZE);
+	err = fileio_scan_start(&s, fd, buf, &st);
+	if (err == 0) {
+		err = fileio_empty_dir(mem_ctx, &s, dev ? dev : st.st_dev);
+		fileio_close(&s.fd);
+		if (unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT && err == 0)
+			err = errno;
+	}
+	talloc_free(buf);
+	return err;
+}
+
+/* ---- operations ---- */
+
+/* open(2) flags for a create_disposition, or -1 for an unknown one.
+ * dbench 4.0 adds O_CREAT for CREATE and O_CREAT|O_TRUNC for the two
+ * OVERWRITEs; it opens plainly for SUPERSEDE and OPEN_IF, where we
+ * follow their NT meaning instead (create; and replace for SUPERSEDE). */
+static int fileio_disposition_flags(int64_t disposition)
+{
+	switch (disposition) {
+	case FILEIO_OPEN:
+		return 0;
+	case FILEIO_CREATE:
+	case FILEIO_OPEN_IF:
+		return O_CREAT;
+	case FILEIO_SUPERSEDE:
+	case FILEIO_OVERWRITE:
+	case FILEIO_OVERWRITE_IF:
+		return O_CREAT | O_TRUNC;
+	default:
+		return -1;
+	}
+}
+
+/* Open the object an NTCreateX names, creating it as the disposition and
+ * create options say.  Returns a descriptor or -errno. */
+static int fileio_create_open(struct backend_client *bc, const struct op *op,
+			      int dirfd, const char *leaf)
+{
+	int flags = fileio_disposition_flags(op->a[1]);
+	int fd;
+
+	if (flags < 0)
+		return -EINVAL;
+	if (op->a[0] & FILEIO_DIRECTORY_FILE) {
+		/* dbench 4.0 ignores the mkdir's outcome; so do we: the open says */
+		if (flags & O_CREAT)
+			(void)mkdirat(dirfd, leaf, 0700);
+		flags = O_RDONLY | O_DIRECTORY;
+	} else {
+		flags |= O_RDWR | (bc->opts.sync_open ? O_SYNC : 0);
+	}
+	fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EISDIR)
+		fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * --verify: an NTCreateX opened `path`, into handle `handle` when the
+ * descriptor is kept.  `st` is the fstat of what was opened, or NULL when
+ * that failed: then nothing about the name can be trusted any more.
+ */
+static void fileio_verify_open(struct backend_client *bc, const struct op *op,
+			       const struct stat *st, unsigned handle)
+{
+	if (!bc->verify)
+		return;
+	verify_close(bc->verify, handle);
+	if (st == NULL)
+		verify_unlink(bc->verify, op->path);
+	else if (S_ISREG(st->st_mode))
+		verify_open(bc->verify, handle, op->path,
+			    (fileio_disposition_flags(op->a[1]) & O_TRUNC) != 0);
+}
+
+static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf;
+	struct stat st;
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
+
+	if (dirfd < 0)
+		return -dirfd;
+	int fd = fileio_create_open(bc, op, dirfd, leaf);
+	if (fd < 0)
+		return -fd;
+	bool stat_ok = fstat(fd, &st) == 0;
+	int err = stat_ok ? 0 : errno;
+	if (err == 0 && !S_ISDIR(st.st_mode))
+		err = fileio_xattr_write_fd(bc, fd);
+	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nfds;
+	fileio_verify_open(bc, op, stat_ok ? &st : NULL, keep ? op->handle : VERIFY_NO_HANDLE);
+	if (!keep) {
+		/* failed after all, or not expected to open: keep nothing */
+		close(fd);
+		return err;
+	}
+	fileio_close(&bc->fds[op->handle]);
+	bc->fds[op->handle] = fd;
+	return 0;
+}
+
+static int fileio_closeop(struct backend_client *bc, const struct op *op)
+{
+	int fd = fileio_handle(bc, op);
+
+	if (fd < 0)
+		return -fd;
+	bc->fds[op->handle] = -1;
+	if (bc->verify)
+		verify_close(bc->verify, op->handle);
+	return close(fd) == 0 ? 0 : errno;
+}
+
+static int fileio_rename(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf, *leaf2;
+	struct stat st;
+	int from = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+
+	if (from < 0)
+		return -from;
+	int to = fileio_parent(bc, op, true, op->dir, &leaf2);
+	if (to < 0)
+		return -to;
+	/* Whether a directory moves matters to --verify; a source that
+	 * could not be looked up counts as one (its files are forgotten). */
+	bool is_dir = fileio_resolve(bc, from, leaf, &st) != 0 || S_ISDIR(st.st_mode);
+	(void)fileio_resolve(bc, to, leaf2, &st);
+	int err = renameat(from, leaf, to, leaf2) == 0 ? 0 : errno;
+	int serr = fileio_sync_dir(bc, to);
+	if (err == 0) {
+		fileio_invalidate(bc, op->path);
+		fileio_invalidate(bc, op->path2);
+		if (bc->verify)
+			verify_rename(bc->verify, op->path, op->path2, is_dir);
+	}
+	return err ? err : serr;
+}
+
+/* Unlink and Rmdir: resolve, remove, then -S's sync of the parent. */
+static int fileio_remove(struct backend_client *bc, const struct op *op, int at_flags)
+{
+	const char *leaf;
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
+
+	if (dirfd < 0)
+		return -dirfd;
+	int err = unlinkat(dirfd, leaf, at_flags) == 0 ? 0 : errno;
+	int serr = fileio_sync_dir(bc, dirfd);
+	if (err == 0 && (at_flags & AT_REMOVEDIR))
+		fileio_invalidate(bc, op->path);
+	if (err == 0 && bc->verify) {
+		if (at_flags & AT_REMOVEDIR)
+			verify_forget_tree(bc->verify, op->path);
+		else
+			verify_unlink(bc->verify, op->path);
+	}
+	return err ? err : serr;
+}
+
+static int fileio_unlink(struct backend_client *bc, const struct op *op)
+{
+	return fileio_remove(bc, op, 0);
+}
+
+/* Unlike dbench 4.0, which empties the tree but leaves its directories,
+ * the whole subtree goes, so that a pass starts from nothing. */
+static int fileio_deltree(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf;
+
+	if (op->flags & OPF_CLIENTS_DIR)
+		return EACCES;	/* every client's files are under it */
+	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	if (dirfd == -ENOENT)
+		return 0;	/* nothing to delete */
+	if (dirfd < 0)
+		return -dirfd;
+	int err = fileio_rmtree_at(bc, dirfd, leaf, 0);
+	fileio_invalidate(bc, op->path);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
+	return err;
+}
+
+static int fileio_rmdir(struct backend_client *bc, const struct op *op)
+{
+	return fileio_remove(bc, op, AT_REMOVEDIR);
+}
+
+/* "\clients" already exists (the driver made it): mkdirat(fd, ".") gives
+ * the EEXIST that dbench 4.0's mkdir gets and ignores. */
+static int fileio_mkdir(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf;
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
+
+	if (dirfd < 0)
+		return -dirfd;
+	if (mkdirat(dirfd, leaf, 0777) == 0)
+		return 0;
+	if (errno == EEXIST && (op->flags & OPF_CLIENTS_DIR))
+		return 0;
+	return errno;
+}
+
+static int fileio_qpathinfo(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf;
+	int found = 0;
+	int dirfd = fileio_lookup(bc, op, &leaf, &found);
+
+	return dirfd < 0 ? -dirfd : found;
+}
+
+static int fileio_qfileinfo(struct backend_client *bc, const struct op *op)
+{
+	struct stat st;
+	int fd = fileio_handle(bc, op);
+
+	if (fd < 0)
+		return -fd;
+	if (fstat(fd, &st) != 0)
+		return errno;
+	fileio_xattr_read_fd(bc, fd);
+	return 0;
+}
+
+/* dbench 4.0 calls statvfs on the target directory; the client directory
+ * (or DIR/clients while it does not exist) is on the same filesystem. */
+static int fileio_qfsinfo(struct backend_client *bc, const struct op *op)
+{
+	struct statvfs sv;
+	int fd = bc->client_fd >= 0 ? bc->client_fd : bc->clients_fd;
+
+	(void)op;
+	return fstatvfs(fd, &sv) == 0 ? 0 : errno;
+}
+
+/* Move both times back, as dbench 4.0 does (atime -10 s, mtime -12 s,
+ * whole seconds), through the handle rather than its name at open time. */
+static int fileio_sfileinfo(struct backend_client *bc, const struct op *op)
+{
+	struct stat st;
+	int fd = fileio_handle(bc, op);
+
+	if (fd < 0)
+		return -fd;
+	fileio_xattr_read_fd(bc, fd);
+	if (fstat(fd, &st) != 0)
+		return errno;
+	struct timespec ts[2] = {
+		{ .tv_sec = st.st_atim.tv_sec - 10 },
+		{ .tv_sec = st.st_mtim.tv_sec - 12 },
+	};
+	if (futimens(fd, ts) != 0)
+		return errno;
+	return S_ISDIR(st.st_mode) ? 0 : fileio_xattr_write_fd(bc, fd);
+}
+
+/* ---- FIND_FIRST ---- */
+
+/* A name being matched: its text, length and last dot (len when none). */
+struct fileio_name {
+	const char *s;
+	size_t len, dot;
+};
+
+/*
+ * Advance the set of name positions a pattern has reached (`cur`) over
+ * one pattern character into `nxt`.  Besides * and ?, the DOS wildcards
+ * CIFS clients send: < is any run of characters that does not go past
+ * the name's last dot (it may take the dot itself), > is any one
+ * character but nothing at a dot or at the end (except that it may take
+ * a final dot), " is a dot or nothing at the end.
+ */
+static void fileio_match_step(char pc, const struct fileio_name *n,
+			      const bool *cur, bool *nxt)
+{
+	bool star = false;
+
+	for (size_t i = 0; i <= n->len; i++) {
+		bool at_end = i == n->len, at_dot = !at_end && n->s[i] == '.';
+
+		star = star || (pc == '*' && cur[i]);
+		nxt[i] = nxt[i] || star;
+		if (!cur[i] || pc == '*')
+			continue;
+		if (pc == '<') {
+			size_t lim = n->dot < n->len && i <= n->dot ? n->dot + 1 : n->len;
+			for (size_t j = i; j <= lim; j++)
+				nxt[j] = true;
+		} else if (pc == '>') {
+			nxt[at_end || at_dot ? i : i + 1] = true;
+			if (at_dot && i + 1 == n->len)
+				nxt[i + 1] = true;
+		} else if (pc == '"') {
+			if (at_dot || at_end)
+				nxt[at_dot ? i + 1 : i] = true;
+		} else if (!at_end && (pc == '?' || fileio_lower(pc) == fileio_lower(n->s[i]))) {
+			nxt[i + 1] = true;
+		}
+	}
+}
+
+/* A FIND_FIRST pattern, with the length of the run of plain characters
+ * (no wildcard) it ends with: a quick test that rejects most names. */
+struct fileio_pattern {
+	const char *s;
+	size_t len, tail;
+};
+
+static struct fileio_pattern fileio_pattern_of(const char *s)
+{
+	struct fileio_pattern p = { .s = s, .len = strlen(s) };
+
+	while (p.tail < p.len && !strchr("*?<>\"", p.s[p.len - p.tail - 1]))
+		p.tail++;
+	return p;
+}
+
+/*
+ * Does `name` match DOS pattern `pat`, ignoring ASCII case?  The set of
+ * reachable positions is carried along the pattern, so no pattern takes
+ * more than length(pat) * length(name) steps.  ".." matches as "." does,
+ * as on a CIFS server.
+ */
+static bool fileio_dos_match(const struct fileio_pattern *pat, const char *name)
+{
+	struct fileio_name n = { .s = strcmp(name, "..") == 0 ? "." : name };
+	bool cur[NAME_MAX + 2], nxt[NAME_MAX + 2];
+
+	n.len = strlen(n.s);
+	if (n.len > NAME_MAX || n.len < pat->tail)
+		return false;
+	/* The pattern's closing literals must spell the name's end. */
+	for (size_t i = 1; i <= pat->tail; i++)
+		if (fileio_lower(pat->s[pat->len - i]) != fileio_lower(n.s[n.len - i]))
+			return false;
+	const char *dot = strrchr(n.s, '.');
+	n.dot = dot ? (size_t)(dot - n.s) : n.len;
+	/* Only positions 0..len matter: clear and copy no more than those. */
+	memset(cur, 0, n.len + 1);
+	cur[0] = true;
+	for (const char *pc = pat->s; *pc; pc++) {
+		bool any = false;
+		memset(nxt, 0, n.len + 1);
+		fileio_match_step(*pc, &n, cur, nxt);
+		for (size_t i = 0; i <= n.len; i++)
+			any = any || nxt[i];
+		if (!any)
+			return false;
+		memcpy(cur, nxt, n.len + 1);
+	}
+	return cur[n.len];
+}
+
+/*
+ * dbench 4.0 resolves the pattern as a name (a stat that misses, and a
+ * case-insensitive scan), then, for a wildcard, reads up to maxcnt
+ * entries of the directory.  We look for an entry that matches, "." and
+ * ".." included as a CIFS server lists them, and fail with ENOENT when
+ * none did (NT_STATUS_NO_SUCH_FILE); dbench 4.0 never fails here.
+ */
+static int fileio_findfirst(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf, *name;
+	struct fileio_scan s;
+	int64_t left = op->a[1];
+	unsigned matches = 0;
+	int err = 0, found = 0;
+	int dirfd = fileio_lookup(bc, op, &leaf, &found);
+
+	if (dirfd < 0)
+		return -dirfd;
+	if (!(op->flags & OPF_WILDCARD))
+		return found;
+	if ((err = fileio_scan_open(bc, dirfd, &s)) != 0)
+		return err;
+	/* Only whether anything matched decides the outcome: after the first
+	 * match the rest is read (as dbench 4.0 reads it) but not matched. */
+	struct fileio_pattern pat = fileio_pattern_of(leaf);
+	while (left > 0 && (name = fileio_scan_next(&s, &err)) != NULL) {
+		if (matches == 0)
+			matches += fileio_dos_match(&pat, name);
+		left--;
+	}
+	fileio_close(&s.fd);
+	if (err != 0)
+		return err;
+	return matches > 0 ? 0 : ENOENT;
+}
+
+/* ---- data ---- */
+
+static size_t fileio_max_transfer(const struct program *prog)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		if ((op->type == OP_READX || op->type == OP_WRITEX) &&
+		    op->a[1] > 0 && (uint64_t)op->a[1] > max)
+			max = (size_t)op->a[1];
+	}
+	return max;
+}
+
+/*
+ * One zero-filled buffer that every client process maps (MAP_SHARED) for
+ * both ReadX and WriteX: writes send zeros, as dbench 4.0 does, so every
+ * file holds zeros and reading into the same buffer keeps it zero.  It
+ * costs the clients no private memory and the caches one copy.
+ */
+static char *fileio_shared_buf;
+static size_t fileio_shared_len;
+
+static int fileio_unmap_shared(char **buf)
+{
+	munmap(*buf, fileio_shared_len);
+	fileio_shared_buf = NULL;
+	fileio_shared_len = 0;
+	return 0;
+}
+
+static int fileio_prepare(TALLOC_CTX *mem_ctx, const struct program *prog)
+{
+	size_t len = fileio_max_transfer(prog);
+	char **owner = talloc(mem_ctx, char *);
+
+	if (!owner)
+		return ENOMEM;
+	len = len ? len : 1;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		talloc_free(owner);
+		return errno;
+	}
+	*owner = fileio_shared_buf = p;
+	fileio_shared_len = len;
+	talloc_set_destructor(owner, fileio_unmap_shared);
+	return 0;
+}
+
+/* The ReadX/WriteX buffer in *buf: the shared one when prepare() made it
+ * large enough, else the client's own, allocated on first use.  --verify
+ * writes and reads data of the client's own: it always has its own. */
+static int fileio_buffer(struct backend_client *bc, char **buf, int64_t size)
+{
+	if (size < 0 || (uint64_t)size > bc->max_xfer)
+		return EINVAL;
+	if (*buf == NULL && !bc->verify && fileio_shared_buf &&
+	    fileio_shared_len >= bc->max_xfer)
+		*buf = fileio_shared_buf;
+	if (*buf == NULL)
+		*buf = talloc_zero_size(bc, bc->max_xfer ? bc->max_xfer : 1);
+	return *buf == NULL ? ENOMEM : 0;
+}
+
+/* pread/pwrite of a[1] bytes at a[0]; a count other than a[2] is EIO.
+ * dbench 4.0 exits on a short write but only warns on a short read.
+ * Under --verify the bytes read are checked first: wrong data is the
+ * worse news, and EILSEQ says it. */
+static int fileio_readx(struct backend_client *bc, const struct op *op)
+{
+	int fd = fileio_handle(bc, op);
+	int err;
+
+	bc->mismatch = false;
+	if (fd < 0)
+		return -fd;
+	if ((err = fileio_buffer(bc, &bc->rbuf, op->a[1])) != 0)
+		return err;
+	ssize_t n = pread(fd, bc->rbuf, (size_t)op->a[1], (off_t)op->a[0]);
+	if (n < 0)
+		return errno;
+	if (bc->verify && verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->rbuf,
+				       (size_t)n) != 0) {
+		bc->mismatch = true;
+		return EILSEQ;
+	}
+	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
+}
+
+static int fileio_writex(struct backend_client *bc, const struct op *op)
+{
+	int fd = fileio_handle(bc, op);
+	int err;
+
+	if (fd < 0)
+		return -fd;
+	if ((err = fileio_buffer(bc, &bc->wbuf, op->a[1])) != 0)
+		return err;
+	/* A short write is retried for the rest, which then fails with the
+	 * real reason (ENOSPC, EDQUOT, EFBIG).  Under --verify, what was
+	 * written (all or part) holds the pattern. */
+	size_t done = 0, size = (size_t)op->a[1];
+	if (bc->verify)
+		verify_fill(bc->verify, op->handle, (uint64_t)op->a[0], bc->wbuf, size);
+	while (done < size) {
+		ssize_t n = pwrite(fd, bc->wbuf + done, size - done, (off_t)op->a[0] + done);
+		if (n <= 0) {
+			err = n < 0 ? errno : EIO;
+			break;
+		}
+		done += n;
+	}
+	if (bc->verify)
+		verify_wrote(bc->verify, op->handle, (uint64_t)op->a[0], done);
+	if (err != 0)
+		return err;
+	if ((int64_t)done != op->a[2])
+		return EIO;
+	if (bc->opts.fsync_writes && fsync(fd) != 0)
+		return errno;
+	return 0;
+}
+
+/* A POSIX byte-range lock on the handle.  dbench 4.0 uses F_SETLKW; a
+ * client's locks never conflict with its own, so F_SETLK behaves the
+ * same and cannot hang a run. */
+static int fileio_lock(struct backend_client *bc, const struct op *op, short type)
+{
+	int fd = fileio_handle(bc, op);
+	struct flock fl = {
+		.l_type = type,
+		.l_whence = SEEK_SET,
+		.l_start = (off_t)op->a[0],
+		.l_len = (off_t)op->a[1],
+	};
+
+	if (fd < 0)
+		return -fd;
+	return fcntl(fd, F_SETLK, &fl) == 0 ? 0 : errno;
+}
+
+static int fileio_lockx(struct backend_client *bc, const struct op *op)
+{
+	return fileio_lock(bc, op, F_WRLCK);
+}
+
+static int fileio_unlockx(struct backend_client *bc, const struct op *op)
+{
+	return fileio_lock(bc, op, F_UNLCK);
+}
+
+static int fileio_flush(struct backend_client *bc, const struct op *op)
+{
+	int fd = fileio_handle(bc, op);
+
+	if (fd < 0)
+		return -fd;
+	return fsync(fd) == 0 ? 0 : errno;
+}
+
+/* ---- the client ---- */
+
+
+static int *fileio_fd_table(struct backend_client *bc, unsigned n)
+{
+	int *t = talloc_array(bc, int, n ? n : 1);
+
+	for (unsigned i = 0; t && i < n; i++)
+		t[i] = -1;
+	return t;
+}
+
+/*
+ * What a client holds at most at once: its state, its two descriptor
+ * tables and the scan buffer, and during a Deltree (or the cleanup, one
+ * level more) a buffer per level of the deepest directory the program
+ * names.  Not --verify's records and own transfer buffers.
+ */
+static size_t fileio_client_mem(const struct program *prog, const struct backend_options *opts)
+{
+	size_t depth = 1;
+
+	(void)opts;
+	for (size_t i = 0; i < prog->ndirs; i++) {
+		size_t d = 1;
+		for (const char *c = prog->dirs[i]; *c; c++)
+			d += *c == '/';
+		if (prog->dirs[i][0] && d + 1 > depth)
+			depth = d + 1;
+	}
+	return sizeof(struct backend_client) + (prog->max_handles + prog->ndirs) * sizeof(int) +
+	       (1 + depth) * FILEIO_DENTS_SIZE + (4 + depth) * BACKEND_ALLOC_OVERHEAD;
+}
+
+static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, int clients_dirfd,
+						unsigned id, const struct program *prog,
+						const struct backend_options *opts,
+						char **err)
+{
+	struct backend_client *bc = talloc(mem_ctx, struct backend_client);
+
+	if (bc == NULL)
+		goto nomem;
+	*bc = (struct backend_client){ .prog = prog, .opts = *opts,
+				       .clients_fd = -1, .client_fd = -1,
+				       .nfds = prog->max_handles, .ndirs = prog->ndirs,
+				       .rng = 0x9e3779b97f4a7c15ull ^ id };
+	backend_client_name(bc->name, sizeof(bc->name), opts, id);
+	bc->fds = fileio_fd_table(bc, bc->nfds);
+	bc->dir_fds = fileio_fd_table(bc, (unsigned)bc->ndirs);	/* <= LOADFILE_MAX_DIRS */
+	if (bc->fds == NULL || bc->dir_fds == NULL)
+		goto nomem;
+	talloc_set_destructor(bc, fileio_destructor);
+	bc->clients_fd = fcntl(clients_dirfd, F_DUPFD_CLOEXEC, 0);
+	if (bc->clients_fd < 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot use clients directory for client %u: %s",
+				       id, strerror(errno));
+		talloc_free(bc);
+		return NULL;
+	}
+	/* The client directory exists from the start, so that a loadfile need
+	 * not create it; one left behind must be a real directory. */
+	if ((mkdirat(bc->clients_fd, bc->name, 0755) < 0 && errno != EEXIST) ||
+	    fileio_client_fd(bc) < 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot use directory clients/%s: %s", bc->name,
+				       errno == ELOOP || errno == ENOTDIR
+					       ? "not a directory (a symbolic link?)"
+					       : strerror(errno));
+		talloc_free(bc);
+		return NULL;
+	}
+	bc->max_xfer = fileio_max_transfer(prog);
+	if (opts->verify &&
+	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
+		goto nomem;
+	return bc;
+nomem:
+	talloc_free(bc);
+	*err = talloc_asprintf(mem_ctx, "client %u: out of memory", id);
+	return NULL;
+}
+
+static const char *fileio_failure_detail(struct backend_client *bc)
+{
+	bool mismatch = bc->mismatch;
+
+	bc->mismatch = false;
+	return mismatch ? verify_detail(bc->verify) : NULL;
+}
+
+static struct verify_tally fileio_verify_drain(struct backend_client *bc)
+{
+	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+}
+
+static void fileio_pass_end(struct backend_client *bc)
+{
+	fileio_close_handles(bc);
+	if (bc->verify)
+		verify_close_all(bc->verify);
+}
+
+static int fileio_cleanup(struct backend_client *bc)
+{
+	fileio_pass_end(bc);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, "");
+	fileio_invalidate(bc, "");
+	return fileio_rmtree_at(bc, bc->clients_fd, bc->name, 0);
+}
+
+const struct backend fileio_backend = {
+	.name = "fileio",
+	.prepare = fileio_prepare,
+	.client_mem = fileio_client_mem,
+	.client_new = fileio_client_new,
+	.op = {
+		[OP_NTCREATEX] = fileio_ntcreatex,
+		[OP_CLOSE] = fileio_closeop,
+		[OP_RENAME] = fileio_rename,
+		[OP_UNLINK] = fileio_unlink,
+		[OP_DELTREE] = fileio_deltree,
+		[OP_RMDIR] = fileio_rmdir,
+		[OP_MKDIR] = fileio_mkdir,
+		[OP_QPATHINFO] = fileio_qpathinfo,
+		[OP_QFILEINFO] = fileio_qfileinfo,
+		[OP_QFSINFO] = fileio_qfsinfo,
+		[OP_SFILEINFO] = fileio_sfileinfo,
+		[OP_FINDFIRST] = fileio_findfirst,
+		[OP_WRITEX] = fileio_writex,
+		[OP_READX] = fileio_readx,
+		[OP_LOCKX] = fileio_lockx,
+		[OP_UNLOCKX] = fileio_unlockx,
+		[OP_FLUSH] = fileio_flush,
+	},
+	.failure_detail = fileio_failure_detail,
+	.verify_drain = fileio_verify_drain,
+	.pass_end = fileio_pass_end,
+	.cleanup = fileio_cleanup,
+};

@@ -1,0 +1,106 @@
+/*
+ * nullio.c - the "null" backend: replays the program without a single
+ * system call.  Every operation has the outcome the loadfile expects, so a
+ * run measures the generator's own cost; the statistics still see every
+ * operation.
+ *
+ * For tests, DBENCH_NULL_DELAY_US may hold a comma-separated list of
+ * latencies in microseconds: each client's operations take them in turn,
+ * spinning on the clock (no sleep, so the latency is exact to the clock's
+ * resolution).  Percentiles of a run can then be checked against a known
+ * distribution end to end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "backends/backend.h"
+#include "base/opclock.h"
+
+#define NULL_MAX_DELAYS 1024
+
+struct backend_client {
+	uint64_t delay_ns[NULL_MAX_DELAYS];
+	unsigned ndelays;
+	unsigned next;
+};
+
+/* Parse DBENCH_NULL_DELAY_US; false when it is malformed. */
+static bool parse_delays(struct backend_client *bc, const char *s)
+{
+	while (s && *s) {
+		char *end;
+		unsigned long long us = strtoull(s, &end, 10);
+		if (end == s || (*end && *end != ',') || bc->ndelays == NULL_MAX_DELAYS ||
+		    us > 100000000ull)
+			return false;
+		bc->delay_ns[bc->ndelays++] = us * 1000;
+		s = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+static struct backend_client *null_client_new(TALLOC_CTX *mem_ctx, int clients_dirfd,
+					      unsigned id, const struct program *prog,
+					      const struct backend_options *opts, char **err)
+{
+	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
+
+	(void)clients_dirfd, (void)id, (void)prog, (void)opts;
+	if (!bc) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		return NULL;
+	}
+	if (!parse_delays(bc, getenv("DBENCH_NULL_DELAY_US"))) {
+		*err = talloc_strdup(mem_ctx, "DBENCH_NULL_DELAY_US is not a list of"
+				     " microsecond figures (at most 1024, each up to 100 s)");
+		errno = EINVAL;
+		talloc_free(bc);
+		return NULL;
+	}
+	return bc;
+}
+
+static int null_op(struct backend_client *bc, const struct op *op)
+{
+	if (bc->ndelays) {
+		uint64_t until = monotonic_ns() + bc->delay_ns[bc->next++ % bc->ndelays];
+		while (monotonic_ns() < until)
+			;
+	}
+	return op->status == NT_OK ? 0 : ENOENT;
+}
+
+static void null_pass_end(struct backend_client *bc)
+{
+	(void)bc;
+}
+
+static int null_cleanup(struct backend_client *bc)
+{
+	(void)bc;
+	return 0;
+}
+
+static size_t null_client_mem(const struct program *prog, const struct backend_options *opts)
+{
+	(void)prog;
+	(void)opts;
+	return sizeof(struct backend_client) + BACKEND_ALLOC_OVERHEAD;
+}
+
+const struct backend null_backend = {
+	.name = "null",
+	.client_mem = null_client_mem,
+	.client_new = null_client_new,
+	.op = {
+		[OP_NTCREATEX] = null_op, [OP_CLOSE] = null_op, [OP_RENAME] = null_op,
+		[OP_UNLINK] = null_op, [OP_DELTREE] = null_op, [OP_RMDIR] = null_op,
+		[OP_MKDIR] = null_op, [OP_QPATHINFO] = null_op, [OP_QFILEINFO] = null_op,
+		[OP_QFSINFO] = null_op, [OP_SFILEINFO] = null_op, [OP_FINDFIRST] = null_op,
+		[OP_WRITEX] = null_op, [OP_READX] = null_op, [OP_LOCKX] = null_op,
+		[OP_UNLOCKX] = null_op, [OP_FLUSH] = null_op,
+	},
+	.pass_end = null_pass_end,
+	.cleanup = null_cleanup,
+};

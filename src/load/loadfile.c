@@ -1,0 +1,803 @@
+/*
+ * loadfile.c - tokenizer and compiler from loadfile text to a program.
+ *
+ * One pass over the text: each line is split into tokens, its operation
+ * found in op_table, and each argument decoded by the kind the table gives
+ * it.  Paths become client-relative strings (interned, so the 450,000
+ * lines of client.txt hold a few hundred distinct strings), trace handles
+ * become slot numbers, and the pass's byte totals and handle high-water
+ * mark are counted on the way.  The first problem stops the compile with a
+ * "FILE:LINE: message" error.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include "load/loadfile.h"
+
+#define MAX_TOKENS 12
+
+struct token {
+	const char *s;
+	size_t len;
+	bool quoted;
+};
+
+/* A set of interned strings: open addressing on an FNV-1a hash. */
+struct strset {
+	const char **slot;
+	uint32_t *index;	/* position in insertion order, per slot */
+	size_t size;		/* power of two */
+	size_t count;
+	const char **order;	/* strings by insertion order */
+};
+
+/* A trace handle that is open at this point of the pass. */
+struct open_handle {
+	int32_t fnum;
+	uint16_t slot;
+	uint32_t line;		/* where it was opened, for messages */
+	const char *path;	/* what it was opened on */
+};
+
+struct compiler {
+	struct program *prog;
+	const char *name;
+	uint32_t line;
+	char *err;
+	struct strset paths;
+	struct strset dirs;
+	struct open_handle *open;	/* currently open handles */
+	unsigned nopen;
+	uint16_t *free_slots;		/* slots freed by Close, reused first */
+	unsigned nfree;
+	unsigned nslots;		/* slots ever handed out */
+};
+
+static void fail(struct compiler *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail(struct compiler *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err)
+		return;
+	va_start(ap, fmt);
+	char *msg = talloc_vasprintf(c->prog, fmt, ap);
+	va_end(ap);
+	c->err = talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s", c->name, c->line, msg);
+}
+
+/* A token as printable text for a message, cut to a sensible length. */
+static const char *tokstr(struct compiler *c, const struct token *t)
+{
+	int n = t->len > 48 ? 48 : (int)t->len;
+	return talloc_asprintf(c->prog, "%.*s%s", n, t->s, t->len > 48 ? "..." : "");
+}
+
+/* ---- interned strings ---- */
+
+static uint64_t fnv1a(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static bool strset_grow(TALLOC_CTX *ctx, struct strset *set)
+{
+	size_t nsize = set->size ? set->size * 2 : 256;
+	const char **nslot = talloc_zero_array(ctx, const char *, nsize);
+	uint32_t *nindex = talloc_array(ctx, uint32_t, nsize);
+	const char **norder = talloc_realloc(ctx, set->order, const char *, nsize);
+
+	if (!nslot || !nindex || !norder)
+		return false;
+	for (size_t i = 0; i < set->size; i++) {
+		if (!set->slot[i])
+			continue;
+		size_t j = fnv1a(set->slot[i], strlen(set->slot[i])) & (nsize - 1);
+		while (nslot[j])
+			j = (j + 1) & (nsize - 1);
+		nslot[j] = set->slot[i];
+		nindex[j] = set->index[i];
+	}
+	talloc_free(set->slot);
+	talloc_free(set->index);
+	set->slot = nslot;
+	set->index = nindex;
+	set->order = norder;
+	set->size = nsize;
+	return true;
+}
+
+/* Index of the string s[0..len) in the set, adding it if new; -1 on ENOMEM. */
+static long strset_add(TALLOC_CTX *ctx, struct strset *set, const char *s, size_t len)
+{
+	if ((set->count + 1) * 2 > set->size && !strset_grow(ctx, set))
+		return -1;
+	size_t j = fnv1a(s, len) & (set->size - 1);
+	while (set->slot[j]) {
+		if (strncmp(set->slot[j], s, len) == 0 && set->slot[j][len] == '\0')
+			return set->index[j];
+		j = (j + 1) & (set->size - 1);
+	}
+	char *copy = talloc_strndup(ctx, s, len);
+	if (!copy)
+		return -1;
+	set->slot[j] = copy;
+	set->index[j] = set->count;
+	set->order[set->count] = copy;
+	return set->count++;
+}
+
+/* ---- tokens ---- */
+
+/* Split a line into tokens.  Returns the count, or -1 after fail(). */
+static int tokenize(struct compiler *c, const char *p, const char *end,
+		    struct token *tok)
+{
+	int n = 0;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return n;
+		if (n == MAX_TOKENS) {
+			fail(c, "too many fields (more than %d)", MAX_TOKENS);
+			return -1;
+		}
+		struct token *t = &tok[n++];
+		if (*p == '"') {
+			const char *q = memchr(p + 1, '"', end - p - 1);
+			if (!q) {
+				fail(c, "unterminated quote");
+				return -1;
+			}
+			*t = (struct token){ p + 1, q - p - 1, true };
+			p = q + 1;
+			if (p < end && *p != ' ' && *p != '\t') {
+				fail(c, "no space after closing quote");
+				return -1;
+			}
+			continue;
+		}
+		const char *s = p;
+		while (p < end && *p != ' ' && *p != '\t') {
+			if (*p == '"') {
+				fail(c, "stray quote inside '%.*s'", (int)(p - s + 1), s);
+				return -1;
+			}
+			p++;
+		}
+		*t = (struct token){ s, p - s, false };
+	}
+}
+
+/* Reject bytes that never appear in a text loadfile. */
+static bool check_bytes(struct compiler *c, const char *p, const char *end)
+{
+	/* Eight bytes at a time while none is below 0x20 or is 0x7f (tabs
+	 * take the byte-wise loop below, which names what is wrong). */
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	for (uint64_t w; end - p >= 8; p += 8) {
+		memcpy(&w, p, 8);
+		uint64_t del = w ^ (0x7f * ones);
+		if (((w - 0x20 * ones) & ~w & highs) | ((del - ones) & ~del & highs))
+			break;
+	}
+	for (; p < end; p++) {
+		unsigned char ch = *p;
+		if (ch == '\0') {
+			fail(c, "NUL byte in line (not a text loadfile?)");
+			return false;
+		}
+		if (ch < 0x20 && ch != '\t') {
+			fail(c, "control byte 0x%02x in line (not a text loadfile?)", ch);
+			return false;
+		}
+		if (ch == 0x7f) {
+			fail(c, "control byte 0x7f in line (not a text loadfile?)");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- numbers ---- */
+
+static int digit_value(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return 99;
+}
+
+/* A C integer, as strtoll(s, &end, 0) reads one, but the whole token must
+ * be the number: [-] then 0x hex, 0 octal or decimal digits.  This runs
+ * for most fields of a loadfile, so it works in place. */
+static bool parse_int(struct compiler *c, const struct token *t, int64_t *out)
+{
+	const char *p = t->s, *end = t->s + t->len;
+	bool neg = p < end && *p == '-';
+	unsigned base = 10;
+	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX;
+
+	p += neg;
+	if (t->quoted || p == end || digit_value(*p) > 9)
+		goto bad;
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (end - p > 1 && p[0] == '0') {
+		base = 8;
+		p++;
+	}
+	for (; p < end; p++) {
+		unsigned d = digit_value(*p);
+		if (d >= base || __builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, d, &v) || v > limit)
+			goto bad;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+bad:
+	fail(c, "malformed number '%s'", tokstr(c, t));
+	return false;
+}
+
+static bool parse_timestamp(struct compiler *c, const struct token *t, double *out)
+{
+	char buf[32];
+	char *end;
+
+	if (t->len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, t->s, t->len);
+	buf[t->len] = '\0';
+	double v = strtod(buf, &end);
+	if (*end != '\0' || !isfinite(v) || v < 0 || v > 1e9 ||
+	    strpbrk(buf, "xXpPnN"))
+		goto bad;
+	*out = v;
+	return true;
+bad:
+	fail(c, "malformed timestamp '%s'", tokstr(c, t));
+	return false;
+}
+
+/* ---- paths ---- */
+
+static bool is_sep(char ch)
+{
+	return ch == '\\' || ch == '/';
+}
+
+/* Next component of a path: skips separators, returns its length (0 at end). */
+static size_t next_component(const char **p, const char *end)
+{
+	while (*p < end && is_sep(**p))
+		(*p)++;
+	const char *s = *p;
+	while (*p < end && !is_sep(**p))
+		(*p)++;
+	return *p - s;
+}
+
+static bool component_is(const char *s, size_t len, const char *want)
+{
+	return strlen(want) == len && strncasecmp(s, want, len) == 0;
+}
+
+/* Intern dir as a directory; returns its index or -1 after fail(). */
+static long add_dir(struct compiler *c, const char *s, size_t len)
+{
+	long d = strset_add(c->prog, &c->dirs, s, len);
+	if (d < 0)
+		fail(c, "out of memory");
+	else if (d >= LOADFILE_MAX_DIRS)
+		fail(c, "more than %d distinct directories", LOADFILE_MAX_DIRS);
+	return d >= LOADFILE_MAX_DIRS ? -1 : d;
+}
+
+/*
+ * Turn "\clients\client1\a\b" into client-relative "a/b", with its parent
+ * directory and leaf.  `second` selects path2/leaf2/dir2.
+ */
+static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
+		       bool second)
+{
+	const char *p = t->s, *end = t->s + t->len;
+	char rel[LOADFILE_MAX_LINE];	/* rel[0..rlen) is all that is read */
+	size_t rlen = 0, leaf_at = 0;
+	rel[0] = '\0';
+	size_t n;
+
+	n = next_component(&p, end);
+	if (!component_is(p - n, n, "clients") || !is_sep(t->s[0]))
+		goto outside;
+	n = next_component(&p, end);
+	if (n == 0) {
+		op->flags |= OPF_CLIENTS_DIR;
+	} else if (!component_is(p - n, n, "client1")) {
+		goto outside;
+	}
+	while (n > 0 && (n = next_component(&p, end)) > 0) {
+		const char *s = p - n;
+		if (component_is(s, n, "..") || component_is(s, n, ".")) {
+			fail(c, "path '%s' has a '%.*s' component", tokstr(c, t), (int)n, s);
+			return false;
+		}
+		if (rlen)
+			rel[rlen++] = '/';
+		leaf_at = rlen;
+		memcpy(rel + rlen, s, n);
+		rlen += n;
+	}
+
+	long idx = strset_add(c->prog, &c->paths, rel, rlen);
+	if (idx < 0) {
+		fail(c, "out of memory");
+		return false;
+	}
+	const char *path = c->paths.order[idx];
+	uint16_t dir = DIR_NONE;
+	if (rlen > 0) {
+		long d = add_dir(c, rel, leaf_at ? leaf_at - 1 : 0);
+		if (d < 0)
+			return false;
+		dir = d;
+	}
+	if (second) {
+		op->path2 = path;
+		op->leaf2 = path + leaf_at;
+		op->dir2 = dir;
+	} else {
+		op->path = path;
+		op->leaf = path + leaf_at;
+		op->dir = dir;
+	}
+	return true;
+outside:
+	fail(c, "path '%s' is not \\clients\\client1 or beneath it", tokstr(c, t));
+	return false;
+}
+
+/* "\clients" is shared by every client: only harmless operations may name it. */
+static bool check_clients_dir(struct compiler *c, const struct op *op)
+{
+	if (!(op->flags & OPF_CLIENTS_DIR) ||
+	    op->type == OP_MKDIR || op->type == OP_QPATHINFO)
+		return true;
+	fail(c, "%s may not name \\clients, which all clients share",
+	     op_table[op->type].name);
+	return false;
+}
+
+/* ---- handles ---- */
+
+static struct open_handle *find_open(struct compiler *c, int32_t fnum)
+{
+	for (unsigned i = 0; i < c->nopen; i++) {
+		if (c->open[i].fnum == fnum)
+			return &c->open[i];
+	}
+	return NULL;
+}
+
+static bool open_handle(struct compiler *c, struct op *op)
+{
+	struct open_handle *h = find_open(c, op->fnum);
+	if (h) {
+		fail(c, "handle %" PRId32 " is already open (opened at line %" PRIu32 ")",
+		     op->fnum, h->line);
+		return false;
+	}
+	if (c->nopen == LOADFILE_MAX_HANDLES) {
+		fail(c, "more than %d handles open at once", LOADFILE_MAX_HANDLES);
+		return false;
+	}
+	uint16_t slot = c->nfree ? c->free_slots[--c->nfree] : c->nslots++;
+	c->open[c->nopen++] = (struct open_handle){ op->fnum, slot, c->line, op->path };
+	op->handle = slot;
+	if (c->nopen > c->prog->max_handles)
+		c->prog->max_handles = c->nopen;
+	return true;
+}
+
+static void close_handle(struct compiler *c, struct open_handle *h)
+{
+	c->free_slots[c->nfree++] = h->slot;
+	*h = c->open[--c->nopen];
+}
+
+/*
+ * Resolve the handle argument.  A handle that is not open is an error
+ * when the operation is expected to succeed, and HANDLE_NONE otherwise.
+ */
+static bool bind_handle(struct compiler *c, struct op *op)
+{
+	if (op->type == OP_NTCREATEX) {
+		if (op->status == NT_OK)
+			return open_handle(c, op);
+		op->handle = HANDLE_NONE;
+		return true;
+	}
+	struct open_handle *h = find_open(c, op->fnum);
+	if (!h && op->status == NT_OK) {
+		fail(c, "handle %" PRId32 " is not open", op->fnum);
+		return false;
+	}
+	op->handle = h ? h->slot : HANDLE_NONE;
+	if (h)
+		op->path = h->path;	/* for messages: the file the handle is on */
+	if (h && op->type == OP_CLOSE && op->status == NT_OK)
+		close_handle(c, h);
+	return true;
+}
+
+/* ---- one line ---- */
+
+static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
+		      const struct token *t, int *npath, int *nnum)
+{
+	int64_t v;
+
+	if (kind == ARG_PATH)
+		return parse_path(c, t, op, (*npath)++ > 0);
+	if (!parse_int(c, t, &v))
+		return false;
+	switch (kind) {
+	case ARG_HANDLE:
+		if (v < INT32_MIN || v > INT32_MAX) {
+			fail(c, "handle %" PRId64 " out of range", v);
+			return false;
+		}
+		op->fnum = (int32_t)v;
+		return true;
+	case ARG_OFFSET:
+		if (v < 0 || v > OP_MAX_OFFSET) {
+			fail(c, v < 0 ? "negative offset %" PRId64
+				      : "offset %" PRId64 " above the 1 PiB limit", v);
+			return false;
+		}
+		break;
+	case ARG_SIZE:
+		if (v < 0 || v > OP_MAX_SIZE) {
+			fail(c, v < 0 ? "negative size %" PRId64
+				      : "size %" PRId64 " above the 16 MiB limit", v);
+			return false;
+		}
+		break;
+	default:
+		break;
+	}
+	op->a[(*nnum)++] = v;
+	return true;
+}
+
+/* The status column, or its absence in the dbench 3 form. */
+static bool parse_status(struct compiler *c, struct op *op, const struct op_desc *d,
+			 const struct token *tok, int nargs)
+{
+	if (nargs == d->nargs + 1) {
+		const struct token *t = &tok[nargs - 1];
+		int s = t->quoted ? -1 : nt_status_lookup(t->s, t->len);
+		if (s < 0) {
+			bool named = t->len > 10 && strncasecmp(t->s, "NT_STATUS_", 10) == 0;
+			fail(c, "%s status '%s'", named ? "unknown" : "malformed", tokstr(c, t));
+			return false;
+		}
+		op->status = s;
+		return true;
+	}
+	if (nargs == d->nargs && nargs > 0 &&
+	    !(tok[nargs - 1].len > 10 && strncasecmp(tok[nargs - 1].s, "NT_STATUS_", 10) == 0)) {
+		op->flags |= OPF_DBENCH3;
+		op->status = NT_OK;
+		return true;
+	}
+	int given = nargs;
+	if (nargs > 0 && tok[nargs - 1].len > 10 &&
+	    strncasecmp(tok[nargs - 1].s, "NT_STATUS_", 10) == 0)
+		given--;
+	fail(c, "%s takes %d argument%s, got %d", d->name, d->nargs,
+	     d->nargs == 1 ? "" : "s", given);
+	return false;
+}
+
+/* Checks that span arguments, handle binding and the pass's totals. */
+static bool finish_op(struct compiler *c, struct op *op)
+{
+	const struct op_desc *d = &op_table[op->type];
+
+	if ((op->flags & OPF_DBENCH3) && op->type == OP_NTCREATEX && op->fnum == -1)
+		op->status = NT_UNSUCCESSFUL;	/* dbench 3: fnum -1 means "must fail" */
+	if (!check_clients_dir(c, op))
+		return false;
+	if (op->type == OP_FINDFIRST && op->leaf && strpbrk(op->leaf, "*?<>\""))
+		op->flags |= OPF_WILDCARD;
+	if (d->bytes != BYTES_NONE && op->a[2] > op->a[1]) {
+		fail(c, "expected return %" PRId64 " is more than the size %" PRId64,
+		     op->a[2], op->a[1]);
+		return false;
+	}
+	if (d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX) {
+		if (!bind_handle(c, op))
+			return false;
+	}
+	if (d->bytes == BYTES_READ)
+		c->prog->bytes_read += op->a[1];
+	else if (d->bytes == BYTES_WRITE)
+		c->prog->bytes_written += op->a[1];
+	c->prog->count[op->type]++;
+	c->prog->nops++;
+	return true;
+}
+
+static bool compile_line(struct compiler *c, const char *p, const char *end)
+{
+	struct token tok[MAX_TOKENS];
+	const char *first_char = p;
+
+	while (first_char < end && (*first_char == ' ' || *first_char == '\t'))
+		first_char++;
+	if (first_char < end && *first_char == '#')
+		return true;		/* a comment: anything may follow */
+	int n = tokenize(c, p, end, tok);
+	if (n <= 0)
+		return n == 0;
+
+	struct op *op = &c->prog->ops[c->prog->nops];
+	*op = (struct op){ .line = c->line, .handle = HANDLE_NONE, .dir = DIR_NONE,
+			   .dir2 = DIR_NONE, .fnum = -1 };
+	int first = 0;
+	if (!tok[0].quoted && (isdigit((unsigned char)tok[0].s[0]) || tok[0].s[0] == '.')) {
+		if (!parse_timestamp(c, &tok[0], &op->timestamp))
+			return false;
+		op->flags |= OPF_TIMED;
+		c->prog->timed = true;
+		first = 1;
+	}
+	if (first == n) {
+		fail(c, "timestamp without an operation");
+		return false;
+	}
+	const struct token *name = &tok[first];
+	if (name->len >= 3 && strncasecmp(name->s, "SMB", 3) == 0) {
+		fail(c, "this is a dbench 1 (SMB sniff) loadfile, which is not supported");
+		return false;
+	}
+	int type = name->quoted ? -1 : op_lookup(name->s, name->len);
+	if (type < 0) {
+		fail(c, "unknown operation '%s'", tokstr(c, name));
+		return false;
+	}
+	op->type = type;
+	const struct op_desc *d = &op_table[type];
+	const struct token *args = &tok[first + 1];
+	int nargs = n - first - 1;
+	if (!parse_status(c, op, d, args, nargs))
+		return false;
+
+	int npath = 0, nnum = 0;
+	for (int i = 0; i < d->nargs; i++) {
+		if (!parse_arg(c, op, d->args[i], &args[i], &npath, &nnum))
+			return false;
+	}
+	return finish_op(c, op);
+}
+
+/* ---- whole files ---- */
+
+/* OpenSSL's SHA-256 uses the CPU's SHA instructions where it has them:
+ * client.txt's 26 MB hash in milliseconds rather than a third of a second. */
+static void sha256_hex(const char *text, size_t len, char out[65])
+{
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	out[0] = '\0';
+	if (!EVP_Digest(text, len, digest, &n, EVP_sha256(), NULL))
+		return;
+	for (unsigned int i = 0; i < n && i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", digest[i]);
+}
+
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 1;
+	for (const char *p = text; (p = memchr(p, '\n', text + len - p)); p++)
+		n++;
+	return n;
+}
+
+static bool compile_lines(struct compiler *c, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end;
+		c->line++;
+		const char *stop = (eol > p && eol[-1] == '\r') ? eol - 1 : eol;
+		/* Bytes first: binary garbage is named as such, not as a long line. */
+		if (!check_bytes(c, p, stop - p > LOADFILE_MAX_LINE ? p + LOADFILE_MAX_LINE : stop))
+			return false;
+		if (eol - p > LOADFILE_MAX_LINE) {
+			fail(c, "line longer than %d bytes", LOADFILE_MAX_LINE);
+			return false;
+		}
+		if (!compile_line(c, p, stop))
+			return false;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return true;
+}
+
+struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
+				 const char *text, size_t len, char **err)
+{
+	struct program *prog = talloc_zero(mem_ctx, struct program);
+	struct compiler c = { .prog = prog, .name = name };
+
+	*err = NULL;
+	if (!prog)
+		return NULL;
+	prog->source = talloc_strdup(prog, name);
+	prog->ops = talloc_array(prog, struct op, count_lines(text, len));
+	c.open = talloc_array(prog, struct open_handle, LOADFILE_MAX_HANDLES);
+	c.free_slots = talloc_array(prog, uint16_t, LOADFILE_MAX_HANDLES);
+	/* dirs[0] is always the client directory itself. */
+	if (!prog->source || !prog->ops || !c.open || !c.free_slots ||
+	    strset_add(prog, &c.dirs, "", 0) != 0)
+		fail(&c, "out of memory");
+	else if (compile_lines(&c, text, len) && prog->nops == 0)
+		c.err = talloc_asprintf(prog, "%s: no operations in loadfile", name);
+	if (c.err) {
+		*err = talloc_steal(mem_ctx, c.err);
+		talloc_free(prog);
+		return NULL;
+	}
+	talloc_free(c.open);
+	talloc_free(c.free_slots);
+	talloc_free(c.paths.slot);
+	talloc_free(c.paths.index);
+	talloc_free(c.paths.order);
+	talloc_free(c.dirs.slot);
+	talloc_free(c.dirs.index);
+	prog->ops = talloc_realloc(prog, prog->ops, struct op, prog->nops);
+	sha256_hex(text, len, prog->sha256);
+	prog->npaths = c.paths.count;
+	prog->dirs = c.dirs.order;
+	prog->ndirs = c.dirs.count;
+	return prog;
+}
+
+/* zlib labels a gzdopen()ed stream "<fd:N>: "; the caller names the file. */
+static const char *zlib_message(const char *msg)
+{
+	const char *colon = strncmp(msg, "<fd:", 4) == 0 ? strstr(msg, ": ") : NULL;
+	return colon ? colon + 2 : msg;
+}
+
+/* Read all of fd through zlib (which passes plain text through unchanged). */
+static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len,
+		      char **err)
+{
+	gzFile gz = gzdopen(fd, "rb");
+	size_t cap = 1 << 20, n = 0;
+	char *buf = talloc_array(mem_ctx, char, cap);
+
+	if (!gz || !buf) {
+		if (gz)
+			gzclose(gz);
+		else
+			close(fd);
+		*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
+		return NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= (size_t)LOADFILE_MAX_BYTES) {
+				*err = talloc_asprintf(mem_ctx, "%s: larger than %ld MiB",
+						       path, LOADFILE_MAX_BYTES >> 20);
+				break;
+			}
+			cap *= 2;
+			char *nbuf = talloc_realloc(mem_ctx, buf, char, cap);
+			if (!nbuf) {
+				*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
+				break;
+			}
+			buf = nbuf;
+		}
+		int r = gzread(gz, buf + n, (unsigned)(cap - n > (1u << 30) ? 1u << 30 : cap - n));
+		if (r > 0) {
+			n += r;
+			continue;
+		}
+		/* gzread() returns 0 for a truncated stream too: ask zlib. */
+		int errnum;
+		const char *msg = gzerror(gz, &errnum);
+		if (r < 0 || (errnum != Z_OK && errnum != Z_STREAM_END))
+			*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path,
+					       errnum == Z_ERRNO ? strerror(errno)
+								 : zlib_message(msg));
+		break;
+	}
+	gzclose(gz);
+	if (*err) {
+		talloc_free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
+{
+	TALLOC_CTX *tmp = talloc_new(mem_ctx);
+	struct program *prog = NULL;
+	size_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*err = NULL;
+	if (fd < 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot open loadfile '%s': %s", path,
+				       strerror(errno));
+	} else {
+		char *text = read_all(tmp, fd, path, &len, err);
+		if (text)
+			prog = loadfile_compile(mem_ctx, path, text, len, err);
+		else
+			talloc_steal(mem_ctx, *err);
+	}
+	talloc_free(tmp);
+	return prog;
+}
+
+struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err)
+{
+	return loadfile_compile(mem_ctx, "(built-in)", default_loadfile_text,
+				default_loadfile_end - default_loadfile_text, err);
+}
+
+char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
+{
+	char *s = talloc_asprintf(mem_ctx, "loadfile %s\noperations %zu\n",
+				  prog->source, prog->nops);
+	for (int i = 0; i < OP_COUNT && s; i++) {
+		if (prog->count[i])
+			s = talloc_asprintf_append(s, "%s %" PRIu64 "\n",
+						   op_table[i].name, prog->count[i]);
+	}
+	if (!s)
+		return NULL;
+	return talloc_asprintf_append(s,
+		"bytes_read %" PRIu64 "\nbytes_written %" PRIu64 "\n"
+		"max_handles %u\npaths %zu\ndirectories %zu\ntimed %s\nsha256 %s\n",
+		prog->bytes_read, prog->bytes_written, prog->max_handles,
+		prog->npaths, prog->ndirs, prog->timed ? "yes" : "no", prog->sha256);
+}

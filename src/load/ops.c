@@ -1,0 +1,132 @@
+/*
+ * ops.c - the operation table and the NT status names (see ops.h).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "load/ops.h"
+
+#define A(...) { __VA_ARGS__ }
+
+const struct op_desc op_table[OP_COUNT] = {
+	[OP_NTCREATEX] = { "NTCreateX", NULL, 4,
+			   A(ARG_PATH, ARG_NUM, ARG_NUM, ARG_HANDLE), BYTES_NONE, 0 },
+	[OP_CLOSE]     = { "Close", NULL, 1, A(ARG_HANDLE), BYTES_NONE, 0 },
+	[OP_RENAME]    = { "Rename", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
+	[OP_UNLINK]    = { "Unlink", NULL, 2, A(ARG_PATH, ARG_NUM), BYTES_NONE, 0 },
+	[OP_DELTREE]   = { "Deltree", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_RMDIR]     = { "Rmdir", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_MKDIR]     = { "Mkdir", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_QPATHINFO] = { "QUERY_PATH_INFORMATION", "Qpathinfo", 2,
+			   A(ARG_PATH, ARG_NUM), BYTES_NONE, 0 },
+	[OP_QFILEINFO] = { "QUERY_FILE_INFORMATION", "Qfileinfo", 2,
+			   A(ARG_HANDLE, ARG_NUM), BYTES_NONE, 0 },
+	[OP_QFSINFO]   = { "QUERY_FS_INFORMATION", "Qfsinfo", 1,
+			   A(ARG_NUM), BYTES_NONE, 0 },
+	[OP_SFILEINFO] = { "SET_FILE_INFORMATION", "Sfileinfo", 2,
+			   A(ARG_HANDLE, ARG_NUM), BYTES_NONE, 0 },
+	[OP_FINDFIRST] = { "FIND_FIRST", "Find", 4,
+			   A(ARG_PATH, ARG_NUM, ARG_NUM, ARG_NUM), BYTES_NONE, 0 },
+	[OP_WRITEX]    = { "WriteX", NULL, 4,
+			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE, ARG_SIZE), BYTES_WRITE, 2 },
+	[OP_READX]     = { "ReadX", NULL, 4,
+			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE, ARG_SIZE), BYTES_READ, 2 },
+	[OP_LOCKX]     = { "LockX", NULL, 3,
+			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
+	[OP_UNLOCKX]   = { "UnlockX", NULL, 3,
+			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
+	[OP_FLUSH]     = { "Flush", NULL, 1, A(ARG_HANDLE), BYTES_NONE, 0 },
+};
+
+static int name_is(const char *want, const char *name, size_t len)
+{
+	return want && strlen(want) == len && strncasecmp(want, name, len) == 0;
+}
+
+int op_lookup(const char *name, size_t len)
+{
+	/* Hot in the parser: compare lengths before letters. */
+	static size_t name_len[OP_COUNT], alias_len[OP_COUNT];
+
+	if (name_len[0] == 0) {
+		for (int i = 0; i < OP_COUNT; i++) {
+			name_len[i] = strlen(op_table[i].name);
+			alias_len[i] = op_table[i].alias ? strlen(op_table[i].alias) : 0;
+		}
+	}
+	for (int i = 0; i < OP_COUNT; i++) {
+		if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
+		    (alias_len[i] == len && strncasecmp(op_table[i].alias, name, len) == 0))
+			return i;
+	}
+	return -1;
+}
+
+static const struct {
+	const char *name;
+	uint32_t value;
+} nt_status_table[NT_STATUS_COUNT] = {
+	[NT_OK]                    = { "NT_STATUS_OK", 0x00000000 },
+	[NT_OBJECT_NAME_NOT_FOUND] = { "NT_STATUS_OBJECT_NAME_NOT_FOUND", 0xC0000034 },
+	[NT_NO_SUCH_FILE]          = { "NT_STATUS_NO_SUCH_FILE", 0xC000000F },
+	[NT_OBJECT_PATH_NOT_FOUND] = { "NT_STATUS_OBJECT_PATH_NOT_FOUND", 0xC000003A },
+	[NT_OBJECT_NAME_COLLISION] = { "NT_STATUS_OBJECT_NAME_COLLISION", 0xC0000035 },
+	[NT_OBJECT_NAME_INVALID]   = { "NT_STATUS_OBJECT_NAME_INVALID", 0xC0000033 },
+	[NT_ACCESS_DENIED]         = { "NT_STATUS_ACCESS_DENIED", 0xC0000022 },
+	[NT_SHARING_VIOLATION]     = { "NT_STATUS_SHARING_VIOLATION", 0xC0000043 },
+	[NT_FILE_IS_A_DIRECTORY]   = { "NT_STATUS_FILE_IS_A_DIRECTORY", 0xC00000BA },
+	[NT_NOT_A_DIRECTORY]       = { "NT_STATUS_NOT_A_DIRECTORY", 0xC0000103 },
+	[NT_DIRECTORY_NOT_EMPTY]   = { "NT_STATUS_DIRECTORY_NOT_EMPTY", 0xC0000101 },
+	[NT_INVALID_HANDLE]        = { "NT_STATUS_INVALID_HANDLE", 0xC0000008 },
+	[NT_INVALID_PARAMETER]     = { "NT_STATUS_INVALID_PARAMETER", 0xC000000D },
+	[NT_END_OF_FILE]           = { "NT_STATUS_END_OF_FILE", 0xC0000011 },
+	[NT_DISK_FULL]             = { "NT_STATUS_DISK_FULL", 0xC000007F },
+	[NT_LOCK_NOT_GRANTED]      = { "NT_STATUS_LOCK_NOT_GRANTED", 0xC0000055 },
+	[NT_FILE_LOCK_CONFLICT]    = { "NT_STATUS_FILE_LOCK_CONFLICT", 0xC0000054 },
+	[NT_RANGE_NOT_LOCKED]      = { "NT_STATUS_RANGE_NOT_LOCKED", 0xC000007E },
+	[NT_DELETE_PENDING]        = { "NT_STATUS_DELETE_PENDING", 0xC0000056 },
+	[NT_CANNOT_DELETE]         = { "NT_STATUS_CANNOT_DELETE", 0xC0000121 },
+	[NT_NO_MORE_FILES]         = { "NT_STATUS_NO_MORE_FILES", 0x80000006 },
+	[NT_NOT_IMPLEMENTED]       = { "NT_STATUS_NOT_IMPLEMENTED", 0xC0000002 },
+	[NT_UNSUCCESSFUL]          = { "NT_STATUS_UNSUCCESSFUL", 0xC0000001 },
+};
+
+const char *nt_status_name(enum nt_status s)
+{
+	return s < NT_STATUS_COUNT ? nt_status_table[s].name : "NT_STATUS_?";
+}
+
+/* A 0x status must be exactly hex digits after the prefix, at most 8. */
+static int nt_status_by_value(const char *tok, size_t len)
+{
+	char buf[16];
+	char *end;
+
+	if (len < 3 || len > 10)
+		return -1;
+	memcpy(buf, tok, len);
+	buf[len] = '\0';
+	if (!isxdigit((unsigned char)buf[2]))
+		return -1;
+	unsigned long v = strtoul(buf + 2, &end, 16);
+	if (*end != '\0')
+		return -1;
+	for (int i = 0; i < NT_STATUS_COUNT; i++) {
+		if (nt_status_table[i].value == v)
+			return i;
+	}
+	return -1;
+}
+
+int nt_status_lookup(const char *tok, size_t len)
+{
+	if (len > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'))
+		return nt_status_by_value(tok, len);
+	for (int i = 0; i < NT_STATUS_COUNT; i++) {
+		if (name_is(nt_status_table[i].name, tok, len))
+			return i;
+	}
+	return -1;
+}

@@ -1,0 +1,291 @@
+/*
+ * report_json.c - the result as a JSON document, written with jansson
+ * (see report.h for the contract, dbench(1) for the keys).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/probe.h"
+#include "report/report.h"
+#include "base/version.h"
+
+/* json_real() of a non-finite value fails; a figure that is not a number
+ * is written as null. */
+static json_t *real(double v)
+{
+	json_t *j = json_real(v);
+	return j ? j : json_null();
+}
+
+/*
+ * A name as a JSON string.  JSON strings are UTF-8, and file names need
+ * not be: a name that is not valid UTF-8 is written with each byte above
+ * 0x7f as \xHH, so the document stays valid and the name readable.
+ */
+static json_t *text(const char *s)
+{
+	if (!s)
+		return json_null();
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	size_t n = strlen(s);
+	char *esc = malloc(4 * n + 1), *p = esc;
+	if (!esc)
+		return json_null();
+	for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+		p += *q < 0x80 ? sprintf(p, "%c", *q) : sprintf(p, "\\x%02X", *q);
+	j = json_string(esc);
+	free(esc);
+	return j ? j : json_null();
+}
+
+static json_t *config_json(const struct run_plan *plan, unsigned nranks)
+{
+	json_t *dirs = json_array();
+	json_t *probe = json_null();
+
+	for (unsigned i = 0; i < plan->ndirs; i++)
+		json_array_append_new(dirs, text(plan->dirs[i]));
+	if (plan->probe) {
+		char *dir = (char *)probe_directory(NULL, plan);
+		probe = text(dir);
+		talloc_free(dir);
+	}
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
+			 " s:s, s:b, s:o, s:b}",
+			 "nprocs", (json_int_t)plan->nclients * nranks,
+			 "ranks", (json_int_t)nranks,
+			 "clients_per_process", (json_int_t)plan->clients_per_process,
+			 "timelimit_s", (json_int_t)plan->timelimit,
+			 "warmup_s", (json_int_t)(plan->run_once ? 0 : plan->warmup),
+			 "loadfile", text(plan->prog->source),
+			 "loadfile_sha256", plan->prog->sha256,
+			 "directories", dirs,
+			 "sync", plan->bopts.sync_open,
+			 "sync_dir", plan->bopts.sync_dir,
+			 "fsync", plan->bopts.fsync_writes,
+			 "xattr", plan->bopts.xattr,
+			 "target_rate_mb_s", plan->target_rate > 0 ? real(plan->target_rate)
+								   : json_null(),
+			 "backend", plan->backend->name,
+			 "run_once", plan->run_once,
+			 "probe_directory", probe,
+			 "verify", plan->bopts.verify);
+}
+
+/* --verify's figures, or null without it. */
+static json_t *verify_json(const struct run_result *res)
+{
+	const struct verify_result *v = &res->verify;
+
+	if (!res->plan->bopts.verify)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:o, s:o}",
+			 "bytes_checked", (json_int_t)v->bytes_checked,
+			 "reads_checked", (json_int_t)v->reads_checked,
+			 "mismatches", (json_int_t)v->mismatches,
+			 "cost_s", real(v->cost_s),
+			 "cost_pct", real(v->cost_pct));
+}
+
+static json_t *result_json(const struct run_result *res)
+{
+	double tp = result_throughput(res);
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o,"
+			 " s:b, s:s, s:o, s:o, s:o}",
+			 "throughput_mb_s", real(tp),
+			 "stonewall_mb_s", real(res->stonewall_mb_s),
+			 "stonewall_s", real(res->stonewall_s),
+			 "nb_mb_s", real(tp * 1.25),
+			 "mbit_s", real(tp * 10),
+			 "elapsed_s", real(res->exec_seconds),
+			 "bytes_read", (json_int_t)res->bytes_read,
+			 "bytes_written", (json_int_t)res->bytes_written,
+			 "operations", (json_int_t)res->ops,
+			 "errors", (json_int_t)res->errors,
+			 "max_latency_ms", real(res->max_latency_ms),
+			 "setup_s", real(res->setup_s),
+			 "sampler_cpu_ms", real(res->sampler_cpu_ms),
+			 "sampler_realtime", res->sampler_realtime,
+			 "op_clock", res->op_clock ? res->op_clock : "clock_gettime",
+			 "op_clock_hz", real(res->op_clock_hz),
+			 "think_time_mean_us", real(res->think_time_mean_us),
+			 "verify", verify_json(res));
+}
+
+static json_t *ops_json(const struct run_result *res)
+{
+	json_t *ops = json_object();
+
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_result *o = &res->op[t];
+		if (o->count == 0 && o->errors == 0)
+			continue;
+		json_object_set_new(ops, op_table[t].name,
+			json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+				  "count", (json_int_t)o->count,
+				  "errors", (json_int_t)o->errors,
+				  "mean_ms", real(o->mean_ms), "p50_ms", real(o->p50_ms),
+				  "p90_ms", real(o->p90_ms), "p99_ms", real(o->p99_ms),
+				  "p999_ms", real(o->p999_ms), "max_ms", real(o->max_ms)));
+	}
+	return ops;
+}
+
+static json_t *timeline_json(const struct run_result *res)
+{
+	json_t *tl = json_array();
+
+	for (size_t i = 0; i < res->ntimeline; i++) {
+		const struct timeline_point *p = &res->timeline[i];
+		json_t *pt = json_pack("{s:o, s:o, s:o, s:o}",
+			"t_s", real(p->t_s), "mb_s", real(p->mb_s),
+			"ops_s", real(p->ops_s), "max_latency_ms", real(p->max_latency_ms));
+		if (res->probe)
+			json_object_set_new(pt, "probe_ms", real(p->probe_ms));
+		json_array_append_new(tl, pt);
+	}
+	return tl;
+}
+
+/* --probe's figures; null without it, and null times without listings. */
+static json_t *probe_json(const struct run_result *res)
+{
+	const struct probe_result *p = res->probe;
+
+	if (!p)
+		return json_null();
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o}",
+			 "directory", text(p->directory),
+			 "count", (json_int_t)p->count,
+			 "entries", (json_int_t)p->entries,
+			 "p50_ms", p->count ? real(p->p50_ms) : json_null(),
+			 "p99_ms", p->count ? real(p->p99_ms) : json_null(),
+			 "max_ms", p->count ? real(p->max_ms) : json_null());
+}
+
+static json_t *clients_json(const struct run_result *res)
+{
+	json_t *cl = json_array();
+
+	for (unsigned i = 0; i < res->nclients; i++) {
+		const struct client_result *c = &res->clients[i];
+		json_array_append_new(cl, json_pack("{s:I, s:I, s:o, s:I, s:o, s:I, s:I}",
+			"rank", (json_int_t)c->rank,
+			"id", (json_int_t)c->id, "directory", text(c->directory),
+			"bytes", (json_int_t)c->bytes, "mb_s", real(c->mb_s),
+			"operations", (json_int_t)c->ops, "errors", (json_int_t)c->errors));
+	}
+	return cl;
+}
+
+static json_t *dirs_json(const struct run_result *res)
+{
+	json_t *dirs = json_array();
+
+	for (unsigned d = 0; res->dirs && d < res->plan->ndirs; d++) {
+		const struct dir_result *dr = &res->dirs[d];
+		json_array_append_new(dirs, json_pack("{s:o, s:I, s:I, s:o, s:o}",
+			"directory", text(dr->directory), "clients", (json_int_t)dr->clients,
+			"bytes", (json_int_t)dr->bytes, "mb_s", real(dr->mb_s),
+			"p99_ms", real(dr->p99_ms)));
+	}
+	return dirs;
+}
+
+static json_t *ranks_json(const struct run_result *res)
+{
+	json_t *ranks = json_array();
+
+	for (unsigned r = 0; r < res->nranks; r++) {
+		const struct rank_result *rr = &res->ranks[r];
+		json_array_append_new(ranks, json_pack("{s:I, s:o, s:o, s:I, s:I, s:o, s:o}",
+			"rank", (json_int_t)rr->rank, "host", text(rr->host),
+			"kernel", text(rr->kernel), "clients", (json_int_t)rr->clients,
+			"bytes", (json_int_t)rr->bytes, "seconds", real(rr->seconds),
+			"mb_s", real(rr->mb_s)));
+	}
+	return ranks;
+}
+
+static json_t *fairness_json(const struct fairness *f)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "min_mb_s", real(f->min_mb_s),
+			 "median_mb_s", real(f->median_mb_s),
+			 "max_mb_s", real(f->max_mb_s),
+			 "jain_index", real(f->jain_index));
+}
+
+static json_t *status_json(const struct run_result *res)
+{
+	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
+			       "interrupted", res->interrupted);
+	const struct run_failure *f = res->failure;
+
+	if (f)
+		json_object_set_new(st, "failure", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			" s:o}",
+			"rank", f->rank >= 0 ? json_integer(f->rank) : json_null(),
+			"host", text(f->host),
+			"client", f->client ? json_integer(f->client) : json_null(),
+			"line", f->line ? json_integer(f->line) : json_null(),
+			"operation", text(f->operation),
+			"path", text(f->path),
+			"error", text(f->error), "message", text(f->text)));
+	return st;
+}
+
+json_t *report_json(const struct run_result *res)
+{
+	json_t *env = res->environment ? json_incref(res->environment) : json_null();
+
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o, s:o}",
+		"dbench_version", DBENCH_VERSION,
+		"started_at", text(res->started_at),
+		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
+		"config", config_json(res->plan, res->nranks ? res->nranks : 1),
+		"environment", env,
+		"result", result_json(res),
+		"probe", probe_json(res),
+		"ops", ops_json(res),
+		"timeline", timeline_json(res),
+		"clients", clients_json(res),
+		"directories", dirs_json(res),
+		"ranks", ranks_json(res),
+		"fairness", fairness_json(&res->fairness),
+		"rank_fairness", fairness_json(&res->rank_fairness),
+		"status", status_json(res));
+}
+
+int report_json_write(const struct run_result *res, const char *path)
+{
+	json_t *doc = report_json(res);
+	int err = 0;
+
+	if (!doc)
+		return ENOMEM;
+	if (strcmp(path, "-") == 0) {
+		if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ||
+		    fputc('\n', stdout) == EOF || fflush(stdout) == EOF)
+			err = errno ? errno : EIO;
+	} else {
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			err = errno;
+		} else {
+			if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ||
+			    fputc('\n', f) == EOF)
+				err = errno ? errno : EIO;
+			if (fclose(f) == EOF && !err)
+				err = errno;
+		}
+	}
+	json_decref(doc);
+	return err;
+}

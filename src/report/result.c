@@ -1,0 +1,256 @@
+/*
+ * result.c - turning the stats region into a run's figures (see result.h):
+ * totals, percentiles, per-client rates, fairness, the probe's listings
+ * and stalls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/probe.h"
+#include "report/result.h"
+
+double result_throughput(const struct run_result *res)
+{
+	if (res->exec_seconds <= 0)
+		return 0;
+	return (res->bytes_read + res->bytes_written) / 1e6 / res->exec_seconds;
+}
+
+static double ms(double ns)
+{
+	return ns / 1e6;
+}
+
+static void fill_op(struct op_result *o, const struct hist *h, uint64_t errors)
+{
+	o->count = h->count;
+	o->errors = errors;
+	o->mean_ms = ms(hist_mean(h));
+	o->p50_ms = ms(hist_quantile(h, 0.50));
+	o->p90_ms = ms(hist_quantile(h, 0.90));
+	o->p99_ms = ms(hist_quantile(h, 0.99));
+	o->p999_ms = ms(hist_quantile(h, 0.999));
+	o->max_ms = ms(h->max_ns);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct fairness result_fairness(const double *mb_s, unsigned n)
+{
+	struct fairness f = { 0 };
+	double *v = malloc(sizeof(double) * n);
+	double sum = 0, sumsq = 0;
+
+	if (!v || n == 0) {
+		free(v);
+		return f;
+	}
+	memcpy(v, mb_s, sizeof(double) * n);
+	qsort(v, n, sizeof(double), cmp_double);
+	for (unsigned i = 0; i < n; i++) {
+		sum += v[i];
+		sumsq += v[i] * v[i];
+	}
+	f.min_mb_s = v[0];
+	f.max_mb_s = v[n - 1];
+	f.median_mb_s = median_of_sorted(v, n);
+	f.jain_index = sumsq > 0 ? sum * sum / (n * sumsq) : 1;
+	free(v);
+	return f;
+}
+
+static void fill_clients(struct run_result *res, const struct stats_client *figs)
+{
+	const struct run_plan *plan = res->plan;
+	unsigned per_rank = res->nranks > 1 ? res->nclients / res->nranks : res->nclients;
+	double *rates = talloc_array(res, double, res->nclients);
+
+	res->clients = talloc_zero_array(res, struct client_result, res->nclients);
+	for (unsigned i = 0; i < res->nclients; i++) {
+		struct client_result *c = &res->clients[i];
+		unsigned local = i % per_rank;
+		c->rank = i / per_rank;
+		c->id = local + 1;
+		c->directory = plan->dirs[local % plan->ndirs];
+		c->bytes = figs[i].bytes;
+		c->ops = figs[i].ops;
+		c->errors = figs[i].errors;
+		c->mb_s = res->exec_seconds > 0 ? c->bytes / 1e6 / res->exec_seconds : 0;
+		rates[i] = c->mb_s;
+	}
+	res->fairness = result_fairness(rates, res->nclients);
+	talloc_free(rates);
+}
+
+/* Per target directory: its clients' bytes, and the p99 of all their
+ * operations from their histograms merged. */
+static void fill_dirs(struct run_result *res, const struct stats_group *groups)
+{
+	const struct run_plan *plan = res->plan;
+	struct hist *h = talloc_zero(res, struct hist);
+
+	res->dirs = talloc_zero_array(res, struct dir_result, plan->ndirs);
+	for (unsigned d = 0; h && res->dirs && d < plan->ndirs; d++) {
+		struct dir_result *dr = &res->dirs[d];
+		const struct stats_group *g = &groups[d];
+		memset(h, 0, sizeof(*h));
+		dr->directory = plan->dirs[d];
+		dr->clients = g->clients;
+		dr->bytes = stats_bytes(&g->exec);
+		for (int t = 0; t < OP_COUNT; t++)
+			hist_merge(h, &g->hist[t]);
+		dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
+		dr->p99_ms = ms(hist_quantile(h, 0.99));
+	}
+	talloc_free(h);
+}
+
+void result_fill_probe(struct run_result *res, const struct stats_region *stats)
+{
+	const struct probe_slot *s = &stats->probe;
+	struct probe_result *p = talloc_zero(res, struct probe_result);
+
+	res->probe = p;
+	if (!p)
+		return;
+	p->directory = probe_directory(p, res->plan);
+	p->count = s->hist.count;
+	p->entries = stats_get(&s->entries);
+	p->p50_ms = ms(hist_quantile(&s->hist, 0.50));
+	p->p99_ms = ms(hist_quantile(&s->hist, 0.99));
+	p->max_ms = ms(s->hist.max_ns);
+}
+
+void result_fill_figures(struct run_result *res, const struct run_figures *f)
+{
+	const struct phase_stats *sum = &f->all->exec;
+
+	res->bytes_read = sum->bytes_read;
+	res->bytes_written = sum->bytes_written;
+	res->ops = sum->ops;
+	res->errors = 0;
+	res->max_latency_ms = 0;
+	uint64_t busy_ns = 0;
+	for (int t = 0; t < OP_COUNT; t++) {
+		busy_ns += sum->op[t].total_ns;
+		fill_op(&res->op[t], &f->all->hist[t], sum->op[t].errors);
+		res->errors += sum->op[t].errors;
+		if (res->op[t].max_ms > res->max_latency_ms)
+			res->max_latency_ms = res->op[t].max_ms;
+	}
+	res->verify = (struct verify_result){
+		.bytes_checked = sum->verify.bytes_checked,
+		.reads_checked = sum->verify.reads_checked,
+		.mismatches = sum->verify.mismatches,
+		.cost_s = sum->verify.ns / 1e9,
+		.cost_pct = busy_ns ? 100.0 * sum->verify.ns / busy_ns : 0,
+	};
+	fill_clients(res, f->clients);
+	fill_dirs(res, f->dirs);
+	res->think_time_mean_us = res->ops ? f->all->pause_ns / 1e3 / res->ops : 0;
+}
+
+void result_fill(struct run_result *res, const struct stats_region *stats)
+{
+	unsigned ndirs = res->plan->ndirs;
+	struct stats_group *all = talloc_zero(res, struct stats_group);
+	struct stats_group *dirs = talloc_zero_array(res, struct stats_group, ndirs);
+	struct stats_client *clients = talloc_zero_array(res, struct stats_client,
+							  stats->nclients);
+
+	stats_group_collect(all, stats, STATS_ALL_DIRS);
+	for (unsigned d = 0; d < ndirs; d++)
+		stats_group_collect(&dirs[d], stats, (int)d);
+	stats_clients_collect(stats, clients);
+	result_fill_figures(res, &(struct run_figures){ all, dirs, clients });
+	talloc_free(all);
+	talloc_free(dirs);
+	talloc_free(clients);
+	res->probe = NULL;
+	if (res->plan->probe)
+		result_fill_probe(res, stats);
+}
+
+double result_bytes_by(const struct run_result *res, double t)
+{
+	double bytes = 0, from = 0;
+
+	for (size_t i = 0; i < res->ntimeline && from < t; i++) {
+		const struct timeline_point *p = &res->timeline[i];
+		double to = p->t_s < t ? p->t_s : t;
+		if (to > from)
+			bytes += p->mb_s * 1e6 * (to - from);
+		from = p->t_s;
+	}
+	return bytes;
+}
+
+void result_fill_ranks(struct run_result *res)
+{
+	double *rates = talloc_array(res, double, res->nranks ? res->nranks : 1);
+	double first = res->exec_seconds;
+
+	for (unsigned r = 0; r < res->nranks; r++) {
+		struct rank_result *rr = &res->ranks[r];
+		rr->mb_s = rr->seconds > 0 ? rr->bytes / 1e6 / rr->seconds : 0;
+		rates[r] = rr->mb_s;
+		if (rr->seconds < first)
+			first = rr->seconds;
+	}
+	res->rank_fairness = result_fairness(rates, res->nranks);
+	talloc_free(rates);
+	/* Every rank ran the whole window: the stonewall is the window. */
+	res->stonewall_s = first;
+	if (first >= res->exec_seconds - 1e-6)
+		res->stonewall_mb_s = result_throughput(res);
+	else
+		res->stonewall_mb_s = first > 0 ? result_bytes_by(res, first) / 1e6 / first : 0;
+}
+
+size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx)
+{
+	size_t n = res->ntimeline, count = 0;
+	double *v = talloc_array(mem_ctx, double, n ? n : 1);
+	bool by_bytes = res->bytes_read + res->bytes_written > 0;
+
+	*idx = talloc_array(mem_ctx, size_t, n ? n : 1);
+	for (size_t i = 0; i < n; i++)
+		v[i] = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
+	if (n > 0) {
+		qsort(v, n, sizeof(double), cmp_double);
+		double floor = median_of_sorted(v, n) / 10;
+		for (size_t i = 0; i < n; i++) {
+			double x = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
+			if (x < floor)
+				(*idx)[count++] = i;
+		}
+	}
+	talloc_free(v);
+	return count;
+}
+
+static int release_json(json_t **holder)
+{
+	json_decref(*holder);
+	return 0;
+}
+
+void result_keep_json(struct run_result *res, json_t *v)
+{
+	json_t **holder = talloc(res, json_t *);
+	if (!holder) {
+		json_decref(v);
+		return;
+	}
+	*holder = v;
+	talloc_set_destructor(holder, release_json);
+}

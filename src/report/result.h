@@ -1,0 +1,189 @@
+/*
+ * result.h - what a run measured, in the form every reporter reads.
+ *
+ * The driver collects the shared stats region, its per-second timeline and
+ * the failure (if any) into a `struct run_result`, allocated on talloc;
+ * percentiles, per-client rates and fairness are computed here once, so
+ * that the text report, the JSON document and any later comparison show
+ * the same figures.  Throughput everywhere is the execute window's ReadX +
+ * WriteX bytes over its measured length, in 10^6 bytes per second.
+ */
+#ifndef DBENCH_RESULT_H
+#define DBENCH_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <talloc.h>
+
+#include "run/plan.h"
+#include "stats/hist.h"
+#include "stats/stats.h"
+
+/* One second of the execute window. */
+struct timeline_point {
+	double t_s;		/* end of the interval, seconds from the execute start */
+	double mb_s;		/* bytes moved in the interval, per second */
+	double ops_s;		/* operations in the interval, per second */
+	double max_latency_ms;	/* worst operation latency seen in it */
+	double probe_ms;	/* longest --probe listing that ended in it; NAN
+				 * when none did, or without --probe */
+};
+
+/* One operation type over the execute window. */
+struct op_result {
+	uint64_t count;
+	uint64_t errors;
+	double mean_ms, p50_ms, p90_ms, p99_ms, p999_ms;
+	double max_ms;		/* exact */
+};
+
+struct client_result {
+	unsigned rank;		/* MPI rank it ran on, 0 in a plain run */
+	unsigned id;		/* 1-based within its rank, as in clientN */
+	const char *directory;	/* its target directory */
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t errors;
+	double mb_s;
+};
+
+/* One target directory's share of the run (clients are dealt out
+ * round-robin over the -D directories). */
+struct dir_result {
+	const char *directory;
+	unsigned clients;
+	uint64_t bytes;
+	double mb_s;
+	double p99_ms;		/* over every operation of its clients */
+};
+
+/* One rank of an MPI run; a plain run is one rank. */
+struct rank_result {
+	unsigned rank;
+	const char *host;
+	const char *kernel;	/* uname release */
+	unsigned clients;
+	uint64_t bytes;
+	double seconds;		/* how long its clients ran in the execute window */
+	double mb_s;		/* bytes over seconds */
+};
+
+/* --probe: the directory listings that started in the execute window. */
+struct probe_result {
+	const char *directory;	/* the directory listed */
+	uint64_t count;		/* listings */
+	uint64_t entries;	/* names the last of them read (. and .. aside) */
+	double p50_ms, p99_ms;	/* listing times; 0 when count is 0 */
+	double max_ms;		/* exact */
+};
+
+/* How evenly the clients (or ranks) were served. */
+struct fairness {
+	double min_mb_s, median_mb_s, max_mb_s;
+	double jain_index;	/* (sum x)^2 / (n sum x^2): 1 is perfectly even */
+};
+
+/* --verify over the execute window.  Its cost is the clients' time spent
+ * generating the pattern for WriteX and comparing ReadX data with it
+ * (CPU-bound work, timed on the monotonic clock); cost_pct puts that
+ * against the clients' busy time, the sum of every operation's latency,
+ * which includes it. */
+struct verify_result {
+	uint64_t bytes_checked;
+	uint64_t reads_checked;
+	uint64_t mismatches;
+	double cost_s;
+	double cost_pct;
+};
+
+/* Why a run failed. */
+struct run_failure {
+	int rank;		/* MPI rank, -1 in a plain run */
+	const char *host;	/* that rank's host, NULL in a plain run */
+	unsigned client;	/* 1-based within its rank */
+	uint32_t line;		/* loadfile line, 0 when not an operation */
+	const char *operation;	/* NULL when not an operation */
+	const char *path;	/* full path, or NULL */
+	const char *error;	/* strerror text, or what happened */
+	const char *text;	/* the whole message after "FAILED: " */
+};
+
+struct run_result {
+	const struct run_plan *plan;
+	const char *started_at;		/* UTC, ISO 8601 */
+	unsigned nclients;
+	double exec_seconds;		/* measured length of the execute window */
+	uint64_t bytes_read, bytes_written;
+	uint64_t ops, errors;
+	double max_latency_ms;
+	struct op_result op[OP_COUNT];
+	struct client_result *clients;	/* nclients */
+	struct dir_result *dirs;	/* plan->ndirs of them */
+	struct fairness fairness;
+	struct rank_result *ranks;	/* nranks of them */
+	unsigned nranks;
+	bool mpi;			/* run by mpirun: name ranks in messages */
+	struct fairness rank_fairness;	/* across ranks */
+	double stonewall_s;		/* until the first rank finished */
+	double stonewall_mb_s;		/* throughput while every rank ran */
+	struct probe_result *probe;	/* NULL without --probe */
+	struct timeline_point *timeline;
+	size_t ntimeline;
+	struct run_failure *failure;	/* NULL when the run did not fail */
+	bool interrupted;
+	int exit_code;
+	double setup_s;			/* from the first fork to all clients ready */
+	double think_time_mean_us;	/* pauses before operations, per operation */
+	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
+	bool sampler_realtime;		/* ... taken at a real-time priority */
+	const char *op_clock;		/* what latencies were read from (opclock.h) */
+	double op_clock_hz;		/* its counts per second */
+	struct verify_result verify;	/* meaningful with plan->bopts.verify */
+	json_t *environment;		/* owned: released with the result */
+};
+
+/* The throughput of the execute window, MB/sec. */
+double result_throughput(const struct run_result *res);
+
+/* Fill the figures of res from the stats region: totals, per-operation
+ * percentiles, per-client rates, fairness and the probe's listings.
+ * res->plan, nclients and exec_seconds must be set. */
+void result_fill(struct run_result *res, const struct stats_region *stats);
+
+/* What result_fill_figures() reads: the summed figures of all clients and
+ * of each target directory's, and each client's own (rank by rank, each
+ * rank's plan->nclients of them). */
+struct run_figures {
+	const struct stats_group *all;
+	const struct stats_group *dirs;		/* plan->ndirs */
+	const struct stats_client *clients;	/* res->nclients */
+};
+
+/* The probe's figures (--probe) from the region's probe slot. */
+void result_fill_probe(struct run_result *res, const struct stats_region *stats);
+
+/* result_fill() from figures gathered elsewhere (across MPI ranks). */
+void result_fill_figures(struct run_result *res, const struct run_figures *f);
+
+/* With res->ranks filled in (rank, host, kernel, clients, bytes, seconds)
+ * and the timeline in place: each rank's rate, the fairness across ranks,
+ * and the stonewall figures. */
+void result_fill_ranks(struct run_result *res);
+
+/* Bytes moved by all clients in the first t seconds of the execute window,
+ * from the timeline (linear within a second). */
+double result_bytes_by(const struct run_result *res, double t);
+
+/* Fairness of n per-client rates (n >= 1). */
+struct fairness result_fairness(const double *mb_s, unsigned n);
+
+/* Indexes of the timeline's stalls: seconds below a tenth of the median
+ * rate (MB/sec, or operations/sec when nothing moved bytes).  Returns the
+ * count; the indexes are allocated on mem_ctx. */
+size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx);
+
+/* Make res own a JSON value: it is released when res is freed. */
+void result_keep_json(struct run_result *res, json_t *v);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * client.c - the replay loop of a client process (see client.h): pacing,
+ * timing each backend call, checking outcomes, recording them, stopping
+ * and cleaning up; and the signals and start barrier of every forked
+ * process, which the probe process shares.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/client.h"
+#include "base/opclock.h"
+
+/* One client's replay state, private to its process. */
+struct client {
+	unsigned id;			/* 0-based */
+	struct client_slot *slot;
+	struct stats_sets sets;		/* its directory's latency histograms */
+	struct backend_client *bc;
+	size_t pos;			/* next operation */
+	uint64_t pass_start_ns;		/* when the current pass began */
+	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
+	uint64_t pace_start_ns;
+	bool finished;			/* --run-once: its pass is done */
+	uint64_t rng;			/* xorshift64 state for exponential think time */
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+void client_watch_parent(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGINT, SIG_IGN);	/* the parent handles ^C for everyone */
+	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == 1)
+		stop_requested = 1;
+}
+
+static enum phase current_phase(const struct stats_region *r)
+{
+	if (stop_requested)
+		return PHASE_STOP;
+	return (enum phase)stats_get(&r->ctl.phase);
+}
+
+/* Sleep until `deadline_ns`, waking early if the run stops.  Pacing time
+ * is never part of an operation's latency. */
+static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
+{
+	for (;;) {
+		uint64_t now = monotonic_ns();
+		if (now >= deadline_ns || current_phase(r) == PHASE_STOP)
+			return;
+		uint64_t left = deadline_ns - now;
+		if (left > 100000000u)
+			left = 100000000u;	/* look at the phase every 100 ms */
+		struct timespec ts = { left / 1000000000u, left % 1000000000u };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* A loadfile timestamp holds an operation back until its time in the
+ * pass.  True when the operation has one that counts. */
+static bool wait_for_timestamp(const struct run_plan *plan, const struct stats_region *r,
+			       const struct client *c, const struct op *op)
+{
+	if (!(op->flags & OPF_TIMED) || plan->target_rate > 0)
+		return false;
+	sleep_until(r, c->pass_start_ns + (uint64_t)(op->timestamp * 1e9));
+	return true;
+}
+
+/* A uniform draw in (0, 1] from the client's own generator. */
+static double uniform(struct client *c)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return ((c->rng >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+/* --think-time: the pause a networked client makes before each request.
+ * True when there is one. */
+static bool think(const struct run_plan *plan, const struct stats_region *r, struct client *c)
+{
+	if (plan->think_us <= 0)
+		return false;
+	double us = plan->think_exp ? -log(uniform(c)) * plan->think_us : plan->think_us;
+	sleep_until(r, monotonic_ns() + (uint64_t)(us * 1000));
+	return true;
+}
+
+/* -R: after moving bytes, wait until the target rate has caught up. */
+static void hold_to_rate(const struct run_plan *plan, const struct stats_region *r,
+			 const struct client *c)
+{
+	if (plan->target_rate > 0) {
+		double secs = c->paced_bytes / (plan->target_rate * 1e6);
+		sleep_until(r, c->pace_start_ns + (uint64_t)(secs * 1e9));
+	}
+}
+
+static void record_failure(struct client *c, const struct op *op, int err,
+			   const char *detail)
+{
+	struct client_failure *f = &c->slot->failure;
+	f->line = op->line;
+	f->op = op->type;
+	f->err = err;
+	f->expected = op->status;
+	snprintf(f->path, sizeof(f->path), "%s", op->path ? op->path : "");
+	snprintf(f->detail, sizeof(f->detail), "%s", detail ? detail : "");
+	stats_set(&c->slot->state, CLIENT_FAILED);
+}
+
+/*
+ * A loadfile of any size is read once per pass from one end to the other,
+ * and each operation's system calls push the next record out of the cache:
+ * ask for it (all the lines it may straddle) as soon as this operation's
+ * calls are done, so that it comes in while the outcome is recorded.
+ */
+static void prefetch_op(const struct op *op)
+{
+	const char *p = (const char *)op;
+
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + sizeof(*op) - 1);
+	__builtin_prefetch(p + sizeof(*op) / 2);
+}
+
+/* Run one operation of client c; false when it did not go as the
+ * loadfile expected. */
+static bool step(const struct run_plan *plan, struct stats_region *r, struct client *c,
+		 enum phase ph)
+{
+	const struct program *prog = plan->prog;
+	const struct op *op = &prog->ops[c->pos];
+	const struct op_desc *d = &op_table[op->type];
+
+	uint64_t t0 = opclock_start();
+	/* The clock is read again only after a pause, which is not latency. */
+	bool paused = wait_for_timestamp(plan, r, c, op);
+	paused = think(plan, r, c) || paused;
+	if (paused) {
+		uint64_t t = opclock_start();
+		if (ph == PHASE_EXECUTE)
+			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
+		t0 = t;
+	}
+	int err = plan->backend->op[op->type](c->bc, op);
+	uint64_t t1 = opclock_end();
+	prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
+	/* A failure with a detail (wrong data) no expected status excuses. */
+	const char *detail = err && plan->backend->failure_detail
+				     ? plan->backend->failure_detail(c->bc) : NULL;
+	bool failed = (err == 0) != (op->status == NT_OK) || detail;
+	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
+
+	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
+		     failed, stats_get(&r->ctl.tick));
+	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
+		struct verify_tally t = plan->backend->verify_drain(c->bc);
+		stats_record_verify(c->slot, ph, &t);
+	}
+	c->paced_bytes += bytes;
+	hold_to_rate(plan, r, c);
+	if (failed && (!plan->continue_on_error || detail)) {
+		record_failure(c, op, err, detail);
+		return false;
+	}
+	if (++c->pos == prog->nops) {
+		plan->backend->pass_end(c->bc);
+		stats_add(&c->slot->passes, 1);
+		c->pos = 0;
+		c->pass_start_ns = monotonic_ns();
+		c->finished = plan->run_once;
+	}
+	return true;
+}
+
+/* Take one operation of each unfinished client in turn until told to stop. */
+static bool replay(const struct run_plan *plan, struct stats_region *r,
+		   struct client *cl, unsigned count)
+{
+	uint64_t start = monotonic_ns();
+
+	for (unsigned i = 0; i < count; i++) {
+		cl[i].pass_start_ns = cl[i].pace_start_ns = start;
+		stats_set(&cl[i].slot->state, CLIENT_RUNNING);
+	}
+	for (unsigned left = count; left > 0;) {
+		enum phase ph = current_phase(r);
+		if (ph == PHASE_STOP)
+			return true;
+		left = 0;
+		for (unsigned i = 0; i < count; i++) {
+			if (cl[i].finished)
+				continue;
+			if (!step(plan, r, &cl[i], ph))
+				return false;
+			left += !cl[i].finished;
+		}
+	}
+	return true;
+}
+
+static void clean_up(const struct run_plan *plan, struct client *cl, unsigned count)
+{
+	for (unsigned i = 0; i < count; i++) {
+		if (!cl[i].bc)
+			continue;
+		if (stats_get(&cl[i].slot->state) != CLIENT_FAILED)
+			stats_set(&cl[i].slot->state, CLIENT_CLEANUP);
+		plan->backend->pass_end(cl[i].bc);
+		if (!plan->skip_cleanup && plan->backend->cleanup(cl[i].bc) == 0)
+			stats_set(&cl[i].slot->cleaned, 1);
+	}
+}
+
+bool client_stop_requested(void)
+{
+	return stop_requested;
+}
+
+void client_wait_for_start(int start_fd)
+{
+	char b;
+	while (read(start_fd, &b, 1) < 0 && errno == EINTR && !stop_requested)
+		;
+}
+
+TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
+{
+	const struct backend *b = plan->backend;
+	size_t each = sizeof(struct client) + BACKEND_ALLOC_OVERHEAD +
+		      (b->client_mem ? b->client_mem(plan->prog, &plan->bopts) : 0);
+
+	return talloc_pool(NULL, BACKEND_ALLOC_OVERHEAD + count * each);
+}
+
+int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
+			struct stats_region *stats, unsigned first, unsigned count,
+			const int *dirfd, const int *clients_dirfd, int start_fd)
+{
+	pid_t parent = getppid();
+	struct client *cl = talloc_zero_array(pool, struct client, count);
+	bool ok = cl != NULL;
+
+	client_watch_parent();
+	for (unsigned i = 0; ok && i < count; i++) {
+		char *err = NULL;
+		unsigned id = first + i;
+		cl[i].id = id;
+		cl[i].slot = &stats->slot[id];
+		cl[i].sets = stats_sets_of(stats, id);
+		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
+		cl[i].bc = plan->backend->client_new(pool, clients_dirfd[id % plan->ndirs],
+						     id + 1, plan->prog, &plan->bopts, &err);
+		if (!cl[i].bc) {
+			struct client_failure *f = &cl[i].slot->failure;
+			f->err = errno ? errno : EIO;
+			snprintf(f->path, sizeof(f->path), "%s", err ? err : "setup failed");
+			stats_set(&cl[i].slot->state, CLIENT_FAILED);
+			ok = false;
+		} else {
+			stats_set(&cl[i].slot->state, CLIENT_READY);
+		}
+	}
+	if (ok) {
+		client_wait_for_start(start_fd);
+		ok = replay(plan, stats, cl, count);
+		uint64_t end = monotonic_ns();
+		for (unsigned i = 0; i < count; i++)
+			stats_set(&cl[i].slot->end_ns, end);
+	}
+	clean_up(plan, cl, count);
+	if (getppid() != parent && !plan->skip_cleanup) {
+		/* Nobody is left to remove DIR/clients; the last one out does
+		 * (while other clients' directories remain, this fails). */
+		for (unsigned d = 0; d < plan->ndirs; d++)
+			unlinkat(dirfd[d], "clients", AT_REMOVEDIR);
+	}
+	for (unsigned i = 0; ok && i < count; i++)
+		stats_set(&cl[i].slot->state, CLIENT_DONE);
+	talloc_free(pool);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,56 @@
+/*
+ * client.h - replaying the program: the body of a client process.
+ *
+ * A client process runs one or more clients (--clients-per-process),
+ * taking one operation of each in turn.  For every operation it waits
+ * out any pacing first (loadfile timestamps, --target-rate), then times
+ * the backend call alone, compares the outcome with the loadfile's
+ * expected status, and records it in its own stats slot under the phase
+ * the parent has published.  It stops at an operation boundary when the
+ * parent says so, when the parent dies, or at the first unexpected
+ * outcome, then removes its files.
+ */
+#ifndef DBENCH_CLIENT_H
+#define DBENCH_CLIENT_H
+
+#include "run/plan.h"
+#include "stats/stats.h"
+
+/*
+ * The memory of a client process of up to `count` clients: one talloc
+ * pool, sized to what they hold at once (backend.h's client_mem()), which
+ * the parent makes once before it forks any and leaves alone, and each
+ * client process takes over as its own copy.  So a client process never
+ * calls malloc: each call would write malloc's state in libc and on the
+ * heap, pages it shares with the parent until then, and allocated one by
+ * one its state would be scattered over such pages.  Of the pool, only
+ * the pages a client process writes are its own.  NULL when out of
+ * memory.
+ */
+TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count);
+
+/*
+ * Run clients first .. first+count-1 (0-based) in this process, in `pool`
+ * (client_pool()), which it frees.  `dirfd[d]` is plan->dirs[d] and
+ * `clients_dirfd[d]` DIR/clients in it; `start_fd` is the read end of the
+ * start pipe, which reaches end-of-file when the parent releases
+ * everyone.  A client outliving its parent removes DIR/clients too once
+ * that is empty, as the parent would have.  Returns the process's exit
+ * status: 0, or 1 after a failure recorded in the slot.
+ */
+int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
+			struct stats_region *stats, unsigned first, unsigned count,
+			const int *dirfd, const int *clients_dirfd, int start_fd);
+
+/*
+ * The life of any process the driver forks, shared with the --probe
+ * process (probe.h).  client_watch_parent() makes SIGTERM, and the
+ * parent's death, a request to stop, which client_stop_requested() then
+ * reports; ^C is left to the parent.  client_wait_for_start() returns when
+ * the parent releases everyone (or a stop is requested first).
+ */
+void client_watch_parent(void);
+bool client_stop_requested(void);
+void client_wait_for_start(int start_fd);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * cluster.c - the ranks of a run (see cluster.h): joining the MPI job, who
+ * is where, the once-a-second exchange with rank 0, and the reductions at
+ * the end.  Built with DBENCH_MPI it speaks MPI when mpirun started the
+ * process; built without, it refuses to run under mpirun (every rank would
+ * think itself alone and they would collide in DIR/clients).  Structs
+ * travel as bytes: the ranks are assumed to run the same binary on the
+ * same architecture.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifdef DBENCH_MPI
+#include <mpi.h>
+#endif
+
+#include "run/cluster.h"
+
+struct host_info {
+	char host[65];		/* as uname gives them */
+	char kernel[65];
+};
+
+static struct {
+	bool mpi;
+	bool in_step;		/* every collective of the current run was made */
+	unsigned rank, size;
+	struct host_info *hosts;	/* size of them */
+	struct host_info self;
+	struct cluster_tick *ticks;	/* rank 0: each rank's latest, size of them */
+} cl = { .in_step = true, .size = 1, .hosts = &cl.self };
+
+/* mpirun (Open MPI, MPICH's hydra, PMIx launchers) leaves its mark in the
+ * environment of the processes it starts. */
+static bool started_by_mpirun(void)
+{
+	static const char *marks[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+				       "PMI_RANK" };
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (getenv(marks[i]))
+			return true;
+	return false;
+}
+
+static void describe_self(void)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0) {
+		snprintf(cl.self.host, sizeof(cl.self.host), "%s", u.nodename);
+		snprintf(cl.self.kernel, sizeof(cl.self.kernel), "%s", u.release);
+	}
+}
+
+int cluster_init(void)
+{
+	describe_self();
+	if (!started_by_mpirun())
+		return 0;
+#ifdef DBENCH_MPI
+	int rank, size;
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+		fprintf(stderr, "dbench: cannot join the MPI job\n");
+		return 1;
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	cl.mpi = true;
+	cl.rank = rank;
+	cl.size = size;
+	cl.hosts = calloc(size, sizeof(struct host_info));
+	cl.ticks = rank == 0 ? calloc(size, sizeof(struct cluster_tick)) : NULL;
+	if (!cl.hosts || (rank == 0 && !cl.ticks)) {
+		fprintf(stderr, "dbench: rank %d: out of memory\n", rank);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	MPI_Allgather(&cl.self, sizeof(cl.self), MPI_BYTE, cl.hosts, sizeof(cl.self),
+		      MPI_BYTE, MPI_COMM_WORLD);
+	return 0;
+#else
+	fprintf(stderr, "dbench: started by mpirun, but this dbench was built without MPI"
+		" (build it with 'make MPI=1')\n");
+	return 2;
+#endif
+}
+
+int cluster_finish(int rc, bool is_client)
+{
+	if (!cl.mpi)
+		return rc;
+	fflush(NULL);
+	if (is_client)
+		_exit(rc);	/* MPI's exit handlers belong to the rank, not to us */
+#ifdef DBENCH_MPI
+	if (cl.in_step)
+		MPI_Finalize();
+#endif
+	free(cl.hosts);
+	free(cl.ticks);
+	cl.hosts = &cl.self;
+	cl.ticks = NULL;
+	return rc;
+}
+
+bool cluster_mpi(void)
+{
+	return cl.mpi;
+}
+
+unsigned cluster_rank(void)
+{
+	return cl.rank;
+}
+
+unsigned cluster_size(void)
+{
+	return cl.size;
+}
+
+const char *cluster_host(unsigned rank)
+{
+	return rank < cl.size ? cl.hosts[rank].host : "";
+}
+
+const char *cluster_kernel(unsigned rank)
+{
+	return rank < cl.size ? cl.hosts[rank].kernel : "";
+}
+
+void cluster_run_begin(void)
+{
+	cl.in_step = false;
+}
+
+void cluster_run_end(void)
+{
+	cl.in_step = true;
+}
+
+void cluster_tick_combine(struct cluster_tick *dst, const struct cluster_tick *src,
+			  unsigned src_rank)
+{
+	dst->bytes += src->bytes;
+	dst->ops += src->ops;
+	dst->exec_bytes += src->exec_bytes;
+	dst->exec_ops += src->exec_ops;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->running += src->running;
+	dst->ready += src->ready;
+	dst->done += src->done;
+	if (src->done_s > dst->done_s)
+		dst->done_s = src->done_s;
+	if (src->setup_s > dst->setup_s)
+		dst->setup_s = src->setup_s;
+	if (src->interrupted > dst->interrupted)
+		dst->interrupted = src->interrupted;
+	if (src->failed_rank >= 0 && dst->failed_rank < 0) {
+		dst->failed_rank = src_rank;
+		dst->failure = src->failure;
+	}
+}
+
+int cluster_differs(const void *mine, size_t len)
+{
+	int first = -1;
+
+	if (!cl.mpi)
+		return -1;
+#ifdef DBENCH_MPI
+	char *each = cl.rank == 0 ? malloc(len * cl.size) : NULL;
+	if (cl.rank == 0 && !each)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Gather(mine, len, MPI_BYTE, each, len, MPI_BYTE, 0, MPI_COMM_WORLD);
+	for (unsigned r = 1; cl.rank == 0 && r < cl.size && first < 0; r++)
+		if (memcmp(each, each + r * len, len) != 0)
+			first = r;
+	free(each);
+	MPI_Bcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#else
+	(void)mine;
+	(void)len;
+#endif
+	return first;
+}
+
+void cluster_tick(const struct cluster_tick *mine, struct cluster_tick *all)
+{
+	*all = *mine;
+	if (!cl.mpi)
+		return;
+#ifdef DBENCH_MPI
+	MPI_Gather(mine, sizeof(*mine), MPI_BYTE, cl.ticks, sizeof(*mine), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	if (cl.rank == 0) {
+		*all = cl.ticks[0];
+		for (unsigned r = 1; r < cl.size; r++)
+			cluster_tick_combine(all, &cl.ticks[r], r);
+	}
+#endif
+}
+
+void cluster_order(struct cluster_order *o)
+{
+#ifdef DBENCH_MPI
+	if (cl.mpi)
+		MPI_Bcast(o, sizeof(*o), MPI_BYTE, 0, MPI_COMM_WORLD);
+#else
+	(void)o;
+#endif
+}
+
+void cluster_barrier(void)
+{
+#ifdef DBENCH_MPI
+	if (cl.mpi)
+		MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+#ifdef DBENCH_MPI
+/* MPI's reduction callback: inout[i] += in[i]. */
+static void add_groups(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	(void)type;
+	for (int i = 0; i < *len; i++)
+		stats_group_add((struct stats_group *)inout + i,
+				(const struct stats_group *)in + i);
+}
+#endif
+
+void cluster_reduce_groups(struct stats_group *g, unsigned n)
+{
+	if (!cl.mpi)
+		return;
+#ifdef DBENCH_MPI
+	MPI_Datatype type;
+	MPI_Op op;
+	MPI_Type_contiguous(sizeof(*g), MPI_BYTE, &type);
+	MPI_Type_commit(&type);
+	MPI_Op_create(add_groups, 1, &op);
+	if (cl.rank == 0)
+		MPI_Reduce(MPI_IN_PLACE, g, n, type, op, 0, MPI_COMM_WORLD);
+	else
+		MPI_Reduce(g, NULL, n, type, op, 0, MPI_COMM_WORLD);
+	MPI_Op_free(&op);
+	MPI_Type_free(&type);
+#else
+	(void)g;
+	(void)n;
+#endif
+}
+
+void cluster_gather_clients(const struct stats_client *mine, unsigned n,
+			    struct stats_client *all)
+{
+	if (!cl.mpi) {
+		memcpy(all, mine, n * sizeof(*mine));
+		return;
+	}
+#ifdef DBENCH_MPI
+	MPI_Gather(mine, n * sizeof(*mine), MPI_BYTE, all, n * sizeof(*mine), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+#endif
+}
+
+void cluster_gather_ranks(const struct cluster_rank *mine, struct cluster_rank *all)
+{
+	if (!cl.mpi) {
+		*all = *mine;
+		return;
+	}
+#ifdef DBENCH_MPI
+	MPI_Gather(mine, sizeof(*mine), MPI_BYTE, all, sizeof(*mine), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+#endif
+}

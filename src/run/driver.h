@@ -1,0 +1,32 @@
+/*
+ * driver.h - one run of the benchmark: the driver that carries out a
+ * plan (run/plan.h).
+ *
+ * main turns the command line into a `struct run_plan`; the driver makes
+ * the client directories, forks the client processes, releases them
+ * together, samples them once a second through the shared stats region,
+ * moves them through warmup, execute and cleanup, reaps them, and hands
+ * the result to the reporter.
+ */
+#ifndef DBENCH_DRIVER_H
+#define DBENCH_DRIVER_H
+
+#include <stdbool.h>
+
+#include "run/plan.h"
+
+/*
+ * Run the plan; prints progress and results; returns an exit code.
+ *
+ * A client process (and the --probe process) returns from driver_run()
+ * too, with its own exit status, so that it leaves through main and frees
+ * what it inherited.  Callers that would do more after a run must check
+ * driver_is_client() first and return at once when it is true.
+ */
+int driver_run(const struct run_plan *plan);
+
+/* True in a forked process, a client or the probe (after driver_run()
+ * returned in it). */
+bool driver_is_client(void);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * plan.h - what one run is to do: the run plan that main builds from the
+ * command line and the driver carries out.
+ *
+ * Below the driver and everything that reads a plan (client, probe,
+ * result, report, sweep): it holds data only, no function, and knows
+ * nothing of how a run is carried out.
+ */
+#ifndef DBENCH_PLAN_H
+#define DBENCH_PLAN_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "backends/backend.h"
+#include "base/exitcode.h"
+#include "load/loadfile.h"
+
+#define DBENCH_MAX_CLIENTS 10000
+
+struct run_plan {
+	unsigned nclients;		/* NPROCS: clients in all */
+	unsigned clients_per_process;	/* clients sharing one process */
+	unsigned timelimit;		/* execute phase, seconds */
+	unsigned warmup;		/* warmup phase before it, seconds */
+	const char **dirs;		/* target directories; client i uses dirs[i % ndirs] */
+	unsigned ndirs;
+	double target_rate;		/* per-client MB/s pacing, 0 = none */
+	double think_us;		/* pause between operations, microseconds */
+	bool think_exp;			/* ... exponentially distributed with that mean */
+	bool skip_cleanup;		/* leave DIR/clients behind */
+	bool per_client_results;	/* a line per client after the table */
+	bool run_once;			/* one pass per client, no time limit */
+	bool quiet;			/* no progress lines */
+	bool continue_on_error;		/* count unexpected outcomes, do not stop */
+	bool probe;			/* --probe: time `ls -l` of a directory under load */
+	const char *probe_dir;		/* --probe=DIR, or NULL: DIR/clients/probe, made
+					 * for the run in the first target directory */
+	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
+	json_t **result_doc;		/* if set: receives the run's JSON document */
+	bool text_on_stderr;		/* human text to stderr (stdout holds JSON) */
+	const char *command_line;	/* as typed, for the record */
+	struct backend_options bopts;
+	const struct backend *backend;
+	const struct program *prog;	/* compiled loadfile, read-only */
+};
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * probe.c - the --probe process (see probe.h): making and removing the
+ * default probe directory, the once-a-second listing, and its timing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/client.h"
+#include "base/opclock.h"
+#include "run/probe.h"
+
+#define PROBE_NAME "probe"		/* beneath DIR/clients */
+#define NS_PER_S 1000000000ull
+
+struct probe {
+	struct stats_region *stats;
+	struct probe_slot *slot;
+	int clients_dirfd;		/* DIR/clients of the first target */
+	bool own_dir;			/* the default directory: ours to make and remove */
+	const char *dir;		/* what is listed, as a path for messages */
+};
+
+static bool stopping(const struct probe *p)
+{
+	return client_stop_requested() || stats_get(&p->stats->ctl.phase) == PHASE_STOP;
+}
+
+/* Describe the failure in the slot, for the parent to report; false. */
+static bool fail(struct probe *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->slot->failure, sizeof(p->slot->failure), fmt, ap);
+	va_end(ap);
+	stats_set(&p->slot->state, CLIENT_FAILED);
+	return false;
+}
+
+static void file_name(char name[16], unsigned i)
+{
+	snprintf(name, 16, "file%04u", i);
+}
+
+const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan)
+{
+	if (plan->probe_dir)
+		return talloc_strdup(mem_ctx, plan->probe_dir);
+	return talloc_asprintf(mem_ctx, "%s/clients/" PROBE_NAME, plan->dirs[0]);
+}
+
+int probe_check_directory(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* Make DIR/clients/probe and its files, or take over one that an earlier
+ * run left (--skip-cleanup): a real directory, whose files of our names
+ * are regular files.  A symbolic link anywhere is refused, never
+ * followed. */
+static bool make_directory(struct probe *p)
+{
+	if (mkdirat(p->clients_dirfd, PROBE_NAME, 0755) < 0 && errno != EEXIST)
+		return fail(p, "setup: cannot create directory '%s': %s", p->dir, strerror(errno));
+	int fd = openat(p->clients_dirfd, PROBE_NAME,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fail(p, "setup: cannot use directory '%s': %s", p->dir,
+			    errno == ELOOP || errno == ENOTDIR
+				    ? "not a directory (a symbolic link?)" : strerror(errno));
+	bool ok = true;
+	for (unsigned i = 0; ok && i < PROBE_FILES; i++) {
+		char name[16];
+		struct stat st;
+		file_name(name, i);
+		int f = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		int err = errno;
+		if (f >= 0)
+			close(f);
+		else if (err != EEXIST || fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+			 !S_ISREG(st.st_mode))
+			ok = fail(p, "setup: cannot create '%s/%s': %s", p->dir, name, strerror(err));
+	}
+	close(fd);
+	return ok;
+}
+
+int probe_remove_directory(int clients_dirfd)
+{
+	int fd = openat(clients_dirfd, PROBE_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? 0 : errno;
+	for (unsigned i = 0; i < PROBE_FILES; i++) {
+		char name[16];
+		file_name(name, i);
+		if (unlinkat(fd, name, 0) != 0 && errno != ENOENT && !err)
+			err = errno;
+	}
+	close(fd);
+	if (unlinkat(clients_dirfd, PROBE_NAME, AT_REMOVEDIR) != 0 && errno != ENOENT && !err)
+		err = errno;
+	return err;
+}
+
+/* Open the directory as `ls` would: by its path for --probe=DIR (the
+ * lookup is part of what a user waits for), beneath DIR/clients without
+ * following a link for our own. */
+static DIR *open_listing(const struct probe *p)
+{
+	int fd = p->own_dir ? openat(p->clients_dirfd, PROBE_NAME,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			    : open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (fd >= 0 && !d) {
+		int err = errno;
+		close(fd);
+		errno = err;
+	}
+	return d;
+}
+
+/* One listing: every name but . and .., each lstat()ed (a name that goes
+ * away in between is no error: the directory is not ours to hold still).
+ * Sets *entries to the names read; false after fail(). */
+static bool list_once(struct probe *p, uint64_t *entries)
+{
+	DIR *d = open_listing(p);
+	struct dirent *e;
+	struct stat st;
+	uint64_t n = 0;
+
+	if (!d)
+		return fail(p, "cannot list '%s': %s", p->dir, strerror(errno));
+	for (errno = 0; (e = readdir(d)) != NULL; errno = 0) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		n++;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno != ENOENT) {
+			fail(p, "cannot stat '%s/%s': %s", p->dir, e->d_name, strerror(errno));
+			closedir(d);
+			return false;
+		}
+	}
+	int err = errno;
+	closedir(d);
+	if (err)
+		return fail(p, "cannot list '%s': %s", p->dir, strerror(err));
+	*entries = n;
+	return true;
+}
+
+/* Sleep until `deadline`, looking at the phase at least every 100 ms;
+ * false as soon as the run stops. */
+static bool wait_until(const struct probe *p, uint64_t deadline)
+{
+	for (;;) {
+		if (stopping(p))
+			return false;
+		uint64_t now = monotonic_ns();
+		if (now >= deadline)
+			return true;
+		uint64_t until = deadline - now > NS_PER_S / 10 ? now + NS_PER_S / 10 : deadline;
+		struct timespec ts = { until / NS_PER_S, until % NS_PER_S };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* List half a second into every second from the start, or at once when
+ * the last listing ran past the next such moment, until the run stops.
+ * A listing counts in the phase it started in. */
+static bool run_listings(struct probe *p)
+{
+	uint64_t base = monotonic_ns() + NS_PER_S / 2, next = base;
+
+	while (wait_until(p, next)) {
+		enum phase ph = client_stop_requested() ? PHASE_STOP
+							: (enum phase)stats_get(&p->stats->ctl.phase);
+		uint64_t entries = 0, t0 = monotonic_ns();
+		if (!list_once(p, &entries))
+			return false;
+		uint64_t t1 = monotonic_ns();
+		stats_record_listing(p->slot, ph, entries, t1 - t0,
+				     stats_get(&p->stats->ctl.tick));
+		next = base + ((t0 - base) / NS_PER_S + 1) * NS_PER_S;
+	}
+	return true;
+}
+
+int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
+		       int clients_dirfd, int start_fd)
+{
+	TALLOC_CTX *ctx = talloc_new(NULL);
+	struct probe p = {
+		.stats = stats, .slot = &stats->probe,
+		.clients_dirfd = clients_dirfd, .own_dir = plan->probe_dir == NULL,
+		.dir = probe_directory(ctx, plan),
+	};
+	bool ok;
+
+	/* Named, so that ps and pgrep tell it from the clients. */
+	prctl(PR_SET_NAME, "dbench-probe");
+	client_watch_parent();
+	ok = !p.own_dir || make_directory(&p);
+	if (ok) {
+		stats_set(&p.slot->state, CLIENT_READY);
+		client_wait_for_start(start_fd);
+		stats_set(&p.slot->state, CLIENT_RUNNING);
+		ok = run_listings(&p);
+	}
+	if (ok)
+		stats_set(&p.slot->state, CLIENT_CLEANUP);
+	if (!p.own_dir || (!plan->skip_cleanup && probe_remove_directory(clients_dirfd) == 0))
+		stats_set(&p.slot->cleaned, 1);
+	if (ok)
+		stats_set(&p.slot->state, CLIENT_DONE);
+	talloc_free(ctx);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,70 @@
+/*
+ * probe.h - the --probe process: how interactive the file system stays
+ * while the clients load it.
+ *
+ * People time `ls -l` on a big directory beside a benchmark, because a
+ * change that raises throughput can make such a listing take minutes.
+ * With --probe, one more process does just that while the load runs: it
+ * opens a directory, reads every entry and lstat()s it, and times the
+ * whole listing on the monotonic clock.  It lists once a second, half a
+ * second into each second of the run (so that a listing ends inside the
+ * second the timeline gives it to), or at once after a listing that
+ * overran its second.  Listings that start in the execute phase go into a
+ * histogram in the probe's slot of the stats region; every listing also
+ * goes into the slot's per-second ring, from which the sampler takes the
+ * timeline's probe_ms.
+ *
+ * --probe=DIR lists DIR, which is only ever read.  A bare --probe lists a
+ * directory made for the run, DIR/clients/probe in the first target
+ * directory, holding PROBE_FILES empty files: the probe process makes it
+ * while the clients set up (with *at() calls that never follow a symbolic
+ * link) and removes it at the end; the parent removes it if the probe
+ * process could not.
+ *
+ * The process mirrors a client's life: it marks its slot CLIENT_READY
+ * once set up, waits on the start pipe, runs until the parent publishes
+ * PHASE_STOP (or dies), cleans up, and returns its exit status so that it
+ * leaves through main.
+ */
+#ifndef DBENCH_PROBE_H
+#define DBENCH_PROBE_H
+
+#include <talloc.h>
+
+#include "run/plan.h"
+#include "stats/stats.h"
+
+/*
+ * Files in the default probe directory.  3000 names fill about 100 KB of
+ * directory entries, several getdents() calls, and a listing with a stat
+ * each takes a millisecond or more even from the cache: well above the
+ * clock's and the histogram's resolution, the size of directory people
+ * time `ls -l` on.  Yet they are few enough that making them adds little
+ * to setup on a disk, and that listing once a second is no load of its
+ * own beside the clients'.
+ */
+#define PROBE_FILES 3000
+
+/* The directory the probe lists: --probe=DIR as given, or
+ * "FIRST_DIR/clients/probe". */
+const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan);
+
+/* 0 when `dir` is a directory the probe can open for listing, else the
+ * errno (ENOTDIR for anything else).  Used before anything runs. */
+int probe_check_directory(const char *dir);
+
+/*
+ * The body of the probe process.  `clients_dirfd` is DIR/clients of the
+ * first target directory; `start_fd` is the read end of the start pipe.
+ * Returns the exit status: 0, or 1 after a failure described in
+ * stats->probe.failure.
+ */
+int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
+		       int clients_dirfd, int start_fd);
+
+/* Remove the default probe directory from DIR/clients.  0 when it is gone,
+ * or there is nothing of ours there (a symbolic link or any other non-
+ * directory at its name is left alone); else an errno. */
+int probe_remove_directory(int clients_dirfd);
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * stats.c - the shared stats region: mapping it, recording an operation
+ * on the client side and a listing on the probe side, and summing slots
+ * and putting histograms together on the parent side.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "stats/stats.h"
+
+struct mapping {
+	void *addr;
+	size_t len;
+};
+
+static int unmap(struct mapping *m)
+{
+	munmap(m->addr, m->len);
+	return 0;
+}
+
+/* n rounded up to a multiple of the page size. */
+static size_t page_up(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned ndirs,
+			       unsigned ncpus)
+{
+	struct mapping *m = talloc(mem_ctx, struct mapping);
+	if (!m) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ndirs = ndirs ? ndirs : 1;
+	ncpus = ncpus ? ncpus : 1;
+	size_t nsets = (size_t)ndirs * ncpus;
+	size_t touched_at = sizeof(struct stats_region) +
+			    (size_t)nclients * sizeof(struct client_slot);
+	size_t sets_at = page_up(touched_at + nsets * STATS_SET_CHUNKS);
+	m->len = sets_at + nsets * sizeof(struct hist_set);
+	m->addr = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m->addr == MAP_FAILED) {
+		int e = errno;
+		talloc_free(m);
+		errno = e;
+		return NULL;
+	}
+	talloc_set_destructor(m, unmap);
+	struct stats_region *r = m->addr;
+	r->nclients = nclients;
+	r->ndirs = ndirs;
+	r->ncpus = ncpus;
+	r->touched = (uint8_t *)m->addr + touched_at;
+	r->sets = (struct hist_set *)((char *)m->addr + sets_at);
+	return r;
+}
+
+struct stats_sets stats_sets_of(struct stats_region *r, unsigned client)
+{
+	size_t first = (size_t)(client % r->ndirs) * r->ncpus;
+
+	return (struct stats_sets){ .set = &r->sets[first],
+				    .touched = &r->touched[first * STATS_SET_CHUNKS],
+				    .ncpus = r->ncpus };
+}
+
+void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
+			  uint64_t ns, uint64_t tick)
+{
+	if (ph == PHASE_EXECUTE) {
+		hist_record(&s->hist, ns);
+		stats_set(&s->entries, entries);
+	}
+	stats_window_note(&s->win, tick, ns);
+}
+
+uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
+{
+	unsigned i = tick % STATS_WINDOWS;
+	uint64_t v = stats_get(&w->max_ns[i]);
+
+	return stats_get(&w->tick[i]) == tick ? v : 0;
+}
+
+void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t)
+{
+	struct verify_tally *v = &s->phase[ph].verify;
+
+	stats_add(&v->bytes_checked, t->bytes_checked);
+	stats_add(&v->reads_checked, t->reads_checked);
+	stats_add(&v->mismatches, t->mismatches);
+	stats_add(&v->ns, t->ns);
+}
+
+uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
+{
+	uint64_t max = 0;
+
+	for (unsigned i = 0; i < r->nclients; i++) {
+		uint64_t v = stats_window_get(&r->slot[i].win, tick);
+		if (v > max)
+			max = v;
+	}
+	return max;
+}
+
+/* out += the figures of each operation type and the verification work,
+ * from a slot (which may be live) or from other sums; the phase's
+ * operation and byte totals follow from the types' (a client does not
+ * keep them twice). */
+static void add_figures(struct phase_stats *out, const struct op_stats *op,
+			const struct verify_tally *v)
+{
+	out->verify.bytes_checked += stats_get(&v->bytes_checked);
+	out->verify.reads_checked += stats_get(&v->reads_checked);
+	out->verify.mismatches += stats_get(&v->mismatches);
+	out->verify.ns += stats_get(&v->ns);
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_stats *o = &op[t];
+		struct op_stats *d = &out->op[t];
+		uint64_t n = stats_get(&o->count);
+		uint64_t min = stats_get(&o->min_ns);
+		if (n && (d->count == 0 || min < d->min_ns))
+			d->min_ns = min;
+		d->count += n;
+		out->ops += n;
+		uint64_t bytes = stats_get(&o->bytes);
+		d->bytes += bytes;
+		if (op_table[t].bytes == BYTES_READ)
+			out->bytes_read += bytes;
+		else
+			out->bytes_written += bytes;
+		d->errors += stats_get(&o->errors);
+		d->total_ns += stats_get(&o->total_ns);
+		uint64_t m = stats_get(&o->max_ns);
+		if (m > d->max_ns)
+			d->max_ns = m;
+	}
+}
+
+static void add_phase(struct phase_stats *out, const struct phase_slot *p)
+{
+	add_figures(out, p->op, &p->verify);
+}
+
+static void add_sums(struct phase_stats *out, const struct phase_stats *p)
+{
+	add_figures(out, p->op, &p->verify);
+}
+
+void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < r->nclients; i++)
+		add_phase(out, &r->slot[i].phase[ph]);
+}
+
+/* h += the buckets in chunk c of type t's buckets in `set`. */
+static void add_chunk(struct hist *h, const struct hist_set *set, unsigned t, unsigned c)
+{
+	unsigned end = (c + 1) * STATS_CHUNK_BUCKETS;
+
+	for (unsigned b = c * STATS_CHUNK_BUCKETS; b < end && b < HIST_BUCKETS; b++) {
+		uint64_t n = __atomic_load_n(&set->bucket[t][b], __ATOMIC_RELAXED);
+		if (n)
+			hist_add_bucket(h, b, n);
+	}
+}
+
+/* Add the buckets of directory d's sets to g's histograms.  Only chunks a
+ * client flagged are read: reading a page of the shared region that
+ * nobody wrote allocates it. */
+static void add_sets(struct stats_group *g, const struct stats_region *r, unsigned d)
+{
+	for (size_t k = (size_t)d * r->ncpus; k < (size_t)(d + 1) * r->ncpus; k++) {
+		const uint8_t *touched = &r->touched[k * STATS_SET_CHUNKS];
+
+		for (unsigned t = 0; t < OP_COUNT; t++)
+			for (unsigned c = 0; c < STATS_OP_CHUNKS; c++)
+				if (__atomic_load_n(&touched[t * STATS_OP_CHUNKS + c], __ATOMIC_RELAXED))
+					add_chunk(&g->hist[t], &r->sets[k], t, c);
+	}
+}
+
+/*
+ * A group's histograms: the exact totals from its clients' slots, the
+ * buckets from its directories' sets.  The counts are loaded first, so
+ * that buckets still being added to hold at least as many values.
+ */
+void stats_group_collect(struct stats_group *g, const struct stats_region *r, int dir)
+{
+	unsigned first = dir < 0 ? 0 : (unsigned)dir;
+	unsigned step = dir < 0 ? 1 : r->ndirs;
+	struct phase_stats exec = { 0 };
+
+	for (unsigned i = first; i < r->nclients; i += step) {
+		const struct client_slot *s = &r->slot[i];
+		g->clients++;
+		g->pause_ns += stats_get(&s->pause_ns);
+		add_phase(&exec, &s->phase[PHASE_EXECUTE]);
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_stats *o = &exec.op[t];
+		hist_add_totals(&g->hist[t], o->count, o->total_ns, o->min_ns, o->max_ns);
+	}
+	add_sums(&g->exec, &exec);
+	for (unsigned d = first; d < (dir < 0 ? r->ndirs : first + 1); d++)
+		add_sets(g, r, d);
+}
+
+void stats_group_add(struct stats_group *dst, const struct stats_group *src)
+{
+	dst->clients += src->clients;
+	dst->pause_ns += src->pause_ns;
+	add_sums(&dst->exec, &src->exec);
+	for (int t = 0; t < OP_COUNT; t++)
+		hist_merge(&dst->hist[t], &src->hist[t]);
+}
+
+void stats_clients_collect(const struct stats_region *r, struct stats_client *out)
+{
+	for (unsigned i = 0; i < r->nclients; i++) {
+		const struct phase_slot *p = &r->slot[i].phase[PHASE_EXECUTE];
+		struct phase_stats one = { 0 };
+		add_phase(&one, p);
+		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops };
+		for (int t = 0; t < OP_COUNT; t++)
+			out[i].errors += one.op[t].errors;
+	}
+}

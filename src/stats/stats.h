@@ -1,0 +1,346 @@
+/*
+ * stats.h - the shared-memory region through which clients report.
+ *
+ * The driver maps one region (MAP_SHARED | MAP_ANONYMOUS) before it forks.
+ * It holds a control block written only by the parent (the phase and the
+ * one-second tick the clients read at each operation boundary), a slot for
+ * the --probe process (see probe.h), written only by it, one cache-line
+ * aligned slot per client, written only by that client, and the latency
+ * histogram sets described below; the parent reads the slots once a
+ * second.  No locks: every field but the sets' buckets has one writer, and
+ * fields are 64-bit words read and written with relaxed atomics, so a
+ * reader sees each value whole, if perhaps a moment old.
+ *
+ * Latency histograms are kept per CPU, not per client.  A client's own
+ * histograms (some 8 KB of buckets for each operation type) were most of
+ * its memory: under load latencies spread over many octaves, so a client
+ * wrote a page or two of each type's buckets, some 90 KB of pages of its
+ * own, times N.  Histograms are only ever read merged, all clients'
+ * or one target directory's, so the region holds, for each directory, one
+ * set of buckets per configured CPU, and a client adds to the set of its
+ * directory and of the CPU it is running on.  The clients of a directory
+ * on one CPU thus share a set, and a client can be preempted or migrated
+ * mid-update: a bucket is the one field with many writers, added to with
+ * one atomic fetch-and-add, so that no count is lost.  What must be exact
+ * stays in the client's own slot as before: each operation type's count,
+ * sum, minimum and maximum (op_stats), from which, with the buckets, a
+ * group's histograms are put together when the run is over.
+ */
+#ifndef DBENCH_STATS_H
+#define DBENCH_STATS_H
+
+#include <sched.h>
+#include <stdint.h>
+#include <talloc.h>
+
+#if defined(__has_include) && __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>		/* glibc 2.35: __rseq_offset, __rseq_size */
+#define STATS_HAVE_RSEQ 1
+#else
+#define STATS_HAVE_RSEQ 0
+#endif
+
+#include "stats/hist.h"
+#include "load/ops.h"
+#include "backends/verify.h"
+
+#define STATS_CACHELINE 64
+#define STATS_WINDOWS 4		/* per-second latency windows kept, a ring */
+#define STATS_PATH_MAX 256	/* a failing path, as far as it fits */
+#define STATS_MESSAGE_MAX 512	/* the probe's failure, as far as it fits */
+#define STATS_CHUNK 4096	/* bytes of a set one "touched" flag stands for */
+
+enum phase {
+	PHASE_SETUP,		/* clients are preparing; not released yet */
+	PHASE_WARMUP,		/* running, not counted */
+	PHASE_EXECUTE,		/* running and counted */
+	PHASE_STOP,		/* finish the current operation, clean up, exit */
+	PHASE_COUNT
+};
+
+enum client_state {
+	CLIENT_STARTING,	/* forked, setting up */
+	CLIENT_READY,		/* set up, waiting for the start */
+	CLIENT_RUNNING,
+	CLIENT_CLEANUP,		/* removing its files */
+	CLIENT_DONE,		/* finished and cleaned up */
+	CLIENT_FAILED,		/* stopped on an error, described in the slot */
+};
+
+/* Latency and outcome figures of one operation type.  In the execute
+ * phase, count is also the number of values in the type's buckets.  A
+ * cache line long: in a client's slot, where each starts a line, it is
+ * with the latency window all that an operation writes.  (Padded rather
+ * than aligned, so that sums of them on the heap need no alignment.) */
+struct op_stats {
+	uint64_t count;
+	uint64_t errors;
+	uint64_t total_ns;	/* sum of latencies */
+	uint64_t min_ns;	/* 0 while count is 0 */
+	uint64_t max_ns;
+	uint64_t bytes;		/* ReadX or WriteX bytes requested, by op_table */
+	uint64_t unused[2];
+};
+_Static_assert(sizeof(struct op_stats) == STATS_CACHELINE, "op_stats fills a cache line");
+
+/* The figures a client keeps for one phase, in its slot. */
+struct phase_slot {
+	struct op_stats op[OP_COUNT];
+	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
+} __attribute__((aligned(STATS_CACHELINE)));
+
+/* A phase's figures summed over clients (stats_sum() and the groups
+ * below): the slots' figures, with the totals a reader wants. */
+struct phase_stats {
+	uint64_t bytes_read;	/* ReadX bytes requested */
+	uint64_t bytes_written;	/* WriteX bytes requested */
+	uint64_t ops;		/* operations done (loadfile lines) */
+	struct op_stats op[OP_COUNT];
+	struct verify_tally verify;
+};
+
+/* What a client that stopped on an error reports. */
+struct client_failure {
+	uint32_t line;		/* loadfile line */
+	uint32_t op;		/* enum op_type */
+	int32_t err;		/* errno, or 0 when it succeeded but should not have */
+	uint32_t expected;	/* enum nt_status expected */
+	char path[STATS_PATH_MAX];
+	char detail[VERIFY_DETAIL_MAX];	/* the backend's word on it ("data
+					 * mismatch at ..."), or "" */
+};
+
+/* The worst latency of each of the last STATS_WINDOWS one-second ticks, a
+ * ring its one writer fills as it goes and the parent's sampler reads. */
+struct latency_windows {
+	uint64_t tick[STATS_WINDOWS];	/* tick an entry belongs to */
+	uint64_t max_ns[STATS_WINDOWS];	/* worst latency that ended in that tick */
+};
+
+struct client_slot {
+	uint64_t state;				/* enum client_state */
+	uint64_t passes;			/* completed loadfile passes */
+	uint64_t end_ns;			/* CLOCK_MONOTONIC when it stopped replaying */
+	uint64_t cleaned;			/* 1 once it removed its own files */
+	uint64_t pause_ns;			/* execute phase: think time and
+						 * timestamp waits before operations */
+	struct latency_windows win;		/* worst operation of each tick */
+	struct phase_slot phase[PHASE_COUNT];	/* by the phase an op started in */
+	struct client_failure failure;
+} __attribute__((aligned(STATS_CACHELINE)));
+
+/* The --probe process: its directory listings, each timed whole. */
+struct probe_slot {
+	uint64_t state;			/* enum client_state */
+	uint64_t entries;		/* names read by the last execute-phase listing */
+	uint64_t cleaned;		/* 1 once nothing of its own directory is left */
+	struct latency_windows win;	/* longest listing that ended in each tick */
+	struct hist hist;		/* listings that started in the execute phase */
+	char failure[STATS_MESSAGE_MAX];	/* why, when state is CLIENT_FAILED */
+} __attribute__((aligned(STATS_CACHELINE)));
+
+struct stats_control {
+	uint64_t phase;		/* enum phase; written by the parent */
+	uint64_t tick;		/* seconds since the start; written by the parent */
+} __attribute__((aligned(STATS_CACHELINE)));
+
+/* An operation type's buckets take whole chunks (5), so that a chunk, and
+ * the page it lies in, holds the buckets of one type of one set. */
+#define STATS_CHUNK_BUCKETS (STATS_CHUNK / sizeof(uint64_t))
+#define STATS_OP_CHUNKS ((HIST_BUCKETS + STATS_CHUNK_BUCKETS - 1) / STATS_CHUNK_BUCKETS)
+#define STATS_SET_CHUNKS (OP_COUNT * STATS_OP_CHUNKS)
+
+/* The buckets (hist.h) of every operation type's execute-phase latencies,
+ * of the clients of one directory while on one CPU: bucket[op][b] for b
+ * below HIST_BUCKETS, the rest padding that is never written. */
+struct hist_set {
+	uint64_t bucket[OP_COUNT][STATS_OP_CHUNKS * STATS_CHUNK_BUCKETS];
+} __attribute__((aligned(STATS_CHUNK)));
+
+/*
+ * The sets are page-aligned and come last.  Each set has a flag per
+ * STATS_CHUNK bytes of buckets, which a client sets before its first add
+ * there: the parent reads only flagged chunks, for reading a page of the
+ * shared region that nobody wrote allocates it.  The flags of all sets lie
+ * together, after the slots.
+ */
+struct stats_region {
+	struct stats_control ctl;
+	unsigned nclients;
+	unsigned ndirs;			/* client i is in directory i % ndirs */
+	unsigned ncpus;			/* sets per directory */
+	struct hist_set *sets;		/* [ndirs][ncpus] */
+	uint8_t *touched;		/* [ndirs][ncpus][OP_COUNT][STATS_OP_CHUNKS] */
+	struct probe_slot probe;	/* zero and unused without --probe */
+	struct client_slot slot[];	/* nclients of them */
+};
+
+/* Map a zeroed region for n clients over ndirs directories, with ncpus
+ * histogram sets for each (the configured CPUs, get_nprocs_conf(), in a
+ * run); it is unmapped when mem_ctx is freed.  NULL when the mapping fails
+ * (errno set). */
+struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned ndirs,
+			       unsigned ncpus);
+
+/* Where a client's latencies go: the sets of its directory. */
+struct stats_sets {
+	struct hist_set *set;		/* [ncpus] */
+	uint8_t *touched;		/* [ncpus][OP_COUNT][STATS_OP_CHUNKS] */
+	unsigned ncpus;
+};
+
+/* The sets of client `client`'s directory. */
+struct stats_sets stats_sets_of(struct stats_region *r, unsigned client);
+
+/*
+ * The CPU the caller is running on, for stats_record(): what the kernel
+ * keeps in the thread's rseq area, which glibc registers (sched_getcpu()
+ * reads the same), so a load.  0 where there is no rseq area (an old
+ * kernel, glibc.pthread.rseq=0, valgrind): then every client of a
+ * directory adds to one set, which costs contention, not counts, where
+ * sched_getcpu() would cost a system call per operation on some systems.
+ */
+static inline unsigned stats_cpu(void)
+{
+#if STATS_HAVE_RSEQ
+	if (__rseq_size == 0)
+		return 0;
+
+	const struct rseq *rs = (const struct rseq *)((char *)__builtin_thread_pointer() +
+						      __rseq_offset);
+	int cpu = (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+
+	return cpu < 0 ? 0 : (unsigned)cpu;
+#else
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : (unsigned)cpu;
+#endif
+}
+
+/* Relaxed loads and stores of shared words. */
+static inline uint64_t stats_get(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void stats_set(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static inline void stats_add(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
+/* Record one directory listing of `entries` names that took `ns` and
+ * started in phase `ph` (probe side). */
+void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
+			  uint64_t ns, uint64_t tick);
+
+/* Note a latency that ended during `tick` in a ring of windows (writer side),
+ * and read the worst of a tick back, 0 when the ring holds none for it. */
+static inline void stats_window_note(struct latency_windows *w, uint64_t tick, uint64_t ns)
+{
+	unsigned i = tick % STATS_WINDOWS;
+
+	if (w->tick[i] != tick) {
+		stats_set(&w->max_ns[i], 0);
+		stats_set(&w->tick[i], tick);
+	}
+	if (ns > w->max_ns[i])
+		stats_set(&w->max_ns[i], ns);
+}
+uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
+/* Add the verification work of one operation (client side). */
+void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t);
+
+/*
+ * Record one operation's outcome in a client's slot, and, in the execute
+ * phase, its latency in the set of `cpu` (stats_cpu(); taken modulo
+ * ncpus) among its directory's `sets` (client side).  Inline: it runs
+ * for every operation.
+ *
+ * The chunk's flag is set (once) before the bucket is added to, and the
+ * bucket before the count that covers it is published, so that a reader
+ * loading the counts first finds at least as many values in the buckets.
+ */
+static inline void stats_record(struct client_slot *s, const struct stats_sets *sets,
+				unsigned cpu, enum phase ph, enum op_type op, uint64_t bytes,
+				uint64_t ns, int failed, uint64_t tick)
+{
+	struct op_stats *o = &s->phase[ph].op[op];
+	uint64_t n = o->count;		/* ours: we are the only writer */
+
+	if (ph == PHASE_EXECUTE) {
+		if (__builtin_expect(cpu >= sets->ncpus, 0))
+			cpu %= sets->ncpus;
+		unsigned b = hist_bucket_of(ns);
+		uint8_t *touched = &sets->touched[(cpu * OP_COUNT + op) * STATS_OP_CHUNKS +
+						  b / STATS_CHUNK_BUCKETS];
+		if (!__atomic_load_n(touched, __ATOMIC_RELAXED))
+			__atomic_store_n(touched, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&sets->set[cpu].bucket[op][b], 1, __ATOMIC_RELAXED);
+	}
+	stats_add(&o->total_ns, ns);
+	if (n == 0 || ns < o->min_ns)
+		stats_set(&o->min_ns, ns);
+	if (ns > o->max_ns)
+		stats_set(&o->max_ns, ns);
+	if (failed)
+		stats_add(&o->errors, 1);
+	if (bytes)
+		stats_add(&o->bytes, bytes);
+	__atomic_store_n(&o->count, n + 1, __ATOMIC_RELEASE);
+	stats_window_note(&s->win, tick, ns);
+}
+
+/* ReadX + WriteX bytes of a phase's figures. */
+static inline uint64_t stats_bytes(const struct phase_stats *p)
+{
+	return p->bytes_read + p->bytes_written;
+}
+
+/* The worst latency any client saw during `tick`, in ns (parent side). */
+uint64_t stats_window_max(const struct stats_region *r, uint64_t tick);
+
+/* Sum of all clients' figures for a phase (parent side). */
+void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out);
+
+/*
+ * ---- Figures of groups of clients ----
+ *
+ * What the result is computed from: the execute-phase figures of a group
+ * of clients (all of them, or those of one target directory), summed.
+ * Plain data of fixed size, so that one group's figures can be added to
+ * another's, as the ranks of an MPI run do on their way to rank 0.
+ */
+struct stats_group {
+	uint64_t clients;
+	uint64_t pause_ns;		/* think time and timestamp waits */
+	struct phase_stats exec;	/* sums; op[].max_ns is the largest */
+	struct hist hist[OP_COUNT];	/* merged latencies */
+};
+
+/* One client's own execute-phase figures. */
+struct stats_client {
+	uint64_t bytes;		/* ReadX + WriteX */
+	uint64_t ops;
+	uint64_t errors;
+};
+
+#define STATS_ALL_DIRS (-1)
+
+/* Add the clients of directory `dir` of r, or every client with
+ * STATS_ALL_DIRS, into g (parent side).  The histograms are whole once
+ * the clients have stopped recording. */
+void stats_group_collect(struct stats_group *g, const struct stats_region *r, int dir);
+
+/* dst += src. */
+void stats_group_add(struct stats_group *dst, const struct stats_group *src);
+
+/* Each client's figures into out[nclients] (parent side). */
+void stats_clients_collect(const struct stats_region *r, struct stats_client *out);
+
+#endif
