@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "backends/dosmatch.h"
 
 /* NTCreateX create_disposition values (MS-SMB). */
 enum {
@@ -271,12 +272,6 @@ static int fileio_handle(const struct backend_client *bc, const struct op *op)
 
 /* ---- directory scans ---- */
 
-/* ASCII case folding, as strcasecmp() does in the C locale we run in. */
-static char fileio_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
 /* A read through a directory with getdents64 into a caller's buffer of
  * FILEIO_DENTS_SIZE bytes. */
 struct fileio_scan {
@@ -343,9 +338,9 @@ static void fileio_case_scan(struct backend_client *bc, int dirfd, const char *l
 	if (fileio_scan_open(bc, dirfd, &s) != 0)
 		return;
 	/* Most entries differ in the first letter: check that before the call. */
-	char first = fileio_lower(leaf[0]);
+	char first = dosmatch_lower(leaf[0]);
 	while ((name = fileio_scan_next(&s, &err)) != NULL) {
-		if (fileio_lower(name[0]) == first && strcasecmp(name, leaf) == 0)
+		if (dosmatch_lower(name[0]) == first && strcasecmp(name, leaf) == 0)
 			break;
 	}
 	fileio_close(&s.fd);
@@ -779,101 +774,6 @@ static int fileio_sfileinfo(struct backend_client *bc, const struct op *op)
 
 /* ---- FIND_FIRST ---- */
 
-/* A name being matched: its text, length and last dot (len when none). */
-struct fileio_name {
-	const char *s;
-	size_t len, dot;
-};
-
-/*
- * Advance the set of name positions a pattern has reached (`cur`) over
- * one pattern character into `nxt`.  Besides * and ?, the DOS wildcards
- * CIFS clients send: < is any run of characters that does not go past
- * the name's last dot (it may take the dot itself), > is any one
- * character but nothing at a dot or at the end (except that it may take
- * a final dot), " is a dot or nothing at the end.
- */
-static void fileio_match_step(char pc, const struct fileio_name *n,
-			      const bool *cur, bool *nxt)
-{
-	bool star = false;
-
-	for (size_t i = 0; i <= n->len; i++) {
-		bool at_end = i == n->len, at_dot = !at_end && n->s[i] == '.';
-
-		star = star || (pc == '*' && cur[i]);
-		nxt[i] = nxt[i] || star;
-		if (!cur[i] || pc == '*')
-			continue;
-		if (pc == '<') {
-			size_t lim = n->dot < n->len && i <= n->dot ? n->dot + 1 : n->len;
-			for (size_t j = i; j <= lim; j++)
-				nxt[j] = true;
-		} else if (pc == '>') {
-			nxt[at_end || at_dot ? i : i + 1] = true;
-			if (at_dot && i + 1 == n->len)
-				nxt[i + 1] = true;
-		} else if (pc == '"') {
-			if (at_dot || at_end)
-				nxt[at_dot ? i + 1 : i] = true;
-		} else if (!at_end && (pc == '?' || fileio_lower(pc) == fileio_lower(n->s[i]))) {
-			nxt[i + 1] = true;
-		}
-	}
-}
-
-/* A FIND_FIRST pattern, with the length of the run of plain characters
- * (no wildcard) it ends with: a quick test that rejects most names. */
-struct fileio_pattern {
-	const char *s;
-	size_t len, tail;
-};
-
-static struct fileio_pattern fileio_pattern_of(const char *s)
-{
-	struct fileio_pattern p = { .s = s, .len = strlen(s) };
-
-	while (p.tail < p.len && !strchr("*?<>\"", p.s[p.len - p.tail - 1]))
-		p.tail++;
-	return p;
-}
-
-/*
- * Does `name` match DOS pattern `pat`, ignoring ASCII case?  The set of
- * reachable positions is carried along the pattern, so no pattern takes
- * more than length(pat) * length(name) steps.  ".." matches as "." does,
- * as on a CIFS server.
- */
-static bool fileio_dos_match(const struct fileio_pattern *pat, const char *name)
-{
-	struct fileio_name n = { .s = strcmp(name, "..") == 0 ? "." : name };
-	bool cur[NAME_MAX + 2], nxt[NAME_MAX + 2];
-
-	n.len = strlen(n.s);
-	if (n.len > NAME_MAX || n.len < pat->tail)
-		return false;
-	/* The pattern's closing literals must spell the name's end. */
-	for (size_t i = 1; i <= pat->tail; i++)
-		if (fileio_lower(pat->s[pat->len - i]) != fileio_lower(n.s[n.len - i]))
-			return false;
-	const char *dot = strrchr(n.s, '.');
-	n.dot = dot ? (size_t)(dot - n.s) : n.len;
-	/* Only positions 0..len matter: clear and copy no more than those. */
-	memset(cur, 0, n.len + 1);
-	cur[0] = true;
-	for (const char *pc = pat->s; *pc; pc++) {
-		bool any = false;
-		memset(nxt, 0, n.len + 1);
-		fileio_match_step(*pc, &n, cur, nxt);
-		for (size_t i = 0; i <= n.len; i++)
-			any = any || nxt[i];
-		if (!any)
-			return false;
-		memcpy(cur, nxt, n.len + 1);
-	}
-	return cur[n.len];
-}
-
 /*
  * dbench 4.0 resolves the pattern as a name (a stat that misses, and a
  * case-insensitive scan), then, for a wildcard, reads up to maxcnt
@@ -898,10 +798,10 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 		return err;
 	/* Only whether anything matched decides the outcome: after the first
 	 * match the rest is read (as dbench 4.0 reads it) but not matched. */
-	struct fileio_pattern pat = fileio_pattern_of(leaf);
+	struct dosmatch_pattern pat = dosmatch_pattern_of(leaf);
 	while (left > 0 && (name = fileio_scan_next(&s, &err)) != NULL) {
 		if (matches == 0)
-			matches += fileio_dos_match(&pat, name);
+			matches += dosmatch(&pat, name);
 		left--;
 	}
 	fileio_close(&s.fd);
