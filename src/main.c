@@ -37,6 +37,10 @@ struct cmdline {
 	char *plot;
 	char *think;		/* --think-time=USEC or exp:USEC */
 	char *probe;		/* --probe[=DIR]; "" for the default directory */
+	char *output_format;	/* --output-format=classic|dbench4 */
+	int machine_readable, show_execute_time;
+	int one_byte_write_fix, stat_check, fake_io;	/* dbench 4.0's fileio options */
+	char *tcp_options;	/* -T: dbench 4.0's socket options, for tbench */
 };
 
 /* --think-time: "USEC" or "exp:USEC". */
@@ -87,6 +91,8 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->plot);
 	free(cl->think);
 	free(cl->probe);
+	free(cl->output_format);
+	free(cl->tcp_options);
 }
 
 static void usage_error(poptContext pc, const char *fmt, const char *what)
@@ -144,6 +150,8 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--backend must be 'fileio' or 'null'";
 	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
 		return "--verify needs real I/O: the null backend reads and writes nothing";
+	if (cl->verify && cl->fake_io)
+		return "--verify needs real I/O: --fake-io reads and writes no data";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
 	if (!cl->sweep && (cl->repeat != 1 || cl->settle != -1 || cl->drop_caches || cl->csv ||
@@ -157,6 +165,12 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)";
 	if (cl->sweep && cluster_mpi())
 		return "--sweep does not run under mpirun: start one mpirun per client count";
+	if (cl->output_format && strcmp(cl->output_format, "classic") != 0 &&
+	    strcmp(cl->output_format, "dbench4") != 0)
+		return "--output-format must be 'classic' or 'dbench4'";
+	if (cl->machine_readable && cl->output_format && strcmp(cl->output_format, "classic") == 0)
+		return "--machine-readable is dbench 5.0's form of the dbench4 layout, not of"
+		       " the classic one";
 	return NULL;
 }
 
@@ -177,6 +191,19 @@ static char *command_line(TALLOC_CTX *mem_ctx, int argc, const char **argv)
 			s = talloc_strdup_append(s, "'");
 	}
 	return s;
+}
+
+/* dbench 4.0's options that have nothing to do here: taken, so that a
+ * harness's command line runs, and said to do nothing. */
+static void notice_dbench4_options(const struct cmdline *cl)
+{
+	if (cl->stat_check)
+		fprintf(stderr, "dbench: --stat-check changes nothing here: every call is made"
+			" as the loadfile has it and its outcome checked against the expected"
+			" status\n");
+	if (cl->tcp_options)
+		fprintf(stderr, "dbench: --tcp-options '%s' changes nothing here: it set tbench's"
+			" socket options, and no backend here opens a socket\n", cl->tcp_options);
 }
 
 static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
@@ -206,6 +233,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 			arg, DBENCH_MAX_CLIENTS);
 		return EXIT_BAD_INPUT;
 	}
+	notice_dbench4_options(cl);
 	plan.prog = load_program(mem_ctx, cl->loadfile);
 	if (!plan.prog)
 		return EXIT_BAD_INPUT;
@@ -235,11 +263,17 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	plan.per_client_results = cl->per_client_results;
 	plan.run_once = cl->run_once;
 	plan.quiet = cl->quiet;
+	plan.machine_readable = cl->machine_readable;
+	plan.output_format = cl->machine_readable ||
+			     (cl->output_format && strcmp(cl->output_format, "dbench4") == 0)
+			     ? OUTPUT_DBENCH4 : OUTPUT_CLASSIC;
+	plan.show_execute_time = cl->show_execute_time;
 	plan.continue_on_error = cl->continue_on_error;
 	plan.bopts = (struct backend_options){
 		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
 		.no_resolve = cl->no_resolve, .verify = cl->verify,
+		.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
 		.ranked = cluster_mpi(), .rank = cluster_rank(),
 	};
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
@@ -317,8 +351,21 @@ int main(int argc, const char **argv)
 		{ "probe", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &cl.probe, 0,
 		  "time an ls -l of DIR once a second during the run (default: a"
 		  " directory of 3000 files made for it in clients/)", "DIR" },
-		{ "backend", 0, POPT_ARG_STRING, &cl.backend, 0,
+		{ "backend", 'B', POPT_ARG_STRING, &cl.backend, 0,
 		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
+		{ "output-format", 0, POPT_ARG_STRING, &cl.output_format, 0,
+		  "classic (default) or dbench4: dbench 4.0's text, line for line", "FORMAT" },
+		{ "machine-readable", 0, POPT_ARG_NONE, &cl.machine_readable, 0,
+		  "the dbench4 layout in dbench 5.0's machine-readable lines", NULL },
+		{ "one-byte-write-fix", 0, POPT_ARG_NONE, &cl.one_byte_write_fix, 0,
+		  "dbench 4.0's: skip a 1-byte write of the byte already there", NULL },
+		{ "stat-check", 0, POPT_ARG_NONE, &cl.stat_check, 0,
+		  "dbench 4.0's: stat first, skip calls that would change nothing", NULL },
+		{ "fake-io", 0, POPT_ARG_NONE, &cl.fake_io, 0,
+		  "dbench 4.0's: count ReadX and WriteX bytes without reading or writing", NULL },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &cl.tcp_options, 0,
+		  "dbench 4.0's socket options for tbench; no backend here opens a socket",
+		  "OPTIONS" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl.check_loadfile, 0,
 		  "validate the loadfile, print its summary, run nothing", NULL },
 		{ "version", 'V', POPT_ARG_NONE, &cl.version, 0,
@@ -345,7 +392,7 @@ int main(int argc, const char **argv)
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
 	if (opt < -1) {
-		fprintf(stderr, "dbench: %s: %s\n",
+		fprintf(stderr, "dbench: %s: %s (dbench --help lists the options)\n",
 			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));
 		rc = EXIT_BAD_INPUT;
 	} else if ((bad = bad_option(&cl))) {

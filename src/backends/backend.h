@@ -33,6 +33,8 @@ struct backend_options {
 	bool ranked;		/* an MPI run: client dirs are rank<R>-client<N> */
 	unsigned rank;		/* ... and this is R */
 	bool verify;		/* --verify: WriteX writes a pattern that ReadX checks */
+	bool fake_io;		/* --fake-io: ReadX/WriteX move no data, as in 4.0 */
+	bool one_byte_write_fix;	/* --one-byte-write-fix: 4.0's, see fileio_writex */
 };
 
 struct backend_client;	/* one client's state: handles, directory cache */

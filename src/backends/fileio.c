@@ -888,6 +888,8 @@ static int fileio_readx(struct backend_client *bc, const struct op *op)
 	bc->mismatch = false;
 	if (fd < 0)
 		return -fd;
+	if (bc->opts.fake_io)
+		return 0;
 	if ((err = fileio_buffer(bc, &bc->rbuf, op->a[1])) != 0)
 		return err;
 	ssize_t n = pread(fd, bc->rbuf, (size_t)op->a[1], (off_t)op->a[0]);
@@ -901,6 +903,26 @@ static int fileio_readx(struct backend_client *bc, const struct op *op)
 	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
 }
 
+/*
+ * --one-byte-write-fix, as dbench 4.0 had it: Windows clients extend a
+ * file by writing one byte at its new end.  When that byte is already
+ * there, or lies past the end and is zero, a truncate to just past it
+ * (or nothing at all) leaves the file as the write would have.  True
+ * when the write is thus done without writing.
+ */
+static bool one_byte_already_there(int fd, const struct op *op, unsigned char byte)
+{
+	struct stat st;
+	unsigned char c;
+	off_t at = (off_t)op->a[0];
+
+	if (fstat(fd, &st) != 0)
+		return false;
+	if (st.st_size > at)
+		return pread(fd, &c, 1, at) == 1 && c == byte;
+	return byte == 0 && ftruncate(fd, at + 1) == 0;
+}
+
 static int fileio_writex(struct backend_client *bc, const struct op *op)
 {
 	int fd = fileio_handle(bc, op);
@@ -908,6 +930,8 @@ static int fileio_writex(struct backend_client *bc, const struct op *op)
 
 	if (fd < 0)
 		return -fd;
+	if (bc->opts.fake_io)
+		return 0;
 	if ((err = fileio_buffer(bc, &bc->wbuf, op->a[1])) != 0)
 		return err;
 	/* A short write is retried for the rest, which then fails with the
@@ -916,6 +940,8 @@ static int fileio_writex(struct backend_client *bc, const struct op *op)
 	size_t done = 0, size = (size_t)op->a[1];
 	if (bc->verify)
 		verify_fill(bc->verify, op->handle, (uint64_t)op->a[0], bc->wbuf, size);
+	if (size == 1 && bc->opts.one_byte_write_fix && one_byte_already_there(fd, op, bc->wbuf[0]))
+		done = size;
 	while (done < size) {
 		ssize_t n = pwrite(fd, bc->wbuf + done, size - done, (off_t)op->a[0] + done);
 		if (n <= 0) {

@@ -2,21 +2,50 @@
  * report.c - the human-readable output of a run (see report.h).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "report/report.h"
 #include "base/version.h"
+
+/*
+ * The line shapes of dbench 4.0's own output (its dbench.c), which
+ * lkp-tests, mmtests, Phoronix and autotest parse by field position.
+ */
+#define D4_PROGRESS "%4u  %8" PRIu64 "  %7.2f MB/sec  %s %3u sec  latency %.03f ms\n"
+#define D4_CLEANUP "%4u  cleanup %3u sec\n"
+#define D4_MACHINE "@%c@%u@%" PRIu64 "@%.2f@%u@%.03f@\n"	/* dbench 5.0's */
+
+static bool dbench4(const struct run_plan *plan)
+{
+	return plan->output_format == OUTPUT_DBENCH4;
+}
+
+/* Processes, as 4.0 counts them: one per --clients-per-process clients. */
+static unsigned processes(const struct run_plan *plan, unsigned nranks)
+{
+	unsigned cpp = plan->clients_per_process ? plan->clients_per_process : 1;
+	return (plan->nclients + cpp - 1) / cpp * nranks;
+}
 
 void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 {
 	unsigned n = plan->nclients * nranks;
 
+	if (dbench4(plan)) {
+		fprintf(out, "dbench version %s - the dbench 4.00 output layout\n\n",
+			DBENCH_VERSION);
+		fprintf(out, "Running for %u seconds with load '%s' and minimum warmup %u secs\n",
+			plan->timelimit, plan->prog->source, plan->warmup);
+		fflush(out);
+		return;
+	}
 	fprintf(out, "dbench %s: %u client%s", DBENCH_VERSION, n, n == 1 ? "" : "s");
 	if (nranks > 1)
 		fprintf(out, " on %u ranks (%u each)", nranks, plan->nclients);
 	if (plan->run_once)
 		fprintf(out, ", one pass of the loadfile each\n");
 	else
-		fprintf(out, ", %u s execute after %u s warmup\n", plan->timelimit,
+		fprintf(out, ", %u s measured after %u s warmup\n", plan->timelimit,
 			plan->warmup);
 	fprintf(out, "loadfile: %s\n", plan->prog->source);
 	for (unsigned i = 0; i < plan->ndirs; i++)
@@ -24,19 +53,70 @@ void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 	fflush(out);
 }
 
-void report_progress(FILE *out, const struct progress *p)
+void report_ready(FILE *out, const struct run_plan *plan, unsigned nranks, double setup_s)
 {
-	fprintf(out, "%4u %9" PRIu64 " %8.2f MB/sec  %-7s %3u sec  latency %.3f ms"
-		"  now %.2f MB/sec\n",
-		p->nclients, p->nclients ? p->lines / p->nclients : 0, p->mb_s,
-		p->phase, p->secs, p->max_latency_ms, p->last_mb_s);
+	unsigned n = plan->nclients * nranks;
+
+	if (dbench4(plan)) {
+		fprintf(out, "%u of %u processes prepared for launch %3.0f sec\n",
+			processes(plan, nranks), processes(plan, nranks), setup_s);
+		fprintf(out, "releasing clients\n");
+	} else {
+		fprintf(out, "%u client%s ready in %.2f s\n", n, n == 1 ? "" : "s", setup_s);
+	}
 	fflush(out);
 }
 
+/* dbench4: 4.0's line, or with --machine-readable 5.0's @-line. */
+static void progress_dbench4(FILE *out, const struct progress *p)
+{
+	uint64_t lines = p->nclients ? p->lines / p->nclients : 0;
+	bool cleanup = strcmp(p->phase, "cleanup") == 0;
+
+	if (p->machine_readable)
+		fprintf(out, D4_MACHINE, cleanup ? 'C' : strcmp(p->phase, "warmup") == 0 ? 'W' : 'R',
+			cleanup ? p->active : p->nclients, lines, p->mb_s,
+			cleanup ? p->exec_secs : p->secs, p->max_latency_ms);
+	else if (cleanup)
+		fprintf(out, D4_CLEANUP, p->active, p->exec_secs);
+	else
+		fprintf(out, D4_PROGRESS, p->nclients, lines, p->mb_s, p->phase, p->secs,
+			p->max_latency_ms);
+}
+
+void report_progress(FILE *out, const struct progress *p)
+{
+	if (p->format == OUTPUT_DBENCH4)
+		progress_dbench4(out, p);
+	else
+		fprintf(out, "%4u %9" PRIu64 " %8.2f MB/sec  %-7s %3u sec  latency %.3f ms"
+			"  now %.2f MB/sec\n",
+			p->nclients, p->nclients ? p->lines / p->nclients : 0, p->mb_s,
+			p->phase, p->secs, p->max_latency_ms, p->last_mb_s);
+	fflush(out);
+}
+
+/* 4.0 shows the last cleanup line, every client done, once they have all
+ * exited; the classic layout has nothing to add. */
+void report_progress_end(FILE *out, const struct progress *p)
+{
+	struct progress done = *p;
+
+	if (p->format != OUTPUT_DBENCH4)
+		return;
+	done.active = 0;
+	done.phase = "cleanup";
+	progress_dbench4(out, &done);
+	fflush(out);
+}
+
+/* The classic table: its header (with the unit), a separator, a row per
+ * operation that ran, and nothing else up to the blank line after it, for
+ * the scripts that read it from "Operation" on. */
 static void report_table(FILE *out, const struct run_result *res)
 {
-	fprintf(out, "\n %-24s %10s %9s %9s %9s %9s %9s %7s\n", "Operation", "Count",
-		"AvgLat", "p50", "p99", "p99.9", "MaxLat", "Errors");
+	fprintf(out, "\n %-24s %10s %9s %9s %9s %9s %9s %7s\n", "Operation (latency ms)",
+		"Count", "AvgLat", "p50", "p99", "p99.9", "MaxLat", "Errors");
 	fprintf(out, " %.93s\n", "-----------------------------------------------"
 				  "-----------------------------------------------");
 	for (int t = 0; t < OP_COUNT; t++) {
@@ -47,7 +127,50 @@ static void report_table(FILE *out, const struct run_result *res)
 			op_table[t].name, o->count, o->mean_ms, o->p50_ms, o->p99_ms,
 			o->p999_ms, o->max_ms, o->errors);
 	}
-	fprintf(out, " (latencies in ms)\n\n");
+	fprintf(out, "\n");
+}
+
+/* The name 4.0 gives an operation in its table: the short one. */
+static const char *dbench4_name(int t)
+{
+	return op_table[t].alias ? op_table[t].alias : op_table[t].name;
+}
+
+/* 4.0's table: count, mean and worst latency in ms, in its columns. */
+static void report_table_dbench4(FILE *out, const struct run_result *res)
+{
+	fprintf(out, " Operation      Count    AvgLat    MaxLat\n");
+	fprintf(out, " ----------------------------------------\n");
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_result *o = &res->op[t];
+		if (o->count == 0)
+			continue;
+		if (res->plan->machine_readable)
+			fprintf(out, ":%s:%" PRIu64 ":%.03f:%.03f:\n", dbench4_name(t), o->count,
+				o->mean_ms, o->max_ms);
+		else
+			fprintf(out, " %-12s %7" PRIu64 " %9.03f %9.03f\n", dbench4_name(t),
+				o->count, o->mean_ms, o->max_ms);
+	}
+	fprintf(out, "\n");
+}
+
+/* "Throughput X MB/sec  N clients  N procs  max_latency=Y ms", or 5.0's
+ * machine-readable ";X;N;N;Y;"; max_latency is the worst operation of the
+ * execute window, as 4.0's was. */
+static void report_throughput_dbench4(FILE *out, const struct run_result *res)
+{
+	const struct run_plan *plan = res->plan;
+	unsigned procs = processes(plan, res->nranks ? res->nranks : 1);
+
+	if (plan->machine_readable)
+		fprintf(out, ";%g;%u;%u;%.03f;\n", result_throughput(res), res->nclients, procs,
+			res->max_latency_ms);
+	else
+		fprintf(out, "Throughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.03f ms\n",
+			result_throughput(res), plan->bopts.sync_open ? " (sync open)" : "",
+			plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients, procs,
+			res->max_latency_ms);
 }
 
 void report_throughput_line(FILE *out, const struct run_result *res)
@@ -68,7 +191,7 @@ static void report_probe(FILE *out, const struct run_result *res)
 	if (!p)
 		return;
 	if (p->count == 0) {
-		fprintf(out, "Probe: no listing of %s started in the execute window\n",
+		fprintf(out, "Probe: no listing of %s started in the measured window\n",
 			p->directory);
 		return;
 	}
@@ -145,7 +268,7 @@ static void report_stalls(FILE *out, const struct run_result *res)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct timeline_point *p = &res->timeline[idx[i]];
-		fprintf(out, "Stall: second %.0f of the execute window: %.2f MB/sec,"
+		fprintf(out, "Stall: second %.0f of the measured window: %.2f MB/sec,"
 			" %.0f ops/sec, worst latency %.3f ms\n",
 			p->t_s, p->mb_s, p->ops_s, p->max_latency_ms);
 	}
@@ -163,10 +286,37 @@ static void report_per_client(FILE *out, const struct run_result *res)
 	}
 }
 
-void report_text(FILE *out, const struct run_result *res)
+/* 4.0's per-client lines: what each client did in the execute window. */
+static void report_per_client_dbench4(FILE *out, const struct run_result *res)
 {
-	report_table(out, res);
-	report_throughput_line(out, res);
+	fprintf(out, "Per client results:\n");
+	for (unsigned i = 0; i < res->nclients; i++) {
+		const struct client_result *c = &res->clients[i];
+		fprintf(out, "Client %u did %" PRIu64 " lines and %" PRIu64 " bytes\n", i, c->ops,
+			c->bytes);
+	}
+}
+
+/* dbench4: the table, 4.0's per-client lines, the Throughput line; the
+ * rest (percentiles, fairness, probe, stalls) is the JSON's.  A failure
+ * is told, as 4.0 told its own, before the table. */
+static void report_text_dbench4(FILE *out, const struct run_result *res)
+{
+	fprintf(out, "\n");
+	if (res->failure)
+		fprintf(out, "FAILED: %s\n", res->failure->text);
+	report_table_dbench4(out, res);
+	if (res->plan->per_client_results)
+		report_per_client_dbench4(out, res);
+	report_throughput_dbench4(out, res);
+}
+
+/* Everything of ours that is not the table or the Throughput line: above
+ * the table, so that the table block holds only the table and the
+ * Throughput line is the last. */
+static void report_notes(FILE *out, const struct run_result *res)
+{
+	fprintf(out, "\n");
 	report_probe(out, res);
 	if (res->plan->bopts.verify)
 		report_verify(out, res);
@@ -178,5 +328,16 @@ void report_text(FILE *out, const struct run_result *res)
 		report_per_client(out, res);
 	if (res->failure)
 		fprintf(out, "FAILED: %s\n", res->failure->text);
+}
+
+void report_text(FILE *out, const struct run_result *res)
+{
+	if (dbench4(res->plan)) {
+		report_text_dbench4(out, res);
+	} else {
+		report_notes(out, res);
+		report_table(out, res);
+		report_throughput_line(out, res);
+	}
 	fflush(out);
 }

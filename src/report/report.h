@@ -2,9 +2,11 @@
  * report.h - showing a run: the text a person reads and the JSON a script
  * keeps.
  *
- * Text follows DESIGN.md section 4: a header, one progress line a second,
- * the per-operation table, the classic throughput line, then fairness,
- * stalls and, on request, a line per client.  The JSON document holds the
+ * Text follows DESIGN.md section 4, in one of two layouts: classic (a
+ * header, one progress line a second, notes such as fairness and stalls,
+ * the per-operation table, the classic throughput line) or dbench4 (dbench
+ * 4.0's lines, field for field, for the harnesses that parse them; what
+ * 4.0 did not print is left to the JSON).  The JSON document holds the
  * whole result with the environment it came from.  Reporters only read the
  * result; they compute nothing that another reporter could disagree with.
  */
@@ -20,21 +22,35 @@
 
 /* What a progress line shows. */
 struct progress {
+	enum output_format format;
+	bool machine_readable;	/* dbench4 layout: dbench 5.0's @-lines */
 	unsigned nclients;
+	unsigned active;	/* clients not yet done with their cleanup */
 	uint64_t lines;		/* operations done by all clients in the phase */
 	double mb_s;		/* cumulative over the phase */
 	double last_mb_s;	/* in the last second alone */
 	const char *phase;	/* "warmup", "execute", "cleanup" */
 	unsigned secs;		/* seconds into the phase */
+	unsigned exec_secs;	/* seconds since the execute phase began (its
+				 * cleanup lines count from there in dbench4) */
 	double max_latency_ms;	/* worst operation latency in the last second */
 };
 
-/* The lines before a run; nranks > 1 in an MPI run (plan->nclients each). */
+/*
+ * The text of a run, in the order it is printed: the header, the line
+ * saying the clients are released, a progress line a second (and a line per
+ * finished loadfile pass with --show-execute-time), the end of the
+ * progress lines, then everything after the run with the Throughput line
+ * last.  Each follows plan->output_format; nranks > 1 in an MPI run
+ * (plan->nclients each).
+ */
 void report_header(FILE *out, const struct run_plan *plan, unsigned nranks);
+void report_ready(FILE *out, const struct run_plan *plan, unsigned nranks, double setup_s);
 void report_progress(FILE *out, const struct progress *p);
+void report_progress_end(FILE *out, const struct progress *p);
 
-/* The table, throughput line, fairness, stalls, per-client lines and the
- * FAILED line: everything printed after the run. */
+/* The table, notes (fairness, stalls, probe, per-client lines, the FAILED
+ * line) and the Throughput line, which is the last line in every layout. */
 void report_text(FILE *out, const struct run_result *res);
 
 /* The classic line alone: "Throughput X MB/sec (NB=Y MB/sec  Z MBit/sec)  N procs". */

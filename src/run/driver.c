@@ -63,6 +63,7 @@ struct driver {
 	struct cluster_tick all;	/* every rank's figures at the last tick
 					 * (rank 0; elsewhere only this rank's) */
 	uint64_t running_all;		/* client processes left on every rank */
+	struct progress shown;		/* the last progress line shown */
 };
 
 /* A client process's pid and its index in driver.pids, for finding the
@@ -675,8 +676,16 @@ static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev
 
 	if (d->phase == PHASE_EXECUTE)
 		add_point(d, now, tick, all->exec_bytes, all->exec_ops, max_ms);
+	unsigned nclients = d->plan->nclients * cluster_size();
+	unsigned procs = all->running - (d->plan->probe && d->probe_pid ? 1 : 0);
 	struct progress p = {
-		.nclients = d->plan->nclients * cluster_size(),
+		.format = d->plan->output_format,
+		.machine_readable = d->plan->machine_readable,
+		.nclients = nclients,
+		.active = procs * d->plan->clients_per_process < nclients
+				  ? procs * d->plan->clients_per_process : nclients,
+		.exec_secs = now > d->exec_ns && d->exec_ns ? (unsigned)((now - d->exec_ns) / 1e9 + 0.5)
+							    : 0,
 		.lines = all->ops,
 		.mb_s = d->phase == PHASE_STOP || secs <= 0 ? 0 : all->bytes / 1e6 / secs,
 		.last_mb_s = d->phase == PHASE_STOP ? 0 : (all->bytes - *prev_bytes) / 1e6,
@@ -685,6 +694,7 @@ static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev
 		.max_latency_ms = max_ms,
 	};
 	*prev_bytes = all->bytes;
+	d->shown = p;
 	if (!d->plan->quiet)
 		report_progress(d->text, &p);
 }
@@ -1124,8 +1134,7 @@ int driver_run(const struct run_plan *plan)
 	d.setup_s = (monotonic_ns() - fork_ns) / 1e9;
 	bool started = start_together(&d, ready);
 	if (started)
-		fprintf(d.text, "%u client%s ready in %.2f s\n", plan->nclients * cluster_size(),
-			plan->nclients * cluster_size() == 1 ? "" : "s", d.setup_s);
+		report_ready(d.text, plan, cluster_size(), d.setup_s);
 	close(d.start_pipe[0]);
 	d.start_ns = monotonic_ns();
 	if (!started)
@@ -1136,6 +1145,12 @@ int driver_run(const struct run_plan *plan)
 		set_phase(&d, PHASE_WARMUP, d.start_ns);
 	close(d.start_pipe[1]);		/* releases every client at once */
 	sample_loop(&d);
+	if (started && root && !plan->quiet) {
+		d.shown.format = plan->output_format;
+		d.shown.machine_readable = plan->machine_readable;
+		d.shown.exec_secs = (unsigned)((monotonic_ns() - d.exec_ns) / 1e9 + 0.5);
+		report_progress_end(d.text, &d.shown);
+	}
 	reap(&d, false);
 	sampler_priority_drop(&d);
 	if (!plan->skip_cleanup)

@@ -19,6 +19,13 @@
 
 #define DBENCH_MAX_CLIENTS 10000
 
+/* The text layout (--output-format): ours, or dbench 4.0's line for line
+ * for the harnesses that parse it. */
+enum output_format {
+	OUTPUT_CLASSIC,
+	OUTPUT_DBENCH4,
+};
+
 struct run_plan {
 	unsigned nclients;		/* NPROCS: clients in all */
 	unsigned clients_per_process;	/* clients sharing one process */
@@ -33,6 +40,9 @@ struct run_plan {
 	bool per_client_results;	/* a line per client after the table */
 	bool run_once;			/* one pass per client, no time limit */
 	bool quiet;			/* no progress lines */
+	enum output_format output_format;
+	bool machine_readable;		/* dbench4 layout in dbench 5.0's @-lines */
+	bool show_execute_time;		/* a line per finished loadfile pass */
 	bool continue_on_error;		/* count unexpected outcomes, do not stop */
 	bool probe;			/* --probe: time `ls -l` of a directory under load */
 	const char *probe_dir;		/* --probe=DIR, or NULL: DIR/clients/probe, made

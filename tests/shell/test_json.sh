@@ -128,7 +128,7 @@ delays=$(awk 'BEGIN { for (i = 0; i < 1000; i++) printf "1000,"; print 2500000 }
 out=$(DBENCH_NULL_DELAY_US=$delays "$DBENCH" --backend=null -q -t 6 --warmup 0 \
 	--json="$T/s.json" -c "$T/stall.txt" -D "$T/d" 1); rc=$?
 expect_status $rc 0
-expect_match "$out" '^Stall: second [0-9]+ of the execute window: '
+expect_match "$out" '^Stall: second [0-9]+ of the measured window: '
 for s in $(printf '%s\n' "$out" | sed -nE 's/^Stall: second ([0-9]+) .*/\1/p'); do
 	jq -e --argjson s "$s" '(.timeline | map(.ops_s) | sort | if length % 2 == 1 then .[length / 2 | floor]
 		else (.[length / 2 - 1] + .[length / 2]) / 2 end) as $m |

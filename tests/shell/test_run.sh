@@ -20,12 +20,12 @@ begin "a default run prints header, progress, table and throughput, exit 0"
 mkdir -p "$T/d"
 out=$("$DBENCH" -t 3 --warmup 1 -D "$T/d" 2); rc=$?
 expect_status $rc 0
-expect_match "$out" '^dbench [0-9.]+: 2 clients, 3 s execute after 1 s warmup$'
+expect_match "$out" '^dbench [0-9.]+: 2 clients, 3 s measured after 1 s warmup$'
 expect_match "$out" "^directory: $T/d\$"
 expect_match "$out" "$PROGRESS"
 expect_match "$out" ' warmup '
 expect_match "$out" ' execute '
-expect_match "$out" '^ Operation +Count +AvgLat +p50 +p99 +p99\.9 +MaxLat +Errors$'
+expect_match "$out" '^ Operation \(latency ms\) +Count +AvgLat +p50 +p99 +p99\.9 +MaxLat +Errors$'
 expect_match "$out" '^ ReadX +[1-9][0-9]*( +[0-9]+\.[0-9]{3}){5} +0$'
 expect_match "$out" "$TP"
 expect_match "$out" ' 2 procs$'

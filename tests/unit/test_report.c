@@ -1463,7 +1463,7 @@ static const char *last_line(void **state, const char *text)
  */
 static void text_table_header_lines_up_the_columns(void **state)
 {
-	const char *want = " Operation" "               "	/* 9 + 15 = 24 */
+	const char *want = " Operation (latency ms)" "  "	/* 22 + 2 = 24 */
 			   " " "     Count"			/* 10 */
 			   " " "   AvgLat"			/* 9 */
 			   " " "      p50"
@@ -1473,7 +1473,7 @@ static void text_table_header_lines_up_the_columns(void **state)
 			   " " " Errors";			/* 7 */
 	char *text = text_of(state, text_result(state));
 
-	assert_string_equal(want, " Operation                     Count    AvgLat       p50"
+	assert_string_equal(want, " Operation (latency ms)        Count    AvgLat       p50"
 				  "       p99     p99.9    MaxLat  Errors");
 	assert_string_equal(line_starting(state, text, " Operation"), want);
 	assert_int_equal(strlen(want), 94);
@@ -1492,7 +1492,47 @@ static void text_table_row_shows_the_operation_figures(void **state)
 	char *text = text_of(state, text_result(state));
 
 	assert_string_equal(line_starting(state, text, " NTCreateX"), want);
-	assert_non_null(line_starting(state, text, " (latencies in ms)"));
+}
+
+/* mmtests reads the table as every line from "Operation" on, less blank,
+ * separator, Operation and Throughput lines: nothing else may be there. */
+static void text_table_block_holds_only_the_table_then_throughput(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct probe_result p = { .directory = "/a", .count = 1, .entries = 1 };
+	struct run_failure f = { .text = "client 2, line 17: ReadX: Input/output error" };
+
+	res->op[OP_READX] = (struct op_result){ .count = 5, .mean_ms = 1, .max_ms = 2 };
+	res->probe = &p;
+	res->failure = &f;
+	((struct run_plan *)res->plan)->per_client_results = true;
+	const char *t = strstr(text_of(state, res), "\n Operation");
+	assert_non_null(t);
+	assert_string_equal(t + 1,
+		" Operation (latency ms)        Count    AvgLat       p50       p99     p99.9"
+		"    MaxLat  Errors\n"
+		" ---------------------------------------------------------------------------"
+		"------------------\n"
+		" NTCreateX                      1234     0.500     0.250     3.125     7.500"
+		"    12.750       2\n"
+		" ReadX                             5     1.000     0.000     0.000     0.000"
+		"     2.000       0\n"
+		"\n"
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs\n");
+}
+
+/* mmtests takes every line with "execute" for a progress line. */
+static void text_after_the_run_never_says_execute(void **state)
+{
+	struct run_result *res = text_result(state);
+	struct probe_result p = { .directory = "/srv/big" };
+	struct timeline_point tl[3] = { { 1, 100, 500, 2, NAN }, { 2, 5, 30, 812.5, NAN },
+					{ 3, 100, 480, 3, NAN } };
+
+	res->probe = &p;
+	res->timeline = tl;
+	res->ntimeline = 3;
+	assert_null(strstr(text_of(state, res), "execute"));
 }
 
 static void text_table_skips_operations_that_did_not_run(void **state)
@@ -1546,8 +1586,8 @@ static void text_throughput_line_alone_matches_the_report(void **state)
 	free(buf);
 }
 
-/* The line after the throughput line, and nowhere without --probe. */
-static void text_probe_line_follows_the_throughput_line(void **state)
+/* Above the table, and nowhere without --probe. */
+static void text_probe_line_comes_before_the_table(void **state)
 {
 	struct run_result *res = text_result(state);
 	struct probe_result p = { .directory = "/a/clients/probe", .count = 37, .entries = 3000,
@@ -1560,7 +1600,7 @@ static void text_probe_line_follows_the_throughput_line(void **state)
 	res->probe = &p;
 	text = text_of(state, res);
 	assert_string_equal(line_starting(state, text, "Probe:"), want);
-	assert_ptr_equal(strchr(strstr(text, "Throughput"), '\n') + 1, strstr(text, "Probe:"));
+	assert_true(strstr(text, "Probe:") < strstr(text, " Operation"));
 }
 
 static void text_probe_line_of_one_listing_and_of_none(void **state)
@@ -1575,10 +1615,10 @@ static void text_probe_line_of_one_listing_and_of_none(void **state)
 		" max 0.500 ms");
 	p.count = 0;
 	assert_string_equal(line_starting(state, text_of(state, res), "Probe:"),
-		"Probe: no listing of /srv/big started in the execute window");
+		"Probe: no listing of /srv/big started in the measured window");
 }
 
-static void text_verify_line_follows_the_throughput_line_with_verify(void **state)
+static void text_verify_line_comes_before_the_table_with_verify(void **state)
 {
 	struct run_result *res = text_result(state);
 	struct run_plan *plan = (struct run_plan *)res->plan;
@@ -1591,7 +1631,7 @@ static void text_verify_line_follows_the_throughput_line_with_verify(void **stat
 	assert_string_equal(line_starting(state, text, "Verify:"),
 		"Verify: 123.5 MB checked in 4321 reads, no mismatch, 0.42 s spent"
 		" (1.3 % of operation time)");
-	assert_true(strstr(text, "Throughput") < strstr(text, "Verify:"));
+	assert_true(strstr(text, "Verify:") < strstr(text, " Operation"));
 	assert_true(strstr(text, "Verify:") < strstr(text, "Clients:"));
 	res->verify = (struct verify_result){ 99999, 1, 1, 0.001, 50 };
 	assert_string_equal(line_starting(state, text_of(state, res), "Verify:"),
@@ -1625,7 +1665,7 @@ static void text_stall_line_names_the_stalled_second(void **state)
 	res->ntimeline = 3;
 	text = text_of(state, res);
 	assert_string_equal(line_starting(state, text, "Stall:"),
-		"Stall: second 2 of the execute window: 5.00 MB/sec, 30 ops/sec,"
+		"Stall: second 2 of the measured window: 5.00 MB/sec, 30 ops/sec,"
 		" worst latency 812.500 ms");
 	assert_null(strstr(strstr(text, "Stall:") + 1, "Stall:"));
 	assert_true(strstr(text, "Clients:") < strstr(text, "Stall:"));
@@ -1652,7 +1692,8 @@ static void text_per_client_lines_only_when_asked(void **state)
 			    "client 3: 1.5 MB/sec  3000000 bytes  30 ops  2 errors");
 }
 
-static void text_failed_line_comes_last(void **state)
+/* Above the table: the Throughput line is the last in every case. */
+static void text_failed_line_comes_before_the_table(void **state)
 {
 	struct run_result *res = text_result(state);
 	struct run_failure f = { .client = 2, .line = 17, .operation = "ReadX",
@@ -1664,9 +1705,136 @@ static void text_failed_line_comes_last(void **state)
 	res->failure = &f;
 	((struct run_plan *)res->plan)->per_client_results = true;
 	text = text_of(state, res);
-	assert_string_equal(last_line(state, text),
+	assert_string_equal(line_starting(state, text, "FAILED"),
 			    "FAILED: client 2, line 17: ReadX: Input/output error");
-	assert_true(strstr(text, "Throughput") < strstr(text, "FAILED"));
+	assert_true(strstr(text, "FAILED") < strstr(text, " Operation"));
+	assert_string_equal(last_line(state, text),
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs");
+}
+
+/* The dbench4 layout: dbench 4.0's own lines, nothing else. */
+static struct run_result *dbench4_result(void **state)
+{
+	struct run_result *res = text_result(state);
+
+	((struct run_plan *)res->plan)->output_format = OUTPUT_DBENCH4;
+	res->max_latency_ms = 12.75;
+	res->op[OP_QPATHINFO] = (struct op_result){ .count = 7, .mean_ms = 0.125,
+		.max_ms = 0.25 };
+	return res;
+}
+
+static void dbench4_text_is_4_0s_table_then_its_throughput_line(void **state)
+{
+	struct run_result *res = dbench4_result(state);
+	struct probe_result p = { .directory = "/a", .count = 1, .entries = 1 };
+
+	res->probe = &p;	/* ours: the JSON's alone in this layout */
+	assert_string_equal(text_of(state, res),
+		"\n"
+		" Operation      Count    AvgLat    MaxLat\n"
+		" ----------------------------------------\n"
+		" NTCreateX       1234     0.500    12.750\n"
+		" Qpathinfo          7     0.125     0.250\n"
+		"\n"
+		"Throughput 116.098 MB/sec  3 clients  3 procs  max_latency=12.750 ms\n");
+}
+
+static void dbench4_throughput_line_counts_processes_and_sync_options(void **state)
+{
+	struct run_result *res = dbench4_result(state);
+	struct run_plan *plan = (struct run_plan *)res->plan;
+
+	plan->clients_per_process = 2;	/* 3 clients in 2 processes */
+	plan->bopts.sync_open = plan->bopts.sync_dir = true;
+	assert_string_equal(last_line(state, text_of(state, res)),
+		"Throughput 116.098 MB/sec (sync open) (sync dirs)  3 clients  2 procs"
+		"  max_latency=12.750 ms");
+}
+
+static void dbench4_per_client_lines_are_4_0s(void **state)
+{
+	struct run_result *res = dbench4_result(state);
+
+	((struct run_plan *)res->plan)->per_client_results = true;
+	char *text = text_of(state, res);
+	assert_non_null(strstr(text, "\nPer client results:\nClient 0 did 10 lines and 1000000"
+				     " bytes\nClient 1 did 20 lines and 2000000 bytes\n"));
+	assert_true(strstr(text, "Per client") < strstr(text, "Throughput"));
+}
+
+static void dbench4_machine_readable_is_5_0s(void **state)
+{
+	struct run_result *res = dbench4_result(state);
+
+	((struct run_plan *)res->plan)->machine_readable = true;
+	assert_string_equal(text_of(state, res),
+		"\n"
+		" Operation      Count    AvgLat    MaxLat\n"
+		" ----------------------------------------\n"
+		":NTCreateX:1234:0.500:12.750:\n"
+		":Qpathinfo:7:0.125:0.250:\n"
+		"\n"
+		";116.098;3;3;12.750;\n");
+}
+
+/* What a run_plan's lines before the table print, as a string. */
+static char *lines_of(void **state, const struct run_plan *plan, const struct progress *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	report_header(fp, plan, 1);
+	report_ready(fp, plan, 1, 0.25);
+	for (; p && p->phase; p++)
+		report_progress(fp, p);
+	assert_int_equal(fclose(fp), 0);
+	char *s = talloc_strndup(ctx_of(state), buf, len);
+	free(buf);
+	return s;
+}
+
+static void dbench4_lines_before_the_table_are_4_0s(void **state)
+{
+	struct run_plan *plan = plan_new(ctx_of(state));
+	struct progress p[] = {
+		{ OUTPUT_DBENCH4, false, 3, 3, 3000, 12.5, 0, "warmup", 1, 0, 4.5 },
+		{ OUTPUT_DBENCH4, false, 3, 3, 30000, 133.714, 0, "execute", 12, 12, 0.25 },
+		{ OUTPUT_DBENCH4, false, 3, 2, 30000, 0, 0, "cleanup", 1, 13, 0 },
+		{ 0 },
+	};
+
+	plan->output_format = OUTPUT_DBENCH4;
+	assert_string_equal(lines_of(state, plan, p),
+		"dbench version " DBENCH_VERSION " - the dbench 4.00 output layout\n"
+		"\n"
+		"Running for 10 seconds with load 'loadfiles/client.txt' and minimum warmup 2 secs\n"
+		"3 of 3 processes prepared for launch   0 sec\n"
+		"releasing clients\n"
+		"   3      1000    12.50 MB/sec  warmup   1 sec  latency 4.500 ms\n"
+		"   3     10000   133.71 MB/sec  execute  12 sec  latency 0.250 ms\n"
+		"   2  cleanup  13 sec\n");
+	plan->machine_readable = true;
+	for (int i = 0; p[i].phase; i++)
+		p[i].machine_readable = true;
+	assert_string_equal(strstr(lines_of(state, plan, p), "releasing clients\n"),
+		"releasing clients\n"
+		"@W@3@1000@12.50@1@4.500@\n"
+		"@R@3@10000@133.71@12@0.250@\n"
+		"@C@2@10000@0.00@13@0.000@\n");
+}
+
+/* Classic: no line before the progress lines says "execute". */
+static void classic_lines_before_the_table_never_say_execute(void **state)
+{
+	struct run_plan *plan = plan_new(ctx_of(state));
+	char *text = lines_of(state, plan, NULL);
+
+	assert_null(strstr(text, "execute"));
+	assert_non_null(strstr(text, "3 clients, 10 s measured after 2 s warmup\n"));
+	assert_non_null(strstr(text, "3 clients ready in 0.25 s\n"));
 }
 
 int main(void)
@@ -1750,14 +1918,22 @@ int main(void)
 		T(text_throughput_line_is_the_classic_one),
 		T(text_throughput_line_names_the_sync_options),
 		T(text_throughput_line_alone_matches_the_report),
-		T(text_probe_line_follows_the_throughput_line),
+		T(text_probe_line_comes_before_the_table),
 		T(text_probe_line_of_one_listing_and_of_none),
-		T(text_verify_line_follows_the_throughput_line_with_verify),
+		T(text_verify_line_comes_before_the_table_with_verify),
 		T(text_fairness_line_gives_slowest_median_fastest_and_jain),
 		T(text_stall_line_names_the_stalled_second),
 		T(text_without_stalls_has_no_stall_line),
 		T(text_per_client_lines_only_when_asked),
-		T(text_failed_line_comes_last),
+		T(text_failed_line_comes_before_the_table),
+		T(text_table_block_holds_only_the_table_then_throughput),
+		T(text_after_the_run_never_says_execute),
+		T(dbench4_text_is_4_0s_table_then_its_throughput_line),
+		T(dbench4_throughput_line_counts_processes_and_sync_options),
+		T(dbench4_per_client_lines_are_4_0s),
+		T(dbench4_machine_readable_is_5_0s),
+		T(dbench4_lines_before_the_table_are_4_0s),
+		T(classic_lines_before_the_table_never_say_execute),
 	};
 #undef T
 

@@ -1,0 +1,190 @@
+# test_harness.sh - the harnesses that run dbench today (lkp-tests,
+# mmtests, Phoronix, autotest) read our output with their own rules, in
+# both layouts, and get the fields they get from Debian's dbench 4.0.
+#
+# The rules are written down here as the harnesses have them:
+#   lkp-tests  programs/dbench/parse: on a line starting "Throughput",
+#              split on '=', whitespace tokens 1, 3, 5 (from 0) of the
+#              first part, the first token of the second; its older awk:
+#              FS="[ =]", fields 2, 5, 8, 12.
+#   mmtests    shellpacks dbench-bench: "completed in" lines sorted by
+#              field 8, the rest without them; "grep execute" for the
+#              progress lines (fields 3 and 6); "grep -A 99 Operation"
+#              less -----, blank, Throughput and Operation lines for the
+#              table (fields 1 and 3); field 4 of a "completed in" line
+#              is the pass time, field 8 the time since the start.
+#   Phoronix   pts/dbench: the last line containing "Throughput", token 2.
+#   autotest   dbench: Throughput (.*?) MB/sec (.*?) procs
+. "$TOP/tests/shell/lib.sh"
+CLIENT_TXT=/usr/share/dbench/client.txt
+NUM='^[0-9]+(\.[0-9]+)?$'
+
+lkp() {		# TEXT -> "throughput clients procs max_latency"
+	printf '%s\n' "$1" | awk '/^Throughput/ { split($0, a, "="); split(a[1], v);
+		split(a[2], w); print v[2], v[4], v[6], w[1] }'
+}
+lkp_awk() {	# the older one
+	printf '%s\n' "$1" | awk 'BEGIN { FS = "[ =]" } /^Throughput/ { print $2, $5, $8, $12 }'
+}
+phoronix() {
+	printf '%s\n' "$1" | grep Throughput | tail -n 1 | awk '{ print $2 }'
+}
+autotest() {	# -> "throughput|procs-group"
+	printf '%s\n' "$1" | python3 -c 'import re, sys
+m = re.findall(r"Throughput (.*?) MB/sec (.*?) procs", sys.stdin.read())[0]
+print(m[0] + "|" + m[1])'
+}
+mm_remainder() { printf '%s\n' "$1" | sed -e '/completed in/d'; }
+mm_tput() { mm_remainder "$1" | grep execute | awk '{ print $6, $3 }'; }
+mm_op() {
+	mm_remainder "$1" | grep -A 99 Operation |
+		sed -e '/-----/d' -e '/^$/d' -e '/Throughput/d' -e '/Operation/d' |
+		awk '{ print $1, $3 }'
+}
+mm_loadfile() {
+	printf '%s\n' "$1" | grep "completed in" | sort -n -k8 | awk '{ print $8 / 1000, $4 }'
+}
+json() {	# FILE EXPR: a figure of a JSON document
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$1" "$2"
+}
+# every line of TEXT is "NUMBER NUMBER"
+all_numeric_pairs() {
+	[ -n "$1" ] || { fail "no line at all"; return; }
+	printf '%s\n' "$1" | awk -v n="$2" '!($1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/) { bad = 1 }
+		END { exit bad }' || fail "$2: not all number pairs: $(printf '%s' "$1" | head -n 3)"
+}
+
+# Debian's dbench 4.0, the reference, and ours in both layouts: the same
+# command, a short run on a scratch directory each.
+mkdir -p "$T/ref" "$T/d4" "$T/cl"
+(cd "$T/ref" && timeout 60 dbench -t 3 2 -c "$CLIENT_TXT" >"$T/ref.out" 2>&1)
+ref_rc=$?
+ref=$(cat "$T/ref.out")
+"$DBENCH" -t 3 --warmup 0 -D "$T/d4" -c "$CLIENT_TXT" --output-format=dbench4 \
+	--json="$T/d4.json" 2 >"$T/d4.out"
+d4_rc=$?
+d4=$(cat "$T/d4.out")
+"$DBENCH" -t 3 --warmup 0 -D "$T/cl" -c "$CLIENT_TXT" --json="$T/cl.json" 2 >"$T/cl.out"
+cl_rc=$?
+cl=$(cat "$T/cl.out")
+
+begin "the reference dbench 4.0 and both layouts of ours ran"
+expect_status $ref_rc 0
+expect_status $d4_rc 0
+expect_status $cl_rc 0
+expect_match "$ref" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs  max_latency=[0-9.]+ ms$'
+end
+
+begin "dbench4: the Throughput line is the last line, shaped as 4.0's"
+expect_eq "$(printf '%s\n' "$d4" | tail -n 1 | sed -E 's/[0-9]+\.[0-9]+/X/g')" \
+	"$(printf '%s\n' "$ref" | tail -n 1 | sed -E 's/[0-9]+\.[0-9]+/X/g')" "last line"
+end
+
+begin "dbench4: every line has the shape of a line 4.0 prints"
+# numbers and names blanked, each of our line shapes is one of 4.0's
+shape() { sed -E -e 's/[0-9]+(\.[0-9]+)?/N/g' -e "s/'[^']*'/'F'/" \
+	-e 's/^ ([A-Za-z]+) +N +N +N$/ OP N N N/' -e 's/^dbench version .*/dbench version V/' \
+	-e 's/ +/ /g'; }
+printf '%s\n' "$ref" | grep -v 'barrier semaphore' | shape | sort -u >"$T/ref.shapes"
+printf '%s\n' "$d4" | shape | sort -u >"$T/d4.shapes"
+extra=$(comm -13 "$T/ref.shapes" "$T/d4.shapes")
+expect_eq "$extra" "" "line shapes 4.0 never prints"
+expect_match "$d4" '^releasing clients$'
+expect_match "$d4" '^2 of 2 processes prepared for launch +[0-9]+ sec$'
+expect_match "$d4" '^   2  +[0-9]+  +[0-9]+\.[0-9]{2} MB/sec  execute +[0-9]+ sec  latency [0-9]+\.[0-9]{3} ms$'
+expect_match "$d4" '^ Operation      Count    AvgLat    MaxLat$'
+expect_match "$d4" '^ Qpathinfo  +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$'
+end
+
+begin "lkp-tests: throughput, clients, procs, max_latency as from 4.0"
+set -- $(lkp "$ref")
+expect_match "$1" "$NUM"; expect_eq "$2" 2 "4.0 clients"; expect_eq "$3" 2 "4.0 procs"
+expect_match "$4" "$NUM"
+set -- $(lkp "$d4")
+expect_eq "$1" "$(json "$T/d4.json" 'format(j["result"]["throughput_mb_s"], ".6g")')" throughput
+expect_eq "$2" 2 clients
+expect_eq "$3" 2 procs
+expect_eq "$4" "$(json "$T/d4.json" 'format(j["result"]["max_latency_ms"], ".3f")')" max_latency
+expect_eq "$(lkp_awk "$d4")" "$(lkp "$d4")" "the older awk"
+expect_eq "$(lkp_awk "$ref" | awk '{ print $2, $3 }')" "2 2" "the older awk on 4.0"
+end
+
+begin "Phoronix and autotest: throughput in both layouts, as from 4.0"
+for out in "$ref" "$d4" "$cl"; do
+	expect_match "$(phoronix "$out")" "$NUM"
+	expect_eq "$(autotest "$out" | cut -d'|' -f1)" "$(phoronix "$out")" "autotest throughput"
+	expect_eq "$(autotest "$out" | cut -d'|' -f2 | awk '{ print $NF }')" 2 "autotest procs"
+done
+expect_eq "$(phoronix "$d4")" "$(json "$T/d4.json" 'format(j["result"]["throughput_mb_s"], ".6g")')"
+expect_eq "$(phoronix "$cl")" "$(json "$T/cl.json" 'format(j["result"]["throughput_mb_s"], ".6g")')"
+end
+
+begin "mmtests: a throughput per execute second in both layouts, as from 4.0"
+for out in "$ref" "$d4" "$cl"; do
+	t=$(mm_tput "$out")
+	all_numeric_pairs "$t" "tput"
+	# 4.0 shows seconds 1 .. 2 of a 3 s run, the third tick in cleanup
+	expect_match "$(printf '%s\n' "$t" | awk '{ print $1 }' | tr '\n' ' ')" "^1 2 (3 )?\$"
+done
+end
+
+begin "mmtests: per-operation count and mean latency in both layouts"
+for out in "$ref" "$d4"; do
+	expect_eq "$(mm_op "$out" | awk '{ print $1 }' | LC_ALL=C sort | tr '\n' ' ')" \
+		"Close Deltree Find Flush LockX Mkdir NTCreateX Qfileinfo Qfsinfo Qpathinfo ReadX Rename Sfileinfo Unlink UnlockX WriteX " "4.0's operation names"
+	all_numeric_pairs "$(mm_op "$out" | awk '{ print $2, $2 }')" "op mean"
+done
+expect_eq "$(mm_op "$d4" | awk '$1 == "ReadX" { print $2 }')" \
+	"$(json "$T/d4.json" 'format(j["ops"]["ReadX"]["mean_ms"], ".3f")')" "ReadX mean"
+expect_eq "$(mm_op "$cl" | awk '$1 == "ReadX" { print $2 }')" \
+	"$(json "$T/cl.json" 'format(j["ops"]["ReadX"]["mean_ms"], ".3f")')" "classic ReadX mean"
+expect_eq "$(mm_op "$cl" | wc -l)" "$(json "$T/cl.json" 'sum(1 for o in j["ops"].values() if o["count"])')" "classic rows"
+end
+
+begin "classic: the Throughput line is last and only progress lines say execute"
+expect_match "$(printf '%s\n' "$cl" | tail -n 1)" '^Throughput [0-9.]+ MB/sec \(NB='
+expect_eq "$(printf '%s\n' "$cl" | grep execute | grep -Evc ' MB/sec  execute +[0-9]+ sec  latency ')" 0 "non-progress execute lines"
+end
+
+begin "an unknown option exits 2 and points at --help"
+err=$("$DBENCH" --no-such-option 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" '^dbench: --no-such-option: .*dbench --help'
+end
+
+begin "--output-format takes classic or dbench4 only"
+err=$("$DBENCH" --output-format=dbench3 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" "^dbench: --output-format must be 'classic' or 'dbench4'$"
+end
+
+begin "dbench 4.0's options run, and those that change nothing say so"
+out=$("$DBENCH" -t 1 --warmup 0 -D "$T/d4" -c "$CLIENT_TXT" --stat-check -T TCP_NODELAY \
+	--one-byte-write-fix -B fileio 1 2>"$T/err"); rc=$?
+expect_status $rc 0
+expect_match "$(cat "$T/err")" '^dbench: --stat-check changes nothing here'
+expect_match "$(cat "$T/err")" "^dbench: --tcp-options 'TCP_NODELAY' changes nothing here"
+expect_match "$out" '^Throughput '
+end
+
+begin "--fake-io moves no data but counts it"
+out=$("$DBENCH" -t 1 --warmup 0 -D "$T/d4" -c "$CLIENT_TXT" --fake-io --skip-cleanup \
+	--output-format=dbench4 1 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Throughput [1-9][0-9.]* MB/sec  1 clients  1 procs'
+big=$(find "$T/d4/clients" -type f -size +0 | head -n 1)
+expect_eq "$big" "" "a file with data in it"
+rm -rf "$T/d4/clients"
+end
+
+begin "--machine-readable is dbench 5.0's lines, ending in the throughput record"
+out=$("$DBENCH" -t 2 --warmup 0 -D "$T/d4" -c "$CLIENT_TXT" --machine-readable 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^@R@1@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$'
+expect_match "$out" '^:ReadX:[0-9]+:[0-9]+\.[0-9]{3}:[0-9]+\.[0-9]{3}:$'
+expect_match "$(printf '%s\n' "$out" | tail -n 1)" '^;[0-9.]+;1;1;[0-9]+\.[0-9]{3};$'
+end
+
+finish
