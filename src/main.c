@@ -32,7 +32,8 @@ struct cmdline {
 	char *json;
 	char *backend;
 	char *sweep;		/* --sweep=LIST */
-	int repeat, settle, drop_caches;
+	int repeat, settle, drop_caches;	/* repeat -1: not given */
+	char *precision;	/* --precision=PCT */
 	char *csv;
 	char *plot;
 	char *think;		/* --think-time=USEC or exp:USEC */
@@ -89,6 +90,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->sweep);
 	free(cl->csv);
 	free(cl->plot);
+	free(cl->precision);
 	free(cl->think);
 	free(cl->probe);
 	free(cl->output_format);
@@ -135,6 +137,23 @@ static int check_loadfile(TALLOC_CTX *mem_ctx, const char *path)
 	return EXIT_OK;
 }
 
+/* --precision: a number above 0 and at most 100; -1 when it is not. */
+static double parse_percent(const char *s)
+{
+	char *end;
+
+	errno = 0;
+	double v = strtod(s, &end);
+	return *s >= '0' && *s <= '9' && !*end && !errno && v > 0 && v <= 100 ? v : -1;
+}
+
+/* Whether the command makes a series of runs rather than one: a sweep, or
+ * NPROCS repeated (a sweep of one count). */
+static bool series(const struct cmdline *cl)
+{
+	return cl->sweep || cl->repeat != -1 || cl->precision;
+}
+
 /* Checks that popt's types cannot express; returns the failing option. */
 static const char *bad_option(const struct cmdline *cl)
 {
@@ -154,11 +173,15 @@ static const char *bad_option(const struct cmdline *cl)
 		return "--verify needs real I/O: --fake-io reads and writes no data";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
-	if (!cl->sweep && (cl->repeat != 1 || cl->settle != -1 || cl->drop_caches || cl->csv ||
-			   cl->plot))
-		return "--repeat, --settle, --drop-caches, --csv and --plot go with --sweep";
-	if (cl->repeat < 1 || cl->repeat > 1000)
+	if (!series(cl) && (cl->settle != -1 || cl->drop_caches || cl->csv || cl->plot))
+		return "--settle, --drop-caches, --csv and --plot go with --sweep, --repeat or"
+		       " --precision";
+	if (cl->repeat != -1 && (cl->repeat < 1 || cl->repeat > 1000))
 		return "--repeat must be from 1 to 1000";
+	if (cl->precision && !(parse_percent(cl->precision) > 0))
+		return "--precision must be a percentage above 0 and at most 100";
+	if (cl->precision && cl->repeat != -1 && cl->repeat < 3)
+		return "--precision needs --repeat of at least 3 (it makes 3 runs at least)";
 	if (cl->settle < -1 || cl->settle > 86400)
 		return "--settle must be from 0 to 86400 seconds";
 	if (cl->drop_caches && geteuid() != 0)
@@ -171,6 +194,8 @@ static const char *bad_option(const struct cmdline *cl)
 	if (cl->machine_readable && cl->output_format && strcmp(cl->output_format, "classic") == 0)
 		return "--machine-readable is dbench 5.0's form of the dbench4 layout, not of"
 		       " the classic one";
+	if (series(cl) && cluster_mpi())
+		return "--repeat and --precision do not run under mpirun: start one mpirun per run";
 	return NULL;
 }
 
@@ -232,6 +257,9 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
 			arg, DBENCH_MAX_CLIENTS);
 		return EXIT_BAD_INPUT;
+	} else if (series(cl)) {
+		sweep.procs = talloc_memdup(mem_ctx, &plan.nclients, sizeof(plan.nclients));
+		sweep.nprocs = 1;
 	}
 	notice_dbench4_options(cl);
 	plan.prog = load_program(mem_ctx, cl->loadfile);
@@ -278,11 +306,12 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	};
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
 	plan.command_line = cmdline;
-	if (!cl->sweep) {
+	if (!series(cl)) {
 		plan.json_path = cl->json;
 		return driver_run(&plan);
 	}
-	sweep.repeat = cl->repeat;
+	sweep.repeat = cl->repeat != -1 ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
+	sweep.precision = cl->precision ? parse_percent(cl->precision) : 0;
 	sweep.settle = cl->settle >= 0 ? (unsigned)cl->settle : 3;
 	sweep.drop_caches = cl->drop_caches;
 	sweep.json_path = cl->json;
@@ -294,7 +323,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 int main(int argc, const char **argv)
 {
 	struct cmdline cl = { .timelimit = 600, .warmup = -1, .clients_per_process = 1,
-			      .repeat = 1, .settle = -1 };
+			      .repeat = -1, .settle = -1 };
 	struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_INT, &cl.timelimit, 0,
 		  "execute phase length", "SECS" },
@@ -336,7 +365,11 @@ int main(int argc, const char **argv)
 		{ "sweep", 0, POPT_ARG_STRING, &cl.sweep, 0,
 		  "run each client count in LIST (1,2,4 or 1..128: powers of two)", "LIST" },
 		{ "repeat", 0, POPT_ARG_INT, &cl.repeat, 0,
-		  "runs per client count in a sweep (default 1)", "K" },
+		  "runs per client count (default 1; with --precision the most, default 10)",
+		  "K" },
+		{ "precision", 0, POPT_ARG_STRING, &cl.precision, 0,
+		  "repeat each count until the 95% interval of the mean is within +-PCT% of"
+		  " it (3 runs at least)", "PCT" },
 		{ "settle", 0, POPT_ARG_INT, &cl.settle, 0,
 		  "sync, then rest this long between sweep runs (default 3)", "SECS" },
 		{ "drop-caches", 0, POPT_ARG_NONE, &cl.drop_caches, 0,

@@ -126,6 +126,18 @@ double compare_t_quantile(double p, double df)
 	return p > 0.5 ? t : -t;
 }
 
+bool compare_mean_interval(const double *x, size_t n, double level, double *mean,
+			   double *half)
+{
+	*mean = n ? mean_of(x, n) : NAN;
+	*half = NAN;
+	if (n < 2 || !(level > 0 && level < 1))
+		return false;
+	*half = compare_t_quantile(1 - (1 - level) / 2, n - 1) *
+		sqrt(variance_of(x, n, *mean) / n);
+	return true;
+}
+
 double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		       double *t_out, double *df_out)
 {
@@ -594,6 +606,63 @@ static size_t report_throughput(FILE *out, const struct compare_set *a,
 	return nfail;
 }
 
+/* A side's precision target at nprocs, from a sweep made with --precision:
+ * the target in percent (0 when there was none) and whether it was met. */
+static double precision_target(const struct compare_set *s, unsigned nprocs, bool *reached)
+{
+	const json_t *target = member(s->doc, "sweep.precision_pct");
+	const json_t *summary = json_object_get(s->doc, "summary");
+	size_t i;
+	json_t *row;
+
+	*reached = false;
+	if (!json_is_number(target))
+		return 0;
+	json_array_foreach(summary, i, row) {
+		if (json_integer_value(json_object_get(row, "procs")) == nprocs)
+			*reached = json_is_true(json_object_get(row, "precision_reached"));
+	}
+	return json_number_value(target);
+}
+
+/* One side's mean at one nprocs with its 95 % interval, as text. */
+static const char *precision_text(TALLOC_CTX *ctx, const struct compare_set *s,
+				  const struct compare_group *g)
+{
+	double mean, half;
+	bool reached;
+	double target = precision_target(s, g->nprocs, &reached);
+	const char *text = compare_mean_interval(g->mb_s, g->nruns, 0.95, &mean, &half) &&
+			   mean > 0
+		? talloc_asprintf(ctx, "%.3f +-%.2f%% (%zu runs)", mean, half / mean * 100,
+				  g->nruns)
+		: talloc_asprintf(ctx, "%.3f, no interval (1 run)", mean);
+
+	if (target > 0 && !reached)
+		text = talloc_asprintf(ctx, "%s, target +-%g%% not reached", text, target);
+	return text;
+}
+
+/* Each side's mean throughput with the 95 % interval of the mean: how
+ * precisely each side was measured, whatever the test above says about
+ * the difference. */
+static void report_precision(FILE *out, const struct compare_set *a,
+			     const struct compare_set *b)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+
+	fprintf(out, "\nPrecision of each mean, MB/sec (95%% interval, +- %% of the mean)\n");
+	fprintf(out, "%6s  %-44s  %s\n", "nprocs", "A", "B");
+	for (size_t i = 0; tmp && i < a->ngroups; i++) {
+		const struct compare_group *ga = &a->groups[i];
+		const struct compare_group *gb = compare_group_of(b, ga->nprocs);
+		if (gb)
+			fprintf(out, "%6u  %-44s  %s\n", ga->nprocs, precision_text(tmp, a, ga),
+				precision_text(tmp, b, gb));
+	}
+	talloc_free(tmp);
+}
+
 static void report_latency(FILE *out, const struct compare_set *a, const struct compare_set *b,
 			   double alpha)
 {
@@ -638,6 +707,7 @@ int compare_report(FILE *out, const struct compare_set *a, const struct compare_
 	else
 		fprintf(out, "\nEnvironments: no differences\n");
 	nfail = report_throughput(out, a, b, alpha, fail_above, &failed);
+	report_precision(out, a, b);
 	report_latency(out, a, b, alpha);
 	if (fail_above >= 0 && nfail)
 		fprintf(out, "\nFAILED: B is slower than A by more than %g%% at nprocs%s\n",

@@ -134,6 +134,12 @@ double compare_t_cdf(double t, double df);
 /* The t with P(T <= t) = p, 0 < p < 1. */
 double compare_t_quantile(double p, double df);
 
+/* The mean of x (n >= 1 values) and the half-width of its two-sided
+ * `level` confidence interval (0.95 for 95 %), mean +- t(1 - (1 - level)/2,
+ * n - 1) * s / sqrt(n).  Returns false, with *half NAN, when n < 2. */
+bool compare_mean_interval(const double *x, size_t n, double level, double *mean,
+			   double *half);
+
 /* Welch's t-test of b against a (na, nb >= 2): the two-sided p-value,
  * with t = (mean b - mean a) / standard error and the Welch-Satterthwaite
  * degrees of freedom stored through t and df when not NULL.  Samples of

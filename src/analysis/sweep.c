@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/compare.h"
 #include "analysis/plot.h"
 #include "analysis/sweep.h"
 #include "base/version.h"
@@ -130,17 +131,67 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The summary of the successful runs at one count. */
-static json_t *summarise(json_t *runs, unsigned procs)
+#define SWEEP_LEVEL 0.95	/* the confidence level of the summary's interval */
+#define SWEEP_MAX_RUNS 4096	/* runs at one count that the figures take in */
+
+static bool run_ok(json_t *doc)
 {
-	double tp[4096], p99[4096], sum = 0, sq = 0, hi = 0, lo = 0, maxl = 0;
+	return json_integer_value(json_object_get(json_object_get(doc, "status"),
+						  "exit_code")) == 0;
+}
+
+/* The throughput of each successful run at procs, in run order, into tp
+ * (SWEEP_MAX_RUNS at most); returns how many. */
+static size_t throughputs(json_t *runs, unsigned procs, double *tp)
+{
 	size_t n = 0, i;
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
-		if (num(doc, "config", "nprocs") != procs || n == 4096 ||
-		    json_integer_value(json_object_get(json_object_get(doc, "status"),
-						       "exit_code")) != 0)
+		if (num(doc, "config", "nprocs") == procs && run_ok(doc) && n < SWEEP_MAX_RUNS)
+			tp[n++] = num(doc, "result", "throughput_mb_s");
+	}
+	return n;
+}
+
+/* The half-width of the interval of the mean at procs in percent of the
+ * mean, NAN with fewer than two runs; *n gets the successful runs. */
+static double interval_pct(json_t *runs, unsigned procs, size_t *n)
+{
+	double tp[SWEEP_MAX_RUNS], mean, half;
+
+	*n = throughputs(runs, procs, tp);
+	if (!compare_mean_interval(tp, *n, SWEEP_LEVEL, &mean, &half) || !(mean > 0))
+		return NAN;
+	return half / mean * 100;
+}
+
+/* Whether the runs at procs have reached the precision target: three
+ * successful runs at least, and the interval within +-precision %. */
+static bool precise(json_t *runs, unsigned procs, double precision)
+{
+	size_t n;
+	double pct = interval_pct(runs, procs, &n);
+
+	return n >= 3 && pct <= precision;
+}
+
+/* A number, or null where there is none. */
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The summary of the successful runs at one count. */
+static json_t *summarise(json_t *runs, unsigned procs, double precision)
+{
+	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], sq = 0, hi = 0, lo = 0, maxl = 0;
+	double mean = 0, half = NAN;
+	size_t n = 0, i;
+	json_t *doc;
+
+	json_array_foreach(runs, i, doc) {
+		if (num(doc, "config", "nprocs") != procs || n == SWEEP_MAX_RUNS || !run_ok(doc))
 			continue;
 		tp[n] = num(doc, "result", "throughput_mb_s");
 		p99[n] = run_p99(doc);
@@ -148,20 +199,28 @@ static json_t *summarise(json_t *runs, unsigned procs)
 		maxl = m > maxl ? m : maxl;
 		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
 		lo = n == 0 || tp[n] < lo ? tp[n] : lo;
-		sum += tp[n];
 		n++;
 	}
-	double mean = n ? sum / n : 0;
+	if (n)
+		compare_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
 	for (i = 0; i < n; i++)
 		sq += (tp[i] - mean) * (tp[i] - mean);
 	double sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
 	qsort(p99, n, sizeof(double), cmp_double);
 	double med = n == 0 ? 0 : n % 2 ? p99[n / 2] : (p99[n / 2 - 1] + p99[n / 2]) / 2;
-	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-			 "procs", (json_int_t)procs, "runs", (json_int_t)n,
-			 "mean", mean, "high", hi, "low", lo, "stddev", sd,
-			 "cv_pct", mean > 0 ? sd / mean * 100 : 0.0,
-			 "p99_ms", med, "max_ms", maxl);
+	json_t *s = json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
+			      "procs", (json_int_t)procs, "runs", (json_int_t)n,
+			      "mean", mean, "high", hi, "low", lo, "stddev", sd,
+			      "cv_pct", mean > 0 ? sd / mean * 100 : 0.0);
+	json_object_set_new(s, "ci95_low", real_or_null(mean - half));
+	json_object_set_new(s, "ci95_high", real_or_null(mean + half));
+	json_object_set_new(s, "ci95_pct", real_or_null(mean > 0 ? half / mean * 100 : NAN));
+	json_object_set_new(s, "p99_ms", json_real(med));
+	json_object_set_new(s, "max_ms", json_real(maxl));
+	if (precision > 0)
+		json_object_set_new(s, "precision_reached",
+				    json_boolean(n >= 3 && half / mean * 100 <= precision));
+	return s;
 }
 
 static void print_summary(FILE *out, json_t *summary)
@@ -169,45 +228,102 @@ static void print_summary(FILE *out, json_t *summary)
 	size_t i;
 	json_t *s;
 
-	fprintf(out, "\nSweep summary (MB/sec; latency in ms)\n");
-	fprintf(out, " %6s %5s %10s %10s %10s %9s %7s %10s %10s\n", "procs", "runs", "mean",
-		"high", "low", "stddev", "cv%", "p99", "max");
+	fprintf(out, "\nSweep summary (MB/sec; latency in ms; ci95%%: the 95%% interval of the"
+		     " mean, +- %% of it)\n");
+	fprintf(out, " %6s %5s %10s %10s %10s %9s %7s %7s %10s %10s\n", "procs", "runs", "mean",
+		"high", "low", "stddev", "cv%", "ci95%", "p99", "max");
 	json_array_foreach(summary, i, s) {
-		fprintf(out, " %6lld %5lld %10.2f %10.2f %10.2f %9.2f %7.2f %10.3f %10.3f\n",
+		json_t *ci = json_object_get(s, "ci95_pct");
+		char cis[32] = "-";
+		if (json_is_number(ci))
+			snprintf(cis, sizeof(cis), "%.2f", json_number_value(ci));
+		fprintf(out, " %6lld %5lld %10.2f %10.2f %10.2f %9.2f %7.2f %7s %10.3f %10.3f\n",
 			(long long)json_integer_value(json_object_get(s, "procs")),
 			(long long)json_integer_value(json_object_get(s, "runs")),
 			json_real_value(json_object_get(s, "mean")),
 			json_real_value(json_object_get(s, "high")),
 			json_real_value(json_object_get(s, "low")),
 			json_real_value(json_object_get(s, "stddev")),
-			json_real_value(json_object_get(s, "cv_pct")),
+			json_real_value(json_object_get(s, "cv_pct")), cis,
 			json_real_value(json_object_get(s, "p99_ms")),
 			json_real_value(json_object_get(s, "max_ms")));
 	}
 	fflush(out);
 }
 
+/* With a precision target: which counts did not reach it. */
+static void print_precision(FILE *out, json_t *summary, const struct sweep_plan *sp)
+{
+	size_t i, missed = 0;
+	json_t *s;
+
+	if (!(sp->precision > 0))
+		return;
+	json_array_foreach(summary, i, s) {
+		if (json_is_true(json_object_get(s, "precision_reached")))
+			continue;
+		json_t *ci = json_object_get(s, "ci95_pct");
+		char cis[32] = "no interval";
+		if (json_is_number(ci))
+			snprintf(cis, sizeof(cis), "+-%.2f%%", json_number_value(ci));
+		fprintf(out, "%s %lld clients (%lld runs, %s)",
+			missed++ ? "," : "Precision: not reached at",
+			(long long)json_integer_value(json_object_get(s, "procs")),
+			(long long)json_integer_value(json_object_get(s, "runs")), cis);
+	}
+	if (missed)
+		fprintf(out, ": the 95%% interval is wider than +-%g%% of the mean after"
+			" --repeat=%u runs\n", sp->precision, sp->repeat);
+	else
+		fprintf(out, "Precision: the 95%% interval is within +-%g%% of the mean at every"
+			" client count\n", sp->precision);
+	fflush(out);
+}
+
 /* ---- files ---- */
 
-static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of)
+/* The summary's interval bound `key` at procs as CSV text, "" when none. */
+static const char *csv_bound(char *buf, size_t len, json_t *summary, double procs,
+			     const char *key)
+{
+	size_t i;
+	json_t *s;
+
+	*buf = '\0';
+	json_array_foreach(summary, i, s) {
+		json_t *v = json_object_get(s, key);
+		if (json_integer_value(json_object_get(s, "procs")) == procs && json_is_number(v))
+			snprintf(buf, len, "%.6f", json_number_value(v));
+	}
+	return buf;
+}
+
+/* One row per run; the last two columns are the interval of the mean at
+ * the run's count, the same on every row of that count. */
+static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
+		     json_t *summary)
 {
 	FILE *f = fopen(path, "w");
 	size_t i;
 	json_t *doc;
+	char lo[64], hi[64];
 
 	if (!f)
 		return errno;
 	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
-		   "p99_ms,max_latency_ms,started_at\n");
+		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s\n");
 	json_array_foreach(runs, i, doc) {
-		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s\n",
-			num(doc, "config", "nprocs"), repeat_of[i],
+		double procs = num(doc, "config", "nprocs");
+		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s,%s,%s\n",
+			procs, repeat_of[i],
 			(long long)json_integer_value(json_object_get(json_object_get(doc, "status"),
 								     "exit_code")),
 			num(doc, "result", "throughput_mb_s"), num(doc, "result", "elapsed_s"),
 			num(doc, "result", "operations"), num(doc, "result", "errors"),
 			run_p99(doc), num(doc, "result", "max_latency_ms"),
-			json_string_value(json_object_get(doc, "started_at")));
+			json_string_value(json_object_get(doc, "started_at")),
+			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
+			csv_bound(hi, sizeof(hi), summary, procs, "ci95_high"));
 	}
 	return fclose(f) == 0 ? 0 : errno;
 }
@@ -262,14 +378,30 @@ static json_t *sweep_config(const struct sweep_plan *sp)
 
 	for (unsigned i = 0; i < sp->nprocs; i++)
 		json_array_append_new(procs, json_integer(sp->procs[i]));
-	return json_pack("{s:s, s:o, s:I, s:I, s:b}", "dbench_version", DBENCH_VERSION,
+	return json_pack("{s:s, s:o, s:I, s:o, s:I, s:b}", "dbench_version", DBENCH_VERSION,
 			 "procs", procs, "repeat", (json_int_t)sp->repeat,
+			 "precision_pct", sp->precision > 0 ? json_real(sp->precision) : json_null(),
 			 "settle_s", (json_int_t)sp->settle, "drop_caches", sp->drop_caches);
+}
+
+/* With a precision target, where a count stands after each of its runs. */
+static void print_progress(FILE *out, json_t *runs, unsigned procs, unsigned r,
+			   const struct sweep_plan *sp)
+{
+	size_t n;
+	double pct = interval_pct(runs, procs, &n);
+
+	if (!(sp->precision > 0) || n < 2)
+		return;
+	fprintf(out, "Precision: %u clients, run %u of at most %u: 95%% interval +-%.2f%% of the"
+		" mean over %zu runs (target +-%g%%%s)\n", procs, r, sp->repeat, pct, n,
+		sp->precision, n >= 3 && pct <= sp->precision ? ", reached" : "");
+	fflush(out);
 }
 
 /* Every run in order; returns the worst exit status and fills runs. */
 static int run_all(const struct run_plan *base, const struct sweep_plan *sp, json_t *runs,
-		   unsigned *repeat_of)
+		   unsigned *repeat_of, FILE *text)
 {
 	int worst = EXIT_OK;
 
@@ -293,6 +425,9 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 				return rc;
 			if (rc != EXIT_OK)
 				worst = EXIT_RUN_FAILED;
+			print_progress(text, runs, sp->procs[i], r, sp);
+			if (sp->precision > 0 && precise(runs, sp->procs[i], sp->precision))
+				break;
 		}
 	}
 	return worst;
@@ -314,7 +449,7 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		return EXIT_RUN_FAILED;
 	}
 	plan.text_on_stderr = json_stdout;
-	int rc = run_all(&plan, sp, runs, repeat_of);
+	int rc = run_all(&plan, sp, runs, repeat_of, text);
 	if (driver_is_client()) {
 		json_decref(runs);
 		json_decref(summary);
@@ -326,11 +461,13 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		for (unsigned j = 0; j < i; j++)
 			seen = seen || sp->procs[j] == sp->procs[i];
 		if (!seen)
-			json_array_append_new(summary, summarise(runs, sp->procs[i]));
+			json_array_append_new(summary, summarise(runs, sp->procs[i],
+								 sp->precision));
 	}
 	print_summary(text, summary);
+	print_precision(text, summary, sp);
 	int err = 0;
-	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of)) != 0)
+	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of, summary)) != 0)
 		fprintf(stderr, "dbench: cannot write CSV to '%s': %s\n", sp->csv_path,
 			strerror(err));
 	int perr = 0;

@@ -7,10 +7,17 @@
  * scripts keep working).  Between runs the sweep syncs and settles, and
  * with --drop-caches drops the page cache.  At the end it prints a table,
  * one row per N: runs, mean, high, low, standard deviation and coefficient
- * of variation of the throughput, the median over runs of the worst
- * operation type's p99 latency, and the worst maximum latency.  A failed
- * run is recorded and the sweep goes on; an interrupted one ends it.  What
- * completed is always kept.
+ * of variation of the throughput, the 95 % confidence interval of its
+ * mean (as a half-width in percent of the mean), the median over runs of
+ * the worst operation type's p99 latency, and the worst maximum latency.
+ * A failed run is recorded and the sweep goes on; an interrupted one ends
+ * it.  What completed is always kept.
+ *
+ * With a precision target, `repeat` is the most runs a count gets: after
+ * the third successful run at a count, and after each one from then on,
+ * the count stops as soon as the interval's half-width is within
+ * precision percent of the mean.  The counts that used up `repeat` runs
+ * without getting there are named at the end, and marked in the summary.
  */
 #ifndef DBENCH_SWEEP_H
 #define DBENCH_SWEEP_H
@@ -23,7 +30,9 @@
 struct sweep_plan {
 	unsigned *procs;	/* client counts, in order */
 	unsigned nprocs;
-	unsigned repeat;	/* runs per count */
+	unsigned repeat;	/* runs per count; with precision, the most */
+	double precision;	/* target: 95 % interval within +- this % of
+				 * the mean; 0 for a fixed number of runs */
 	unsigned settle;	/* seconds of rest after a sync between runs */
 	bool drop_caches;	/* echo 3 > /proc/sys/vm/drop_caches between runs */
 	const char *json_path;	/* the sweep document, "-" for stdout, or NULL */

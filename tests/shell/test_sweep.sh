@@ -8,9 +8,9 @@ out=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=0 --run-once -q -D "$T/d" \
 expect_status $rc 0
 expect_eq "$(printf '%s\n' "$out" | grep -c '^Throughput .*  1 procs$')" 2 "1-proc runs"
 expect_eq "$(printf '%s\n' "$out" | grep -c '^Throughput .*  2 procs$')" 2 "2-proc runs"
-expect_match "$out" '^ +procs +runs +mean +high +low +stddev +cv% +p99 +max$'
-expect_match "$out" '^ +1 +2( +[0-9]+\.[0-9]+){7}$'
-expect_match "$out" '^ +2 +2( +[0-9]+\.[0-9]+){7}$'
+expect_match "$out" '^ +procs +runs +mean +high +low +stddev +cv% +ci95% +p99 +max$'
+expect_match "$out" '^ +1 +2( +[0-9]+\.[0-9]+){8}$'
+expect_match "$out" '^ +2 +2( +[0-9]+\.[0-9]+){8}$'
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
@@ -18,7 +18,7 @@ begin "the sweep document holds every run and a summary per count"
 expect_eq "$(jq '.runs | length' "$T/s.json")" 4 "runs"
 expect_eq "$(jq -c '[.runs[].config.nprocs]' "$T/s.json")" "[1,1,2,2]" "run order"
 expect_eq "$(jq -c '[.summary[].procs]' "$T/s.json")" "[1,2]" "summary procs"
-for k in procs runs mean high low stddev cv_pct p99_ms max_ms; do
+for k in procs runs mean high low stddev cv_pct ci95_low ci95_high ci95_pct p99_ms max_ms; do
 	jq -e ".summary[0] | has(\"$k\")" "$T/s.json" >/dev/null || fail "no summary.$k"
 done
 jq -e '.summary[] as $s | [.runs[] | select(.config.nprocs == $s.procs) | .result.throughput_mb_s] as $t |
@@ -30,7 +30,7 @@ end
 
 begin "--csv writes a header and one row per run"
 expect_eq "$(head -n 1 "$T/s.csv")" \
-	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at" "header"
+	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s" "header"
 expect_eq "$(sed 1d "$T/s.csv" | cut -d, -f1-3 | tr '\n' ' ')" "1,1,0 1,2,0 2,1,0 2,2,0 " "rows"
 end
 
@@ -57,7 +57,7 @@ expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
 for args in "--sweep=0" "--sweep=a" "--sweep=4..2" "--sweep=1.." "--sweep=1,,2" "--sweep=1 4" \
-	"--repeat=2 1" "--csv=x 1" "--sweep=1 --repeat=0"; do
+	"--settle=2 1" "--csv=x 1" "--sweep=1 --repeat=0"; do
 	begin "bad sweep usage '$args' exits 2 before any run"
 	# shellcheck disable=SC2086
 	err=$(cd "$T/d" && "$DBENCH" --backend=null --run-once $args 2>&1 >/dev/null); rc=$?

@@ -124,6 +124,29 @@ static void t_quantiles_match_the_tables(void **state)
 	assert_true(isnan(compare_t_quantile(1, 3)));
 }
 
+static void mean_interval_is_t_times_the_standard_error(void **state)
+{
+	(void)state;
+	/* 10, 12, 14, 16: mean 13, s = sqrt(20/3), t(0.975, 3) = 3.182446305 */
+	const double x[] = { 10, 12, 14, 16 };
+	double mean, half;
+
+	assert_true(compare_mean_interval(x, 4, 0.95, &mean, &half));
+	assert_near(mean, 13, 1e-12);
+	assert_near(half, 3.182446305 * sqrt(20.0 / 3) / 2, 1e-8);
+	/* 90 %: t(0.95, 3) = 2.353363435 */
+	assert_true(compare_mean_interval(x, 4, 0.90, &mean, &half));
+	assert_near(half, 2.353363435 * sqrt(20.0 / 3) / 2, 1e-8);
+	/* one value: a mean, no interval */
+	assert_false(compare_mean_interval(x, 1, 0.95, &mean, &half));
+	assert_near(mean, 10, 1e-12);
+	assert_true(isnan(half));
+	/* no spread: an interval of no width */
+	const double same[] = { 5, 5, 5 };
+	assert_true(compare_mean_interval(same, 3, 0.95, &mean, &half));
+	assert_true(half == 0);
+}
+
 static void t_quantiles_invert_the_closed_forms(void **state)
 {
 	(void)state;
@@ -641,6 +664,7 @@ int main(void)
 		cmocka_unit_test(t_cdf_matches_the_closed_forms_for_1_and_2_df),
 		cmocka_unit_test(t_quantiles_match_the_tables),
 		cmocka_unit_test(t_quantiles_invert_the_closed_forms),
+		cmocka_unit_test(mean_interval_is_t_times_the_standard_error),
 		cmocka_unit_test(welch_with_one_df_is_the_cauchy_tail),
 		cmocka_unit_test(welch_with_two_df_has_a_closed_form),
 		cmocka_unit_test(welch_with_four_df_has_a_closed_form),
