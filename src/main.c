@@ -128,12 +128,20 @@ static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path)
 	return prog;
 }
 
-static int check_loadfile(TALLOC_CTX *mem_ctx, const char *path)
+/* --check-loadfile: the summary, and with --backend what that backend
+ * cannot express (still exit 0: a run counts those as not supported). */
+static int check_loadfile(TALLOC_CTX *mem_ctx, const char *path, const char *backend)
 {
 	struct program *prog = load_program(mem_ctx, path);
 	if (!prog)
 		return EXIT_BAD_INPUT;
 	fputs(loadfile_summary(mem_ctx, prog), stdout);
+	if (backend) {
+		char *report = NULL;
+		struct backend_options opts = { 0 };
+		backend_check_program(mem_ctx, backend_by_name(backend), prog, &opts, &report);
+		fputs(report, stdout);
+	}
 	return EXIT_OK;
 }
 
@@ -155,7 +163,7 @@ static bool series(const struct cmdline *cl)
 }
 
 /* Checks that popt's types cannot express; returns the failing option. */
-static const char *bad_option(const struct cmdline *cl)
+static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 {
 	if (cl->timelimit < 1)
 		return "--timelimit must be at least 1 second";
@@ -166,7 +174,7 @@ static const char *bad_option(const struct cmdline *cl)
 	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9)
 		return "--target-rate must be a non-negative MB/sec figure";
 	if (cl->backend && !backend_by_name(cl->backend))
-		return "--backend must be 'fileio' or 'null'";
+		return talloc_asprintf(mem_ctx, "--backend must be %s", backend_names(mem_ctx));
 	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
 		return "--verify needs real I/O: the null backend reads and writes nothing";
 	if (cl->verify && cl->fake_io)
@@ -267,7 +275,13 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		return EXIT_BAD_INPUT;
 	plan.timelimit = cl->timelimit;
 	plan.warmup = cl->warmup >= 0 ? (unsigned)cl->warmup : plan.timelimit / 5;
+	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
 	plan.dirs = cl->dirs ? cl->dirs : here;
+	if (plan.backend->targets &&
+	    !(plan.dirs = plan.backend->targets(mem_ctx, cl->dirs, &err))) {
+		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+		return EXIT_BAD_INPUT;
+	}
 	while (plan.dirs[plan.ndirs])
 		plan.ndirs++;
 	plan.clients_per_process = cl->clients_per_process;
@@ -282,6 +296,11 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		if (err) {
 			fprintf(stderr, "dbench: cannot use probe directory '%s': %s\n", cl->probe,
 				strerror(err));
+			return EXIT_BAD_INPUT;
+		}
+		if (!*cl->probe && !plan.backend->local_clients_fd) {
+			fprintf(stderr, "dbench: --probe makes its directory in a local target, and"
+				" the %s backend's are not: give --probe=DIR\n", plan.backend->name);
 			return EXIT_BAD_INPUT;
 		}
 		plan.probe = cluster_rank() == 0;	/* one probe for all ranks */
@@ -304,7 +323,6 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
 		.ranked = cluster_mpi(), .rank = cluster_rank(),
 	};
-	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
 	plan.command_line = cmdline;
 	if (!series(cl)) {
 		plan.json_path = cl->json;
@@ -407,6 +425,7 @@ int main(int argc, const char **argv)
 		  "show this help message", NULL },
 		{ "usage", 0, POPT_ARG_NONE, &cl.usage, 0,
 		  "show a brief usage message", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, NULL, 0, NULL, NULL },	/* the backends' */
 		POPT_TABLEEND
 	};
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -416,6 +435,7 @@ int main(int argc, const char **argv)
 		return cerr;
 
 	TALLOC_CTX *top = talloc_new(NULL);
+	table[sizeof(table) / sizeof(table[0]) - 2].arg = backend_option_table(top);
 	const char **args = join_optional_args(top, argc, argv);
 	poptContext pc = poptGetContext("dbench", argc, args ? args : argv, table, 0);
 	int rc, opt;
@@ -428,7 +448,7 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "dbench: %s: %s (dbench --help lists the options)\n",
 			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));
 		rc = EXIT_BAD_INPUT;
-	} else if ((bad = bad_option(&cl))) {
+	} else if ((bad = bad_option(top, &cl))) {
 		fprintf(stderr, "dbench: %s\n", bad);
 		rc = EXIT_BAD_INPUT;
 	} else if (cl.help || cl.usage) {
@@ -444,7 +464,7 @@ int main(int argc, const char **argv)
 	} else if (cl.check_loadfile) {
 		rc = poptPeekArg(pc) ? (usage_error(pc, "%s", "--check-loadfile takes no NPROCS"),
 					EXIT_BAD_INPUT)
-				     : check_loadfile(top, cl.loadfile);
+				     : check_loadfile(top, cl.loadfile, cl.backend);
 	} else {
 		rc = run(top, pc, &cl, command_line(top, argc, argv));
 	}

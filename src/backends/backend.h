@@ -1,29 +1,68 @@
 /*
- * backend.h - the operation vtable a client drives.
+ * backend.h - the interface a storage backend implements: its targets,
+ * its clients and the operations they perform.
  *
  * A backend carries out compiled loadfile operations against some storage.
- * `fileio` does it with local system calls; later backends (NFS through
- * libnfs, SMB through libsmbclient) plug in the same way.  The client
- * module owns timing, pacing and the comparison of outcomes with the
- * loadfile's expected status; a backend only performs one operation and
- * says whether the system call(s) succeeded.
+ * `fileio` does it with local system calls, `null` not at all; network
+ * backends (SMB through libsmbclient, NFS through libnfs, tbench's socket
+ * protocol) plug in the same way.  The client module owns timing, pacing
+ * and the comparison of outcomes with the loadfile's expected status; a
+ * backend only performs one operation and says how it went.  A backend
+ * knows nothing of the driver, the stats region or the reports.
  *
- * Confinement (DESIGN.md section 6) is the backend's duty: everything it
- * touches lies beneath DIR/clients/clientN, except that an operation whose
- * path is "\clients" itself (OPF_CLIENTS_DIR) names DIR/clients.  Paths are
- * resolved relative to directory descriptors, never following a symbolic
- * link.
+ * The contract, in the order the driver uses it (doc/DESIGN.md, "Adding a
+ * backend"):
+ *
+ *   targets()        optional, in main: the target specs, when the backend
+ *                    takes them from its own options (--nfs URL, a server
+ *                    name) rather than from -D DIR ("." by default).
+ *   options          optional popt table of the backend's own options;
+ *                    main shows and parses every backend's.
+ *   check_program()  optional: what of a loadfile the backend cannot
+ *                    express (--check-loadfile --backend=NAME says).
+ *   target_open()    in the parent, once per target spec, before any
+ *                    fork: check it can be used, make its clients
+ *                    directory.  A failure stops the run with exit 2.
+ *   target_describe() optional: facts for the JSON environment record.
+ *   prepare()        optional, in the parent: what all clients share.
+ *   client_new()     in each client process, after the fork, for its
+ *                    target: a network backend opens its own session
+ *                    here; the parent's connection is never used by a
+ *                    child.  (The parent also calls it, after the run, for
+ *                    a client that died, to run cleanup() for it.)
+ *   op[]             the operations: 0, a positive errno, or
+ *                    BACKEND_NOT_SUPPORTED.
+ *   pass_end(), cleanup()  per client, at the end of a pass and the run.
+ *   target_close()   in the parent after the clients are gone (and in an
+ *                    orphaned client process, see below): remove the
+ *                    clients directory if the clients left it empty.
+ *   talloc_free(target)  frees what the target holds (destructor).
+ *
+ * Every process the driver forks inherits the targets and frees them on
+ * its way out: a target's destructor must only release local resources
+ * (memory, descriptors) in a process other than the one that opened it
+ * (compare getpid()), never talk over the parent's connection.
+ *
+ * Confinement (doc/DESIGN.md, "Safety") is the backend's duty: everything
+ * it touches lies beneath TARGET/clients/clientN, except that an
+ * operation whose path is "\clients" itself (OPF_CLIENTS_DIR) names
+ * TARGET/clients.  Local paths are resolved relative to directory
+ * descriptors, never following a symbolic link.
  */
 #ifndef DBENCH_BACKEND_H
 #define DBENCH_BACKEND_H
 
 #include <stdbool.h>
+
+#include <jansson.h>
+#include <popt.h>
 #include <talloc.h>
 
 #include "load/loadfile.h"
 #include "backends/verify.h"
 
-/* Options that change what a backend does (DESIGN.md section 3). */
+/* Options that change what a backend does (doc/DESIGN.md, "Options").  A
+ * backend's own options (--smb-user ...) live in its own popt table. */
 struct backend_options {
 	bool sync_open;		/* -s: open files O_SYNC */
 	bool sync_dir;		/* -S: fdatasync the parent dir after unlink, rmdir, rename */
@@ -37,7 +76,19 @@ struct backend_options {
 	bool one_byte_write_fix;	/* --one-byte-write-fix: 4.0's, see fileio_writex */
 };
 
+struct backend_target;	/* one target (a directory, a share, an export),
+			 * opened in the parent; each backend defines its own */
 struct backend_client;	/* one client's state: handles, directory cache */
+
+/*
+ * What an operation returns when the backend cannot express it at all (an
+ * SMB-only call on NFS, say): not an errno, so that a server's own
+ * ENOTSUP stays an outcome like any other.  The client counts such an
+ * operation as "not supported" (in the text and JSON tables), records no
+ * latency for it, never fails the run for it, and goes on to the next.
+ * An op[] entry left NULL means the same for every operation of its type.
+ */
+#define BACKEND_NOT_SUPPORTED (-1)
 
 /* What one talloc allocation costs beyond its size: its header and the
  * rounding, rounded up. */
@@ -45,6 +96,62 @@ struct backend_client;	/* one client's state: handles, directory cache */
 
 struct backend {
 	const char *name;
+
+	/* Optional: the backend's own command-line options, a popt table
+	 * whose values the backend keeps; main includes it in --help. */
+	const struct poptOption *options;
+
+	/*
+	 * Optional: the target specs, a NULL-terminated list on mem_ctx, for
+	 * a backend that takes them from its own options.  `dirs` is what -D
+	 * gave (NULL without -D), which the backend may take as its specs or
+	 * refuse.  NULL and *err (one line) when the specs are missing or
+	 * malformed: the run stops with exit 2.  Without this hook the
+	 * targets are the -D directories, "." by default.
+	 */
+	const char **(*targets)(TALLOC_CTX *mem_ctx, const char **dirs, char **err);
+
+	/*
+	 * Optional: how many operations of `prog` the backend cannot express
+	 * beyond those whose op[] entry is NULL (see backend_check_program()),
+	 * with a line per kind appended to *report (a talloc string).  0 when
+	 * it can express everything else.
+	 */
+	unsigned (*check_program)(const struct program *prog,
+				  const struct backend_options *opts, char **report);
+
+	/*
+	 * Open target `spec` in the parent before any client starts: check
+	 * that it can be used (the directory exists, the server answers, the
+	 * credentials are accepted) and make its clients directory.  The
+	 * target belongs to mem_ctx and releases what it holds when freed.
+	 * NULL and *err (one line on mem_ctx, naming the target) when it
+	 * cannot be used.
+	 */
+	struct backend_target *(*target_open)(TALLOC_CTX *mem_ctx, const char *spec,
+					      const struct backend_options *opts, char **err);
+
+	/*
+	 * Remove the target's clients directory if the clients left it
+	 * empty (it holding something is no error).  0 or a positive errno.
+	 * Called once in the parent after every client is gone, unless
+	 * --skip-cleanup; and in a client process whose parent died, by the
+	 * last one out, where a backend whose connection is the parent's
+	 * must leave it alone (and may return 0 having done nothing).
+	 */
+	int (*target_close)(struct backend_target *t);
+
+	/* Optional: facts about the target for the JSON environment record
+	 * (server, share, protocol version, export ...), a new object. */
+	json_t *(*target_describe)(const struct backend_target *t);
+
+	/*
+	 * Optional, for local targets only: the open descriptor of the
+	 * target's clients directory, beneath which a bare --probe makes and
+	 * lists its directory.  A backend without it refuses a bare --probe
+	 * (--probe=DIR lists a local DIR whatever the backend).
+	 */
+	int (*local_clients_fd)(const struct backend_target *t);
 
 	/*
 	 * Optional: called once in the parent before any client process is
@@ -55,13 +162,14 @@ struct backend {
 	int (*prepare)(TALLOC_CTX *mem_ctx, const struct program *prog);
 
 	/*
-	 * Prepare client `id` (1-based).  `clients_dirfd` is an open
-	 * descriptor of DIR/clients (the driver has made it and checked it
-	 * is a real directory); the client's directory beneath it is
-	 * named by backend_client_name().  The state is allocated on mem_ctx and closes its
-	 * descriptors when freed.  On failure NULL and *err (on mem_ctx).
+	 * Prepare client `id` (1-based) on target `t`, in its client process
+	 * (a network backend opens its own session to the target here).  The
+	 * client's directory beneath the target's clients directory is named
+	 * by backend_client_name() and exists when this returns.  The state
+	 * is allocated on mem_ctx and closes what it holds when freed.  On
+	 * failure NULL and *err (on mem_ctx).
 	 */
-	struct backend_client *(*client_new)(TALLOC_CTX *mem_ctx, int clients_dirfd,
+	struct backend_client *(*client_new)(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					     unsigned id, const struct program *prog,
 					     const struct backend_options *opts,
 					     char **err);
@@ -77,9 +185,11 @@ struct backend {
 
 	/*
 	 * Perform one operation, indexed by op->type.  Returns 0 when it
-	 * succeeded and a positive errno value when it failed.  A ReadX or
-	 * WriteX that moved a byte count other than the loadfile's expected
-	 * return fails with EIO; a FIND_FIRST that found no match fails with
+	 * succeeded, a positive errno value when it failed, and
+	 * BACKEND_NOT_SUPPORTED when the backend cannot express it.  A ReadX
+	 * that read fewer bytes than the loadfile's expected return fails
+	 * with ENODATA, a WriteX that wrote fewer with EIO (or the error
+	 * that cut it short); a FIND_FIRST that found no match fails with
 	 * ENOENT.
 	 */
 	int (*op[OP_COUNT])(struct backend_client *bc, const struct op *op);
@@ -118,5 +228,21 @@ void backend_client_name(char *buf, size_t len, const struct backend_options *op
 
 /* The backend called `name` ("fileio", "null"), or NULL. */
 const struct backend *backend_by_name(const char *name);
+
+/* The names of every backend for messages: "'fileio' or 'null'". */
+const char *backend_names(TALLOC_CTX *mem_ctx);
+
+/* A popt table including every backend's own options (for main), or NULL
+ * when out of memory. */
+struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx);
+
+/*
+ * How many operations of `prog` backend `b` cannot express: those whose
+ * op[] entry is NULL and those its check_program() names.  *report (on
+ * mem_ctx) gets a line per kind, "" when there are none.
+ */
+unsigned backend_check_program(TALLOC_CTX *mem_ctx, const struct backend *b,
+			       const struct program *prog,
+			       const struct backend_options *opts, char **report);
 
 #endif

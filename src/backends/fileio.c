@@ -43,6 +43,7 @@
 
 #include "backends/backend.h"
 #include "backends/dosmatch.h"
+#include "backends/localdir.h"
 
 /* NTCreateX create_disposition values (MS-SMB). */
 enum {
@@ -1032,7 +1033,7 @@ static size_t fileio_client_mem(const struct program *prog, const struct backend
 	       (1 + depth) * FILEIO_DENTS_SIZE + (4 + depth) * BACKEND_ALLOC_OVERHEAD;
 }
 
-static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, int clients_dirfd,
+static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 						unsigned id, const struct program *prog,
 						const struct backend_options *opts,
 						char **err)
@@ -1051,7 +1052,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, int clients
 	if (bc->fds == NULL || bc->dir_fds == NULL)
 		goto nomem;
 	talloc_set_destructor(bc, fileio_destructor);
-	bc->clients_fd = fcntl(clients_dirfd, F_DUPFD_CLOEXEC, 0);
+	bc->clients_fd = fcntl(localdir_clients_fd(t), F_DUPFD_CLOEXEC, 0);
 	if (bc->clients_fd < 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot use clients directory for client %u: %s",
 				       id, strerror(errno));
@@ -1111,6 +1112,9 @@ static int fileio_cleanup(struct backend_client *bc)
 
 const struct backend fileio_backend = {
 	.name = "fileio",
+	.target_open = localdir_open,
+	.target_close = localdir_close,
+	.local_clients_fd = localdir_clients_fd,
 	.prepare = fileio_prepare,
 	.client_mem = fileio_client_mem,
 	.client_new = fileio_client_new,

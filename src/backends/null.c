@@ -1,5 +1,5 @@
 /*
- * nullio.c - the "null" backend: replays the program without a single
+ * null.c - the "null" backend: replays the program without a single
  * system call.  Every operation has the outcome the loadfile expects, so a
  * run measures the generator's own cost; the statistics still see every
  * operation.
@@ -8,13 +8,18 @@
  * latencies in microseconds: each client's operations take them in turn,
  * spinning on the clock (no sleep, so the latency is exact to the clock's
  * resolution).  Percentiles of a run can then be checked against a known
- * distribution end to end.
+ * distribution end to end.  DBENCH_NULL_UNSUPPORTED may hold a comma-
+ * separated list of operation names the backend then treats as beyond it
+ * (BACKEND_NOT_SUPPORTED), so that the counting and reporting of such
+ * operations can be tested without a network backend.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "backends/backend.h"
+#include "backends/localdir.h"
 #include "base/opclock.h"
 
 #define NULL_MAX_DELAYS 1024
@@ -23,7 +28,10 @@ struct backend_client {
 	uint64_t delay_ns[NULL_MAX_DELAYS];
 	unsigned ndelays;
 	unsigned next;
+	uint32_t unsupported;	/* 1 << op type, for DBENCH_NULL_UNSUPPORTED */
 };
+
+_Static_assert(OP_COUNT <= 32, "an op type is a bit of a uint32_t");
 
 /* Parse DBENCH_NULL_DELAY_US; false when it is malformed. */
 static bool parse_delays(struct backend_client *bc, const char *s)
@@ -40,13 +48,27 @@ static bool parse_delays(struct backend_client *bc, const char *s)
 	return true;
 }
 
-static struct backend_client *null_client_new(TALLOC_CTX *mem_ctx, int clients_dirfd,
+/* Parse DBENCH_NULL_UNSUPPORTED; false when a name is no operation's. */
+static bool parse_unsupported(struct backend_client *bc, const char *s)
+{
+	while (s && *s) {
+		size_t len = strcspn(s, ",");
+		int t = op_lookup(s, len);
+		if (t < 0)
+			return false;
+		bc->unsupported |= 1u << t;
+		s += len + (s[len] == ',');
+	}
+	return true;
+}
+
+static struct backend_client *null_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					      unsigned id, const struct program *prog,
 					      const struct backend_options *opts, char **err)
 {
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 
-	(void)clients_dirfd, (void)id, (void)prog, (void)opts;
+	(void)t, (void)id, (void)prog, (void)opts;
 	if (!bc) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 		return NULL;
@@ -58,11 +80,20 @@ static struct backend_client *null_client_new(TALLOC_CTX *mem_ctx, int clients_d
 		talloc_free(bc);
 		return NULL;
 	}
+	if (!parse_unsupported(bc, getenv("DBENCH_NULL_UNSUPPORTED"))) {
+		*err = talloc_strdup(mem_ctx, "DBENCH_NULL_UNSUPPORTED is not a list of"
+				     " operation names");
+		errno = EINVAL;
+		talloc_free(bc);
+		return NULL;
+	}
 	return bc;
 }
 
 static int null_op(struct backend_client *bc, const struct op *op)
 {
+	if (__builtin_expect(bc->unsupported >> op->type & 1, 0))
+		return BACKEND_NOT_SUPPORTED;
 	if (bc->ndelays) {
 		uint64_t until = monotonic_ns() + bc->delay_ns[bc->next++ % bc->ndelays];
 		while (monotonic_ns() < until)
@@ -91,6 +122,9 @@ static size_t null_client_mem(const struct program *prog, const struct backend_o
 
 const struct backend null_backend = {
 	.name = "null",
+	.target_open = localdir_open,	/* DIR/clients is made, as for fileio */
+	.target_close = localdir_close,
+	.local_clients_fd = localdir_clients_fd,
 	.client_mem = null_client_mem,
 	.client_new = null_client_new,
 	.op = {

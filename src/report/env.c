@@ -541,16 +541,33 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 	return t;
 }
 
+/* A target the backend described itself (a share, an export): its spec
+ * as "directory" and the backend's facts (reference stolen), no mount. */
+static json_t *described_json(const char *spec, json_t *facts)
+{
+	json_t *t = json_object();
+
+	if (!t || put(t, "directory", jstr(spec)) || json_object_update(t, facts)) {
+		json_decref(t);
+		t = NULL;
+	}
+	json_decref(facts);
+	return t;
+}
+
 static json_t *targets_json(TALLOC_CTX *mem_ctx, const char *const *dirs,
-			    unsigned ndirs)
+			    unsigned ndirs, json_t *const *described)
 {
 	char *mountinfo = read_text(mem_ctx, "/proc/self/mountinfo");
 	json_t *a = json_array();
 
-	for (unsigned i = 0; a && i < ndirs; i++) {
-		if (json_array_append_new(a, target_json(mem_ctx, mountinfo, dirs[i]))) {
+	for (unsigned i = 0; i < ndirs; i++) {
+		json_t *facts = described ? described[i] : NULL;
+		json_t *t = facts ? described_json(dirs[i], facts)
+				  : target_json(mem_ctx, mountinfo, dirs[i]);
+		if (a && json_array_append_new(a, t)) {
 			json_decref(a);
-			return NULL;
+			a = NULL;
 		}
 	}
 	return a;
@@ -663,13 +680,15 @@ static json_t *vm_json(TALLOC_CTX *mem_ctx)
 	return vm;
 }
 
-json_t *env_capture(const char *const *dirs, unsigned ndirs)
+json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *described)
 {
 	TALLOC_CTX *tmp_ctx = talloc_new(NULL);
 	json_t *env = json_object();
 	int err;
 
 	if (!tmp_ctx || !env) {
+		for (unsigned i = 0; described && i < ndirs; i++)
+			json_decref(described[i]);
 		talloc_free(tmp_ctx);
 		json_decref(env);
 		return NULL;
@@ -678,7 +697,7 @@ json_t *env_capture(const char *const *dirs, unsigned ndirs)
 	err |= put(env, "kernel", kernel_json());
 	err |= put(env, "cpu", cpu_json(tmp_ctx));
 	err |= put(env, "memory_bytes", memory_json(tmp_ctx));
-	err |= put(env, "targets", targets_json(tmp_ctx, dirs, ndirs));
+	err |= put(env, "targets", targets_json(tmp_ctx, dirs, ndirs, described));
 	err |= put(env, "vm", vm_json(tmp_ctx));
 	talloc_free(tmp_ctx);
 	if (err) {

@@ -8,7 +8,8 @@
  *   hostname; kernel {sysname, release, version, machine};
  *   cpu {model, count}; memory_bytes;
  *   targets: [{directory, fstype, source, mount_options, block_device,
- *              queue {scheduler, read_ahead_kb, nr_requests, rotational}}]
+ *              queue {scheduler, read_ahead_kb, nr_requests, rotational}}
+ *             or, for a target its backend describes, {directory, ...its facts}]
  *   vm {dirty_ratio, dirty_background_ratio, dirty_expire_centisecs,
  *       dirty_writeback_centisecs, swappiness, vfs_cache_pressure}
  *
@@ -20,8 +21,13 @@
 
 #include <jansson.h>
 
-/* The environment object for a run on these target directories; a new
- * reference, or NULL only when memory runs out. */
-json_t *env_capture(const char *const *dirs, unsigned ndirs);
+/*
+ * The environment object for a run on these targets; a new reference, or
+ * NULL only when memory runs out.  `described` is NULL or has an entry per
+ * target: NULL for a local directory (its mount and device are looked
+ * up), or the facts its backend gave (backend.h target_describe; the
+ * reference is taken over), which stand in for the mount's.
+ */
+json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *described);
 
 #endif

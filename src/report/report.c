@@ -128,6 +128,17 @@ static void report_table(FILE *out, const struct run_result *res)
 			o->p999_ms, o->max_ms, o->errors);
 	}
 	fprintf(out, "\n");
+	/* After the block, so that what reads it from "Operation" on is not
+	 * thrown: operations the backend could not express. */
+	const char *sep = " not supported by the backend, not performed:";
+	for (int t = 0; t < OP_COUNT; t++) {
+		if (res->op[t].unsupported) {
+			fprintf(out, "%s %s %" PRIu64, sep, op_table[t].name, res->op[t].unsupported);
+			sep = ",";
+		}
+	}
+	if (*sep == ',')
+		fprintf(out, "\n\n");
 }
 
 /* The name 4.0 gives an operation in its table: the short one. */

@@ -123,15 +123,17 @@ static json_t *ops_json(const struct run_result *res)
 
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_result *o = &res->op[t];
-		if (o->count == 0 && o->errors == 0)
+		if (o->count == 0 && o->errors == 0 && o->unsupported == 0)
 			continue;
-		json_object_set_new(ops, op_table[t].name,
-			json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
-				  "count", (json_int_t)o->count,
-				  "errors", (json_int_t)o->errors,
-				  "mean_ms", real(o->mean_ms), "p50_ms", real(o->p50_ms),
-				  "p90_ms", real(o->p90_ms), "p99_ms", real(o->p99_ms),
-				  "p999_ms", real(o->p999_ms), "max_ms", real(o->max_ms)));
+		json_t *j = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+				      "count", (json_int_t)o->count,
+				      "errors", (json_int_t)o->errors,
+				      "mean_ms", real(o->mean_ms), "p50_ms", real(o->p50_ms),
+				      "p90_ms", real(o->p90_ms), "p99_ms", real(o->p99_ms),
+				      "p999_ms", real(o->p999_ms), "max_ms", real(o->max_ms));
+		if (j && o->unsupported)	/* only where a backend could not */
+			json_object_set_new(j, "not_supported", json_integer((json_int_t)o->unsupported));
+		json_object_set_new(ops, op_table[t].name, j);
 	}
 	return ops;
 }

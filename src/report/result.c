@@ -143,6 +143,7 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 	for (int t = 0; t < OP_COUNT; t++) {
 		busy_ns += sum->op[t].total_ns;
 		fill_op(&res->op[t], &f->all->hist[t], sum->op[t].errors);
+		res->op[t].unsupported = sum->op[t].unsupported;
 		res->errors += sum->op[t].errors;
 		if (res->op[t].max_ms > res->max_latency_ms)
 			res->max_latency_ms = res->op[t].max_ms;

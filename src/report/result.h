@@ -34,6 +34,8 @@ struct timeline_point {
 struct op_result {
 	uint64_t count;
 	uint64_t errors;
+	uint64_t unsupported;	/* not performed: the backend cannot express
+				 * them (backend.h BACKEND_NOT_SUPPORTED) */
 	double mean_ms, p50_ms, p90_ms, p99_ms, p999_ms;
 	double max_ms;		/* exact */
 };

@@ -144,8 +144,21 @@ static void prefetch_op(const struct op *op)
 	__builtin_prefetch(p + sizeof(*op) / 2);
 }
 
+/* Move client c on to its next operation, ending a pass after the last. */
+static void next_op(const struct run_plan *plan, struct client *c)
+{
+	if (++c->pos == plan->prog->nops) {
+		plan->backend->pass_end(c->bc);
+		stats_add(&c->slot->passes, 1);
+		c->pos = 0;
+		c->pass_start_ns = monotonic_ns();
+		c->finished = plan->run_once;
+	}
+}
+
 /* Run one operation of client c; false when it did not go as the
- * loadfile expected. */
+ * loadfile expected.  An operation the backend cannot express
+ * (BACKEND_NOT_SUPPORTED) is counted as such and passed over. */
 static bool step(const struct run_plan *plan, struct stats_region *r, struct client *c,
 		 enum phase ph)
 {
@@ -163,9 +176,15 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
 		t0 = t;
 	}
-	int err = plan->backend->op[op->type](c->bc, op);
+	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
+	int err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
 	uint64_t t1 = opclock_end();
 	prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
+	if (err == BACKEND_NOT_SUPPORTED) {	/* counted, never a failure */
+		stats_record_unsupported(c->slot, ph, op->type);
+		next_op(plan, c);
+		return true;
+	}
 	/* A failure with a detail (wrong data) no expected status excuses. */
 	const char *detail = err && plan->backend->failure_detail
 				     ? plan->backend->failure_detail(c->bc) : NULL;
@@ -184,13 +203,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		record_failure(c, op, err, detail);
 		return false;
 	}
-	if (++c->pos == prog->nops) {
-		plan->backend->pass_end(c->bc);
-		stats_add(&c->slot->passes, 1);
-		c->pos = 0;
-		c->pass_start_ns = monotonic_ns();
-		c->finished = plan->run_once;
-	}
+	next_op(plan, c);
 	return true;
 }
 
@@ -256,7 +269,7 @@ TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct stats_region *stats, unsigned first, unsigned count,
-			const int *dirfd, const int *clients_dirfd, int start_fd)
+			struct backend_target *const *targets, int start_fd)
 {
 	pid_t parent = getppid();
 	struct client *cl = talloc_zero_array(pool, struct client, count);
@@ -270,7 +283,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		cl[i].slot = &stats->slot[id];
 		cl[i].sets = stats_sets_of(stats, id);
 		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
-		cl[i].bc = plan->backend->client_new(pool, clients_dirfd[id % plan->ndirs],
+		cl[i].bc = plan->backend->client_new(pool, targets[id % plan->ndirs],
 						     id + 1, plan->prog, &plan->bopts, &err);
 		if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;
@@ -294,7 +307,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		/* Nobody is left to remove DIR/clients; the last one out does
 		 * (while other clients' directories remain, this fails). */
 		for (unsigned d = 0; d < plan->ndirs; d++)
-			unlinkat(dirfd[d], "clients", AT_REMOVEDIR);
+			plan->backend->target_close(targets[d]);
 	}
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);

@@ -31,16 +31,16 @@ TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count);
 
 /*
  * Run clients first .. first+count-1 (0-based) in this process, in `pool`
- * (client_pool()), which it frees.  `dirfd[d]` is plan->dirs[d] and
- * `clients_dirfd[d]` DIR/clients in it; `start_fd` is the read end of the
- * start pipe, which reaches end-of-file when the parent releases
- * everyone.  A client outliving its parent removes DIR/clients too once
- * that is empty, as the parent would have.  Returns the process's exit
+ * (client_pool()), which it frees.  `targets[d]` is plan->dirs[d] as the
+ * backend opened it; `start_fd` is the read end of the start pipe, which
+ * reaches end-of-file when the parent releases everyone.  A client
+ * outliving its parent closes the targets too (backend.h target_close:
+ * DIR/clients goes once empty), as the parent would have.  Returns the process's exit
  * status: 0, or 1 after a failure recorded in the slot.
  */
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct stats_region *stats, unsigned first, unsigned count,
-			const int *dirfd, const int *clients_dirfd, int start_fd);
+			struct backend_target *const *targets, int start_fd);
 
 /*
  * The life of any process the driver forks, shared with the --probe

@@ -35,8 +35,7 @@ struct driver {
 	const struct run_plan *plan;
 	TALLOC_CTX *ctx;
 	struct stats_region *stats;
-	int *dirfd;		/* each target directory */
-	int *clients_dirfd;	/* DIR/clients in each */
+	struct backend_target **targets;	/* each of plan->dirs, opened */
 	unsigned nprocs;
 	pid_t *pids;		/* 0 once reaped */
 	struct proc_pid *by_pid;	/* the client processes sorted by pid */
@@ -106,63 +105,57 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int close_fd(int *fd)
-{
-	close(*fd);
-	return 0;
-}
-
 static int close_stream(FILE **f)
 {
 	fclose(*f);
 	return 0;
 }
 
-/* An fd that is closed when ctx is freed. */
-static int keep_fd(TALLOC_CTX *ctx, int fd)
-{
-	int *p = talloc(ctx, int);
-	if (p) {
-		*p = fd;
-		talloc_set_destructor(p, close_fd);
-	}
-	return fd;
-}
-
 /*
- * Open each target directory and DIR/clients in it, creating the latter.
- * DIR/clients must be a real directory: a symbolic link there is refused.
+ * Open each target (plan->dirs) through the backend, which checks it and
+ * makes its clients directory; the first that cannot be used stops the
+ * run before anything is forked.
  */
 static bool prepare_targets(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
 
-	d->dirfd = talloc_array(d->ctx, int, plan->ndirs);
-	d->clients_dirfd = talloc_array(d->ctx, int, plan->ndirs);
-	for (unsigned i = 0; i < plan->ndirs; i++) {
-		const char *dir = plan->dirs[i];
-		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0) {
-			fprintf(stderr, "dbench: cannot use directory '%s': %s\n", dir,
-				strerror(errno));
+	d->targets = talloc_zero_array(d->ctx, struct backend_target *, plan->ndirs);
+	for (unsigned i = 0; d->targets && i < plan->ndirs; i++) {
+		char *err = NULL;
+		d->targets[i] = plan->backend->target_open(d->ctx, plan->dirs[i], &plan->bopts,
+							   &err);
+		if (!d->targets[i]) {
+			fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
 			return false;
 		}
-		d->dirfd[i] = keep_fd(d->ctx, fd);
-		if (mkdirat(fd, "clients", 0755) < 0 && errno != EEXIST) {
-			fprintf(stderr, "dbench: cannot create '%s/clients': %s\n", dir,
-				strerror(errno));
-			return false;
-		}
-		int cfd = openat(fd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0) {
-			fprintf(stderr, "dbench: cannot use '%s/clients': %s\n", dir,
-				errno == ELOOP || errno == ENOTDIR
-					? "not a directory (a symbolic link?)" : strerror(errno));
-			return false;
-		}
-		d->clients_dirfd[i] = keep_fd(d->ctx, cfd);
 	}
-	return true;
+	return d->targets != NULL;
+}
+
+/* What the backend says of each target for the environment record, or
+ * NULL when it says nothing (local directories: env looks at the mount). */
+static json_t **describe_targets(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+	json_t **facts;
+
+	if (!plan->backend->target_describe ||
+	    !(facts = talloc_zero_array(d->ctx, json_t *, plan->ndirs)))
+		return NULL;
+	for (unsigned i = 0; i < plan->ndirs; i++)
+		facts[i] = plan->backend->target_describe(d->targets[i]);
+	return facts;
+}
+
+/* The descriptor of the first target's clients directory, where a bare
+ * --probe makes its directory; -1 when the target is not local (main has
+ * refused a bare --probe then). */
+static int probe_clients_fd(const struct driver *d)
+{
+	const struct backend *b = d->plan->backend;
+
+	return b->local_clients_fd ? b->local_clients_fd(d->targets[0]) : -1;
 }
 
 /* Remove what clients that died (or were killed by a second SIGINT) left
@@ -177,15 +170,15 @@ static void clean_leftovers(struct driver *d)
 		TALLOC_CTX *tmp = talloc_new(d->ctx);
 		char *err = NULL;
 		struct backend_client *bc = plan->backend->client_new(
-			tmp, d->clients_dirfd[i % plan->ndirs], i + 1, plan->prog,
+			tmp, d->targets[i % plan->ndirs], i + 1, plan->prog,
 			&plan->bopts, &err);
 		if (bc && plan->backend->cleanup(bc) != 0)
 			fprintf(stderr, "dbench: files of client %u are left in %s/clients\n",
 				i + 1, plan->dirs[i % plan->ndirs]);
 		talloc_free(tmp);
 	}
-	if (plan->probe && !stats_get(&d->stats->probe.cleaned) &&
-	    probe_remove_directory(d->clients_dirfd[0]) != 0)
+	if (plan->probe && !plan->probe_dir && !stats_get(&d->stats->probe.cleaned) &&
+	    probe_remove_directory(probe_clients_fd(d)) != 0)
 		fprintf(stderr, "dbench: files of the probe are left in %s\n",
 			probe_directory(d->ctx, plan));
 }
@@ -194,10 +187,10 @@ static void clean_leftovers(struct driver *d)
 static void remove_clients_dirs(struct driver *d)
 {
 	for (unsigned i = 0; i < d->plan->ndirs; i++) {
-		if (unlinkat(d->dirfd[i], "clients", AT_REMOVEDIR) < 0 &&
-		    errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
+		int err = d->plan->backend->target_close(d->targets[i]);
+		if (err)
 			fprintf(stderr, "dbench: cannot remove '%s/clients': %s\n",
-				d->plan->dirs[i], strerror(errno));
+				d->plan->dirs[i], strerror(err));
 	}
 }
 
@@ -323,7 +316,7 @@ static bool fork_probe(struct driver *d)
 	}
 	if (pid == 0) {
 		close(d->start_pipe[1]);
-		d->child_status = probe_process_main(d->plan, d->stats, d->clients_dirfd[0],
+		d->child_status = probe_process_main(d->plan, d->stats, probe_clients_fd(d),
 						     d->start_pipe[0]);
 		d->in_child = true;
 		is_client = true;
@@ -436,8 +429,7 @@ static bool fork_clients(struct driver *d)
 			if (cluster_mpi())
 				setpgid(0, 0);
 			d->child_status = client_process_main(pool, plan, d->stats, first, count,
-							      d->dirfd, d->clients_dirfd,
-							      d->start_pipe[0]);
+							      d->targets, d->start_pipe[0]);
 			d->in_child = true;
 			is_client = true;
 			return false;
@@ -1118,7 +1110,7 @@ int driver_run(const struct run_plan *plan)
 		return EXIT_RUN_FAILED;
 	}
 	json_t *env = root && (plan->json_path || plan->result_doc)
-			      ? env_capture(plan->dirs, plan->ndirs) : NULL;
+			      ? env_capture(plan->dirs, plan->ndirs, describe_targets(&d)) : NULL;
 	utc_now(started_at);
 	report_header(d.text, plan, cluster_size());
 	set_phase(&d, PHASE_SETUP, monotonic_ns());

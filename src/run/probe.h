@@ -55,7 +55,8 @@ int probe_check_directory(const char *dir);
 
 /*
  * The body of the probe process.  `clients_dirfd` is DIR/clients of the
- * first target directory; `start_fd` is the read end of the start pipe.
+ * first target (backend.h local_clients_fd), or -1 with --probe=DIR on a
+ * target that is not local; `start_fd` is the read end of the start pipe.
  * Returns the exit status: 0, or 1 after a failure described in
  * stats->probe.failure.
  */

@@ -89,6 +89,11 @@ uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
 	return stats_get(&w->tick[i]) == tick ? v : 0;
 }
 
+void stats_record_unsupported(struct client_slot *s, enum phase ph, enum op_type op)
+{
+	stats_add(&s->phase[ph].op[op].unsupported, 1);
+}
+
 void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t)
 {
 	struct verify_tally *v = &s->phase[ph].verify;
@@ -138,6 +143,7 @@ static void add_figures(struct phase_stats *out, const struct op_stats *op,
 		else
 			out->bytes_written += bytes;
 		d->errors += stats_get(&o->errors);
+		d->unsupported += stats_get(&o->unsupported);
 		d->total_ns += stats_get(&o->total_ns);
 		uint64_t m = stats_get(&o->max_ns);
 		if (m > d->max_ns)

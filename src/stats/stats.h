@@ -79,7 +79,9 @@ struct op_stats {
 	uint64_t min_ns;	/* 0 while count is 0 */
 	uint64_t max_ns;
 	uint64_t bytes;		/* ReadX or WriteX bytes requested, by op_table */
-	uint64_t unused[2];
+	uint64_t unsupported;	/* not performed: the backend cannot express them
+				 * (BACKEND_NOT_SUPPORTED); not in count */
+	uint64_t unused;
 };
 _Static_assert(sizeof(struct op_stats) == STATS_CACHELINE, "op_stats fills a cache line");
 
@@ -253,6 +255,9 @@ static inline void stats_window_note(struct latency_windows *w, uint64_t tick, u
 		stats_set(&w->max_ns[i], ns);
 }
 uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
+/* Count one operation the backend could not express (client side). */
+void stats_record_unsupported(struct client_slot *s, enum phase ph, enum op_type op);
+
 /* Add the verification work of one operation (client side). */
 void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t);
 

@@ -450,7 +450,7 @@ static void assert_target_types(json_t *t, const char *dir)
 static void captures_every_key_with_its_type(void **state)
 {
 	const char *const dirs[] = { "." };
-	json_t *env = env_capture(dirs, 1), *t;
+	json_t *env = env_capture(dirs, 1, NULL), *t;
 
 	(void)state;
 	assert_non_null(env);
@@ -479,7 +479,7 @@ static void captures_every_key_with_its_type(void **state)
 static void a_missing_directory_has_null_facts(void **state)
 {
 	const char *const dirs[] = { "/nonexistent/dbench-test-env", "/proc" };
-	json_t *env = env_capture(dirs, 2);
+	json_t *env = env_capture(dirs, 2, NULL);
 	json_t *targets = json_object_get(env, "targets");
 
 	(void)state;
@@ -495,7 +495,7 @@ static void a_missing_directory_has_null_facts(void **state)
 
 static void no_directories_give_an_empty_targets_array(void **state)
 {
-	json_t *env = env_capture(NULL, 0);
+	json_t *env = env_capture(NULL, 0, NULL);
 
 	(void)state;
 	assert_non_null(env);
@@ -513,7 +513,7 @@ static void capture_leaves_no_talloc_memory_behind(void **state)
 	(void)state;
 	talloc_enable_null_tracking();
 	before = talloc_total_blocks(NULL);
-	env = env_capture(dirs, 2);
+	env = env_capture(dirs, 2, NULL);
 	assert_non_null(env);
 	assert_int_equal(talloc_total_blocks(NULL), before);
 	json_decref(env);

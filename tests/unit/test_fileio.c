@@ -35,6 +35,7 @@ struct fx {
 	char client[96];	/* ROOT/clients/client1 */
 	char canary[96];	/* ROOT/canary, holding the file "keep" */
 	int clients_fd;
+	struct backend_target *target;	/* the root, as the driver opens it */
 	struct program prog;
 	struct backend_options opts;
 	struct backend_client *bc;
@@ -215,6 +216,8 @@ static int fx_setup(void **state)
 	snprintf(p, sizeof(p), "%s/clients", f->root);
 	f->clients_fd = open(p, O_RDONLY | O_DIRECTORY);
 	assert_true(f->clients_fd >= 0);
+	f->target = fileio_backend.target_open(f, f->root, &f->opts, &err);
+	assert_non_null(f->target);
 
 	f->prog.dirs = test_dirs(f);
 	f->prog.ndirs = D_MANY + NMANY;
@@ -222,7 +225,7 @@ static int fx_setup(void **state)
 	f->prog.ops = talloc_zero_array(f, struct op, 1);
 	f->prog.ops[0] = handle_op(OP_WRITEX, 0, 0, XFER, XFER);
 	f->prog.nops = 1;
-	f->bc = fileio_backend.client_new(f, f->clients_fd, 1, &f->prog, &f->opts, &err);
+	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, &err);
 	assert_non_null(f->bc);
 	*state = f;
 	return make_dir(f, "");
@@ -245,7 +248,7 @@ static void reopen_client(struct fx *f, const struct backend_options *opts)
 
 	talloc_free(f->bc);
 	f->opts = *opts;
-	f->bc = fileio_backend.client_new(f, f->clients_fd, 1, &f->prog, &f->opts, &err);
+	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, &err);
 	assert_non_null(f->bc);
 }
 
@@ -723,7 +726,7 @@ static void test_client_dir_replaced_by_symlink_is_not_followed(void **state)
 	rm_rf(f->client);
 	snprintf(p, sizeof(p), "%s/clients/client1", f->root);
 	assert_int_equal(symlink(f->canary, p), 0);
-	f->bc = fileio_backend.client_new(f, f->clients_fd, 1, &f->prog, &f->opts, &err);
+	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, &err);
 	assert_null(f->bc);
 	assert_string_equal(err, "cannot use directory clients/client1: "
 				 "not a directory (a symbolic link?)");
@@ -771,7 +774,7 @@ static void test_freeing_client_closes_descriptors_and_frees_memory(void **state
 	char *err = NULL;
 	int before = open_fds();
 
-	struct backend_client *bc = fileio_backend.client_new(ctx, f->clients_fd, 1, &f->prog,
+	struct backend_client *bc = fileio_backend.client_new(ctx, f->target, 1, &f->prog,
 							      &f->opts, &err);
 	assert_non_null(bc);
 	struct fx g = *f;
@@ -809,7 +812,7 @@ static void test_client_fits_the_pool_client_mem_asks_for(void **state)
 	assert_int_equal(talloc_set_memlimit(pool, size + 256), 0);
 #pragma GCC diagnostic pop
 	struct fx g = *f;
-	g.bc = fileio_backend.client_new(pool, f->clients_fd, 1, &f->prog, &f->opts, &err);
+	g.bc = fileio_backend.client_new(pool, f->target, 1, &f->prog, &f->opts, &err);
 	assert_non_null(g.bc);
 	assert_int_equal(make_dir(&g, "d"), 0);
 	assert_int_equal(make_dir(&g, "d/e"), 0);

@@ -1,0 +1,31 @@
+/*
+ * localdir.h - a target that is a local directory: what the fileio and
+ * null backends open for each -D DIR, and the one place that makes and
+ * removes DIR/clients.
+ *
+ * Opening checks that DIR is a directory we can open, makes DIR/clients
+ * (or takes over one an earlier run left) and holds descriptors of both.
+ * DIR/clients must be a real directory: a symbolic link at that name is
+ * refused, never followed.  The descriptors are closed when the target is
+ * freed.  Knows nothing of the driver, of clients or of operations.
+ */
+#ifndef DBENCH_LOCALDIR_H
+#define DBENCH_LOCALDIR_H
+
+#include <talloc.h>
+
+#include "backends/backend.h"
+
+/* backend.target_open for a local directory `dir`: NULL and *err (on
+ * mem_ctx, naming the directory) when it cannot be used. */
+struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
+				     const struct backend_options *opts, char **err);
+
+/* backend.target_close: remove DIR/clients if the clients left it empty.
+ * 0 when it is gone or still holds something; else the errno. */
+int localdir_close(struct backend_target *t);
+
+/* backend.local_clients_fd: the open descriptor of DIR/clients. */
+int localdir_clients_fd(const struct backend_target *t);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * test_backend.c - the backend interface's shared parts (backend.h) and
+ * the local directory target (localdir.h), specified by example: the
+ * list of backend names for messages, the check of what a backend cannot
+ * express, and a local target's making, refusing and removing of
+ * DIR/clients.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "fixture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "backends/localdir.h"
+
+#define setup fixture_setup
+#define teardown fixture_teardown
+#define ctx_of fixture_ctx
+
+static int fake_op(struct backend_client *bc, const struct op *op)
+{
+	(void)bc, (void)op;
+	return 0;
+}
+
+/* A fake backend's own check: every WriteX beyond 64 KiB is beyond it. */
+static unsigned fake_check(const struct program *prog, const struct backend_options *opts,
+			   char **report)
+{
+	unsigned n = 0;
+
+	(void)opts;
+	for (size_t i = 0; i < prog->nops; i++)
+		n += prog->ops[i].type == OP_WRITEX && prog->ops[i].a[1] > 65536;
+	if (n)
+		*report = talloc_asprintf_append(*report, "WriteX: %u larger than 64 KiB\n", n);
+	return n;
+}
+
+static struct program *program_of(TALLOC_CTX *ctx, const enum op_type *types, size_t n)
+{
+	struct program *p = talloc_zero(ctx, struct program);
+
+	p->ops = talloc_zero_array(p, struct op, n);
+	p->nops = n;
+	for (size_t i = 0; i < n; i++)
+		p->ops[i].type = types[i];
+	return p;
+}
+
+static void the_names_of_every_backend_make_one_phrase(void **state)
+{
+	const char *s = backend_names(ctx_of(state));
+
+	/* "'a', 'b' or 'c'": whatever backends there are, these two among them */
+	assert_non_null(strstr(s, "'fileio'"));
+	assert_non_null(strstr(s, "'null'"));
+	assert_non_null(strstr(s, "' or '"));
+	assert_null(strstr(strstr(s, "' or '") + 1, " or "));
+	assert_int_equal(s[strlen(s) - 1], '\'');
+}
+
+static void ops_without_a_function_are_reported_by_type(void **state)
+{
+	enum op_type types[] = { OP_LOCKX, OP_WRITEX, OP_LOCKX, OP_UNLOCKX, OP_READX };
+	struct program *prog = program_of(ctx_of(state), types, 5);
+	struct backend fake = { .name = "fake" };
+	struct backend_options opts = { 0 };
+	char *report;
+
+	fake.op[OP_WRITEX] = fake.op[OP_READX] = fake_op;
+	assert_int_equal(backend_check_program(ctx_of(state), &fake, prog, &opts, &report), 3);
+	assert_string_equal(report,
+			    "LockX: 2 operations not supported by the fake backend\n"
+			    "UnlockX: 1 operation not supported by the fake backend\n");
+}
+
+static void a_backends_own_check_adds_to_the_report(void **state)
+{
+	enum op_type types[] = { OP_WRITEX, OP_WRITEX, OP_FLUSH };
+	struct program *prog = program_of(ctx_of(state), types, 3);
+	struct backend fake = { .name = "fake", .check_program = fake_check };
+	struct backend_options opts = { 0 };
+	char *report;
+
+	prog->ops[1].a[1] = 1 << 20;
+	fake.op[OP_WRITEX] = fake_op;
+	assert_int_equal(backend_check_program(ctx_of(state), &fake, prog, &opts, &report), 2);
+	assert_string_equal(report,
+			    "Flush: 1 operation not supported by the fake backend\n"
+			    "WriteX: 1 larger than 64 KiB\n");
+}
+
+static void fileio_and_null_can_express_every_operation(void **state)
+{
+	struct backend_options opts = { 0 };
+	enum op_type types[OP_COUNT];
+	char *report;
+
+	for (int t = 0; t < OP_COUNT; t++)
+		types[t] = t;
+	struct program *prog = program_of(ctx_of(state), types, OP_COUNT);
+	assert_int_equal(backend_check_program(ctx_of(state), &fileio_backend, prog, &opts,
+					       &report), 0);
+	assert_string_equal(report, "");
+	assert_int_equal(backend_check_program(ctx_of(state), &null_backend, prog, &opts,
+					       &report), 0);
+}
+
+static void a_local_target_makes_its_clients_directory_and_removes_it_empty(void **state)
+{
+	const char *dir = fixture_scratch_dir(state, "localdir");
+	struct backend_options opts = { 0 };
+	char *err = NULL, path[512];
+	struct stat st;
+
+	struct backend_target *t = localdir_open(ctx_of(state), dir, &opts, &err);
+	assert_non_null(t);
+	snprintf(path, sizeof(path), "%s/clients", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(mkdirat(localdir_clients_fd(t), "client1", 0755), 0);
+	assert_int_equal(localdir_close(t), 0);		/* not empty: left, no error */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(unlinkat(localdir_clients_fd(t), "client1", AT_REMOVEDIR), 0);
+	assert_int_equal(localdir_close(t), 0);
+	assert_int_equal(stat(path, &st), -1);
+	assert_int_equal(errno, ENOENT);
+	talloc_free(t);
+}
+
+static void a_symbolic_link_at_clients_is_refused(void **state)
+{
+	const char *dir = fixture_scratch_dir(state, "localdir");
+	struct backend_options opts = { 0 };
+	char *err = NULL, path[512], elsewhere[512];
+
+	snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", dir);
+	snprintf(path, sizeof(path), "%s/clients", dir);
+	assert_int_equal(mkdir(elsewhere, 0755), 0);
+	assert_int_equal(symlink(elsewhere, path), 0);
+	assert_null(localdir_open(ctx_of(state), dir, &opts, &err));
+	char *want = talloc_asprintf(ctx_of(state),
+				     "cannot use '%s/clients': not a directory (a symbolic link?)",
+				     dir);
+	assert_string_equal(err, want);
+}
+
+static void a_missing_directory_is_named_in_the_error(void **state)
+{
+	const char *dir = fixture_scratch_dir(state, "localdir");
+	struct backend_options opts = { 0 };
+	char *err = NULL;
+	char *missing = talloc_asprintf(ctx_of(state), "%s/nope", dir);
+
+	assert_null(localdir_open(ctx_of(state), missing, &opts, &err));
+	assert_string_equal(err, talloc_asprintf(ctx_of(state),
+						 "cannot use directory '%s': %s", missing,
+						 strerror(ENOENT)));
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(the_names_of_every_backend_make_one_phrase),
+		T(ops_without_a_function_are_reported_by_type),
+		T(a_backends_own_check_adds_to_the_report),
+		T(fileio_and_null_can_express_every_operation),
+		T(a_local_target_makes_its_clients_directory_and_removes_it_empty),
+		T(a_symbolic_link_at_clients_is_refused),
+		T(a_missing_directory_is_named_in_the_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
