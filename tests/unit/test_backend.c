@@ -66,7 +66,7 @@ static void the_names_of_every_backend_make_one_phrase(void **state)
 	assert_non_null(strstr(s, "'fileio'"));
 	assert_non_null(strstr(s, "'null'"));
 	assert_non_null(strstr(s, "' or '"));
-	assert_null(strstr(strstr(s, "' or '") + 1, " or "));
+	assert_null(strstr(strstr(s, "' or '") + 1, "' or '"));
 	assert_int_equal(s[strlen(s) - 1], '\'');
 }
 
