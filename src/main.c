@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <popt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ struct cmdline {
 	char *sweep;		/* --sweep=LIST */
 	int repeat, settle, drop_caches;	/* repeat -1: not given */
 	char *precision;	/* --precision=PCT */
+	char *cpus;		/* --cpus=LIST */
 	char *csv;
 	char *plot;
 	char *think;		/* --think-time=USEC or exp:USEC */
@@ -91,6 +93,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->csv);
 	free(cl->plot);
 	free(cl->precision);
+	free(cl->cpus);
 	free(cl->think);
 	free(cl->probe);
 	free(cl->output_format);
@@ -143,6 +146,49 @@ static int check_loadfile(TALLOC_CTX *mem_ctx, const char *path, const char *bac
 		fputs(report, stdout);
 	}
 	return EXIT_OK;
+}
+
+/*
+ * --cpus=LIST: CPU numbers and ranges A-B, comma-separated ("0,2-3"), in
+ * the order clients are placed on them.  Each must be a CPU this process
+ * may run on.  Returns NULL with *out and *n (on mem_ctx), or the error.
+ */
+static char *parse_cpus(TALLOC_CTX *mem_ctx, const char *list, unsigned **out, unsigned *n)
+{
+	cpu_set_t allowed;
+	const char *p = list;
+
+	*n = 0;
+	*out = NULL;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return talloc_asprintf(mem_ctx, "--cpus: cannot read this process's CPUs: %s",
+				       strerror(errno));
+	for (;;) {
+		char *end;
+		unsigned long a, b;
+		errno = 0;
+		a = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : ULONG_MAX;
+		b = a;
+		if (a != ULONG_MAX && *end == '-')
+			b = end[1] >= '0' && end[1] <= '9' ? strtoul(end + 1, &end, 10) : ULONG_MAX;
+		if (a == ULONG_MAX || b == ULONG_MAX || errno || a > b || b >= CPU_SETSIZE ||
+		    (*end && *end != ','))
+			return talloc_asprintf(mem_ctx, "--cpus: '%s' is not a list of CPU numbers"
+					       " and ranges A-B", list);
+		for (unsigned long c = a; c <= b; c++) {
+			if (!CPU_ISSET(c, &allowed))
+				return talloc_asprintf(mem_ctx, "--cpus: CPU %lu is not one this"
+						       " process may run on", c);
+			unsigned *grown = talloc_realloc(mem_ctx, *out, unsigned, *n + 1);
+			if (!grown)
+				return talloc_strdup(mem_ctx, "--cpus: out of memory");
+			grown[(*n)++] = c;
+			*out = grown;
+		}
+		if (!*end)
+			return NULL;
+		p = end + 1;
+	}
 }
 
 /* --precision: a number above 0 and at most 100; -1 when it is not. */
@@ -247,6 +293,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	const char *arg = poptGetArg(pc);
 	static const char *here[] = { ".", NULL };
 	char *err = NULL;
+	unsigned *cpus = NULL;
 
 	if (cl->sweep) {
 		if (arg) {
@@ -290,6 +337,14 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		fprintf(stderr, "dbench: --think-time '%s' is not USEC or exp:USEC"
 			" (0 to 60000000 microseconds)\n", cl->think);
 		return EXIT_BAD_INPUT;
+	}
+	if (cl->cpus) {
+		char *why = parse_cpus(mem_ctx, cl->cpus, &cpus, &plan.ncpus);
+		if (why) {
+			fprintf(stderr, "dbench: %s\n", why);
+			return EXIT_BAD_INPUT;
+		}
+		plan.cpus = cpus;
 	}
 	if (cl->probe) {
 		int err = *cl->probe ? probe_check_directory(cl->probe) : 0;
@@ -363,6 +418,8 @@ int main(int argc, const char **argv)
 		  "pace each client to this rate", "MB/s" },
 		{ "clients-per-process", 0, POPT_ARG_INT, &cl.clients_per_process, 0,
 		  "clients sharing one process", "K" },
+		{ "cpus", 0, POPT_ARG_STRING, &cl.cpus, 0,
+		  "keep client processes on these CPUs, round robin (0,2-3)", "LIST" },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &cl.skip_cleanup, 0,
 		  "leave the clients/ tree behind", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &cl.per_client_results, 0,

@@ -396,7 +396,7 @@ static const char *const vm_items[] = {
 	"vm.dirty_writeback_centisecs", "vm.swappiness", "vm.vfs_cache_pressure",
 };
 static const char *const config_items[] = {
-	"loadfile_sha256", "clients_per_process", "timelimit_s", "warmup_s", "run_once",
+	"loadfile_sha256", "clients_per_process", "cpus", "timelimit_s", "warmup_s", "run_once",
 	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
 	"probe_directory",
 };

@@ -54,11 +54,15 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 		probe = text(dir);
 		talloc_free(dir);
 	}
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
+	json_t *cpus = plan->ncpus ? json_array() : json_null();
+	for (unsigned i = 0; i < plan->ncpus; i++)
+		json_array_append_new(cpus, json_integer(plan->cpus[i]));
+	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
 			 " s:s, s:b, s:o, s:b}",
 			 "nprocs", (json_int_t)plan->nclients * nranks,
 			 "ranks", (json_int_t)nranks,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
+			 "cpus", cpus,
 			 "timelimit_s", (json_int_t)plan->timelimit,
 			 "warmup_s", (json_int_t)(plan->run_once ? 0 : plan->warmup),
 			 "loadfile", text(plan->prog->source),

@@ -385,6 +385,20 @@ static void *unforked_zero(TALLOC_CTX *mem_ctx, size_t len)
 	return p;
 }
 
+/* --cpus: client process p keeps to its CPU of the list, round robin.
+ * main checked that each CPU is one this process may use; should the
+ * kernel refuse all the same, the process runs where it would have. */
+static void pin_process(const struct run_plan *plan, unsigned p)
+{
+	cpu_set_t set;
+
+	if (!plan->ncpus)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(plan->cpus[p % plan->ncpus], &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 /*
  * Fork the client processes.  Between two forks the parent writes to no
  * memory a child inherits but its stack: the clients' pool (client.h) is
@@ -428,6 +442,7 @@ static bool fork_clients(struct driver *d)
 			close(d->start_pipe[1]);
 			if (cluster_mpi())
 				setpgid(0, 0);
+			pin_process(plan, p);
 			d->child_status = client_process_main(pool, plan, d->stats, first, count,
 							      d->targets, d->start_pipe[0]);
 			d->in_child = true;

@@ -29,6 +29,11 @@ enum output_format {
 struct run_plan {
 	unsigned nclients;		/* NPROCS: clients in all */
 	unsigned clients_per_process;	/* clients sharing one process */
+	const unsigned *cpus;		/* --cpus: client process p is kept on CPU
+					 * cpus[p % ncpus]; NULL: where the
+					 * scheduler puts it (the parent is never
+					 * pinned) */
+	unsigned ncpus;
 	unsigned timelimit;		/* execute phase, seconds */
 	unsigned warmup;		/* warmup phase before it, seconds */
 	const char **dirs;		/* target directories; client i uses dirs[i % ndirs] */
