@@ -96,6 +96,16 @@ void report_progress(FILE *out, const struct progress *p)
 	fflush(out);
 }
 
+void report_pass(FILE *out, const struct run_plan *plan, const struct pass_time *p)
+{
+	/* whole ms, cut short as that dbench's were */
+	if (plan->machine_readable)
+		fprintf(out, "@E@%u@%" PRIu64 "\n", p->client, (uint64_t)p->ms);
+	else
+		fprintf(out, "%4u completed in %" PRIu64 " ms at time %" PRIu64 " ms\n", p->client,
+			(uint64_t)p->ms, (uint64_t)p->at_ms);
+}
+
 /* 4.0 shows the last cleanup line, every client done, once they have all
  * exited; the classic layout has nothing to add. */
 void report_progress_end(FILE *out, const struct progress *p)

@@ -49,6 +49,11 @@ void report_ready(FILE *out, const struct run_plan *plan, unsigned nranks, doubl
 void report_progress(FILE *out, const struct progress *p);
 void report_progress_end(FILE *out, const struct progress *p);
 
+/* --show-execute-time: the line of one finished pass, as the dbench that
+ * mmtests builds prints it ("   3 completed in 1234 ms at time 5678 ms",
+ * or "@E@3@1234" with --machine-readable), in both layouts. */
+void report_pass(FILE *out, const struct run_plan *plan, const struct pass_time *p);
+
 /* The table, notes (fairness, stalls, probe, per-client lines, the FAILED
  * line) and the Throughput line, which is the last line in every layout. */
 void report_text(FILE *out, const struct run_result *res);

@@ -158,6 +158,23 @@ static json_t *timeline_json(const struct run_result *res)
 	return tl;
 }
 
+/* --show-execute-time: every pass shown; null without the option. */
+static json_t *passes_json(const struct run_result *res)
+{
+	json_t *list = json_array();
+
+	if (!res->plan->show_execute_time) {
+		json_decref(list);
+		return json_null();
+	}
+	for (size_t i = 0; i < res->npasses; i++) {
+		const struct pass_time *p = &res->passes[i];
+		json_array_append_new(list, json_pack("{s:I, s:o, s:o}", "client",
+			(json_int_t)p->client, "ms", real(p->ms), "at_ms", real(p->at_ms)));
+	}
+	return json_pack("{s:o, s:I}", "list", list, "lost", (json_int_t)res->passes_lost);
+}
+
 /* --probe's figures; null without it, and null times without listings. */
 static json_t *probe_json(const struct run_result *res)
 {
@@ -251,7 +268,7 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o}",
+			 " s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", text(res->started_at),
 		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
@@ -261,6 +278,7 @@ json_t *report_json(const struct run_result *res)
 		"probe", probe_json(res),
 		"ops", ops_json(res),
 		"timeline", timeline_json(res),
+		"passes", passes_json(res),
 		"clients", clients_json(res),
 		"directories", dirs_json(res),
 		"ranks", ranks_json(res),

@@ -111,6 +111,13 @@ struct run_failure {
 	const char *text;	/* the whole message after "FAILED: " */
 };
 
+/* --show-execute-time: one finished pass of the loadfile by one client. */
+struct pass_time {
+	unsigned client;	/* 0-based */
+	double ms;		/* how long the pass took */
+	double at_ms;		/* when it ended, since the clients were released */
+};
+
 struct run_result {
 	const struct run_plan *plan;
 	const char *started_at;		/* UTC, ISO 8601 */
@@ -132,6 +139,9 @@ struct run_result {
 	struct probe_result *probe;	/* NULL without --probe */
 	struct timeline_point *timeline;
 	size_t ntimeline;
+	struct pass_time *passes;	/* --show-execute-time: in the order shown */
+	size_t npasses;
+	uint64_t passes_lost;		/* finished faster than they could be kept */
 	struct run_failure *failure;	/* NULL when the run did not fail */
 	bool interrupted;
 	int exit_code;

@@ -149,9 +149,10 @@ static void next_op(const struct run_plan *plan, struct client *c)
 {
 	if (++c->pos == plan->prog->nops) {
 		plan->backend->pass_end(c->bc);
-		stats_add(&c->slot->passes, 1);
+		uint64_t end = monotonic_ns();
+		stats_pass_done(c->slot, c->pass_start_ns, end, plan->show_execute_time);
 		c->pos = 0;
-		c->pass_start_ns = monotonic_ns();
+		c->pass_start_ns = end;
 		c->finished = plan->run_once;
 	}
 }

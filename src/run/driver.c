@@ -63,6 +63,10 @@ struct driver {
 					 * (rank 0; elsewhere only this rank's) */
 	uint64_t running_all;		/* client processes left on every rank */
 	struct progress shown;		/* the last progress line shown */
+	uint64_t *passes_seen;		/* --show-execute-time: per client, passes taken */
+	struct pass_time *passes;	/* ... and those passes */
+	size_t npasses;
+	uint64_t passes_lost;
 };
 
 /* A client process's pid and its index in driver.pids, for finding the
@@ -673,6 +677,33 @@ static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t by
 	d->last_ns = now;
 }
 
+/* --show-execute-time: this rank's passes finished since the last look,
+ * a line each, kept for the result. */
+static void take_passes(struct driver *d)
+{
+	struct pass_record rec[STATS_PASS_RING];
+
+	if (!d->plan->show_execute_time)
+		return;
+	if (!d->passes_seen)
+		d->passes_seen = talloc_zero_array(d->ctx, uint64_t, d->plan->nclients);
+	for (unsigned i = 0; d->passes_seen && i < d->plan->nclients; i++) {
+		unsigned n = stats_passes_since(&d->stats->slot[i], &d->passes_seen[i], rec,
+						&d->passes_lost);
+		struct pass_time *p = n ? talloc_realloc(d->ctx, d->passes, struct pass_time,
+							  d->npasses + n) : d->passes;
+		for (unsigned k = 0; p && k < n; k++) {
+			struct pass_time *t = &p[d->npasses++];
+			*t = (struct pass_time){ .client = i,
+				.ms = (rec[k].end_ns - rec[k].start_ns) / 1e6,
+				.at_ms = rec[k].end_ns > d->start_ns ? (rec[k].end_ns - d->start_ns) / 1e6 : 0 };
+			report_pass(d->text, d->plan, t);
+		}
+		d->passes = p;
+	}
+	fflush(d->text);
+}
+
 /* Once a second: the timeline point and the progress line of the second
  * that ended at `now`, from every rank's figures. */
 static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
@@ -683,6 +714,7 @@ static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev
 
 	if (d->phase == PHASE_EXECUTE)
 		add_point(d, now, tick, all->exec_bytes, all->exec_ops, max_ms);
+	take_passes(d);
 	unsigned nclients = d->plan->nclients * cluster_size();
 	unsigned procs = all->running - (d->plan->probe && d->probe_pid ? 1 : 0);
 	struct progress p = {
@@ -966,6 +998,9 @@ static struct run_result *collect(struct driver *d, const char *started_at, json
 		result_fill_probe(res, d->stats);	/* rank 0's: the only one */
 	res->timeline = talloc_steal(res, d->timeline);
 	res->ntimeline = d->ntimeline;
+	res->passes = talloc_steal(res, d->passes);
+	res->npasses = d->npasses;
+	res->passes_lost = d->passes_lost;
 	res->ranks = talloc_zero_array(res, struct rank_result, nranks);
 	for (unsigned r = 0; r < nranks; r++) {
 		res->ranks[r] = (struct rank_result){
@@ -1152,6 +1187,7 @@ int driver_run(const struct run_plan *plan)
 		set_phase(&d, PHASE_WARMUP, d.start_ns);
 	close(d.start_pipe[1]);		/* releases every client at once */
 	sample_loop(&d);
+	take_passes(&d);
 	if (started && root && !plan->quiet) {
 		d.shown.format = plan->output_format;
 		d.shown.machine_readable = plan->machine_readable;

@@ -242,3 +242,21 @@ void stats_clients_collect(const struct stats_region *r, struct stats_client *ou
 			out[i].errors += one.op[t].errors;
 	}
 }
+
+unsigned stats_passes_since(const struct client_slot *s, uint64_t *seen,
+			    struct pass_record *out, uint64_t *lost)
+{
+	uint64_t done = __atomic_load_n(&s->passes, __ATOMIC_ACQUIRE);
+	unsigned n = 0;
+
+	if (done - *seen > STATS_PASS_RING) {
+		*lost += done - *seen - STATS_PASS_RING;
+		*seen = done - STATS_PASS_RING;
+	}
+	for (; *seen < done; (*seen)++, n++) {
+		const struct pass_record *r = &s->pass[*seen % STATS_PASS_RING];
+		out[n].start_ns = __atomic_load_n(&r->start_ns, __ATOMIC_RELAXED);
+		out[n].end_ns = __atomic_load_n(&r->end_ns, __ATOMIC_RELAXED);
+	}
+	return n;
+}

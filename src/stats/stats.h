@@ -30,6 +30,7 @@
 #define DBENCH_STATS_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <talloc.h>
 
@@ -49,6 +50,7 @@
 #define STATS_PATH_MAX 256	/* a failing path, as far as it fits */
 #define STATS_MESSAGE_MAX 512	/* the probe's failure, as far as it fits */
 #define STATS_CHUNK 4096	/* bytes of a set one "touched" flag stands for */
+#define STATS_PASS_RING 64	/* --show-execute-time: latest passes kept per client */
 
 enum phase {
 	PHASE_SETUP,		/* clients are preparing; not released yet */
@@ -119,6 +121,12 @@ struct latency_windows {
 	uint64_t max_ns[STATS_WINDOWS];	/* worst latency that ended in that tick */
 };
 
+/* One finished pass of the loadfile (--show-execute-time). */
+struct pass_record {
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when the pass began */
+	uint64_t end_ns;	/* ... and when its last operation ended */
+};
+
 struct client_slot {
 	uint64_t state;				/* enum client_state */
 	uint64_t passes;			/* completed loadfile passes */
@@ -129,6 +137,10 @@ struct client_slot {
 	struct latency_windows win;		/* worst operation of each tick */
 	struct phase_slot phase[PHASE_COUNT];	/* by the phase an op started in */
 	struct client_failure failure;
+	/* --show-execute-time: pass n (counted by `passes`) is
+	 * pass[n % STATS_PASS_RING] once `passes` is past n; last, so that
+	 * without the option these pages are never touched. */
+	struct pass_record pass[STATS_PASS_RING];
 } __attribute__((aligned(STATS_CACHELINE)));
 
 /* The --probe process: its directory listings, each timed whole. */
@@ -302,6 +314,29 @@ static inline void stats_record(struct client_slot *s, const struct stats_sets *
 }
 
 /* ReadX + WriteX bytes of a phase's figures. */
+/* A client finished a pass; with keep, its times go in the ring before
+ * the count says so. */
+static inline void stats_pass_done(struct client_slot *s, uint64_t start_ns, uint64_t end_ns,
+				   bool keep)
+{
+	uint64_t n = __atomic_load_n(&s->passes, __ATOMIC_RELAXED);
+
+	if (keep) {
+		struct pass_record *r = &s->pass[n % STATS_PASS_RING];
+		__atomic_store_n(&r->start_ns, start_ns, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->end_ns, end_ns, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&s->passes, n + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The passes of slot s after its first `seen`, oldest first, into out[]
+ * (room for STATS_PASS_RING); returns how many.  Passes that the ring no
+ * longer holds are skipped and added to *lost.  *seen moves past them all.
+ */
+unsigned stats_passes_since(const struct client_slot *s, uint64_t *seen,
+			    struct pass_record *out, uint64_t *lost);
+
 static inline uint64_t stats_bytes(const struct phase_stats *p)
 {
 	return p->bytes_read + p->bytes_written;

@@ -148,6 +148,62 @@ expect_match "$(printf '%s\n' "$cl" | tail -n 1)" '^Throughput [0-9.]+ MB/sec \(
 expect_eq "$(printf '%s\n' "$cl" | grep execute | grep -Evc ' MB/sec  execute +[0-9]+ sec  latency ')" 0 "non-progress execute lines"
 end
 
+# Passes of a known length: 8 operations of 10 ms each (the null backend
+# sleeps that long in each), at least 80 ms a pass.
+cat >"$T/pass.txt" <<'LOAD'
+NTCreateX "\clients\client1\f" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+ReadX 1 0 65536 65536 NT_STATUS_OK
+WriteX 1 65536 4096 4096 NT_STATUS_OK
+ReadX 1 0 4096 4096 NT_STATUS_OK
+Flush 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\f" 0x0 NT_STATUS_OK
+LOAD
+for layout in classic dbench4; do
+	DBENCH_NULL_DELAY_US=10000 "$DBENCH" --backend=null -t 2 --warmup 0 -D "$T/cl" \
+		-c "$T/pass.txt" --show-execute-time --output-format=$layout \
+		--json="$T/pass-$layout.json" 2 >"$T/pass-$layout.out" 2>&1
+	echo $? >"$T/pass-$layout.rc"
+done
+
+begin "mmtests: --show-execute-time gives each pass's time, in both layouts"
+for layout in classic dbench4; do
+	out=$(cat "$T/pass-$layout.out")
+	expect_status "$(cat "$T/pass-$layout.rc")" 0
+	expect_match "$out" '^   [01] completed in [0-9]+ ms at time [0-9]+ ms$'
+	lf=$(mm_loadfile "$out")
+	all_numeric_pairs "$lf" "$layout loadfile"
+	# each pass took 8 x 10 ms at least, and ended within the 2 s run
+	printf '%s\n' "$lf" | awk '$2 < 80 || $1 > 10 { bad = 1 } END { exit bad }' ||
+		fail "$layout: a pass time out of range: $(printf '%s' "$lf" | head -n 3)"
+	expect_eq "$(printf '%s\n' "$lf" | wc -l)" \
+		"$(json "$T/pass-$layout.json" 'len(j["passes"]["list"])')" "$layout passes in JSON"
+	expect_eq "$(printf '%s\n' "$out" | grep 'completed in' | awk '{ print $1, $4, $8 }')" \
+		"$(json "$T/pass-$layout.json" '"\n".join("%d %d %d" % (p["client"], p["ms"], p["at_ms"]) for p in j["passes"]["list"])')" \
+		"$layout lines against JSON"
+	# the rest of the pipeline still reads the same
+	all_numeric_pairs "$(mm_tput "$out")" "$layout tput with passes"
+	all_numeric_pairs "$(mm_op "$out" | awk '{ print $2, $2 }')" "$layout op with passes"
+	expect_match "$(printf '%s\n' "$out" | tail -n 1)" '^Throughput '
+done
+end
+
+begin "mmtests: --machine-readable pass lines give the time in field 4 of @"
+out=$(DBENCH_NULL_DELAY_US=10000 "$DBENCH" --backend=null --run-once -D "$T/cl" \
+	-c "$T/pass.txt" --show-execute-time --machine-readable -t 10000 2)
+expect_status $? 0
+ms=$(printf '%s\n' "$out" | grep "^@E@" | cut -d '@' -f 4 | head -n 1)
+expect_match "$ms" '^[0-9]+$'
+[ "${ms:-0}" -ge 80 ] || fail "first pass $ms ms, under 80"
+expect_eq "$(printf '%s\n' "$out" | grep -c "^@E@")" 2 "one pass per client"
+end
+
+begin "without --show-execute-time no pass line, and passes is null in JSON"
+expect_no_match "$cl" 'completed in'
+expect_eq "$(json "$T/cl.json" 'j["passes"]')" None "passes"
+end
+
 begin "an unknown option exits 2 and points at --help"
 err=$("$DBENCH" --no-such-option 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2

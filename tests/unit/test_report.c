@@ -889,7 +889,7 @@ static void json_has_every_top_level_key(void **state)
 {
 	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
 					    "config", "environment", "result", "probe", "ops",
-					    "timeline", "clients", "directories", "ranks",
+					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status" };
 	json_t *doc = doc_of(state, finished_result(state));
 
@@ -1837,6 +1837,44 @@ static void classic_lines_before_the_table_never_say_execute(void **state)
 	assert_non_null(strstr(text, "3 clients ready in 0.25 s\n"));
 }
 
+/* --show-execute-time: the line of the dbench that mmtests builds. */
+static void pass_line_is_the_mmtests_forks(void **state)
+{
+	struct run_plan *plan = plan_new(ctx_of(state));
+	struct pass_time p = { .client = 3, .ms = 1234.9, .at_ms = 5678.99 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	report_pass(fp, plan, &p);
+	plan->output_format = OUTPUT_DBENCH4;
+	report_pass(fp, plan, &p);
+	plan->machine_readable = true;
+	report_pass(fp, plan, &p);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf, "   3 completed in 1234 ms at time 5678 ms\n"
+				 "   3 completed in 1234 ms at time 5678 ms\n"
+				 "@E@3@1234\n");
+	free(buf);
+}
+
+static void json_passes_list_each_pass_with_the_option(void **state)
+{
+	struct run_result *res = finished_result(state);
+	struct pass_time p[2] = { { 0, 80.5, 81 }, { 1, 90.25, 92 } };
+
+	assert_true(json_is_null(get(doc_of(state, res), "passes")));
+	((struct run_plan *)res->plan)->show_execute_time = true;
+	res->passes = p;
+	res->npasses = 2;
+	res->passes_lost = 7;
+	char *s = json_dumps(get(doc_of(state, res), "passes"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(s, "{\"list\":[{\"client\":0,\"ms\":80.5,\"at_ms\":81.0},"
+			       "{\"client\":1,\"ms\":90.25,\"at_ms\":92.0}],\"lost\":7}");
+	free(s);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -1934,6 +1972,8 @@ int main(void)
 		T(dbench4_machine_readable_is_5_0s),
 		T(dbench4_lines_before_the_table_are_4_0s),
 		T(classic_lines_before_the_table_never_say_execute),
+		T(pass_line_is_the_mmtests_forks),
+		T(json_passes_list_each_pass_with_the_option),
 	};
 #undef T
 

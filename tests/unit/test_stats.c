@@ -310,6 +310,31 @@ static void phase_totals_come_from_the_operation_types(void **state)
 	assert_int_equal(twice->exec.bytes_written, 200);
 }
 
+/* --show-execute-time: the parent takes each pass once, oldest first,
+ * and counts those the ring no longer held. */
+static void passes_are_taken_once_and_overrun_ones_counted(void **state)
+{
+	struct stats_region *r = stats_map(ctx_of(state), 1, 1, 1);
+	struct pass_record out[STATS_PASS_RING];
+	uint64_t seen = 0, lost = 0;
+
+	assert_non_null(r);
+	stats_pass_done(&r->slot[0], 10, 20, true);
+	stats_pass_done(&r->slot[0], 20, 35, true);
+	assert_int_equal(stats_passes_since(&r->slot[0], &seen, out, &lost), 2);
+	assert_int_equal(out[0].start_ns, 10);
+	assert_int_equal(out[1].end_ns, 35);
+	assert_int_equal(stats_passes_since(&r->slot[0], &seen, out, &lost), 0);
+	for (uint64_t i = 0; i < STATS_PASS_RING + 5; i++)
+		stats_pass_done(&r->slot[0], 100 + i, 101 + i, true);
+	assert_int_equal(stats_passes_since(&r->slot[0], &seen, out, &lost), STATS_PASS_RING);
+	assert_int_equal(lost, 5);
+	assert_int_equal(out[0].start_ns, 105);
+	assert_int_equal(seen, STATS_PASS_RING + 7);
+	stats_pass_done(&r->slot[0], 1, 2, false);	/* counted, not kept */
+	assert_int_equal(stats_get(&r->slot[0].passes), STATS_PASS_RING + 8);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -323,6 +348,7 @@ int main(void)
 		T(clients_adding_to_one_set_at_once_lose_no_count),
 		T(stats_cpu_is_the_cpu_the_caller_runs_on),
 		T(phase_totals_come_from_the_operation_types),
+		T(passes_are_taken_once_and_overrun_ones_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
