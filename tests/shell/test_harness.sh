@@ -235,6 +235,27 @@ expect_eq "$big" "" "a file with data in it"
 rm -rf "$T/d4/clients"
 end
 
+begin "--one-byte-write-fix extends a file by a zero byte without writing it"
+# A zero byte 1 MB into a new file: written, it takes a block; with the
+# fix the file is truncated to just past it, a hole with no block.
+cat >"$T/one-byte.txt" <<'LOAD'
+NTCreateX "\clients\client1\sparse" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 1048576 1 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+LOAD
+for fix in "" --one-byte-write-fix; do
+	rm -rf "$T/ob"; mkdir -p "$T/ob"
+	"$DBENCH" --run-once --skip-cleanup -q -D "$T/ob" -c "$T/one-byte.txt" $fix 1 >/dev/null 2>&1 ||
+		fail "run ${fix:-without the fix} failed"
+	f="$T/ob/clients/client1/sparse"
+	expect_eq "$(stat -c %s "$f")" 1048577 "size ${fix:-without the fix}"
+	blocks="$blocks $(stat -c %b "$f")"
+done
+set -- $blocks
+[ "${1:-0}" -gt 0 ] || fail "the byte written without the fix took no block"
+expect_eq "${2:-}" 0 "blocks with the fix"
+end
+
 begin "--machine-readable is dbench 5.0's lines, ending in the throughput record"
 out=$("$DBENCH" -t 2 --warmup 0 -D "$T/d4" -c "$CLIENT_TXT" --machine-readable 1); rc=$?
 expect_status $rc 0
