@@ -138,6 +138,9 @@ for out in "$ref" "$d4"; do
 done
 expect_eq "$(mm_op "$d4" | awk '$1 == "ReadX" { print $2 }')" \
 	"$(json "$T/d4.json" 'format(j["ops"]["ReadX"]["mean_ms"], ".3f")')" "ReadX mean"
+expect_eq "$(printf '%s\n' "$d4" | awk '$1 == "ReadX" { print $2, $4 }')" \
+	"$(json "$T/d4.json" '"%d %.3f" % (j["ops"]["ReadX"]["count"], j["ops"]["ReadX"]["max_ms"])')" \
+	"dbench4 ReadX count and MaxLat"
 expect_eq "$(mm_op "$cl" | awk '$1 == "ReadX" { print $2 }')" \
 	"$(json "$T/cl.json" 'format(j["ops"]["ReadX"]["mean_ms"], ".3f")')" "classic ReadX mean"
 expect_eq "$(mm_op "$cl" | wc -l)" "$(json "$T/cl.json" 'sum(1 for o in j["ops"].values() if o["count"])')" "classic rows"
