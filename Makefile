@@ -24,7 +24,7 @@ ifeq ($(MPI),1)
 CC       = mpicc
 MPI_CFLAGS = -DDBENCH_MPI
 endif
-PKGS     = popt talloc zlib jansson libcrypto
+PKGS     = popt talloc zlib jansson libcrypto smbclient
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror $(CFLAGS) \
@@ -52,9 +52,10 @@ MAIN_OBJ = $(O)/main.o
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages for building (first line) and for the tests (second).
-DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev
+DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev \
+            libsmbclient-dev
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
-            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev
+            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient iproute2
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
 

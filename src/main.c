@@ -504,6 +504,9 @@ int main(int argc, const char **argv)
 	poptSetOtherOptionHelp(pc, "[OPTION...] NPROCS");
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
+	/* No password in `ps` or the recorded command line from here on.
+	 * The strings of argv are the process's own, and writable. */
+	backend_scrub_argv(argc, (char **)argv);
 	if (opt < -1) {
 		fprintf(stderr, "dbench: %s: %s (dbench --help lists the options)\n",
 			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));

@@ -9,7 +9,8 @@
 
 #include "backends/backend.h"
 
-static const struct backend *const backends[] = { &fileio_backend, &null_backend };
+static const struct backend *const backends[] = { &fileio_backend, &null_backend,
+						  &smb_backend };
 
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 
@@ -47,6 +48,13 @@ struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 		n++;
 	}
 	return t;	/* ends with a zeroed entry: POPT_TABLEEND */
+}
+
+void backend_scrub_argv(int argc, char **argv)
+{
+	for (size_t i = 0; i < NBACKENDS; i++)
+		if (backends[i]->scrub_argv)
+			backends[i]->scrub_argv(argc, argv);
 }
 
 void backend_client_name(char *buf, size_t len, const struct backend_options *opts,

@@ -101,6 +101,12 @@ struct backend {
 	 * whose values the backend keeps; main includes it in --help. */
 	const struct poptOption *options;
 
+	/* Optional: blank in place the secrets (a password) that the
+	 * backend's options carried in argv, so that `ps` no longer shows
+	 * them; main calls it once the options are parsed (popt keeps its
+	 * own copies), before anything records the command line. */
+	void (*scrub_argv)(int argc, char **argv);
+
 	/*
 	 * Optional: the target specs, a NULL-terminated list on mem_ctx, for
 	 * a backend that takes them from its own options.  `dirs` is what -D
@@ -219,6 +225,7 @@ struct backend {
 
 extern const struct backend fileio_backend;
 extern const struct backend null_backend;
+extern const struct backend smb_backend;
 
 /* The name of client `id`'s directory beneath DIR/clients: "client<id>",
  * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network
@@ -231,6 +238,9 @@ const struct backend *backend_by_name(const char *name);
 
 /* The names of every backend for messages: "'fileio' or 'null'". */
 const char *backend_names(TALLOC_CTX *mem_ctx);
+
+/* Every backend's scrub_argv(), whichever backend runs. */
+void backend_scrub_argv(int argc, char **argv);
 
 /* A popt table including every backend's own options (for main), or NULL
  * when out of memory. */

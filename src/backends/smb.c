@@ -1,0 +1,983 @@
+/*
+ * smb.c - the "smb" backend: each loadfile operation as the libsmbclient
+ * call closest to the SMB request it records, against a share on an SMB
+ * server (--smb-share=//HOST[:PORT]/SHARE[/PATH]).
+ *
+ * This file owns the backend's options, its target (the share: checked
+ * and its PATH/clients made in the parent, over a connection of the
+ * parent's own that is closed again before any client starts) and each
+ * client's session: one libsmbclient context per client, made in the
+ * client's process, with the handles the trace has open.  It knows
+ * nothing of the driver or the stats.  The share and credentials are
+ * parsed by smb_args.c; FIND_FIRST's patterns are matched by dosmatch.c.
+ *
+ * libsmbclient reads its client settings from ~/.smb/smb.conf, else from
+ * /etc/samba/smb.conf, as smbclient does; the dialects (SMB2_02 to
+ * SMB3_11, or the one --smb-protocol pins), the port, the timeout and
+ * the credentials are set here whatever those say.  The library cannot
+ * lock byte ranges or flush a file: LockX, UnlockX and Flush are not
+ * supported (counted as such, never sent).  The server resolves every
+ * name: confinement beneath SHARE/PATH/clients rests on the loadfile's
+ * paths (which never hold "..") and on the server's own rules for links.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libsmbclient.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "backends/dosmatch.h"
+#include "backends/smb_args.h"
+
+/* NTCreateX create_disposition values and create_options bits (MS-SMB2). */
+enum { SMB_SUPERSEDE, SMB_OPEN, SMB_CREATE, SMB_OPEN_IF, SMB_OVERWRITE, SMB_OVERWRITE_IF };
+#define SMB_DIRECTORY_FILE 0x1
+#define SMB_NON_DIRECTORY_FILE 0x40
+
+#define SMB_URL_MAX 4096		/* an smb:// URL we build, NUL included */
+#define SMB_DEFAULT_TIMEOUT 10		/* seconds an operation may wait for the server */
+
+/* ---- options ---- */
+
+static char *smb_opt_share;
+static char *smb_opt_user;
+static char *smb_opt_credentials;
+static char *smb_opt_protocol;
+static int smb_opt_timeout = SMB_DEFAULT_TIMEOUT;
+
+static const struct poptOption smb_options[] = {
+	{ "smb-share", 0, POPT_ARG_STRING, &smb_opt_share, 0,
+	  "smb backend: the share (and directory in it) to load", "//HOST[:PORT]/SHARE[/PATH]" },
+	{ "smb-user", 0, POPT_ARG_STRING, &smb_opt_user, 0,
+	  "smb backend: who logs on (default: $USER, password from $PASSWD)",
+	  "[DOMAIN/]USER[%PASSWORD]" },
+	{ "smb-credentials", 0, POPT_ARG_STRING, &smb_opt_credentials, 0,
+	  "smb backend: an smbclient-style authentication file (username, password, domain)",
+	  "FILE" },
+	{ "smb-protocol", 0, POPT_ARG_STRING, &smb_opt_protocol, 0,
+	  "smb backend: the one dialect to speak (default: the highest both sides speak)",
+	  "SMB2_02|SMB2_10|SMB3_00|SMB3_02|SMB3_11" },
+	{ "smb-timeout", 0, POPT_ARG_INT, &smb_opt_timeout, 0,
+	  "smb backend: seconds the server may take to answer before the run fails (default 10)",
+	  "SECS" },
+	POPT_TABLEEND
+};
+
+/* From the newest down: without --smb-protocol, the first the server
+ * accepts is the one a negotiation over the whole range settles on. */
+static const char *const smb_dialects[] = { "SMB3_11", "SMB3_02", "SMB3_00", "SMB2_10",
+					    "SMB2_02" };
+#define SMB_NDIALECTS (sizeof(smb_dialects) / sizeof(smb_dialects[0]))
+
+/* What the options said, checked once by smb_targets(). */
+static struct smb_creds *smb_creds;
+static const char *smb_pinned;	/* a dialect of smb_dialects, or NULL */
+
+/* ---- the target ---- */
+
+struct backend_target {
+	struct smb_share *share;
+	char *share_url;	/* smb://HOST/SHARE, percent-encoded */
+	char *base;		/* share_url[/PATH] */
+	char *clients;		/* base + "/clients" */
+	const char *dialect;	/* what the server and we settled on */
+	char *server;		/* HOST:PORT, for messages and the JSON */
+	bool made_clients;	/* target_open() made the clients directory */
+};
+
+/* ---- URLs ---- */
+
+/* Append `s` to the URL in buf (of SMB_URL_MAX), percent-encoding every
+ * byte but letters, digits, '/' and "-._~" (libsmbclient decodes the
+ * path, and takes '?' as the start of options).  ENAMETOOLONG when it
+ * does not fit. */
+static int smb_url_append(char *buf, size_t *len, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = *len;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9') || strchr("/-._~", c);
+		if (n + (plain ? 1 : 3) >= SMB_URL_MAX)
+			return ENAMETOOLONG;
+		if (plain) {
+			buf[n++] = (char)c;
+		} else {
+			buf[n++] = '%';
+			buf[n++] = hex[c >> 4];
+			buf[n++] = hex[c & 15];
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+/* buf = prefix + "/" + rel (rel encoded; nothing added for rel ""). */
+static int smb_url(char *buf, const char *prefix, const char *rel)
+{
+	size_t len = strlen(prefix);
+
+	if (len + 1 >= SMB_URL_MAX)
+		return ENAMETOOLONG;
+	memcpy(buf, prefix, len + 1);
+	if (!*rel)
+		return 0;
+	buf[len++] = '/';
+	return smb_url_append(buf, &len, rel);
+}
+
+/* ---- sessions ---- */
+
+static void smb_auth(SMBCCTX *ctx, const char *server, const char *share, char *wg, int wglen,
+		     char *user, int userlen, char *pass, int passlen)
+{
+	(void)ctx, (void)server, (void)share;
+	if (smb_creds->domain)
+		snprintf(wg, (size_t)wglen, "%s", smb_creds->domain);
+	snprintf(user, (size_t)userlen, "%s", smb_creds->user);
+	snprintf(pass, (size_t)passlen, "%s", smb_creds->password);
+}
+
+static int smb_free_context(SMBCCTX **ctx)
+{
+	if (*ctx)
+		smbc_free_context(*ctx, 1);
+	*ctx = NULL;
+	return 0;
+}
+
+/*
+ * A new libsmbclient context for `t`, speaking dialects min..max (NULL
+ * for the default range), owned by mem_ctx (freed with it, closing its
+ * connections).  NULL on failure, errno set.
+ */
+static SMBCCTX *smb_context(TALLOC_CTX *mem_ctx, const struct backend_target *t,
+			    const char *min, const char *max)
+{
+	SMBCCTX **holder = talloc(mem_ctx, SMBCCTX *);
+	SMBCCTX *ctx;
+
+	if (!holder) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	*holder = ctx = smbc_new_context();
+	if (!ctx) {
+		talloc_free(holder);
+		errno = ENOMEM;
+		return NULL;
+	}
+	talloc_set_destructor(holder, smb_free_context);
+	smbc_setDebug(ctx, 0);
+	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
+	smbc_setOptionNoAutoAnonymousLogin(ctx, true);
+	smbc_setOptionUseKerberos(ctx, false);
+	smbc_setOptionFallbackAfterKerberos(ctx, true);
+	smbc_setPort(ctx, (uint16_t)t->share->port);
+	smbc_setTimeout(ctx, smb_opt_timeout * 1000);
+	if (!smbc_setOptionProtocols(ctx, min ? min : smb_dialects[SMB_NDIALECTS - 1],
+				     max ? max : smb_dialects[0]) ||
+	    !smbc_init_context(ctx)) {
+		int err = errno ? errno : EINVAL;
+		talloc_free(holder);
+		errno = err;
+		return NULL;
+	}
+	return ctx;
+}
+
+/* ---- options, checked in main ---- */
+
+static const char *smb_protocol_of(const char *name)
+{
+	for (size_t i = 0; i < SMB_NDIALECTS; i++)
+		if (strcasecmp(name, smb_dialects[i]) == 0)
+			return smb_dialects[i];
+	return NULL;
+}
+
+static const char **smb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+{
+	const char **specs = talloc_zero_array(mem_ctx, const char *, 2);
+	struct smb_creds *creds = talloc_zero(mem_ctx, struct smb_creds);
+
+	if (!specs || !creds) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		return NULL;
+	}
+	if (dirs) {
+		*err = talloc_strdup(mem_ctx, "--backend=smb takes its target from --smb-share,"
+				     " not -D");
+		return NULL;
+	}
+	if (!smb_opt_share) {
+		*err = talloc_strdup(mem_ctx, "--backend=smb needs"
+				     " --smb-share=//HOST[:PORT]/SHARE[/PATH]");
+		return NULL;
+	}
+	if (smb_opt_protocol && !(smb_pinned = smb_protocol_of(smb_opt_protocol))) {
+		*err = talloc_asprintf(mem_ctx, "--smb-protocol '%s': not SMB2_02, SMB2_10,"
+				       " SMB3_00, SMB3_02 or SMB3_11", smb_opt_protocol);
+		return NULL;
+	}
+	if (smb_opt_timeout < 1 || smb_opt_timeout > 3600) {
+		*err = talloc_strdup(mem_ctx, "--smb-timeout must be 1 to 3600 seconds");
+		return NULL;
+	}
+	if (!smb_args_creds(mem_ctx, smb_opt_user, smb_opt_credentials, creds, err))
+		return NULL;
+	smb_creds = creds;
+	specs[0] = smb_opt_share;
+	return specs;
+}
+
+/* What popt copied stays in our heap, which `ps` does not show. */
+static void smb_scrub_argv(int argc, char **argv)
+{
+	smb_args_scrub_argv(argc, argv);
+}
+
+/* ---- the server's reasons ---- */
+
+/*
+ * libsmbclient says why a logon failed only in its debug messages; the
+ * parent listens to them while it opens the target, and keeps the last
+ * "login failed: REASON" (the server's NT status, as text) to name it.
+ * Every message is taken here, so that none reaches our output.
+ */
+static char smb_reason[256];
+
+static void smb_log(void *private_ptr, int level, const char *msg)
+{
+	const char *p = strstr(msg, "login failed: ");
+
+	(void)private_ptr, (void)level;
+	if (p) {
+		snprintf(smb_reason, sizeof(smb_reason), "%s", p + strlen("login failed: "));
+		smb_reason[strcspn(smb_reason, "\n")] = '\0';
+	}
+}
+
+/* Why connecting to the target as the user failed, for the one error
+ * line: the server's reason where it gave one. */
+static char *smb_connect_error(TALLOC_CTX *mem_ctx, const struct backend_target *t, int err)
+{
+	const struct smb_share *sh = t->share;
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return talloc_asprintf(mem_ctx, "%s: logon as '%s%s%s' refused: %s", sh->spec,
+				       smb_creds->domain ? smb_creds->domain : "",
+				       smb_creds->domain ? "/" : "", smb_creds->user,
+				       *smb_reason ? smb_reason : strerror(err));
+	case ENOENT:
+	case ENODEV:
+		return talloc_asprintf(mem_ctx, "%s: no share '%s' on %s", sh->spec, sh->share,
+				       t->server);
+	default:
+		return talloc_asprintf(mem_ctx, "%s: cannot connect: %s", sh->spec, strerror(err));
+	}
+}
+
+/* ---- the target ---- */
+
+static int smb_stat(SMBCCTX *ctx, const char *url, struct stat *st)
+{
+	return smbc_getFunctionStat(ctx)(ctx, url, st) == 0 ? 0 : errno;
+}
+
+static int smb_mkdir(SMBCCTX *ctx, const char *url)
+{
+	return smbc_getFunctionMkdir(ctx)(ctx, url, 0755) == 0 ? 0 : errno;
+}
+
+static int smb_rmdir(SMBCCTX *ctx, const char *url)
+{
+	return smbc_getFunctionRmdir(ctx)(ctx, url) == 0 ? 0 : errno;
+}
+
+/* The share's URL prefix and its directories'. */
+static bool smb_target_urls(struct backend_target *t)
+{
+	const struct smb_share *sh = t->share;
+	bool v6 = strchr(sh->host, ':') != NULL;
+	char buf[SMB_URL_MAX];
+	size_t len = (size_t)snprintf(buf, sizeof(buf), "smb://%s%s%s/", v6 ? "[" : "", sh->host,
+				      v6 ? "]" : "");
+
+	if (len >= sizeof(buf) || smb_url_append(buf, &len, sh->share) != 0 ||
+	    !(t->share_url = talloc_strdup(t, buf)))
+		return false;
+	if (*sh->path && (len + 1 >= sizeof(buf) || (buf[len++] = '/', buf[len] = '\0',
+						      smb_url_append(buf, &len, sh->path) != 0)))
+		return false;
+	t->base = talloc_strdup(t, buf);
+	t->clients = talloc_asprintf(t, "%s/clients", buf);
+	t->server = talloc_asprintf(t, "%s%s%s:%u", v6 ? "[" : "", sh->host, v6 ? "]" : "",
+				    sh->port);
+	return t->base && t->clients && t->server;
+}
+
+/* The dialect a negotiation over the whole range settles on: the newest
+ * one the server accepts alone.  Each try is one more connection. */
+static const char *smb_probe_dialect(const struct backend_target *t)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < SMB_NDIALECTS; i++) {
+		TALLOC_CTX *tmp = talloc_new(NULL);
+		SMBCCTX *ctx = smb_context(tmp, t, smb_dialects[i], smb_dialects[i]);
+		bool ok = ctx && smb_stat(ctx, t->share_url, &st) == 0;
+		talloc_free(tmp);
+		if (ok)
+			return smb_dialects[i];
+	}
+	return "unknown";
+}
+
+static struct backend_target *smb_target_open(TALLOC_CTX *mem_ctx, const char *spec,
+					      const struct backend_options *opts, char **err)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
+	char *msg = NULL;
+	struct stat st;
+	int e;
+
+	if (!tmp || !t)
+		goto nomem;
+	if (opts->sync_open || opts->sync_dir || opts->fsync_writes || opts->xattr) {
+		msg = talloc_strdup(tmp, "-s, -S, -F and -x are not supported by the smb backend"
+				    " (libsmbclient can neither sync nor set a raw xattr)");
+		goto fail;
+	}
+	if (!(t->share = smb_args_share(t, spec, &msg)))
+		goto fail;
+	if (!smb_target_urls(t))
+		goto nomem;
+	const struct smb_share *sh = t->share;
+	/* libsmbclient calls a host it cannot resolve a missing share. */
+	struct addrinfo *ai = NULL;
+	if ((e = getaddrinfo(sh->host, NULL, NULL, &ai)) != 0) {
+		msg = talloc_asprintf(tmp, "%s: unknown host '%s': %s", spec, sh->host,
+				      gai_strerror(e));
+		goto fail;
+	}
+	freeaddrinfo(ai);
+	smbc_setLogCallback(NULL, NULL, smb_log);
+	smb_reason[0] = '\0';
+	SMBCCTX *ctx = smb_context(tmp, t, smb_pinned, smb_pinned);
+	if (!ctx) {
+		msg = talloc_asprintf(tmp, "%s: cannot set up libsmbclient: %s", spec,
+				      strerror(errno));
+		goto fail;
+	}
+	smbc_setDebug(ctx, 3);	/* for the server's reason, if it refuses */
+	if ((e = smb_stat(ctx, t->share_url, &st)) != 0) {
+		msg = smb_connect_error(tmp, t, e);
+		goto fail;
+	}
+	smbc_setDebug(ctx, 0);
+	if (*sh->path && (e = smb_stat(ctx, t->base, &st)) != 0) {
+		msg = talloc_asprintf(tmp, "%s: no directory '%s' in the share: %s", spec,
+				      sh->path, strerror(e));
+		goto fail;
+	}
+	if (*sh->path && !S_ISDIR(st.st_mode)) {
+		msg = talloc_asprintf(tmp, "%s: '%s' in the share is not a directory", spec,
+				      sh->path);
+		goto fail;
+	}
+	e = smb_mkdir(ctx, t->clients);
+	t->made_clients = e == 0;
+	if ((e != 0 && e != EEXIST) || (e = smb_stat(ctx, t->clients, &st)) != 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		msg = talloc_asprintf(tmp, "%s: cannot make directory 'clients': %s", spec,
+				      e ? strerror(e) : "not a directory");
+		goto fail;
+	}
+	t->dialect = smb_pinned ? smb_pinned : smb_probe_dialect(t);
+	talloc_free(tmp);	/* the parent's connection: no client inherits it */
+	return t;
+nomem:
+	msg = talloc_strdup(tmp, "out of memory");
+fail:
+	*err = talloc_strdup(mem_ctx, msg ? msg : "out of memory");
+	talloc_free(t);
+	talloc_free(tmp);
+	return NULL;
+}
+
+/* Remove the clients directory if the clients left it empty, over a
+ * connection of this process's own. */
+static int smb_target_close(struct backend_target *t)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	SMBCCTX *ctx = tmp ? smb_context(tmp, t, smb_pinned, smb_pinned) : NULL;
+	int e = ctx ? smb_rmdir(ctx, t->clients) : errno;
+
+	talloc_free(tmp);
+	return e == ENOTEMPTY || e == EEXIST || e == ENOENT ? 0 : e;
+}
+
+static json_t *smb_target_describe(const struct backend_target *t)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:s?, s:s}",
+			 "server", t->server, "share", t->share->share, "path", t->share->path,
+			 "protocol", t->dialect, "protocol_pinned", smb_pinned != NULL,
+			 "user", smb_creds->user, "domain", smb_creds->domain,
+			 "libsmbclient", smbc_version());
+}
+
+/* ---- the client ---- */
+
+/* An open the trace holds: a file, or a directory (NTCreateX opens
+ * those too), and its URL (SET_FILE_INFORMATION sets times by name). */
+struct smb_handle {
+	SMBCFILE *f;
+	bool dir;
+	char *url;
+};
+
+struct backend_client {
+	struct backend_target *t;
+	const struct program *prog;
+	SMBCCTX *ctx;		/* this client's session */
+	char *client_url;	/* SHARE/PATH/clients/client<id> */
+	struct smb_handle *h;	/* by handle slot */
+	unsigned nh;
+	size_t max_xfer;	/* largest ReadX/WriteX size in the program */
+	char *wbuf, *rbuf;	/* WriteX's zeros (or pattern), ReadX's target */
+	char url[SMB_URL_MAX], url2[SMB_URL_MAX];	/* an operation's names */
+	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
+	bool mismatch;		/* the last ReadX read wrong data: see failure_detail */
+};
+
+static int smb_close_handle(struct backend_client *bc, struct smb_handle *h)
+{
+	int r = 0;
+
+	if (h->f)
+		r = h->dir ? smbc_getFunctionClosedir(bc->ctx)(bc->ctx, h->f)
+			   : smbc_getFunctionClose(bc->ctx)(bc->ctx, h->f);
+	h->f = NULL;
+	TALLOC_FREE(h->url);
+	return r == 0 ? 0 : errno;
+}
+
+static void smb_close_handles(struct backend_client *bc)
+{
+	for (unsigned i = 0; i < bc->nh; i++)
+		smb_close_handle(bc, &bc->h[i]);
+}
+
+/* The URL of an operation's first (or second) path in buf: beneath the
+ * client directory, or the clients directory for "\clients". */
+static int smb_op_url(struct backend_client *bc, char *buf, const struct op *op, bool second)
+{
+	const char *path = second ? op->path2 : op->path;
+
+	if (!path)
+		return EINVAL;
+	if (op->flags & OPF_CLIENTS_DIR)
+		return smb_url(buf, bc->t->clients, "");
+	return smb_url(buf, bc->client_url, path);
+}
+
+static struct smb_handle *smb_handle_of(struct backend_client *bc, const struct op *op)
+{
+	if (op->handle == HANDLE_NONE || op->handle >= bc->nh || !bc->h[op->handle].f)
+		return NULL;
+	return &bc->h[op->handle];
+}
+
+/* Remove the tree at the URL in buf (of SMB_URL_MAX; restored on return):
+ * a file is unlinked, a directory emptied and removed.  The names are
+ * read first, then removed, so that no listing runs while it changes. */
+static int smb_rmtree(struct backend_client *bc, char *buf)
+{
+	SMBCCTX *ctx = bc->ctx;
+	SMBCFILE *d = smbc_getFunctionOpendir(ctx)(ctx, buf);
+	struct smbc_dirent *de;
+	TALLOC_CTX *tmp;
+	char **names = NULL;
+	bool *dirs = NULL;
+	size_t n = 0;
+	int err = 0;
+
+	if (!d) {
+		err = errno;
+		if (err == ENOTDIR)
+			err = smbc_getFunctionUnlink(ctx)(ctx, buf) == 0 ? 0 : errno;
+		return err;
+	}
+	tmp = talloc_new(NULL);
+	while (tmp && (de = smbc_getFunctionReaddir(ctx)(ctx, d)) != NULL) {
+		if (strcmp(de->name, ".") == 0 || strcmp(de->name, "..") == 0)
+			continue;
+		names = talloc_realloc(tmp, names, char *, n + 1);
+		dirs = talloc_realloc(tmp, dirs, bool, n + 1);
+		if (!names || !dirs || !(names[n] = talloc_strdup(names, de->name))) {
+			err = ENOMEM;
+			break;
+		}
+		dirs[n++] = de->smbc_type == SMBC_DIR;
+	}
+	smbc_getFunctionClosedir(ctx)(ctx, d);
+	size_t len = strlen(buf);
+	for (size_t i = 0; err == 0 && i < n; i++) {
+		size_t l = len + 1;
+		if (l >= SMB_URL_MAX)
+			err = ENAMETOOLONG;
+		else if (buf[len] = '/', (err = smb_url_append(buf, &l, names[i])) == 0)
+			err = dirs[i] ? smb_rmtree(bc, buf)
+				      : (smbc_getFunctionUnlink(ctx)(ctx, buf) == 0 ? 0 : errno);
+		buf[len] = '\0';
+	}
+	talloc_free(tmp);
+	if (!tmp)
+		return ENOMEM;
+	return err ? err : smb_rmdir(ctx, buf);
+}
+
+/* ---- operations ---- */
+
+/* libsmbclient's open flags for a create disposition, which it maps back
+ * to the same disposition (SUPERSEDE, which it lacks, as OVERWRITE_IF),
+ * or -1 for an unknown one. */
+static int smb_disposition_flags(int64_t disposition)
+{
+	switch (disposition) {
+	case SMB_OPEN:
+		return 0;
+	case SMB_CREATE:
+		return O_CREAT | O_EXCL;
+	case SMB_OPEN_IF:
+		return O_CREAT;
+	case SMB_OVERWRITE:
+		return O_TRUNC;
+	case SMB_SUPERSEDE:
+	case SMB_OVERWRITE_IF:
+		return O_CREAT | O_TRUNC;
+	default:
+		return -1;
+	}
+}
+
+/* --verify: an NTCreateX opened a file (`ok`) or failed; see fileio. */
+static void smb_verify_open(struct backend_client *bc, const struct op *op, bool ok,
+			    bool dir, unsigned handle, int flags)
+{
+	if (!bc->verify)
+		return;
+	verify_close(bc->verify, handle);
+	if (!ok)
+		verify_unlink(bc->verify, op->path);
+	else if (!dir)
+		verify_open(bc->verify, handle, op->path, (flags & O_TRUNC) != 0);
+}
+
+static int smb_ntcreatex(struct backend_client *bc, const struct op *op)
+{
+	SMBCCTX *ctx = bc->ctx;
+	int flags = smb_disposition_flags(op->a[1]), err;
+	bool dir = (op->a[0] & SMB_DIRECTORY_FILE) != 0;
+	SMBCFILE *f = NULL;
+
+	if (flags < 0)
+		return EINVAL;
+	if ((err = smb_op_url(bc, bc->url, op, false)) != 0)
+		return err;
+	if (dir) {
+		/* A directory is made, then opened: libsmbclient opens no
+		 * directory with a disposition. */
+		if ((flags & O_CREAT) && (err = smb_mkdir(ctx, bc->url)) != 0 &&
+		    (err != EEXIST || (flags & O_EXCL)))
+			return err;
+	} else {
+		f = smbc_getFunctionOpen(ctx)(ctx, bc->url, flags | O_RDWR, 0644);
+		/* Without FILE_NON_DIRECTORY_FILE a directory opens too. */
+		dir = !f && errno == EISDIR && !(op->a[0] & SMB_NON_DIRECTORY_FILE);
+		if (!f && !dir) {
+			err = errno;
+			smb_verify_open(bc, op, false, false, VERIFY_NO_HANDLE, flags);
+			return err;
+		}
+	}
+	if (dir && !(f = smbc_getFunctionOpendir(ctx)(ctx, bc->url)))
+		return errno;
+	bool keep = op->status == NT_OK && op->handle < bc->nh;
+	smb_verify_open(bc, op, true, dir, keep ? op->handle : VERIFY_NO_HANDLE, flags);
+	struct smb_handle nh = { .f = f, .dir = dir };
+	if (keep && !(nh.url = talloc_strdup(bc, bc->url)))
+		err = ENOMEM;
+	if (!keep || err) {
+		/* not expected to open: keep nothing */
+		smb_close_handle(bc, &nh);
+		return err;
+	}
+	smb_close_handle(bc, &bc->h[op->handle]);
+	bc->h[op->handle] = nh;
+	return 0;
+}
+
+static int smb_closeop(struct backend_client *bc, const struct op *op)
+{
+	struct smb_handle *h = smb_handle_of(bc, op);
+
+	if (!h)
+		return EBADF;
+	if (bc->verify)
+		verify_close(bc->verify, op->handle);
+	return smb_close_handle(bc, h);
+}
+
+static int smb_rename(struct backend_client *bc, const struct op *op)
+{
+	struct stat st;
+	int err;
+
+	if ((err = smb_op_url(bc, bc->url, op, false)) != 0 ||
+	    (err = smb_op_url(bc, bc->url2, op, true)) != 0)
+		return err;
+	/* Whether a directory moves matters to --verify only: only then is
+	 * it asked (a source that cannot be looked up counts as one). */
+	bool is_dir = bc->verify && (smb_stat(bc->ctx, bc->url, &st) != 0 || S_ISDIR(st.st_mode));
+	if (smbc_getFunctionRename(bc->ctx)(bc->ctx, bc->url, bc->ctx, bc->url2) != 0)
+		return errno;
+	if (bc->verify)
+		verify_rename(bc->verify, op->path, op->path2, is_dir);
+	return 0;
+}
+
+static int smb_unlink(struct backend_client *bc, const struct op *op)
+{
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err)
+		return err;
+	if (smbc_getFunctionUnlink(bc->ctx)(bc->ctx, bc->url) != 0)
+		return errno;
+	if (bc->verify)
+		verify_unlink(bc->verify, op->path);
+	return 0;
+}
+
+/* As fileio's: the whole subtree goes, and a missing one is no error. */
+static int smb_deltree(struct backend_client *bc, const struct op *op)
+{
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err)
+		return err;
+	err = smb_rmtree(bc, bc->url);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
+	return err == ENOENT ? 0 : err;
+}
+
+static int smb_rmdirop(struct backend_client *bc, const struct op *op)
+{
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err || (err = smb_rmdir(bc->ctx, bc->url)) != 0)
+		return err;
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);
+	return 0;
+}
+
+/* "\clients" exists already (target_open() made it): that is no error. */
+static int smb_mkdirop(struct backend_client *bc, const struct op *op)
+{
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err || (err = smb_mkdir(bc->ctx, bc->url)) == 0)
+		return err;
+	return err == EEXIST && (op->flags & OPF_CLIENTS_DIR) ? 0 : err;
+}
+
+static int smb_qpathinfo(struct backend_client *bc, const struct op *op)
+{
+	struct stat st;
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	return err ? err : smb_stat(bc->ctx, bc->url, &st);
+}
+
+static int smb_qfileinfo(struct backend_client *bc, const struct op *op)
+{
+	struct smb_handle *h = smb_handle_of(bc, op);
+	struct stat st;
+
+	if (!h)
+		return EBADF;
+	return smbc_getFunctionFstat(bc->ctx)(bc->ctx, h->f, &st) == 0 ? 0 : errno;
+}
+
+static int smb_qfsinfo(struct backend_client *bc, const struct op *op)
+{
+	struct statvfs sv;
+
+	(void)op;
+	return smbc_getFunctionStatVFS(bc->ctx)(bc->ctx, bc->client_url, &sv) == 0 ? 0 : errno;
+}
+
+/* FileBasicInformation: the times set back as fileio sets them (access
+ * 10 s, change 12 s, whole seconds), from now rather than from the file's
+ * own times, which would take a query first. */
+static int smb_sfileinfo(struct backend_client *bc, const struct op *op)
+{
+	struct smb_handle *h = smb_handle_of(bc, op);
+	time_t now = time(NULL);
+	struct timeval tv[2] = { { .tv_sec = now - 10 }, { .tv_sec = now - 12 } };
+
+	if (!h)
+		return EBADF;
+	return smbc_getFunctionUtimes(bc->ctx)(bc->ctx, h->url, tv) == 0 ? 0 : errno;
+}
+
+/*
+ * Without a wildcard, FIND_FIRST looks the name up.  With one, the
+ * directory is listed (libsmbclient sends "*": it takes no pattern) up
+ * to maxcnt entries and the pattern matched here, as the server would;
+ * no match fails with ENOENT (NT_STATUS_NO_SUCH_FILE).
+ */
+static int smb_findfirst(struct backend_client *bc, const struct op *op)
+{
+	struct smbc_dirent *de;
+	int64_t left = op->a[1];
+	bool matched = false;
+	int err;
+
+	if (!(op->flags & OPF_WILDCARD))
+		return smb_qpathinfo(bc, op);
+	if (op->dir == DIR_NONE)
+		return EINVAL;
+	if ((err = smb_url(bc->url, bc->client_url, bc->prog->dirs[op->dir])) != 0)
+		return err;
+	SMBCFILE *d = smbc_getFunctionOpendir(bc->ctx)(bc->ctx, bc->url);
+	if (!d)
+		return errno;
+	struct dosmatch_pattern pat = dosmatch_pattern_of(op->leaf);
+	errno = 0;
+	while (left-- > 0 && (de = smbc_getFunctionReaddir(bc->ctx)(bc->ctx, d)) != NULL)
+		matched = matched || dosmatch(&pat, de->name);
+	err = errno == ENOENT ? 0 : errno;	/* the end of the listing */
+	smbc_getFunctionClosedir(bc->ctx)(bc->ctx, d);
+	if (err)
+		return err;
+	return matched ? 0 : ENOENT;
+}
+
+static int smb_buffer(struct backend_client *bc, char **buf, int64_t size)
+{
+	if (size < 0 || (uint64_t)size > bc->max_xfer)
+		return EINVAL;
+	if (!*buf)
+		*buf = talloc_zero_size(bc, bc->max_xfer ? bc->max_xfer : 1);
+	return *buf ? 0 : ENOMEM;
+}
+
+/* Seek (no request: libsmbclient keeps the offset) and read or write. */
+static int smb_seek(struct backend_client *bc, struct smb_handle *h, int64_t off)
+{
+	if (h->dir)
+		return EISDIR;
+	return smbc_getFunctionLseek(bc->ctx)(bc->ctx, h->f, (off_t)off, SEEK_SET) < 0 ? errno : 0;
+}
+
+static int smb_readx(struct backend_client *bc, const struct op *op)
+{
+	struct smb_handle *h = smb_handle_of(bc, op);
+	int err;
+
+	bc->mismatch = false;
+	if (!h)
+		return EBADF;
+	if ((err = smb_buffer(bc, &bc->rbuf, op->a[1])) != 0 || (err = smb_seek(bc, h, op->a[0])))
+		return err;
+	ssize_t n = smbc_getFunctionRead(bc->ctx)(bc->ctx, h->f, bc->rbuf, (size_t)op->a[1]);
+	if (n < 0)
+		return errno;
+	if (bc->verify && verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->rbuf,
+				       (size_t)n) != 0) {
+		bc->mismatch = true;
+		return EILSEQ;
+	}
+	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
+}
+
+static int smb_writex(struct backend_client *bc, const struct op *op)
+{
+	struct smb_handle *h = smb_handle_of(bc, op);
+	size_t size = (size_t)op->a[1];
+	int err;
+
+	if (!h)
+		return EBADF;
+	if ((err = smb_buffer(bc, &bc->wbuf, op->a[1])) != 0 || (err = smb_seek(bc, h, op->a[0])))
+		return err;
+	if (bc->verify)
+		verify_fill(bc->verify, op->handle, (uint64_t)op->a[0], bc->wbuf, size);
+	/* libsmbclient writes all of it or fails. */
+	ssize_t n = smbc_getFunctionWrite(bc->ctx)(bc->ctx, h->f, bc->wbuf, size);
+	err = n < 0 ? errno : 0;
+	if (bc->verify)
+		verify_wrote(bc->verify, op->handle, (uint64_t)op->a[0], n < 0 ? 0 : (size_t)n);
+	if (err)
+		return err;
+	return n == op->a[2] ? 0 : EIO;
+}
+
+/* ---- the client's life ---- */
+
+static size_t smb_max_transfer(const struct program *prog)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		if ((op->type == OP_READX || op->type == OP_WRITEX) && op->a[1] > 0 &&
+		    (uint64_t)op->a[1] > max)
+			max = (size_t)op->a[1];
+	}
+	return max;
+}
+
+static int smb_client_destructor(struct backend_client *bc)
+{
+	if (bc->ctx)
+		smb_close_handles(bc);
+	return 0;
+}
+
+static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
+					     unsigned id, const struct program *prog,
+					     const struct backend_options *opts, char **err)
+{
+	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
+	char name[48];
+	struct stat st;
+	int e;
+
+	if (!bc)
+		goto nomem;
+	bc->t = t;
+	bc->prog = prog;
+	bc->nh = prog->max_handles;
+	bc->max_xfer = smb_max_transfer(prog);
+	backend_client_name(name, sizeof(name), opts, id);
+	if (!(bc->h = talloc_zero_array(bc, struct smb_handle, bc->nh ? bc->nh : 1)) ||
+	    !(bc->client_url = talloc_asprintf(bc, "%s/%s", t->clients, name)))
+		goto nomem;
+	/* Freed after the handles are closed: the destructor runs first. */
+	if (!(bc->ctx = smb_context(bc, t, smb_pinned, smb_pinned))) {
+		*err = talloc_asprintf(mem_ctx, "client %u: %s: cannot set up libsmbclient: %s",
+				       id, t->share->spec, strerror(errno));
+		goto fail;
+	}
+	talloc_set_destructor(bc, smb_client_destructor);
+	/* The client directory exists from the start, so that a loadfile need
+	 * not create it; one left behind must be a directory. */
+	e = smb_mkdir(bc->ctx, bc->client_url);
+	if ((e != 0 && e != EEXIST) || (e = smb_stat(bc->ctx, bc->client_url, &st)) != 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		*err = talloc_asprintf(mem_ctx, "client %u: %s: cannot make clients/%s: %s", id,
+				       t->share->spec, name, e ? strerror(e) : "not a directory");
+		goto fail;
+	}
+	if (opts->verify && !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
+		goto nomem;
+	return bc;
+nomem:
+	*err = talloc_asprintf(mem_ctx, "client %u: out of memory", id);
+fail:
+	talloc_free(bc);
+	return NULL;
+}
+
+static size_t smb_client_mem(const struct program *prog, const struct backend_options *opts)
+{
+	(void)opts;
+	/* The state (with its two URL buffers), the handle table, the client
+	 * URL, a URL per open handle, the two transfer buffers. */
+	return sizeof(struct backend_client) + prog->max_handles * sizeof(struct smb_handle) +
+	       (prog->max_handles + 1) * (256 + BACKEND_ALLOC_OVERHEAD) +
+	       2 * smb_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD;
+}
+
+static const char *smb_failure_detail(struct backend_client *bc)
+{
+	bool mismatch = bc->mismatch;
+
+	bc->mismatch = false;
+	return mismatch ? verify_detail(bc->verify) : NULL;
+}
+
+static struct verify_tally smb_verify_drain(struct backend_client *bc)
+{
+	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+}
+
+static void smb_pass_end(struct backend_client *bc)
+{
+	smb_close_handles(bc);
+	if (bc->verify)
+		verify_close_all(bc->verify);
+}
+
+static int smb_cleanup(struct backend_client *bc)
+{
+	smb_pass_end(bc);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, "");
+	if (smb_url(bc->url, bc->client_url, "") != 0)
+		return ENAMETOOLONG;
+	int err = smb_rmtree(bc, bc->url);
+	return err == ENOENT ? 0 : err;
+}
+
+const struct backend smb_backend = {
+	.name = "smb",
+	.options = smb_options,
+	.targets = smb_targets,
+	.scrub_argv = smb_scrub_argv,
+	.target_open = smb_target_open,
+	.target_close = smb_target_close,
+	.target_describe = smb_target_describe,
+	.client_mem = smb_client_mem,
+	.client_new = smb_client_new,
+	.op = {
+		[OP_NTCREATEX] = smb_ntcreatex,
+		[OP_CLOSE] = smb_closeop,
+		[OP_RENAME] = smb_rename,
+		[OP_UNLINK] = smb_unlink,
+		[OP_DELTREE] = smb_deltree,
+		[OP_RMDIR] = smb_rmdirop,
+		[OP_MKDIR] = smb_mkdirop,
+		[OP_QPATHINFO] = smb_qpathinfo,
+		[OP_QFILEINFO] = smb_qfileinfo,
+		[OP_QFSINFO] = smb_qfsinfo,
+		[OP_SFILEINFO] = smb_sfileinfo,
+		[OP_FINDFIRST] = smb_findfirst,
+		[OP_WRITEX] = smb_writex,
+		[OP_READX] = smb_readx,
+		/* LockX, UnlockX, Flush: libsmbclient has no call for them. */
+	},
+	.failure_detail = smb_failure_detail,
+	.verify_drain = smb_verify_drain,
+	.pass_end = smb_pass_end,
+	.cleanup = smb_cleanup,
+};

@@ -1,0 +1,201 @@
+# test_smb.sh - --backend=smb against a real smbd this test starts (see
+# lib_smbd.sh: a private configuration, 127.0.0.1, a free port): client.txt
+# and the built-in loadfile replay with every operation type accounted
+# for, the share is left empty, --verify checks its reads, the dialect and
+# server go into the JSON, the password shows nowhere, and wrong
+# credentials, a missing share and a server killed mid-run end the way
+# dbench(1) says.
+. "$TOP/tests/shell/lib.sh"
+. "$TOP/tests/shell/lib_smbd.sh"
+CLIENT_TXT=/usr/share/dbench/client.txt
+
+if ! smbd_start; then
+	echo "ok 1 # skip $SMBD_WHY"
+	exit 0
+fi
+
+# The operation types a loadfile holds, one name a line, sorted.
+loadfile_ops() {
+	awk '$1 !~ /^#/ && NF { print $1 }' "$1" | sort -u
+}
+
+# The operation names of a run's table (those performed, with a count).
+table_ops() {
+	printf '%s\n' "$1" | awk '/^ Operation /{t=1; next} t && /^ -+$/{next}
+		t && /^ [A-Za-z_]+ +[0-9]+ /{print $1} t && /^$/{t=0}' | sort -u
+}
+
+# share_empty: nothing of ours is left on the share.
+share_empty() {
+	expect_eq "$(ls -A "$SMB_SHARE_DIR")" "" "left on the share"
+}
+
+smb() {
+	"$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" "$@"
+}
+
+# The first 3000 lines of client.txt hold each of its operation types
+# (LockX first at line 2784) and replay in a second or two over SMB.
+head -n 3000 "$CLIENT_TXT" >"$T/head.txt"
+# And a short one for the runs whose point is not the load.
+head -n 200 "$CLIENT_TXT" >"$T/short.txt"
+
+begin "client.txt (its first 3000 lines) --run-once over SMB: every operation type counted, the share left empty"
+out=$(smb --run-once -c "$T/head.txt" --json="$T/once.json" 2); rc=$?
+expect_status $rc 0
+want=$(loadfile_ops "$T/head.txt" | grep -Evx 'LockX|UnlockX|Flush')
+expect_eq "$(table_ops "$out")" "$want" "operations in the table"
+expect_match "$out" '^ not supported by the backend, not performed: LockX [0-9]+, UnlockX [0-9]+, Flush [0-9]+$'
+jq -e '[.ops[] | select(.errors > 0)] | length == 0' "$T/once.json" >/dev/null ||
+	fail "errors: $(jq -c '[.ops[] | select(.errors > 0)]' "$T/once.json")"
+share_empty
+end
+
+# Every operation type, each failure status the backend must produce
+# among them, in a loadfile short enough to loop many times in a timed run.
+cat >"$T/all.txt" <<'EOF'
+Deltree "\clients\client1\t" NT_STATUS_OK
+Mkdir "\clients\client1\t" NT_STATUS_OK
+NTCreateX "\clients\client1\t\sub" 0x1 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\t\sub" 0x1 0x2 1 NT_STATUS_OBJECT_NAME_COLLISION
+NTCreateX "\clients\client1\t\a.dat" 0x40 0x5 2 NT_STATUS_OK
+WriteX 2 0 65536 65536 NT_STATUS_OK
+ReadX 2 4096 8192 8192 NT_STATUS_OK
+ReadX 2 65536 4096 4096 NT_STATUS_END_OF_FILE
+LockX 2 0 1 NT_STATUS_OK
+UnlockX 2 0 1 NT_STATUS_OK
+Flush 2 NT_STATUS_OK
+QUERY_FILE_INFORMATION 2 1004 NT_STATUS_OK
+SET_FILE_INFORMATION 2 1004 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\t\a.dat" 1004 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\t\none" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+QUERY_FS_INFORMATION 259 NT_STATUS_OK
+FIND_FIRST "\clients\client1\t\*.DAT" 260 1366 1 NT_STATUS_OK
+FIND_FIRST "\clients\client1\t\<.JNK" 260 1366 0 NT_STATUS_NO_SUCH_FILE
+Rename "\clients\client1\t\a.dat" "\clients\client1\t\b.dat" NT_STATUS_OK
+NTCreateX "\clients\client1\t\a.dat" 0x40 0x1 3 NT_STATUS_OBJECT_NAME_NOT_FOUND
+Unlink "\clients\client1\t\b.dat" 0x6 NT_STATUS_OK
+Rmdir "\clients\client1\t\sub" NT_STATUS_OK
+EOF
+
+begin "a timed run over SMB: every operation type counted, no error, the share left empty"
+out=$(smb -t 2 --warmup 0 -c "$T/all.txt" --json="$T/timed.json" 2); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Throughput [0-9.]+ MB/sec'
+want=$(loadfile_ops "$T/all.txt" | grep -Evx 'LockX|UnlockX|Flush')
+expect_eq "$(table_ops "$out")" "$want" "operations in the table"
+expect_match "$out" '^ not supported by the backend, not performed: LockX [0-9]+, UnlockX [0-9]+, Flush [0-9]+$'
+expect_eq "$(jq -r .result.errors "$T/timed.json")" 0 "errors"
+share_empty
+end
+
+begin "a timed run of the built-in loadfile over SMB: no error, the share left empty"
+out=$(smb -t 2 --warmup 0 --json="$T/builtin.json" 2); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r .result.errors "$T/builtin.json")" 0 "errors"
+share_empty
+end
+
+begin "the JSON names the server, the share and the dialect settled on, and no password"
+jq -e --arg s "127.0.0.1:$SMB_PORT" '.environment.targets[0] | .server == $s and
+	.share == "dbench" and .protocol == "SMB3_11" and .protocol_pinned == false and
+	.user == "root"' "$T/timed.json" >/dev/null ||
+	fail "target: $(jq -c '.environment.targets' "$T/timed.json")"
+grep -q -- "$SMB_PASS" "$T/timed.json" && fail "the password is in the JSON"
+end
+
+begin "--smb-protocol pins the dialect, and the JSON says so"
+out=$(smb --smb-protocol=SMB2_10 --run-once -q -c "$T/short.txt" --json="$T/pin.json" 1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r '.environment.targets[0] | "\(.protocol) \(.protocol_pinned)"' "$T/pin.json")" \
+	"SMB2_10 true" "protocol"
+share_empty
+end
+
+begin "--verify over SMB checks the reads and passes"
+out=$(smb --verify -t 2 --warmup 0 --json="$T/verify.json" 2); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Verify: [0-9.]+ MB checked in [1-9][0-9]* reads, no mismatch'
+expect_eq "$(jq -r .result.verify.mismatches "$T/verify.json")" 0 "mismatches"
+share_empty
+end
+
+begin "credentials from an authentication file, and from USER and PASSWD"
+printf 'username = %s\npassword = %s\n' "$SMB_USER" "$SMB_PASS" >"$T/auth"
+"$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-credentials="$T/auth" --run-once -q \
+	-c "$T/short.txt" 1 >"$T/auth.out" 2>&1; rc=$?
+expect_status $rc 0
+USER=$SMB_USER PASSWD=$SMB_PASS "$DBENCH" --backend=smb --smb-share="$SMB_URL" --run-once -q \
+	-c "$T/short.txt" 1 >"$T/env.out" 2>&1; rc=$?
+expect_status $rc 0
+share_empty
+end
+
+begin "the password is not in ps output, nor in the recorded command line, while the run goes on"
+"$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 \
+	-q --json="$T/ps.json" 1 >"$T/ps.out" 2>&1 &
+pid=$!
+sleep 2
+ps -o args= -p "$pid" >"$T/ps.txt"
+grep -q -- "--smb-user=$SMB_USER%" "$T/ps.txt" || fail "not the run's command: $(cat "$T/ps.txt")"
+grep -q -- "$SMB_PASS" "$T/ps.txt" && fail "ps shows the password: $(cat "$T/ps.txt")"
+tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$SMB_PASS" && fail "/proc/PID/cmdline holds it"
+kill -INT "$pid"
+wait "$pid"
+grep -q -- "$SMB_PASS" "$T/ps.json" "$T/ps.out" && fail "the password was printed"
+share_empty
+end
+
+begin "a wrong password: exit 2 with the server's reason, before any client starts"
+out=$("$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%not-$SMB_PASS" \
+	-t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: //127.0.0.1:$SMB_PORT/dbench: logon as 'root' refused: The attempted logon is invalid"
+expect_no_match "$out" 'clients ready'
+expect_no_match "$out" "$SMB_PASS"
+share_empty
+end
+
+begin "a missing share, a missing directory, a port nobody serves: exit 2, each named"
+out=$(smb_url=//127.0.0.1:$SMB_PORT/nosuch; "$DBENCH" --backend=smb --smb-share="$smb_url" \
+	--smb-user="$SMB_USER%$SMB_PASS" -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: //127.0.0.1:$SMB_PORT/nosuch: no share 'nosuch' on 127.0.0.1:$SMB_PORT$"
+out=$("$DBENCH" --backend=smb --smb-share="$SMB_URL/no/dir" --smb-user="$SMB_USER%$SMB_PASS" \
+	-t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: $SMB_URL/no/dir: no directory 'no/dir' in the share: "
+port=$(smbd_free_port)
+out=$("$DBENCH" --backend=smb --smb-share="//127.0.0.1:$port/dbench" \
+	--smb-user="$SMB_USER%$SMB_PASS" -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: //127.0.0.1:$port/dbench: cannot connect: Connection refused$"
+end
+
+begin "--check-loadfile --backend=smb names what libsmbclient cannot send"
+out=$("$DBENCH" --check-loadfile --backend=smb -c "$T/head.txt"); rc=$?
+expect_status $rc 0
+expect_match "$out" '^LockX: 2 operations not supported by the smb backend$'
+expect_match "$out" '^Flush: [0-9]+ operations not supported by the smb backend$'
+end
+
+# Last: it stops the server.
+begin "smbd killed mid-run: the FAILED line, the results so far, exit 1 within 2 s"
+"$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 \
+	--json="$T/kill.json" 2 >"$T/kill.out" 2>&1 &
+pid=$!
+sleep 2
+t0=$(date +%s%N)
+kill -KILL "-$SMBD_PID"
+wait "$pid"; rc=$?
+t1=$(date +%s%N)
+SMBD_PID=
+expect_status $rc 1
+expect_match "$(cat "$T/kill.out")" '^FAILED: client [0-9]+, .*'
+expect_match "$(cat "$T/kill.out")" '^ NTCreateX +[1-9][0-9]* '
+[ $(( (t1 - t0) / 1000000 )) -le 2000 ] || fail "dbench took $(( (t1 - t0) / 1000000 )) ms to stop"
+end
+
+finish
