@@ -89,7 +89,6 @@ struct backend_target {
 	char *clients;		/* base + "/clients" */
 	const char *dialect;	/* what the server and we settled on */
 	char *server;		/* HOST:PORT, for messages and the JSON */
-	bool made_clients;	/* target_open() made the clients directory */
 };
 
 /* ---- URLs ---- */
@@ -400,7 +399,6 @@ static struct backend_target *smb_target_open(TALLOC_CTX *mem_ctx, const char *s
 		goto fail;
 	}
 	e = smb_mkdir(ctx, t->clients);
-	t->made_clients = e == 0;
 	if ((e != 0 && e != EEXIST) || (e = smb_stat(ctx, t->clients, &st)) != 0 ||
 	    !S_ISDIR(st.st_mode)) {
 		msg = talloc_asprintf(tmp, "%s: cannot make directory 'clients': %s", spec,
