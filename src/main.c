@@ -353,7 +353,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 				strerror(err));
 			return EXIT_BAD_INPUT;
 		}
-		if (!*cl->probe && !plan.backend->local_clients_fd) {
+		if (!*cl->probe && !plan.backend->local_clients_fd && !plan.backend->lister_open) {
 			fprintf(stderr, "dbench: --probe makes its directory in a local target, and"
 				" the %s backend's are not: give --probe=DIR\n", plan.backend->name);
 			return EXIT_BAD_INPUT;

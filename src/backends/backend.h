@@ -79,6 +79,7 @@ struct backend_options {
 struct backend_target;	/* one target (a directory, a share, an export),
 			 * opened in the parent; each backend defines its own */
 struct backend_client;	/* one client's state: handles, directory cache */
+struct backend_lister;	/* the --probe process's session on a remote target */
 
 /*
  * What an operation returns when the backend cannot express it at all (an
@@ -158,6 +159,26 @@ struct backend {
 	 * (--probe=DIR lists a local DIR whatever the backend).
 	 */
 	int (*local_clients_fd)(const struct backend_target *t);
+
+	/*
+	 * Optional, for a bare --probe on a target that is not local: the
+	 * probe's directory, over a session of the calling process's own.
+	 * lister_open() connects to `t` for directory `name` beneath its
+	 * clients directory (in the probe process; in the parent, to remove
+	 * what a dead probe left), its state on mem_ctx, or NULL and *err;
+	 * lister_make() makes the directory holding `nfiles` empty files
+	 * named by name_of() (taking over one that an earlier run left);
+	 * lister_list() lists it, asking each entry's attributes as `ls -l`
+	 * does, and sets *entries to the names read ("." and ".." aside);
+	 * lister_remove() removes it and what it holds.  0 or a positive
+	 * errno.
+	 */
+	struct backend_lister *(*lister_open)(TALLOC_CTX *mem_ctx, struct backend_target *t,
+					      const char *name, char **err);
+	int (*lister_make)(struct backend_lister *l, unsigned nfiles,
+			   void (*name_of)(char name[16], unsigned i));
+	int (*lister_list)(struct backend_lister *l, uint64_t *entries);
+	int (*lister_remove)(struct backend_lister *l);
 
 	/*
 	 * Optional: called once in the parent before any client process is

@@ -503,9 +503,8 @@ static struct smb_handle *smb_handle_of(struct backend_client *bc, const struct 
 /* Remove the tree at the URL in buf (of SMB_URL_MAX; restored on return):
  * a file is unlinked, a directory emptied and removed.  The names are
  * read first, then removed, so that no listing runs while it changes. */
-static int smb_rmtree(struct backend_client *bc, char *buf)
+static int smb_rmtree(SMBCCTX *ctx, char *buf)
 {
-	SMBCCTX *ctx = bc->ctx;
 	SMBCFILE *d = smbc_getFunctionOpendir(ctx)(ctx, buf);
 	struct smbc_dirent *de;
 	TALLOC_CTX *tmp;
@@ -539,7 +538,7 @@ static int smb_rmtree(struct backend_client *bc, char *buf)
 		if (l >= SMB_URL_MAX)
 			err = ENAMETOOLONG;
 		else if (buf[len] = '/', (err = smb_url_append(buf, &l, names[i])) == 0)
-			err = dirs[i] ? smb_rmtree(bc, buf)
+			err = dirs[i] ? smb_rmtree(ctx, buf)
 				      : (smbc_getFunctionUnlink(ctx)(ctx, buf) == 0 ? 0 : errno);
 		buf[len] = '\0';
 	}
@@ -679,7 +678,7 @@ static int smb_deltree(struct backend_client *bc, const struct op *op)
 
 	if (err)
 		return err;
-	err = smb_rmtree(bc, bc->url);
+	err = smb_rmtree(bc->ctx, bc->url);
 	if (bc->verify)
 		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
 	return err == ENOENT ? 0 : err;
@@ -943,8 +942,89 @@ static int smb_cleanup(struct backend_client *bc)
 		verify_forget_tree(bc->verify, "");
 	if (smb_url(bc->url, bc->client_url, "") != 0)
 		return ENAMETOOLONG;
-	int err = smb_rmtree(bc, bc->url);
+	int err = smb_rmtree(bc->ctx, bc->url);
 	return err == ENOENT ? 0 : err;
+}
+
+/* ---- the --probe process's directory ---- */
+
+struct backend_lister {
+	SMBCCTX *ctx;			/* the probe's own session */
+	char url[SMB_URL_MAX];		/* SHARE/PATH/clients/NAME */
+	char file[SMB_URL_MAX];		/* one of its files */
+};
+
+static struct backend_lister *smb_lister_open(TALLOC_CTX *mem_ctx, struct backend_target *t,
+					      const char *name, char **err)
+{
+	struct backend_lister *l = talloc_zero(mem_ctx, struct backend_lister);
+
+	if (!l || smb_url(l->url, t->clients, name) != 0) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		talloc_free(l);
+		return NULL;
+	}
+	if (!(l->ctx = smb_context(l, t, smb_pinned, smb_pinned))) {
+		*err = talloc_asprintf(mem_ctx, "%s: cannot set up libsmbclient: %s",
+				       t->share->spec, strerror(errno));
+		talloc_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+/* The directory and its files; one an earlier run left must be a
+ * directory whose files of our names are files. */
+static int smb_lister_make(struct backend_lister *l, unsigned nfiles,
+			   void (*name_of)(char name[16], unsigned i))
+{
+	struct stat st;
+	int err = smb_mkdir(l->ctx, l->url);
+
+	if ((err && err != EEXIST) || (err = smb_stat(l->ctx, l->url, &st)) != 0)
+		return err;
+	if (!S_ISDIR(st.st_mode))
+		return ENOTDIR;
+	for (unsigned i = 0; i < nfiles; i++) {
+		char name[16];
+		name_of(name, i);
+		if ((err = smb_url(l->file, l->url, name)) != 0)
+			return err;
+		SMBCFILE *f = smbc_getFunctionOpen(l->ctx)(l->ctx, l->file,
+							   O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (f) {
+			smbc_getFunctionClose(l->ctx)(l->ctx, f);
+			continue;
+		}
+		if ((err = errno) != EEXIST || (err = smb_stat(l->ctx, l->file, &st)) != 0)
+			return err;
+		if (!S_ISREG(st.st_mode))
+			return EEXIST;
+	}
+	return 0;
+}
+
+/* As `ls -l` on a mounted share: the listing brings every entry's
+ * attributes along (readdirplus), no request per name. */
+static int smb_lister_list(struct backend_lister *l, uint64_t *entries)
+{
+	SMBCFILE *d = smbc_getFunctionOpendir(l->ctx)(l->ctx, l->url);
+	const struct libsmb_file_info *fi;
+	struct stat st;
+	uint64_t n = 0;
+
+	if (!d)
+		return errno;
+	while ((fi = smbc_getFunctionReaddirPlus2(l->ctx)(l->ctx, d, &st)) != NULL)
+		n += strcmp(fi->name, ".") != 0 && strcmp(fi->name, "..") != 0;
+	smbc_getFunctionClosedir(l->ctx)(l->ctx, d);
+	*entries = n;
+	return 0;
+}
+
+static int smb_lister_remove(struct backend_lister *l)
+{
+	return smb_rmtree(l->ctx, l->url);
 }
 
 const struct backend smb_backend = {
@@ -955,6 +1035,10 @@ const struct backend smb_backend = {
 	.target_open = smb_target_open,
 	.target_close = smb_target_close,
 	.target_describe = smb_target_describe,
+	.lister_open = smb_lister_open,
+	.lister_make = smb_lister_make,
+	.lister_list = smb_lister_list,
+	.lister_remove = smb_lister_remove,
 	.client_mem = smb_client_mem,
 	.client_new = smb_client_new,
 	.op = {

@@ -182,7 +182,8 @@ static void clean_leftovers(struct driver *d)
 		talloc_free(tmp);
 	}
 	if (plan->probe && !plan->probe_dir && !stats_get(&d->stats->probe.cleaned) &&
-	    probe_remove_directory(probe_clients_fd(d)) != 0)
+	    (probe_clients_fd(d) >= 0 ? probe_remove_directory(probe_clients_fd(d))
+				      : probe_remove_remote(plan->backend, d->targets[0])) != 0)
 		fprintf(stderr, "dbench: files of the probe are left in %s\n",
 			probe_directory(d->ctx, plan));
 }
@@ -321,7 +322,7 @@ static bool fork_probe(struct driver *d)
 	if (pid == 0) {
 		close(d->start_pipe[1]);
 		d->child_status = probe_process_main(d->plan, d->stats, probe_clients_fd(d),
-						     d->start_pipe[0]);
+						     d->targets[0], d->start_pipe[0]);
 		d->in_child = true;
 		is_client = true;
 		return false;

@@ -23,7 +23,9 @@
 struct probe {
 	struct stats_region *stats;
 	struct probe_slot *slot;
-	int clients_dirfd;		/* DIR/clients of the first target */
+	int clients_dirfd;		/* DIR/clients of the first target, or -1 */
+	const struct backend *b;	/* ... and when -1, the backend whose */
+	struct backend_lister *l;	/* lister makes and lists our directory */
 	bool own_dir;			/* the default directory: ours to make and remove */
 	const char *dir;		/* what is listed, as a path for messages */
 };
@@ -73,6 +75,11 @@ int probe_check_directory(const char *dir)
  * followed. */
 static bool make_directory(struct probe *p)
 {
+	if (p->l) {
+		int err = p->b->lister_make(p->l, PROBE_FILES, file_name);
+		return err == 0 || fail(p, "setup: cannot create '%s' and its files: %s", p->dir,
+					strerror(err));
+	}
 	if (mkdirat(p->clients_dirfd, PROBE_NAME, 0755) < 0 && errno != EEXIST)
 		return fail(p, "setup: cannot create directory '%s': %s", p->dir, strerror(errno));
 	int fd = openat(p->clients_dirfd, PROBE_NAME,
@@ -140,6 +147,10 @@ static DIR *open_listing(const struct probe *p)
  * Sets *entries to the names read; false after fail(). */
 static bool list_once(struct probe *p, uint64_t *entries)
 {
+	if (p->l) {
+		int err = p->b->lister_list(p->l, entries);
+		return err == 0 || fail(p, "cannot list '%s': %s", p->dir, strerror(err));
+	}
 	DIR *d = open_listing(p);
 	struct dirent *e;
 	struct stat st;
@@ -202,21 +213,43 @@ static bool run_listings(struct probe *p)
 	return true;
 }
 
+int probe_remove_remote(const struct backend *b, struct backend_target *t)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	char *err = NULL;
+	struct backend_lister *l = b->lister_open(tmp, t, PROBE_NAME, &err);
+	int e = l ? b->lister_remove(l) : EIO;
+
+	talloc_free(tmp);
+	return e == ENOENT ? 0 : e;
+}
+
+/* The backend's session for our directory on a target that is not local. */
+static bool open_lister(struct probe *p, TALLOC_CTX *ctx, struct backend_target *target)
+{
+	char *err = NULL;
+
+	if (!(p->l = p->b->lister_open(ctx, target, PROBE_NAME, &err)))
+		return fail(p, "setup: %s", err ? err : "out of memory");
+	return true;
+}
+
 int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
-		       int clients_dirfd, int start_fd)
+		       int clients_dirfd, struct backend_target *target, int start_fd)
 {
 	TALLOC_CTX *ctx = talloc_new(NULL);
 	struct probe p = {
 		.stats = stats, .slot = &stats->probe,
 		.clients_dirfd = clients_dirfd, .own_dir = plan->probe_dir == NULL,
-		.dir = probe_directory(ctx, plan),
+		.dir = probe_directory(ctx, plan), .b = plan->backend,
 	};
 	bool ok;
 
 	/* Named, so that ps and pgrep tell it from the clients. */
 	prctl(PR_SET_NAME, "dbench-probe");
 	client_watch_parent();
-	ok = !p.own_dir || make_directory(&p);
+	ok = !p.own_dir || clients_dirfd >= 0 || open_lister(&p, ctx, target);
+	ok = ok && (!p.own_dir || make_directory(&p));
 	if (ok) {
 		stats_set(&p.slot->state, CLIENT_READY);
 		client_wait_for_start(start_fd);
@@ -225,7 +258,8 @@ int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
 	}
 	if (ok)
 		stats_set(&p.slot->state, CLIENT_CLEANUP);
-	if (!p.own_dir || (!plan->skip_cleanup && probe_remove_directory(clients_dirfd) == 0))
+	if (!p.own_dir || (!plan->skip_cleanup &&
+			   (p.l ? p.b->lister_remove(p.l) : probe_remove_directory(clients_dirfd)) == 0))
 		stats_set(&p.slot->cleaned, 1);
 	if (ok)
 		stats_set(&p.slot->state, CLIENT_DONE);

@@ -55,17 +55,23 @@ int probe_check_directory(const char *dir);
 
 /*
  * The body of the probe process.  `clients_dirfd` is DIR/clients of the
- * first target (backend.h local_clients_fd), or -1 with --probe=DIR on a
- * target that is not local; `start_fd` is the read end of the start pipe.
+ * first target (backend.h local_clients_fd), or -1 on a target that is
+ * not local: then a bare --probe makes and lists its directory through
+ * the backend's lister on `target`, the first target.  `start_fd` is the
+ * read end of the start pipe.
  * Returns the exit status: 0, or 1 after a failure described in
  * stats->probe.failure.
  */
 int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
-		       int clients_dirfd, int start_fd);
+		       int clients_dirfd, struct backend_target *target, int start_fd);
 
 /* Remove the default probe directory from DIR/clients.  0 when it is gone,
  * or there is nothing of ours there (a symbolic link or any other non-
  * directory at its name is left alone); else an errno. */
 int probe_remove_directory(int clients_dirfd);
+
+/* The same for a target that is not local, through the backend's
+ * lister (backend.h), over a session of the caller's own. */
+int probe_remove_remote(const struct backend *b, struct backend_target *t);
 
 #endif

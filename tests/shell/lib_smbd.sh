@@ -12,7 +12,10 @@
 # /etc/samba/smb.conf either.
 #
 # After smbd_start: SMB_PORT, SMBD_PID, SMB_SHARE_DIR (the share's own
-# directory), SMB_USER, SMB_PASS, SMB_URL (//127.0.0.1:PORT/dbench).
+# directory), SMB_USER, SMB_PASS, SMB_URL (//127.0.0.1:PORT/dbench); and a
+# second share with case-sensitive names, SMB_CS_URL on SMB_CS_SHARE_DIR,
+# where making a file does not make smbd scan its directory for another
+# case of the name (3000 files take seconds to make there, not minutes).
 # smbd_stop ends it by its pid (its process group, which is its own); the
 # EXIT trap does it too, so a failing test leaves no server running.
 # smbd runs as root and serves the share as root: SMB_USER is root, added
@@ -77,6 +80,10 @@ smbd_write_conf() {
 [dbench]
 	path = $_d/share
 	read only = no
+[dbenchcs]
+	path = $_d/share-cs
+	read only = no
+	case sensitive = yes
 EOF
 	# The client's side: nothing from the machine, no broadcast lookups.
 	cat >"$HOME/.smb/smb.conf" <<EOF
@@ -104,7 +111,8 @@ smbd_start() {
 	done
 	_d=$T/smbd
 	mkdir -p "$_d/private" "$_d/lock" "$_d/state" "$_d/cache" "$_d/pid" "$_d/ncalrpc" \
-		"$_d/binddns" "$_d/usershares" "$_d/log" "$_d/share" "$_d/client" "$T/home/.smb"
+		"$_d/binddns" "$_d/usershares" "$_d/log" "$_d/share" "$_d/share-cs" "$_d/client" \
+		"$T/home/.smb"
 	chmod 700 "$_d/private"
 	HOME=$T/home
 	export HOME
@@ -127,6 +135,8 @@ smbd_start() {
 		if smbd_listening "$SMB_PORT" && kill -0 "$SMBD_PID" 2>/dev/null; then
 			SMB_SHARE_DIR=$_d/share
 			SMB_URL=//127.0.0.1:$SMB_PORT/dbench
+			SMB_CS_SHARE_DIR=$_d/share-cs
+			SMB_CS_URL=//127.0.0.1:$SMB_PORT/dbenchcs
 			return 0
 		fi
 		smbd_stop	# the port was taken meanwhile, or smbd failed: again

@@ -181,6 +181,15 @@ expect_match "$out" '^LockX: 2 operations not supported by the smb backend$'
 expect_match "$out" '^Flush: [0-9]+ operations not supported by the smb backend$'
 end
 
+begin "--probe lists its directory on the share while the load runs, and removes it"
+out=$("$DBENCH" --backend=smb --smb-share="$SMB_CS_URL" --smb-user="$SMB_USER%$SMB_PASS" \
+	-c "$T/short.txt" -t 2 --warmup 0 --probe --json="$T/probe.json" 1 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" "^Probe: [1-9][0-9]* listings? of 3000 entries in $SMB_CS_URL/clients/probe, p50 "
+expect_eq "$(jq -r .probe.entries "$T/probe.json")" 3000 "entries"
+expect_eq "$(ls -A "$SMB_CS_SHARE_DIR")" "" "left on the share"
+end
+
 # Last: it stops the server.
 begin "smbd killed mid-run: the FAILED line, the results so far, exit 1 within 2 s"
 "$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 \
