@@ -181,6 +181,20 @@ expect_match "$out" '^LockX: 2 operations not supported by the smb backend$'
 expect_match "$out" '^Flush: [0-9]+ operations not supported by the smb backend$'
 end
 
+begin "--sweep with --think-time over SMB, and compare of two SMB runs"
+out=$(smb -c "$T/short.txt" -t 1 --warmup 0 -q --think-time=exp:100 --sweep=1,2 \
+	--json="$T/sweep.json" 2>&1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -c '[.runs[].config.nprocs]' "$T/sweep.json")" \
+	"[1,2]" "sweep runs"
+jq -e '[.runs[] | .result.think_time_mean_us > 0 and .result.errors == 0] | all' \
+	"$T/sweep.json" >/dev/null || fail "think time or errors: $(jq -c '[.runs[].result]' "$T/sweep.json" | cut -c1-300)"
+out=$("$DBENCH" compare "$T/timed.json" "$T/verify.json" 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Throughput, MB/sec'
+share_empty
+end
+
 begin "--probe lists its directory on the share while the load runs, and removes it"
 out=$("$DBENCH" --backend=smb --smb-share="$SMB_CS_URL" --smb-user="$SMB_USER%$SMB_PASS" \
 	-c "$T/short.txt" -t 2 --warmup 0 --probe --json="$T/probe.json" 1 2>&1); rc=$?
