@@ -115,7 +115,7 @@ share_empty
 end
 
 begin "--verify over SMB checks the reads and passes"
-out=$(smb --verify -t 2 --warmup 0 --json="$T/verify.json" 2); rc=$?
+out=$(smb --verify -c "$T/all.txt" -t 2 --warmup 0 --json="$T/verify.json" 2); rc=$?
 expect_status $rc 0
 expect_match "$out" '^Verify: [0-9.]+ MB checked in [1-9][0-9]* reads, no mismatch'
 expect_eq "$(jq -r .result.verify.mismatches "$T/verify.json")" 0 "mismatches"
@@ -209,7 +209,11 @@ begin "smbd killed mid-run: the FAILED line, the results so far, exit 1 within 2
 "$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 \
 	--json="$T/kill.json" 2 >"$T/kill.out" 2>&1 &
 pid=$!
-sleep 2
+# Until the clients have run a second (setup may be slow under a sanitizer).
+for i in $(seq 300); do
+	grep -q ' execute ' "$T/kill.out" && break
+	sleep 0.1
+done
 t0=$(date +%s%N)
 kill -KILL "-$SMBD_PID"
 wait "$pid"; rc=$?
