@@ -18,7 +18,9 @@
  * fstat after every open, the second directory scan of a wildcard
  * FIND_FIRST.  The differences are deliberate and listed where they occur:
  * Deltree removes directories too, outcomes are checked instead of
- * printed, and a directory open on a cache miss is the only extra call.
+ * printed, a directory open on a cache miss is the only extra call, and
+ * Deltree opens each directory with openat2(RESOLVE_NO_XDEV) so that it
+ * never enters another mount.
  *
  * With --verify, WriteX writes verify.h's pattern from the client's own
  * buffer instead of zeros, every change an operation makes to the files
@@ -36,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -178,12 +181,17 @@ static int fileio_walk(int base, const char *rel)
 	return fd == base ? -EINVAL : fd;
 }
 
-static int fileio_open_beneath(struct backend_client *bc, int base, const char *rel)
+/*
+ * openat2 of directory `rel` beneath `base` with `resolve`, or -ENOSYS
+ * where the kernel lacks it (ENOSYS: old kernel; EPERM: a seccomp filter,
+ * after which a real permission problem shows up again in the caller's
+ * fallback).  Returns a descriptor or -errno.
+ */
+static int fileio_openat2(struct backend_client *bc, int base, const char *rel,
+			  uint64_t flags, uint64_t resolve)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
+	struct open_how how = { .flags = flags | O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+				.resolve = resolve | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
 
 	if (!bc->no_openat2) {
 		long fd = syscall(SYS_openat2, base, rel, &how, sizeof(how));
@@ -191,11 +199,16 @@ static int fileio_open_beneath(struct backend_client *bc, int base, const char *
 			return (int)fd;
 		if (errno != ENOSYS && errno != EPERM)
 			return -errno;
-		/* ENOSYS: old kernel; EPERM: a seccomp filter.  A real
-		 * permission problem shows up again in the walk. */
 		bc->no_openat2 = true;
 	}
-	return fileio_walk(base, rel);
+	return -ENOSYS;
+}
+
+static int fileio_open_beneath(struct backend_client *bc, int base, const char *rel)
+{
+	int fd = fileio_openat2(bc, base, rel, 0, RESOLVE_BENEATH);
+
+	return fd == -ENOSYS ? fileio_walk(base, rel) : fd;
 }
 
 /* Close one cached directory other than `keep`, round robin. */
@@ -458,16 +471,55 @@ static int fileio_sync_dir(const struct backend_client *bc, int dirfd)
 
 /* ---- Deltree and cleanup ---- */
 
-static int fileio_rmtree_at(TALLOC_CTX *mem_ctx, int parent, const char *name, dev_t dev);
+static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name);
 
 static bool fileio_dot_or_dotdot(const char *n)
 {
 	return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
 }
 
-/* Remove every entry of the directory being read by `s`, on device dev;
- * a subdirectory on another device is left alone (EXDEV). */
-static int fileio_empty_dir(TALLOC_CTX *mem_ctx, struct fileio_scan *s, dev_t dev)
+/* The mount id of an open descriptor (statx STATX_MNT_ID), or its device
+ * where the kernel does not report one. */
+static bool fileio_mount_of(int fd, uint64_t *mnt, dev_t *dev)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) != 0)
+		return false;
+	*mnt = stx.stx_mask & STATX_MNT_ID ? stx.stx_mnt_id : 0;
+	*dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	return true;
+}
+
+/*
+ * Open subdirectory `name` of `parent` for removal, without following a
+ * symbolic link and without crossing into another mount: st_dev cannot
+ * tell a bind mount of the same file system, so the check is the mount
+ * itself, openat2's RESOLVE_NO_XDEV or, where openat2 is missing, the
+ * mount ids (statx) of both.  Returns a descriptor or -errno, -EXDEV for
+ * a mount point.
+ */
+static int fileio_open_subdir(struct backend_client *bc, int parent, const char *name)
+{
+	int fd = fileio_openat2(bc, parent, name, O_NOFOLLOW, RESOLVE_NO_XDEV);
+	if (fd != -ENOSYS)
+		return fd;
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	uint64_t pm, cm;
+	dev_t pd, cd;
+	if (!fileio_mount_of(parent, &pm, &pd) || !fileio_mount_of(fd, &cm, &cd) ||
+	    pm != cm || pd != cd) {
+		close(fd);
+		return -EXDEV;
+	}
+	return fd;
+}
+
+/* Remove every entry of the directory being read by `s`; a subdirectory
+ * that is another mount is left alone (EXDEV). */
+static int fileio_empty_dir(struct backend_client *bc, struct fileio_scan *s)
 {
 	const char *n;
 	struct stat st;
@@ -479,7 +531,7 @@ static int fileio_empty_dir(TALLOC_CTX *mem_ctx, struct fileio_scan *s, dev_t de
 		if (fstatat(s->fd, n, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			e = errno == ENOENT ? 0 : errno;
 		else if (S_ISDIR(st.st_mode))
-			e = st.st_dev == dev ? fileio_rmtree_at(mem_ctx, s->fd, n, dev) : EXDEV;
+			e = fileio_rmtree_at(bc, s->fd, n);
 		else
 			e = unlinkat(s->fd, n, 0) == 0 || errno == ENOENT ? 0 : errno;
 		if (err == 0)
@@ -490,30 +542,31 @@ static int fileio_empty_dir(TALLOC_CTX *mem_ctx, struct fileio_scan *s, dev_t de
 
 /*
  * Remove `name` in `parent` and everything beneath it, never following a
- * symbolic link and never leaving the device it starts on (dev 0: the
- * one `name` is on).  A name that is not a directory (a file, a planted
- * symlink) is unlinked itself; one that is already gone is success.
- * Returns 0 or the first errno.  Each level holds one descriptor and one
- * buffer, allocated on mem_ctx and freed before returning.
+ * symbolic link and never entering another mount (a bind mount of the
+ * same file system included), `name` itself included.  A name that is
+ * not a directory (a file, a planted symlink) is unlinked itself; one
+ * that is already gone is success.  Returns 0 or the first errno.  Each
+ * level holds one descriptor and one buffer, allocated on bc and freed
+ * before returning.
  */
-static int fileio_rmtree_at(TALLOC_CTX *mem_ctx, int parent, const char *name, dev_t dev)
+static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name)
 {
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = fileio_open_subdir(bc, parent, name);
 	struct fileio_scan s;
 	struct stat st;
 	int err;
 
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (fd == -ENOENT)
 			return 0;
-		if (errno != ENOTDIR && errno != ELOOP)
-			return errno;
+		if (fd != -ENOTDIR && fd != -ELOOP)
+			return -fd;
 		return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : errno;
 	}
-	char *buf = talloc_size(mem_ctx, FILEIO_DENTS_SIZE);
+	char *buf = talloc_size(bc, FILEIO_DENTS_SIZE);
 	err = fileio_scan_start(&s, fd, buf, &st);
 	if (err == 0) {
-		err = fileio_empty_dir(mem_ctx, &s, dev ? dev : st.st_dev);
+		err = fileio_empty_dir(bc, &s);
 		fileio_close(&s.fd);
 		if (unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT && err == 0)
 			err = errno;
@@ -691,7 +744,7 @@ static int fileio_deltree(struct backend_client *bc, const struct op *op)
 		return 0;	/* nothing to delete */
 	if (dirfd < 0)
 		return -dirfd;
-	int err = fileio_rmtree_at(bc, dirfd, leaf, 0);
+	int err = fileio_rmtree_at(bc, dirfd, leaf);
 	fileio_invalidate(bc, op->path);
 	if (bc->verify)
 		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
@@ -1107,7 +1160,7 @@ static int fileio_cleanup(struct backend_client *bc)
 	if (bc->verify)
 		verify_forget_tree(bc->verify, "");
 	fileio_invalidate(bc, "");
-	return fileio_rmtree_at(bc, bc->clients_fd, bc->name, 0);
+	return fileio_rmtree_at(bc, bc->clients_fd, bc->name);
 }
 
 const struct backend fileio_backend = {
