@@ -259,13 +259,38 @@ void client_wait_for_start(int start_fd)
 		;
 }
 
+/*
+ * A client process's memory: `shared` holds the array of its clients,
+ * and each client has a talloc pool of its own, so that no one pool
+ * comes near talloc's limit on a single allocation (256 MiB: about 6500
+ * clients of the built-in loadfile).  A talloc object, the parent of all.
+ */
+struct client_mem {
+	TALLOC_CTX *shared;
+	TALLOC_CTX **each;
+	unsigned count;
+};
+
 TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 {
 	const struct backend *b = plan->backend;
-	size_t each = sizeof(struct client) + BACKEND_ALLOC_OVERHEAD +
+	size_t each = BACKEND_ALLOC_OVERHEAD +
 		      (b->client_mem ? b->client_mem(plan->prog, &plan->bopts) : 0);
 
-	return talloc_pool(NULL, BACKEND_ALLOC_OVERHEAD + count * each);
+	if (count > plan->nclients)
+		count = plan->nclients;	/* no process runs more clients than there are */
+	struct client_mem *m = talloc_zero(NULL, struct client_mem);
+	if (m == NULL)
+		return NULL;
+	m->count = count;
+	m->shared = talloc_pool(m, BACKEND_ALLOC_OVERHEAD + count * sizeof(struct client));
+	m->each = talloc_array(m, TALLOC_CTX *, count);
+	bool ok = m->shared && m->each;
+	for (unsigned i = 0; ok && i < count; i++)
+		ok = (m->each[i] = talloc_pool(m, each)) != NULL;
+	if (!ok)
+		TALLOC_FREE(m);
+	return m;
 }
 
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
@@ -273,7 +298,9 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct backend_target *const *targets, int start_fd)
 {
 	pid_t parent = getppid();
-	struct client *cl = talloc_zero_array(pool, struct client, count);
+	struct client_mem *mem = talloc_get_type_abort(pool, struct client_mem);
+	struct client *cl = count <= mem->count ? talloc_zero_array(mem->shared, struct client, count)
+						: NULL;
 	bool ok = cl != NULL;
 
 	client_watch_parent();
@@ -284,7 +311,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		cl[i].slot = &stats->slot[id];
 		cl[i].sets = stats_sets_of(stats, id);
 		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
-		cl[i].bc = plan->backend->client_new(pool, targets[id % plan->ndirs],
+		cl[i].bc = plan->backend->client_new(mem->each[i], targets[id % plan->ndirs],
 						     id + 1, plan->prog, &plan->bopts, &err);
 		if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;

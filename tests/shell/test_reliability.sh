@@ -28,4 +28,20 @@ else
 fi
 end
 
+begin "a client process's memory is sized for the clients it runs, with no 256 MiB ceiling"
+mkdir -p "$T/pool"
+printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/one.txt"
+out=$("$DBENCH" --run-once -c "$T/one.txt" --clients-per-process=100000 -D "$T/pool" 2 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" "$TP"
+# A 2000-level path: each client holds a directory buffer per level, 16 MB,
+# so 20 clients in one process need more than talloc's 256 MiB at once.
+deep='\clients\client1'
+i=0; while [ $i -lt 2000 ]; do deep="$deep\\a"; i=$((i + 1)); done
+printf 'QUERY_PATH_INFORMATION "%s" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND\n' "$deep" >"$T/deep.txt"
+out=$("$DBENCH" --run-once -c "$T/deep.txt" --clients-per-process=20 -D "$T/pool" 20 2>&1); rc=$?
+expect_status $rc 0
+expect_no_match "$out" 'out of memory'
+end
+
 finish
