@@ -121,13 +121,17 @@ static bool parse_nprocs(const char *s, unsigned *out)
 	return true;
 }
 
-static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path)
+/* The program to run, or NULL with *rc the exit code: memory running out
+ * is a failed run, not bad input. */
+static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *rc)
 {
 	char *err = NULL;
 	struct program *prog = path ? loadfile_read(mem_ctx, path, &err)
 				    : loadfile_default(mem_ctx, &err);
-	if (!prog)
-		fprintf(stderr, "dbench: %s\n", err);
+	if (!prog) {
+		*rc = errno == ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+	}
 	return prog;
 }
 
@@ -135,9 +139,10 @@ static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path)
  * cannot express (still exit 0: a run counts those as not supported). */
 static int check_loadfile(TALLOC_CTX *mem_ctx, const char *path, const char *backend)
 {
-	struct program *prog = load_program(mem_ctx, path);
+	int rc;
+	struct program *prog = load_program(mem_ctx, path, &rc);
 	if (!prog)
-		return EXIT_BAD_INPUT;
+		return rc;
 	fputs(loadfile_summary(mem_ctx, prog), stdout);
 	if (backend) {
 		char *report = NULL;
@@ -317,9 +322,10 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 		sweep.nprocs = 1;
 	}
 	notice_dbench4_options(cl);
-	plan.prog = load_program(mem_ctx, cl->loadfile);
+	int rc;
+	plan.prog = load_program(mem_ctx, cl->loadfile, &rc);
 	if (!plan.prog)
-		return EXIT_BAD_INPUT;
+		return rc;
 	plan.timelimit = cl->timelimit;
 	plan.warmup = cl->warmup >= 0 ? (unsigned)cl->warmup : plan.timelimit / 5;
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <openssl/evp.h>
 #include <zlib.h>
@@ -62,10 +64,19 @@ struct compiler {
 	uint16_t *free_slots;		/* slots freed by Close, reused first */
 	unsigned nfree;
 	unsigned nslots;		/* slots ever handed out */
+	bool oom;			/* memory ran out: not the file's fault */
 };
 
 static void fail(struct compiler *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Memory ran out: loadfile_compile() reports it once the program is freed. */
+static void fail_oom(struct compiler *c)
+{
+	c->oom = true;
+	if (!c->err)
+		c->err = "";
+}
 
 static void fail(struct compiler *c, const char *fmt, ...)
 {
@@ -76,7 +87,10 @@ static void fail(struct compiler *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = talloc_vasprintf(c->prog, fmt, ap);
 	va_end(ap);
-	c->err = talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s", c->name, c->line, msg);
+	c->err = msg ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s", c->name, c->line, msg)
+		     : NULL;
+	if (!c->err)
+		fail_oom(c);
 }
 
 /* A token as printable text for a message, cut to a sensible length. */
@@ -313,7 +327,7 @@ static long add_dir(struct compiler *c, const char *s, size_t len)
 {
 	long d = strset_add(c->prog, &c->dirs, s, len);
 	if (d < 0)
-		fail(c, "out of memory");
+		fail_oom(c);
 	else if (d >= LOADFILE_MAX_DIRS)
 		fail(c, "more than %d distinct directories", LOADFILE_MAX_DIRS);
 	return d >= LOADFILE_MAX_DIRS ? -1 : d;
@@ -356,7 +370,7 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 
 	long idx = strset_add(c->prog, &c->paths, rel, rlen);
 	if (idx < 0) {
-		fail(c, "out of memory");
+		fail_oom(c);
 		return false;
 	}
 	const char *path = c->paths.order[idx];
@@ -567,6 +581,10 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 	if (n <= 0)
 		return n == 0;
 
+	if (c->prog->nops == LOADFILE_MAX_OPS) {
+		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
+		return false;
+	}
 	struct op *op = &c->prog->ops[c->prog->nops];
 	*op = (struct op){ .line = c->line, .handle = HANDLE_NONE, .dir = DIR_NONE,
 			   .dir2 = DIR_NONE, .fnum = -1 };
@@ -623,10 +641,15 @@ static void sha256_hex(const char *text, size_t len, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", digest[i]);
 }
 
+/* The ops array must stay below talloc's limit on one allocation (256 MiB). */
+_Static_assert((LOADFILE_MAX_OPS + 1) * sizeof(struct op) < 0x10000000,
+	       "LOADFILE_MAX_OPS operations do not fit one talloc allocation");
+
+/* The lines of text, at most LOADFILE_MAX_OPS + 1: room for every op. */
 static size_t count_lines(const char *text, size_t len)
 {
 	size_t n = 1;
-	for (const char *p = text; (p = memchr(p, '\n', text + len - p)); p++)
+	for (const char *p = text; n <= LOADFILE_MAX_OPS && (p = memchr(p, '\n', text + len - p)); p++)
 		n++;
 	return n;
 }
@@ -672,12 +695,17 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	/* dirs[0] is always the client directory itself. */
 	if (!prog->source || !prog->ops || !c.open || !c.free_slots ||
 	    strset_add(prog, &c.dirs, "", 0) != 0)
-		fail(&c, "out of memory");
-	else if (compile_lines(&c, text, len) && prog->nops == 0)
-		c.err = talloc_asprintf(prog, "%s: no operations in loadfile", name);
+		fail_oom(&c);
+	else if (compile_lines(&c, text, len) && prog->nops == 0 &&
+		 !(c.err = talloc_asprintf(prog, "%s: no operations in loadfile", name)))
+		fail_oom(&c);
 	if (c.err) {
-		*err = talloc_steal(mem_ctx, c.err);
+		if (!c.oom)
+			*err = talloc_steal(mem_ctx, c.err);
 		talloc_free(prog);
+		if (c.oom)	/* the program's memory is free again for the message */
+			*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
+		errno = c.oom ? ENOMEM : EINVAL;
 		return NULL;
 	}
 	talloc_free(c.open);
@@ -702,7 +730,8 @@ static const char *zlib_message(const char *msg)
 	return colon ? colon + 2 : msg;
 }
 
-/* Read all of fd through zlib (which passes plain text through unchanged). */
+/* Read all of fd through zlib (which passes plain text through unchanged),
+ * at most LOADFILE_MAX_BYTES once decompressed. */
 static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len,
 		      char **err)
 {
@@ -716,19 +745,25 @@ static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len
 		else
 			close(fd);
 		*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
+		errno = ENOMEM;
 		return NULL;
 	}
 	for (;;) {
 		if (n == cap) {
-			if (cap >= (size_t)LOADFILE_MAX_BYTES) {
-				*err = talloc_asprintf(mem_ctx, "%s: larger than %ld MiB",
-						       path, LOADFILE_MAX_BYTES >> 20);
+			/* one byte past the limit tells a file that reaches it */
+			if (cap > (size_t)LOADFILE_MAX_BYTES) {
+				*err = talloc_asprintf(mem_ctx,
+					"%s: more than %ld MiB once decompressed, the loadfile limit",
+					path, LOADFILE_MAX_BYTES >> 20);
+				errno = EFBIG;
 				break;
 			}
-			cap *= 2;
+			cap = cap * 2 > (size_t)LOADFILE_MAX_BYTES ? (size_t)LOADFILE_MAX_BYTES + 1
+								   : cap * 2;
 			char *nbuf = talloc_realloc(mem_ctx, buf, char, cap);
 			if (!nbuf) {
 				*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
+				errno = ENOMEM;
 				break;
 			}
 			buf = nbuf;
@@ -741,19 +776,65 @@ static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len
 		/* gzread() returns 0 for a truncated stream too: ask zlib. */
 		int errnum;
 		const char *msg = gzerror(gz, &errnum);
-		if (r < 0 || (errnum != Z_OK && errnum != Z_STREAM_END))
+		if (r < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
 			*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path,
 					       errnum == Z_ERRNO ? strerror(errno)
 								 : zlib_message(msg));
+			errno = EINVAL;
+		}
 		break;
 	}
+	int saved = errno;
 	gzclose(gz);
 	if (*err) {
 		talloc_free(buf);
+		errno = saved;
 		return NULL;
 	}
 	*len = n;
 	return buf;
+}
+
+/*
+ * Open the loadfile: a regular file, or a pipe (a FIFO, /dev/stdin from a
+ * shell pipeline) whose writer has something within LOADFILE_PIPE_WAIT_S;
+ * anything else (a device such as /dev/zero, a directory) is refused, and
+ * the open itself never waits for a FIFO's writer.  Returns a blocking
+ * descriptor, or -1 with *err set.
+ */
+static int open_loadfile(TALLOC_CTX *mem_ctx, const char *path, char **err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	const char *why = NULL;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		why = strerror(errno);
+	} else if (S_ISFIFO(st.st_mode)) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int r;
+		while ((r = poll(&pfd, 1, LOADFILE_PIPE_WAIT_S * 1000)) < 0 && errno == EINTR)
+			;
+		if (r == 0)
+			why = talloc_asprintf(mem_ctx, "a pipe with nothing written to it within %d s",
+					      LOADFILE_PIPE_WAIT_S);
+		else if (r < 0)
+			why = strerror(errno);
+	} else if (S_ISDIR(st.st_mode)) {
+		why = strerror(EISDIR);
+	} else if (!S_ISREG(st.st_mode)) {
+		why = "not a regular file or a pipe";
+	}
+	if (!why && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		why = strerror(errno);
+	if (why) {
+		*err = talloc_asprintf(mem_ctx, "cannot open loadfile '%s': %s", path, why);
+		if (fd >= 0)
+			close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
 }
 
 struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
@@ -761,20 +842,17 @@ struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
 	TALLOC_CTX *tmp = talloc_new(mem_ctx);
 	struct program *prog = NULL;
 	size_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	*err = NULL;
-	if (fd < 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot open loadfile '%s': %s", path,
-				       strerror(errno));
-	} else {
-		char *text = read_all(tmp, fd, path, &len, err);
-		if (text)
-			prog = loadfile_compile(mem_ctx, path, text, len, err);
-		else
-			talloc_steal(mem_ctx, *err);
-	}
+	int fd = open_loadfile(tmp, path, err);
+	char *text = fd < 0 ? NULL : read_all(tmp, fd, path, &len, err);
+	if (text)
+		prog = loadfile_compile(mem_ctx, path, text, len, err);
+	else
+		talloc_steal(mem_ctx, *err);
+	int saved = errno;
 	talloc_free(tmp);
+	errno = saved;
 	return prog;
 }
 

@@ -27,7 +27,9 @@
 
 /* Limits the parser enforces; documented in dbench(1). */
 #define LOADFILE_MAX_LINE 4096			/* bytes in one line */
-#define LOADFILE_MAX_BYTES (1024L * 1024 * 1024)	/* decompressed file size */
+#define LOADFILE_MAX_BYTES (192L * 1024 * 1024)	/* decompressed file size */
+#define LOADFILE_MAX_OPS 3000000		/* operations in the file */
+#define LOADFILE_PIPE_WAIT_S 10			/* for a pipe's first bytes */
 #define LOADFILE_MAX_HANDLES 4096		/* handles open at once */
 
 #define HANDLE_NONE UINT16_MAX	/* op names no open handle (expected to fail) */
@@ -89,15 +91,17 @@ struct program {
  * Compile loadfile text.  `name` is used in messages.  `text` need not be
  * NUL-terminated and may hold NUL bytes (which are rejected).  On success
  * returns a program allocated on mem_ctx; on failure NULL, with *err set to
- * a message allocated on mem_ctx.
+ * a message allocated on mem_ctx (NULL if even that found no memory) and
+ * errno to ENOMEM when memory ran out (not the file's fault), else to
+ * another value.
  */
 struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 				 const char *text, size_t len, char **err);
 
 /*
- * Read and compile the file at `path`; gzip input (by its magic bytes) is
- * decompressed transparently.  Same result conventions as
- * loadfile_compile().
+ * Read and compile the file at `path`, a regular file or a pipe (see
+ * LOADFILE_PIPE_WAIT_S); gzip input (by its magic bytes) is decompressed
+ * transparently.  Same result conventions as loadfile_compile().
  */
 struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err);
 

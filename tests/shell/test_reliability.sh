@@ -44,4 +44,62 @@ expect_status $rc 0
 expect_no_match "$out" 'out of memory'
 end
 
+begin "a loadfile over the size limit names the limit; one under it loads"
+# 150 MiB of comments: more than the 128 MiB that used to be the real limit.
+{ echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK'
+  yes "#$(head -c 4000 /dev/zero | tr '\0' x)" | head -c 150M; } | gzip -1 >"$T/big.gz"
+out=$("$DBENCH" --check-loadfile -c "$T/big.gz" 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^operations 1$'
+rm -f "$T/big.gz"
+# A gzip bomb: 200 MiB of newlines in under a megabyte.
+{ echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK'; head -c 200M /dev/zero | tr '\0' '\n'; } |
+	gzip -1 >"$T/bomb.gz"
+out=$("$DBENCH" --check-loadfile -c "$T/bomb.gz" 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: $T/bomb.gz: more than 192 MiB once decompressed, the loadfile limit"
+rm -f "$T/bomb.gz"
+grep -q 'more than 192 MiB once decompressed' "$TOP/man/dbench.1" ||
+	fail "the man page does not give the 192 MiB limit"
+end
+
+begin "a device or a FIFO nobody writes to is refused, not read forever"
+out=$("$DBENCH" --check-loadfile -c /dev/zero 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: cannot open loadfile '/dev/zero': not a regular file or a pipe"
+mkfifo "$T/fifo"
+start=$(date +%s)
+out=$(timeout 60 "$DBENCH" -t 2 -c "$T/fifo" -D "$T" 1 2>&1); rc=$?
+took=$(($(date +%s) - start))
+expect_status $rc 2
+expect_eq "$out" "dbench: cannot open loadfile '$T/fifo': a pipe with nothing written to it within 10 s"
+[ "$took" -le 20 ] || fail "took $took s to give up"
+[ -e "$T/clients" ] && fail "DIR/clients made for a refused loadfile"
+out=$(echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' | "$DBENCH" --check-loadfile -c /dev/stdin 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^operations 1$'
+end
+
+begin "memory running out while loading the built-in loadfile is not bad input"
+if grep -Eq '__(asan|msan|tsan)_init' "$DBENCH"; then
+	echo "# skipped: a sanitizer build reserves its shadow memory, ulimit -v stops it first"
+else
+	# Somewhere between the dynamic loader failing and the run starting,
+	# an address-space limit makes the compile of the built-in loadfile
+	# fail; at every limit the outcome is a clear message and exit 1.
+	hit=0 v=8000
+	while [ $v -le 48000 ]; do
+		out=$( (ulimit -v $v; "$DBENCH" --check-loadfile 2>&1) ); rc=$?
+		case $out in
+		*"out of memory"*)
+			hit=$((hit + 1))
+			expect_status $rc 1
+			expect_eq "$out" "dbench: (built-in): out of memory" "message at ulimit -v $v";;
+		esac
+		v=$((v + 500))
+	done
+	[ $hit -gt 0 ] || fail "no address-space limit made the load run out of memory"
+fi
+end
+
 finish

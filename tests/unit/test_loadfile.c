@@ -1144,7 +1144,7 @@ static void test_read_of_a_missing_file_names_it(void **state)
 static void test_read_of_a_directory_is_rejected(void **state)
 {
 	const char *dir = scratch_dir(state);
-	char *want = talloc_asprintf(ctx_of(state), "cannot read '%s': Is a directory", dir);
+	char *want = talloc_asprintf(ctx_of(state), "cannot open loadfile '%s': Is a directory", dir);
 	char *err = NULL;
 
 	assert_null(loadfile_read(ctx_of(state), dir, &err));
