@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/plot.h"
+#include "base/outfile.h"
 
 #define W 900
 #define PANEL_H 300
@@ -145,9 +146,11 @@ int plot_svg(const char *path, const char *title, const struct plot_series *seri
 	lat.xmax = tp.xmax;
 	lat.ymax = nice_max(lmax);
 
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return errno;
+	FILE *f;
+	int err;
+	struct outfile *o = outfile_open(NULL, path, &f, &err);
+	if (!o)
+		return err;
 	int h = TOP + 2 * PANEL_H + GAP + 60 + 20 * (int)nseries;
 	fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
 		   "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d'"
@@ -170,5 +173,5 @@ int plot_svg(const char *path, const char *title, const struct plot_series *seri
 		fputs("</text>\n</g>\n", f);
 	}
 	fputs("</svg>\n", f);
-	return fclose(f) == 0 ? 0 : errno;
+	return outfile_commit(o);
 }

@@ -14,7 +14,9 @@
 #include "analysis/compare.h"
 #include "analysis/plot.h"
 #include "analysis/sweep.h"
+#include "base/outfile.h"
 #include "base/version.h"
+#include "report/report.h"
 
 /* ---- the list ---- */
 
@@ -182,16 +184,21 @@ static json_t *real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The summary of the successful runs at one count. */
+/* The summary of the successful runs at one count, or NULL when no run
+ * at that count was made (the sweep stopped before it).  Where no run
+ * succeeded the figures are null, not a made-up 0. */
 static json_t *summarise(json_t *runs, unsigned procs, double precision)
 {
 	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], sq = 0, hi = 0, lo = 0, maxl = 0;
 	double mean = 0, half = NAN;
-	size_t n = 0, i;
+	size_t n = 0, tried = 0, i;
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
-		if (num(doc, "config", "nprocs") != procs || n == SWEEP_MAX_RUNS || !run_ok(doc))
+		if (num(doc, "config", "nprocs") != procs)
+			continue;
+		tried++;
+		if (n == SWEEP_MAX_RUNS || !run_ok(doc))
 			continue;
 		tp[n] = num(doc, "result", "throughput_mb_s");
 		p99[n] = run_p99(doc);
@@ -207,16 +214,21 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		sq += (tp[i] - mean) * (tp[i] - mean);
 	double sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
 	qsort(p99, n, sizeof(double), cmp_double);
-	double med = n == 0 ? 0 : n % 2 ? p99[n / 2] : (p99[n / 2 - 1] + p99[n / 2]) / 2;
-	json_t *s = json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
+	double med = n == 0 ? NAN : n % 2 ? p99[n / 2] : (p99[n / 2 - 1] + p99[n / 2]) / 2;
+	if (tried == 0)
+		return NULL;
+	if (n == 0)
+		mean = hi = lo = sd = maxl = NAN;
+	json_t *s = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
 			      "procs", (json_int_t)procs, "runs", (json_int_t)n,
-			      "mean", mean, "high", hi, "low", lo, "stddev", sd,
-			      "cv_pct", mean > 0 ? sd / mean * 100 : 0.0);
+			      "mean", real_or_null(mean), "high", real_or_null(hi),
+			      "low", real_or_null(lo), "stddev", real_or_null(sd),
+			      "cv_pct", real_or_null(mean > 0 ? sd / mean * 100 : n ? 0.0 : NAN));
 	json_object_set_new(s, "ci95_low", real_or_null(mean - half));
 	json_object_set_new(s, "ci95_high", real_or_null(mean + half));
 	json_object_set_new(s, "ci95_pct", real_or_null(mean > 0 ? half / mean * 100 : NAN));
-	json_object_set_new(s, "p99_ms", json_real(med));
-	json_object_set_new(s, "max_ms", json_real(maxl));
+	json_object_set_new(s, "p99_ms", real_or_null(med));
+	json_object_set_new(s, "max_ms", real_or_null(maxl));
 	if (precision > 0)
 		json_object_set_new(s, "precision_reached",
 				    json_boolean(n >= 3 && half / mean * 100 <= precision));
@@ -233,20 +245,22 @@ static void print_summary(FILE *out, json_t *summary)
 	fprintf(out, " %6s %5s %10s %10s %10s %9s %7s %7s %10s %10s\n", "procs", "runs", "mean",
 		"high", "low", "stddev", "cv%", "ci95%", "p99", "max");
 	json_array_foreach(summary, i, s) {
-		json_t *ci = json_object_get(s, "ci95_pct");
-		char cis[32] = "-";
-		if (json_is_number(ci))
-			snprintf(cis, sizeof(cis), "%.2f", json_number_value(ci));
-		fprintf(out, " %6lld %5lld %10.2f %10.2f %10.2f %9.2f %7.2f %7s %10.3f %10.3f\n",
+		static const struct { const char *key; int width, prec; } col[] = {
+			{ "mean", 10, 2 }, { "high", 10, 2 }, { "low", 10, 2 },
+			{ "stddev", 9, 2 }, { "cv_pct", 7, 2 }, { "ci95_pct", 7, 2 },
+			{ "p99_ms", 10, 3 }, { "max_ms", 10, 3 },
+		};
+		fprintf(out, " %6lld %5lld",
 			(long long)json_integer_value(json_object_get(s, "procs")),
-			(long long)json_integer_value(json_object_get(s, "runs")),
-			json_real_value(json_object_get(s, "mean")),
-			json_real_value(json_object_get(s, "high")),
-			json_real_value(json_object_get(s, "low")),
-			json_real_value(json_object_get(s, "stddev")),
-			json_real_value(json_object_get(s, "cv_pct")), cis,
-			json_real_value(json_object_get(s, "p99_ms")),
-			json_real_value(json_object_get(s, "max_ms")));
+			(long long)json_integer_value(json_object_get(s, "runs")));
+		for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++) {
+			json_t *v = json_object_get(s, col[c].key);
+			if (json_is_number(v))	/* null: no run to take it from */
+				fprintf(out, " %*.*f", col[c].width, col[c].prec, json_number_value(v));
+			else
+				fprintf(out, " %*s", col[c].width, "-");
+		}
+		fputc('\n', out);
 	}
 	fflush(out);
 }
@@ -303,13 +317,15 @@ static const char *csv_bound(char *buf, size_t len, json_t *summary, double proc
 static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 		     json_t *summary)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f;
+	int err;
+	struct outfile *o = outfile_open(NULL, path, &f, &err);
 	size_t i;
 	json_t *doc;
 	char lo[64], hi[64];
 
-	if (!f)
-		return errno;
+	if (!o)
+		return err;
 	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
 		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s\n");
 	json_array_foreach(runs, i, doc) {
@@ -325,19 +341,7 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
 			csv_bound(hi, sizeof(hi), summary, procs, "ci95_high"));
 	}
-	return fclose(f) == 0 ? 0 : errno;
-}
-
-static int write_json(const char *path, json_t *doc)
-{
-	int flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER;
-
-	if (strcmp(path, "-") == 0) {
-		int r = json_dumpf(doc, stdout, flags);
-		fputc('\n', stdout);
-		return r == 0 && fflush(stdout) == 0 ? 0 : EIO;
-	}
-	return json_dump_file(doc, path, flags) == 0 ? 0 : (errno ? errno : EIO);
+	return outfile_commit(o);
 }
 
 /* The summary as one chart series (counts where no run succeeded are left
@@ -421,6 +425,8 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 				repeat_of[json_array_size(runs)] = r;
 				json_array_append_new(runs, doc);
 			}
+			if (rc == EXIT_BAD_INPUT && json_array_size(runs) > 0)
+				return EXIT_RUN_FAILED;	/* e.g. the target went away mid-sweep */
 			if (rc == EXIT_INTERRUPTED || rc == EXIT_TERMINATED || rc == EXIT_BAD_INPUT)
 				return rc;
 			if (rc != EXIT_OK)
@@ -431,6 +437,23 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 		}
 	}
 	return worst;
+}
+
+/* Each output file can be written, before hours of runs rather than after. */
+static int check_destinations(const struct sweep_plan *sp)
+{
+	const struct { const char *path, *what; } out[] = {
+		{ sp->csv_path, "CSV" }, { sp->plot_path, "the plot" }, { sp->json_path, "JSON" },
+	};
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		int err = out[i].path ? outfile_check(out[i].path) : 0;
+		if (err) {
+			fprintf(stderr, "dbench: cannot write %s to '%s': %s\n", out[i].what,
+				out[i].path, strerror(err));
+			return EXIT_BAD_INPUT;
+		}
+	}
+	return EXIT_OK;
 }
 
 int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
@@ -449,7 +472,15 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		return EXIT_RUN_FAILED;
 	}
 	plan.text_on_stderr = json_stdout;
-	int rc = run_all(&plan, sp, runs, repeat_of, text);
+	int rc = check_destinations(sp);
+	if (rc == EXIT_OK)
+		rc = run_all(&plan, sp, runs, repeat_of, text);
+	if (rc == EXIT_BAD_INPUT && json_array_size(runs) == 0) {
+		json_decref(runs);
+		json_decref(summary);
+		free(repeat_of);
+		return rc;	/* nothing ran: no summary, no files */
+	}
 	if (driver_is_client()) {
 		json_decref(runs);
 		json_decref(summary);
@@ -460,9 +491,9 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		bool seen = false;
 		for (unsigned j = 0; j < i; j++)
 			seen = seen || sp->procs[j] == sp->procs[i];
-		if (!seen)
-			json_array_append_new(summary, summarise(runs, sp->procs[i],
-								 sp->precision));
+		json_t *row = seen ? NULL : summarise(runs, sp->procs[i], sp->precision);
+		if (row)
+			json_array_append_new(summary, row);
 	}
 	print_summary(text, summary);
 	print_precision(text, summary, sp);
@@ -478,7 +509,7 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp), "runs", runs,
 				"summary", summary);
 	int jerr = 0;
-	if (sp->json_path && (jerr = write_json(sp->json_path, doc)) != 0)
+	if (sp->json_path && (jerr = report_json_dump(doc, sp->json_path)) != 0)
 		fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n", sp->json_path,
 			strerror(jerr));
 	json_decref(doc);

@@ -64,7 +64,11 @@ void report_throughput_line(FILE *out, const struct run_result *res);
 /* The result as a JSON document (a new reference). */
 json_t *report_json(const struct run_result *res);
 
-/* Write the document to path ("-" = stdout).  0, or an errno value. */
+/* Write the result's document to path ("-" = stdout), whole or not at all
+ * (base/outfile.h).  0, or an errno value. */
 int report_json_write(const struct run_result *res, const char *path);
+
+/* Write any JSON document the same way, indented, keys in order. */
+int report_json_dump(json_t *doc, const char *path);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "run/probe.h"
 #include "report/report.h"
 #include "base/version.h"
@@ -287,29 +288,30 @@ json_t *report_json(const struct run_result *res)
 		"status", status_json(res));
 }
 
+int report_json_dump(json_t *doc, const char *path)
+{
+	FILE *f;
+	int err;
+	struct outfile *o = outfile_open(NULL, path, &f, &err);
+
+	if (!o)
+		return err;
+	errno = 0;
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', f) == EOF) {
+		err = errno ? errno : EIO;
+		talloc_free(o);	/* the previous file stays */
+		return err;
+	}
+	return outfile_commit(o);
+}
+
 int report_json_write(const struct run_result *res, const char *path)
 {
 	json_t *doc = report_json(res);
-	int err = 0;
 
 	if (!doc)
 		return ENOMEM;
-	if (strcmp(path, "-") == 0) {
-		if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ||
-		    fputc('\n', stdout) == EOF || fflush(stdout) == EOF)
-			err = errno ? errno : EIO;
-	} else {
-		FILE *f = fopen(path, "w");
-		if (!f) {
-			err = errno;
-		} else {
-			if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ||
-			    fputc('\n', f) == EOF)
-				err = errno ? errno : EIO;
-			if (fclose(f) == EOF && !err)
-				err = errno;
-		}
-	}
+	int err = report_json_dump(doc, path);
 	json_decref(doc);
 	return err;
 }

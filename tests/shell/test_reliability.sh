@@ -102,4 +102,63 @@ else
 fi
 end
 
+begin "an output file that cannot be written whole leaves the previous one as it was"
+if mount_tmpfs "$T/full" 1m; then
+	printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/one.txt"
+	for f in old.json old.csv old.svg run.json; do echo "{\"old\": \"$f\"}" >"$T/full/$f"; done
+	dd if=/dev/zero of="$T/full/filler" bs=4k 2>/dev/null
+	before=$(cd "$T/full" && sha256sum old.json old.csv old.svg run.json)
+	mkdir -p "$T/out"
+	out=$("$DBENCH" --backend=null --run-once -c "$T/one.txt" -D "$T/out" \
+		--json="$T/full/run.json" 1 2>&1); rc=$?
+	expect_status $rc 1
+	expect_match "$out" "^dbench: cannot write JSON to '$T/full/run.json': No space left on device\$"
+	out=$("$DBENCH" --backend=null --run-once -c "$T/one.txt" -D "$T/out" --sweep=1,2 \
+		--settle=0 --json="$T/full/old.json" --csv="$T/full/old.csv" \
+		--plot="$T/full/old.svg" 2>&1); rc=$?
+	expect_status $rc 1
+	expect_match "$out" "^dbench: cannot write CSV to '$T/full/old.csv': No space left on device\$"
+	expect_eq "$(cd "$T/full" && sha256sum old.json old.csv old.svg run.json)" "$before" "previous files"
+	expect_eq "$(ls -A "$T/full" | tr '\n' ' ')" "filler old.csv old.json old.svg run.json " "files on the full tmpfs"
+	umount "$T/full"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
+begin "a sweep checks its --json, --csv and --plot destinations before the first run"
+for opt in --json --csv --plot; do
+	mkdir -p "$T/dest"
+	out=$("$DBENCH" --backend=null --run-once -c "$T/one.txt" -D "$T/dest" --sweep=1 \
+		$opt="$T/missing/x" 2>&1); rc=$?
+	expect_status $rc 2
+	expect_match "$out" "^dbench: cannot write (JSON|CSV|the plot) to '$T/missing/x': No such file or directory\$"
+	expect_no_match "$out" '^Throughput'
+	expect_eq "$(ls -A "$T/dest")" "" "$opt: made in the target"
+done
+end
+
+begin "sweep summaries: no row for a count never run, no figures where no run succeeded"
+printf '%s\n' 'QUERY_PATH_INFORMATION "\clients\client1\nothere" 1004 NT_STATUS_OK' >"$T/bad.txt"
+mkdir -p "$T/sw"
+out=$("$DBENCH" --sweep=1 --settle=0 --run-once -q -c "$T/bad.txt" -D "$T/sw" --json="$T/sw.json" 2>&1); rc=$?
+expect_status $rc 1
+expect_eq "$(jq -c '.summary[0] | [.runs, .mean, .high, .low, .stddev, .cv_pct, .p99_ms, .max_ms]' "$T/sw.json")" \
+	"[0,null,null,null,null,null,null,null]" "summary of a count whose runs all failed"
+expect_match "$out" '^ +1 +0( +-){7}$'
+# The target goes away while the sweep rests after its first run: the
+# second count never runs, and that is a failed sweep, not bad usage.
+mkdir -p "$T/gone"
+"$DBENCH" --sweep=1,2 --settle=4 --run-once -c "$T/one.txt" -D "$T/gone" --json="$T/gone.json" \
+	>"$T/gone.out" 2>&1 &
+spid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q '^Throughput' "$T/gone.out"; do sleep 0.1; i=$((i + 1)); done
+rm -rf "$T/gone"
+wait $spid; rc=$?
+expect_status $rc 1
+expect_eq "$(jq -c '[.summary[].procs]' "$T/gone.json")" "[1]" "counts in the summary"
+expect_no_match "$(cat "$T/gone.out")" '^ +2 +0 '
+end
+
 finish
