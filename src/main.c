@@ -3,6 +3,7 @@
  * and dispatch to --check-loadfile or a run.  Nothing else lives here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <popt.h>
 #include <sched.h>
@@ -399,6 +400,56 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	return sweep_run(&plan, &sweep);
 }
 
+/*
+ * Descriptors 0, 1 and 2 open before anything else is: a closed one would
+ * be handed to the next open() (a target directory, the --json file),
+ * and text meant for the terminal would land there.  A closed stdout
+ * becomes /dev/null opened read-only, so that writing to it fails as it
+ * would have and stdout_finish() says so.  Returns whether stdout was
+ * closed.
+ */
+static bool std_fds_open(void)
+{
+	bool stdout_closed = false;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		stdout_closed = stdout_closed || fd == 1;
+		int nfd = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+		if (nfd >= 0 && nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+	}
+	return stdout_closed;
+}
+
+/*
+ * The results on stdout are the point of a run: an error writing them
+ * (a full disk, a closed descriptor, a pipe's reader gone), at the final
+ * flush and close or earlier, fails the run unless it failed already.
+ */
+static int stdout_finish(int rc, bool stdout_closed)
+{
+	errno = 0;
+	bool failed = ferror(stdout);
+	if (fflush(stdout) == EOF)
+		failed = true;
+	int err = errno;
+	if (fclose(stdout) == EOF && !failed) {
+		failed = true;
+		err = errno;
+	}
+	if (!failed && !stdout_closed)
+		return rc;
+	/* a write that failed during the run left no errno behind */
+	fprintf(stderr, "dbench: cannot write standard output: %s\n",
+		stdout_closed ? strerror(EBADF) : err ? strerror(err)
+			      : "a write failed, results are missing");
+	return rc == EXIT_OK ? EXIT_RUN_FAILED : rc;
+}
+
 int main(int argc, const char **argv)
 {
 	struct cmdline cl = { .timelimit = 600, .warmup = -1, .clients_per_process = 1,
@@ -494,8 +545,9 @@ int main(int argc, const char **argv)
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, NULL, 0, NULL, NULL },	/* the backends' */
 		POPT_TABLEEND
 	};
+	bool stdout_closed = std_fds_open();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return compare_main(argc - 1, argv + 1);
+		return stdout_finish(compare_main(argc - 1, argv + 1), stdout_closed);
 	int cerr = cluster_init();
 	if (cerr)
 		return cerr;
@@ -540,5 +592,7 @@ int main(int argc, const char **argv)
 	poptFreeContext(pc);
 	free_cmdline(&cl);
 	talloc_free(top);
+	if (!driver_is_client())
+		rc = stdout_finish(rc, stdout_closed);
 	return cluster_finish(rc, driver_is_client());
 }

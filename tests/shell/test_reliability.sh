@@ -161,4 +161,23 @@ expect_eq "$(jq -c '[.summary[].procs]' "$T/gone.json")" "[1]" "counts in the su
 expect_no_match "$(cat "$T/gone.out")" '^ +2 +0 '
 end
 
+begin "results that cannot be written to stdout fail the run, said on stderr"
+mkdir -p "$T/so"
+err=$("$DBENCH" --backend=null --run-once -c "$T/one.txt" -D "$T/so" 1 2>&1 >/dev/full); rc=$?
+expect_status $rc 1
+expect_match "$err" '^dbench: cannot write standard output: '
+err=$("$DBENCH" --backend=null --run-once -c "$T/one.txt" -D "$T/so" 1 2>&1 >&-); rc=$?
+expect_status $rc 1
+expect_eq "$err" "dbench: cannot write standard output: Bad file descriptor"
+err=$("$DBENCH" --version 2>&1 >/dev/full); rc=$?
+expect_status $rc 1
+expect_eq "$err" "dbench: cannot write standard output: No space left on device"
+err=$("$DBENCH" --check-loadfile -c "$T/one.txt" 2>&1 >/dev/full); rc=$?
+expect_status $rc 1
+# A closed stdout is not handed to the --json file: the document is whole.
+"$DBENCH" --backend=null --run-once -c "$T/one.txt" -D "$T/so" --json="$T/so.json" 1 >&- 2>/dev/null
+jq -e '.result' "$T/so.json" >/dev/null || fail "the --json document is not valid JSON"
+expect_eq "$(ls -A "$T/so")" "" "left in the target"
+end
+
 finish
