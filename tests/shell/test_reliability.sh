@@ -145,7 +145,7 @@ out=$("$DBENCH" --sweep=1 --settle=0 --run-once -q -c "$T/bad.txt" -D "$T/sw" --
 expect_status $rc 1
 expect_eq "$(jq -c '.summary[0] | [.runs, .mean, .high, .low, .stddev, .cv_pct, .p99_ms, .max_ms]' "$T/sw.json")" \
 	"[0,null,null,null,null,null,null,null]" "summary of a count whose runs all failed"
-expect_match "$out" '^ +1 +0( +-){7}$'
+expect_match "$out" '^ +1 +0( +-){8}$'
 # The target goes away while the sweep rests after its first run: the
 # second count never runs, and that is a failed sweep, not bad usage.
 mkdir -p "$T/gone"
