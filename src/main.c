@@ -2,6 +2,7 @@
  * main.c - the command line: the popt table, checks on what was given,
  * and dispatch to --check-loadfile or a run.  Nothing else lives here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +21,8 @@
 #include "analysis/sweep.h"
 #include "load/loadfile.h"
 #include "base/version.h"
+
+#define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
 
 struct cmdline {
 	int timelimit;
@@ -115,8 +118,9 @@ static bool parse_nprocs(const char *s, unsigned *out)
 	char *end;
 
 	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno || v < 1 || v > DBENCH_MAX_CLIENTS)
+	long v = strtol(s, &end, 10);	/* which would take " 4" and "+4" */
+	if (!isdigit((unsigned char)*s) || *end != '\0' || errno || v < 1 ||
+	    v > DBENCH_MAX_CLIENTS)
 		return false;
 	*out = v;
 	return true;
@@ -219,12 +223,13 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 {
 	if (cl->timelimit < 1)
 		return "--timelimit must be at least 1 second";
-	if (cl->warmup < -1)
+	if (cl->warmup < 0 && cl->warmup != WARMUP_DEFAULT)
 		return "--warmup must not be negative";
 	if (cl->clients_per_process < 1)
 		return "--clients-per-process must be at least 1";
-	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9)
-		return "--target-rate must be a non-negative MB/sec figure";
+	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9 ||
+	    (cl->target_rate > 0 && cl->target_rate < 1e-6))
+		return "--target-rate must be 0 or from 0.000001 (a byte a second) to 1e9 MB/sec";
 	if (cl->backend && !backend_by_name(cl->backend))
 		return talloc_asprintf(mem_ctx, "--backend must be %s", backend_names(mem_ctx));
 	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
@@ -328,7 +333,7 @@ static int run(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 	if (!plan.prog)
 		return rc;
 	plan.timelimit = cl->timelimit;
-	plan.warmup = cl->warmup >= 0 ? (unsigned)cl->warmup : plan.timelimit / 5;
+	plan.warmup = cl->warmup != WARMUP_DEFAULT ? (unsigned)cl->warmup : plan.timelimit / 5;
 	plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
 	plan.dirs = cl->dirs ? cl->dirs : here;
 	if (plan.backend->targets &&
@@ -452,7 +457,7 @@ static int stdout_finish(int rc, bool stdout_closed)
 
 int main(int argc, const char **argv)
 {
-	struct cmdline cl = { .timelimit = 600, .warmup = -1, .clients_per_process = 1,
+	struct cmdline cl = { .timelimit = 600, .warmup = WARMUP_DEFAULT, .clients_per_process = 1,
 			      .repeat = -1, .settle = -1 };
 	struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_INT, &cl.timelimit, 0,

@@ -111,8 +111,10 @@ static void hold_to_rate(const struct run_plan *plan, const struct stats_region 
 			 const struct client *c)
 {
 	if (plan->target_rate > 0) {
-		double secs = c->paced_bytes / (plan->target_rate * 1e6);
-		sleep_until(r, c->pace_start_ns + (uint64_t)(secs * 1e9));
+		double ns = c->paced_bytes / (plan->target_rate * 1e6) * 1e9;
+		/* beyond 2^62 ns (146 years) the conversion would overflow:
+		 * that is "until the run stops" */
+		sleep_until(r, ns < 0x1p62 ? c->pace_start_ns + (uint64_t)ns : UINT64_MAX);
 	}
 }
 

@@ -180,4 +180,46 @@ jq -e '.result' "$T/so.json" >/dev/null || fail "the --json document is not vali
 expect_eq "$(ls -A "$T/so")" "" "left in the target"
 end
 
+for args in " 4" "+4" "--warmup=-1" "-R 1e-300" "-R 1e-7"; do
+	begin "'$args' is refused as documented, exit 2, nothing made"
+	mkdir -p "$T/cli"
+	case $args in
+	-*) set -- $args 1;;
+	*) set -- "$args";;
+	esac
+	err=$(cd "$T/cli" && "$DBENCH" --backend=null -t 1 "$@" 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_match "$err" '^dbench: (NPROCS|--warmup|--target-rate) '
+	expect_eq "$(ls -A "$T/cli")" "" "made in the directory"
+	end
+done
+
+begin "the smallest -R paces: a byte a second lets one 64 KB WriteX through in 2 s"
+printf '%s\n' 'NTCreateX "\clients\client1\f" 0x0 0x5 1 NT_STATUS_OK' \
+	'WriteX 1 0 65536 65536 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' >"$T/w.txt"
+mkdir -p "$T/pace"
+out=$("$DBENCH" -R 0.000001 -t 2 --warmup 0 -c "$T/w.txt" -D "$T/pace" --json="$T/pace.json" 1 2>&1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq '.ops.WriteX.count' "$T/pace.json")" 1 "WriteX operations"
+end
+
+begin "a directory moved out of the target mid-run: only what is beneath it is touched"
+# Documented limit: the client follows a moved directory it holds open.
+mkdir -p "$T/mv" "$T/outside/keep"
+echo "keep me" >"$T/outside/keep/file"
+printf '%s\n' 'NTCreateX "\clients\client1\d" 0x1 0x3 1 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' \
+	'NTCreateX "\clients\client1\d\f" 0x0 0x5 2 NT_STATUS_OK' \
+	'WriteX 2 0 4096 4096 NT_STATUS_OK' 'Close 2 NT_STATUS_OK' >"$T/mv.txt"
+"$DBENCH" -t 3 --warmup 0 -c "$T/mv.txt" -D "$T/mv" 1 >"$T/mv.out" 2>&1 &
+mpid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -e "$T/mv/clients/client1/d/f" ]; do sleep 0.05; i=$((i + 1)); done
+mv "$T/mv/clients/client1/d" "$T/outside/d"
+wait $mpid
+expect_eq "$(cd "$T/outside" && find . | sort | tr '\n' ' ')" ". ./d ./d/f ./keep ./keep/file " "outside the target"
+expect_eq "$(cat "$T/outside/keep/file")" "keep me" "the file beside the moved directory"
+expect_eq "$(ls -A "$T/mv")" "" "left in the target"
+grep -q 'is followed: the client goes on creating' "$TOP/man/dbench.1" || fail "the man page does not state the limit"
+end
+
 finish
