@@ -6,7 +6,8 @@
 # share "dbench" on $T/smbd/share), listens on 127.0.0.1 only, on a free
 # port picked now, and runs smbd in a session of its own (setsid: on
 # SIGTERM smbd signals its whole process group, which must not be ours).
-# The machine's own Samba configuration is never read or changed.  The
+# The machine's own Samba configuration is never read or changed (-l sends
+# even the log that smbd opens before reading its configuration there).  The
 # client side (libsmbclient in dbench, smbclient) reads $HOME/.smb/smb.conf
 # before the machine's: HOME is pointed at a private one, so neither reads
 # /etc/samba/smb.conf either.
@@ -124,7 +125,7 @@ smbd_start() {
 			SMBD_WHY="smbpasswd failed: $(tail -n 1 "$_d/log/smbpasswd")"
 			return 1
 		}
-		setsid smbd -F --no-process-group -s "$_d/smb.conf" </dev/null \
+		setsid smbd -F --no-process-group -s "$_d/smb.conf" -l "$_d/log" </dev/null \
 			>"$_d/log/stdout" 2>&1 &
 		SMBD_PID=$!
 		for _i in $(seq 50); do
