@@ -18,6 +18,8 @@
  *                    name) rather than from -D DIR ("." by default).
  *   options          optional popt table of the backend's own options;
  *                    main shows and parses every backend's.
+ *   scrub_argv()     optional, in main once the options are parsed: blank
+ *                    the secrets (a password) they carried in argv.
  *   check_program()  optional: what of a loadfile the backend cannot
  *                    express (--check-loadfile --backend=NAME says).
  *   target_open()    in the parent, once per target spec, before any
@@ -32,6 +34,10 @@
  *                    a client that died, to run cleanup() for it.)
  *   op[]             the operations: 0, a positive errno, or
  *                    BACKEND_NOT_SUPPORTED.
+ *   lister_*()       optional, for a bare --probe on a target that is not
+ *                    local: the probe process's own session, its
+ *                    directory made, listed and removed (local targets
+ *                    give local_clients_fd() instead).
  *   pass_end(), cleanup()  per client, at the end of a pass and the run.
  *   target_close()   in the parent after the clients are gone (and in an
  *                    orphaned client process, see below): remove the
