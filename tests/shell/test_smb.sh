@@ -174,6 +174,26 @@ expect_status $rc 2
 expect_match "$out" "^dbench: //127.0.0.1:$port/dbench: cannot connect: Connection refused$"
 end
 
+begin "bad smb options: exit 2, each named, before anything is sent"
+out=$(smb --smb-protocol=SMB4 -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: --smb-protocol 'SMB4': not SMB2_02, SMB2_10, SMB3_00, SMB3_02 or SMB3_11$"
+out=$(smb --smb-timeout=0 -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" '^dbench: --smb-timeout must be 1 to 3600 seconds$'
+out=$("$DBENCH" --backend=smb --smb-user="$SMB_USER%$SMB_PASS" -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" '^dbench: --backend=smb needs --smb-share=//HOST\[:PORT\]/SHARE\[/PATH\]$'
+out=$("$DBENCH" --backend=smb --smb-share=//127.0.0.1/d/../x --smb-user="$SMB_USER%$SMB_PASS" \
+	-t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: --smb-share '//127.0.0.1/d/../x': the path has a '.' or '..' component"
+out=$(smb -F -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" '^dbench: -s, -S, -F and -x are not supported by the smb backend'
+share_empty
+end
+
 begin "--check-loadfile --backend=smb names what libsmbclient cannot send"
 out=$("$DBENCH" --check-loadfile --backend=smb -c "$T/head.txt"); rc=$?
 expect_status $rc 0
