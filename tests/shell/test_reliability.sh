@@ -87,16 +87,30 @@ else
 	# Somewhere between the dynamic loader failing and the run starting,
 	# an address-space limit makes the compile of the built-in loadfile
 	# fail; at every limit the outcome is a clear message and exit 1.
-	hit=0 v=8000
-	while [ $v -le 48000 ]; do
+	# The lowest limit (KB) at which the program starts at all, by halves:
+	lo=1000 hi=4000000
+	while [ $((hi - lo)) -gt 250 ]; do
+		mid=$(((lo + hi) / 2))
+		# (below it, libraries' constructors may crash: not ours)
+		if (ulimit -v $mid; "$DBENCH" --version >/dev/null 2>&1) 2>/dev/null; then
+			hi=$mid
+		else
+			lo=$mid
+		fi
+	done
+	hit=0 v=$hi
+	while [ $v -le $((hi + 20000)) ]; do
 		out=$( (ulimit -v $v; "$DBENCH" --check-loadfile 2>&1) ); rc=$?
+		[ $rc -lt 128 ] || fail "status $rc at ulimit -v $v: $out"
 		case $out in
 		*"out of memory"*)
 			hit=$((hit + 1))
 			expect_status $rc 1
 			expect_eq "$out" "dbench: (built-in): out of memory" "message at ulimit -v $v";;
+		"loadfile (built-in)"*)
+			break;;
 		esac
-		v=$((v + 500))
+		v=$((v + 250))
 	done
 	[ $hit -gt 0 ] || fail "no address-space limit made the load run out of memory"
 fi
