@@ -92,7 +92,7 @@ else
 	while [ $((hi - lo)) -gt 250 ]; do
 		mid=$(((lo + hi) / 2))
 		# (below it, libraries' constructors may crash: not ours)
-		if (ulimit -v $mid; "$DBENCH" --version >/dev/null 2>&1) 2>/dev/null; then
+		if (ulimit -v $mid; "$DBENCH" --version >/dev/null 2>&1; exit $?) 2>/dev/null; then
 			hi=$mid
 		else
 			lo=$mid
