@@ -45,9 +45,9 @@ endif
 # environment), analysis (sweep, compare, plot).
 LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/backends/*.c src/stats/*.c \
                       src/run/*.c src/report/*.c src/analysis/*.c)
-HEADERS  = $(wildcard src/*/*.h)
+HEADERS  = $(wildcard src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
-MAIN_OBJ = $(O)/main.o
+MAIN_OBJ = $(O)/main.o $(O)/cli.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 

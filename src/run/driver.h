@@ -2,11 +2,11 @@
  * driver.h - one run of the benchmark: the driver that carries out a
  * plan (run/plan.h).
  *
- * main turns the command line into a `struct run_plan`; the driver makes
- * the client directories, forks the client processes, releases them
- * together, samples them once a second through the shared stats region,
- * moves them through warmup, execute and cleanup, reaps them, and hands
- * the result to the reporter.
+ * cli.c turns the command line into a `struct run_plan`; the driver opens
+ * the targets through the backend, forks the client processes, releases
+ * them together, samples them once a second through the shared stats
+ * region, moves them through warmup, execute and cleanup, reaps them, and
+ * hands the result to the reporter.  Its parts are in driver_internal.h.
  */
 #ifndef DBENCH_DRIVER_H
 #define DBENCH_DRIVER_H

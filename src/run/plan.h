@@ -36,7 +36,9 @@ struct run_plan {
 	unsigned ncpus;
 	unsigned timelimit;		/* execute phase, seconds */
 	unsigned warmup;		/* warmup phase before it, seconds */
-	const char **dirs;		/* target directories; client i uses dirs[i % ndirs] */
+	const char **dirs;		/* target specs (-D directories, or the backend's
+					 * own: backend.h targets); client i uses
+					 * dirs[i % ndirs] */
 	unsigned ndirs;
 	double target_rate;		/* per-client MB/s pacing, 0 = none */
 	double think_us;		/* pause between operations, microseconds */

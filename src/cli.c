@@ -1,0 +1,562 @@
+/*
+ * cli.c - the command line (see cli.h): the popt table, the checks that
+ * popt's types cannot express, and the plans built from what was given.
+ * Knows nothing of how a run is carried out.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/version.h"
+#include "cli.h"
+#include "load/loadfile.h"
+#include "run/cluster.h"
+#include "run/probe.h"
+
+#define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
+
+struct cmdline {
+	int timelimit;
+	int warmup;
+	char *loadfile;
+	const char **dirs;
+	int sync_open, sync_dir, fsync_writes, xattr, no_resolve, verify;
+	double target_rate;
+	int clients_per_process;
+	int skip_cleanup, per_client_results, run_once, quiet, continue_on_error;
+	int check_loadfile, version, help, usage;
+	char *json;
+	char *backend;
+	char *sweep;		/* --sweep=LIST */
+	int repeat, settle, drop_caches;	/* repeat -1: not given */
+	char *precision;	/* --precision=PCT */
+	char *cpus;		/* --cpus=LIST */
+	char *csv;
+	char *plot;
+	char *think;		/* --think-time=USEC or exp:USEC */
+	char *probe;		/* --probe[=DIR]; "" for the default directory */
+	char *output_format;	/* --output-format=classic|dbench4 */
+	int machine_readable, show_execute_time;
+	int one_byte_write_fix, stat_check, fake_io;	/* dbench 4.0's fileio options */
+	char *tcp_options;	/* -T: dbench 4.0's socket options, for tbench */
+};
+
+/* --think-time: "USEC" or "exp:USEC". */
+static bool parse_think(const char *s, double *us, bool *exp)
+{
+	char *end;
+
+	*exp = strncmp(s, "exp:", 4) == 0;
+	s += *exp ? 4 : 0;
+	errno = 0;
+	*us = strtod(s, &end);
+	return *s && !*end && !errno && *us >= 0 && *us <= 60e6 &&
+	       (*s >= '0' && *s <= '9');
+}
+
+/*
+ * popt takes the word after an option whose argument is optional as that
+ * argument (unless it starts with '-'), so "--probe 4" would probe a
+ * directory "4" and lose NPROCS.  As with getopt, an optional argument
+ * must be joined with '=': a bare --probe becomes "--probe=", an empty
+ * DIR, before popt sees it.  Words after "--" are left alone.
+ */
+static const char **join_optional_args(TALLOC_CTX *mem_ctx, int argc, const char **argv)
+{
+	const char **out = talloc_array(mem_ctx, const char *, argc + 1);
+	bool options = true;
+
+	for (int i = 0; out && i < argc; i++) {
+		options = options && strcmp(argv[i], "--") != 0;
+		out[i] = options && strcmp(argv[i], "--probe") == 0 ? "--probe=" : argv[i];
+	}
+	if (out)
+		out[argc] = NULL;
+	return out;
+}
+
+/* popt hands string and argv results over as malloc()ed memory. */
+static void free_cmdline(struct cmdline *cl)
+{
+	for (const char **d = cl->dirs; d && *d; d++)
+		free((char *)*d);
+	free(cl->dirs);
+	free(cl->loadfile);
+	free(cl->json);
+	free(cl->backend);
+	free(cl->sweep);
+	free(cl->csv);
+	free(cl->plot);
+	free(cl->precision);
+	free(cl->cpus);
+	free(cl->think);
+	free(cl->probe);
+	free(cl->output_format);
+	free(cl->tcp_options);
+}
+
+static void usage_error(poptContext pc, const char *fmt, const char *what)
+{
+	fprintf(stderr, "dbench: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\n");
+	poptPrintUsage(pc, stderr, 0);
+}
+
+/* NPROCS: a whole number of clients, 1 .. DBENCH_MAX_CLIENTS. */
+static bool parse_nprocs(const char *s, unsigned *out)
+{
+	char *end;
+
+	errno = 0;
+	long v = strtol(s, &end, 10);	/* which would take " 4" and "+4" */
+	if (!isdigit((unsigned char)*s) || *end != '\0' || errno || v < 1 ||
+	    v > DBENCH_MAX_CLIENTS)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* The program to run, or NULL with *rc the exit code: memory running out
+ * is a failed run, not bad input. */
+static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *rc)
+{
+	char *err = NULL;
+	struct program *prog = path ? loadfile_read(mem_ctx, path, &err)
+				    : loadfile_default(mem_ctx, &err);
+	if (!prog) {
+		*rc = errno == ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+	}
+	return prog;
+}
+
+/*
+ * --cpus=LIST: CPU numbers and ranges A-B, comma-separated ("0,2-3"), in
+ * the order clients are placed on them.  Each must be a CPU this process
+ * may run on.  Returns NULL with *out and *n (on mem_ctx), or the error.
+ */
+static char *parse_cpus(TALLOC_CTX *mem_ctx, const char *list, unsigned **out, unsigned *n)
+{
+	cpu_set_t allowed;
+	const char *p = list;
+
+	*n = 0;
+	*out = NULL;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return talloc_asprintf(mem_ctx, "--cpus: cannot read this process's CPUs: %s",
+				       strerror(errno));
+	for (;;) {
+		char *end;
+		unsigned long a, b;
+		errno = 0;
+		a = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : ULONG_MAX;
+		b = a;
+		if (a != ULONG_MAX && *end == '-')
+			b = end[1] >= '0' && end[1] <= '9' ? strtoul(end + 1, &end, 10) : ULONG_MAX;
+		if (a == ULONG_MAX || b == ULONG_MAX || errno || a > b || b >= CPU_SETSIZE ||
+		    (*end && *end != ','))
+			return talloc_asprintf(mem_ctx, "--cpus: '%s' is not a list of CPU numbers"
+					       " and ranges A-B", list);
+		for (unsigned long c = a; c <= b; c++) {
+			if (!CPU_ISSET(c, &allowed))
+				return talloc_asprintf(mem_ctx, "--cpus: CPU %lu is not one this"
+						       " process may run on", c);
+			unsigned *grown = talloc_realloc(mem_ctx, *out, unsigned, *n + 1);
+			if (!grown)
+				return talloc_strdup(mem_ctx, "--cpus: out of memory");
+			grown[(*n)++] = c;
+			*out = grown;
+		}
+		if (!*end)
+			return NULL;
+		p = end + 1;
+	}
+}
+
+/* --precision: a number above 0 and at most 100; -1 when it is not. */
+static double parse_percent(const char *s)
+{
+	char *end;
+
+	errno = 0;
+	double v = strtod(s, &end);
+	return *s >= '0' && *s <= '9' && !*end && !errno && v > 0 && v <= 100 ? v : -1;
+}
+
+/* Whether the command makes a series of runs rather than one: a sweep, or
+ * NPROCS repeated (a sweep of one count). */
+static bool series(const struct cmdline *cl)
+{
+	return cl->sweep || cl->repeat != -1 || cl->precision;
+}
+
+/* Checks that popt's types cannot express; returns the failing option. */
+static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
+{
+	if (cl->timelimit < 1)
+		return "--timelimit must be at least 1 second";
+	if (cl->warmup < 0 && cl->warmup != WARMUP_DEFAULT)
+		return "--warmup must not be negative";
+	if (cl->clients_per_process < 1)
+		return "--clients-per-process must be at least 1";
+	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9 ||
+	    (cl->target_rate > 0 && cl->target_rate < 1e-6))
+		return "--target-rate must be 0 or from 0.000001 (a byte a second) to 1e9 MB/sec";
+	if (cl->backend && !backend_by_name(cl->backend))
+		return talloc_asprintf(mem_ctx, "--backend must be %s", backend_names(mem_ctx));
+	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
+		return "--verify needs real I/O: the null backend reads and writes nothing";
+	if (cl->verify && cl->fake_io)
+		return "--verify needs real I/O: --fake-io reads and writes no data";
+	if (cl->json && !*cl->json)
+		return "--json needs a file name, or - for standard output";
+	if (!series(cl) && (cl->settle != -1 || cl->drop_caches || cl->csv || cl->plot))
+		return "--settle, --drop-caches, --csv and --plot go with --sweep, --repeat or"
+		       " --precision";
+	if (cl->repeat != -1 && (cl->repeat < 1 || cl->repeat > 1000))
+		return "--repeat must be from 1 to 1000";
+	if (cl->precision && !(parse_percent(cl->precision) > 0))
+		return "--precision must be a percentage above 0 and at most 100";
+	if (cl->precision && cl->repeat != -1 && cl->repeat < 3)
+		return "--precision needs --repeat of at least 3 (it makes 3 runs at least)";
+	if (cl->settle < -1 || cl->settle > 86400)
+		return "--settle must be from 0 to 86400 seconds";
+	if (cl->drop_caches && geteuid() != 0)
+		return "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)";
+	if (cl->sweep && cluster_mpi())
+		return "--sweep does not run under mpirun: start one mpirun per client count";
+	if (cl->output_format && strcmp(cl->output_format, "classic") != 0 &&
+	    strcmp(cl->output_format, "dbench4") != 0)
+		return "--output-format must be 'classic' or 'dbench4'";
+	if (cl->machine_readable && cl->output_format && strcmp(cl->output_format, "classic") == 0)
+		return "--machine-readable is dbench 5.0's form of the dbench4 layout, not of"
+		       " the classic one";
+	if (series(cl) && cluster_mpi())
+		return "--repeat and --precision do not run under mpirun: start one mpirun per run";
+	return NULL;
+}
+
+/* The command line as one string, each word quoted where a shell needs it. */
+static char *command_line(TALLOC_CTX *mem_ctx, int argc, const char **argv)
+{
+	char *s = talloc_strdup(mem_ctx, "");
+
+	for (int i = 0; i < argc && s; i++) {
+		const char *a = argv[i];
+		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "0123456789-_=./,:+@%") == strlen(a);
+		s = talloc_asprintf_append(s, "%s%s", i ? " " : "", plain ? a : "'");
+		for (const char *p = a; !plain && s && *p; p++)
+			s = *p == '\'' ? talloc_strdup_append(s, "'\\''")
+				       : talloc_asprintf_append(s, "%c", *p);
+		if (!plain && s)
+			s = talloc_strdup_append(s, "'");
+	}
+	return s;
+}
+
+/* dbench 4.0's options that have nothing to do here: taken, so that a
+ * harness's command line runs, and said to do nothing. */
+static void notice_dbench4_options(const struct cmdline *cl)
+{
+	if (cl->stat_check)
+		fprintf(stderr, "dbench: --stat-check changes nothing here: every call is made"
+			" as the loadfile has it and its outcome checked against the expected"
+			" status\n");
+	if (cl->tcp_options)
+		fprintf(stderr, "dbench: --tcp-options '%s' changes nothing here: it set tbench's"
+			" socket options, and no backend here opens a socket\n", cl->tcp_options);
+}
+
+/* --output-format=dbench4, or --machine-readable (its 5.0 form). */
+static bool dbench4_layout(const struct cmdline *cl)
+{
+	return cl->machine_readable ||
+	       (cl->output_format && strcmp(cl->output_format, "dbench4") == 0);
+}
+
+/* The cmdline's popt strings go when the plan's memory does. */
+static int cmdline_destructor(struct cmdline *cl)
+{
+	free_cmdline(cl);
+	return 0;
+}
+
+/* How many target specs a NULL-terminated list holds. */
+static unsigned count_targets(const char **dirs)
+{
+	unsigned n = 0;
+
+	while (dirs[n])
+		n++;
+	return n;
+}
+
+/*
+ * After the options: NPROCS (or --sweep's list), the loadfile, the
+ * targets and what only a check can tell, then the plans.  Returns the
+ * action; CLI_EXIT (exit 2) after saying what is wrong.
+ */
+static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
+				   const char *cmdline, struct cli *out)
+{
+	static const char *here[] = { ".", NULL };
+	const char *arg = poptGetArg(pc);
+	const struct backend *backend = backend_by_name(cl->backend ? cl->backend : "fileio");
+	unsigned nclients = 0, *cpus = NULL, ncpus = 0;
+	double think_us = 0;
+	bool think_exp = false;
+	char *err = NULL;
+
+	if (cl->sweep) {
+		if (arg) {
+			fprintf(stderr, "dbench: --sweep takes the client counts from its list,"
+				" not NPROCS '%s'\n", arg);
+			return CLI_EXIT;
+		}
+		if (!sweep_parse_list(mem_ctx, cl->sweep, &out->sweep.procs, &out->sweep.nprocs,
+				      &err)) {
+			fprintf(stderr, "dbench: %s\n", err);
+			return CLI_EXIT;
+		}
+	} else if (!arg || poptPeekArg(pc)) {
+		usage_error(pc, "%s", arg ? "give exactly one NPROCS" : "NPROCS is missing");
+		return CLI_EXIT;
+	} else if (!parse_nprocs(arg, &nclients)) {
+		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
+			arg, DBENCH_MAX_CLIENTS);
+		return CLI_EXIT;
+	} else if (series(cl)) {
+		out->sweep.procs = talloc_memdup(mem_ctx, &nclients, sizeof(nclients));
+		out->sweep.nprocs = 1;
+	}
+	notice_dbench4_options(cl);
+	const struct program *prog = load_program(mem_ctx, cl->loadfile, &out->exit_code);
+	if (!prog)
+		return CLI_EXIT;
+	const char **dirs = cl->dirs ? cl->dirs : here;
+	if (backend->targets && !(dirs = backend->targets(mem_ctx, cl->dirs, &err))) {
+		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+		return CLI_EXIT;
+	}
+	if (cl->think && !parse_think(cl->think, &think_us, &think_exp)) {
+		fprintf(stderr, "dbench: --think-time '%s' is not USEC or exp:USEC"
+			" (0 to 60000000 microseconds)\n", cl->think);
+		return CLI_EXIT;
+	}
+	if (cl->cpus) {
+		char *why = parse_cpus(mem_ctx, cl->cpus, &cpus, &ncpus);
+		if (why) {
+			fprintf(stderr, "dbench: %s\n", why);
+			return CLI_EXIT;
+		}
+	}
+	if (cl->probe) {
+		int perr = *cl->probe ? probe_check_directory(cl->probe) : 0;
+		if (perr) {
+			fprintf(stderr, "dbench: cannot use probe directory '%s': %s\n", cl->probe,
+				strerror(perr));
+			return CLI_EXIT;
+		}
+		if (!*cl->probe && !backend->local_clients_fd && !backend->lister_open) {
+			fprintf(stderr, "dbench: --probe makes its directory in a local target, and"
+				" the %s backend's are not: give --probe=DIR\n", backend->name);
+			return CLI_EXIT;
+		}
+	}
+	out->plan = (struct run_plan){
+		.nclients = nclients,
+		.clients_per_process = cl->clients_per_process,
+		.cpus = cpus,
+		.ncpus = ncpus,
+		.timelimit = cl->timelimit,
+		.warmup = cl->warmup != WARMUP_DEFAULT ? (unsigned)cl->warmup
+						       : (unsigned)cl->timelimit / 5,
+		.dirs = dirs,
+		.ndirs = count_targets(dirs),
+		.target_rate = cl->target_rate,
+		.think_us = think_us,
+		.think_exp = think_exp,
+		.skip_cleanup = cl->skip_cleanup,
+		.per_client_results = cl->per_client_results,
+		.run_once = cl->run_once,
+		.quiet = cl->quiet,
+		.machine_readable = cl->machine_readable,
+		.output_format = dbench4_layout(cl) ? OUTPUT_DBENCH4 : OUTPUT_CLASSIC,
+		.show_execute_time = cl->show_execute_time,
+		.continue_on_error = cl->continue_on_error,
+		.probe = cl->probe && cluster_rank() == 0,	/* one probe for all ranks */
+		.probe_dir = cl->probe && *cl->probe ? cl->probe : NULL,
+		.json_path = series(cl) ? NULL : cl->json,	/* a series writes its own */
+		.command_line = cmdline,
+		.bopts = {
+			.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
+			.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
+			.no_resolve = cl->no_resolve, .verify = cl->verify,
+			.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
+			.ranked = cluster_mpi(), .rank = cluster_rank(),
+		},
+		.backend = backend,
+		.prog = prog,
+	};
+	if (!series(cl))
+		return CLI_RUN;
+	out->sweep.repeat = cl->repeat != -1 ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
+	out->sweep.precision = cl->precision ? parse_percent(cl->precision) : 0;
+	out->sweep.settle = cl->settle >= 0 ? (unsigned)cl->settle : 3;
+	out->sweep.drop_caches = cl->drop_caches;
+	out->sweep.json_path = cl->json;
+	out->sweep.csv_path = cl->csv;
+	out->sweep.plot_path = cl->plot;
+	return CLI_SWEEP;
+}
+
+void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out)
+{
+	struct cmdline *cl = talloc(mem_ctx, struct cmdline);
+
+	*out = (struct cli){ .action = CLI_EXIT, .exit_code = EXIT_BAD_INPUT };
+	if (!cl) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return;
+	}
+	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT,
+				.clients_per_process = 1, .repeat = -1, .settle = -1 };
+	talloc_set_destructor(cl, cmdline_destructor);
+	struct poptOption table[] = {
+		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, 0,
+		  "execute phase length", "SECS" },
+		{ "warmup", 0, POPT_ARG_INT, &cl->warmup, 0,
+		  "warmup before it (default: timelimit/5)", "SECS" },
+		{ "loadfile", 'c', POPT_ARG_STRING, &cl->loadfile, 0,
+		  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
+		{ "directory", 'D', POPT_ARG_ARGV, &cl->dirs, 0,
+		  "target directory (default .); repeat to spread clients", "DIR" },
+		{ "sync", 's', POPT_ARG_NONE, &cl->sync_open, 0,
+		  "open files O_SYNC", NULL },
+		{ "sync-dir", 'S', POPT_ARG_NONE, &cl->sync_dir, 0,
+		  "fdatasync the directory after unlink, rmdir, rename", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &cl->fsync_writes, 0,
+		  "fsync after every write", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &cl->xattr, 0,
+		  "DOS attribute xattr traffic, as dbench 4.0", NULL },
+		{ "target-rate", 'R', POPT_ARG_DOUBLE, &cl->target_rate, 0,
+		  "pace each client to this rate", "MB/s" },
+		{ "clients-per-process", 0, POPT_ARG_INT, &cl->clients_per_process, 0,
+		  "clients sharing one process", "K" },
+		{ "cpus", 0, POPT_ARG_STRING, &cl->cpus, 0,
+		  "keep client processes on these CPUs, round robin (0,2-3)", "LIST" },
+		{ "skip-cleanup", 0, POPT_ARG_NONE, &cl->skip_cleanup, 0,
+		  "leave the clients/ tree behind", NULL },
+		{ "per-client-results", 0, POPT_ARG_NONE, &cl->per_client_results, 0,
+		  "a result line per client", NULL },
+		{ "run-once", 0, POPT_ARG_NONE, &cl->run_once, 0,
+		  "replay the loadfile once per client, then stop", NULL },
+		{ "continue-on-error", 0, POPT_ARG_NONE, &cl->continue_on_error, 0,
+		  "count unexpected outcomes per operation instead of stopping", NULL },
+		{ "no-resolve", 0, POPT_ARG_NONE, &cl->no_resolve, 0,
+		  "no case-insensitive name resolution", NULL },
+		{ "verify", 0, POPT_ARG_NONE, &cl->verify, 0,
+		  "write a known pattern and check every read of it; a mismatch fails"
+		  " the run", NULL },
+		{ "quiet", 'q', POPT_ARG_NONE, &cl->quiet, 0,
+		  "no progress lines", NULL },
+		{ "json", 0, POPT_ARG_STRING, &cl->json, 0,
+		  "write the result as JSON (- for stdout; text goes to stderr)", "FILE" },
+		{ "sweep", 0, POPT_ARG_STRING, &cl->sweep, 0,
+		  "run each client count in LIST (1,2,4 or 1..128: powers of two)", "LIST" },
+		{ "repeat", 0, POPT_ARG_INT, &cl->repeat, 0,
+		  "runs per client count (default 1; with --precision the most, default 10)",
+		  "K" },
+		{ "precision", 0, POPT_ARG_STRING, &cl->precision, 0,
+		  "repeat each count until the 95% interval of the mean is within +-PCT% of"
+		  " it (3 runs at least)", "PCT" },
+		{ "settle", 0, POPT_ARG_INT, &cl->settle, 0,
+		  "sync, then rest this long between sweep runs (default 3)", "SECS" },
+		{ "drop-caches", 0, POPT_ARG_NONE, &cl->drop_caches, 0,
+		  "drop the page cache between sweep runs (root)", NULL },
+		{ "csv", 0, POPT_ARG_STRING, &cl->csv, 0,
+		  "write one row per sweep run to FILE", "FILE" },
+		{ "plot", 0, POPT_ARG_STRING, &cl->plot, 0,
+		  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
+		{ "think-time", 0, POPT_ARG_STRING, &cl->think, 0,
+		  "pause before each operation: USEC, or exp:USEC for an exponential"
+		  " pause with that mean (not counted in latency)", "[exp:]USEC" },
+		{ "probe", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &cl->probe, 0,
+		  "time an ls -l of DIR once a second during the run (default: a"
+		  " directory of 3000 files made for it in clients/)", "DIR" },
+		{ "backend", 'B', POPT_ARG_STRING, &cl->backend, 0,
+		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
+		{ "output-format", 0, POPT_ARG_STRING, &cl->output_format, 0,
+		  "classic (default) or dbench4: dbench 4.0's text, line for line", "FORMAT" },
+		{ "machine-readable", 0, POPT_ARG_NONE, &cl->machine_readable, 0,
+		  "the dbench4 layout in dbench 5.0's machine-readable lines", NULL },
+		{ "show-execute-time", 0, POPT_ARG_NONE, &cl->show_execute_time, 0,
+		  "a line per finished loadfile pass: client, its time, time since the start",
+		  NULL },
+		{ "one-byte-write-fix", 0, POPT_ARG_NONE, &cl->one_byte_write_fix, 0,
+		  "dbench 4.0's: skip a 1-byte write of the byte already there", NULL },
+		{ "stat-check", 0, POPT_ARG_NONE, &cl->stat_check, 0,
+		  "dbench 4.0's: stat first, skip calls that would change nothing", NULL },
+		{ "fake-io", 0, POPT_ARG_NONE, &cl->fake_io, 0,
+		  "dbench 4.0's: count ReadX and WriteX bytes without reading or writing", NULL },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &cl->tcp_options, 0,
+		  "dbench 4.0's socket options for tbench; no backend here opens a socket",
+		  "OPTIONS" },
+		{ "check-loadfile", 0, POPT_ARG_NONE, &cl->check_loadfile, 0,
+		  "validate the loadfile, print its summary, run nothing", NULL },
+		{ "version", 'V', POPT_ARG_NONE, &cl->version, 0,
+		  "print the version", NULL },
+		{ "help", '?', POPT_ARG_NONE, &cl->help, 0,
+		  "show this help message", NULL },
+		{ "usage", 0, POPT_ARG_NONE, &cl->usage, 0,
+		  "show a brief usage message", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, NULL, 0, NULL, NULL },	/* the backends' */
+		POPT_TABLEEND
+	};
+	table[sizeof(table) / sizeof(table[0]) - 2].arg = backend_option_table(mem_ctx);
+	const char **args = join_optional_args(mem_ctx, argc, argv);
+	poptContext pc = poptGetContext("dbench", argc, args ? args : argv, table, 0);
+	const char *bad;
+	int opt;
+
+	poptSetOtherOptionHelp(pc, "[OPTION...] NPROCS");
+	while ((opt = poptGetNextOpt(pc)) > 0)
+		;
+	/* No password in `ps` or the recorded command line from here on.
+	 * The strings of argv are the process's own, and writable. */
+	backend_scrub_argv(argc, (char **)argv);
+	if (opt < -1) {
+		fprintf(stderr, "dbench: %s: %s (dbench --help lists the options)\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));
+	} else if ((bad = bad_option(mem_ctx, cl))) {
+		fprintf(stderr, "dbench: %s\n", bad);
+	} else if (cl->help || cl->usage) {
+		/* popt's own --help would exit() from inside the parser */
+		if (cl->help)
+			poptPrintHelp(pc, stdout, 0);
+		else
+			poptPrintUsage(pc, stdout, 0);
+		out->exit_code = EXIT_OK;
+	} else if (cl->version) {
+		printf("dbench %s\n", DBENCH_VERSION);
+		out->exit_code = EXIT_OK;
+	} else if (cl->check_loadfile) {
+		if (poptPeekArg(pc))
+			usage_error(pc, "%s", "--check-loadfile takes no NPROCS");
+		else if ((out->plan.prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)))
+			out->action = CLI_CHECK_LOADFILE;
+		out->plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
+		out->backend_given = cl->backend != NULL;
+	} else {
+		out->action = build_plans(mem_ctx, pc, cl, command_line(mem_ctx, argc, argv), out);
+	}
+	poptFreeContext(pc);
+}

@@ -1,0 +1,43 @@
+/*
+ * cli.h - the command line: the options (popt), the checks on what was
+ * given, and the run plan (run/plan.h) and sweep plan built from them.
+ *
+ * Above the plan, the driver and the sweep, below main: it prints the
+ * usage errors, --help, --usage and --version itself and runs nothing.
+ * Every backend's own options (backend.h) are among the options.
+ */
+#ifndef DBENCH_CLI_H
+#define DBENCH_CLI_H
+
+#include <stdbool.h>
+
+#include <talloc.h>
+
+#include "analysis/sweep.h"
+#include "run/plan.h"
+
+enum cli_action {
+	CLI_EXIT,		/* nothing more to do: leave with exit_code */
+	CLI_CHECK_LOADFILE,	/* --check-loadfile: plan.prog and plan.backend */
+	CLI_RUN,		/* one run of plan */
+	CLI_SWEEP,		/* --sweep: runs of plan, one per sweep.procs */
+};
+
+struct cli {
+	enum cli_action action;
+	int exit_code;		/* CLI_EXIT: 0 (after --help ...), 2 (bad usage),
+				 * or 1 (out of memory reading the loadfile) */
+	bool backend_given;	/* --backend was given (--check-loadfile reports on it) */
+	struct run_plan plan;
+	struct sweep_plan sweep;
+};
+
+/*
+ * Parse argv and build the plans, all on mem_ctx (the strings the plan
+ * points to live as long as it).  What was wrong with the command line
+ * is said on stderr, with out->action CLI_EXIT and exit_code 2 (or 1).
+ * Passwords among the arguments are scrubbed from argv (backend.h).
+ */
+void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out);
+
+#endif

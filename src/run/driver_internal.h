@@ -1,0 +1,161 @@
+/*
+ * driver_internal.h - the parts of the driver (driver.h) and the one
+ * struct they share, for src/run/ alone.
+ *
+ * A run is one `struct driver`.  Each part owns its own sub-struct and is
+ * the only one to write it; the rest is the run's common ground:
+ *
+ *   targets.c  the targets, through the backend: opened before any fork,
+ *              described for the environment record, cleaned of what dead
+ *              clients left, closed at the end.
+ *   procs.c    the processes: signals, forking the clients and the
+ *              --probe process, reaping them, turning a death or a failure
+ *              a client recorded into the run's failure (d->procs).
+ *   sampler.c  time: the phases, the once-a-second sample and progress
+ *              line, the timeline, the start barrier and tick exchange of
+ *              an MPI run, and the sampler's priority (d->sampler).
+ *   collect.c  the end: every rank's figures into the result, and the
+ *              text and JSON reports of it.
+ *   driver.c   driver_run(), which calls them in order, and the checks
+ *              before anything starts.
+ *
+ * Nothing here is seen outside src/run/: main, sweep and the tests know
+ * only driver.h.
+ */
+#ifndef DBENCH_DRIVER_INTERNAL_H
+#define DBENCH_DRIVER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+#include <talloc.h>
+
+#include "report/report.h"
+#include "report/result.h"
+#include "run/cluster.h"
+#include "run/driver.h"
+#include "stats/stats.h"
+
+/* A client process's pid and its index in procs.pids, for finding the
+ * process an exit belongs to among thousands at once. */
+struct proc_pid {
+	pid_t pid;
+	unsigned p;
+};
+
+/* The processes of a run: procs.c's. */
+struct procs {
+	unsigned nprocs;		/* client processes */
+	pid_t *pids;			/* 0 once reaped */
+	struct proc_pid *by_pid;	/* the client processes sorted by pid */
+	pid_t probe_pid;		/* the --probe process; 0 without one or once reaped */
+	unsigned running;		/* processes not yet reaped, the probe's included */
+	int start_pipe[2];		/* closing the write end releases everyone */
+	bool abandoned;			/* clients were killed by a second SIGINT */
+	bool in_child;			/* this is a client process, returning */
+	int child_status;		/* ... and its exit status */
+};
+
+/* The run's time: sampler.c's. */
+struct sampler {
+	uint64_t start_ns;		/* clients released */
+	uint64_t phase_ns;		/* current phase began */
+	uint64_t exec_ns;		/* execute window began */
+	uint64_t end_ns;		/* execute window ended */
+	enum phase phase;
+	struct timeline_point *timeline;	/* one point per execute second */
+	size_t ntimeline;
+	uint64_t last_bytes, last_ops;	/* execute figures at the last point */
+	uint64_t last_ns;		/* when they were taken */
+	double cpu_ms;			/* parent CPU per sample */
+	bool realtime;			/* the parent ran at a real-time priority */
+	struct cluster_tick all;	/* every rank's figures at the last tick
+					 * (rank 0; elsewhere only this rank's) */
+	uint64_t running_all;		/* client processes left on every rank */
+	struct progress shown;		/* the last progress line shown */
+	uint64_t *passes_seen;		/* --show-execute-time: per client, passes taken */
+	struct pass_time *passes;	/* ... and those passes */
+	size_t npasses;
+	uint64_t passes_lost;
+};
+
+struct driver {
+	const struct run_plan *plan;
+	TALLOC_CTX *ctx;		/* everything of the run; freed at its one exit */
+	struct stats_region *stats;	/* shared with every client */
+	struct backend_target **targets;	/* each of plan->dirs, opened (targets.c) */
+	struct run_failure *failure;	/* first failure seen, or NULL */
+	FILE *text;			/* where human-readable output goes */
+	double setup_s;			/* fork to all clients ready (the slowest rank's) */
+	struct procs procs;
+	struct sampler sampler;
+};
+
+/* ---- targets.c ---- */
+
+/* Open every target; false (after saying why) when one cannot be used. */
+bool targets_open(struct driver *d);
+/* The backend's facts on each target for env_capture(), or NULL. */
+json_t **targets_describe(struct driver *d);
+/* DIR/clients of the first target for a bare --probe; -1 when not local. */
+int targets_probe_fd(const struct driver *d);
+/* Remove what clients (and the probe) that died left behind. */
+void targets_clean_leftovers(struct driver *d);
+/* Remove each target's clients directory the clients left empty. */
+void targets_close(struct driver *d);
+
+/* ---- procs.c ---- */
+
+void procs_install_signals(void);
+/* How many SIGINT/SIGTERM arrived, and the first one's number. */
+unsigned procs_interrupts(void);
+int procs_interrupt_signal(void);
+/* Fork the client processes and the probe; false when one could not be
+ * (the failure noted).  In a child it returns false with procs.in_child. */
+bool procs_fork_clients(struct driver *d);
+/* Wait until every client and the probe is set up; false on a failure
+ * or an interrupt first. */
+bool procs_wait_ready(struct driver *d);
+/* Reap exited processes, noting the first failure; block for one if asked. */
+void procs_reap(struct driver *d, bool block);
+/* Look at every slot for a failure recorded before its process exited. */
+void procs_check_slots(struct driver *d);
+/* A second SIGINT in cleanup: kill the clients, abandon their cleanup. */
+void procs_abandon(struct driver *d);
+/* Complete failure `f` (its rank, host and whole message). */
+void procs_describe_failure(struct driver *d, struct run_failure *f, int rank);
+
+/* ---- sampler.c ---- */
+
+void sampler_sleep_until(uint64_t deadline);
+void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now);
+void sampler_start_execute(struct driver *d, uint64_t now);
+/* End the run's phases now, closing the execute window if open. */
+void sampler_stop_now(struct driver *d);
+/* Release every rank's clients together once all are ready; false when
+ * a rank failed or was interrupted in setup. */
+bool sampler_start_together(struct driver *d, bool ready);
+/* Once a second until every client process (and the probe) has exited. */
+void sampler_loop(struct driver *d);
+/* The lowest real-time priority while the clients run, where allowed. */
+bool sampler_priority_raise(void);
+void sampler_priority_drop(struct driver *d);
+/* --show-execute-time: take the passes finished since the last look,
+ * printing a line each. */
+void sampler_take_passes(struct driver *d);
+/* How long this rank's clients ran in the execute window. */
+double sampler_rank_seconds(struct driver *d);
+
+/* ---- collect.c ---- */
+
+/* DBENCH_TEST_HIST_DIR: this rank's histograms to a file, for tests. */
+void collect_dump_hists(struct driver *d);
+/* Every rank's figures reduced into the result on rank 0; NULL elsewhere. */
+struct run_result *collect_result(struct driver *d, const char *started_at, json_t *env);
+/* Text and JSON reports of the result; the run's exit code. */
+int collect_report(struct driver *d, const struct run_result *res);
+
+#endif

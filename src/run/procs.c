@@ -1,0 +1,424 @@
+/*
+ * procs.c - the processes of a run: the signals of the parent, forking
+ * the client processes and the --probe process, waiting for them to be
+ * ready, reaping them, and turning what went wrong with one (a failure it
+ * recorded in its slot, a death, a fork that failed) into the run's
+ * first failure.  Owns d->procs; knows nothing of phases or reports.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/opclock.h"
+#include "run/client.h"
+#include "run/driver_internal.h"
+#include "run/probe.h"
+
+static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupt_signal;	/* the first: SIGINT or SIGTERM */
+static bool is_client;				/* this process is a client */
+
+bool driver_is_client(void)
+{
+	return is_client;
+}
+
+static void on_interrupt(int sig)
+{
+	if (!interrupted)
+		interrupt_signal = sig;
+	interrupted++;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;	/* only here to cut a sleep short */
+}
+
+void procs_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_interrupt };	/* no SA_RESTART */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* "DIR/clients/clientN/PATH" for messages. */
+static const char *client_path(struct driver *d, unsigned id, const char *path)
+{
+	char name[48];
+
+	backend_client_name(name, sizeof(name), &d->plan->bopts, id + 1);
+	return talloc_asprintf(d->ctx, "%s/clients/%s%s%s",
+			       d->plan->dirs[id % d->plan->ndirs], name,
+			       path[0] ? "/" : "", path);
+}
+
+/* The resource limit behind an error, for messages: RLIMIT_NOFILE for
+ * EMFILE, RLIMIT_NPROC for a fork()'s EAGAIN. */
+static const char *limit_hint(TALLOC_CTX *mem_ctx, int err)
+{
+	struct rlimit rl;
+	int res = err == EMFILE ? RLIMIT_NOFILE : err == EAGAIN ? RLIMIT_NPROC : -1;
+
+	if (res < 0 || getrlimit(res, &rl) != 0)
+		return "";
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return talloc_asprintf(mem_ctx, " (%s is unlimited)",
+				       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC");
+	return talloc_asprintf(mem_ctx, " (%s is %llu)",
+			       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC",
+			       (unsigned long long)rl.rlim_cur);
+}
+
+/* The whole message of a failure: where (rank, client, loadfile line,
+ * operation, path), then what. */
+void procs_describe_failure(struct driver *d, struct run_failure *f, int rank)
+{
+	f->rank = cluster_mpi() ? rank : -1;
+	f->host = cluster_mpi() ? cluster_host(rank) : NULL;
+	char *t = f->rank >= 0 ? talloc_asprintf(f, "rank %d (%s), ", f->rank, f->host)
+			       : talloc_strdup(f, "");
+	if (f->client)
+		t = talloc_asprintf_append(t, "client %u, ", f->client);
+	if (f->line)
+		t = talloc_asprintf_append(t, "%s:%u %s %s: ", d->plan->prog->source,
+					   f->line, f->operation, f->path);
+	f->text = talloc_strdup_append(t, f->error);
+}
+
+/* Note a failure that is not an operation's (a death, a fork): the first
+ * one wins. */
+static void fail_process(struct driver *d, unsigned id, const char *what)
+{
+	if (d->failure)
+		return;
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	f->client = id + 1;
+	f->error = what;
+	procs_describe_failure(d, f, cluster_rank());
+	d->failure = f;
+}
+
+/* Note a failure of the --probe process: the first failure wins. */
+static void fail_probe(struct driver *d, const char *what)
+{
+	if (d->failure)
+		return;
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	f->path = probe_directory(f, d->plan);
+	f->error = talloc_strdup(f, what);
+	f->rank = cluster_mpi() ? 0 : -1;	/* the probe runs on rank 0 alone */
+	f->host = cluster_mpi() ? cluster_host(0) : NULL;
+	f->text = f->rank >= 0 ? talloc_asprintf(f, "rank 0 (%s), probe, %s", f->host, what)
+			       : talloc_asprintf(f, "probe, %s", what);
+	d->failure = f;
+}
+
+/* Note the failure the probe recorded in its slot, if it did. */
+static void check_probe(struct driver *d)
+{
+	const struct probe_slot *s = &d->stats->probe;
+
+	if (d->plan->probe && !d->failure && stats_get(&s->state) == CLIENT_FAILED)
+		fail_probe(d, talloc_strndup(d->ctx, s->failure, sizeof(s->failure)));
+}
+
+/* Note the failure client `id` recorded in its slot. */
+static void fail_from_slot(struct driver *d, unsigned id)
+{
+	const struct client_failure *cf = &d->stats->slot[id].failure;
+
+	if (d->failure)
+		return;
+	if (cf->line == 0) {
+		fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s", cf->path));
+		return;
+	}
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	f->client = id + 1;
+	f->line = cf->line;
+	f->operation = op_table[cf->op].name;
+	f->path = client_path(d, id, cf->path);
+	if (cf->detail[0])	/* the backend's own account, such as a data mismatch */
+		f->error = talloc_strndup(f, cf->detail, sizeof(cf->detail));
+	else if (cf->err)
+		f->error = talloc_asprintf(f, "%s%s", strerror(cf->err),
+					   cf->err == EMFILE ? limit_hint(f, EMFILE) : "");
+	else
+		f->error = talloc_asprintf(f, "succeeded, but %s was expected",
+					   nt_status_name(cf->expected));
+	procs_describe_failure(d, f, cluster_rank());
+	d->failure = f;
+}
+
+/* Fork the --probe process; like a client, it returns through main. */
+static bool fork_probe(struct driver *d)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		int err = errno;
+		fail_probe(d, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
+					      strerror(err), limit_hint(d->ctx, err)));
+		return false;
+	}
+	if (pid == 0) {
+		close(d->procs.start_pipe[1]);
+		d->procs.child_status = probe_process_main(d->plan, d->stats,
+							   targets_probe_fd(d), d->targets[0],
+							   d->procs.start_pipe[0]);
+		d->procs.in_child = true;
+		is_client = true;
+		return false;
+	}
+	d->procs.probe_pid = pid;
+	d->procs.running++;
+	return true;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct proc_pid *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void index_pids(struct driver *d)
+{
+	d->procs.by_pid = talloc_array(d->ctx, struct proc_pid, d->procs.nprocs);
+	for (unsigned p = 0; p < d->procs.nprocs; p++)
+		d->procs.by_pid[p] = (struct proc_pid){ d->procs.pids[p], p };
+	qsort(d->procs.by_pid, d->procs.nprocs, sizeof(*d->procs.by_pid), cmp_pid);
+}
+
+/* The index in d->procs.pids of client process `pid`, or -1. */
+static int proc_of(const struct driver *d, pid_t pid)
+{
+	struct proc_pid key = { pid, 0 };
+	const struct proc_pid *hit = !d->procs.by_pid ? NULL
+				     : bsearch(&key, d->procs.by_pid, d->procs.nprocs,
+					       sizeof(key), cmp_pid);
+	return hit && d->procs.pids[hit->p] == pid ? (int)hit->p : -1;
+}
+
+/* Memory the children do not inherit (MADV_DONTFORK), for what the
+ * parent writes between forks: in ordinary memory each write would leave
+ * the child forked just before with a copy of the page of its own. */
+struct unforked {
+	void *addr;
+	size_t len;
+	pid_t owner;	/* the one process that has it */
+};
+
+static int unmap_unforked(struct unforked *u)
+{
+	if (getpid() == u->owner)
+		munmap(u->addr, u->len);
+	return 0;
+}
+
+/* len zeroed bytes of such memory, unmapped when mem_ctx is freed; NULL
+ * when out of memory. */
+static void *unforked_zero(TALLOC_CTX *mem_ctx, size_t len)
+{
+	struct unforked *u = talloc(mem_ctx, struct unforked);
+
+	len = len ? len : 1;
+	void *p = u ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0) : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		talloc_free(u);
+		return NULL;
+	}
+	madvise(p, len, MADV_DONTFORK);
+	*u = (struct unforked){ p, len, getpid() };
+	talloc_set_destructor(u, unmap_unforked);
+	return p;
+}
+
+/* --cpus: client process p keeps to its CPU of the list, round robin.
+ * cli.c checked that each CPU is one this process may use; should the
+ * kernel refuse all the same, the process runs where it would have. */
+static void pin_process(const struct run_plan *plan, unsigned p)
+{
+	cpu_set_t set;
+
+	if (!plan->ncpus)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(plan->cpus[p % plan->ncpus], &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Fork the client processes.  Between two forks the parent writes to no
+ * memory a child inherits but its stack: the clients' pool (client.h) is
+ * made once, before the first, and each child writes its own copy; the
+ * pids go to memory the children do not inherit.
+ */
+bool procs_fork_clients(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+	unsigned k = plan->clients_per_process;
+
+	d->procs.nprocs = (plan->nclients + k - 1) / k;
+	d->procs.pids = unforked_zero(d->ctx, sizeof(pid_t) * d->procs.nprocs);
+	TALLOC_CTX *pool = client_pool(plan, k);
+	if (!d->procs.pids || !pool) {
+		talloc_free(pool);
+		d->procs.nprocs = 0;
+		fail_process(d, 0, "cannot start its process: out of memory");
+		return false;
+	}
+	fflush(NULL);
+	for (unsigned p = 0; p < d->procs.nprocs; p++) {
+		unsigned first = p * k;
+		unsigned count = plan->nclients - first < k ? plan->nclients - first : k;
+		pid_t pid = fork();
+		if (pid < 0) {
+			int err = errno;
+			talloc_free(pool);
+			fail_process(d, first, talloc_asprintf(d->ctx,
+				"cannot start its process: %s%s", strerror(err),
+				limit_hint(d->ctx, err)));
+			index_pids(d);	/* those started are still to be reaped */
+			return false;
+		}
+		if (pid == 0) {
+			/* The client process returns through main, which frees
+			 * what it inherited, so that nothing is left behind.
+			 * Under mpirun it leaves its rank's process group, which
+			 * mpirun kills whole when a rank dies: it is to stop on
+			 * its rank's death and remove its files first. */
+			close(d->procs.start_pipe[1]);
+			if (cluster_mpi())
+				setpgid(0, 0);
+			pin_process(plan, p);
+			d->procs.child_status = client_process_main(pool, plan, d->stats, first,
+								    count, d->targets,
+								    d->procs.start_pipe[0]);
+			d->procs.in_child = true;
+			is_client = true;
+			return false;
+		}
+		d->procs.pids[p] = pid;
+		d->procs.running++;
+	}
+	talloc_free(pool);	/* the parent's copy, never used */
+	index_pids(d);
+	return !plan->probe || fork_probe(d);
+}
+
+/* What went wrong with a process that exited with `status`, or NULL when
+ * nothing did (or we killed it ourselves, abandoning its cleanup). */
+static const char *exit_problem(struct driver *d, int status)
+{
+	if (WIFSIGNALED(status))
+		return d->procs.abandoned
+			       ? NULL
+			       : talloc_asprintf(d->ctx, "died: killed by signal %d (%s)",
+						 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (WEXITSTATUS(status) != 0)
+		return talloc_asprintf(d->ctx, "died: exited with status %d",
+				       WEXITSTATUS(status));
+	return NULL;
+}
+
+/* Reap exited client processes and the probe; note the first that failed. */
+void procs_reap(struct driver *d, bool block)
+{
+	int status;
+	pid_t pid;
+
+	while (d->procs.running > 0 && (pid = waitpid(-1, &status, block ? 0 : WNOHANG)) != 0) {
+		if (pid < 0) {
+			if (errno == EINTR && block)
+				return;		/* let the caller look at signals */
+			break;
+		}
+		const char *problem = exit_problem(d, status);
+		if (pid == d->procs.probe_pid) {
+			d->procs.probe_pid = 0;
+			d->procs.running--;
+			check_probe(d);
+			if (problem)
+				fail_probe(d, problem);
+		}
+		int p = proc_of(d, pid);
+		if (p >= 0) {
+			d->procs.pids[p] = 0;
+			d->procs.running--;
+			unsigned first = p * d->plan->clients_per_process;
+			for (unsigned c = first; problem && WIFEXITED(status) &&
+			     c < d->plan->nclients && c < first + d->plan->clients_per_process; c++)
+				if (stats_get(&d->stats->slot[c].state) == CLIENT_FAILED)
+					fail_from_slot(d, c);
+			if (problem)
+				fail_process(d, first, problem);
+		}
+		block = false;
+	}
+}
+
+/* Look at every client's slot, and the probe's, for a failure recorded
+ * before its exit. */
+void procs_check_slots(struct driver *d)
+{
+	for (unsigned i = 0; i < d->plan->nclients && !d->failure; i++) {
+		if (stats_get(&d->stats->slot[i].state) == CLIENT_FAILED)
+			fail_from_slot(d, i);
+	}
+	check_probe(d);
+}
+
+/* Wait until every client, and the probe, is set up and waiting for the
+ * start. */
+bool procs_wait_ready(struct driver *d)
+{
+	for (;;) {
+		procs_reap(d, false);
+		procs_check_slots(d);
+		if (d->failure || interrupted ||
+		    d->procs.running < d->procs.nprocs + d->plan->probe)
+			return false;
+		unsigned ready = 0;
+		for (unsigned i = 0; i < d->plan->nclients; i++)
+			ready += stats_get(&d->stats->slot[i].state) == CLIENT_READY;
+		if (ready == d->plan->nclients &&
+		    (!d->plan->probe || stats_get(&d->stats->probe.state) == CLIENT_READY))
+			return true;
+		sampler_sleep_until(monotonic_ns() + 10000000u);
+	}
+}
+
+/* A second SIGINT: stop waiting for the clients' cleanup. */
+void procs_abandon(struct driver *d)
+{
+	d->procs.abandoned = true;
+	for (unsigned p = 0; p < d->procs.nprocs; p++)
+		if (d->procs.pids[p])
+			kill(d->procs.pids[p], SIGKILL);
+	if (d->procs.probe_pid)
+		kill(d->procs.probe_pid, SIGKILL);
+}
+
+unsigned procs_interrupts(void)
+{
+	return interrupted;
+}
+
+int procs_interrupt_signal(void)
+{
+	return interrupt_signal;
+}

@@ -1,0 +1,425 @@
+/*
+ * sampler.c - the time of a run: the phases (setup, warmup, execute,
+ * cleanup) published in the stats region, the once-a-second sample with
+ * its progress line and timeline point, the start barrier and the tick
+ * exchange that keep the ranks of an MPI run in step, and the sampler's
+ * real-time priority.  Owns d->sampler; forks and reaps nothing itself.
+ */
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "base/opclock.h"
+#include "run/driver_internal.h"
+
+void sampler_sleep_until(uint64_t deadline)
+{
+	struct timespec ts = { deadline / 1000000000u, deadline % 1000000000u };
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
+{
+	d->sampler.phase = ph;
+	d->sampler.phase_ns = now;
+	stats_set(&d->stats->ctl.phase, ph);
+}
+
+static const char *phase_name(enum phase ph)
+{
+	static const char *names[] = { "setup", "warmup", "execute", "cleanup" };
+	return names[ph];
+}
+
+/* True when every client has finished its one pass (--run-once). */
+static bool all_passes_done(struct driver *d)
+{
+	for (unsigned i = 0; i < d->plan->nclients; i++) {
+		uint64_t st = stats_get(&d->stats->slot[i].state);
+		if (st == CLIENT_RUNNING || st == CLIENT_READY)
+			return false;
+	}
+	return true;
+}
+
+/* How long this rank's clients ran in the execute window: to the end of
+ * their last pass with --run-once, else the window. */
+double sampler_rank_seconds(struct driver *d)
+{
+	const struct sampler *s = &d->sampler;
+	double window = s->end_ns > s->exec_ns ? (s->end_ns - s->exec_ns) / 1e9 : 0;
+	uint64_t end = 0;
+
+	if (!d->plan->run_once || s->exec_ns == 0)
+		return window;
+	for (unsigned i = 0; i < d->plan->nclients; i++) {
+		uint64_t e = stats_get(&d->stats->slot[i].end_ns);
+		if (e > end)
+			end = e;
+	}
+	return end > s->exec_ns ? (end - s->exec_ns) / 1e9 : 0;
+}
+
+/* This rank's failure as it travels to rank 0. */
+static void failure_to_wire(const struct run_failure *f, struct cluster_failure *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->client = f->client;
+	w->line = f->line;
+	snprintf(w->operation, sizeof(w->operation), "%s", f->operation ? f->operation : "");
+	snprintf(w->path, sizeof(w->path), "%s", f->path ? f->path : "");
+	snprintf(w->error, sizeof(w->error), "%s", f->error ? f->error : "");
+}
+
+/* Rank 0: another rank's failure becomes the run's. */
+static void failure_from_wire(struct driver *d, const struct cluster_failure *w, int rank)
+{
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+
+	f->client = w->client;
+	f->line = w->line;
+	f->operation = w->operation[0] ? talloc_strdup(f, w->operation) : NULL;
+	f->path = w->path[0] ? talloc_strdup(f, w->path) : NULL;
+	f->error = talloc_strdup(f, w->error);
+	procs_describe_failure(d, f, rank);
+	d->failure = f;
+}
+
+/* Rank 0: another rank's failure in the latest tick becomes the run's,
+ * unless the run failed already. */
+static void take_remote_failure(struct driver *d)
+{
+	if (d->sampler.all.failed_rank > 0 && !d->failure)
+		failure_from_wire(d, &d->sampler.all.failure, (int)d->sampler.all.failed_rank);
+}
+
+/* What this rank tells rank 0 at a tick. */
+static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
+{
+	struct phase_stats cur, exec;
+	enum phase ph = d->sampler.phase == PHASE_STOP ? PHASE_EXECUTE : d->sampler.phase;
+
+	stats_sum(d->stats, ph, &cur);
+	stats_sum(d->stats, PHASE_EXECUTE, &exec);
+	*t = (struct cluster_tick){
+		.bytes = stats_bytes(&cur), .ops = cur.ops,
+		.exec_bytes = stats_bytes(&exec), .exec_ops = exec.ops,
+		.max_ns = stats_window_max(d->stats, tick),
+		.running = d->procs.running,
+		.interrupted = procs_interrupts() ? procs_interrupt_signal() : 0,
+		.failed_rank = -1,
+	};
+	if (d->plan->run_once && d->sampler.phase == PHASE_EXECUTE && all_passes_done(d)) {
+		t->done = 1;
+		t->done_s = sampler_rank_seconds(d);
+	}
+	if (d->failure) {
+		t->failed_rank = cluster_rank();
+		failure_to_wire(d->failure, &t->failure);
+	}
+}
+
+/* The longest probe listing that ended during `tick`, in ms; NAN when
+ * none did, or there is no probe. */
+static double probe_ms(const struct driver *d, uint64_t tick)
+{
+	uint64_t ns = d->plan->probe ? stats_window_get(&d->stats->probe.win, tick) : 0;
+	return ns ? ns / 1e6 : NAN;
+}
+
+/* Close the timeline's current interval at `now`, which ends `tick`: the
+ * execute figures gained since the last point (every rank's), per second. */
+static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t bytes,
+		      uint64_t ops, double max_latency_ms)
+{
+	double secs = now > d->sampler.last_ns ? (now - d->sampler.last_ns) / 1e9 : 0;
+
+	if (secs < 0.001)
+		return;
+	d->sampler.timeline = talloc_realloc(d->ctx, d->sampler.timeline, struct timeline_point,
+				     d->sampler.ntimeline + 1);
+	d->sampler.timeline[d->sampler.ntimeline++] = (struct timeline_point){
+		.t_s = (now - d->sampler.exec_ns) / 1e9,
+		.mb_s = (bytes - d->sampler.last_bytes) / 1e6 / secs,
+		.ops_s = (ops - d->sampler.last_ops) / secs,
+		.max_latency_ms = max_latency_ms,
+		.probe_ms = probe_ms(d, tick),
+	};
+	d->sampler.last_bytes = bytes;
+	d->sampler.last_ops = ops;
+	d->sampler.last_ns = now;
+}
+
+/* --show-execute-time: this rank's passes finished since the last look,
+ * a line each, kept for the result. */
+void sampler_take_passes(struct driver *d)
+{
+	struct sampler *s = &d->sampler;
+	struct pass_record rec[STATS_PASS_RING];
+
+	if (!d->plan->show_execute_time)
+		return;
+	if (!s->passes_seen)
+		s->passes_seen = talloc_zero_array(d->ctx, uint64_t, d->plan->nclients);
+	for (unsigned i = 0; s->passes_seen && i < d->plan->nclients; i++) {
+		unsigned n = stats_passes_since(&d->stats->slot[i], &s->passes_seen[i], rec,
+						&s->passes_lost);
+		struct pass_time *p = n ? talloc_realloc(d->ctx, s->passes, struct pass_time,
+							  s->npasses + n) : s->passes;
+		for (unsigned k = 0; p && k < n; k++) {
+			struct pass_time *t = &p[s->npasses++];
+			*t = (struct pass_time){ .client = i,
+				.ms = (rec[k].end_ns - rec[k].start_ns) / 1e6,
+				.at_ms = rec[k].end_ns > s->start_ns
+						 ? (rec[k].end_ns - s->start_ns) / 1e6 : 0 };
+			report_pass(d->text, d->plan, t);
+		}
+		s->passes = p;
+	}
+	fflush(d->text);
+}
+
+/* Once a second: the timeline point and the progress line of the second
+ * that ended at `now`, from every rank's figures. */
+static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
+{
+	const struct cluster_tick *all = &d->sampler.all;
+	double secs = now > d->sampler.phase_ns ? (now - d->sampler.phase_ns) / 1e9 : 0;
+	double max_ms = all->max_ns / 1e6;
+
+	if (d->sampler.phase == PHASE_EXECUTE)
+		add_point(d, now, tick, all->exec_bytes, all->exec_ops, max_ms);
+	sampler_take_passes(d);
+	unsigned nclients = d->plan->nclients * cluster_size();
+	unsigned procs = all->running - (d->plan->probe && d->procs.probe_pid ? 1 : 0);
+	uint64_t exec_ns = d->sampler.exec_ns;
+	struct progress p = {
+		.format = d->plan->output_format,
+		.machine_readable = d->plan->machine_readable,
+		.nclients = nclients,
+		.active = procs * d->plan->clients_per_process < nclients
+				  ? procs * d->plan->clients_per_process : nclients,
+		.exec_secs = now > exec_ns && exec_ns ? (unsigned)((now - exec_ns) / 1e9 + 0.5) : 0,
+		.lines = all->ops,
+		.mb_s = d->sampler.phase == PHASE_STOP || secs <= 0 ? 0 : all->bytes / 1e6 / secs,
+		.last_mb_s = d->sampler.phase == PHASE_STOP ? 0 : (all->bytes - *prev_bytes) / 1e6,
+		.phase = phase_name(d->sampler.phase),
+		.secs = (unsigned)(secs + 0.5),
+		.max_latency_ms = max_ms,
+	};
+	*prev_bytes = all->bytes;
+	d->sampler.shown = p;
+	if (!d->plan->quiet)
+		report_progress(d->text, &p);
+}
+
+/* Enter the execute phase at `now`; nothing has been counted in it yet. */
+void sampler_start_execute(struct driver *d, uint64_t now)
+{
+	sampler_set_phase(d, PHASE_EXECUTE, now);
+	d->sampler.exec_ns = d->sampler.last_ns = now;
+	d->sampler.last_bytes = d->sampler.last_ops = 0;
+}
+
+/* Leave the execute window, which ended at `end`; the timeline's last
+ * point is closed with the latest figures. */
+static void end_execute(struct driver *d, uint64_t end)
+{
+	if (d->sampler.phase == PHASE_EXECUTE) {
+		d->sampler.end_ns = end;
+		uint64_t tick = stats_get(&d->stats->ctl.tick);
+		if (!cluster_mpi())	/* a plain run can look again, now */
+			local_tick(d, tick, &d->sampler.all);
+		add_point(d, end, tick, d->sampler.all.exec_bytes, d->sampler.all.exec_ops,
+			  d->sampler.all.max_ns / 1e6);
+	} else {
+		d->sampler.exec_ns = d->sampler.end_ns = end;	/* nothing was counted */
+	}
+	sampler_set_phase(d, PHASE_STOP, end);
+}
+
+/* Rank 0: phase changes due at `now`; returns true when the phase
+ * changed. */
+static bool advance(struct driver *d, uint64_t now)
+{
+	const struct run_plan *plan = d->plan;
+	uint64_t in_phase = now - d->sampler.phase_ns;
+
+	if (d->sampler.phase == PHASE_WARMUP &&
+	    in_phase >= plan->warmup * 1000000000ull - 5000000) {
+		sampler_start_execute(d, now);
+		return true;
+	}
+	if (d->sampler.phase == PHASE_EXECUTE && !plan->run_once &&
+	    in_phase >= plan->timelimit * 1000000000ull - 5000000) {
+		sampler_set_phase(d, PHASE_STOP, now);	/* its last second is already a point */
+		d->sampler.end_ns = now;
+		return true;
+	}
+	if (d->sampler.phase == PHASE_EXECUTE && plan->run_once &&
+	    d->sampler.all.done == cluster_size()) {
+		uint64_t end = d->sampler.exec_ns + (uint64_t)(d->sampler.all.done_s * 1e9);
+		end_execute(d, end > d->sampler.exec_ns && end <= now ? end : now);
+		return true;
+	}
+	return false;
+}
+
+void sampler_stop_now(struct driver *d)
+{
+	if (d->sampler.phase != PHASE_STOP)
+		end_execute(d, monotonic_ns());
+}
+
+/* Another rank: take up the phase rank 0 ordered. */
+static void follow(struct driver *d, const struct cluster_order *o, uint64_t now)
+{
+	if (o->phase == d->sampler.phase)
+		return;
+	if (o->phase == PHASE_EXECUTE)
+		sampler_start_execute(d, now);
+	else if (o->phase == PHASE_STOP && d->sampler.phase == PHASE_EXECUTE)
+		end_execute(d, now);
+	else
+		sampler_set_phase(d, o->phase, now);
+}
+
+/*
+ * Thousands of clients that never sleep leave an ordinary sampler waiting
+ * for a CPU for many seconds, and the phases it times stretch with it.
+ * Where the system allows it (CAP_SYS_NICE), the parent runs at the lowest
+ * real-time priority while the clients run; SCHED_RESET_ON_FORK keeps the
+ * processes it forks ordinary.  Its work is a few milliseconds a second.
+ */
+bool sampler_priority_raise(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	return sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0;
+}
+
+void sampler_priority_drop(struct driver *d)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	if (d->sampler.realtime)
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
+/* The CPU time this process has used, user and system, in ms. */
+static double cpu_ms(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 +
+	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3;
+}
+
+/*
+ * One tick, on every rank at once: each tells rank 0 its figures; rank 0
+ * takes in another rank's failure, shows the second, moves the phase on,
+ * and orders every rank into it.  Returns true when the phase changed.
+ */
+static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
+{
+	struct cluster_tick mine;
+	struct cluster_order order = { 0 };
+	bool changed = false;
+
+	local_tick(d, tick, &mine);
+	cluster_tick(&mine, &d->sampler.all);
+	if (cluster_rank() == 0) {
+		take_remote_failure(d);
+		if (d->failure || (cluster_mpi() && d->sampler.all.interrupted))
+			sampler_stop_now(d);
+		sample(d, tick, now, prev_bytes);
+		if (d->sampler.phase != PHASE_STOP)
+			changed = advance(d, now);
+		order.phase = d->sampler.phase;
+		order.running = d->sampler.all.running;
+	}
+	cluster_order(&order);
+	if (cluster_rank() != 0)
+		follow(d, &order, now);
+	d->sampler.running_all = order.running;
+	return changed;
+}
+
+/* The sampler: once a second until every client process (and the probe)
+ * has exited. */
+void sampler_loop(struct driver *d)
+{
+	uint64_t tick = 0, prev_bytes = 0;
+	unsigned interrupts_seen = 0;
+	double sample_ms = 0;	/* CPU of the once-a-second work alone */
+
+	d->sampler.running_all = d->procs.running;
+	while (d->sampler.running_all > 0) {
+		uint64_t next = d->sampler.start_ns + (tick + 1) * 1000000000ull;
+		sampler_sleep_until(next);
+		uint64_t now = monotonic_ns();
+		procs_reap(d, false);		/* an exit's failure is noted here */
+		double cpu0 = cpu_ms();
+		if (now >= next)
+			procs_check_slots(d);	/* a failure before exiting, once a second */
+		if (procs_interrupts() != interrupts_seen) {
+			interrupts_seen = procs_interrupts();
+			if (d->sampler.phase == PHASE_STOP)
+				procs_abandon(d);
+			if (!cluster_mpi())
+				sampler_stop_now(d);
+		}
+		if (d->failure && !cluster_mpi())
+			sampler_stop_now(d);
+		if (now < next) {	/* woken early, by a client's exit */
+			if (!cluster_mpi()) {	/* a plain run may end now */
+				if (d->plan->run_once && d->sampler.phase == PHASE_EXECUTE &&
+				    all_passes_done(d)) {
+					local_tick(d, tick, &d->sampler.all);
+					advance(d, now);
+				}
+				d->sampler.running_all = d->procs.running;
+			}
+			/* Exits come in crowds at the end; each waitpid() looks
+			 * through all our children, so reap them in batches. */
+			uint64_t batch = now + 50000000u;
+			while (d->sampler.running_all > 0 && monotonic_ns() < batch &&
+			       monotonic_ns() < next && procs_interrupts() == interrupts_seen)
+				sampler_sleep_until(batch < next ? batch : next);
+			continue;
+		}
+		if (exchange(d, tick, now, &prev_bytes))
+			prev_bytes = 0;
+		tick++;
+		stats_set(&d->stats->ctl.tick, tick);
+		sample_ms += cpu_ms() - cpu0;
+	}
+	d->sampler.cpu_ms = tick ? sample_ms / tick : 0;
+}
+
+/*
+ * Release the clients of every rank together, once every rank's are set
+ * up; false (and no release) when a rank failed or was procs_interrupts() in
+ * setup.
+ */
+bool sampler_start_together(struct driver *d, bool ready)
+{
+	struct cluster_tick mine;
+	struct cluster_order order = { .phase = PHASE_STOP };
+
+	local_tick(d, 0, &mine);
+	mine.ready = ready;
+	mine.setup_s = d->setup_s;
+	cluster_tick(&mine, &d->sampler.all);
+	if (cluster_rank() == 0) {
+		d->setup_s = d->sampler.all.setup_s;	/* the slowest rank's */
+		take_remote_failure(d);
+		if (d->sampler.all.ready == cluster_size())
+			order.phase = PHASE_WARMUP;
+	}
+	cluster_order(&order);
+	cluster_barrier();
+	return order.phase == PHASE_WARMUP;
+}

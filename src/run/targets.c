@@ -1,0 +1,98 @@
+/*
+ * targets.c - the run's targets through its backend (backend.h): each
+ * opened in the parent before any fork (a target that cannot be used
+ * stops the run with exit 2), described for the environment record, the
+ * files of clients that died removed from the parent, and the clients
+ * directories closed at the end.  Knows nothing of how a backend reaches
+ * its storage.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run/driver_internal.h"
+#include "run/probe.h"
+
+/*
+ * Open each target (plan->dirs) through the backend, which checks it and
+ * makes its clients directory; the first that cannot be used stops the
+ * run before anything is forked.
+ */
+bool targets_open(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+
+	d->targets = talloc_zero_array(d->ctx, struct backend_target *, plan->ndirs);
+	for (unsigned i = 0; d->targets && i < plan->ndirs; i++) {
+		char *err = NULL;
+		d->targets[i] = plan->backend->target_open(d->ctx, plan->dirs[i], &plan->bopts,
+							   &err);
+		if (!d->targets[i]) {
+			fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+			return false;
+		}
+	}
+	return d->targets != NULL;
+}
+
+/* What the backend says of each target for the environment record, or
+ * NULL when it says nothing (local directories: env looks at the mount). */
+json_t **targets_describe(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+	json_t **facts;
+
+	if (!plan->backend->target_describe ||
+	    !(facts = talloc_zero_array(d->ctx, json_t *, plan->ndirs)))
+		return NULL;
+	for (unsigned i = 0; i < plan->ndirs; i++)
+		facts[i] = plan->backend->target_describe(d->targets[i]);
+	return facts;
+}
+
+/* The descriptor of the first target's clients directory, where a bare
+ * --probe makes its directory; -1 when the target is not local (main has
+ * refused a bare --probe then). */
+int targets_probe_fd(const struct driver *d)
+{
+	const struct backend *b = d->plan->backend;
+
+	return b->local_clients_fd ? b->local_clients_fd(d->targets[0]) : -1;
+}
+
+/* Remove what clients that died (or were killed by a second SIGINT) left
+ * behind: the backend's own cleanup, run from the parent. */
+void targets_clean_leftovers(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+
+	for (unsigned i = 0; i < plan->nclients; i++) {
+		if (stats_get(&d->stats->slot[i].cleaned))
+			continue;
+		TALLOC_CTX *tmp = talloc_new(d->ctx);
+		char *err = NULL;
+		struct backend_client *bc = plan->backend->client_new(
+			tmp, d->targets[i % plan->ndirs], i + 1, plan->prog,
+			&plan->bopts, &err);
+		if (bc && plan->backend->cleanup(bc) != 0)
+			fprintf(stderr, "dbench: files of client %u are left in %s/clients\n",
+				i + 1, plan->dirs[i % plan->ndirs]);
+		talloc_free(tmp);
+	}
+	if (plan->probe && !plan->probe_dir && !stats_get(&d->stats->probe.cleaned) &&
+	    (targets_probe_fd(d) >= 0 ? probe_remove_directory(targets_probe_fd(d))
+				      : probe_remove_remote(plan->backend, d->targets[0])) != 0)
+		fprintf(stderr, "dbench: files of the probe are left in %s\n",
+			probe_directory(d->ctx, plan));
+}
+
+/* Remove DIR/clients where the clients left it empty. */
+void targets_close(struct driver *d)
+{
+	for (unsigned i = 0; i < d->plan->ndirs; i++) {
+		int err = d->plan->backend->target_close(d->targets[i]);
+		if (err)
+			fprintf(stderr, "dbench: cannot remove '%s/clients': %s\n",
+				d->plan->dirs[i], strerror(err));
+	}
+}
