@@ -1,11 +1,11 @@
 # Makefile - builds ./dbench, runs every test, installs.
 #
-#   make                 build ./dbench
+#   make                 build ./dbench and ./tbench_srv
 #   make check           build and run the unit and shell tests
 #   make check-sanitize  the same suite with ASan + UBSan, in build/san
 #   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
 #                        FUZZ_SECONDS (default 60; 0 only replays the corpus)
-#   make install         PREFIX=/usr/local DESTDIR= (binary, man page, loadfiles)
+#   make install         PREFIX=/usr/local DESTDIR= (binaries, man pages, loadfiles)
 #   make loadfile        regenerate loadfiles/default.txt from tools/genload.c
 #   make deps            install the Debian packages the build and tests need
 #
@@ -38,12 +38,15 @@ BIN = dbench
 else
 BIN = $(O)/dbench
 endif
+# tbench_srv, the server of tbench's protocol, is a program of its own.
+TBENCH_SRV = $(dir $(BIN))tbench_srv
+NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 
 # The pipeline, a folder a layer: base (clock, exit codes), load (loadfile
-# to program), backends (performing operations), stats (shared-memory
-# figures), run (plan, driver, clients), report (result, text, JSON,
-# environment), analysis (sweep, compare, plot).
-LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/backends/*.c src/stats/*.c \
+# to program), net (TCP plumbing, tbench's messages), backends (performing
+# operations), stats (shared-memory figures), run (plan, driver, clients),
+# report (result, text, JSON, environment), analysis (sweep, compare, plot).
+LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
                       src/run/*.c src/report/*.c src/analysis/*.c)
 HEADERS  = $(wildcard src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
@@ -55,13 +58,16 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev \
             libsmbclient-dev
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
-            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient iproute2
+            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient iproute2 procps
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
 
-all: $(BIN)
+all: $(BIN) $(TBENCH_SRV)
 
 $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
+	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
+
+$(TBENCH_SRV): $(O)/servers/tbench_srv.o $(NET_OBJS)
 	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
 
 $(O)/%.o: src/%.c $(HEADERS) | $(O)
@@ -92,7 +98,7 @@ $(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(UNIT_TESTS) $(O)/tests/hist_merge
+check: $(BIN) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) sh tests/run.sh
 
 check-sanitize:
@@ -108,10 +114,11 @@ tools/genload: tools/genload.c
 loadfile: tools/genload
 	tools/genload > loadfiles/default.txt
 
-install: $(BIN)
+install: $(BIN) $(TBENCH_SRV)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
-	install -m 644 man/dbench.1 $(DESTDIR)$(MANDIR)/dbench.1
+	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
+	install -m 644 man/dbench.1 man/tbench_srv.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 loadfiles/*.txt $(DESTDIR)$(DATADIR)/
 
 deps:
@@ -120,4 +127,4 @@ deps:
 		$(DEB_BUILD) $(DEB_TEST) >/dev/null
 
 clean:
-	rm -rf build dbench tools/genload
+	rm -rf build dbench tbench_srv tools/genload

@@ -13,6 +13,16 @@ for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 done
 end
 
+begin "tbench_srv.1 renders cleanly and documents every option that --help lists"
+TBENCH_SRV=$(dirname "$DBENCH")/tbench_srv
+warnings=$(groff -man -ww -Tutf8 "$TOP/man/tbench_srv.1" 2>&1 >/dev/null)
+expect_eq "$warnings" "" "groff warnings"
+page=$(groff -man -Tascii -P-bcou "$TOP/man/tbench_srv.1" 2>/dev/null)
+for o in $("$TBENCH_SRV" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	printf '%s\n' "$page" | grep -q -- "$o" || fail "$o is not in tbench_srv.1"
+done
+end
+
 begin "the README's set-up commands are the ones CI runs"
 expect_match "$(cat "$TOP/README")" '^    make check$'
 expect_match "$(cat "$TOP/.ci/run")" '^make check$'

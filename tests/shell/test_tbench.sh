@@ -1,0 +1,209 @@
+#!/bin/sh
+# test_tbench.sh - tbench_srv and tbench (the sockio backend), real
+# processes on loopback: our pair, each against dbench 4.0's (Debian's
+# /usr/bin/tbench and /usr/bin/tbench_srv), hostile peers, and the server
+# or the client stopped.
+#
+# Our server listens on 127.0.0.1 on a port the kernel picks (--port 0)
+# and says which.  dbench 4.0's pair can only use port 7003, so the
+# interoperation blocks run in a network namespace of their own (unshare
+# -n) where 7003 is free whatever the machine runs; without one they take
+# a lock and skip when 7003 is in use.  Every server starts in a session
+# of its own (setsid) and is stopped by its pid, in the EXIT trap too.
+. "$TOP/tests/shell/lib.sh"
+
+BIN_DIR=$(dirname "$DBENCH")
+TBENCH=$BIN_DIR/tbench
+TBENCH_SRV=$BIN_DIR/tbench_srv
+DEB_TBENCH=/usr/bin/tbench
+DEB_TBENCH_SRV=/usr/bin/tbench_srv
+CLIENT_TXT=/usr/share/dbench/client.txt
+
+: >"$T/pids"
+stop_all() {
+	# each pid leads a session (setsid): its process group holds what
+	# it forked
+	for p in $(cat "$T/pids" 2>/dev/null); do
+		kill -TERM -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
+	done
+}
+trap 'stop_all; cleanup_scratch' EXIT
+
+skip() {
+	echo "ok $_n - $_name # SKIP $*"
+}
+
+# start_srv NAME [OPTION...]: our server on 127.0.0.1, a free port; sets
+# srv_pid and srv_port, its output in $T/NAME.out and $T/NAME.err.
+start_srv() {
+	_s=$1
+	shift
+	setsid "$TBENCH_SRV" --listen 127.0.0.1 --port 0 "$@" >"$T/$_s.out" 2>"$T/$_s.err" &
+	srv_pid=$!
+	echo "$srv_pid" >>"$T/pids"
+	for _i in $(seq 100); do
+		grep -q 'listening on' "$T/$_s.out" 2>/dev/null && break
+		sleep 0.05
+	done
+	srv_port=$(sed -n 's/^tbench_srv: listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$T/$_s.out")
+	[ -n "$srv_port" ] || fail "tbench_srv did not say where it listens: $(cat "$T/$_s.err")"
+}
+
+# exchange PORT BYTES [COUNT]: send the bytes (printf escapes) on a new
+# connection and print, in hex, the COUNT bytes that come back (without
+# COUNT, all until the server closes), waiting 3 s at most.
+exchange() {
+	timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 9
+		printf "$2" >&3
+		if [ -n "$3" ]; then head -c "$3" <&3; else cat <&3; fi |
+			od -An -v -tx1 | tr -s " \n" " "' exchange "$@"
+}
+
+# children PID: the processes PID forked that are still there
+children() {
+	ps -o pid= --ppid "$1" | tr -d ' '
+}
+
+# in_session PID: every process of the session PID leads
+in_session() {
+	ps -e -o sid=,pid=,stat=,args= | awk -v s="$1" '$1 == s'
+}
+
+# pair7003 NAME N SERVER_WORD*N CLIENT...: start the server (its N words)
+# listening on port 7003 of 127.0.0.1, run CLIENT against it (output in
+# $T/NAME.cli), stop the server; the client's exit status, or 77 when
+# port 7003 cannot be had.
+cat >"$T/pair.sh" <<'EOF_PAIR'
+name=$1 n=$2
+shift 2
+[ "$NETNS" = 1 ] && { ip link set lo up || exit 77; }
+(
+	# keep the first n words: rotate them to the end, drop the rest
+	for i in $(seq "$n"); do set -- "$@" "$1"; shift; done
+	shift $(($# - n))
+	exec setsid "$@"
+) >"$T/$name.srv" 2>&1 &
+p=$!
+echo "$p" >>"$T/pids"
+shift "$n"
+for i in $(seq 100); do
+	bash -c 'exec 3<>/dev/tcp/127.0.0.1/7003' 2>/dev/null && break
+	sleep 0.05
+done
+"$@" >"$T/$name.cli" 2>&1
+rc=$?
+kill -TERM -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
+wait "$p"
+exit $rc
+EOF_PAIR
+pair7003() {
+	if unshare -n true 2>/dev/null; then
+		NETNS=1 T=$T unshare -n sh "$T/pair.sh" "$@"
+		return
+	fi
+	# No namespace: the machine's own port 7003, one test at a time.
+	(
+		flock -w 120 9 || exit 77
+		ss -ltn 2>/dev/null | grep -q ':7003 ' && exit 77
+		NETNS=0 T=$T sh "$T/pair.sh" "$@"
+	) 9>/tmp/dbench-tbench-7003.lock
+}
+
+# ---- our server, on its own ----
+
+begin "tbench_srv answers a request with a reply of the size it asks for"
+start_srv srv1
+out=$(exchange "$srv_port" '\0\0\0\4\0\0\0\4' 8)
+expect_eq "$out" " 00 00 00 04 00 00 00 00 " "reply to the opening exchange"
+out=$(exchange "$srv_port" '\0\0\0\14\0\0\0\2abcdefgh\0\0\0\4\0\0\0\0' 10)
+expect_eq "$out" " 00 00 00 02 00 00 00 00 00 00 " "two requests in one write"
+end
+
+begin "a request header asking for 4 GB closes that connection with a log line; the server goes on"
+out=$(exchange "$srv_port" '\377\377\377\377\0\0\0\4')
+expect_status $? 0	# closed at once, not timed out
+expect_eq "$out" "" "reply to a 4 GB request"
+out=$(exchange "$srv_port" '\0\0\0\4\377\377\377\377')
+expect_status $? 0
+expect_eq "$out" "" "reply to a request wanting 4 GB back"
+expect_match "$(cat "$T/srv1.err")" '^tbench_srv: 127\.0\.0\.1:[0-9]+: request header says 4294967295 bytes follow .*: connection closed$'
+expect_match "$(cat "$T/srv1.err")" 'says 4 bytes follow and 4294967295 go back'
+kill -0 "$srv_pid" 2>/dev/null || fail "the server died"
+out=$(exchange "$srv_port" '\0\0\0\4\0\0\0\10' 12)
+expect_eq "$out" " 00 00 00 08 00 00 00 00 00 00 00 00 " "the next connection's reply"
+end
+
+begin "short, garbage and abandoned requests leave neither a crash nor a zombie"
+exchange "$srv_port" '\0\0' >/dev/null
+exchange "$srv_port" 'GET / HTTP/1.0\r\n\r\n' >/dev/null
+exchange "$srv_port" '\0\0\0\2\0\0\0\0' >/dev/null
+exchange "$srv_port" '\0\0\3\350\0\0\0\4 only ten' >/dev/null
+exchange "$srv_port" '' >/dev/null
+sleep 0.3
+err=$(cat "$T/srv1.err")
+expect_match "$err" 'peer left after 2 bytes of a request header: connection closed$'
+expect_match "$err" 'request header says 1195725856 bytes follow'
+expect_match "$err" 'request header says 2 bytes follow'
+expect_match "$err" 'request cut short: Connection reset by peer: connection closed$'
+kill -0 "$srv_pid" 2>/dev/null || fail "the server died"
+expect_eq "$(children "$srv_pid")" "" "children left (zombies or not)"
+end
+
+begin "SIGTERM stops the server and every connection it serves"
+for i in 1 2 3; do
+	timeout 20 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; printf "\0\0\0\4\0\0\0\4" >&3; sleep 15' \
+		hold "$srv_port" &
+done
+sleep 0.5
+expect_eq "$(children "$srv_pid" | wc -l)" 3 "connections served before SIGTERM"
+kill -TERM "$srv_pid"
+for i in $(seq 40); do
+	[ -z "$(in_session "$srv_pid")" ] && break
+	sleep 0.05
+done
+expect_eq "$(in_session "$srv_pid")" "" "processes left in the server's session"
+wait "$srv_pid"
+expect_status $? 0
+expect_match "$(cat "$T/srv1.err")" '^tbench_srv: stopped by signal 15$'
+end
+
+begin "SIGINT stops it too"
+start_srv srv2
+timeout 20 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; printf "\0\0\0\4\0\0\0\4" >&3; sleep 15' \
+	hold "$srv_port" &
+sleep 0.3
+kill -INT "$srv_pid"
+wait "$srv_pid"
+expect_status $? 0
+sleep 0.2
+expect_eq "$(in_session "$srv_pid")" "" "processes left in the server's session"
+end
+
+begin "dbench 4.0's tbench runs against our tbench_srv without error"
+pair7003 deb2ours 1 "$TBENCH_SRV" "$DEB_TBENCH" -t 2 2 127.0.0.1
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	skip "port 7003 is in use and no network namespace can be had"
+else
+	expect_status "$rc" 0
+	out=$(cat "$T/deb2ours.cli")
+	expect_match "$out" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs  max_latency='
+	expect_no_match "$out" 'lost sync|error|ERROR'
+	expect_match "$(awk '$1 == "ReadX" { print $2 }' "$T/deb2ours.cli")" '^[1-9][0-9]*$'
+	expect_eq "$(cat "$T/deb2ours.srv")" "tbench_srv: listening on [::]:7003
+tbench_srv: stopped by signal 15" "the server's log"
+	end
+fi
+
+begin "tbench_srv refuses a bad socket option, port or address with exit 2"
+"$TBENCH_SRV" -T TCP_FASTER --port 0 >/dev/null 2>"$T/e1"
+expect_status $? 2
+expect_match "$(cat "$T/e1")" "^tbench_srv: socket option 'TCP_FASTER' is not a socket option"
+"$TBENCH_SRV" --port 70000 >/dev/null 2>"$T/e2"
+expect_status $? 2
+"$TBENCH_SRV" --listen 203.0.113.1 --port 0 >/dev/null 2>"$T/e3"
+expect_status $? 2
+expect_match "$(cat "$T/e3")" '^tbench_srv: cannot listen on 203\.0\.113\.1:0: '
+end
+
+finish
