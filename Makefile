@@ -1,6 +1,6 @@
 # Makefile - builds ./dbench, runs every test, installs.
 #
-#   make                 build ./dbench and ./tbench_srv
+#   make                 build ./dbench, ./tbench (a link to it) and ./tbench_srv
 #   make check           build and run the unit and shell tests
 #   make check-sanitize  the same suite with ASan + UBSan, in build/san
 #   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
@@ -38,7 +38,10 @@ BIN = dbench
 else
 BIN = $(O)/dbench
 endif
-# tbench_srv, the server of tbench's protocol, is a program of its own.
+# tbench is dbench entered under that name (main.c then runs the sockio
+# backend): a hard link beside it.  tbench_srv, the server of tbench's
+# protocol, is a program of its own.
+TBENCH     = $(dir $(BIN))tbench
 TBENCH_SRV = $(dir $(BIN))tbench_srv
 NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 
@@ -62,10 +65,13 @@ DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang 
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
 
-all: $(BIN) $(TBENCH_SRV)
+all: $(BIN) $(TBENCH) $(TBENCH_SRV)
 
 $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
+
+$(TBENCH): $(BIN)
+	ln -f $(BIN) $@
 
 $(TBENCH_SRV): $(O)/servers/tbench_srv.o $(NET_OBJS)
 	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
@@ -98,7 +104,7 @@ $(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge
+check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) sh tests/run.sh
 
 check-sanitize:
@@ -117,8 +123,9 @@ loadfile: tools/genload
 install: $(BIN) $(TBENCH_SRV)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
+	ln -f $(DESTDIR)$(BINDIR)/dbench $(DESTDIR)$(BINDIR)/tbench
 	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
-	install -m 644 man/dbench.1 man/tbench_srv.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 man/dbench.1 man/tbench.1 man/tbench_srv.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 loadfiles/*.txt $(DESTDIR)$(DATADIR)/
 
 deps:
@@ -127,4 +134,4 @@ deps:
 		$(DEB_BUILD) $(DEB_TEST) >/dev/null
 
 clean:
-	rm -rf build dbench tbench_srv tools/genload
+	rm -rf build dbench tbench tbench_srv tools/genload

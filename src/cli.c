@@ -16,6 +16,7 @@
 #include "base/version.h"
 #include "cli.h"
 #include "load/loadfile.h"
+#include "net/sockopt.h"
 #include "run/cluster.h"
 #include "run/probe.h"
 
@@ -45,9 +46,19 @@ struct cmdline {
 	int machine_readable, show_execute_time;
 	int one_byte_write_fix, stat_check, fake_io;	/* dbench 4.0's fileio options */
 	char *tcp_options;	/* -T: dbench 4.0's socket options, for tbench */
+	bool tbench;		/* entered as "tbench": sockio, NPROCS [SERVER] */
 };
 
 /* --think-time: "USEC" or "exp:USEC". */
+/* tbench is this program under another name (a link made by make): it
+ * runs the sockio backend and takes the server after NPROCS. */
+static bool entered_as_tbench(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	return strcmp(base ? base + 1 : argv0, "tbench") == 0;
+}
+
 static bool parse_think(const char *s, double *us, bool *exp)
 {
 	char *end;
@@ -197,6 +208,12 @@ static bool series(const struct cmdline *cl)
 	return cl->sweep || cl->repeat != -1 || cl->precision;
 }
 
+/* The backend asked for: --backend, else sockio as tbench, else fileio. */
+static const struct backend *cli_backend(const struct cmdline *cl)
+{
+	return backend_by_name(cl->backend ? cl->backend : cl->tbench ? "sockio" : "fileio");
+}
+
 /* Checks that popt's types cannot express; returns the failing option. */
 static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 {
@@ -209,6 +226,8 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9 ||
 	    (cl->target_rate > 0 && cl->target_rate < 1e-6))
 		return "--target-rate must be 0 or from 0.000001 (a byte a second) to 1e9 MB/sec";
+	if (cl->tbench && cl->dirs)
+		return "tbench takes its SERVER after NPROCS, not -D (it has no directory)";
 	if (cl->backend && !backend_by_name(cl->backend))
 		return talloc_asprintf(mem_ctx, "--backend must be %s", backend_names(mem_ctx));
 	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
@@ -264,15 +283,16 @@ static char *command_line(TALLOC_CTX *mem_ctx, int argc, const char **argv)
 
 /* dbench 4.0's options that have nothing to do here: taken, so that a
  * harness's command line runs, and said to do nothing. */
-static void notice_dbench4_options(const struct cmdline *cl)
+static void notice_dbench4_options(const struct cmdline *cl, const struct backend *b)
 {
 	if (cl->stat_check)
 		fprintf(stderr, "dbench: --stat-check changes nothing here: every call is made"
 			" as the loadfile has it and its outcome checked against the expected"
 			" status\n");
-	if (cl->tcp_options)
-		fprintf(stderr, "dbench: --tcp-options '%s' changes nothing here: it set tbench's"
-			" socket options, and no backend here opens a socket\n", cl->tcp_options);
+	if (cl->tcp_options && b != &sockio_backend)
+		fprintf(stderr, "dbench: --tcp-options '%s' changes nothing here: it sets tbench's"
+			" socket options, and the %s backend opens no socket\n", cl->tcp_options,
+			b->name);
 }
 
 /* --output-format=dbench4, or --machine-readable (its 5.0 form). */
@@ -308,12 +328,21 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 				   const char *cmdline, struct cli *out)
 {
 	static const char *here[] = { ".", NULL };
-	const char *arg = poptGetArg(pc);
-	const struct backend *backend = backend_by_name(cl->backend ? cl->backend : "fileio");
+	const char *args[3] = { NULL }, *server = NULL;
+	unsigned nargs = 0;
+	const struct backend *backend = cli_backend(cl);
 	unsigned nclients = 0, *cpus = NULL, ncpus = 0;
 	double think_us = 0;
 	bool think_exp = false;
 	char *err = NULL;
+
+	while (nargs < 3 && (args[nargs] = poptGetArg(pc)))
+		nargs++;
+	/* tbench: one word more than NPROCS (or than none, with --sweep) is
+	 * the server */
+	if (cl->tbench && nargs == (cl->sweep ? 1u : 2u))
+		server = args[--nargs];
+	const char *arg = nargs ? args[0] : NULL;
 
 	if (cl->sweep) {
 		if (arg) {
@@ -326,8 +355,10 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 			fprintf(stderr, "dbench: %s\n", err);
 			return CLI_EXIT;
 		}
-	} else if (!arg || poptPeekArg(pc)) {
-		usage_error(pc, "%s", arg ? "give exactly one NPROCS" : "NPROCS is missing");
+	} else if (!arg || nargs > 1) {
+		usage_error(pc, "%s", arg ? cl->tbench ? "give NPROCS and at most one SERVER"
+						: "give exactly one NPROCS"
+					  : "NPROCS is missing");
 		return CLI_EXIT;
 	} else if (!parse_nprocs(arg, &nclients)) {
 		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
@@ -337,12 +368,20 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		out->sweep.procs = talloc_memdup(mem_ctx, &nclients, sizeof(nclients));
 		out->sweep.nprocs = 1;
 	}
-	notice_dbench4_options(cl);
+	notice_dbench4_options(cl, backend);
 	const struct program *prog = load_program(mem_ctx, cl->loadfile, &out->exit_code);
 	if (!prog)
 		return CLI_EXIT;
-	const char **dirs = cl->dirs ? cl->dirs : here;
-	if (backend->targets && !(dirs = backend->targets(mem_ctx, cl->dirs, &err))) {
+	const char **given = cl->dirs;
+	if (server) {	/* the server is the target */
+		if (!(given = talloc_zero_array(mem_ctx, const char *, 2)))
+			return CLI_EXIT;
+		given[0] = talloc_strdup(given, server);	/* popt's words go with it */
+		if (!given[0])
+			return CLI_EXIT;
+	}
+	const char **dirs = given ? given : here;
+	if (backend->targets && !(dirs = backend->targets(mem_ctx, given, &err))) {
 		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
 		return CLI_EXIT;
 	}
@@ -401,6 +440,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 			.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
 			.no_resolve = cl->no_resolve, .verify = cl->verify,
 			.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
+			.tcp_options = cl->tcp_options,
 			.ranked = cluster_mpi(), .rank = cluster_rank(),
 		},
 		.backend = backend,
@@ -428,7 +468,9 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		return;
 	}
 	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT,
-				.clients_per_process = 1, .repeat = -1, .settle = -1 };
+				.clients_per_process = 1, .repeat = -1, .settle = -1,
+				.tbench = argc > 0 && entered_as_tbench(argv[0]) };
+	const char *prog_name = cl->tbench ? "tbench" : "dbench";
 	talloc_set_destructor(cl, cmdline_destructor);
 	struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, 0,
@@ -508,8 +550,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		{ "fake-io", 0, POPT_ARG_NONE, &cl->fake_io, 0,
 		  "dbench 4.0's: count ReadX and WriteX bytes without reading or writing", NULL },
 		{ "tcp-options", 'T', POPT_ARG_STRING, &cl->tcp_options, 0,
-		  "dbench 4.0's socket options for tbench; no backend here opens a socket",
-		  "OPTIONS" },
+		  "tbench's socket options (default \"" SOCKOPT_DEFAULT "\")", "OPTIONS" },
 		{ "check-loadfile", 0, POPT_ARG_NONE, &cl->check_loadfile, 0,
 		  "validate the loadfile, print its summary, run nothing", NULL },
 		{ "version", 'V', POPT_ARG_NONE, &cl->version, 0,
@@ -523,11 +564,11 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	};
 	table[sizeof(table) / sizeof(table[0]) - 2].arg = backend_option_table(mem_ctx);
 	const char **args = join_optional_args(mem_ctx, argc, argv);
-	poptContext pc = poptGetContext("dbench", argc, args ? args : argv, table, 0);
+	poptContext pc = poptGetContext(prog_name, argc, args ? args : argv, table, 0);
 	const char *bad;
 	int opt;
 
-	poptSetOtherOptionHelp(pc, "[OPTION...] NPROCS");
+	poptSetOtherOptionHelp(pc, cl->tbench ? "[OPTION...] NPROCS [SERVER]" : "[OPTION...] NPROCS");
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
 	/* No password in `ps` or the recorded command line from here on.
@@ -546,14 +587,14 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 			poptPrintUsage(pc, stdout, 0);
 		out->exit_code = EXIT_OK;
 	} else if (cl->version) {
-		printf("dbench %s\n", DBENCH_VERSION);
+		printf("%s %s\n", prog_name, DBENCH_VERSION);
 		out->exit_code = EXIT_OK;
 	} else if (cl->check_loadfile) {
 		if (poptPeekArg(pc))
 			usage_error(pc, "%s", "--check-loadfile takes no NPROCS");
 		else if ((out->plan.prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)))
 			out->action = CLI_CHECK_LOADFILE;
-		out->plan.backend = backend_by_name(cl->backend ? cl->backend : "fileio");
+		out->plan.backend = cli_backend(cl);
 		out->backend_given = cl->backend != NULL;
 	} else {
 		out->action = build_plans(mem_ctx, pc, cl, command_line(mem_ctx, argc, argv), out);

@@ -80,6 +80,8 @@ struct backend_options {
 	bool verify;		/* --verify: WriteX writes a pattern that ReadX checks */
 	bool fake_io;		/* --fake-io: ReadX/WriteX move no data, as in 4.0 */
 	bool one_byte_write_fix;	/* --one-byte-write-fix: 4.0's, see fileio_writex */
+	const char *tcp_options;	/* -T: socket options of a backend that opens
+					 * sockets (sockio), NULL for its default */
 };
 
 struct backend_target;	/* one target (a directory, a share, an export),
@@ -253,6 +255,7 @@ struct backend {
 extern const struct backend fileio_backend;
 extern const struct backend null_backend;
 extern const struct backend smb_backend;
+extern const struct backend sockio_backend;
 
 /* The name of client `id`'s directory beneath DIR/clients: "client<id>",
  * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network

@@ -23,6 +23,16 @@ for o in $("$TBENCH_SRV" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 done
 end
 
+begin "tbench.1 renders cleanly and documents tbench's own options"
+warnings=$(groff -man -ww -Tutf8 "$TOP/man/tbench.1" 2>&1 >/dev/null)
+expect_eq "$warnings" "" "groff warnings"
+page=$(groff -man -Tascii -P-bcou "$TOP/man/tbench.1" 2>/dev/null)
+for o in --tcp-options --port --timelimit --loadfile --json --sweep --think-time; do
+	printf '%s\n' "$page" | grep -q -- "$o" || fail "$o is not in tbench.1"
+done
+expect_match "$("$(dirname "$DBENCH")/tbench" --help | head -n 1)" '^Usage: tbench \[OPTION\.\.\.\] NPROCS \[SERVER\]$'
+end
+
 begin "the README's set-up commands are the ones CI runs"
 expect_match "$(cat "$TOP/README")" '^    make check$'
 expect_match "$(cat "$TOP/.ci/run")" '^make check$'

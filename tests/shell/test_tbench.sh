@@ -195,6 +195,86 @@ tbench_srv: stopped by signal 15" "the server's log"
 	end
 fi
 
+# ---- our tbench (the sockio backend) ----
+
+begin "tbench replays client.txt against our tbench_srv and exits 0"
+start_srv srv3
+"$TBENCH" -c "$CLIENT_TXT" -t 2 --warmup 0 --port "$srv_port" 2 127.0.0.1 >"$T/run1" 2>&1
+expect_status $? 0
+out=$(cat "$T/run1")
+expect_match "$out" '^Throughput [0-9.]+ MB/sec \(NB=[0-9.]+ MB/sec  [0-9.]+ MBit/sec\)  2 procs$'
+expect_no_match "$out" 'FAILED'
+expect_match "$(awk '$1 == "ReadX" && $2 > 0 && $NF == 0' "$T/run1")" 'ReadX'
+expect_match "$(awk '$1 == "NTCreateX" && $2 > 0 && $NF == 0' "$T/run1")" 'NTCreateX'
+end
+
+begin "dbench 4.0's layout and JSON: backend sockio, the server in the environment record"
+"$TBENCH" -t 1 --warmup 0 --port "$srv_port" --output-format=dbench4 --json="$T/r.json" \
+	1 127.0.0.1 >"$T/run2" 2>&1
+expect_status $? 0
+expect_match "$(tail -n 1 "$T/run2")" '^Throughput [0-9.]+ MB/sec  1 clients  1 procs  max_latency=[0-9.]+ ms$'
+expect_eq "$(jq -r .config.backend "$T/r.json")" sockio "backend"
+expect_eq "$(jq -r '.environment.targets[0].server' "$T/r.json")" "127.0.0.1:$srv_port" "server"
+expect_eq "$(jq -r '.environment.targets[0].tcp_options' "$T/r.json")" "TCP_NODELAY SO_REUSEADDR" \
+	"socket options"
+end
+
+begin "the server killed during the run: the FAILED line, the results so far, exit 1 within 2 s"
+"$TBENCH" -t 30 --warmup 0 --port "$srv_port" 2 127.0.0.1 >"$T/run3" 2>&1 &
+cpid=$!
+sleep 2
+kill -KILL "$srv_pid"
+t0=$(date +%s%N)
+wait "$cpid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_status "$rc" 1
+[ "$ms" -le 2000 ] || fail "the client took $ms ms to stop"
+out=$(cat "$T/run3")
+expect_match "$out" "^FAILED: client [12], \(built-in\):[0-9]+ [A-Za-z_]+ .*: 127\.0\.0\.1:$srv_port: [a-z ]+: (Connection reset by peer|Broken pipe)$"
+expect_match "$out" '^Throughput [0-9.]+ MB/sec'
+sleep 0.2
+# its connection processes end with it (the zombies they leave are for
+# whoever adopts them to reap)
+expect_eq "$(in_session "$srv_pid" | awk '$3 !~ /^Z/')" "" "server processes left after SIGKILL"
+end
+
+begin "no server listening: exit 2 with one line before any client starts"
+"$TBENCH" -t 1 --port "$srv_port" 2 127.0.0.1 >"$T/run4" 2>"$T/err4"
+expect_status $? 2
+expect_eq "$(cat "$T/err4")" "dbench: cannot connect to 127.0.0.1:$srv_port: Connection refused" "message"
+expect_eq "$(cat "$T/run4")" "" "standard output"
+end
+
+begin "tbench refuses -D, file options and an unknown socket option with exit 2"
+"$TBENCH" -t 1 -D "$T" 1 127.0.0.1 >/dev/null 2>"$T/e5"
+expect_status $? 2
+expect_match "$(cat "$T/e5")" 'tbench takes its SERVER after NPROCS, not -D'
+"$TBENCH" -t 1 -s 1 127.0.0.1 >/dev/null 2>"$T/e6"
+expect_status $? 2
+expect_match "$(cat "$T/e6")" '-s, -S and -F have no files to sync'
+"$TBENCH" -t 1 -T TCP_FASTER 1 127.0.0.1 >/dev/null 2>"$T/e7"
+expect_status $? 2
+expect_match "$(cat "$T/e7")" "socket option 'TCP_FASTER' is not a socket option"
+"$TBENCH" -t 1 1 127.0.0.1 extra >/dev/null 2>"$T/e8"
+expect_status $? 2
+expect_match "$(cat "$T/e8")" 'give NPROCS and at most one SERVER'
+end
+
+begin "our tbench runs against dbench 4.0's tbench_srv without error"
+pair7003 ours2deb 1 "$DEB_TBENCH_SRV" "$TBENCH" -c "$CLIENT_TXT" -t 2 --warmup 0 2 127.0.0.1
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	skip "port 7003 is in use and no network namespace can be had"
+else
+	expect_status "$rc" 0
+	out=$(cat "$T/ours2deb.cli")
+	expect_match "$out" '^Throughput [0-9.]+ MB/sec .*  2 procs$'
+	expect_no_match "$out" 'FAILED'
+	expect_no_match "$(cat "$T/ours2deb.srv")" 'overflow'
+	end
+fi
+
 begin "tbench_srv refuses a bad socket option, port or address with exit 2"
 "$TBENCH_SRV" -T TCP_FASTER --port 0 >/dev/null 2>"$T/e1"
 expect_status $? 2
