@@ -11,29 +11,11 @@
 
 #include "analysis/compare.h"
 #include "analysis/plot.h"
+#include "base/numstat.h"
 #include "load/ops.h"
 #include "run/plan.h"
 
 /* ---- statistics ---- */
-
-static double mean_of(const double *x, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	return s / n;
-}
-
-/* Sample variance (n - 1 in the denominator). */
-static double variance_of(const double *x, size_t n, double mean)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += (x[i] - mean) * (x[i] - mean);
-	return s / (n - 1);
-}
 
 /*
  * The continued fraction of I_x(a, b) (without its front factor
@@ -129,12 +111,12 @@ double compare_t_quantile(double p, double df)
 bool compare_mean_interval(const double *x, size_t n, double level, double *mean,
 			   double *half)
 {
-	*mean = n ? mean_of(x, n) : NAN;
+	*mean = n ? numstat_mean(x, n) : NAN;
 	*half = NAN;
 	if (n < 2 || !(level > 0 && level < 1))
 		return false;
 	*half = compare_t_quantile(1 - (1 - level) / 2, n - 1) *
-		sqrt(variance_of(x, n, *mean) / n);
+		sqrt(numstat_variance(x, n, *mean) / n);
 	return true;
 }
 
@@ -144,8 +126,8 @@ double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
 	double t = NAN, df = NAN, p = NAN;
 
 	if (na >= 2 && nb >= 2) {
-		double ma = mean_of(a, na), mb = mean_of(b, nb);
-		double sa = variance_of(a, na, ma) / na, sb = variance_of(b, nb, mb) / nb;
+		double ma = numstat_mean(a, na), mb = numstat_mean(b, nb);
+		double sa = numstat_variance(a, na, ma) / na, sb = numstat_variance(b, nb, mb) / nb;
 
 		if (sa + sb == 0) {
 			/* no spread at all: the means either agree or they do not */
@@ -174,14 +156,14 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 
 	*row = (struct compare_row){ .na = na, .nb = nb, .t = NAN, .df = NAN, .p = NAN,
 				     .ci_low = NAN, .ci_high = NAN };
-	row->mean_a = mean_of(a, na);
-	row->mean_b = mean_of(b, nb);
+	row->mean_a = numstat_mean(a, na);
+	row->mean_b = numstat_mean(b, nb);
 	diff = row->mean_b - row->mean_a;
 	row->change_pct = diff == 0 ? 0 : diff / row->mean_a * 100;
 	row->tested = na >= 2 && nb >= 2;
 	if (row->tested) {
-		double se = sqrt(variance_of(a, na, row->mean_a) / na +
-				 variance_of(b, nb, row->mean_b) / nb);
+		double se = sqrt(numstat_variance(a, na, row->mean_a) / na +
+				 numstat_variance(b, nb, row->mean_b) / nb);
 		row->p = compare_welch_p(a, na, b, nb, &row->t, &row->df);
 		double half = compare_t_quantile(1 - alpha / 2, row->df) * se;
 		row->ci_low = diff - half;
@@ -200,182 +182,12 @@ bool compare_fails(const struct compare_row *row, double pct)
 	return row->verdict == COMPARE_WORSE && fabs(row->change_pct) > pct;
 }
 
-/* ---- reading a document ---- */
-
-/* The member at a dotted path ("queue.scheduler"), or NULL. */
-static const json_t *member(const json_t *obj, const char *path)
-{
-	char key[64];
-
-	while (obj && *path) {
-		size_t len = strcspn(path, ".");
-		if (len >= sizeof(key))
-			return NULL;
-		memcpy(key, path, len);
-		key[len] = '\0';
-		obj = json_object_get(obj, key);
-		path += len + (path[len] == '.');
-	}
-	return obj;
-}
-
-static int set_destructor(struct compare_set *set)
-{
-	json_decref(set->doc);
-	return 0;
-}
-
-static struct compare_group *group_for(struct compare_set *set, unsigned nprocs)
-{
-	size_t i = 0;
-
-	while (i < set->ngroups && set->groups[i].nprocs < nprocs)
-		i++;
-	if (i < set->ngroups && set->groups[i].nprocs == nprocs)
-		return &set->groups[i];
-	struct compare_group *g = talloc_realloc(set, set->groups, struct compare_group,
-						 set->ngroups + 1);
-	if (!g)
-		return NULL;
-	memmove(&g[i + 1], &g[i], (set->ngroups - i) * sizeof(*g));
-	g[i] = (struct compare_group){ .nprocs = nprocs };
-	set->groups = g;
-	set->ngroups++;
-	return &g[i];
-}
-
-/* Files one run into its group, or counts it as ignored.  NULL, or what
- * is wrong with it. */
-static const char *add_run(struct compare_set *set, const json_t *run)
-{
-	const json_t *nprocs = member(run, "config.nprocs");
-	const json_t *code = member(run, "status.exit_code");
-	const json_t *tp = member(run, "result.throughput_mb_s");
-	struct compare_group *g;
-
-	if (!json_is_object(run))
-		return "is not an object";
-	if (!json_is_integer(nprocs) || json_integer_value(nprocs) < 1 ||
-	    json_integer_value(nprocs) > DBENCH_MAX_CLIENTS)
-		return "has no config.nprocs";
-	if (!json_is_integer(code))
-		return "has no status.exit_code";
-	if (!json_is_number(tp) && !json_is_null(tp))
-		return "has no result.throughput_mb_s";
-	set->nruns++;
-	if (json_integer_value(code) != 0 || json_is_null(tp)) {
-		set->nignored++;
-		return NULL;
-	}
-	g = group_for(set, json_integer_value(nprocs));
-	if (!g)
-		return "is too big for memory";
-	g->mb_s = talloc_realloc(set, g->mb_s, double, g->nruns + 1);
-	g->runs = talloc_realloc(set, g->runs, const json_t *, g->nruns + 1);
-	if (!g->mb_s || !g->runs)
-		return "is too big for memory";
-	g->mb_s[g->nruns] = json_number_value(tp);
-	g->runs[g->nruns++] = run;
-	if (!set->first)
-		set->first = run;
-	return NULL;
-}
-
-/* Fills set from set->doc; NULL, or what is wrong (on set). */
-static char *read_runs(struct compare_set *set)
-{
-	const json_t *runs = json_object_get(set->doc, "runs");
-	const char *why;
-
-	if (!json_is_object(set->doc))
-		return talloc_strdup(set, "not a JSON object");
-	if (!runs) {
-		if (!json_object_get(set->doc, "config"))
-			return talloc_strdup(set, "neither \"config\" nor \"runs\" at the top");
-		why = add_run(set, set->doc);
-		return why ? talloc_asprintf(set, "the run %s", why) : NULL;
-	}
-	if (!json_is_array(runs))
-		return talloc_strdup(set, "\"runs\" is not an array");
-	set->sweep = true;
-	for (size_t i = 0; i < json_array_size(runs); i++) {
-		why = add_run(set, json_array_get(runs, i));
-		if (why)
-			return talloc_asprintf(set, "runs[%zu] %s", i, why);
-	}
-	if (set->nruns == 0)
-		return talloc_strdup(set, "\"runs\" is empty");
-	return NULL;
-}
-
-struct compare_set *compare_set_from_json(TALLOC_CTX *mem_ctx, const char *name,
-					  json_t *doc, char **err)
-{
-	struct compare_set *set = talloc_zero(mem_ctx, struct compare_set);
-	char *why;
-
-	if (!set) {
-		json_decref(doc);
-		*err = talloc_asprintf(mem_ctx, "'%s': out of memory", name);
-		return NULL;
-	}
-	set->doc = doc;
-	talloc_set_destructor(set, set_destructor);
-	set->name = talloc_strdup(set, name);
-	why = read_runs(set);
-	if (why)
-		*err = talloc_asprintf(mem_ctx, "'%s' is not a dbench result: %s", name, why);
-	else if (set->ngroups == 0)
-		*err = talloc_asprintf(mem_ctx, "'%s' has no successful run (%zu failed or "
-				       "without a throughput)", name, set->nignored);
-	else
-		return set;
-	talloc_free(set);
-	return NULL;
-}
-
-struct compare_set *compare_load(TALLOC_CTX *mem_ctx, const char *path, char **err)
-{
-	FILE *f = fopen(path, "r");
-	json_error_t jerr;
-	json_t *doc;
-	int read_err;
-
-	if (!f) {
-		*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	errno = 0;
-	doc = json_loadf(f, 0, &jerr);
-	read_err = ferror(f) ? (errno ? errno : EIO) : 0;
-	fclose(f);
-	if (read_err) {
-		json_decref(doc);
-		*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path, strerror(read_err));
-		return NULL;
-	}
-	if (!doc) {
-		*err = talloc_asprintf(mem_ctx, "'%s' is not JSON: %s (line %d, column %d)",
-				       path, jerr.text, jerr.line, jerr.column);
-		return NULL;
-	}
-	return compare_set_from_json(mem_ctx, path, doc, err);
-}
-
-const struct compare_group *compare_group_of(const struct compare_set *set, unsigned nprocs)
-{
-	for (size_t i = 0; i < set->ngroups; i++)
-		if (set->groups[i].nprocs == nprocs)
-			return &set->groups[i];
-	return NULL;
-}
-
-size_t compare_common(const struct compare_set *a, const struct compare_set *b)
+size_t compare_common(const struct rundoc *a, const struct rundoc *b)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->ngroups; i++)
-		n += compare_group_of(b, a->groups[i].nprocs) != NULL;
+		n += rundoc_group_of(b, a->groups[i].nprocs) != NULL;
 	return n;
 }
 
@@ -418,7 +230,7 @@ static char *value_text(TALLOC_CTX *mem_ctx, const json_t *v)
 static void diff_item(char **text, const char *name, const json_t *a, const json_t *b,
 		      const char *path)
 {
-	const json_t *va = member(a, path), *vb = member(b, path);
+	const json_t *va = rundoc_member(a, path), *vb = rundoc_member(b, path);
 	TALLOC_CTX *tmp;
 
 	if (*text == NULL || (!va && !vb) || (va && vb && json_equal(va, vb)))
@@ -442,8 +254,8 @@ static void diff_list(char **text, const char *prefix, const json_t *a, const js
 
 #define LEN(array) (sizeof(array) / sizeof((array)[0]))
 
-char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct compare_set *a,
-		       const struct compare_set *b)
+char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
+		       const struct rundoc *b)
 {
 	const json_t *ea = json_object_get(a->first, "environment");
 	const json_t *eb = json_object_get(b->first, "environment");
@@ -546,7 +358,7 @@ static void print_row(FILE *out, const struct measure *m, unsigned nprocs, const
 
 /* The p99 of operation op in each run of g that did it (or of the probe's
  * listings, for COMPARE_PROBE_ROW); their number. */
-static size_t op_p99s(const struct compare_group *g, const char *op, double *out)
+static size_t op_p99s(const struct rundoc_group *g, const char *op, double *out)
 {
 	size_t n = 0;
 	bool probe = strcmp(op, COMPARE_PROBE_ROW) == 0;
@@ -561,7 +373,7 @@ static size_t op_p99s(const struct compare_group *g, const char *op, double *out
 	return n;
 }
 
-static void print_side(FILE *out, const char *label, const struct compare_set *s)
+static void print_side(FILE *out, const char *label, const struct rundoc *s)
 {
 	fprintf(out, "%s: %s (%s%zu run%s at nprocs", label, s->name,
 		s->sweep ? "sweep, " : "", s->nruns, s->nruns == 1 ? "" : "s");
@@ -572,25 +384,25 @@ static void print_side(FILE *out, const char *label, const struct compare_set *s
 	fprintf(out, ")\n");
 }
 
-static void print_only_in(FILE *out, const struct compare_set *s, const struct compare_set *other,
+static void print_only_in(FILE *out, const struct rundoc *s, const struct rundoc *other,
 			  const char *label)
 {
 	for (size_t i = 0; i < s->ngroups; i++)
-		if (!compare_group_of(other, s->groups[i].nprocs))
+		if (!rundoc_group_of(other, s->groups[i].nprocs))
 			fprintf(out, "  nprocs %u: only in %s\n", s->groups[i].nprocs, label);
 }
 
 /* The throughput table; the number of nprocs that fail --fail-above. */
-static size_t report_throughput(FILE *out, const struct compare_set *a,
-				const struct compare_set *b, double alpha, double fail_above,
+static size_t report_throughput(FILE *out, const struct rundoc *a,
+				const struct rundoc *b, double alpha, double fail_above,
 				char **failed)
 {
 	size_t nfail = 0;
 
 	print_head(out, &throughput_measure, false, alpha);
 	for (size_t i = 0; i < a->ngroups; i++) {
-		const struct compare_group *ga = &a->groups[i];
-		const struct compare_group *gb = compare_group_of(b, ga->nprocs);
+		const struct rundoc_group *ga = &a->groups[i];
+		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
 		struct compare_row r;
 		if (!gb)
 			continue;
@@ -608,9 +420,9 @@ static size_t report_throughput(FILE *out, const struct compare_set *a,
 
 /* A side's precision target at nprocs, from a sweep made with --precision:
  * the target in percent (0 when there was none) and whether it was met. */
-static double precision_target(const struct compare_set *s, unsigned nprocs, bool *reached)
+static double precision_target(const struct rundoc *s, unsigned nprocs, bool *reached)
 {
-	const json_t *target = member(s->doc, "sweep.precision_pct");
+	const json_t *target = rundoc_member(s->doc, "sweep.precision_pct");
 	const json_t *summary = json_object_get(s->doc, "summary");
 	size_t i;
 	json_t *row;
@@ -626,8 +438,8 @@ static double precision_target(const struct compare_set *s, unsigned nprocs, boo
 }
 
 /* One side's mean at one nprocs with its 95 % interval, as text. */
-static const char *precision_text(TALLOC_CTX *ctx, const struct compare_set *s,
-				  const struct compare_group *g)
+static const char *precision_text(TALLOC_CTX *ctx, const struct rundoc *s,
+				  const struct rundoc_group *g)
 {
 	double mean, half;
 	bool reached;
@@ -646,16 +458,16 @@ static const char *precision_text(TALLOC_CTX *ctx, const struct compare_set *s,
 /* Each side's mean throughput with the 95 % interval of the mean: how
  * precisely each side was measured, whatever the test above says about
  * the difference. */
-static void report_precision(FILE *out, const struct compare_set *a,
-			     const struct compare_set *b)
+static void report_precision(FILE *out, const struct rundoc *a,
+			     const struct rundoc *b)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
 
 	fprintf(out, "\nPrecision of each mean, MB/sec (95%% interval, +- %% of the mean)\n");
 	fprintf(out, "%6s  %-44s  %s\n", "nprocs", "A", "B");
 	for (size_t i = 0; tmp && i < a->ngroups; i++) {
-		const struct compare_group *ga = &a->groups[i];
-		const struct compare_group *gb = compare_group_of(b, ga->nprocs);
+		const struct rundoc_group *ga = &a->groups[i];
+		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
 		if (gb)
 			fprintf(out, "%6u  %-44s  %s\n", ga->nprocs, precision_text(tmp, a, ga),
 				precision_text(tmp, b, gb));
@@ -663,15 +475,15 @@ static void report_precision(FILE *out, const struct compare_set *a,
 	talloc_free(tmp);
 }
 
-static void report_latency(FILE *out, const struct compare_set *a, const struct compare_set *b,
+static void report_latency(FILE *out, const struct rundoc *a, const struct rundoc *b,
 			   double alpha)
 {
 	size_t rows = 0;
 
 	print_head(out, &latency_measure, true, alpha);
 	for (size_t i = 0; i < a->ngroups; i++) {
-		const struct compare_group *ga = &a->groups[i];
-		const struct compare_group *gb = compare_group_of(b, ga->nprocs);
+		const struct rundoc_group *ga = &a->groups[i];
+		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
 		if (!gb)
 			continue;
 		double *va = talloc_array(NULL, double, ga->nruns + gb->nruns);
@@ -693,7 +505,7 @@ static void report_latency(FILE *out, const struct compare_set *a, const struct 
 		fprintf(out, "  (no operation in common)\n");
 }
 
-int compare_report(FILE *out, const struct compare_set *a, const struct compare_set *b,
+int compare_report(FILE *out, const struct rundoc *a, const struct rundoc *b,
 		   double alpha, double fail_above)
 {
 	char *diff = compare_env_diff(NULL, a, b);
@@ -721,7 +533,7 @@ int compare_report(FILE *out, const struct compare_set *a, const struct compare_
 
 /* ---- command ---- */
 
-static char *nprocs_list(TALLOC_CTX *ctx, const struct compare_set *s)
+static char *nprocs_list(TALLOC_CTX *ctx, const struct rundoc *s)
 {
 	char *text = talloc_strdup(ctx, "");
 
@@ -732,11 +544,11 @@ static char *nprocs_list(TALLOC_CTX *ctx, const struct compare_set *s)
 
 /* Loads both sides; NULL, or the error message (on ctx). */
 static char *load_both(TALLOC_CTX *ctx, const char *pa, const char *pb,
-		       struct compare_set **a, struct compare_set **b)
+		       struct rundoc **a, struct rundoc **b)
 {
 	char *err = NULL;
 
-	if (!(*a = compare_load(ctx, pa, &err)) || !(*b = compare_load(ctx, pb, &err)))
+	if (!(*a = rundoc_load(ctx, pa, &err)) || !(*b = rundoc_load(ctx, pb, &err)))
 		return err;
 	if (compare_common(*a, *b) == 0)
 		return talloc_asprintf(ctx, "'%s' and '%s' have no nprocs in common "
@@ -745,55 +557,34 @@ static char *load_both(TALLOC_CTX *ctx, const char *pa, const char *pb,
 	return NULL;
 }
 
-/* The worst operation type's p99 of one run. */
-static double run_worst_p99(const json_t *run)
-{
-	const char *name;
-	json_t *o;
-	double worst = 0;
-
-	json_object_foreach(json_object_get(run, "ops"), name, o) {
-		double v = json_number_value(json_object_get(o, "p99_ms"));
-		worst = v > worst ? v : worst;
-	}
-	return worst;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
 /* One side as a chart series: mean, high and low throughput and the
  * median worst-operation p99 at each nprocs. */
-static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct compare_set *set,
+static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *set,
 				      const char *label)
 {
 	struct plot_point *pts = talloc_zero_array(mem_ctx, struct plot_point,
 						   set->ngroups ? set->ngroups : 1);
 	for (size_t g = 0; pts && g < set->ngroups; g++) {
-		const struct compare_group *gr = &set->groups[g];
+		const struct rundoc_group *gr = &set->groups[g];
 		double *p99 = talloc_array(pts, double, gr->nruns);
 		double sum = 0, hi = gr->mb_s[0], lo = gr->mb_s[0];
 		for (size_t r = 0; r < gr->nruns; r++) {
 			sum += gr->mb_s[r];
 			hi = gr->mb_s[r] > hi ? gr->mb_s[r] : hi;
 			lo = gr->mb_s[r] < lo ? gr->mb_s[r] : lo;
-			p99[r] = run_worst_p99(gr->runs[r]);
+			p99[r] = rundoc_worst_p99(gr->runs[r]);
 		}
-		qsort(p99, gr->nruns, sizeof(double), cmp_double);
 		size_t n = gr->nruns;
 		pts[g] = (struct plot_point){ gr->nprocs, sum / n, hi, lo,
-			n % 2 ? p99[n / 2] : (p99[n / 2 - 1] + p99[n / 2]) / 2 };
+					      numstat_median(p99, n) };
 	}
 	return (struct plot_series){
 		talloc_asprintf(mem_ctx, "%s: %s", label, set->name), pts, pts ? set->ngroups : 0
 	};
 }
 
-static int compare_plot(TALLOC_CTX *mem_ctx, const char *path, const struct compare_set *a,
-			const struct compare_set *b)
+static int compare_plot(TALLOC_CTX *mem_ctx, const char *path, const struct rundoc *a,
+			const struct rundoc *b)
 {
 	struct plot_series s[2] = { side_series(mem_ctx, a, "A"), side_series(mem_ctx, b, "B") };
 	return plot_svg(path, "dbench compare", s, 2);
@@ -819,7 +610,7 @@ int compare_main(int argc, const char **argv)
 	TALLOC_CTX *top = talloc_new(NULL);
 	const char **args = talloc_array(top, const char *, argc + 1);
 	poptContext pc;
-	struct compare_set *a, *b;
+	struct rundoc *a, *b;
 	const char *fa, *fb;
 	char *err;
 

@@ -37,6 +37,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "analysis/rundoc.h"
 #include "base/exitcode.h"
 
 /* ---- command ---- */
@@ -48,46 +49,15 @@ int compare_main(int argc, const char **argv);
 
 /* ---- the two sides ---- */
 
-/* The successful runs of one side at one nprocs. */
-struct compare_group {
-	unsigned nprocs;
-	size_t nruns;
-	double *mb_s;		/* result.throughput_mb_s of each run */
-	const json_t **runs;	/* each run's object, borrowed from the set's doc */
-};
-
-/* One side: a document and its successful runs by nprocs. */
-struct compare_set {
-	const char *name;		/* the file name, for messages */
-	json_t *doc;			/* the document; released when the set is freed */
-	bool sweep;			/* a sweep document ("runs"), not a single run */
-	size_t nruns;			/* runs in the document */
-	size_t nignored;		/* of them failed or without a throughput */
-	const json_t *first;		/* first successful run: its environment and
-					 * config stand for the whole side */
-	struct compare_group *groups;	/* by ascending nprocs, none empty */
-	size_t ngroups;
-};
-
-/* Read and check the document at path.  NULL on failure, with *err (on
- * mem_ctx) a one-line message naming the file and what is wrong. */
-struct compare_set *compare_load(TALLOC_CTX *mem_ctx, const char *path, char **err);
-
-/* The same for a document already parsed; takes over the reference to
- * doc whatever happens.  name is used in messages. */
-struct compare_set *compare_set_from_json(TALLOC_CTX *mem_ctx, const char *name,
-					  json_t *doc, char **err);
-
-/* The group for nprocs, or NULL. */
-const struct compare_group *compare_group_of(const struct compare_set *set, unsigned nprocs);
+/* The two sides are two run documents (rundoc.h). */
 
 /* How many nprocs values the two sides share. */
-size_t compare_common(const struct compare_set *a, const struct compare_set *b);
+size_t compare_common(const struct rundoc *a, const struct rundoc *b);
 
 /* Each setting that differs as "  NAME: A-value -> B-value\n", in a fixed
  * order; "" when none does.  Allocated on mem_ctx. */
-char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct compare_set *a,
-		       const struct compare_set *b);
+char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
+		       const struct rundoc *b);
 
 /* ---- judging one figure ---- */
 
@@ -119,7 +89,7 @@ bool compare_fails(const struct compare_row *row, double pct);
 
 /* The report for two loaded sides with at least one nprocs in common.
  * fail_above < 0: no --fail-above.  Returns EXIT_OK or EXIT_SLOWER. */
-int compare_report(FILE *out, const struct compare_set *a, const struct compare_set *b,
+int compare_report(FILE *out, const struct rundoc *a, const struct rundoc *b,
 		   double alpha, double fail_above);
 
 /* ---- statistics ---- */

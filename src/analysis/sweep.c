@@ -13,7 +13,9 @@
 
 #include "analysis/compare.h"
 #include "analysis/plot.h"
+#include "analysis/rundoc.h"
 #include "analysis/sweep.h"
+#include "base/numstat.h"
 #include "base/outfile.h"
 #include "base/version.h"
 #include "report/report.h"
@@ -107,40 +109,8 @@ static void rest(const struct sweep_plan *sp)
 
 /* ---- figures from run documents ---- */
 
-static double num(json_t *doc, const char *a, const char *b)
-{
-	return json_number_value(json_object_get(json_object_get(doc, a), b));
-}
-
-/* The run's worst p99 over operation types. */
-static double run_p99(json_t *doc)
-{
-	const char *name;
-	json_t *o;
-	double worst = 0;
-
-	json_object_foreach(json_object_get(doc, "ops"), name, o) {
-		double v = json_number_value(json_object_get(o, "p99_ms"));
-		if (v > worst)
-			worst = v;
-	}
-	return worst;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 #define SWEEP_LEVEL 0.95	/* the confidence level of the summary's interval */
 #define SWEEP_MAX_RUNS 4096	/* runs at one count that the figures take in */
-
-static bool run_ok(json_t *doc)
-{
-	return json_integer_value(json_object_get(json_object_get(doc, "status"),
-						  "exit_code")) == 0;
-}
 
 /* The throughput of each successful run at procs, in run order, into tp
  * (SWEEP_MAX_RUNS at most); returns how many. */
@@ -150,8 +120,8 @@ static size_t throughputs(json_t *runs, unsigned procs, double *tp)
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
-		if (num(doc, "config", "nprocs") == procs && run_ok(doc) && n < SWEEP_MAX_RUNS)
-			tp[n++] = num(doc, "result", "throughput_mb_s");
+		if (rundoc_nprocs(doc) == procs && rundoc_ok(doc) && n < SWEEP_MAX_RUNS)
+			tp[n++] = rundoc_number(doc, "result.throughput_mb_s");
 	}
 	return n;
 }
@@ -189,20 +159,20 @@ static json_t *real_or_null(double v)
  * succeeded the figures are null, not a made-up 0. */
 static json_t *summarise(json_t *runs, unsigned procs, double precision)
 {
-	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], sq = 0, hi = 0, lo = 0, maxl = 0;
+	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], hi = 0, lo = 0, maxl = 0;
 	double mean = 0, half = NAN;
 	size_t n = 0, tried = 0, i;
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
-		if (num(doc, "config", "nprocs") != procs)
+		if (rundoc_nprocs(doc) != procs)
 			continue;
 		tried++;
-		if (n == SWEEP_MAX_RUNS || !run_ok(doc))
+		if (n == SWEEP_MAX_RUNS || !rundoc_ok(doc))
 			continue;
-		tp[n] = num(doc, "result", "throughput_mb_s");
-		p99[n] = run_p99(doc);
-		double m = num(doc, "result", "max_latency_ms");
+		tp[n] = rundoc_number(doc, "result.throughput_mb_s");
+		p99[n] = rundoc_worst_p99(doc);
+		double m = rundoc_number(doc, "result.max_latency_ms");
 		maxl = m > maxl ? m : maxl;
 		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
 		lo = n == 0 || tp[n] < lo ? tp[n] : lo;
@@ -210,11 +180,8 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 	}
 	if (n)
 		compare_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
-	for (i = 0; i < n; i++)
-		sq += (tp[i] - mean) * (tp[i] - mean);
-	double sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
-	qsort(p99, n, sizeof(double), cmp_double);
-	double med = n == 0 ? NAN : n % 2 ? p99[n / 2] : (p99[n / 2 - 1] + p99[n / 2]) / 2;
+	double sd = sqrt(numstat_variance(tp, n, mean));
+	double med = numstat_median(p99, n);	/* NAN without a run */
 	if (tried == 0)
 		return NULL;
 	if (n == 0)
@@ -329,14 +296,15 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
 		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s\n");
 	json_array_foreach(runs, i, doc) {
-		double procs = num(doc, "config", "nprocs");
+		double procs = rundoc_nprocs(doc);
 		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s,%s,%s\n",
 			procs, repeat_of[i],
-			(long long)json_integer_value(json_object_get(json_object_get(doc, "status"),
-								     "exit_code")),
-			num(doc, "result", "throughput_mb_s"), num(doc, "result", "elapsed_s"),
-			num(doc, "result", "operations"), num(doc, "result", "errors"),
-			run_p99(doc), num(doc, "result", "max_latency_ms"),
+			(long long)json_integer_value(rundoc_member(doc, "status.exit_code")),
+			rundoc_number(doc, "result.throughput_mb_s"),
+			rundoc_number(doc, "result.elapsed_s"),
+			rundoc_number(doc, "result.operations"),
+			rundoc_number(doc, "result.errors"), rundoc_worst_p99(doc),
+			rundoc_number(doc, "result.max_latency_ms"),
 			json_string_value(json_object_get(doc, "started_at")),
 			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
 			csv_bound(hi, sizeof(hi), summary, procs, "ci95_high"));

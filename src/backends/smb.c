@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "base/jsontext.h"
 #include "backends/dosmatch.h"
 #include "backends/smb_args.h"
 
@@ -431,10 +432,12 @@ static int smb_target_close(struct backend_target *t)
 
 static json_t *smb_target_describe(const struct backend_target *t)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:s?, s:s}",
-			 "server", t->server, "share", t->share->share, "path", t->share->path,
+	/* names the user chose go through the one rule for names (jsontext.h) */
+	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s}",
+			 "server", jsontext(t->server), "share", jsontext(t->share->share),
+			 "path", jsontext(t->share->path),
 			 "protocol", t->dialect, "protocol_pinned", smb_pinned != NULL,
-			 "user", smb_creds->user, "domain", smb_creds->domain,
+			 "user", jsontext(smb_creds->user), "domain", jsontext(smb_creds->domain),
 			 "libsmbclient", smbc_version());
 }
 

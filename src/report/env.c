@@ -29,6 +29,7 @@
 
 #include <talloc.h>
 
+#include "base/jsontext.h"
 #include "report/env.h"
 #include "report/env_internal.h"
 
@@ -158,14 +159,6 @@ static char *real_path(TALLOC_CTX *mem_ctx, const char *path)
 }
 
 /* ---- building JSON ---- */
-
-/* A string, or null for a missing one (or one that is not UTF-8). */
-static json_t *jstr(const char *s)
-{
-	json_t *j = s ? json_string(s) : NULL;
-
-	return j ? j : json_null();
-}
 
 /* Sets KEY to VAL (reference stolen); -1 when VAL is NULL, that is when
  * building it ran out of memory, or when setting does. */
@@ -463,7 +456,7 @@ static json_t *scheduler_json(TALLOC_CTX *mem_ctx, const char *q)
 
 	if (!path)
 		return NULL;
-	return jstr(text ? env_parse_scheduler(mem_ctx, text) : NULL);
+	return jsontext(text ? env_parse_scheduler(mem_ctx, text) : NULL);
 }
 
 /* The queue directory for the device at SYSDIR: its own, or for a
@@ -527,12 +520,12 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 					       minor(st.st_dev), real);
 		sysdir = target_sysdir(mem_ctx, st.st_dev, m);
 	}
-	err = put(t, "directory", jstr(dir));
-	err |= put(t, "fstype", jstr(m ? m->fstype : NULL));
-	err |= put(t, "source", jstr(m ? env_mount_source(mem_ctx, m) : NULL));
+	err = put(t, "directory", jsontext(dir));
+	err |= put(t, "fstype", jsontext(m ? m->fstype : NULL));
+	err |= put(t, "source", jsontext(m ? env_mount_source(mem_ctx, m) : NULL));
 	err |= put(t, "mount_options",
-		   jstr(m ? env_merge_options(mem_ctx, m->vfs_options, m->fs_options) : NULL));
-	err |= put(t, "block_device", jstr(sysdir ? strrchr(sysdir, '/') + 1 : NULL));
+		   jsontext(m ? env_merge_options(mem_ctx, m->vfs_options, m->fs_options) : NULL));
+	err |= put(t, "block_device", jsontext(sysdir ? strrchr(sysdir, '/') + 1 : NULL));
 	err |= put(t, "queue", sysdir ? env_block_queue(mem_ctx, sysdir) : json_null());
 	if (err) {
 		json_decref(t);
@@ -547,7 +540,7 @@ static json_t *described_json(const char *spec, json_t *facts)
 {
 	json_t *t = json_object();
 
-	if (!t || put(t, "directory", jstr(spec)) || json_object_update(t, facts)) {
+	if (!t || put(t, "directory", jsontext(spec)) || json_object_update(t, facts)) {
 		json_decref(t);
 		t = NULL;
 	}
@@ -613,7 +606,7 @@ static json_t *hostname_json(void)
 	if (gethostname(host, sizeof(host)) != 0)
 		return json_null();
 	host[sizeof(host) - 1] = '\0';
-	return jstr(host);
+	return jsontext(host);
 }
 
 static json_t *kernel_json(void)
@@ -625,10 +618,10 @@ static json_t *kernel_json(void)
 
 	if (!k)
 		return NULL;
-	err = put(k, "sysname", jstr(ok ? u.sysname : NULL));
-	err |= put(k, "release", jstr(ok ? u.release : NULL));
-	err |= put(k, "version", jstr(ok ? u.version : NULL));
-	err |= put(k, "machine", jstr(ok ? u.machine : NULL));
+	err = put(k, "sysname", jsontext(ok ? u.sysname : NULL));
+	err |= put(k, "release", jsontext(ok ? u.release : NULL));
+	err |= put(k, "version", jsontext(ok ? u.version : NULL));
+	err |= put(k, "machine", jsontext(ok ? u.machine : NULL));
 	if (err) {
 		json_decref(k);
 		return NULL;
@@ -646,7 +639,7 @@ static json_t *cpu_json(TALLOC_CTX *mem_ctx)
 	if (!c)
 		return NULL;
 	err = put(c, "model",
-		  jstr(cpuinfo ? env_parse_cpu_model(mem_ctx, cpuinfo) : NULL));
+		  jsontext(cpuinfo ? env_parse_cpu_model(mem_ctx, cpuinfo) : NULL));
 	err |= put(c, "count", count > 0 ? json_integer(count) : json_null());
 	if (err) {
 		json_decref(c);

@@ -3,7 +3,7 @@
  *
  * Read at run time from uname(2), /proc and /sys, and from the mount table
  * for each target directory, and returned as the JSON "environment" object
- * of a result (DESIGN.md, issue "Measurement that tells the truth"):
+ * of a result (doc/DESIGN.md, "Output"):
  *
  *   hostname; kernel {sysname, release, version, machine};
  *   cpu {model, count}; memory_bytes;

@@ -10,6 +10,7 @@
 #include "base/outfile.h"
 #include "run/probe.h"
 #include "report/report.h"
+#include "base/jsontext.h"
 #include "base/version.h"
 
 /* json_real() of a non-finite value fails; a figure that is not a number
@@ -20,39 +21,16 @@ static json_t *real(double v)
 	return j ? j : json_null();
 }
 
-/*
- * A name as a JSON string.  JSON strings are UTF-8, and file names need
- * not be: a name that is not valid UTF-8 is written with each byte above
- * 0x7f as \xHH, so the document stays valid and the name readable.
- */
-static json_t *text(const char *s)
-{
-	if (!s)
-		return json_null();
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	size_t n = strlen(s);
-	char *esc = malloc(4 * n + 1), *p = esc;
-	if (!esc)
-		return json_null();
-	for (const unsigned char *q = (const unsigned char *)s; *q; q++)
-		p += *q < 0x80 ? sprintf(p, "%c", *q) : sprintf(p, "\\x%02X", *q);
-	j = json_string(esc);
-	free(esc);
-	return j ? j : json_null();
-}
-
 static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 {
 	json_t *dirs = json_array();
 	json_t *probe = json_null();
 
 	for (unsigned i = 0; i < plan->ndirs; i++)
-		json_array_append_new(dirs, text(plan->dirs[i]));
+		json_array_append_new(dirs, jsontext(plan->dirs[i]));
 	if (plan->probe) {
 		char *dir = (char *)probe_directory(NULL, plan);
-		probe = text(dir);
+		probe = jsontext(dir);
 		talloc_free(dir);
 	}
 	json_t *cpus = plan->ncpus ? json_array() : json_null();
@@ -66,7 +44,7 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 			 "cpus", cpus,
 			 "timelimit_s", (json_int_t)plan->timelimit,
 			 "warmup_s", (json_int_t)(plan->run_once ? 0 : plan->warmup),
-			 "loadfile", text(plan->prog->source),
+			 "loadfile", jsontext(plan->prog->source),
 			 "loadfile_sha256", plan->prog->sha256,
 			 "directories", dirs,
 			 "sync", plan->bopts.sync_open,
@@ -184,7 +162,7 @@ static json_t *probe_json(const struct run_result *res)
 	if (!p)
 		return json_null();
 	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o}",
-			 "directory", text(p->directory),
+			 "directory", jsontext(p->directory),
 			 "count", (json_int_t)p->count,
 			 "entries", (json_int_t)p->entries,
 			 "p50_ms", p->count ? real(p->p50_ms) : json_null(),
@@ -200,7 +178,7 @@ static json_t *clients_json(const struct run_result *res)
 		const struct client_result *c = &res->clients[i];
 		json_array_append_new(cl, json_pack("{s:I, s:I, s:o, s:I, s:o, s:I, s:I}",
 			"rank", (json_int_t)c->rank,
-			"id", (json_int_t)c->id, "directory", text(c->directory),
+			"id", (json_int_t)c->id, "directory", jsontext(c->directory),
 			"bytes", (json_int_t)c->bytes, "mb_s", real(c->mb_s),
 			"operations", (json_int_t)c->ops, "errors", (json_int_t)c->errors));
 	}
@@ -214,7 +192,7 @@ static json_t *dirs_json(const struct run_result *res)
 	for (unsigned d = 0; res->dirs && d < res->plan->ndirs; d++) {
 		const struct dir_result *dr = &res->dirs[d];
 		json_array_append_new(dirs, json_pack("{s:o, s:I, s:I, s:o, s:o}",
-			"directory", text(dr->directory), "clients", (json_int_t)dr->clients,
+			"directory", jsontext(dr->directory), "clients", (json_int_t)dr->clients,
 			"bytes", (json_int_t)dr->bytes, "mb_s", real(dr->mb_s),
 			"p99_ms", real(dr->p99_ms)));
 	}
@@ -228,8 +206,8 @@ static json_t *ranks_json(const struct run_result *res)
 	for (unsigned r = 0; r < res->nranks; r++) {
 		const struct rank_result *rr = &res->ranks[r];
 		json_array_append_new(ranks, json_pack("{s:I, s:o, s:o, s:I, s:I, s:o, s:o}",
-			"rank", (json_int_t)rr->rank, "host", text(rr->host),
-			"kernel", text(rr->kernel), "clients", (json_int_t)rr->clients,
+			"rank", (json_int_t)rr->rank, "host", jsontext(rr->host),
+			"kernel", jsontext(rr->kernel), "clients", (json_int_t)rr->clients,
 			"bytes", (json_int_t)rr->bytes, "seconds", real(rr->seconds),
 			"mb_s", real(rr->mb_s)));
 	}
@@ -255,12 +233,12 @@ static json_t *status_json(const struct run_result *res)
 		json_object_set_new(st, "failure", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			" s:o}",
 			"rank", f->rank >= 0 ? json_integer(f->rank) : json_null(),
-			"host", text(f->host),
+			"host", jsontext(f->host),
 			"client", f->client ? json_integer(f->client) : json_null(),
 			"line", f->line ? json_integer(f->line) : json_null(),
-			"operation", text(f->operation),
-			"path", text(f->path),
-			"error", text(f->error), "message", text(f->text)));
+			"operation", jsontext(f->operation),
+			"path", jsontext(f->path),
+			"error", jsontext(f->error), "message", jsontext(f->text)));
 	return st;
 }
 
@@ -271,8 +249,8 @@ json_t *report_json(const struct run_result *res)
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
-		"started_at", text(res->started_at),
-		"command_line", text(res->plan->command_line ? res->plan->command_line : ""),
+		"started_at", jsontext(res->started_at),
+		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
 		"config", config_json(res->plan, res->nranks ? res->nranks : 1),
 		"environment", env,
 		"result", result_json(res),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numstat.h"
 #include "run/probe.h"
 #include "report/result.h"
 
@@ -33,17 +34,6 @@ static void fill_op(struct op_result *o, const struct hist *h, uint64_t errors)
 	o->max_ms = ms(h->max_ns);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of_sorted(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct fairness result_fairness(const double *mb_s, unsigned n)
 {
 	struct fairness f = { 0 };
@@ -55,14 +45,14 @@ struct fairness result_fairness(const double *mb_s, unsigned n)
 		return f;
 	}
 	memcpy(v, mb_s, sizeof(double) * n);
-	qsort(v, n, sizeof(double), cmp_double);
+	numstat_sort(v, n);
 	for (unsigned i = 0; i < n; i++) {
 		sum += v[i];
 		sumsq += v[i] * v[i];
 	}
 	f.min_mb_s = v[0];
 	f.max_mb_s = v[n - 1];
-	f.median_mb_s = median_of_sorted(v, n);
+	f.median_mb_s = numstat_median_sorted(v, n);
 	f.jain_index = sumsq > 0 ? sum * sum / (n * sumsq) : 1;
 	free(v);
 	return f;
@@ -227,8 +217,7 @@ size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t *
 	for (size_t i = 0; i < n; i++)
 		v[i] = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
 	if (n > 0) {
-		qsort(v, n, sizeof(double), cmp_double);
-		double floor = median_of_sorted(v, n) / 10;
+		double floor = numstat_median(v, n) / 10;
 		for (size_t i = 0; i < n; i++) {
 			double x = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
 			if (x < floor)

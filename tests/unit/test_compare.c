@@ -373,10 +373,10 @@ static json_t *sweep_doc(size_t n, const int *nprocs, const double *mb_s, const 
 	return json_pack("{s:{}, s:o, s:[]}", "sweep", "runs", runs, "summary");
 }
 
-static struct compare_set *set_of(void **state, const char *name, json_t *doc)
+static struct rundoc *set_of(void **state, const char *name, json_t *doc)
 {
 	char *err = NULL;
-	struct compare_set *set = compare_set_from_json(ctx_of(state), name, doc, &err);
+	struct rundoc *set = rundoc_from_json(ctx_of(state), name, doc, &err);
 
 	if (!set)
 		fail_msg("%s", err);
@@ -387,14 +387,14 @@ static char *load_error(void **state, json_t *doc)
 {
 	char *err = NULL;
 
-	assert_null(compare_set_from_json(ctx_of(state), "x.json", doc, &err));
+	assert_null(rundoc_from_json(ctx_of(state), "x.json", doc, &err));
 	assert_non_null(err);
 	return err;
 }
 
 static void a_single_run_is_one_group_at_its_nprocs(void **state)
 {
-	struct compare_set *s = set_of(state, "a.json", run_doc(4, 123.5, 0));
+	struct rundoc *s = set_of(state, "a.json", run_doc(4, 123.5, 0));
 
 	assert_false(s->sweep);
 	assert_int_equal(s->nruns, 1);
@@ -411,7 +411,7 @@ static void a_sweep_is_grouped_by_nprocs_without_its_failed_runs(void **state)
 	const int np[] = { 4, 1, 4, 2, 1, 4 };
 	const double mb[] = { 40, 10, 41, 20, 11, 42 };
 	const int codes[] = { 0, 0, 0, 1, 0, 130 };
-	struct compare_set *s = set_of(state, "sweep.json", sweep_doc(6, np, mb, codes));
+	struct rundoc *s = set_of(state, "sweep.json", sweep_doc(6, np, mb, codes));
 
 	assert_true(s->sweep);
 	assert_int_equal(s->nruns, 6);
@@ -424,14 +424,14 @@ static void a_sweep_is_grouped_by_nprocs_without_its_failed_runs(void **state)
 	assert_int_equal(s->groups[1].nprocs, 4);
 	assert_int_equal(s->groups[1].nruns, 2);
 	assert_near(s->groups[1].mb_s[1], 41, 0);
-	assert_null(compare_group_of(s, 2));
+	assert_null(rundoc_group_of(s, 2));
 	assert_ptr_equal(s->first, json_array_get(json_object_get(s->doc, "runs"), 0));
 }
 
 static void a_set_leaves_nothing_behind_when_freed(void **state)
 {
 	json_t *doc = run_doc(1, 10, 0);
-	struct compare_set *s;
+	struct rundoc *s;
 
 	json_incref(doc);
 	s = set_of(state, "a.json", doc);
@@ -482,14 +482,14 @@ static void files_that_cannot_be_read_or_parsed_are_named(void **state)
 	assert_non_null(f);
 	fputs("Throughput 12 MB/sec\n", f);
 	fclose(f);
-	assert_null(compare_load(ctx_of(state), missing, &err));
+	assert_null(rundoc_load(ctx_of(state), missing, &err));
 	assert_string_equal(err, talloc_asprintf(ctx_of(state),
 			    "cannot read '%s': No such file or directory", missing));
-	assert_null(compare_load(ctx_of(state), garbage, &err));
+	assert_null(rundoc_load(ctx_of(state), garbage, &err));
 	assert_true(strncmp(err, talloc_asprintf(ctx_of(state), "'%s' is not JSON: ", garbage),
 			    strlen(garbage) + 16) == 0);
 	assert_non_null(strstr(err, " (line 1, column "));
-	assert_null(compare_load(ctx_of(state), dir, &err));
+	assert_null(rundoc_load(ctx_of(state), dir, &err));
 	assert_string_equal(err, talloc_asprintf(ctx_of(state),
 			    "cannot read '%s': Is a directory", dir));
 }
@@ -498,8 +498,8 @@ static void files_that_cannot_be_read_or_parsed_are_named(void **state)
 
 static void identical_environments_have_no_differences(void **state)
 {
-	struct compare_set *a = set_of(state, "a", run_doc(1, 10, 0));
-	struct compare_set *b = set_of(state, "b", run_doc(2, 20, 0));
+	struct rundoc *a = set_of(state, "a", run_doc(1, 10, 0));
+	struct rundoc *b = set_of(state, "b", run_doc(2, 20, 0));
 
 	/* nprocs is set aside: it is what the tables are by */
 	assert_string_equal(compare_env_diff(ctx_of(state), a, b), "");
@@ -510,7 +510,7 @@ static void each_differing_setting_is_named_with_both_values(void **state)
 	json_t *db = run_doc(1, 10, 0);
 	json_t *env = json_object_get(db, "environment");
 	json_t *target = json_array_get(json_object_get(env, "targets"), 0);
-	struct compare_set *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
+	struct rundoc *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
 
 	json_object_set_new(json_object_get(env, "kernel"), "release", json_string("6.2.0"));
 	json_object_set_new(target, "mount_options", json_string("rw,noatime"));
@@ -541,7 +541,7 @@ static void a_different_number_of_targets_is_named(void **state)
 {
 	json_t *db = run_doc(1, 10, 0);
 	json_t *targets = json_object_get(json_object_get(db, "environment"), "targets");
-	struct compare_set *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
+	struct rundoc *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
 
 	json_array_append(targets, json_array_get(targets, 0));
 	b = set_of(state, "b", db);
@@ -555,7 +555,7 @@ static void a_sweep_speaks_through_its_first_successful_run(void **state)
 	const int codes[] = { 1, 0 };
 	json_t *da = sweep_doc(2, np, mb, codes);
 	json_t *failed = json_array_get(json_object_get(da, "runs"), 0);
-	struct compare_set *a, *b = set_of(state, "b", run_doc(1, 10, 0));
+	struct rundoc *a, *b = set_of(state, "b", run_doc(1, 10, 0));
 
 	json_object_set_new(json_object_get(json_object_get(failed, "environment"), "kernel"),
 			    "release", json_string("5.0"));
@@ -567,7 +567,7 @@ static void a_sweep_speaks_through_its_first_successful_run(void **state)
 
 static int report_of(void **state, json_t *da, json_t *db, double fail_above, char **text)
 {
-	struct compare_set *a = set_of(state, "a.json", da), *b = set_of(state, "b.json", db);
+	struct rundoc *a = set_of(state, "a.json", da), *b = set_of(state, "b.json", db);
 	size_t len;
 	FILE *f = open_memstream(text, &len);
 	int rc;

@@ -27,6 +27,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "base/jsontext.h"
 #include "report/env.h"
 #include "report/env_internal.h"
 
@@ -493,6 +494,41 @@ static void a_missing_directory_has_null_facts(void **state)
 	json_decref(env);
 }
 
+/* A directory whose name is not UTF-8 reads as the run's JSON writes it
+ * (base/jsontext.h): each byte above 0x7f as \xHH, not null. */
+static void a_directory_named_in_bytes_that_are_not_utf8_keeps_its_name(void **state)
+{
+	const char *const dirs[] = { "/nonexistent/caf\xe9-\xff" };
+	json_t *env = env_capture(dirs, 1, NULL);
+	json_t *t = json_array_get(json_object_get(env, "targets"), 0);
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(t, "directory")),
+			    "/nonexistent/caf\\xE9-\\xFF");
+	json_t *same = jsontext(dirs[0]);
+	assert_true(json_equal(json_object_get(t, "directory"), same));
+	json_decref(same);
+	json_decref(env);
+}
+
+/* A target its backend described (a share, an export) gets the backend's
+ * facts beside its spec, and no mount lookup. */
+static void a_described_target_carries_its_backends_facts(void **state)
+{
+	const char *const dirs[] = { "//127.0.0.1/share", "." };
+	json_t *facts[] = { json_pack("{s:s, s:s}", "server", "127.0.0.1", "dialect", "SMB3_11"),
+			    NULL };
+	json_t *env = env_capture(dirs, 2, facts);
+	json_t *targets = json_object_get(env, "targets");
+
+	(void)state;
+	assert_json_eq(json_array_get(targets, 0),
+		"{\"directory\": \"//127.0.0.1/share\", \"server\": \"127.0.0.1\","
+		" \"dialect\": \"SMB3_11\"}");
+	assert_true(json_is_string(json_object_get(json_array_get(targets, 1), "fstype")));
+	json_decref(env);
+}
+
 static void no_directories_give_an_empty_targets_array(void **state)
 {
 	json_t *env = env_capture(NULL, 0, NULL);
@@ -559,6 +595,8 @@ int main(void)
 		/* env_capture */
 		T(captures_every_key_with_its_type),
 		T(a_missing_directory_has_null_facts),
+		T(a_directory_named_in_bytes_that_are_not_utf8_keeps_its_name),
+		T(a_described_target_carries_its_backends_facts),
 		T(no_directories_give_an_empty_targets_array),
 		T(capture_leaves_no_talloc_memory_behind),
 	};

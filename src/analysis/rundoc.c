@@ -1,0 +1,210 @@
+/*
+ * rundoc.c - reading run documents back (see rundoc.h): a run's figures
+ * by name, and a file of runs sorted into groups by client count.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/rundoc.h"
+#include "run/plan.h"
+
+unsigned rundoc_nprocs(const json_t *run)
+{
+	const json_t *n = rundoc_member(run, "config.nprocs");
+
+	if (!json_is_integer(n) || json_integer_value(n) < 1 ||
+	    json_integer_value(n) > DBENCH_MAX_CLIENTS)
+		return 0;
+	return (unsigned)json_integer_value(n);
+}
+
+bool rundoc_ok(const json_t *run)
+{
+	return json_integer_value(rundoc_member(run, "status.exit_code")) == 0;
+}
+
+double rundoc_number(const json_t *run, const char *path)
+{
+	return json_number_value(rundoc_member(run, path));
+}
+
+double rundoc_worst_p99(const json_t *run)
+{
+	const char *name;
+	json_t *o;
+	double worst = 0;
+
+	json_object_foreach(json_object_get(run, "ops"), name, o) {
+		double v = json_number_value(json_object_get(o, "p99_ms"));
+		worst = v > worst ? v : worst;
+	}
+	return worst;
+}
+
+const json_t *rundoc_member(const json_t *obj, const char *path)
+{
+	char key[64];
+
+	while (obj && *path) {
+		size_t len = strcspn(path, ".");
+		if (len >= sizeof(key))
+			return NULL;
+		memcpy(key, path, len);
+		key[len] = '\0';
+		obj = json_object_get(obj, key);
+		path += len + (path[len] == '.');
+	}
+	return obj;
+}
+
+static int set_destructor(struct rundoc *set)
+{
+	json_decref(set->doc);
+	return 0;
+}
+
+static struct rundoc_group *group_for(struct rundoc *set, unsigned nprocs)
+{
+	size_t i = 0;
+
+	while (i < set->ngroups && set->groups[i].nprocs < nprocs)
+		i++;
+	if (i < set->ngroups && set->groups[i].nprocs == nprocs)
+		return &set->groups[i];
+	struct rundoc_group *g = talloc_realloc(set, set->groups, struct rundoc_group,
+						 set->ngroups + 1);
+	if (!g)
+		return NULL;
+	memmove(&g[i + 1], &g[i], (set->ngroups - i) * sizeof(*g));
+	g[i] = (struct rundoc_group){ .nprocs = nprocs };
+	set->groups = g;
+	set->ngroups++;
+	return &g[i];
+}
+
+/* Files one run into its group, or counts it as ignored.  NULL, or what
+ * is wrong with it. */
+static const char *add_run(struct rundoc *set, const json_t *run)
+{
+	unsigned nprocs = rundoc_nprocs(run);
+	const json_t *code = rundoc_member(run, "status.exit_code");
+	const json_t *tp = rundoc_member(run, "result.throughput_mb_s");
+	struct rundoc_group *g;
+
+	if (!json_is_object(run))
+		return "is not an object";
+	if (nprocs == 0)
+		return "has no config.nprocs";
+	if (!json_is_integer(code))
+		return "has no status.exit_code";
+	if (!json_is_number(tp) && !json_is_null(tp))
+		return "has no result.throughput_mb_s";
+	set->nruns++;
+	if (json_integer_value(code) != 0 || json_is_null(tp)) {
+		set->nignored++;
+		return NULL;
+	}
+	g = group_for(set, nprocs);
+	if (!g)
+		return "is too big for memory";
+	g->mb_s = talloc_realloc(set, g->mb_s, double, g->nruns + 1);
+	g->runs = talloc_realloc(set, g->runs, const json_t *, g->nruns + 1);
+	if (!g->mb_s || !g->runs)
+		return "is too big for memory";
+	g->mb_s[g->nruns] = json_number_value(tp);
+	g->runs[g->nruns++] = run;
+	if (!set->first)
+		set->first = run;
+	return NULL;
+}
+
+/* Fills set from set->doc; NULL, or what is wrong (on set). */
+static char *read_runs(struct rundoc *set)
+{
+	const json_t *runs = json_object_get(set->doc, "runs");
+	const char *why;
+
+	if (!json_is_object(set->doc))
+		return talloc_strdup(set, "not a JSON object");
+	if (!runs) {
+		if (!json_object_get(set->doc, "config"))
+			return talloc_strdup(set, "neither \"config\" nor \"runs\" at the top");
+		why = add_run(set, set->doc);
+		return why ? talloc_asprintf(set, "the run %s", why) : NULL;
+	}
+	if (!json_is_array(runs))
+		return talloc_strdup(set, "\"runs\" is not an array");
+	set->sweep = true;
+	for (size_t i = 0; i < json_array_size(runs); i++) {
+		why = add_run(set, json_array_get(runs, i));
+		if (why)
+			return talloc_asprintf(set, "runs[%zu] %s", i, why);
+	}
+	if (set->nruns == 0)
+		return talloc_strdup(set, "\"runs\" is empty");
+	return NULL;
+}
+
+struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
+					  json_t *doc, char **err)
+{
+	struct rundoc *set = talloc_zero(mem_ctx, struct rundoc);
+	char *why;
+
+	if (!set) {
+		json_decref(doc);
+		*err = talloc_asprintf(mem_ctx, "'%s': out of memory", name);
+		return NULL;
+	}
+	set->doc = doc;
+	talloc_set_destructor(set, set_destructor);
+	set->name = talloc_strdup(set, name);
+	why = read_runs(set);
+	if (why)
+		*err = talloc_asprintf(mem_ctx, "'%s' is not a dbench result: %s", name, why);
+	else if (set->ngroups == 0)
+		*err = talloc_asprintf(mem_ctx, "'%s' has no successful run (%zu failed or "
+				       "without a throughput)", name, set->nignored);
+	else
+		return set;
+	talloc_free(set);
+	return NULL;
+}
+
+struct rundoc *rundoc_load(TALLOC_CTX *mem_ctx, const char *path, char **err)
+{
+	FILE *f = fopen(path, "r");
+	json_error_t jerr;
+	json_t *doc;
+	int read_err;
+
+	if (!f) {
+		*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	errno = 0;
+	doc = json_loadf(f, 0, &jerr);
+	read_err = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	if (read_err) {
+		json_decref(doc);
+		*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path, strerror(read_err));
+		return NULL;
+	}
+	if (!doc) {
+		*err = talloc_asprintf(mem_ctx, "'%s' is not JSON: %s (line %d, column %d)",
+				       path, jerr.text, jerr.line, jerr.column);
+		return NULL;
+	}
+	return rundoc_from_json(mem_ctx, path, doc, err);
+}
+
+const struct rundoc_group *rundoc_group_of(const struct rundoc *set, unsigned nprocs)
+{
+	for (size_t i = 0; i < set->ngroups; i++)
+		if (set->groups[i].nprocs == nprocs)
+			return &set->groups[i];
+	return NULL;
+}
+

@@ -1,0 +1,44 @@
+/*
+ * numstat.h - the small statistics of a handful of figures: sorting
+ * doubles, median, mean, sample standard deviation, median absolute
+ * deviation.  One copy for every module that summarises runs or clients
+ * (result, sweep, compare).
+ *
+ * Plain arrays of doubles in, doubles out; no allocation, no I/O.  Below
+ * everything: knows nothing of runs, JSON or histograms (those percentiles
+ * are stats/hist.h's).
+ */
+#ifndef DBENCH_NUMSTAT_H
+#define DBENCH_NUMSTAT_H
+
+#include <stddef.h>
+
+/* qsort()'s comparison of two doubles, ascending. */
+int numstat_cmp(const void *a, const void *b);
+
+/* Sort v[0..n) ascending, in place. */
+void numstat_sort(double *v, size_t n);
+
+/* The median of v[0..n), which is sorted: the middle value, or the mean
+ * of the two middle ones; NAN when n is 0. */
+double numstat_median_sorted(const double *v, size_t n);
+
+/* The median of v[0..n), which it sorts in place. */
+double numstat_median(double *v, size_t n);
+
+/* The mean of v[0..n); NAN when n is 0. */
+double numstat_mean(const double *v, size_t n);
+
+/* The sample variance about `mean` (n - 1 in the denominator); 0 when n
+ * is below 2. */
+double numstat_variance(const double *v, size_t n, double mean);
+
+/* The sample standard deviation of v[0..n); 0 when n is below 2. */
+double numstat_stddev(const double *v, size_t n);
+
+/* The median absolute deviation from the median of v[0..n), unscaled;
+ * v is sorted in place and `scratch` (n doubles) is overwritten.  NAN
+ * when n is 0. */
+double numstat_mad(double *v, double *scratch, size_t n);
+
+#endif
