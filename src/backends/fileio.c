@@ -930,8 +930,10 @@ static int fileio_buffer(struct backend_client *bc, char **buf, int64_t size)
 	return *buf == NULL ? ENOMEM : 0;
 }
 
-/* pread/pwrite of a[1] bytes at a[0]; a count other than a[2] is EIO.
- * dbench 4.0 exits on a short write but only warns on a short read.
+/* pread/pwrite of a[1] bytes at a[0]: a read of a count other than a[2]
+ * fails with ENODATA (the file is shorter than the trace says), a short
+ * write with EIO or the error that cut it short.  dbench 4.0 exits on a
+ * short write but only warns on a short read.
  * Under --verify the bytes read are checked first: wrong data is the
  * worse news, and EILSEQ says it. */
 static int fileio_readx(struct backend_client *bc, const struct op *op)

@@ -1,12 +1,12 @@
 /*
  * loadfile.h - reading a loadfile and compiling it into a program.
  *
- * A loadfile is text, one operation per line (DESIGN.md section 5).  It is
- * read once, in the parent, and compiled into a `struct program`: an array
- * of decoded operations whose paths are already client-relative and whose
- * trace handles are already small slot numbers.  A client replays the array
- * and never looks at the text again; after fork the program is shared
- * copy-on-write and treated as read-only.
+ * A loadfile is text, one operation per line (doc/DESIGN.md, "Loadfile").
+ * It is read once, in the parent, and compiled into a `struct program`: an
+ * array of decoded operations whose paths are already client-relative and
+ * whose trace handles are already small slot numbers.  A client replays
+ * the array and never looks at the text again; after fork the program is
+ * shared copy-on-write and treated as read-only.
  *
  * Everything a program holds hangs off the program itself on the talloc
  * tree, so talloc_free(program) releases all of it.

@@ -2,7 +2,7 @@
  * report.h - showing a run: the text a person reads and the JSON a script
  * keeps.
  *
- * Text follows DESIGN.md section 4, in one of two layouts: classic (a
+ * Text follows doc/DESIGN.md, "Output", in one of two layouts: classic (a
  * header, one progress line a second, notes such as fairness and stalls,
  * the per-operation table, the classic throughput line) or dbench4 (dbench
  * 4.0's lines, field for field, for the harnesses that parse them; what
