@@ -395,7 +395,7 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 			}
 			if (rc == EXIT_BAD_INPUT && json_array_size(runs) > 0)
 				return EXIT_RUN_FAILED;	/* e.g. the target went away mid-sweep */
-			if (rc == EXIT_INTERRUPTED || rc == EXIT_TERMINATED || rc == EXIT_BAD_INPUT)
+			if (rc > 128 || rc == EXIT_BAD_INPUT)	/* 128 + a signal */
 				return rc;
 			if (rc != EXIT_OK)
 				worst = EXIT_RUN_FAILED;

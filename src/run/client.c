@@ -32,10 +32,12 @@ struct client {
 };
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_signal;	/* the signal that asked, or 0 */
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
+	if (!stop_signal)
+		stop_signal = sig;
 	stop_requested = 1;
 }
 
@@ -45,6 +47,8 @@ void client_watch_parent(void)
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* a dropped session: stop and clean up */
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGINT, SIG_IGN);	/* the parent handles ^C for everyone */
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -254,6 +258,13 @@ bool client_stop_requested(void)
 	return stop_requested;
 }
 
+int client_exit_status(const struct stats_region *r, bool ok)
+{
+	if (stop_signal && stats_get(&r->ctl.phase) != PHASE_STOP)
+		return 128 + stop_signal;	/* stopped before the parent said so */
+	return ok ? 0 : 1;
+}
+
 void client_wait_for_start(int start_fd)
 {
 	char b;
@@ -342,5 +353,5 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
 	talloc_free(pool);
-	return ok ? 0 : 1;
+	return client_exit_status(stats, ok);
 }

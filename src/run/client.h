@@ -45,13 +45,22 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 
 /*
  * The life of any process the driver forks, shared with the --probe
- * process (probe.h).  client_watch_parent() makes SIGTERM, and the
+ * process (probe.h).  client_watch_parent() makes SIGTERM (SIGHUP,
+ * SIGQUIT), and the
  * parent's death, a request to stop, which client_stop_requested() then
  * reports; ^C is left to the parent.  client_wait_for_start() returns when
  * the parent releases everyone (or a stop is requested first).
  */
 void client_watch_parent(void);
 bool client_stop_requested(void);
+
+/*
+ * A forked process's exit status: 0 or 1 from `ok`, unless a signal
+ * (SIGTERM, SIGHUP, SIGQUIT) stopped it while the run was still going, in
+ * which case 128 + that signal, so that the parent can tell a client that
+ * left early from one that finished.
+ */
+int client_exit_status(const struct stats_region *r, bool ok);
 void client_wait_for_start(int start_fd);
 
 #endif

@@ -92,7 +92,7 @@ struct run_result *collect_result(struct driver *d, const char *started_at, json
 	res->interrupted = sig != 0;
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK
-		       : sig == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+		       : 128 + sig;
 	res->setup_s = d->setup_s;
 	res->sampler_cpu_ms = d->sampler.cpu_ms;
 	res->sampler_realtime = d->sampler.realtime;

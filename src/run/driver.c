@@ -164,7 +164,7 @@ int driver_run(const struct run_plan *plan)
 	else
 		talloc_free(res);	/* and env with it */
 	if (!started && !d.failure && procs_interrupts())
-		rc = procs_interrupt_signal() == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+		rc = 128 + procs_interrupt_signal();
 	struct cluster_order end = { .exit_code = rc };
 	cluster_order(&end);		/* every rank leaves with rank 0's code */
 	cluster_run_end();

@@ -264,5 +264,5 @@ int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
 	if (ok)
 		stats_set(&p.slot->state, CLIENT_DONE);
 	talloc_free(ctx);
-	return ok ? 0 : 1;
+	return client_exit_status(stats, ok);
 }

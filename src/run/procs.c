@@ -22,7 +22,7 @@
 #include "run/probe.h"
 
 static volatile sig_atomic_t interrupted;
-static volatile sig_atomic_t interrupt_signal;	/* the first: SIGINT or SIGTERM */
+static volatile sig_atomic_t interrupt_signal;	/* the first: INT, TERM, HUP, QUIT */
 static bool is_client;				/* this process is a client */
 
 bool driver_is_client(void)
@@ -49,6 +49,8 @@ void procs_install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* a dropped ssh session */
+	sigaction(SIGQUIT, &sa, NULL);	/* ^\\ */
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -329,9 +331,14 @@ static const char *exit_problem(struct driver *d, int status)
 			       ? NULL
 			       : talloc_asprintf(d->ctx, "died: killed by signal %d (%s)",
 						 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	if (WEXITSTATUS(status) != 0)
-		return talloc_asprintf(d->ctx, "died: exited with status %d",
-				       WEXITSTATUS(status));
+	int code = WEXITSTATUS(status), sig = code - 128;
+	if (sig > 0 && sig < NSIG && interrupted)
+		return NULL;	/* the same signal as ours, to the whole group */
+	if (sig > 0 && sig < NSIG)	/* client_exit_status(): it left early */
+		return talloc_asprintf(d->ctx, "died: stopped by signal %d (%s) before the run ended",
+				       sig, strsignal(sig));
+	if (code != 0)
+		return talloc_asprintf(d->ctx, "died: exited with status %d", code);
 	return NULL;
 }
 

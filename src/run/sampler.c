@@ -334,6 +334,12 @@ static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *pr
 		take_remote_failure(d);
 		if (d->failure || (cluster_mpi() && d->sampler.all.interrupted))
 			sampler_stop_now(d);
+		/* --run-once: passes that ended during this second end the
+		 * window at their end, before the second is sampled, so that
+		 * no point (an empty one, a false stall) lies beyond it */
+		if (d->plan->run_once && d->sampler.phase == PHASE_EXECUTE &&
+		    d->sampler.all.done == cluster_size())
+			changed = advance(d, now);
 		sample(d, tick, now, prev_bytes);
 		if (d->sampler.phase != PHASE_STOP)
 			changed = advance(d, now);

@@ -167,7 +167,7 @@ mkdir -p "$T/gone"
 	>"$T/gone.out" 2>&1 &
 spid=$!
 i=0
-while [ $i -lt 200 ] && ! grep -q '^Throughput' "$T/gone.out"; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 200 ] && ! grep -q "^Throughput" "$T/gone.out" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 rm -rf "$T/gone"
 wait $spid; rc=$?
 expect_status $rc 1
@@ -234,6 +234,52 @@ expect_eq "$(cd "$T/outside" && find . | sort | tr '\n' ' ')" ". ./d ./d/f ./kee
 expect_eq "$(cat "$T/outside/keep/file")" "keep me" "the file beside the moved directory"
 expect_eq "$(ls -A "$T/mv")" "" "left in the target"
 grep -q 'is followed: the client goes on creating' "$TOP/man/dbench.1" || fail "the man page does not state the limit"
+end
+
+begin "a client or the probe stopped by SIGTERM before the run ends fails the run"
+start_long_run "$T/term" 2 "$T/term.out"
+victim=$(pgrep -P $pid | head -n 1)
+kill -TERM "$victim"
+wait $pid; rc=$?
+expect_status $rc 1
+expect_match "$(cat "$T/term.out")" '^FAILED: client [12], died: stopped by signal 15 \(Terminated\) before the run ended$'
+expect_eq "$(ls -A "$T/term")" "" "left in the target"
+start_long_run "$T/pterm" 1 "$T/pterm.out" --probe
+kill -TERM "$(pgrep -P $pid -x dbench-probe)"
+wait $pid; rc=$?
+expect_status $rc 1
+expect_match "$(cat "$T/pterm.out")" '^FAILED: probe, died: stopped by signal 15 \(Terminated\) before the run ended$'
+expect_eq "$(ls -A "$T/pterm")" "" "left in the target"
+end
+
+for sig in HUP:1 QUIT:3; do
+	num=${sig#*:} sig=${sig%:*}
+	begin "SIG$sig to the process group stops, reports, cleans up, exits 128+signal"
+	mkdir -p "$T/$sig"
+	setsid "$DBENCH" -t 60 --warmup 0 -D "$T/$sig" 2 >"$T/$sig.out" 2>&1 &
+	pid=$!
+	sleep 2
+	/bin/kill -s $sig -- -$pid
+	wait $pid; rc=$?
+	expect_status $rc $((128 + num))
+	expect_match "$(cat "$T/$sig.out")" "$TP"
+	expect_eq "$(ls -A "$T/$sig")" "" "left in the target"
+	end
+done
+
+begin "--run-once: the timeline ends at elapsed_s, no false Stall line"
+# Think time spreads the clients' ends over tens of milliseconds, so that
+# some exits arrive while the parent reaps the first ones.
+printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' '1.2 QUERY_FS_INFORMATION 1 NT_STATUS_OK' \
+	'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/ro.txt"
+mkdir -p "$T/ro"
+for i in 1 2 3; do
+	out=$("$DBENCH" --run-once --think-time=exp:15000 -c "$T/ro.txt" -D "$T/ro" \
+		--json="$T/ro.json" 3 2>&1) || fail "exit status $?"
+	expect_no_match "$out" '^Stall'
+	late=$(jq '.result.elapsed_s as $e | [.timeline[] | select(.t_s > $e + 0.000001)] | length' "$T/ro.json")
+	expect_eq "$late" 0 "timeline points after elapsed_s, run $i"
+done
 end
 
 finish
