@@ -88,7 +88,11 @@ struct run_result *collect_result(struct driver *d, const char *started_at, json
 	}
 	result_fill_ranks(res);
 	res->failure = talloc_steal(res, d->failure);
-	int sig = procs_interrupts() ? procs_interrupt_signal() : (int)d->sampler.all.interrupted;
+	/* a signal after the execute window ended leaves the results whole,
+	 * unless a second one abandoned the clients' cleanup */
+	bool late = d->sampler.late_interrupt && !d->procs.abandoned;
+	int sig = procs_interrupts() ? (late ? 0 : procs_interrupt_signal())
+				     : (int)d->sampler.all.interrupted;
 	res->interrupted = sig != 0;
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK

@@ -72,6 +72,8 @@ struct sampler {
 	uint64_t last_ns;		/* when they were taken */
 	double cpu_ms;			/* parent CPU per sample */
 	bool realtime;			/* the parent ran at a real-time priority */
+	bool late_interrupt;		/* the first signal came after the execute
+					 * window ended: the results are whole */
 	struct cluster_tick all;	/* every rank's figures at the last tick
 					 * (rank 0; elsewhere only this rank's) */
 	uint64_t running_all;		/* client processes left on every rank */

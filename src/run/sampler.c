@@ -371,8 +371,11 @@ void sampler_loop(struct driver *d)
 		if (now >= next)
 			procs_check_slots(d);	/* a failure before exiting, once a second */
 		if (procs_interrupts() != interrupts_seen) {
+			if (interrupts_seen == 0 && d->sampler.phase == PHASE_STOP)
+				d->sampler.late_interrupt = true;
 			interrupts_seen = procs_interrupts();
-			if (d->sampler.phase == PHASE_STOP)
+			/* the second signal, while the clients clean up */
+			if (d->sampler.phase == PHASE_STOP && interrupts_seen >= 2)
 				procs_abandon(d);
 			if (!cluster_mpi())
 				sampler_stop_now(d);

@@ -282,4 +282,42 @@ for i in 1 2 3; do
 done
 end
 
+# A run whose one client is held stopped across the end of its execute
+# window, so that the parent waits for it in the cleanup; $pid, $victim.
+start_held_run() {
+	mkdir -p "$1"
+	"$DBENCH" -t 2 --warmup 0 -D "$1" --json="$1.json" 1 >"$1.out" 2>&1 &
+	pid=$!
+	sleep 1
+	victim=$(pgrep -P $pid | head -n 1)
+	kill -s STOP "$victim"
+	sleep 2.5
+}
+
+begin "a SIGINT after the execute window ended: results whole, exit 0, the cleanup goes on"
+start_held_run "$T/late"
+kill -s INT $pid
+sleep 0.5
+kill -0 "$victim" 2>/dev/null || fail "the first SIGINT in the cleanup killed the client"
+kill -s CONT "$victim"
+wait $pid; rc=$?
+expect_status $rc 0
+expect_eq "$(jq .status.interrupted "$T/late.json")" false "status.interrupted"
+expect_match "$(cat "$T/late.out")" "$TP"
+expect_eq "$(ls -A "$T/late")" "" "left in the target"
+end
+
+begin "a second SIGINT in the cleanup kills the clients; the parent removes their files"
+start_held_run "$T/late2"
+kill -s INT $pid
+sleep 0.5
+kill -s INT $pid
+sleep 0.5
+kill -0 "$victim" 2>/dev/null && fail "the second SIGINT left the client alive"
+kill -s CONT "$victim" 2>/dev/null
+wait $pid; rc=$?
+expect_status $rc 130
+expect_eq "$(ls -A "$T/late2")" "" "left in the target"
+end
+
 finish
