@@ -498,6 +498,69 @@ json_t *env_block_queue(TALLOC_CTX *mem_ctx, const char *sysdir)
 	return o;
 }
 
+char *env_loop_backing(TALLOC_CTX *mem_ctx, const char *sysdir)
+{
+	char *path = talloc_asprintf(mem_ctx, "%s/loop/backing_file", sysdir);
+	char *text = path ? read_text(mem_ctx, path) : NULL;
+	size_t len;
+
+	talloc_free(path);
+	if (!text)
+		return NULL;
+	len = strcspn(text, "\n");
+	text[len] = '\0';
+	if (len == 0) {
+		talloc_free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The sysfs directory of the block device holding PATH, found through
+ * MOUNTINFO as for a target; NULL when there is none. */
+static char *sysdir_under(TALLOC_CTX *mem_ctx, const char *mountinfo, const char *path)
+{
+	struct env_mount *m = NULL;
+	struct stat st;
+	char *real, *dir;
+
+	if (stat(path, &st) != 0)
+		return NULL;
+	real = real_path(mem_ctx, path);
+	if (real && mountinfo)
+		m = env_mountinfo_find(mem_ctx, mountinfo, major(st.st_dev),
+				       minor(st.st_dev), real);
+	dir = target_sysdir(mem_ctx, st.st_dev, m);
+	talloc_free(m);
+	talloc_free(real);
+	return dir;
+}
+
+char *env_block_sysdir(TALLOC_CTX *mem_ctx, const char *path)
+{
+	char *mountinfo = read_text(mem_ctx, "/proc/self/mountinfo");
+	char *dir = sysdir_under(mem_ctx, mountinfo, path);
+
+	talloc_free(mountinfo);
+	return dir;
+}
+
+/* A loop device's backing file and the device and queue under it:
+ * "backing_file", "backing_device" and "backing_queue" of a target, null
+ * when SYSDIR is not a loop device (or is one without a file). */
+static int put_backing(TALLOC_CTX *mem_ctx, json_t *t, const char *mountinfo,
+		       const char *sysdir)
+{
+	char *file = sysdir ? env_loop_backing(mem_ctx, sysdir) : NULL;
+	char *under = file ? sysdir_under(mem_ctx, mountinfo, file) : NULL;
+	int err;
+
+	err = put(t, "backing_file", jstr(file));
+	err |= put(t, "backing_device", jstr(under ? strrchr(under, '/') + 1 : NULL));
+	err |= put(t, "backing_queue", under ? env_block_queue(mem_ctx, under) : json_null());
+	return err;
+}
+
 /* ---- one target directory ---- */
 
 /* One element of "targets": the mount holding DIR, found in MOUNTINFO (the
@@ -527,6 +590,7 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 		   jsontext(m ? env_merge_options(mem_ctx, m->vfs_options, m->fs_options) : NULL));
 	err |= put(t, "block_device", jsontext(sysdir ? strrchr(sysdir, '/') + 1 : NULL));
 	err |= put(t, "queue", sysdir ? env_block_queue(mem_ctx, sysdir) : json_null());
+	err |= put_backing(mem_ctx, t, mountinfo, sysdir);
 	if (err) {
 		json_decref(t);
 		return NULL;

@@ -8,8 +8,11 @@
  *   hostname; kernel {sysname, release, version, machine};
  *   cpu {model, count}; memory_bytes;
  *   targets: [{directory, fstype, source, mount_options, block_device,
- *              queue {scheduler, read_ahead_kb, nr_requests, rotational}}
+ *              queue {scheduler, read_ahead_kb, nr_requests, rotational},
+ *              backing_file, backing_device, backing_queue {as queue}}
  *             or, for a target its backend describes, {directory, ...its facts}]
+ *   (the backing_* keys name a loop device's file and the device and queue
+ *   under it; null for any other device)
  *   vm {dirty_ratio, dirty_background_ratio, dirty_expire_centisecs,
  *       dirty_writeback_centisecs, swappiness, vfs_cache_pressure}
  *
@@ -20,6 +23,7 @@
 #define DBENCH_ENV_H
 
 #include <jansson.h>
+#include <talloc.h>
 
 /*
  * The environment object for a run on these targets; a new reference, or
@@ -29,5 +33,14 @@
  * reference is taken over), which stand in for the mount's.
  */
 json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *described);
+
+/* The resolved sysfs directory (/sys/devices/.../block/sda/sda1) of the
+ * block device holding PATH, as "block_device" names it; NULL when PATH
+ * is on none (tmpfs, NFS) or cannot be looked at. */
+char *env_block_sysdir(TALLOC_CTX *mem_ctx, const char *path);
+
+/* The backing file of the loop device at sysfs directory SYSDIR
+ * (SYSDIR/loop/backing_file); NULL for any other device. */
+char *env_loop_backing(TALLOC_CTX *mem_ctx, const char *sysdir);
 
 #endif

@@ -2,6 +2,7 @@
  * report.c - the human-readable output of a run (see report.h).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -240,6 +241,50 @@ static void report_verify(FILE *out, const struct run_result *res)
 	fprintf(out, ", %.2f s spent (%.1f %% of operation time)\n", v->cost_s, v->cost_pct);
 }
 
+/* "N reads of S KiB, M % merged", or "no reads". */
+static void disk_reads(FILE *out, uint64_t n, double kib, double merged)
+{
+	if (n == 0)
+		fprintf(out, "no reads");
+	else
+		fprintf(out, "%" PRIu64 " read%s of %.1f KiB, %.0f %% merged", n,
+			n == 1 ? "" : "s", kib, merged);
+}
+
+/* What each device under the targets did in the execute window, and the
+ * page cache: request sizes and merging explain a change of throughput.
+ * "Disk sda1 (/mnt): 45.0 KiB per write, 31 % merged, 97 % busy; ..." */
+static void report_disks(FILE *out, const struct run_result *res)
+{
+	for (size_t d = 0; d < res->ndisks; d++) {
+		const struct blockstat_disk *k = &res->disks[d];
+		const struct blockstat_figures *x = &k->fig;
+
+		if (isnan(x->busy_pct)) {
+			fprintf(out, "Disk %s (%s): its stat file could not be read\n", k->device,
+				k->under);
+			continue;
+		}
+		fprintf(out, "Disk %s (%s): ", k->device, k->under);
+		if (k->writes)
+			fprintf(out, "%.1f KiB per write, %.0f %% merged, ", x->write_kib_per_req,
+				x->write_merged_pct);
+		fprintf(out, "%.0f %% busy; ", x->busy_pct);
+		if (k->writes)
+			fprintf(out, "%" PRIu64 " write%s, ", k->writes, k->writes == 1 ? "" : "s");
+		else
+			fprintf(out, "no writes, ");
+		disk_reads(out, k->reads, x->read_kib_per_req, x->read_merged_pct);
+		fprintf(out, "; %.2f queued on average, %.0f in flight at most\n", x->queue_depth,
+			k->in_flight_max);
+	}
+	if (res->ndisks && !isnan(res->memory.dirty_pages_mean))
+		fprintf(out, "Page cache: %.0f dirty pages on average, %.0f at most;"
+			" %.0f under writeback on average, %.0f at most\n",
+			res->memory.dirty_pages_mean, res->memory.dirty_pages_max,
+			res->memory.writeback_pages_mean, res->memory.writeback_pages_max);
+}
+
 static void report_fairness(FILE *out, const struct run_result *res)
 {
 	const struct fairness *f = &res->fairness;
@@ -344,6 +389,7 @@ static void report_notes(FILE *out, const struct run_result *res)
 	report_fairness(out, res);
 	report_ranks(out, res);
 	report_dirs(out, res);
+	report_disks(out, res);
 	report_stalls(out, res);
 	if (res->plan->per_client_results)
 		report_per_client(out, res);

@@ -121,6 +121,62 @@ static json_t *ops_json(const struct run_result *res)
 	return ops;
 }
 
+/* One device's figures over an interval, into OBJ. */
+static void add_figures(json_t *obj, const struct blockstat_figures *f)
+{
+	json_object_set_new(obj, "reads_s", real(f->reads_s));
+	json_object_set_new(obj, "writes_s", real(f->writes_s));
+	json_object_set_new(obj, "read_kib_per_request", real(f->read_kib_per_req));
+	json_object_set_new(obj, "write_kib_per_request", real(f->write_kib_per_req));
+	json_object_set_new(obj, "read_merged_pct", real(f->read_merged_pct));
+	json_object_set_new(obj, "write_merged_pct", real(f->write_merged_pct));
+	json_object_set_new(obj, "queue_depth", real(f->queue_depth));
+	json_object_set_new(obj, "busy_pct", real(f->busy_pct));
+}
+
+/* A timeline point's devices: [{device, ..., in_flight}]. */
+static json_t *point_disks_json(const struct run_result *res, const struct timeline_point *p)
+{
+	json_t *a = json_array();
+
+	for (size_t d = 0; p->disks && d < res->ndisks; d++) {
+		json_t *o = json_pack("{s:o}", "device", text(res->disks[d].device));
+		add_figures(o, &p->disks[d]);
+		json_object_set_new(o, "in_flight", real(p->disks[d].in_flight));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* The devices over the execute window. */
+static json_t *disks_json(const struct run_result *res)
+{
+	json_t *a = json_array();
+
+	for (size_t d = 0; d < res->ndisks; d++) {
+		const struct blockstat_disk *k = &res->disks[d];
+		json_t *o = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}",
+			"device", text(k->device), "under", text(k->under),
+			"reads", (json_int_t)k->reads, "writes", (json_int_t)k->writes,
+			"read_kib", real(k->read_kib), "write_kib", real(k->write_kib));
+		add_figures(o, &k->fig);
+		json_object_set_new(o, "in_flight_max", real(k->in_flight_max));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *memory_json(const struct run_result *res)
+{
+	const struct blockstat_memory *m = &res->memory;
+
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "dirty_pages_mean", real(m->dirty_pages_mean),
+			 "dirty_pages_max", real(m->dirty_pages_max),
+			 "writeback_pages_mean", real(m->writeback_pages_mean),
+			 "writeback_pages_max", real(m->writeback_pages_max));
+}
+
 static json_t *timeline_json(const struct run_result *res)
 {
 	json_t *tl = json_array();
@@ -132,6 +188,9 @@ static json_t *timeline_json(const struct run_result *res)
 			"ops_s", real(p->ops_s), "max_latency_ms", real(p->max_latency_ms));
 		if (res->probe)
 			json_object_set_new(pt, "probe_ms", real(p->probe_ms));
+		json_object_set_new(pt, "disks", point_disks_json(res, p));
+		json_object_set_new(pt, "dirty_pages", real(p->dirty_pages));
+		json_object_set_new(pt, "writeback_pages", real(p->writeback_pages));
 		json_array_append_new(tl, pt);
 	}
 	return tl;
@@ -247,7 +306,7 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", jsontext(res->started_at),
 		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
@@ -258,6 +317,8 @@ json_t *report_json(const struct run_result *res)
 		"ops", ops_json(res),
 		"timeline", timeline_json(res),
 		"passes", passes_json(res),
+		"disks", disks_json(res),
+		"memory", memory_json(res),
 		"clients", clients_json(res),
 		"directories", dirs_json(res),
 		"ranks", ranks_json(res),

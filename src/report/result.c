@@ -3,6 +3,7 @@
  * totals, percentiles, per-client rates, fairness, the probe's listings
  * and stalls.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,6 +227,32 @@ size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t *
 	}
 	talloc_free(v);
 	return count;
+}
+
+void result_fill_disks(struct run_result *res, const struct blockstat *bs)
+{
+	size_t n = blockstat_ndisks(bs);
+
+	res->disks = NULL;
+	res->ndisks = 0;
+	res->memory = (struct blockstat_memory){ NAN, NAN, NAN, NAN };
+	for (size_t i = 0; i < res->ntimeline; i++) {
+		struct timeline_point *p = &res->timeline[i];
+
+		p->disks = NULL;
+		p->dirty_pages = p->writeback_pages = NAN;
+	}
+	if (blockstat_nreadings(bs) < 2)
+		return;
+	res->disks = blockstat_summary(res, bs, &res->memory);
+	res->ndisks = res->disks ? n : 0;
+	/* Reading i + 1 ends timeline point i. */
+	for (size_t i = 0; i < res->ntimeline && i + 1 < blockstat_nreadings(bs); i++) {
+		struct timeline_point *p = &res->timeline[i];
+
+		p->disks = res->ndisks ? talloc_array(res, struct blockstat_figures, n) : NULL;
+		blockstat_interval(bs, i + 1, p->disks, &p->dirty_pages, &p->writeback_pages);
+	}
 }
 
 static int release_json(json_t **holder)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <talloc.h>
 
+#include "report/blockstat.h"
 #include "run/plan.h"
 #include "stats/hist.h"
 #include "stats/stats.h"
@@ -28,6 +29,8 @@ struct timeline_point {
 	double max_latency_ms;	/* worst operation latency seen in it */
 	double probe_ms;	/* longest --probe listing that ended in it; NAN
 				 * when none did, or without --probe */
+	struct blockstat_figures *disks;	/* run_result.ndisks: each device's */
+	double dirty_pages, writeback_pages;	/* /proc/vmstat at its end, or NAN */
 };
 
 /* One operation type over the execute window. */
@@ -152,6 +155,9 @@ struct run_result {
 	const char *op_clock;		/* what latencies were read from (opclock.h) */
 	double op_clock_hz;		/* its counts per second */
 	struct verify_result verify;	/* meaningful with plan->bopts.verify */
+	struct blockstat_disk *disks;	/* the devices under the targets (blockstat.h) */
+	size_t ndisks;
+	struct blockstat_memory memory;	/* dirty and writeback pages (NAN: unread) */
 	json_t *environment;		/* owned: released with the result */
 };
 
@@ -194,6 +200,13 @@ struct fairness result_fairness(const double *mb_s, unsigned n);
  * rate (MB/sec, or operations/sec when nothing moved bytes).  Returns the
  * count; the indexes are allocated on mem_ctx. */
 size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx);
+
+/* The block devices' and the page cache's figures from the readings in
+ * bs (blockstat.h), one taken as the execute window opened and one at the
+ * end of each timeline point: each point's, and the window's.  Without
+ * readings (bs NULL, or the window never opened) there are no devices and
+ * the page counts are NAN. */
+void result_fill_disks(struct run_result *res, const struct blockstat *bs);
 
 /* Make res own a JSON value: it is released when res is freed. */
 void result_keep_json(struct run_result *res, json_t *v);

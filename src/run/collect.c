@@ -87,6 +87,7 @@ struct run_result *collect_result(struct driver *d, const char *started_at, json
 		};
 	}
 	result_fill_ranks(res);
+	result_fill_disks(res, d->sampler.disks);
 	res->failure = talloc_steal(res, d->failure);
 	/* a signal after the execute window ended leaves the results whole,
 	 * unless a second one abandoned the clients' cleanup */

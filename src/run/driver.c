@@ -114,6 +114,8 @@ int driver_run(const struct run_plan *plan)
 	}
 	if (root && (plan->json_path || plan->result_doc))
 		env = env_capture(plan->dirs, plan->ndirs, targets_describe(&d));
+	if (root)
+		d.sampler.disks = blockstat_open(d.ctx, plan->dirs, plan->ndirs);
 	utc_now(started_at);
 	report_header(d.text, plan, cluster_size());
 	sampler_set_phase(&d, PHASE_SETUP, monotonic_ns());

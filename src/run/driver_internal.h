@@ -82,6 +82,7 @@ struct sampler {
 	struct pass_time *passes;	/* ... and those passes */
 	size_t npasses;
 	uint64_t passes_lost;
+	struct blockstat *disks;	/* rank 0: the targets' devices, or NULL */
 };
 
 struct driver {

@@ -152,6 +152,8 @@ static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t by
 	d->sampler.last_bytes = bytes;
 	d->sampler.last_ops = ops;
 	d->sampler.last_ns = now;
+	if (d->sampler.disks)
+		blockstat_read(d->sampler.disks, now);
 }
 
 /* --show-execute-time: this rank's passes finished since the last look,
@@ -223,6 +225,8 @@ void sampler_start_execute(struct driver *d, uint64_t now)
 	sampler_set_phase(d, PHASE_EXECUTE, now);
 	d->sampler.exec_ns = d->sampler.last_ns = now;
 	d->sampler.last_bytes = d->sampler.last_ops = 0;
+	if (d->sampler.disks)
+		blockstat_read(d->sampler.disks, now);
 }
 
 /* Leave the execute window, which ended at `end`; the timeline's last

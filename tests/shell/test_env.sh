@@ -100,7 +100,7 @@ expect_eq "$(envq 'keys_unsorted | join(" ")')" "hostname kernel cpu memory_byte
 expect_eq "$(envq '.ranks | map([.rank, .host, .kernel]) | tostring')" \
 	"[[0,\"$(uname -n)\",\"$(uname -r)\"]]" "a plain run is one rank"
 expect_eq "$(envq '.targets[0] | keys_unsorted | join(" ")')" \
-	"directory fstype source mount_options block_device queue" "target keys"
+	"directory fstype source mount_options block_device queue backing_file backing_device backing_queue" "target keys"
 end
 
 begin "a scratch directory's mount and device match findmnt and /sys"
@@ -165,6 +165,19 @@ else
 	expect_eq "$(envq '.targets[0].queue.scheduler')" \
 		"$(sed -nE 's/.*\[([^]]+)\].*/\1/p' "/sys/block/$loop/queue/scheduler")" queue.scheduler
 	expect_match "$(envq '.targets[0].mount_options')" '^rw,noatime(,|$)'
+	expect_eq "$(envq '.targets[0].backing_file')" "$(cat "/sys/block/$loop/loop/backing_file")" \
+		backing_file
+	under=$(findmnt -n -o SOURCE --target "$T" | tail -n 1)
+	under=$(basename "$(readlink -f "$under")")
+	if [ -e "/sys/class/block/$under" ]; then
+		expect_eq "$(envq '.targets[0].backing_device')" "$under" backing_device
+		expect_eq "$(envq '.targets[0].backing_queue.read_ahead_kb')" \
+			"$(cat "$(dirname "$(readlink -f "/sys/class/block/$under")")/queue/read_ahead_kb" \
+			   "/sys/class/block/$under/queue/read_ahead_kb" 2>/dev/null | head -n 1)" \
+			backing_queue.read_ahead_kb
+	else
+		expect_eq "$(envq '.targets[0].backing_device')" null "backing_device on $under"
+	fi
 	umount "$T/ext4"
 fi
 end
