@@ -201,7 +201,8 @@ static const char *const env_items[] = {
 };
 static const char *const target_items[] = {
 	"fstype", "mount_options", "queue.scheduler", "queue.read_ahead_kb",
-	"queue.nr_requests", "queue.rotational",
+	"queue.nr_requests", "queue.rotational", "backing_device", "backing_queue.scheduler",
+	"backing_queue.read_ahead_kb", "backing_queue.nr_requests",
 };
 static const char *const vm_items[] = {
 	"vm.dirty_ratio", "vm.dirty_background_ratio", "vm.dirty_expire_centisecs",
@@ -210,7 +211,8 @@ static const char *const vm_items[] = {
 static const char *const config_items[] = {
 	"loadfile_sha256", "clients_per_process", "cpus", "timelimit_s", "warmup_s", "run_once",
 	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
-	"probe_directory",
+	"probe_directory", "think_time_us", "think_time_exponential", "no_resolve",
+	"continue_on_error",
 };
 
 /* A value as the reader wants to see it: strings bare, the rest as JSON. */
@@ -226,6 +228,17 @@ static char *value_text(TALLOC_CTX *mem_ctx, const json_t *v)
 	return t;
 }
 
+/* Whether two members are the same value: numbers by value (a document
+ * rewritten by jq may hold 2000 for 2000.0), the rest as JSON. */
+static bool same_value(const json_t *va, const json_t *vb)
+{
+	if (!va || !vb)
+		return !va && !vb;
+	if (json_is_number(va) && json_is_number(vb))
+		return json_number_value(va) == json_number_value(vb);
+	return json_equal(va, vb);
+}
+
 /* Appends "  NAME: A -> B" to *text when the members at path differ. */
 static void diff_item(char **text, const char *name, const json_t *a, const json_t *b,
 		      const char *path)
@@ -233,7 +246,7 @@ static void diff_item(char **text, const char *name, const json_t *a, const json
 	const json_t *va = rundoc_member(a, path), *vb = rundoc_member(b, path);
 	TALLOC_CTX *tmp;
 
-	if (*text == NULL || (!va && !vb) || (va && vb && json_equal(va, vb)))
+	if (*text == NULL || same_value(va, vb))
 		return;
 	tmp = talloc_new(NULL);
 	*text = talloc_asprintf_append(*text, "  %s: %s -> %s\n", name,

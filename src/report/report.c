@@ -28,6 +28,42 @@ static unsigned processes(const struct run_plan *plan, unsigned nranks)
 	return (plan->nclients + cpp - 1) / cpp * nranks;
 }
 
+/* The options that shape the load, as they would be typed, on one line
+ * after "options:"; no line when every one is at its default. */
+static void report_load_options(FILE *out, const struct run_plan *plan)
+{
+	const struct backend_options *o = &plan->bopts;
+	char *s = talloc_strdup(NULL, "");
+
+	if (plan->think_us > 0)
+		s = talloc_asprintf_append(s, " --think-time=%s%g", plan->think_exp ? "exp:" : "",
+					   plan->think_us);
+	if (plan->target_rate > 0)
+		s = talloc_asprintf_append(s, " --target-rate=%g", plan->target_rate);
+	if (o->sync_open)
+		s = talloc_strdup_append(s, " --sync");
+	if (o->sync_dir)
+		s = talloc_strdup_append(s, " --sync-dir");
+	if (o->fsync_writes)
+		s = talloc_strdup_append(s, " --fsync");
+	if (o->xattr)
+		s = talloc_strdup_append(s, " --xattr");
+	if (o->no_resolve)
+		s = talloc_strdup_append(s, " --no-resolve");
+	if (o->verify)
+		s = talloc_strdup_append(s, " --verify");
+	if (plan->clients_per_process > 1)
+		s = talloc_asprintf_append(s, " --clients-per-process=%u",
+					   plan->clients_per_process);
+	if (plan->continue_on_error)
+		s = talloc_strdup_append(s, " --continue-on-error");
+	if (strcmp(plan->backend->name, "fileio") != 0)
+		s = talloc_asprintf_append(s, " --backend=%s", plan->backend->name);
+	if (s && *s)
+		fprintf(out, "options:%s\n", s);
+	talloc_free(s);
+}
+
 void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 {
 	unsigned n = plan->nclients * nranks;
@@ -49,6 +85,7 @@ void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 		fprintf(out, ", %u s measured after %u s warmup\n", plan->timelimit,
 			plan->warmup);
 	fprintf(out, "loadfile: %s\n", plan->prog->source);
+	report_load_options(out, plan);
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		fprintf(out, "directory: %s\n", plan->dirs[i]);
 	fflush(out);

@@ -79,6 +79,19 @@ expect_eq "$(printf '%s\n' "$out" | grep -c '^  [a-z].*: .* -> ')" 4 "difference
 expect_no_match "$out" 'no differences'
 end
 
+begin "runs 0 us and 2000 us of think time apart: the options that shape the load differ"
+"$DBENCH" --backend=null --run-once -q --think-time=2000 --no-resolve -x --json="$T/think.json" \
+	-D "$T/d" 1 >"$T/think.out" || fail "the --think-time run failed"
+expect_match "$(cat "$T/think.out")" '^options: --think-time=2000 --xattr --no-resolve --backend=null$'
+out=$(compare "$T/r1.json" "$T/think.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^Environments differ:$'
+expect_match "$out" '^  config.think_time_us: 0(\.0)? -> 2000(\.0)?$'
+expect_match "$out" '^  config.xattr: false -> true$'
+expect_match "$out" '^  config.no_resolve: false -> true$'
+expect_eq "$(printf '%s\n' "$out" | grep -c '^  [a-z].*: .* -> ')" 3 "differences listed"
+end
+
 begin "a clearly slower B, 3 runs each: slower, exit 3 under --fail-above=5"
 sweep "$T/a.json" 100 110 90
 sweep "$T/slow.json" 70 72 68

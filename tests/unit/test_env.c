@@ -436,7 +436,9 @@ static void assert_target_types(json_t *t, const char *dir)
 	json_t *q = json_object_get(t, "queue");
 
 	KEYS(t, "directory", "fstype", "source", "mount_options",
-	     "block_device", "queue");
+	     "block_device", "queue", "backing_file", "backing_device", "backing_queue");
+	assert_string_or_null(json_object_get(t, "backing_file"));
+	assert_string_or_null(json_object_get(t, "backing_device"));
 	assert_string_equal(json_string_value(json_object_get(t, "directory")), dir);
 	assert_string_or_null(json_object_get(t, "block_device"));
 	if (json_is_null(q))
@@ -488,7 +490,8 @@ static void a_missing_directory_has_null_facts(void **state)
 	assert_json_eq(json_array_get(targets, 0),
 		"{\"directory\": \"/nonexistent/dbench-test-env\", \"fstype\": null,"
 		" \"source\": null, \"mount_options\": null, \"block_device\": null,"
-		" \"queue\": null}");
+		" \"queue\": null, \"backing_file\": null, \"backing_device\": null,"
+		" \"backing_queue\": null}");
 	assert_string_equal(json_string_value(json_object_get(
 		json_array_get(targets, 1), "fstype")), "proc");
 	json_decref(env);

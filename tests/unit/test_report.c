@@ -185,8 +185,8 @@ static struct run_result *finished_result(void **state)
 	assert_non_null(f);
 	assert_non_null(env);
 	res->started_at = "2024-05-01T12:00:00Z";
-	tl[0] = (struct timeline_point){ 1.0, 0.125, 3.0, 4.5, 2.5 };
-	tl[1] = (struct timeline_point){ 2.0, 0.25, 4.0, 10.0, NAN };
+	tl[0] = (struct timeline_point){ .t_s = 1.0, .mb_s = 0.125, .ops_s = 3.0, .max_latency_ms = 4.5, .probe_ms = 2.5 };
+	tl[1] = (struct timeline_point){ .t_s = 2.0, .mb_s = 0.25, .ops_s = 4.0, .max_latency_ms = 10.0, .probe_ms = NAN };
 	res->timeline = tl;
 	res->ntimeline = 2;
 	f->client = 2;
@@ -890,7 +890,8 @@ static void json_has_every_top_level_key(void **state)
 	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
 					    "config", "environment", "result", "probe", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
-					    "fairness", "rank_fairness", "status" };
+					    "fairness", "rank_fairness", "status", "disks",
+					    "memory" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
@@ -1083,7 +1084,7 @@ static void json_probe_is_null_without_probe(void **state)
 	assert_null_at(doc, "probe");
 	assert_null_at(get(doc, "config"), "probe_directory");
 	assert_null(json_object_get(p0, "probe_ms"));
-	assert_int_equal(json_object_size(p0), 4);
+	assert_int_equal(json_object_size(p0), 7);	/* and disks, dirty, writeback */
 }
 
 static void json_probe_holds_directory_count_entries_and_times(void **state)
@@ -1118,7 +1119,7 @@ static void json_timeline_points_carry_probe_ms_with_probe(void **state)
 
 	assert_double_is(get_real(json_array_get(tl, 0), "probe_ms"), 2.5);
 	assert_null_at(json_array_get(tl, 1), "probe_ms");
-	assert_int_equal(json_object_size(json_array_get(tl, 0)), 5);
+	assert_int_equal(json_object_size(json_array_get(tl, 0)), 8);
 }
 
 static void json_probe_times_are_null_without_a_listing(void **state)
@@ -1603,6 +1604,85 @@ static void text_probe_line_comes_before_the_table(void **state)
 	assert_true(strstr(text, "Probe:") < strstr(text, " Operation"));
 }
 
+/* A device that wrote 200 requests of 45 KiB (100 of 300 merged) and
+ * read 10 of 4 KiB, and its backing device that did nothing. */
+static void add_disks(struct run_result *res)
+{
+	struct blockstat_disk *k = talloc_zero_array(res, struct blockstat_disk, 2);
+	struct blockstat_figures busy = {
+		.reads_s = 5, .writes_s = 100, .read_kib_per_req = 4, .write_kib_per_req = 45,
+		.read_merged_pct = 50, .write_merged_pct = 100.0 / 3, .in_flight = 3,
+		.queue_depth = 3, .busy_pct = 97,
+	};
+	struct blockstat_figures idle = {
+		.read_kib_per_req = NAN, .write_kib_per_req = NAN, .read_merged_pct = NAN,
+		.write_merged_pct = NAN, .busy_pct = 0,
+	};
+
+	assert_non_null(k);
+	k[0] = (struct blockstat_disk){ .device = "loop0", .under = "/mnt/a", .reads = 10,
+					.writes = 200, .read_kib = 40, .write_kib = 9000,
+					.fig = busy, .in_flight_max = 8 };
+	k[1] = (struct blockstat_disk){ .device = "sda1", .under = "loop0", .fig = idle };
+	res->disks = k;
+	res->ndisks = 2;
+	res->memory = (struct blockstat_memory){ 2498, 2824, 22, 25 };
+	for (size_t i = 0; i < res->ntimeline; i++) {
+		res->timeline[i].disks = talloc_array(res, struct blockstat_figures, 2);
+		assert_non_null(res->timeline[i].disks);
+		res->timeline[i].disks[0] = busy;
+		res->timeline[i].disks[1] = idle;
+		res->timeline[i].dirty_pages = 100 + i;
+		res->timeline[i].writeback_pages = NAN;
+	}
+}
+
+static void text_disk_lines_come_before_the_throughput_line(void **state)
+{
+	struct run_result *res = text_result(state);
+	char *text;
+
+	assert_null(strstr(text_of(state, res), "Disk "));
+	add_disks(res);
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Disk loop0"),
+		"Disk loop0 (/mnt/a): 45.0 KiB per write, 33 % merged, 97 % busy; 200 writes,"
+		" 10 reads of 4.0 KiB, 50 % merged; 3.00 queued on average, 8 in flight at most");
+	assert_string_equal(line_starting(state, text, "Disk sda1"),
+		"Disk sda1 (loop0): 0 % busy; no writes, no reads; 0.00 queued on average,"
+		" 0 in flight at most");
+	assert_string_equal(line_starting(state, text, "Page cache:"),
+		"Page cache: 2498 dirty pages on average, 2824 at most; 22 under writeback on"
+		" average, 25 at most");
+	assert_true(strstr(text, "Page cache:") < strstr(text, "Throughput"));
+}
+
+static void json_disks_over_the_window_and_per_second(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *d0, *p1;
+
+	add_disks(res);
+	doc = doc_of(state, res);
+	assert_int_equal(json_array_size(get(doc, "disks")), 2);
+	d0 = json_array_get(get(doc, "disks"), 0);
+	assert_string_equal(get_str(d0, "device"), "loop0");
+	assert_string_equal(get_str(d0, "under"), "/mnt/a");
+	assert_int_equal(get_int(d0, "writes"), 200);
+	assert_double_is(get_real(d0, "write_kib"), 9000);
+	assert_double_is(get_real(d0, "write_kib_per_request"), 45);
+	assert_double_is(get_real(d0, "busy_pct"), 97);
+	assert_double_is(get_real(d0, "in_flight_max"), 8);
+	assert_null_at(json_array_get(get(doc, "disks"), 1), "write_kib_per_request");
+	assert_double_is(get_real(get(doc, "memory"), "dirty_pages_max"), 2824);
+	p1 = json_array_get(get(doc, "timeline"), 1);
+	assert_double_is(get_real(p1, "dirty_pages"), 101);
+	assert_null_at(p1, "writeback_pages");
+	assert_string_equal(get_str(json_array_get(get(p1, "disks"), 1), "device"), "sda1");
+	assert_double_is(get_real(json_array_get(get(p1, "disks"), 0), "in_flight"), 3);
+	assert_double_is(get_real(json_array_get(get(p1, "disks"), 0), "writes_s"), 100);
+}
+
 static void text_probe_line_of_one_listing_and_of_none(void **state)
 {
 	struct run_result *res = text_result(state);
@@ -1658,9 +1738,9 @@ static void text_stall_line_names_the_stalled_second(void **state)
 	char *text;
 
 	assert_non_null(tl);
-	tl[0] = (struct timeline_point){ 1, 100, 500, 2, NAN };
-	tl[1] = (struct timeline_point){ 2, 5, 30, 812.5, NAN };
-	tl[2] = (struct timeline_point){ 3, 100, 480, 3, NAN };
+	tl[0] = (struct timeline_point){ .t_s = 1, .mb_s = 100, .ops_s = 500, .max_latency_ms = 2, .probe_ms = NAN };
+	tl[1] = (struct timeline_point){ .t_s = 2, .mb_s = 5, .ops_s = 30, .max_latency_ms = 812.5, .probe_ms = NAN };
+	tl[2] = (struct timeline_point){ .t_s = 3, .mb_s = 100, .ops_s = 480, .max_latency_ms = 3, .probe_ms = NAN };
 	res->timeline = tl;
 	res->ntimeline = 3;
 	text = text_of(state, res);
@@ -1957,6 +2037,8 @@ int main(void)
 		T(text_throughput_line_names_the_sync_options),
 		T(text_throughput_line_alone_matches_the_report),
 		T(text_probe_line_comes_before_the_table),
+		T(text_disk_lines_come_before_the_throughput_line),
+		T(json_disks_over_the_window_and_per_second),
 		T(text_probe_line_of_one_listing_and_of_none),
 		T(text_verify_line_comes_before_the_table_with_verify),
 		T(text_fairness_line_gives_slowest_median_fastest_and_jain),
