@@ -1527,8 +1527,11 @@ static void text_after_the_run_never_says_execute(void **state)
 {
 	struct run_result *res = text_result(state);
 	struct probe_result p = { .directory = "/srv/big" };
-	struct timeline_point tl[3] = { { 1, 100, 500, 2, NAN }, { 2, 5, 30, 812.5, NAN },
-					{ 3, 100, 480, 3, NAN } };
+	struct timeline_point tl[3] = {
+		{ .t_s = 1, .mb_s = 100, .ops_s = 500, .max_latency_ms = 2, .probe_ms = NAN },
+		{ .t_s = 2, .mb_s = 5, .ops_s = 30, .max_latency_ms = 812.5, .probe_ms = NAN },
+		{ .t_s = 3, .mb_s = 100, .ops_s = 480, .max_latency_ms = 3, .probe_ms = NAN },
+	};
 
 	res->probe = &p;
 	res->timeline = tl;
