@@ -555,8 +555,8 @@ static int put_backing(TALLOC_CTX *mem_ctx, json_t *t, const char *mountinfo,
 	char *under = file ? sysdir_under(mem_ctx, mountinfo, file) : NULL;
 	int err;
 
-	err = put(t, "backing_file", jstr(file));
-	err |= put(t, "backing_device", jstr(under ? strrchr(under, '/') + 1 : NULL));
+	err = put(t, "backing_file", jsontext(file));
+	err |= put(t, "backing_device", jsontext(under ? strrchr(under, '/') + 1 : NULL));
 	err |= put(t, "backing_queue", under ? env_block_queue(mem_ctx, under) : json_null());
 	return err;
 }

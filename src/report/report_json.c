@@ -144,7 +144,7 @@ static json_t *point_disks_json(const struct run_result *res, const struct timel
 	json_t *a = json_array();
 
 	for (size_t d = 0; p->disks && d < res->ndisks; d++) {
-		json_t *o = json_pack("{s:o}", "device", text(res->disks[d].device));
+		json_t *o = json_pack("{s:o}", "device", jsontext(res->disks[d].device));
 		add_figures(o, &p->disks[d]);
 		json_object_set_new(o, "in_flight", real(p->disks[d].in_flight));
 		json_array_append_new(a, o);
@@ -160,7 +160,7 @@ static json_t *disks_json(const struct run_result *res)
 	for (size_t d = 0; d < res->ndisks; d++) {
 		const struct blockstat_disk *k = &res->disks[d];
 		json_t *o = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}",
-			"device", text(k->device), "under", text(k->under),
+			"device", jsontext(k->device), "under", jsontext(k->under),
 			"reads", (json_int_t)k->reads, "writes", (json_int_t)k->writes,
 			"read_kib", real(k->read_kib), "write_kib", real(k->write_kib));
 		add_figures(o, &k->fig);
