@@ -8,6 +8,10 @@
  * become slot numbers, and the pass's byte totals and handle high-water
  * mark are counted on the way.  The first problem stops the compile with a
  * "FILE:LINE: message" error.
+ *
+ * The NFS dialect's directives (LOOP, REPEAT, RANDOMSTRING, WRITEPATTERN;
+ * see loadfile.h) are resolved here too, so that what a client replays is
+ * still one flat array; only offset expressions are left to run time.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -65,6 +69,18 @@ struct compiler {
 	unsigned nfree;
 	unsigned nslots;		/* slots ever handed out */
 	bool oom;			/* memory ran out: not the file's fault */
+	size_t cap;			/* prog->ops allocated */
+	/* the NFS dialect's directives */
+	uint32_t repeat;		/* a REPEAT waiting for its operation, or 0 */
+	uint32_t repeat_line;
+	uint32_t loop_count;		/* inside LOOP n: n; else 0 */
+	uint32_t loop_line;
+	size_t loop_start;		/* index in prog->ops of the LOOP's body */
+	char *randstr[LOADFILE_RANDOM_STRINGS];
+	bool have_randstr;
+	uint64_t rng;			/* RANDOMSTRING's draws */
+	struct offset_expr *exprs;
+	size_t nexprs;
 };
 
 static void fail(struct compiler *c, const char *fmt, ...)
@@ -347,10 +363,14 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 	size_t n;
 
 	n = next_component(&p, end);
-	if (!component_is(p - n, n, "clients") || !is_sep(t->s[0]))
+	if (t->len == 0 || !is_sep(t->s[0]))
 		goto outside;
-	n = next_component(&p, end);
-	if (n == 0) {
+	if (!component_is(p - n, n, "clients")) {
+		if (!op_is_nfs(op->type))
+			goto outside;
+		p = t->s;	/* an NFS row's own file: beneath the client dir */
+		n = 1;
+	} else if ((n = next_component(&p, end)) == 0) {
 		op->flags |= OPF_CLIENTS_DIR;
 	} else if (!component_is(p - n, n, "client1")) {
 		goto outside;
@@ -392,16 +412,29 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 	}
 	return true;
 outside:
-	fail(c, "path '%s' is not \\clients\\client1 or beneath it", tokstr(c, t));
+	if (op_is_nfs(op->type))
+		fail(c, "path '%s' does not begin with / or is beneath \\clients but not "
+			"\\clients\\client1", tokstr(c, t));
+	else
+		fail(c, "path '%s' is not \\clients\\client1 or beneath it", tokstr(c, t));
 	return false;
 }
 
 /* "\clients" is shared by every client: only harmless operations may name it. */
 static bool check_clients_dir(struct compiler *c, const struct op *op)
 {
-	if (!(op->flags & OPF_CLIENTS_DIR) ||
-	    op->type == OP_MKDIR || op->type == OP_QPATHINFO)
+	switch (op->flags & OPF_CLIENTS_DIR ? op->type : OP_COUNT) {
+	case OP_COUNT:
+	case OP_MKDIR:
+	case OP_QPATHINFO:
+	case OP_MKDIR3:
+	case OP_GETATTR3:
+	case OP_LOOKUP3:
+	case OP_ACCESS3:
 		return true;
+	default:
+		break;
+	}
 	fail(c, "%s may not name \\clients, which all clients share",
 	     op_table[op->type].name);
 	return false;
@@ -469,6 +502,126 @@ static bool bind_handle(struct compiler *c, struct op *op)
 	return true;
 }
 
+/* ---- offset expressions (NFS rows) ---- */
+
+/* The unsigned number at *p (0x hex, 0 octal or decimal), advancing *p. */
+static bool expr_number(const char **p, const char *end, uint64_t *out)
+{
+	unsigned base = 10;
+	uint64_t v = 0;
+	const char *s = *p;
+
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (end - s > 1 && s[0] == '0') {
+		base = 8;
+		s++;
+	}
+	const char *digits = s;
+	for (; s < end && (unsigned)digit_value(*s) < base; s++) {
+		if (__builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, (unsigned)digit_value(*s), &v))
+			return false;
+	}
+	*p = s;
+	*out = v;
+	return s > digits || base == 8;
+}
+
+/* "*" with qualifiers, "+N", "+child" or "+num_children" into an
+ * expression of the program; op->expr names it. */
+static bool parse_offset_expr(struct compiler *c, const struct token *t, struct op *op)
+{
+	const char *p = t->s + 1, *end = t->s + t->len;
+	struct offset_expr e = { .base = OFFSET_RANDOM };
+
+	if (t->s[0] == '+') {
+		if (component_is(p, end - p, "child")) {
+			e.base = OFFSET_PREV_CHILD;
+		} else if (component_is(p, end - p, "num_children")) {
+			e.base = OFFSET_PREV_NCHILD;
+		} else {
+			e.base = OFFSET_PREV;
+			e.nqual = 1;
+			e.qual[0].op = '+';
+			if (!expr_number(&p, end, &e.qual[0].value) || p != end)
+				goto bad;
+		}
+	}
+	while (e.base == OFFSET_RANDOM && p < end) {
+		char q = *p++;
+		uint64_t v;
+		if ((q != '/' && q != '%' && q != '+') || !expr_number(&p, end, &v))
+			goto bad;
+		if (v == 0 && q != '+') {
+			fail(c, "offset '%s' divides by zero", tokstr(c, t));
+			return false;
+		}
+		if (e.nqual == OFFSET_EXPR_MAX_QUAL) {
+			fail(c, "offset '%s' has more than %d qualifiers", tokstr(c, t),
+			     OFFSET_EXPR_MAX_QUAL);
+			return false;
+		}
+		e.qual[e.nqual].op = q;
+		e.qual[e.nqual++].value = v;
+	}
+	if (c->nexprs == UINT16_MAX) {
+		fail(c, "more than %d offset expressions", UINT16_MAX);
+		return false;
+	}
+	if (c->nexprs % 64 == 0) {
+		struct offset_expr *n = talloc_realloc(c->prog, c->exprs, struct offset_expr,
+						       c->nexprs + 64);
+		if (!n) {
+			fail_oom(c);
+			return false;
+		}
+		c->exprs = n;
+	}
+	c->exprs[c->nexprs++] = e;
+	op->expr = c->nexprs;
+	return true;
+bad:
+	fail(c, "malformed offset '%s' (a number, * with /N %%N +N, +N, +child or "
+		"+num_children)", tokstr(c, t));
+	return false;
+}
+
+static uint64_t xorshift64(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+uint64_t loadfile_offset(const struct program *prog, const struct op *op,
+			 struct offset_state *st)
+{
+	if (!op->expr)
+		return st->prev = (uint64_t)op->a[0];
+	const struct offset_expr *e = &prog->exprs[op->expr - 1];
+	uint64_t v;
+
+	switch (e->base) {
+	case OFFSET_PREV_CHILD:
+		return st->prev += st->client;
+	case OFFSET_PREV_NCHILD:
+		return st->prev += st->nclients;
+	case OFFSET_PREV:
+		return st->prev += e->qual[0].value;
+	default:
+		v = xorshift64(&st->rng);
+		for (unsigned i = 0; i < e->nqual; i++) {
+			uint64_t q = e->qual[i].value;
+			v = e->qual[i].op == '/' ? v / q * q : e->qual[i].op == '%' ? v % q : v + q;
+		}
+		return st->prev = v;
+	}
+}
+
 /* ---- one line ---- */
 
 static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
@@ -478,6 +631,11 @@ static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
 
 	if (kind == ARG_PATH)
 		return parse_path(c, t, op, (*npath)++ > 0);
+	if (kind == ARG_OFFSET && op_is_nfs(op->type) && !t->quoted &&
+	    (t->s[0] == '*' || t->s[0] == '+')) {
+		op->a[(*nnum)++] = 0;
+		return parse_offset_expr(c, t, op);
+	}
 	if (!parse_int(c, t, &v))
 		return false;
 	switch (kind) {
@@ -509,10 +667,47 @@ static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
 	return true;
 }
 
+/* An NFS row's status column: an NFS3 status number (0x...) or "*". */
+static bool parse_nfs_status(struct compiler *c, struct op *op, const struct op_desc *d,
+			     const struct token *tok, int nargs)
+{
+	if (nargs != d->nargs + 1) {
+		fail(c, "%s takes %d argument%s and a status, got %d field%s", d->name,
+		     d->nargs, d->nargs == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s");
+		return false;
+	}
+	const struct token *t = &tok[nargs - 1];
+	uint64_t v = 0;
+	bool ok = !t->quoted && t->len >= 3 && t->len <= 10 && t->s[0] == '0' &&
+		  (t->s[1] == 'x' || t->s[1] == 'X');
+
+	if (t->len == 1 && t->s[0] == '*' && !t->quoted) {
+		op->flags |= OPF_ANY_STATUS;
+		return true;
+	}
+	for (size_t i = 2; ok && i < t->len; i++) {
+		ok = digit_value(t->s[i]) < 16;
+		v = v * 16 + digit_value(t->s[i]);
+	}
+	if (!ok) {
+		fail(c, "malformed NFS status '%s' (0x and a number, or *)", tokstr(c, t));
+		return false;
+	}
+	op->status = nt_status_of_nfs3((uint32_t)v);
+	return true;
+}
+
 /* The status column, or its absence in the dbench 3 form. */
 static bool parse_status(struct compiler *c, struct op *op, const struct op_desc *d,
 			 const struct token *tok, int nargs)
 {
+	if (op_is_nfs(op->type))
+		return parse_nfs_status(c, op, d, tok, nargs);
+	if (nargs == d->nargs + 1 && tok[nargs - 1].len == 1 && tok[nargs - 1].s[0] == '*' &&
+	    !tok[nargs - 1].quoted) {
+		op->flags |= OPF_ANY_STATUS;
+		return true;
+	}
 	if (nargs == d->nargs + 1) {
 		const struct token *t = &tok[nargs - 1];
 		int s = t->quoted ? -1 : nt_status_lookup(t->s, t->len);
@@ -539,6 +734,41 @@ static bool parse_status(struct compiler *c, struct op *op, const struct op_desc
 	return false;
 }
 
+/* Add op's share to the pass's totals. */
+static void count_op(struct program *prog, const struct op *op)
+{
+	const struct op_desc *d = &op_table[op->type];
+
+	if (d->bytes == BYTES_READ)
+		prog->bytes_read += (uint64_t)op->a[1] * op->repeat;
+	else if (d->bytes == BYTES_WRITE)
+		prog->bytes_written += (uint64_t)op->a[1] * op->repeat;
+	prog->count[op->type] += op->repeat;
+	prog->nops++;
+}
+
+/* What REPEAT and LOOP may hold: operations that open no handle and name
+ * none, whose copies are independent of each other. */
+static bool check_directives(struct compiler *c, struct op *op)
+{
+	const struct op_desc *d = &op_table[op->type];
+	bool handle = d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX;
+
+	op->repeat = c->repeat ? c->repeat : 1;
+	if (handle && c->repeat) {
+		fail(c, "REPEAT (line %" PRIu32 ") may not repeat %s, which uses a handle",
+		     c->repeat_line, d->name);
+		return false;
+	}
+	if (handle && c->loop_count) {
+		fail(c, "%s uses a handle, which a LOOP (line %" PRIu32 ") may not hold",
+		     d->name, c->loop_line);
+		return false;
+	}
+	c->repeat = 0;
+	return true;
+}
+
 /* Checks that span arguments, handle binding and the pass's totals. */
 static bool finish_op(struct compiler *c, struct op *op)
 {
@@ -546,11 +776,15 @@ static bool finish_op(struct compiler *c, struct op *op)
 
 	if ((op->flags & OPF_DBENCH3) && op->type == OP_NTCREATEX && op->fnum == -1)
 		op->status = NT_UNSUCCESSFUL;	/* dbench 3: fnum -1 means "must fail" */
-	if (!check_clients_dir(c, op))
+	if (!check_clients_dir(c, op) || !check_directives(c, op))
 		return false;
 	if (op->type == OP_FINDFIRST && op->leaf && strpbrk(op->leaf, "*?<>\""))
 		op->flags |= OPF_WILDCARD;
-	if (d->bytes != BYTES_NONE && op->a[2] > op->a[1]) {
+	if (op->type == OP_WRITE3 && (op->a[2] < 0 || op->a[2] > 2)) {
+		fail(c, "stable %" PRId64 " is not 0 (unstable), 1 (data) or 2 (file)", op->a[2]);
+		return false;
+	}
+	if (d->bytes != BYTES_NONE && !op_is_nfs(op->type) && op->a[2] > op->a[1]) {
 		fail(c, "expected return %" PRId64 " is more than the size %" PRId64,
 		     op->a[2], op->a[1]);
 		return false;
@@ -559,12 +793,207 @@ static bool finish_op(struct compiler *c, struct op *op)
 		if (!bind_handle(c, op))
 			return false;
 	}
-	if (d->bytes == BYTES_READ)
-		c->prog->bytes_read += op->a[1];
-	else if (d->bytes == BYTES_WRITE)
-		c->prog->bytes_written += op->a[1];
-	c->prog->count[op->type]++;
-	c->prog->nops++;
+	count_op(c->prog, op);
+	return true;
+}
+
+/* ---- the NFS dialect's directives ---- */
+
+/* A count for REPEAT or LOOP: 1 .. LOADFILE_MAX_REPEAT. */
+static bool parse_count(struct compiler *c, const char *what, const struct token *tok,
+			int n, uint32_t *out)
+{
+	int64_t v;
+
+	if (n != 2) {
+		fail(c, "%s takes one count, got %d field%s", what, n - 1, n == 2 ? "" : "s");
+		return false;
+	}
+	if (!parse_int(c, &tok[1], &v))
+		return false;
+	if (v < 1 || v > LOADFILE_MAX_REPEAT) {
+		fail(c, "%s count %" PRId64 " is not between 1 and %u", what, v,
+		     LOADFILE_MAX_REPEAT);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* ENDLOOP: the body, ops[loop_start..nops), copied loop_count - 1 times. */
+static bool unroll_loop(struct compiler *c)
+{
+	struct program *prog = c->prog;
+	size_t body = prog->nops - c->loop_start;
+	uint64_t total = prog->nops + (uint64_t)body * (c->loop_count - 1);
+
+	if (total > LOADFILE_MAX_UNROLLED && total > c->cap) {
+		fail(c, "LOOP (line %" PRIu32 ") unrolls to more than %d operations",
+		     c->loop_line, LOADFILE_MAX_UNROLLED);
+		return false;
+	}
+	if (total > c->cap) {
+		struct op *ops = talloc_realloc(prog, prog->ops, struct op, total + 1);
+		if (!ops) {
+			fail_oom(c);
+			return false;
+		}
+		prog->ops = ops;
+		c->cap = total + 1;
+	}
+	for (uint32_t k = 1; k < c->loop_count; k++) {
+		for (size_t i = 0; i < body; i++) {
+			prog->ops[prog->nops] = prog->ops[c->loop_start + i];
+			count_op(prog, &prog->ops[prog->nops]);
+		}
+	}
+	c->loop_count = 0;
+	return true;
+}
+
+/* RANDOMSTRING i "text": each [set] of text becomes one of its characters. */
+static bool random_string(struct compiler *c, const struct token *tok, int n)
+{
+	int64_t idx;
+	char out[LOADFILE_MAX_LINE];
+	size_t len = 0;
+
+	if (n != 3) {
+		fail(c, "RANDOMSTRING takes an index and a string, got %d field%s", n - 1,
+		     n == 2 ? "" : "s");
+		return false;
+	}
+	if (!parse_int(c, &tok[1], &idx))
+		return false;
+	if (idx < 0 || idx >= LOADFILE_RANDOM_STRINGS) {
+		fail(c, "RANDOMSTRING index %" PRId64 " is not between 0 and %d", idx,
+		     LOADFILE_RANDOM_STRINGS - 1);
+		return false;
+	}
+	for (const char *p = tok[2].s, *end = p + tok[2].len; p < end; p++) {
+		if (*p != '[') {
+			out[len++] = *p;
+			continue;
+		}
+		const char *close = memchr(p, ']', end - p);
+		if (!close || close == p + 1) {
+			fail(c, close ? "empty [] in RANDOMSTRING" : "unbalanced [ in RANDOMSTRING");
+			return false;
+		}
+		out[len++] = p[1 + xorshift64(&c->rng) % (uint64_t)(close - p - 1)];
+		p = close;
+	}
+	talloc_free(c->randstr[idx]);
+	c->randstr[idx] = talloc_strndup(c->prog, out, len);
+	if (!c->randstr[idx]) {
+		fail_oom(c);
+		return false;
+	}
+	c->have_randstr = true;
+	return true;
+}
+
+/* WRITEPATTERN text: the rest of the line, which all writes repeat. */
+static bool write_pattern(struct compiler *c, const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	p += strlen("WRITEPATTERN");
+	if (p < end)
+		p++;		/* the one separator after the word */
+	if (p >= end) {
+		fail(c, "WRITEPATTERN without a pattern");
+		return false;
+	}
+	struct program *prog = c->prog;
+	if (prog->write_pattern && ((size_t)(end - p) != prog->write_pattern_len ||
+				    memcmp(prog->write_pattern, p, end - p) != 0)) {
+		fail(c, "a second, different WRITEPATTERN (one loadfile writes one pattern)");
+		return false;
+	}
+	prog->write_pattern = talloc_strndup(prog, p, end - p);
+	prog->write_pattern_len = end - p;
+	if (!prog->write_pattern) {
+		fail_oom(c);
+		return false;
+	}
+	return true;
+}
+
+/* A directive line: true when tok[0] names one (and it was handled or
+ * failed, *ok saying which). */
+static bool directive(struct compiler *c, const struct token *tok, int n,
+		      const char *line, const char *end, bool *ok)
+{
+	const struct token *t = &tok[0];
+	bool pending = c->repeat != 0;
+
+	if (t->quoted)
+		return false;
+	if (component_is(t->s, t->len, "WRITEPATTERN")) {
+		*ok = write_pattern(c, line, end);
+		return true;
+	}
+	if (component_is(t->s, t->len, "RANDOMSTRING")) {
+		*ok = random_string(c, tok, n);
+		return true;
+	}
+	bool loop = component_is(t->s, t->len, "LOOP");
+	bool endloop = component_is(t->s, t->len, "ENDLOOP");
+	bool repeat = component_is(t->s, t->len, "REPEAT");
+	if (!loop && !endloop && !repeat)
+		return false;
+	*ok = false;
+	if (pending) {
+		fail(c, "REPEAT (line %" PRIu32 ") is followed by %.*s, not an operation",
+		     c->repeat_line, (int)t->len, t->s);
+	} else if (repeat) {
+		*ok = parse_count(c, "REPEAT", tok, n, &c->repeat);
+		c->repeat_line = c->line;
+	} else if (loop && c->loop_count) {
+		fail(c, "LOOP inside the LOOP of line %" PRIu32, c->loop_line);
+	} else if (loop) {
+		*ok = parse_count(c, "LOOP", tok, n, &c->loop_count);
+		c->loop_line = c->line;
+		c->loop_start = c->prog->nops;
+	} else if (!c->loop_count) {
+		fail(c, "ENDLOOP without a LOOP");
+	} else if (n != 1) {
+		fail(c, "ENDLOOP takes nothing after it");
+	} else {
+		*ok = unroll_loop(c);
+	}
+	return true;
+}
+
+/* Line p..end with each $i replaced by RANDOMSTRING i, into buf. */
+static bool substitute(struct compiler *c, const char *p, const char *end, char *buf,
+		       const char **bend)
+{
+	size_t len = 0;
+
+	for (; p < end; p++) {
+		const char *add = p;
+		size_t alen = 1;
+		if (*p == '$') {
+			int idx = p + 1 < end ? digit_value(p[1]) : 99;
+			if (idx >= LOADFILE_RANDOM_STRINGS || !c->randstr[idx]) {
+				fail(c, "'$%.1s' names no RANDOMSTRING", p + 1 < end ? p + 1 : "");
+				return false;
+			}
+			add = c->randstr[idx];
+			alen = strlen(add);
+			p++;
+		}
+		if (len + alen > LOADFILE_MAX_LINE) {
+			fail(c, "line longer than %d bytes after RANDOMSTRING substitution",
+			     LOADFILE_MAX_LINE);
+			return false;
+		}
+		memcpy(buf + len, add, alen);
+		len += alen;
+	}
+	*bend = buf + len;
 	return true;
 }
 
@@ -577,17 +1006,35 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 		first_char++;
 	if (first_char < end && *first_char == '#')
 		return true;		/* a comment: anything may follow */
+	char subst[LOADFILE_MAX_LINE];
+	if (c->have_randstr && memchr(p, '$', end - p)) {
+		if (!substitute(c, p, end, subst, &end))
+			return false;
+		p = subst;
+	}
 	int n = tokenize(c, p, end, tok);
 	if (n <= 0)
 		return n == 0;
+	bool ok;
+	if (directive(c, tok, n, p, end, &ok))
+		return ok;
 
-	if (c->prog->nops == LOADFILE_MAX_OPS) {
+	if (c->prog->nops >= LOADFILE_MAX_OPS) {
 		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
 		return false;
 	}
+	if (c->prog->nops == c->cap) {	/* only after a LOOP was unrolled */
+		struct op *ops = talloc_realloc(c->prog, c->prog->ops, struct op, c->cap * 2);
+		if (!ops) {
+			fail_oom(c);
+			return false;
+		}
+		c->prog->ops = ops;
+		c->cap *= 2;
+	}
 	struct op *op = &c->prog->ops[c->prog->nops];
 	*op = (struct op){ .line = c->line, .handle = HANDLE_NONE, .dir = DIR_NONE,
-			   .dir2 = DIR_NONE, .fnum = -1 };
+			   .dir2 = DIR_NONE, .fnum = -1, .repeat = 1 };
 	int first = 0;
 	if (!tok[0].quoted && (isdigit((unsigned char)tok[0].s[0]) || tok[0].s[0] == '.')) {
 		if (!parse_timestamp(c, &tok[0], &op->timestamp))
@@ -683,20 +1130,27 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 				 const char *text, size_t len, char **err)
 {
 	struct program *prog = talloc_zero(mem_ctx, struct program);
-	struct compiler c = { .prog = prog, .name = name };
+	struct compiler c = { .prog = prog, .name = name, .rng = 0x2545f4914f6cdd1dull };
 
 	*err = NULL;
 	if (!prog)
 		return NULL;
 	prog->source = talloc_strdup(prog, name);
-	prog->ops = talloc_array(prog, struct op, count_lines(text, len));
+	c.cap = count_lines(text, len);
+	prog->ops = talloc_array(prog, struct op, c.cap);
 	c.open = talloc_array(prog, struct open_handle, LOADFILE_MAX_HANDLES);
 	c.free_slots = talloc_array(prog, uint16_t, LOADFILE_MAX_HANDLES);
 	/* dirs[0] is always the client directory itself. */
 	if (!prog->source || !prog->ops || !c.open || !c.free_slots ||
 	    strset_add(prog, &c.dirs, "", 0) != 0)
 		fail_oom(&c);
-	else if (compile_lines(&c, text, len) && prog->nops == 0 &&
+	else if (compile_lines(&c, text, len) && c.repeat)
+		c.err = talloc_asprintf(prog, "%s:%" PRIu32 ": REPEAT is not followed by an "
+					"operation", name, c.repeat_line);
+	else if (!c.err && c.loop_count)
+		c.err = talloc_asprintf(prog, "%s:%" PRIu32 ": LOOP without an ENDLOOP",
+					name, c.loop_line);
+	else if (!c.err && prog->nops == 0 &&
 		 !(c.err = talloc_asprintf(prog, "%s: no operations in loadfile", name)))
 		fail_oom(&c);
 	if (c.err) {
@@ -720,6 +1174,10 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	prog->npaths = c.paths.count;
 	prog->dirs = c.dirs.order;
 	prog->ndirs = c.dirs.count;
+	prog->exprs = c.exprs;
+	prog->nexprs = c.nexprs;
+	for (int i = 0; i < LOADFILE_RANDOM_STRINGS; i++)
+		talloc_free(c.randstr[i]);
 	return prog;
 }
 
@@ -864,8 +1322,8 @@ struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err)
 
 char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 {
-	char *s = talloc_asprintf(mem_ctx, "loadfile %s\noperations %zu\n",
-				  prog->source, prog->nops);
+	char *s = talloc_asprintf(mem_ctx, "loadfile %s\noperations %" PRIu64 "\n",
+				  prog->source, loadfile_ops_per_pass(prog));
 	for (int i = 0; i < OP_COUNT && s; i++) {
 		if (prog->count[i])
 			s = talloc_asprintf_append(s, "%s %" PRIu64 "\n",
@@ -878,4 +1336,12 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 		"max_handles %u\npaths %zu\ndirectories %zu\ntimed %s\nsha256 %s\n",
 		prog->bytes_read, prog->bytes_written, prog->max_handles,
 		prog->npaths, prog->ndirs, prog->timed ? "yes" : "no", prog->sha256);
+}
+
+uint64_t loadfile_ops_per_pass(const struct program *prog)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < OP_COUNT; i++)
+		n += prog->count[i];
+	return n;
 }

@@ -31,6 +31,9 @@
 #define LOADFILE_MAX_OPS 3000000		/* operations in the file */
 #define LOADFILE_PIPE_WAIT_S 10			/* for a pipe's first bytes */
 #define LOADFILE_MAX_HANDLES 4096		/* handles open at once */
+#define LOADFILE_MAX_UNROLLED (1 << 20)		/* operations after unrolling LOOPs */
+#define LOADFILE_MAX_REPEAT 1000000000u		/* REPEAT's and LOOP's count */
+#define LOADFILE_RANDOM_STRINGS 10		/* RANDOMSTRING 0 .. 9 */
 
 #define HANDLE_NONE UINT16_MAX	/* op names no open handle (expected to fail) */
 #define DIR_NONE UINT16_MAX	/* path is the client dir or "\clients": no parent in dirs[] */
@@ -41,6 +44,51 @@
 #define OPF_WILDCARD	0x02	/* FIND_FIRST pattern holds * ? < > or " */
 #define OPF_DBENCH3	0x04	/* line had no status column (dbench 3 form) */
 #define OPF_TIMED	0x08	/* line had a leading timestamp */
+#define OPF_ANY_STATUS	0x10	/* status "*": any outcome is as expected */
+
+/*
+ * The NFS dialect (dbench 5.0's nfs*.load) adds directive lines that the
+ * compiler resolves, so that a client still replays a flat array:
+ *   LOOP n ... ENDLOOP   the lines between are unrolled n times
+ *   REPEAT n             the next operation runs n times (op.repeat)
+ *   RANDOMSTRING i "s"   string $i (i 0..9) is s with each [set] replaced
+ *                        by one character of the set, drawn once when the
+ *                        file is compiled (a fixed seed: reproducible)
+ *   WRITEPATTERN text    WRITE3 and WriteX write text over and over
+ * and an NFS row's offset may be an expression, evaluated as it runs:
+ *   "*" then qualifiers "/N" (align down), "%N" (modulo), "+N" (add):
+ *   a random 64-bit number so transformed, in order; or
+ *   "+N", "+child", "+num_children": the previous offset of this client
+ *   (of the last operation that had one) plus N, the client's number
+ *   from 0, or the number of clients.
+ * Paths of an NFS row that lie outside \clients are taken beneath the
+ * client's directory, so that clients never share a file.
+ */
+#define OFFSET_EXPR_MAX_QUAL 4
+
+enum offset_base {
+	OFFSET_RANDOM,		/* a random 64-bit number, then the qualifiers */
+	OFFSET_PREV,		/* the previous offset + qual[0].value */
+	OFFSET_PREV_CHILD,	/* the previous offset + the client number from 0 */
+	OFFSET_PREV_NCHILD,	/* the previous offset + the number of clients */
+};
+
+struct offset_expr {
+	uint8_t base;		/* enum offset_base */
+	uint8_t nqual;
+	struct {
+		char op;	/* '/', '%' or '+' */
+		uint64_t value;	/* nonzero */
+	} qual[OFFSET_EXPR_MAX_QUAL];
+};
+
+/* What an expression's evaluation needs of the client running it. */
+struct offset_state {
+	uint64_t prev;		/* the last offset this client used */
+	uint64_t rng;		/* xorshift state, nonzero */
+	unsigned client;	/* from 0 */
+	unsigned nclients;
+};
 
 /*
  * One compiled operation.  `a` holds the numeric arguments in loadfile
@@ -52,12 +100,18 @@
  *   QUERY_PATH_INFORMATION, QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION,
  *   SET_FILE_INFORMATION  a[0] level
  *   FIND_FIRST  a[0] level  a[1] max count  a[2] expected count
+ *   READ3       a[0] offset  a[1] size
+ *   WRITE3      a[0] offset  a[1] size  a[2] stable (0 unstable, 1 data, 2 file)
+ *   LOCK4, UNLOCK4, TEST4  a[0] offset  a[1] length
+ *   ACCESS3     a[0] access asked  a[1] access expected
+ * An offset that is an expression is evaluated by loadfile_offset().
  */
 struct op {
 	uint8_t type;		/* enum op_type */
 	uint8_t status;		/* enum nt_status expected */
 	uint8_t flags;		/* OPF_* */
 	uint16_t handle;	/* slot 0..max_handles-1, or HANDLE_NONE */
+	uint16_t expr;		/* offset expression: program.exprs[expr - 1]; 0 = none */
 	uint32_t line;		/* line number in the loadfile, from 1 */
 	int32_t fnum;		/* the trace's own handle number, for messages */
 	double timestamp;	/* seconds since the pass started, when OPF_TIMED */
@@ -69,6 +123,7 @@ struct op {
 	const char *leaf2;	/* last component of path2 */
 	uint16_t dir;		/* index in program.dirs of path's parent, or DIR_NONE */
 	uint16_t dir2;		/* the same for path2 */
+	uint32_t repeat;	/* times it runs in a row (REPEAT), at least 1 */
 	int64_t a[3];
 };
 
@@ -79,9 +134,13 @@ struct program {
 	size_t nops;
 	unsigned max_handles;	/* most handles open at once during a pass */
 	bool timed;		/* some line has a timestamp */
-	uint64_t count[OP_COUNT];	/* operations of each type */
-	uint64_t bytes_read;	/* ReadX bytes in one pass */
-	uint64_t bytes_written;	/* WriteX bytes in one pass */
+	uint64_t count[OP_COUNT];	/* operations of each type run in one pass */
+	uint64_t bytes_read;	/* ReadX and READ3 bytes in one pass */
+	uint64_t bytes_written;	/* WriteX and WRITE3 bytes in one pass */
+	const struct offset_expr *exprs;	/* offset expressions, op.expr - 1 */
+	size_t nexprs;
+	const char *write_pattern;	/* WRITEPATTERN's text, or NULL */
+	size_t write_pattern_len;
 	size_t npaths;		/* distinct paths named */
 	const char **dirs;	/* distinct parent directories, client-relative; */
 	size_t ndirs;		/* dirs[0] is always "", the client dir itself */
@@ -118,5 +177,13 @@ extern const char default_loadfile_end[];
  * paths and directories.
  */
 char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog);
+
+/* The offset operation `op` of prog works at: a[0], or its expression
+ * evaluated for the client of `st`; either way it becomes st->prev. */
+uint64_t loadfile_offset(const struct program *prog, const struct op *op,
+			 struct offset_state *st);
+
+/* The total of prog->count[]: operations run in one pass. */
+uint64_t loadfile_ops_per_pass(const struct program *prog);
 
 #endif

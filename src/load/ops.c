@@ -38,6 +38,30 @@ const struct op_desc op_table[OP_COUNT] = {
 	[OP_UNLOCKX]   = { "UnlockX", NULL, 3,
 			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
 	[OP_FLUSH]     = { "Flush", NULL, 1, A(ARG_HANDLE), BYTES_NONE, 0 },
+
+	[OP_GETATTR3]  = { "GETATTR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SETATTR3]  = { "SETATTR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_LOOKUP3]   = { "LOOKUP3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_ACCESS3]   = { "ACCESS3", NULL, 3, A(ARG_PATH, ARG_NUM, ARG_NUM), BYTES_NONE, 0 },
+	[OP_READLINK3] = { "READLINK3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_READ3]     = { "READ3", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_READ, 2 },
+	[OP_WRITE3]    = { "WRITE3", NULL, 4,
+			   A(ARG_PATH, ARG_OFFSET, ARG_SIZE, ARG_NUM), BYTES_WRITE, 2 },
+	[OP_CREATE3]   = { "CREATE3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_MKDIR3]    = { "MKDIR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SYMLINK3]  = { "SYMLINK3", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
+	[OP_REMOVE3]   = { "REMOVE3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_RMDIR3]    = { "RMDIR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_RENAME3]   = { "RENAME3", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
+	[OP_LINK3]     = { "LINK3", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
+	[OP_READDIRPLUS3] = { "READDIRPLUS3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_FSSTAT3]   = { "FSSTAT3", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_FSINFO3]   = { "FSINFO3", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_PATHCONF3] = { "PATHCONF3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_COMMIT3]   = { "COMMIT3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_LOCK4]     = { "LOCK4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
+	[OP_UNLOCK4]   = { "UNLOCK4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
+	[OP_TEST4]     = { "TEST4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
 };
 
 static int name_is(const char *want, const char *name, size_t len)
@@ -118,6 +142,31 @@ static int nt_status_by_value(const char *tok, size_t len)
 			return i;
 	}
 	return -1;
+}
+
+enum nt_status nt_status_of_nfs3(uint32_t nfs3)
+{
+	static const struct {
+		uint32_t nfs3;
+		enum nt_status nt;
+	} map[] = {
+		{ 0, NT_OK },				/* NFS3_OK */
+		{ 1, NT_ACCESS_DENIED },		/* NFS3ERR_PERM */
+		{ 2, NT_OBJECT_NAME_NOT_FOUND },	/* NFS3ERR_NOENT */
+		{ 13, NT_ACCESS_DENIED },		/* NFS3ERR_ACCES */
+		{ 17, NT_OBJECT_NAME_COLLISION },	/* NFS3ERR_EXIST */
+		{ 20, NT_NOT_A_DIRECTORY },		/* NFS3ERR_NOTDIR */
+		{ 21, NT_FILE_IS_A_DIRECTORY },		/* NFS3ERR_ISDIR */
+		{ 22, NT_INVALID_PARAMETER },		/* NFS3ERR_INVAL */
+		{ 28, NT_DISK_FULL },			/* NFS3ERR_NOSPC */
+		{ 66, NT_DIRECTORY_NOT_EMPTY },		/* NFS3ERR_NOTEMPTY */
+		{ 10004, NT_NOT_IMPLEMENTED },		/* NFS3ERR_NOTSUPP */
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (map[i].nfs3 == nfs3)
+			return map[i].nt;
+	}
+	return NT_UNSUCCESSFUL;
 }
 
 int nt_status_lookup(const char *tok, size_t len)

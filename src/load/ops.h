@@ -6,6 +6,12 @@
  * whether it moves bytes.  The parser, the backends and the reporters all
  * read this table instead of repeating a switch over operation names.
  *
+ * Two dialects share the table.  The rows up to OP_FLUSH are dbench 4's
+ * SMB-flavoured operations, which name open files by trace handle; the
+ * rows from OP_GETATTR3 on are dbench 5.0's NFS ones (GETATTR3, READ3,
+ * ..., LOCK4), which name every file by path and whose status column is
+ * an NFS3 status (0x...) or "*" for any outcome.  A loadfile may mix them.
+ *
  * NT status codes are the expected-outcome column of a dbench 4 loadfile.
  * We keep the names and numeric values of the codes that real traces use;
  * an operation succeeds when its expected status is NT_STATUS_OK and fails
@@ -35,6 +41,29 @@ enum op_type {
 	OP_LOCKX,
 	OP_UNLOCKX,
 	OP_FLUSH,
+	/* the NFS dialect (dbench 5.0's nfs*.load); op_is_nfs() */
+	OP_GETATTR3,
+	OP_SETATTR3,
+	OP_LOOKUP3,
+	OP_ACCESS3,
+	OP_READLINK3,
+	OP_READ3,
+	OP_WRITE3,
+	OP_CREATE3,
+	OP_MKDIR3,
+	OP_SYMLINK3,
+	OP_REMOVE3,
+	OP_RMDIR3,
+	OP_RENAME3,
+	OP_LINK3,
+	OP_READDIRPLUS3,
+	OP_FSSTAT3,
+	OP_FSINFO3,
+	OP_PATHCONF3,
+	OP_COMMIT3,
+	OP_LOCK4,
+	OP_UNLOCK4,
+	OP_TEST4,
 	OP_COUNT
 };
 
@@ -43,7 +72,8 @@ enum arg_kind {
 	ARG_PATH,	/* quoted "\clients\client1\..." path, stored client-relative */
 	ARG_HANDLE,	/* fnum chosen by the trace, compiled to a handle slot */
 	ARG_NUM,	/* any C integer: levels, flags, attributes, counts */
-	ARG_OFFSET,	/* file offset: 0 .. OP_MAX_OFFSET */
+	ARG_OFFSET,	/* file offset: 0 .. OP_MAX_OFFSET; in an NFS row also an
+			 * expression evaluated as it runs (loadfile.h) */
 	ARG_SIZE,	/* transfer or lock length: 0 .. OP_MAX_SIZE */
 };
 
@@ -68,6 +98,12 @@ struct op_desc {
 };
 
 extern const struct op_desc op_table[OP_COUNT];
+
+/* Whether operation type t is of the NFS dialect (status column NFS3). */
+static inline bool op_is_nfs(int t)
+{
+	return t >= OP_GETATTR3 && t < OP_COUNT;
+}
 
 /* The operation named `name` (case-insensitive, canonical or alias),
  * or -1. */
@@ -111,5 +147,10 @@ const char *nt_status_name(enum nt_status s);
 /* Decode a status token: an NT_STATUS_ name or its 0x value.  Returns the
  * status, or -1 when the token is not a status we know. */
 int nt_status_lookup(const char *tok, size_t len);
+
+/* The NT status an NFS3 status number stands for, so that an NFS row's
+ * expectation reads as a dbench 4 one: 0 (NFS3_OK) is NT_OK, the common
+ * errors their NT twins, any other number NT_UNSUCCESSFUL. */
+enum nt_status nt_status_of_nfs3(uint32_t nfs3);
 
 #endif

@@ -24,6 +24,7 @@ struct client {
 	struct stats_sets sets;		/* its directory's latency histograms */
 	struct backend_client *bc;
 	size_t pos;			/* next operation */
+	uint32_t rep;			/* times ops[pos] has run (REPEAT) */
 	uint64_t pass_start_ns;		/* when the current pass began */
 	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
 	uint64_t pace_start_ns;
@@ -153,6 +154,9 @@ static void prefetch_op(const struct op *op)
 /* Move client c on to its next operation, ending a pass after the last. */
 static void next_op(const struct run_plan *plan, struct client *c)
 {
+	if (plan->prog->ops[c->pos].repeat > 1 && ++c->rep < plan->prog->ops[c->pos].repeat)
+		return;		/* REPEAT: the same operation again */
+	c->rep = 0;
 	if (++c->pos == plan->prog->nops) {
 		plan->backend->pass_end(c->bc);
 		uint64_t end = monotonic_ns();
@@ -195,7 +199,8 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	/* A failure with a detail (wrong data) no expected status excuses. */
 	const char *detail = err && plan->backend->failure_detail
 				     ? plan->backend->failure_detail(c->bc) : NULL;
-	bool failed = (err == 0) != (op->status == NT_OK) || detail;
+	bool failed = (!(op->flags & OPF_ANY_STATUS) && (err == 0) != (op->status == NT_OK)) ||
+		      detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
 	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),

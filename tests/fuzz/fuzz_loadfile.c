@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <talloc.h>
 
 #include "load/loadfile.h"
@@ -45,6 +46,15 @@ static bool has_path_arg(const struct op_desc *d)
 {
 	for (int i = 0; i < d->nargs; i++) {
 		if (d->args[i] == ARG_PATH)
+			return true;
+	}
+	return false;
+}
+
+static bool has_offset_arg(const struct op_desc *d)
+{
+	for (int i = 0; i < d->nargs; i++) {
+		if (d->args[i] == ARG_OFFSET)
 			return true;
 	}
 	return false;
@@ -135,9 +145,16 @@ static void check_op(const struct program *prog, const struct op *op)
 	else
 		CHECK(op, op->path2 == NULL && op->dir2 == DIR_NONE);
 
-	/* Only Mkdir and QUERY_PATH_INFORMATION may touch the shared \clients. */
+	/* Only operations that change nothing there, or make it, may touch
+	 * the shared \clients. */
 	if (op->flags & OPF_CLIENTS_DIR)
-		CHECK(op, op->type == OP_MKDIR || op->type == OP_QPATHINFO);
+		CHECK(op, op->type == OP_MKDIR || op->type == OP_QPATHINFO ||
+			  op->type == OP_MKDIR3 || op->type == OP_GETATTR3 ||
+			  op->type == OP_LOOKUP3 || op->type == OP_ACCESS3);
+	CHECK(op, op->repeat >= 1 && op->repeat <= LOADFILE_MAX_REPEAT);
+	CHECK(op, op->expr <= prog->nexprs);
+	if (op->expr)
+		CHECK(op, op_is_nfs(op->type) && has_offset_arg(d));
 	/* A handle the pass opened is one the op expects to succeed with. */
 	if (op->type == OP_NTCREATEX)
 		CHECK(op, (op->handle != HANDLE_NONE) == (op->status == NT_OK));
@@ -149,8 +166,13 @@ static void check_op(const struct program *prog, const struct op *op)
 	if (d->bytes != BYTES_NONE) {
 		CHECK(op, op->a[0] >= 0 && op->a[0] <= OP_MAX_OFFSET);
 		CHECK(op, op->a[1] >= 0 && op->a[1] <= OP_MAX_SIZE);
-		CHECK(op, op->a[2] >= 0 && op->a[2] <= op->a[1]);
+		if (op->type == OP_WRITE3)
+			CHECK(op, op->a[2] >= 0 && op->a[2] <= 2);	/* stable */
+		else if (!op_is_nfs(op->type))
+			CHECK(op, op->a[2] >= 0 && op->a[2] <= op->a[1]);
 	}
+	if (op->repeat > 1)
+		CHECK(op, d->args[0] != ARG_HANDLE && op->type != OP_NTCREATEX);
 	if (op->type == OP_LOCKX || op->type == OP_UNLOCKX) {
 		CHECK(op, op->a[0] >= 0 && op->a[0] <= OP_MAX_OFFSET);
 		CHECK(op, op->a[1] >= 0 && op->a[1] <= OP_MAX_SIZE);
@@ -188,7 +210,7 @@ static void check_handles(const struct program *prog, const char **open)
 	CHECK(NULL, peak == prog->max_handles);
 }
 
-static void check_program(const struct program *prog)
+static void check_program(const struct program *prog, bool unrolled)
 {
 	uint64_t count[OP_COUNT] = { 0 };
 	uint64_t bytes_read = 0, bytes_written = 0;
@@ -209,14 +231,15 @@ static void check_program(const struct program *prog)
 	for (size_t i = 0; i < prog->nops; i++) {
 		const struct op *op = &prog->ops[i];
 		check_op(prog, op);
-		CHECK(op, op->line > last_line);	/* one op per line, in order */
+		/* one op per line, in order, but for a LOOP's unrolled copies */
+		CHECK(op, op->line > last_line || unrolled);
 		last_line = op->line;
-		count[op->type]++;
+		count[op->type] += op->repeat;
 		timed |= (op->flags & OPF_TIMED) != 0;
 		if (op_table[op->type].bytes == BYTES_READ)
-			bytes_read += (uint64_t)op->a[1];
+			bytes_read += (uint64_t)op->a[1] * op->repeat;
 		else if (op_table[op->type].bytes == BYTES_WRITE)
-			bytes_written += (uint64_t)op->a[1];
+			bytes_written += (uint64_t)op->a[1] * op->repeat;
 	}
 	CHECK(NULL, bytes_read == prog->bytes_read);
 	CHECK(NULL, bytes_written == prog->bytes_written);
@@ -228,6 +251,16 @@ static void check_program(const struct program *prog)
 	CHECK(NULL, open != NULL);
 	check_handles(prog, open);
 	free(open);
+}
+
+/* Whether the text may have unrolled a LOOP (whose copies repeat lines). */
+static bool mentions_endloop(const uint8_t *data, size_t size)
+{
+	for (size_t i = 0; i + 7 <= size; i++) {
+		if (strncasecmp((const char *)data + i, "ENDLOOP", 7) == 0)
+			return true;
+	}
+	return false;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -244,7 +277,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(NULL, strncmp(err, "fuzz:", 5) == 0);
 	} else {
 		CHECK(NULL, err == NULL);
-		check_program(prog);
+		check_program(prog, mentions_endloop(data, size));
 		char *summary = loadfile_summary(ctx, prog);
 		CHECK(NULL, summary != NULL);
 		CHECK(NULL, strncmp(summary, "loadfile fuzz\noperations ", 25) == 0);

@@ -327,7 +327,7 @@ static void test_every_operation_decodes_its_arguments(void **state)
 
 	assert_int_equal(prog->nops, 17);
 	for (int t = 0; t < OP_COUNT; t++)
-		assert_int_equal(prog->count[t], 1);
+		assert_int_equal(prog->count[t], op_is_nfs(t) ? 0 : 1);
 
 	assert_int_equal(op[0].type, OP_NTCREATEX);
 	assert_string_equal(op[0].path, "dir/f.txt");
@@ -1082,6 +1082,246 @@ static void test_overlong_line_is_rejected(void **state)
 	assert_rejected(ctx, text, "t.load:1: line longer than 4096 bytes");
 }
 
+
+/* ---- the NFS dialect (dbench 5.0's nfs*.load) ---- */
+
+static void test_nfs_rows_take_paths_offsets_sizes_and_a_status(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"GETATTR3 \"/clients/client1\" 0x00000000\n"
+		"WRITE3 \"/clients/client1/test.file\" 1024 2048 2 0x00000000\n"
+		"READ3 \"/clients/client1/test.file\" 4096 512 0x00000002\n"
+		"RENAME3 \"/clients/client1/a\" \"/clients/client1/d/b\" *\n"
+		"FSSTAT3 0x00000000\n");
+
+	assert_int_equal(prog->nops, 5);
+	assert_int_equal(prog->ops[0].type, OP_GETATTR3);
+	assert_string_equal(prog->ops[0].path, "");
+	assert_int_equal(prog->ops[0].status, NT_OK);
+	assert_int_equal(prog->ops[1].type, OP_WRITE3);
+	assert_string_equal(prog->ops[1].path, "test.file");
+	assert_int_equal(prog->ops[1].a[0], 1024);
+	assert_int_equal(prog->ops[1].a[1], 2048);
+	assert_int_equal(prog->ops[1].a[2], 2);
+	assert_int_equal(prog->ops[1].handle, HANDLE_NONE);
+	assert_int_equal(prog->ops[2].status, NT_OBJECT_NAME_NOT_FOUND);
+	assert_string_equal(prog->ops[3].path2, "d/b");
+	assert_true(prog->ops[3].flags & OPF_ANY_STATUS);
+	assert_false(prog->ops[0].flags & OPF_ANY_STATUS);
+	assert_int_equal(prog->ops[4].type, OP_FSSTAT3);
+	assert_int_equal(prog->bytes_written, 2048);
+	assert_int_equal(prog->bytes_read, 512);
+	assert_int_equal(prog->max_handles, 0);
+}
+
+static void test_nfs_status_numbers_map_to_nt_statuses(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"MKDIR3 \"/clients/client1/d\" 0x00000011\n"
+		"RMDIR3 \"/clients/client1/d\" 0x00000042\n"
+		"REMOVE3 \"/clients/client1/f\" 0x0000ABCD\n");
+
+	assert_int_equal(prog->ops[0].status, NT_OBJECT_NAME_COLLISION);
+	assert_int_equal(prog->ops[1].status, NT_DIRECTORY_NOT_EMPTY);
+	assert_int_equal(prog->ops[2].status, NT_UNSUCCESSFUL);
+}
+
+static void test_nfs_rows_are_rejected_with_their_line(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "GETATTR3 \"/clients/client1\"\n",
+			"t.load:1: GETATTR3 takes 1 argument and a status, got 1 field");
+	assert_rejected(ctx, "#\nGETATTR3 \"/clients/client1\" NT_STATUS_OK\n",
+			"t.load:2: malformed NFS status 'NT_STATUS_OK' (0x and a number, or *)");
+	assert_rejected(ctx, "READ3 \"/clients/client1/f\" 0 1 0x0000000g\n",
+			"t.load:1: malformed NFS status '0x0000000g' (0x and a number, or *)");
+	assert_rejected(ctx, "WRITE3 \"/clients/client1/f\" 0 1 3 0x0\n",
+			"t.load:1: stable 3 is not 0 (unstable), 1 (data) or 2 (file)");
+	assert_rejected(ctx, "GETATTR3 \"clients/client1\" 0x0\n",
+			"t.load:1: path 'clients/client1' does not begin with / or is beneath "
+			"\\clients but not \\clients\\client1");
+	assert_rejected(ctx, "GETATTR3 \"/clients/client2/f\" 0x0\n",
+			"t.load:1: path '/clients/client2/f' does not begin with / or is beneath "
+			"\\clients but not \\clients\\client1");
+	assert_rejected(ctx, "REMOVE3 \"/clients\" *\n",
+			"t.load:1: REMOVE3 may not name \\clients, which all clients share");
+	assert_rejected(ctx, "READ3 \"/clients/client1/f\" *%0 1 0x0\n",
+			"t.load:1: offset '*%0' divides by zero");
+	assert_rejected(ctx, "READ3 \"/clients/client1/f\" *x5 1 0x0\n",
+			"t.load:1: malformed offset '*x5' (a number, * with /N %N +N, +N, "
+			"+child or +num_children)");
+	assert_rejected(ctx, "READ3 \"/clients/client1/f\" 0 +1 0x0\n",
+			"t.load:1: malformed number '+1'");
+}
+
+static void test_nfs_paths_outside_clients_lie_beneath_the_client(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"LOCK4 \"/foo.dbench\" 5 15 0x00000000\n"
+		"MKDIR3 \"/clients\" *\n"
+		"CREATE3 \"/x/y.file\" 0x0\n");
+
+	assert_string_equal(prog->ops[0].path, "foo.dbench");
+	assert_true(prog->ops[1].flags & OPF_CLIENTS_DIR);
+	assert_string_equal(prog->ops[2].path, "x/y.file");
+	assert_string_equal(dir_of(prog, prog->ops[2].dir), "x");
+}
+
+static void test_nfs_offset_expressions_evaluate_per_client(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"UNLOCK4 \"/f\" 0 0 0x0\n"
+		"LOCK4 \"/f\" +child 1 0x0\n"
+		"LOCK4 \"/f\" +num_children 1 0x0\n"
+		"WRITE3 \"/f\" +0x100 1 0 0x0\n"
+		"READ3 \"/f\" */0x1000%40960+7 4096 0x0\n");
+	struct offset_state st = { .rng = 42, .client = 3, .nclients = 5 };
+
+	assert_int_equal(prog->nexprs, 4);
+	assert_int_equal(loadfile_offset(prog, &prog->ops[0], &st), 0);
+	assert_int_equal(loadfile_offset(prog, &prog->ops[1], &st), 3);
+	assert_int_equal(loadfile_offset(prog, &prog->ops[2], &st), 8);
+	assert_int_equal(loadfile_offset(prog, &prog->ops[2], &st), 13);
+	assert_int_equal(loadfile_offset(prog, &prog->ops[3], &st), 13 + 256);
+	for (int i = 0; i < 100; i++) {
+		uint64_t v = loadfile_offset(prog, &prog->ops[4], &st);
+		assert_true(v >= 7 && v < 40960 + 7);
+		assert_int_equal((v - 7) % 4096, 0);
+	}
+}
+
+static void test_nfs_repeat_runs_the_next_operation_n_times(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"WRITE3 \"/clients/client1/t\" 0 32768 0 0x0\n"
+		"REPEAT 1000\n"
+		"# a comment between is fine\n"
+		"WRITE3 \"/clients/client1/t\" +32768 32768 0 0x0\n"
+		"COMMIT3 \"/clients/client1/t\" 0x0\n");
+
+	assert_int_equal(prog->nops, 3);
+	assert_int_equal(prog->ops[0].repeat, 1);
+	assert_int_equal(prog->ops[1].repeat, 1000);
+	assert_int_equal(prog->ops[2].repeat, 1);
+	assert_int_equal(prog->count[OP_WRITE3], 1001);
+	assert_int_equal(prog->bytes_written, 1001 * 32768);
+	assert_int_equal(loadfile_ops_per_pass(prog), 1002);
+}
+
+static void test_nfs_loop_is_unrolled(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"MKDIR3 \"/clients/client1\" *\n"
+		"LOOP 3\n"
+		"CREATE3 \"/clients/client1/a\" 0x0\n"
+		"REPEAT 2\n"
+		"WRITE3 \"/clients/client1/a\" 0 10 0 0x0\n"
+		"ENDLOOP\n"
+		"Deltree \"/clients/client1\" 0x00000000\n");
+
+	assert_int_equal(prog->nops, 1 + 2 * 3 + 1);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(prog->ops[1 + 2 * k].type, OP_CREATE3);
+		assert_int_equal(prog->ops[2 + 2 * k].type, OP_WRITE3);
+		assert_int_equal(prog->ops[2 + 2 * k].repeat, 2);
+		assert_int_equal(prog->ops[2 + 2 * k].line, 5);
+	}
+	assert_int_equal(prog->ops[7].type, OP_DELTREE);
+	assert_int_equal(prog->count[OP_WRITE3], 6);
+	assert_int_equal(prog->bytes_written, 60);
+}
+
+static void test_nfs_directives_are_checked(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "REPEAT 0\nFSSTAT3 0x0\n",
+			"t.load:1: REPEAT count 0 is not between 1 and 1000000000");
+	assert_rejected(ctx, "REPEAT\n", "t.load:1: REPEAT takes one count, got 0 fields");
+	assert_rejected(ctx, "FSSTAT3 0x0\nREPEAT 2\n",
+			"t.load:2: REPEAT is not followed by an operation");
+	assert_rejected(ctx, "REPEAT 2\nREPEAT 3\nFSSTAT3 0x0\n",
+			"t.load:2: REPEAT (line 1) is followed by REPEAT, not an operation");
+	assert_rejected(ctx, "REPEAT 2\n" OPEN1,
+			"t.load:2: REPEAT (line 1) may not repeat NTCreateX, which uses a handle");
+	assert_rejected(ctx, "LOOP 2\nFSSTAT3 0x0\n", "t.load:1: LOOP without an ENDLOOP");
+	assert_rejected(ctx, "FSSTAT3 0x0\nENDLOOP\n", "t.load:2: ENDLOOP without a LOOP");
+	assert_rejected(ctx, "LOOP 2\nLOOP 2\n", "t.load:2: LOOP inside the LOOP of line 1");
+	assert_rejected(ctx, "LOOP 2\n" OPEN1 "ENDLOOP\n",
+			"t.load:2: NTCreateX uses a handle, which a LOOP (line 1) may not hold");
+	assert_rejected(ctx, "LOOP 1000000\nFSSTAT3 0x0\nFSSTAT3 0x0\nENDLOOP\n",
+			"t.load:4: LOOP (line 1) unrolls to more than 1048576 operations");
+	assert_rejected(ctx, "RANDOMSTRING 10 \"a\"\n",
+			"t.load:1: RANDOMSTRING index 10 is not between 0 and 9");
+	assert_rejected(ctx, "RANDOMSTRING 1 \"/t[01.file\"\n",
+			"t.load:1: unbalanced [ in RANDOMSTRING");
+	assert_rejected(ctx, "RANDOMSTRING 1 \"/t[].file\"\n", "t.load:1: empty [] in RANDOMSTRING");
+	assert_rejected(ctx, "RANDOMSTRING 1 \"/a\"\nCREATE3 $2 *\n",
+			"t.load:2: '$2' names no RANDOMSTRING");
+	assert_rejected(ctx, "WRITEPATTERN\n", "t.load:1: WRITEPATTERN without a pattern");
+	assert_rejected(ctx, "WRITEPATTERN ab\nWRITEPATTERN cd\n",
+			"t.load:2: a second, different WRITEPATTERN (one loadfile writes one pattern)");
+}
+
+static void test_nfs_random_strings_are_drawn_from_their_sets(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"RANDOMSTRING 1 \"/test[0123456789][ab].file\"\n"
+		"CREATE3 $1 *\n"
+		"LOOKUP3 \"/clients/client1/$1\" 0x0\n"
+		"WRITEPATTERN 1234567890\n"
+		"WRITE3 $1 0 10 0 0x0\n");
+
+	const char *p = prog->ops[0].path;
+	assert_int_equal(strlen(p), strlen("test00.file"));
+	assert_memory_equal(p, "test", 4);
+	assert_non_null(strchr("0123456789", p[4]));
+	assert_non_null(strchr("ab", p[5]));
+	assert_string_equal(p + 6, ".file");
+	assert_string_equal(prog->ops[1].path, p);
+	assert_ptr_equal(prog->ops[2].path, p);
+	assert_string_equal(prog->write_pattern, "1234567890");
+	assert_int_equal(prog->write_pattern_len, 10);
+
+	/* The same text draws the same strings: runs are reproducible. */
+	struct program *again = compile_ok(ctx_of(state),
+		"RANDOMSTRING 1 \"/test[0123456789][ab].file\"\nCREATE3 $1 *\n");
+	assert_string_equal(again->ops[0].path, p);
+}
+
+static void test_dollar_is_literal_without_randomstring(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"Mkdir \"\\clients\\client1\\a$1\" NT_STATUS_OK\n");
+
+	assert_string_equal(prog->ops[0].path, "a$1");
+}
+
+static void test_dialects_mix_and_status_star_means_any(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"0.000 Deltree \"/clients/client1\" 0x00000000\n"
+		"0.000 MKDIR3 \"/clients/client1\" *\n"
+		"Mkdir \"\\clients\\client1\\d\" *\n");
+
+	assert_int_equal(prog->ops[0].type, OP_DELTREE);
+	assert_int_equal(prog->ops[0].status, NT_OK);
+	assert_true(prog->ops[0].flags & OPF_TIMED);
+	assert_true(prog->ops[1].flags & OPF_ANY_STATUS);
+	assert_true(prog->ops[2].flags & OPF_ANY_STATUS);
+}
+
+static void test_nfs_summary_counts_runs_not_lines(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct program *prog = compile_ok(ctx,
+		"REPEAT 4\nREAD3 \"/clients/client1/f\" 0 100 0x0\n");
+	char *s = loadfile_summary(ctx, prog);
+
+	assert_non_null(strstr(s, "\noperations 4\nREAD3 4\nbytes_read 400\n"));
+}
+
 /* ---- whole files ---- */
 
 static void test_empty_loadfile_is_rejected(void **state)
@@ -1508,6 +1748,19 @@ int main(void)
 		T(test_binary_garbage_is_rejected),
 		T(test_mutated_loadfiles_never_crash),
 		T(test_overlong_line_is_rejected),
+		/* the NFS dialect */
+		T(test_nfs_rows_take_paths_offsets_sizes_and_a_status),
+		T(test_nfs_status_numbers_map_to_nt_statuses),
+		T(test_nfs_rows_are_rejected_with_their_line),
+		T(test_nfs_paths_outside_clients_lie_beneath_the_client),
+		T(test_nfs_offset_expressions_evaluate_per_client),
+		T(test_nfs_repeat_runs_the_next_operation_n_times),
+		T(test_nfs_loop_is_unrolled),
+		T(test_nfs_directives_are_checked),
+		T(test_nfs_random_strings_are_drawn_from_their_sets),
+		T(test_dollar_is_literal_without_randomstring),
+		T(test_dialects_mix_and_status_star_means_any),
+		T(test_nfs_summary_counts_runs_not_lines),
 		/* whole files */
 		T(test_empty_loadfile_is_rejected),
 		T(test_comment_only_loadfile_is_rejected),
