@@ -28,10 +28,10 @@ struct backend_client {
 	uint64_t delay_ns[NULL_MAX_DELAYS];
 	unsigned ndelays;
 	unsigned next;
-	uint32_t unsupported;	/* 1 << op type, for DBENCH_NULL_UNSUPPORTED */
+	uint64_t unsupported;	/* 1 << op type, for DBENCH_NULL_UNSUPPORTED */
 };
 
-_Static_assert(OP_COUNT <= 32, "an op type is a bit of a uint32_t");
+_Static_assert(OP_COUNT <= 64, "an op type is a bit of a uint64_t");
 
 /* Parse DBENCH_NULL_DELAY_US; false when it is malformed. */
 static bool parse_delays(struct backend_client *bc, const char *s)
@@ -56,7 +56,7 @@ static bool parse_unsupported(struct backend_client *bc, const char *s)
 		int t = op_lookup(s, len);
 		if (t < 0)
 			return false;
-		bc->unsupported |= 1u << t;
+		bc->unsupported |= UINT64_C(1) << t;
 		s += len + (s[len] == ',');
 	}
 	return true;
