@@ -441,7 +441,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 			.no_resolve = cl->no_resolve, .verify = cl->verify,
 			.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
 			.tcp_options = cl->tcp_options,
-			.ranked = cluster_mpi(), .rank = cluster_rank(),
+			.ranked = cluster_mpi(), .rank = cluster_rank(), .nclients = nclients,
 		},
 		.backend = backend,
 		.prog = prog,

@@ -382,6 +382,7 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 			struct run_plan plan = *base;
 			json_t *doc = NULL;
 			plan.nclients = sp->procs[i];
+			plan.bopts.nclients = plan.nclients;
 			plan.json_path = NULL;
 			plan.result_doc = &doc;
 			if (json_array_size(runs) > 0)

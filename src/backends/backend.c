@@ -10,7 +10,7 @@
 #include "backends/backend.h"
 
 static const struct backend *const backends[] = { &fileio_backend, &null_backend,
-						   &smb_backend, &sockio_backend };
+						   &smb_backend, &sockio_backend, &nfs_backend };
 
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 

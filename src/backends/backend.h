@@ -78,6 +78,7 @@ struct backend_options {
 	bool ranked;		/* an MPI run: client dirs are rank<R>-client<N> */
 	unsigned rank;		/* ... and this is R */
 	bool verify;		/* --verify: WriteX writes a pattern that ReadX checks */
+	unsigned nclients;	/* clients in the run (this rank's), for +num_children */
 	bool fake_io;		/* --fake-io: ReadX/WriteX move no data, as in 4.0 */
 	bool one_byte_write_fix;	/* --one-byte-write-fix: 4.0's, see fileio_writex */
 	const char *tcp_options;	/* -T: socket options of a backend that opens
@@ -256,6 +257,7 @@ extern const struct backend fileio_backend;
 extern const struct backend null_backend;
 extern const struct backend smb_backend;
 extern const struct backend sockio_backend;
+extern const struct backend nfs_backend;
 
 /* The name of client `id`'s directory beneath DIR/clients: "client<id>",
  * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network

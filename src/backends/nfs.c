@@ -1,0 +1,854 @@
+/*
+ * nfs.c - the "nfs" backend: replays a program against an NFS server
+ * through libnfs, in user space, with no kernel mount, so that what is
+ * measured is the server and the network alone.
+ *
+ * A target is one export, named by a libnfs URL from --nfs
+ * (nfs://HOST/EXPORT[?version=3|4&...]); a comma-separated list spreads
+ * the clients over several, round-robin, as -D does over directories.
+ * The parent mounts each target once to check it (unknown host, no such
+ * export, access denied: exit 2 before any client starts) and to make and
+ * remove EXPORT/clients; each client mounts it again with a libnfs context
+ * of its own, after the fork.  Every call is synchronous, with libnfs'
+ * reconnection off and its timeout set, so that a server that dies fails
+ * the operation at hand instead of hanging the client.
+ *
+ * Both dialects run here: dbench 4's operations on the NFS calls a client
+ * would make for them (NTCreateX a LOOKUP/CREATE/OPEN, ReadX a READ,
+ * Flush a COMMIT ...), and the NFS dialect's by path, each file opened
+ * once and its handle kept.  Locks need NFSv4 (libnfs has no NLM client
+ * in its sync calls): over NFSv3 they are not supported, and said so.
+ *
+ * Owns: the libnfs contexts, handles and buffers.  Knows nothing of the
+ * driver, the stats region or the reports.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <nfsc/libnfs.h>
+
+#include "backends/backend.h"
+#include "backends/dosmatch.h"
+
+#define NFS_TIMEOUT_MS 5000		/* one call at most, then it fails */
+#define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)
+#define NFS_CACHE_SLOTS 64		/* NFS-dialect files kept open per client */
+
+/* NTCreateX create_disposition values (MS-SMB) and create_options bit. */
+enum { NFS_SUPERSEDE, NFS_OPEN, NFS_CREATE, NFS_OPEN_IF, NFS_OVERWRITE, NFS_OVERWRITE_IF };
+#define NFS_DIRECTORY_FILE 0x1
+
+static char *nfs_urls;	/* --nfs */
+
+static const struct poptOption nfsb_options[] = {
+	{ "nfs", 0, POPT_ARG_STRING, &nfs_urls, 0,
+	  "the export(s) --backend=nfs loads, comma-separated",
+	  "nfs://HOST/EXPORT[?version=3|4&...]" },
+	POPT_TABLEEND
+};
+
+struct backend_target {
+	const char *url;		/* as given */
+	const char *server;
+	const char *export;
+	int version;			/* 3 or 4 */
+	struct nfs_context *nfs;	/* the parent's mount */
+	pid_t owner;			/* the process that mounted it */
+};
+
+/* An open object of a trace handle: a file, or a directory (no fh). */
+struct nfs_handle {
+	struct nfsfh *fh;
+	bool open;
+};
+
+/* An NFS-dialect file opened by path, keyed by the interned path. */
+struct nfs_cached {
+	const char *path;
+	struct nfsfh *fh;
+};
+
+struct backend_client {
+	struct nfs_context *nfs;
+	const struct program *prog;
+	struct backend_options opts;
+	int version;
+	char dir[64];			/* "/clients/clientN" */
+	char path[NFS_PATH_MAX], path2[NFS_PATH_MAX];
+	struct nfs_handle *h;		/* [max_handles] */
+	unsigned nh;
+	struct nfs_cached cache[NFS_CACHE_SLOTS];
+	char *buf;			/* reads and writes */
+	size_t buflen;
+	struct offset_state ost;
+	struct verify *verify;
+	bool mismatch;
+};
+
+/* ---- URLs and mounts ---- */
+
+/* A context mounted on url, or NULL and *err. */
+static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
+				       struct nfs_url **parsed, char **err)
+{
+	struct nfs_context *nfs = nfs_init_context();
+	struct nfs_url *u = NULL;
+
+	if (!nfs) {
+		*err = talloc_asprintf(mem_ctx, "'%s': cannot make a libnfs context", url);
+		return NULL;
+	}
+	nfs_set_autoreconnect(nfs, 0);
+	nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
+	u = nfs_parse_url_dir(nfs, url);
+	if (!u) {
+		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL: %s", url,
+				       nfs_get_error(nfs));
+	} else if (nfs_mount(nfs, u->server, u->path) != 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot mount '%s': %s", url,
+				       nfs_get_error(nfs));
+	} else {
+		if (parsed)
+			*parsed = u;
+		else
+			nfs_destroy_url(u);
+		return nfs;
+	}
+	if (u)
+		nfs_destroy_url(u);
+	nfs_destroy_context(nfs);
+	return NULL;
+}
+
+static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+{
+	if (dirs) {
+		*err = talloc_strdup(mem_ctx, "--backend=nfs takes its targets from --nfs, not -D");
+		return NULL;
+	}
+	if (!nfs_urls || !*nfs_urls) {
+		*err = talloc_strdup(mem_ctx, "--backend=nfs needs --nfs=nfs://HOST/EXPORT");
+		return NULL;
+	}
+	size_t n = 1;
+	for (const char *p = nfs_urls; *p; p++)
+		n += *p == ',';
+	const char **list = talloc_zero_array(mem_ctx, const char *, n + 1);
+	const char *p = nfs_urls;
+	for (size_t i = 0; list && i < n; i++) {
+		size_t len = strcspn(p, ",");
+		if (len == 0) {
+			*err = talloc_asprintf(mem_ctx, "--nfs '%s' has an empty URL", nfs_urls);
+			return NULL;
+		}
+		list[i] = talloc_strndup(list, p, len);
+		p += len + (p[len] == ',');
+	}
+	if (!list)
+		*err = talloc_strdup(mem_ctx, "out of memory");
+	return list;
+}
+
+static int nfsb_target_destructor(struct backend_target *t)
+{
+	/* Another process's copy of the parent's connection: leave it be. */
+	if (t->nfs && t->owner == getpid())
+		nfs_destroy_context(t->nfs);
+	return 0;
+}
+
+static int nfsb_is_dir(struct nfs_context *nfs, const char *path)
+{
+	struct nfs_stat_64 st;
+	int rc = nfs_stat64(nfs, path, &st);
+
+	if (rc < 0)
+		return -rc;
+	return (st.nfs_mode & S_IFMT) == S_IFDIR ? 0 : ENOTDIR;
+}
+
+static struct backend_target *nfsb_target_open(TALLOC_CTX *mem_ctx, const char *spec,
+					      const struct backend_options *opts, char **err)
+{
+	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
+	struct nfs_url *u = NULL;
+
+	(void)opts;
+	if (!t) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		return NULL;
+	}
+	t->url = talloc_strdup(t, spec);
+	t->owner = getpid();
+	talloc_set_destructor(t, nfsb_target_destructor);
+	if (strncmp(spec, "nfs://", 6) != 0) {
+		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL (nfs://HOST/EXPORT)", spec);
+		goto fail;
+	}
+	t->nfs = nfsb_connect(mem_ctx, spec, &u, err);
+	if (!t->nfs)
+		goto fail;
+	t->server = talloc_strdup(t, u->server);
+	t->export = talloc_strdup(t, u->path);
+	nfs_destroy_url(u);
+	t->version = strstr(spec, "version=4") ? 4 : 3;
+	int rc = nfs_mkdir(t->nfs, "/clients");
+	int e = rc == 0 || rc == -EEXIST ? nfsb_is_dir(t->nfs, "/clients") : -rc;
+	if (e) {
+		*err = talloc_asprintf(mem_ctx, "cannot make '%s/clients': %s", spec, strerror(e));
+		goto fail;
+	}
+	return t;
+fail:
+	talloc_free(t);
+	return NULL;
+}
+
+static int nfsb_target_close(struct backend_target *t)
+{
+	if (t->owner != getpid())
+		return 0;
+	int rc = nfs_rmdir(t->nfs, "/clients");
+	return rc == 0 || rc == -ENOTEMPTY || rc == -EEXIST || rc == -ENOENT ? 0 : -rc;
+}
+
+static json_t *nfsb_target_describe(const struct backend_target *t)
+{
+	return json_pack("{s:s, s:s, s:s, s:i}", "url", t->url, "server", t->server,
+			 "export", t->export, "nfs_version", t->version);
+}
+
+/* Locks need NFSv4: count what an NFSv3 target cannot do. */
+static unsigned nfsb_check_program(const struct program *prog,
+				  const struct backend_options *opts, char **report)
+{
+	static const int locks[] = { OP_LOCKX, OP_UNLOCKX, OP_LOCK4, OP_UNLOCK4, OP_TEST4 };
+	unsigned total = 0;
+	bool v4 = nfs_urls && strstr(nfs_urls, "version=4") && !strstr(nfs_urls, "version=3");
+
+	(void)opts;
+	if (v4)
+		return 0;
+	for (size_t i = 0; i < sizeof(locks) / sizeof(locks[0]); i++) {
+		uint64_t n = 0;
+		for (size_t k = 0; k < prog->nops; k++)
+			n += prog->ops[k].type == locks[i] ? prog->ops[k].repeat : 0;
+		if (n)
+			*report = talloc_asprintf_append(*report,
+				"%s: %" PRIu64 " operation%s not supported by the nfs backend over "
+				"NFSv3 (locks need ?version=4)\n", op_table[locks[i]].name, n,
+				n == 1 ? "" : "s");
+		total += n;
+	}
+	return total;
+}
+
+/* ---- clients ---- */
+
+static int nfsb_client_destructor(struct backend_client *bc)
+{
+	if (bc->nfs)
+		nfs_destroy_context(bc->nfs);
+	return 0;
+}
+
+static size_t nfsb_max_transfer(const struct program *prog)
+{
+	size_t max = 4096;
+
+	for (size_t i = 0; i < prog->nops; i++) {
+		if (op_table[prog->ops[i].type].bytes != BYTES_NONE && (size_t)prog->ops[i].a[1] > max)
+			max = (size_t)prog->ops[i].a[1];
+	}
+	return max;
+}
+
+static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
+					     unsigned id, const struct program *prog,
+					     const struct backend_options *opts, char **err)
+{
+	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
+	char name[40];
+
+	if (!bc)
+		goto nomem;
+	talloc_set_destructor(bc, nfsb_client_destructor);
+	bc->prog = prog;
+	bc->opts = *opts;
+	bc->version = t->version;
+	backend_client_name(name, sizeof(name), opts, id);
+	snprintf(bc->dir, sizeof(bc->dir), "/clients/%s", name);
+	bc->nh = prog->max_handles;
+	bc->h = talloc_zero_array(bc, struct nfs_handle, bc->nh + 1);
+	bc->buflen = nfsb_max_transfer(prog);
+	bc->buf = talloc_zero_array(bc, char, bc->buflen);
+	if (!bc->h || !bc->buf)
+		goto nomem;
+	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
+					 .client = id - 1, .nclients = opts->nclients };
+	if (opts->verify &&
+	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
+		goto nomem;
+	bc->nfs = nfsb_connect(mem_ctx, t->url, NULL, err);
+	if (!bc->nfs) {
+		errno = EIO;
+		talloc_free(bc);
+		return NULL;
+	}
+	int rc = nfs_mkdir(bc->nfs, bc->dir);
+	if (rc != 0 && rc != -EEXIST) {
+		*err = talloc_asprintf(mem_ctx, "cannot make '%s%s': %s", t->url, bc->dir,
+				       nfs_get_error(bc->nfs));
+		errno = -rc;
+		talloc_free(bc);
+		return NULL;
+	}
+	return bc;
+nomem:
+	talloc_free(bc);
+	*err = talloc_strdup(mem_ctx, "out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* ---- paths and handles ---- */
+
+/* The export path of op's first (second) path, in bc->path (path2). */
+static const char *nfsb_path(struct backend_client *bc, const struct op *op, bool second)
+{
+	char *buf = second ? bc->path2 : bc->path;
+	const char *rel = second ? op->path2 : op->path;
+
+	if (op->flags & OPF_CLIENTS_DIR)
+		return "/clients";
+	if (!rel || !*rel)
+		return bc->dir;
+	snprintf(buf, NFS_PATH_MAX, "%s/%s", bc->dir, rel);
+	return buf;
+}
+
+static void nfsb_handle_close(struct backend_client *bc, struct nfs_handle *h)
+{
+	if (h->fh)
+		nfs_close(bc->nfs, h->fh);
+	*h = (struct nfs_handle){ 0 };
+}
+
+/* The file of op's trace handle, or NULL (a directory, or none). */
+static struct nfs_handle *nfsb_handle_of(struct backend_client *bc, const struct op *op)
+{
+	if (op->handle >= bc->nh || !bc->h[op->handle].open)
+		return NULL;
+	return &bc->h[op->handle];
+}
+
+/* An NFS-dialect file by path: opened (created if `create`) once, kept. */
+static int nfsb_cached_fh(struct backend_client *bc, const struct op *op, int flags,
+			 struct nfsfh **fh)
+{
+	size_t slot = ((uintptr_t)op->path >> 4) % NFS_CACHE_SLOTS;
+	struct nfs_cached *c = &bc->cache[slot];
+
+	if (c->path == op->path && c->fh) {
+		*fh = c->fh;
+		return 0;
+	}
+	if (c->fh)
+		nfs_close(bc->nfs, c->fh);
+	*c = (struct nfs_cached){ 0 };
+	int rc = nfs_open2(bc->nfs, nfsb_path(bc, op, false), O_RDWR | flags, 0644, fh);
+	if (rc < 0)
+		return -rc;
+	*c = (struct nfs_cached){ op->path, *fh };
+	return 0;
+}
+
+/* Forget the cached handle of a path the operation removed or renamed. */
+static void nfsb_cached_drop(struct backend_client *bc, const char *path)
+{
+	for (size_t i = 0; i < NFS_CACHE_SLOTS; i++) {
+		struct nfs_cached *c = &bc->cache[i];
+		if (c->fh && path && (c->path == path || strncmp(c->path, path, strlen(path)) == 0)) {
+			nfs_close(bc->nfs, c->fh);
+			*c = (struct nfs_cached){ 0 };
+		}
+	}
+}
+
+static int nfsb_rc(int rc)
+{
+	return rc < 0 ? -rc : 0;
+}
+
+/* ---- dbench 4's operations ---- */
+
+static int nfsb_disposition_flags(int64_t disposition)
+{
+	switch (disposition) {
+	case NFS_OPEN:
+		return 0;
+	case NFS_CREATE:
+	case NFS_OPEN_IF:
+		return O_CREAT;
+	case NFS_SUPERSEDE:
+	case NFS_OVERWRITE:
+	case NFS_OVERWRITE_IF:
+		return O_CREAT | O_TRUNC;
+	default:
+		return -1;
+	}
+}
+
+static int nfsb_ntcreatex(struct backend_client *bc, const struct op *op)
+{
+	const char *path = nfsb_path(bc, op, false);
+	int flags = nfsb_disposition_flags(op->a[1]);
+	struct nfsfh *fh = NULL;
+	int err;
+
+	if (flags < 0)
+		return EINVAL;
+	if (op->a[0] & NFS_DIRECTORY_FILE) {
+		if (flags & O_CREAT)
+			(void)nfs_mkdir(bc->nfs, path);
+		err = nfsb_is_dir(bc->nfs, path);
+	} else {
+		err = nfsb_rc(nfs_open2(bc->nfs, path, O_RDWR | flags, 0644, &fh));
+		if (err == EISDIR || err == EACCES)
+			err = nfsb_is_dir(bc->nfs, path);	/* a directory opened as a file */
+	}
+	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nh;
+	if (bc->verify) {
+		verify_close(bc->verify, op->handle < bc->nh ? op->handle : VERIFY_NO_HANDLE);
+		if (err)
+			verify_unlink(bc->verify, op->path);
+		else if (fh)
+			verify_open(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
+				    (flags & O_TRUNC) != 0);
+	}
+	if (!keep) {
+		if (fh)
+			nfs_close(bc->nfs, fh);
+		return err;
+	}
+	nfsb_handle_close(bc, &bc->h[op->handle]);
+	bc->h[op->handle] = (struct nfs_handle){ fh, true };
+	return 0;
+}
+
+static int nfsb_closeop(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+
+	if (!h)
+		return EBADF;
+	int rc = h->fh ? nfs_close(bc->nfs, h->fh) : 0;
+	h->fh = NULL;
+	nfsb_handle_close(bc, h);
+	if (bc->verify)
+		verify_close(bc->verify, op->handle);
+	return nfsb_rc(rc);
+}
+
+static int nfsb_rename(struct backend_client *bc, const struct op *op)
+{
+	nfsb_cached_drop(bc, op->path);
+	nfsb_cached_drop(bc, op->path2);
+	const char *to = nfsb_path(bc, op, true);
+	int err = nfsb_rc(nfs_rename(bc->nfs, nfsb_path(bc, op, false), to));
+	if (err == 0 && bc->verify)
+		verify_rename(bc->verify, op->path, op->path2, nfsb_is_dir(bc->nfs, to) == 0);
+	return err;
+}
+
+static int nfsb_unlink(struct backend_client *bc, const struct op *op)
+{
+	nfsb_cached_drop(bc, op->path);
+	int err = nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
+	if (err == 0 && bc->verify)
+		verify_unlink(bc->verify, op->path);
+	return err;
+}
+
+static int nfsb_rmdir_op(struct backend_client *bc, const struct op *op)
+{
+	return nfsb_rc(nfs_rmdir(bc->nfs, nfsb_path(bc, op, false)));
+}
+
+static int nfsb_mkdir_op(struct backend_client *bc, const struct op *op)
+{
+	int err = nfsb_rc(nfs_mkdir(bc->nfs, nfsb_path(bc, op, false)));
+
+	/* \clients is every client's: that it exists is no failure */
+	return err == EEXIST && (op->flags & OPF_CLIENTS_DIR) ? 0 : err;
+}
+
+/* Remove path and everything beneath it, never following a link (NFS
+ * READDIRPLUS says what each entry is; a link is removed, not followed). */
+static int nfsb_rmtree(struct backend_client *bc, const char *path, int depth)
+{
+	struct nfsdir *d;
+	struct nfsdirent *e;
+	int rc = nfs_opendir(bc->nfs, path, &d);
+
+	if (rc == -ENOTDIR)
+		return nfsb_rc(nfs_unlink(bc->nfs, path));
+	if (rc < 0)
+		return -rc;
+	int err = 0;
+	while (err == 0 && (e = nfs_readdir(bc->nfs, d)) != NULL) {
+		if (strcmp(e->name, ".") == 0 || strcmp(e->name, "..") == 0)
+			continue;
+		char *child = talloc_asprintf(bc, "%s/%s", path, e->name);
+		if (!child)
+			err = ENOMEM;
+		else if ((e->mode & S_IFMT) == S_IFDIR && depth < 64)
+			err = nfsb_rmtree(bc, child, depth + 1);
+		else
+			err = nfsb_rc(nfs_unlink(bc->nfs, child));
+		talloc_free(child);
+	}
+	nfs_closedir(bc->nfs, d);
+	return err ? err : nfsb_rc(nfs_rmdir(bc->nfs, path));
+}
+
+static int nfsb_deltree(struct backend_client *bc, const struct op *op)
+{
+	nfsb_cached_drop(bc, op->path);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);
+	int err = nfsb_rmtree(bc, nfsb_path(bc, op, false), 0);
+	return err == ENOENT ? 0 : err;
+}
+
+static int nfsb_getattr_path(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_stat_64 st;
+	return nfsb_rc(nfs_stat64(bc->nfs, nfsb_path(bc, op, false), &st));
+}
+
+static int nfsb_qfileinfo(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+	struct nfs_stat_64 st;
+
+	if (!h)
+		return EBADF;
+	return h->fh ? nfsb_rc(nfs_fstat64(bc->nfs, h->fh, &st)) : 0;
+}
+
+static int nfsb_fsstat(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_statvfs_64 sv;
+	(void)op;
+	return nfsb_rc(nfs_statvfs64(bc->nfs, bc->dir, &sv));
+}
+
+static int nfsb_sfileinfo(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+	struct timeval tv[2];
+
+	if (!h)
+		return EBADF;
+	gettimeofday(&tv[0], NULL);
+	tv[1] = tv[0];
+	tv[0].tv_sec -= 10;
+	tv[1].tv_sec -= 12;
+	return nfsb_rc(nfs_utimes(bc->nfs, nfsb_path(bc, op, false), tv));
+}
+
+/* READDIRPLUS the directory; for a wildcard, fail with ENOENT when no
+ * entry matches (as fileio does). */
+static int nfsb_list(struct backend_client *bc, const char *dir, const char *pattern,
+		    int64_t max)
+{
+	struct nfsdir *d;
+	struct nfsdirent *e;
+	int rc = nfs_opendir(bc->nfs, dir, &d);
+	unsigned matches = 0;
+
+	if (rc < 0)
+		return -rc;
+	struct dosmatch_pattern pat = pattern ? dosmatch_pattern_of(pattern)
+					      : (struct dosmatch_pattern){ 0 };
+	for (int64_t n = 0; n < max && (e = nfs_readdir(bc->nfs, d)) != NULL; n++) {
+		if (pattern && matches == 0)
+			matches += dosmatch(&pat, e->name);
+	}
+	nfs_closedir(bc->nfs, d);
+	return !pattern || matches ? 0 : ENOENT;
+}
+
+static int nfsb_findfirst(struct backend_client *bc, const struct op *op)
+{
+	if (!(op->flags & OPF_WILDCARD))
+		return nfsb_getattr_path(bc, op);
+	char dir[NFS_PATH_MAX];
+	const char *full = nfsb_path(bc, op, false);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(full, '/') - full), full);
+	return nfsb_list(bc, dir, op->leaf, op->a[1] > 0 ? op->a[1] : INT64_MAX);
+}
+
+static int nfsb_io(struct backend_client *bc, struct nfsfh *fh, const struct op *op,
+		   uint64_t off, bool write, size_t *done)
+{
+	size_t size = (size_t)op->a[1];
+	int rc = write ? nfs_pwrite(bc->nfs, fh, off, size, bc->buf)
+		       : nfs_pread(bc->nfs, fh, off, size, bc->buf);
+	if (rc < 0)
+		return -rc;
+	*done = (size_t)rc;
+	if (op_is_nfs(op->type))
+		return 0;	/* 5.0 takes a short READ3 as it comes */
+	if (rc < op->a[2])
+		return write ? EIO : ENODATA;
+	return 0;
+}
+
+static int nfsb_readx(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+
+	if (!h || !h->fh)
+		return EBADF;
+	size_t n = 0;
+	int err = nfsb_io(bc, h->fh, op, (uint64_t)op->a[0], false, &n);
+	if (err == 0 && bc->verify &&
+	    verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->buf, n) != 0) {
+		bc->mismatch = true;
+		return EILSEQ;
+	}
+	return err;
+}
+
+static int nfsb_writex(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+
+	if (!h || !h->fh)
+		return EBADF;
+	if (bc->verify)
+		verify_fill(bc->verify, op->handle, (uint64_t)op->a[0], bc->buf, (size_t)op->a[1]);
+	size_t n = 0;
+	int err = nfsb_io(bc, h->fh, op, (uint64_t)op->a[0], true, &n);
+	if (bc->verify && n > 0)
+		verify_wrote(bc->verify, op->handle, (uint64_t)op->a[0], n);
+	if (err == 0 && bc->opts.fsync_writes)
+		err = nfsb_rc(nfs_fsync(bc->nfs, h->fh));
+	return err;
+}
+
+static int nfsb_lock_fh(struct backend_client *bc, struct nfsfh *fh, uint64_t off,
+		       uint64_t len, int type)
+{
+	struct nfs4_flock fl = { .l_type = type, .l_whence = SEEK_SET,
+				 .l_pid = (uint32_t)getpid(), .l_start = off, .l_len = len };
+
+	if (bc->version < 4)
+		return BACKEND_NOT_SUPPORTED;
+	return nfsb_rc(nfs_fcntl(bc->nfs, fh, NFS4_F_SETLK, &fl));
+}
+
+static int nfsb_lockx(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+
+	if (bc->version < 4)
+		return BACKEND_NOT_SUPPORTED;
+	if (!h || !h->fh)
+		return EBADF;
+	return nfsb_lock_fh(bc, h->fh, (uint64_t)op->a[0], (uint64_t)op->a[1],
+			   op->type == OP_LOCKX ? F_WRLCK : F_UNLCK);
+}
+
+static int nfsb_flush(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_handle *h = nfsb_handle_of(bc, op);
+
+	if (!h)
+		return EBADF;
+	return h->fh ? nfsb_rc(nfs_fsync(bc->nfs, h->fh)) : 0;
+}
+
+/* ---- the NFS dialect ---- */
+
+static int nfsb3_setattr(struct backend_client *bc, const struct op *op)
+{
+	struct timeval tv[2];
+
+	const char *path = nfsb_path(bc, op, false);
+	gettimeofday(&tv[0], NULL);
+	tv[1] = tv[0];
+	int rc = nfs_utimes(bc->nfs, path, tv);
+	/* libnfs' NFSv4 SETATTR by path opens what it changes, which a
+	 * directory refuses: beyond what it can express */
+	if (rc == -EISDIR && bc->version >= 4)
+		return BACKEND_NOT_SUPPORTED;
+	return nfsb_rc(rc);
+}
+
+static int nfsb3_access(struct backend_client *bc, const struct op *op)
+{
+	return nfsb_rc(nfs_access(bc->nfs, nfsb_path(bc, op, false), R_OK));
+}
+
+static int nfsb3_readlink(struct backend_client *bc, const struct op *op)
+{
+	char *target = NULL;
+	int rc = nfs_readlink2(bc->nfs, nfsb_path(bc, op, false), &target);
+
+	free(target);
+	return nfsb_rc(rc);
+}
+
+static int nfsb3_rw(struct backend_client *bc, const struct op *op)
+{
+	struct nfsfh *fh;
+	uint64_t off = loadfile_offset(bc->prog, op, &bc->ost);
+	bool write = op->type == OP_WRITE3;
+	int err = nfsb_cached_fh(bc, op, 0, &fh);
+
+	if (err)
+		return err;
+	if (write && bc->prog->write_pattern) {
+		for (size_t i = 0; i < (size_t)op->a[1]; i++)
+			bc->buf[i] = bc->prog->write_pattern[i % bc->prog->write_pattern_len];
+	}
+	size_t n;
+	err = nfsb_io(bc, fh, op, off, write, &n);
+	if (err == 0 && write && op->a[2] > 0)
+		err = nfsb_rc(nfs_fsync(bc->nfs, fh));	/* stable: a COMMIT after */
+	return err;
+}
+
+static int nfsb3_create(struct backend_client *bc, const struct op *op)
+{
+	struct nfsfh *fh;
+
+	nfsb_cached_drop(bc, op->path);
+	return nfsb_cached_fh(bc, op, O_CREAT, &fh);
+}
+
+static int nfsb3_symlink(struct backend_client *bc, const struct op *op)
+{
+	return nfsb_rc(nfs_symlink(bc->nfs, nfsb_path(bc, op, true), nfsb_path(bc, op, false)));
+}
+
+static int nfsb3_remove(struct backend_client *bc, const struct op *op)
+{
+	nfsb_cached_drop(bc, op->path);
+	return nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
+}
+
+static int nfsb3_link(struct backend_client *bc, const struct op *op)
+{
+	return nfsb_rc(nfs_link(bc->nfs, nfsb_path(bc, op, true), nfsb_path(bc, op, false)));
+}
+
+static int nfsb3_readdirplus(struct backend_client *bc, const struct op *op)
+{
+	return nfsb_list(bc, nfsb_path(bc, op, false), NULL, INT64_MAX);
+}
+
+static int nfsb3_commit(struct backend_client *bc, const struct op *op)
+{
+	struct nfsfh *fh;
+	int err = nfsb_cached_fh(bc, op, 0, &fh);
+
+	return err ? err : nfsb_rc(nfs_fsync(bc->nfs, fh));
+}
+
+static int nfsb4_lock(struct backend_client *bc, const struct op *op)
+{
+	struct nfsfh *fh;
+	uint64_t off = loadfile_offset(bc->prog, op, &bc->ost);
+
+	if (bc->version < 4)
+		return BACKEND_NOT_SUPPORTED;
+	int err = nfsb_cached_fh(bc, op, O_CREAT, &fh);
+	if (err)
+		return err;
+	if (op->type == OP_TEST4) {
+		uint64_t cur;
+		int rc = nfs_lseek(bc->nfs, fh, (int64_t)off, SEEK_SET, &cur);
+		return nfsb_rc(rc < 0 ? rc : nfs_lockf(bc->nfs, fh, NFS4_F_TEST, (uint64_t)op->a[1]));
+	}
+	return nfsb_lock_fh(bc, fh, off, (uint64_t)op->a[1],
+			   op->type == OP_LOCK4 ? F_WRLCK : F_UNLCK);
+}
+
+/* ---- the rest of the vtable ---- */
+
+static const char *nfsb_failure_detail(struct backend_client *bc)
+{
+	bool mismatch = bc->mismatch;
+	bc->mismatch = false;
+	return mismatch ? verify_detail(bc->verify) : NULL;
+}
+
+static struct verify_tally nfsb_verify_drain(struct backend_client *bc)
+{
+	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+}
+
+static void nfsb_pass_end(struct backend_client *bc)
+{
+	for (unsigned i = 0; i < bc->nh; i++) {
+		if (bc->h[i].open)
+			nfsb_handle_close(bc, &bc->h[i]);
+	}
+	nfsb_cached_drop(bc, "");
+	if (bc->verify)
+		verify_close_all(bc->verify);
+}
+
+static int nfsb_cleanup(struct backend_client *bc)
+{
+	nfsb_pass_end(bc);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, "");
+	int err = nfsb_rmtree(bc, bc->dir, 0);
+	return err == ENOENT ? 0 : err;
+}
+
+const struct backend nfs_backend = {
+	.name = "nfs",
+	.options = nfsb_options,
+	.targets = nfsb_targets,
+	.check_program = nfsb_check_program,
+	.target_open = nfsb_target_open,
+	.target_close = nfsb_target_close,
+	.target_describe = nfsb_target_describe,
+	.client_new = nfsb_client_new,
+	.op = {
+		[OP_NTCREATEX] = nfsb_ntcreatex, [OP_CLOSE] = nfsb_closeop,
+		[OP_RENAME] = nfsb_rename, [OP_UNLINK] = nfsb_unlink,
+		[OP_DELTREE] = nfsb_deltree, [OP_RMDIR] = nfsb_rmdir_op,
+		[OP_MKDIR] = nfsb_mkdir_op, [OP_QPATHINFO] = nfsb_getattr_path,
+		[OP_QFILEINFO] = nfsb_qfileinfo, [OP_QFSINFO] = nfsb_fsstat,
+		[OP_SFILEINFO] = nfsb_sfileinfo, [OP_FINDFIRST] = nfsb_findfirst,
+		[OP_WRITEX] = nfsb_writex, [OP_READX] = nfsb_readx,
+		[OP_LOCKX] = nfsb_lockx, [OP_UNLOCKX] = nfsb_lockx, [OP_FLUSH] = nfsb_flush,
+		[OP_GETATTR3] = nfsb_getattr_path, [OP_SETATTR3] = nfsb3_setattr,
+		[OP_LOOKUP3] = nfsb_getattr_path, [OP_ACCESS3] = nfsb3_access,
+		[OP_READLINK3] = nfsb3_readlink, [OP_READ3] = nfsb3_rw, [OP_WRITE3] = nfsb3_rw,
+		[OP_CREATE3] = nfsb3_create, [OP_MKDIR3] = nfsb_mkdir_op,
+		[OP_SYMLINK3] = nfsb3_symlink, [OP_REMOVE3] = nfsb3_remove,
+		[OP_RMDIR3] = nfsb_rmdir_op, [OP_RENAME3] = nfsb_rename, [OP_LINK3] = nfsb3_link,
+		[OP_READDIRPLUS3] = nfsb3_readdirplus, [OP_FSSTAT3] = nfsb_fsstat,
+		[OP_FSINFO3] = nfsb_fsstat, [OP_PATHCONF3] = nfsb_getattr_path,
+		[OP_COMMIT3] = nfsb3_commit, [OP_LOCK4] = nfsb4_lock, [OP_UNLOCK4] = nfsb4_lock,
+		[OP_TEST4] = nfsb4_lock,
+	},
+	.failure_detail = nfsb_failure_detail,
+	.verify_drain = nfsb_verify_drain,
+	.pass_end = nfsb_pass_end,
+	.cleanup = nfsb_cleanup,
+};
