@@ -72,6 +72,7 @@ struct nfs_handle {
 struct nfs_cached {
 	const char *path;
 	struct nfsfh *fh;
+	bool locked;		/* this client took a lock on it */
 };
 
 struct backend_client {
@@ -106,6 +107,13 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 	}
 	nfs_set_autoreconnect(nfs, 0);
 	nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
+	/* NFSv4 state belongs to a client identity: one per context, or a
+	 * client's mount would take over (and void) another's */
+	static unsigned seq;
+	char id[64];
+	snprintf(id, sizeof(id), "dbench-%ld-%u", (long)getpid(), seq++);
+	nfs4_set_client_name(nfs, id);
+	nfs4_set_verifier(nfs, id);
 	u = nfs_parse_url_dir(nfs, url);
 	if (!u) {
 		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL: %s", url,
@@ -365,7 +373,7 @@ static int nfsb_cached_fh(struct backend_client *bc, const struct op *op, int fl
 	int rc = nfs_open2(bc->nfs, nfsb_path(bc, op, false), O_RDWR | flags, 0644, fh);
 	if (rc < 0)
 		return -rc;
-	*c = (struct nfs_cached){ op->path, *fh };
+	*c = (struct nfs_cached){ op->path, *fh, false };
 	return 0;
 }
 
@@ -648,8 +656,11 @@ static int nfsb_writex(struct backend_client *bc, const struct op *op)
 static int nfsb_lock_fh(struct backend_client *bc, struct nfsfh *fh, uint64_t off,
 		       uint64_t len, int type)
 {
+	/* a length of 0 is "to the end of the file", as in fcntl(2); NFSv4
+	 * says that with all ones, libnfs with INT64_MAX */
 	struct nfs4_flock fl = { .l_type = type, .l_whence = SEEK_SET,
-				 .l_pid = (uint32_t)getpid(), .l_start = off, .l_len = len };
+				 .l_pid = (uint32_t)getpid(), .l_start = off,
+				 .l_len = len ? len : (uint64_t)INT64_MAX - off };
 
 	if (bc->version < 4)
 		return BACKEND_NOT_SUPPORTED;
@@ -780,8 +791,16 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 		int rc = nfs_lseek(bc->nfs, fh, (int64_t)off, SEEK_SET, &cur);
 		return nfsb_rc(rc < 0 ? rc : nfs_lockf(bc->nfs, fh, NFS4_F_TEST, (uint64_t)op->a[1]));
 	}
-	return nfsb_lock_fh(bc, fh, off, (uint64_t)op->a[1],
+	struct nfs_cached *c = &bc->cache[((uintptr_t)op->path >> 4) % NFS_CACHE_SLOTS];
+	/* Unlocking what nobody locked succeeds, as with fcntl(2); NFSv4 has
+	 * no lock state to send a LOCKU with then, so nothing is sent. */
+	if (op->type == OP_UNLOCK4 && !c->locked)
+		return 0;
+	err = nfsb_lock_fh(bc, fh, off, (uint64_t)op->a[1],
 			   op->type == OP_LOCK4 ? F_WRLCK : F_UNLCK);
+	if (err == 0 && op->type == OP_LOCK4)
+		c->locked = true;
+	return err;
 }
 
 /* ---- the rest of the vtable ---- */
