@@ -356,12 +356,17 @@ static struct nfs_handle *nfsb_handle_of(struct backend_client *bc, const struct
 	return &bc->h[op->handle];
 }
 
-/* An NFS-dialect file by path: opened (created if `create`) once, kept. */
+/* The cache slot of an interned path. */
+static struct nfs_cached *nfsb_cache_slot(struct backend_client *bc, const char *path)
+{
+	return &bc->cache[((uintptr_t)path >> 4) % NFS_CACHE_SLOTS];
+}
+
+/* An NFS-dialect file by path: opened (with `flags` added) once, kept. */
 static int nfsb_cached_fh(struct backend_client *bc, const struct op *op, int flags,
 			 struct nfsfh **fh)
 {
-	size_t slot = ((uintptr_t)op->path >> 4) % NFS_CACHE_SLOTS;
-	struct nfs_cached *c = &bc->cache[slot];
+	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 
 	if (c->path == op->path && c->fh) {
 		*fh = c->fh;
@@ -538,6 +543,13 @@ static int nfsb_deltree(struct backend_client *bc, const struct op *op)
 static int nfsb_getattr_path(struct backend_client *bc, const struct op *op)
 {
 	struct nfs_stat_64 st;
+	const struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
+
+	/* An NFS-dialect file this client holds open: a GETATTR on its
+	 * handle, as dbench 5.0 does from its handle cache, not a LOOKUP of
+	 * every component first. */
+	if (op_is_nfs(op->type) && c->fh && c->path == op->path)
+		return nfsb_rc(nfs_fstat64(bc->nfs, c->fh, &st));
 	return nfsb_rc(nfs_stat64(bc->nfs, nfsb_path(bc, op, false), &st));
 }
 
@@ -791,7 +803,7 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 		int rc = nfs_lseek(bc->nfs, fh, (int64_t)off, SEEK_SET, &cur);
 		return nfsb_rc(rc < 0 ? rc : nfs_lockf(bc->nfs, fh, NFS4_F_TEST, (uint64_t)op->a[1]));
 	}
-	struct nfs_cached *c = &bc->cache[((uintptr_t)op->path >> 4) % NFS_CACHE_SLOTS];
+	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 	/* Unlocking what nobody locked succeeds, as with fcntl(2); NFSv4 has
 	 * no lock state to send a LOCKU with then, so nothing is sent. */
 	if (op->type == OP_UNLOCK4 && !c->locked)
