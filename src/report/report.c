@@ -420,12 +420,19 @@ static void report_text_dbench4(FILE *out, const struct run_result *res)
 static void report_notes(FILE *out, const struct run_result *res)
 {
 	fprintf(out, "\n");
+	if (res->interrupted)
+		fprintf(out, "interrupted after %.1f s of execute\n", res->exec_seconds);
 	report_probe(out, res);
 	if (res->plan->bopts.verify)
 		report_verify(out, res);
 	report_fairness(out, res);
 	report_ranks(out, res);
 	report_dirs(out, res);
+	if (res->straddled)
+		fprintf(out, "Straddled: %" PRIu64 " operation%s began in warmup and ended in execute,"
+			" in no table; the longest (%s) took %.3f ms\n", res->straddled,
+			res->straddled == 1 ? "" : "s",
+			res->straddled_op ? res->straddled_op : "?", res->straddled_max_ms);
 	report_disks(out, res);
 	report_stalls(out, res);
 	if (res->plan->per_client_results)
@@ -438,6 +445,9 @@ void report_text(FILE *out, const struct run_result *res)
 {
 	if (dbench4(res->plan)) {
 		report_text_dbench4(out, res);
+	} else if (res->interrupted && res->exec_seconds <= 0 && !res->failure) {
+		/* Nothing was measured: no table, no Throughput 0. */
+		fprintf(out, "\ninterrupted in warmup: no results\n");
 	} else {
 		report_notes(out, res);
 		report_table(out, res);

@@ -78,12 +78,20 @@ static json_t *verify_json(const struct run_result *res)
 			 "cost_pct", real(v->cost_pct));
 }
 
+/* Operations begun in warmup that ended in execute. */
+static json_t *straddled_json(const struct run_result *res)
+{
+	return json_pack("{s:I, s:o, s:o}", "count", (json_int_t)res->straddled,
+			 "max_ms", res->straddled ? real(res->straddled_max_ms) : json_null(),
+			 "operation", jsontext(res->straddled_op));
+}
+
 static json_t *result_json(const struct run_result *res)
 {
 	double tp = result_throughput(res);
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o,"
-			 " s:b, s:s, s:o, s:o, s:o}",
+			 " s:b, s:s, s:o, s:o, s:o, s:o}",
 			 "throughput_mb_s", real(tp),
 			 "stonewall_mb_s", real(res->stonewall_mb_s),
 			 "stonewall_s", real(res->stonewall_s),
@@ -101,7 +109,8 @@ static json_t *result_json(const struct run_result *res)
 			 "op_clock", res->op_clock ? res->op_clock : "clock_gettime",
 			 "op_clock_hz", real(res->op_clock_hz),
 			 "think_time_mean_us", real(res->think_time_mean_us),
-			 "verify", verify_json(res));
+			 "verify", verify_json(res),
+			 "straddled", straddled_json(res));
 }
 
 static json_t *ops_json(const struct run_result *res)

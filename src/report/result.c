@@ -146,6 +146,12 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 		.cost_s = sum->verify.ns / 1e9,
 		.cost_pct = busy_ns ? 100.0 * sum->verify.ns / busy_ns : 0,
 	};
+	res->straddled = f->all->straddled.count;
+	res->straddled_max_ms = ms(f->all->straddled.max_ns);
+	res->straddled_op = res->straddled && f->all->straddled.type < OP_COUNT
+				    ? op_table[f->all->straddled.type].name : NULL;
+	if (res->straddled_max_ms > res->max_latency_ms)
+		res->max_latency_ms = res->straddled_max_ms;
 	fill_clients(res, f->clients);
 	fill_dirs(res, f->dirs);
 	res->think_time_mean_us = res->ops ? f->all->pause_ns / 1e3 / res->ops : 0;

@@ -128,7 +128,12 @@ struct run_result {
 	double exec_seconds;		/* measured length of the execute window */
 	uint64_t bytes_read, bytes_written;
 	uint64_t ops, errors;
-	double max_latency_ms;
+	double max_latency_ms;		/* the worst operation of the execute window,
+					 * straddling ones included */
+	uint64_t straddled;		/* operations begun in the warmup and ended in
+					 * the execute window: in no table */
+	double straddled_max_ms;	/* the longest of them */
+	const char *straddled_op;	/* its type, or NULL without any */
 	struct op_result op[OP_COUNT];
 	struct client_result *clients;	/* nclients */
 	struct dir_result *dirs;	/* plan->ndirs of them */

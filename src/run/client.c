@@ -205,6 +205,8 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 
 	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
 		     failed, stats_get(&r->ctl.tick));
+	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
+		stats_record_straddle(c->slot, op->type, opclock_ns(t0, t1));
 	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
 		struct verify_tally t = plan->backend->verify_drain(c->bc);
 		stats_record_verify(c->slot, ph, &t);

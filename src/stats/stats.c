@@ -89,6 +89,25 @@ uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
 	return stats_get(&w->tick[i]) == tick ? v : 0;
 }
 
+void stats_record_straddle(struct client_slot *s, enum op_type op, uint64_t ns)
+{
+	stats_add(&s->straddled.count, 1);
+	if (ns > stats_get(&s->straddled.max_ns)) {
+		stats_set(&s->straddled.type, op);
+		stats_set(&s->straddled.max_ns, ns);
+	}
+}
+
+/* dst takes in src's straddling operations. */
+static void add_straddle(struct straddle *dst, uint64_t count, uint64_t max_ns, uint64_t type)
+{
+	dst->count += count;
+	if (max_ns > dst->max_ns) {
+		dst->max_ns = max_ns;
+		dst->type = type;
+	}
+}
+
 void stats_record_unsupported(struct client_slot *s, enum phase ph, enum op_type op)
 {
 	stats_add(&s->phase[ph].op[op].unsupported, 1);
@@ -210,6 +229,8 @@ void stats_group_collect(struct stats_group *g, const struct stats_region *r, in
 		const struct client_slot *s = &r->slot[i];
 		g->clients++;
 		g->pause_ns += stats_get(&s->pause_ns);
+		add_straddle(&g->straddled, stats_get(&s->straddled.count),
+			     stats_get(&s->straddled.max_ns), stats_get(&s->straddled.type));
 		add_phase(&exec, &s->phase[PHASE_EXECUTE]);
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -226,6 +247,8 @@ void stats_group_add(struct stats_group *dst, const struct stats_group *src)
 {
 	dst->clients += src->clients;
 	dst->pause_ns += src->pause_ns;
+	add_straddle(&dst->straddled, src->straddled.count, src->straddled.max_ns,
+		     src->straddled.type);
 	add_sums(&dst->exec, &src->exec);
 	for (int t = 0; t < OP_COUNT; t++)
 		hist_merge(&dst->hist[t], &src->hist[t]);

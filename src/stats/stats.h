@@ -127,6 +127,15 @@ struct pass_record {
 	uint64_t end_ns;	/* ... and when its last operation ended */
 };
 
+/* Operations that began in the warmup and ended in the execute phase:
+ * counted in neither phase's table, and told apart so that the worst
+ * event of a run is not hidden. */
+struct straddle {
+	uint64_t count;
+	uint64_t max_ns;	/* the longest of them */
+	uint64_t type;		/* its enum op_type */
+};
+
 struct client_slot {
 	uint64_t state;				/* enum client_state */
 	uint64_t passes;			/* completed loadfile passes */
@@ -134,6 +143,7 @@ struct client_slot {
 	uint64_t cleaned;			/* 1 once it removed its own files */
 	uint64_t pause_ns;			/* execute phase: think time and
 						 * timestamp waits before operations */
+	struct straddle straddled;		/* begun in warmup, ended in execute */
 	struct latency_windows win;		/* worst operation of each tick */
 	struct phase_slot phase[PHASE_COUNT];	/* by the phase an op started in */
 	struct client_failure failure;
@@ -267,6 +277,10 @@ static inline void stats_window_note(struct latency_windows *w, uint64_t tick, u
 		stats_set(&w->max_ns[i], ns);
 }
 uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
+/* Count an operation of type op that began in the warmup and ended in
+ * the execute phase after ns (client side). */
+void stats_record_straddle(struct client_slot *s, enum op_type op, uint64_t ns);
+
 /* Count one operation the backend could not express (client side). */
 void stats_record_unsupported(struct client_slot *s, enum phase ph, enum op_type op);
 
@@ -359,6 +373,7 @@ void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *
 struct stats_group {
 	uint64_t clients;
 	uint64_t pause_ns;		/* think time and timestamp waits */
+	struct straddle straddled;	/* count summed, the longest kept */
 	struct phase_stats exec;	/* sums; op[].max_ns is the largest */
 	struct hist hist[OP_COUNT];	/* merged latencies */
 };

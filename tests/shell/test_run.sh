@@ -195,7 +195,40 @@ kill -INT $pid
 wait $pid; rc=$?
 expect_status $rc 130
 expect_match "$(cat "$T/int.out")" "$TP"
+expect_match "$(cat "$T/int.out")" '^interrupted after [0-9]+\.[0-9] s of execute$'
+expect_eq "$(tail -n 1 "$T/int.out" | grep -cE "$TP")" 1 "the Throughput line last"
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "SIGINT in warmup: 'no results', no Throughput 0, no fairness from nothing"
+"$DBENCH" -t 60 --warmup 50 -D "$T/d" 2 >"$T/warm.out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+expect_status $rc 130
+out=$(cat "$T/warm.out")
+expect_match "$out" '^interrupted in warmup: no results$'
+expect_no_match "$out" '^Throughput '
+expect_no_match "$out" 'fairness'
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "an operation that began in warmup and ended in execute is told, not hidden"
+# Each operation takes 1.5 s: the first begins at 0 and ends at 1.5, past
+# the end of the 1 s warmup.
+printf '%s\n' 'NTCreateX "\clients\client1\f" 0x0 0x5 1 NT_STATUS_OK' \
+	'WriteX 1 0 4096 4096 NT_STATUS_OK' 'WriteX 1 0 4096 4096 NT_STATUS_OK' \
+	'Close 1 NT_STATUS_OK' >"$T/slow.txt"
+DBENCH_NULL_DELAY_US=1500000 "$DBENCH" --backend=null -t 2 --warmup 1 -c "$T/slow.txt" \
+	-D "$T/d" --json="$T/slow.json" 1 >"$T/slow.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq .result.straddled.count "$T/slow.json")" 1 "straddled.count"
+expect_eq "$(jq -r .result.straddled.operation "$T/slow.json")" NTCreateX "straddled.operation"
+expect_eq "$(jq '.result.straddled.max_ms >= 1400 and
+		 .result.max_latency_ms >= .result.straddled.max_ms' "$T/slow.json")" true \
+	"straddled.max_ms in max_latency_ms"
+expect_match "$(cat "$T/slow.out")" '^Straddled: 1 operation began in warmup and ended in execute, in no table; the longest \(NTCreateX\) took 1[0-9]{3}\.[0-9]{3} ms$'
 end
 
 finish
