@@ -107,13 +107,6 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 	}
 	nfs_set_autoreconnect(nfs, 0);
 	nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
-	/* NFSv4 state belongs to a client identity: one per context, or a
-	 * client's mount would take over (and void) another's */
-	static unsigned seq;
-	char id[64];
-	snprintf(id, sizeof(id), "dbench-%ld-%u", (long)getpid(), seq++);
-	nfs4_set_client_name(nfs, id);
-	nfs4_set_verifier(nfs, id);
 	u = nfs_parse_url_dir(nfs, url);
 	if (!u) {
 		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL: %s", url,
@@ -165,8 +158,9 @@ static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **
 
 static int nfsb_target_destructor(struct backend_target *t)
 {
-	/* Another process's copy of the parent's connection: leave it be. */
-	if (t->nfs && t->owner == getpid())
+	/* In a forked client this frees its copy and closes its descriptor
+	 * of the socket, which sends nothing: the parent's mount lives on. */
+	if (t->nfs)
 		nfs_destroy_context(t->nfs);
 	return 0;
 }
