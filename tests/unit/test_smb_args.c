@@ -209,11 +209,11 @@ static void test_creds_missing(void **state)
 
 /* What a password's bytes were when it was freed: a child of it sees them
  * from its own destructor, which talloc runs after the parent's. */
-static char seen_at_free[16];
+static char seen_at_free[sizeof("wipeme")];
 
 static int observe_parent(char *child)
 {
-	memcpy(seen_at_free, talloc_parent(child), sizeof(seen_at_free));
+	memcpy(seen_at_free, talloc_parent(child), sizeof(seen_at_free));	/* the password's own size */
 	return 0;
 }
 
@@ -229,7 +229,7 @@ static void test_password_wiped_on_free(void **state)
 	talloc_set_destructor(child, observe_parent);
 	memset(seen_at_free, 'x', sizeof(seen_at_free));
 	talloc_free(c.password);
-	assert_memory_equal(seen_at_free, "\0\0\0\0\0\0\0", 7);
+	assert_memory_equal(seen_at_free, "\0\0\0\0\0\0\0", sizeof(seen_at_free));
 }
 
 static void test_scrub_argv(void **state)
