@@ -83,7 +83,6 @@ struct backend_client {
 	char *dents;		/* getdents64 buffer for directory scans */
 	uint64_t rng;		/* xorshift state for the xattr payload */
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
-	bool mismatch;		/* the last ReadX read wrong data: see failure_detail */
 };
 
 /* ---- descriptors ---- */
@@ -941,7 +940,6 @@ static int fileio_readx(struct backend_client *bc, const struct op *op)
 	int fd = fileio_handle(bc, op);
 	int err;
 
-	bc->mismatch = false;
 	if (fd < 0)
 		return -fd;
 	if (bc->opts.fake_io)
@@ -952,10 +950,8 @@ static int fileio_readx(struct backend_client *bc, const struct op *op)
 	if (n < 0)
 		return errno;
 	if (bc->verify && verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->rbuf,
-				       (size_t)n) != 0) {
-		bc->mismatch = true;
+				       (size_t)n) != 0)
 		return EILSEQ;
-	}
 	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
 }
 
@@ -1138,29 +1134,24 @@ nomem:
 
 static const char *fileio_failure_detail(struct backend_client *bc)
 {
-	bool mismatch = bc->mismatch;
-
-	bc->mismatch = false;
-	return mismatch ? verify_detail(bc->verify) : NULL;
+	return verify_failure_detail(bc->verify);
 }
 
 static struct verify_tally fileio_verify_drain(struct backend_client *bc)
 {
-	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+	return verify_drain(bc->verify);
 }
 
 static void fileio_pass_end(struct backend_client *bc)
 {
 	fileio_close_handles(bc);
-	if (bc->verify)
-		verify_close_all(bc->verify);
+	verify_pass_end(bc->verify);
 }
 
 static int fileio_cleanup(struct backend_client *bc)
 {
 	fileio_pass_end(bc);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, "");
+	verify_cleanup(bc->verify);
 	fileio_invalidate(bc, "");
 	return fileio_rmtree_at(bc, bc->clients_fd, bc->name);
 }

@@ -89,7 +89,6 @@ struct backend_client {
 	size_t buflen;
 	struct offset_state ost;
 	struct verify *verify;
-	bool mismatch;
 };
 
 /* ---- URLs and mounts ---- */
@@ -635,10 +634,8 @@ static int nfsb_readx(struct backend_client *bc, const struct op *op)
 	size_t n = 0;
 	int err = nfsb_io(bc, h->fh, op, (uint64_t)op->a[0], false, &n);
 	if (err == 0 && bc->verify &&
-	    verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->buf, n) != 0) {
-		bc->mismatch = true;
+	    verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->buf, n) != 0)
 		return EILSEQ;
-	}
 	return err;
 }
 
@@ -813,14 +810,12 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 
 static const char *nfsb_failure_detail(struct backend_client *bc)
 {
-	bool mismatch = bc->mismatch;
-	bc->mismatch = false;
-	return mismatch ? verify_detail(bc->verify) : NULL;
+	return verify_failure_detail(bc->verify);
 }
 
 static struct verify_tally nfsb_verify_drain(struct backend_client *bc)
 {
-	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+	return verify_drain(bc->verify);
 }
 
 static void nfsb_pass_end(struct backend_client *bc)
@@ -830,15 +825,13 @@ static void nfsb_pass_end(struct backend_client *bc)
 			nfsb_handle_close(bc, &bc->h[i]);
 	}
 	nfsb_cached_drop(bc, "");
-	if (bc->verify)
-		verify_close_all(bc->verify);
+	verify_pass_end(bc->verify);
 }
 
 static int nfsb_cleanup(struct backend_client *bc)
 {
 	nfsb_pass_end(bc);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, "");
+	verify_cleanup(bc->verify);
 	int err = nfsb_rmtree(bc, bc->dir, 0);
 	return err == ENOENT ? 0 : err;
 }

@@ -462,7 +462,6 @@ struct backend_client {
 	char *wbuf, *rbuf;	/* WriteX's zeros (or pattern), ReadX's target */
 	char url[SMB_URL_MAX], url2[SMB_URL_MAX];	/* an operation's names */
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
-	bool mismatch;		/* the last ReadX read wrong data: see failure_detail */
 };
 
 static int smb_close_handle(struct backend_client *bc, struct smb_handle *h)
@@ -803,7 +802,6 @@ static int smb_readx(struct backend_client *bc, const struct op *op)
 	struct smb_handle *h = smb_handle_of(bc, op);
 	int err;
 
-	bc->mismatch = false;
 	if (!h)
 		return EBADF;
 	if ((err = smb_buffer(bc, &bc->rbuf, op->a[1])) != 0 || (err = smb_seek(bc, h, op->a[0])))
@@ -812,10 +810,8 @@ static int smb_readx(struct backend_client *bc, const struct op *op)
 	if (n < 0)
 		return errno;
 	if (bc->verify && verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->rbuf,
-				       (size_t)n) != 0) {
-		bc->mismatch = true;
+				       (size_t)n) != 0)
 		return EILSEQ;
-	}
 	return n == op->a[2] ? 0 : ENODATA;	/* the file is shorter than the trace says */
 }
 
@@ -920,29 +916,24 @@ static size_t smb_client_mem(const struct program *prog, const struct backend_op
 
 static const char *smb_failure_detail(struct backend_client *bc)
 {
-	bool mismatch = bc->mismatch;
-
-	bc->mismatch = false;
-	return mismatch ? verify_detail(bc->verify) : NULL;
+	return verify_failure_detail(bc->verify);
 }
 
 static struct verify_tally smb_verify_drain(struct backend_client *bc)
 {
-	return bc->verify ? verify_drain(bc->verify) : (struct verify_tally){ 0 };
+	return verify_drain(bc->verify);
 }
 
 static void smb_pass_end(struct backend_client *bc)
 {
 	smb_close_handles(bc);
-	if (bc->verify)
-		verify_close_all(bc->verify);
+	verify_pass_end(bc->verify);
 }
 
 static int smb_cleanup(struct backend_client *bc)
 {
 	smb_pass_end(bc);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, "");
+	verify_cleanup(bc->verify);
 	if (smb_url(bc->url, bc->client_url, "") != 0)
 		return ENAMETOOLONG;
 	int err = smb_rmtree(bc->ctx, bc->url);

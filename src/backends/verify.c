@@ -44,7 +44,8 @@ struct verify {
 	uint32_t *table;	/* names: linear probing over record indexes */
 	uint32_t tsize, tcount;	/* tsize is a power of two */
 	struct verify_tally tally;
-	char detail[VERIFY_DETAIL_MAX];
+	char detail[VERIFY_DETAIL_MAX];	/* the last mismatch ... */
+	bool unasked;			/* ... found by the last check, not asked about yet */
 };
 
 /* ---- the pattern ---- */
@@ -381,12 +382,6 @@ void verify_close(struct verify *v, unsigned handle)
 	file_release(v, i);
 }
 
-void verify_close_all(struct verify *v)
-{
-	for (unsigned h = 0; h < v->nhandles; h++)
-		verify_close(v, h);
-}
-
 void verify_unlink(struct verify *v, const char *path)
 {
 	uint32_t i = lookup(v, path);
@@ -527,6 +522,7 @@ int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *bu
 	uint64_t end = off + len, checked = 0;
 	int err = 0;
 
+	v->unasked = false;
 	if (!f || f->n == 0 || len == 0)
 		return 0;
 	uint64_t t0 = monotonic_ns();
@@ -546,17 +542,40 @@ int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *bu
 	v->tally.bytes_checked += checked;
 	v->tally.reads_checked += checked > 0;
 	v->tally.mismatches += err != 0;
+	v->unasked = err != 0;
 	return err;
 }
 
-const char *verify_detail(const struct verify *v)
+/* ---- a backend's hooks ---- */
+
+const char *verify_failure_detail(struct verify *v)
 {
+	if (!v || !v->unasked)
+		return NULL;
+	v->unasked = false;
 	return v->detail;
 }
 
 struct verify_tally verify_drain(struct verify *v)
 {
+	if (!v)
+		return (struct verify_tally){ 0 };
 	struct verify_tally t = v->tally;
 	v->tally = (struct verify_tally){ 0 };
 	return t;
+}
+
+void verify_pass_end(struct verify *v)
+{
+	if (!v)
+		return;
+	for (unsigned h = 0; h < v->nhandles; h++)
+		verify_close(v, h);
+}
+
+void verify_cleanup(struct verify *v)
+{
+	verify_pass_end(v);
+	if (v)
+		verify_forget_tree(v, "");
 }

@@ -1,7 +1,7 @@
 /*
- * verify.h - --verify: the data pattern every WriteX writes, and one
+ * verify.h - --verify: the data pattern every WriteX writes, one
  * client's record of which bytes of which file hold it, so that a ReadX
- * can be checked.
+ * can be checked, and what a backend's --verify hooks answer from it.
  *
  * The pattern is a function of a 64-bit key and the file offset alone.
  * Each 64-byte block b of a file has a base, splitmix64's output number
@@ -82,9 +82,6 @@ void verify_open(struct verify *v, unsigned handle, const char *path, bool trunc
 
 void verify_close(struct verify *v, unsigned handle);
 
-/* Every handle closed (the end of a pass). */
-void verify_close_all(struct verify *v);
-
 /* `from` was renamed to `to`.  A file's record moves to the new name;
  * a directory's files (is_dir) are forgotten under both names. */
 void verify_rename(struct verify *v, const char *from, const char *to, bool is_dir);
@@ -107,15 +104,30 @@ void verify_wrote(struct verify *v, unsigned handle, uint64_t off, size_t len);
 /*
  * A ReadX through `handle` put the file's bytes [off, off + len) in buf:
  * compare those the client wrote with the pattern.  0, or EILSEQ on a
- * difference, described by verify_detail().
+ * difference, described by verify_failure_detail().
  */
 int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *buf,
 		 size_t len);
 
-/* "data mismatch at offset N: expected .. found .." for the last EILSEQ. */
-const char *verify_detail(const struct verify *v);
+/* ---- a backend's hooks (backend.h) ----
+ *
+ * What every backend that supports --verify answers alike, from its
+ * client's state, which is NULL without --verify. */
 
-/* The work done since the last call, which starts a new count. */
+/* failure_detail(): "data mismatch at offset N: expected .. found .." when
+ * the last verify_check() found a difference not asked about yet, else
+ * NULL; asking clears it. */
+const char *verify_failure_detail(struct verify *v);
+
+/* verify_drain(): the work done since the last call, which starts a new
+ * count (nothing, when v is NULL). */
 struct verify_tally verify_drain(struct verify *v);
+
+/* pass_end(): every handle closed. */
+void verify_pass_end(struct verify *v);
+
+/* cleanup(): every handle closed and the client directory removed, so
+ * everything in it forgotten. */
+void verify_cleanup(struct verify *v);
 
 #endif

@@ -173,7 +173,7 @@ static void test_mismatch_names_offset_and_bytes(void **state)
 		 p[12], p[13], p[14], p[15],
 		 p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
 		 p[12], p[13], p[14], p[15]);
-	assert_string_equal(verify_detail(v), want);
+	assert_string_equal(verify_failure_detail(v), want);
 	struct verify_tally t = verify_drain(v);
 	assert_int_equal(t.mismatches, 1);
 	assert_int_equal(t.bytes_checked, 235);	/* up to the differing byte */
@@ -185,7 +185,7 @@ static void test_mismatch_names_offset_and_bytes(void **state)
 	p = file + 4093;
 	snprintf(want, sizeof(want), "data mismatch at offset 4093: expected %02x %02x %02x"
 		 " found %02x %02x %02x", (unsigned char)~p[0], p[1], p[2], p[0], p[1], p[2]);
-	assert_string_equal(verify_detail(v), want);
+	assert_string_equal(verify_failure_detail(v), want);
 }
 
 /* In a partial first word, whole words, whole 64-byte blocks and a
@@ -202,7 +202,7 @@ static void test_every_byte_is_compared(void **state)
 		assert_int_equal(read_range(v, 0, file, 0, 210), EILSEQ);
 		char at[40];
 		snprintf(at, sizeof(at), "at offset %d:", i);
-		assert_non_null(strstr(verify_detail(v), at));
+		assert_non_null(strstr(verify_failure_detail(v), at));
 		file[i] ^= 0x80;
 	}
 	assert_int_equal(read_range(v, 0, file, 0, 210), 0);
@@ -354,7 +354,7 @@ static void test_steady_state_allocates_nothing(void **state)
 		verify_fill(v, 0, 0, file, SIZE);
 		assert_int_equal(read_range(v, 0, file, 0, SIZE), 0);
 		verify_rename(v, "a", "c", false);
-		verify_close_all(v);
+		verify_pass_end(v);
 		verify_unlink(v, "c");
 		verify_forget_tree(v, "d");
 		if (round == 1)
@@ -375,6 +375,54 @@ static void test_unknown_handles_check_nothing(void **state)
 	assert_int_equal(verify_check(v, 99, 0, buf, 16), 0);
 	verify_close(v, 99);
 	assert_int_equal(verify_drain(v).bytes_checked, 0);
+}
+
+/* ---- the backend's hooks ---- */
+
+static void test_a_mismatch_is_told_once(void **state)
+{
+	struct verify *v = new_state(state);
+	static unsigned char file[SIZE];
+
+	create(v, 0, "f", 100, file);
+	assert_int_equal(read_range(v, 0, file, 0, 100), 0);
+	assert_null(verify_failure_detail(v));
+	file[10] ^= 1;
+	assert_int_equal(read_range(v, 0, file, 0, 100), EILSEQ);
+	assert_non_null(strstr(verify_failure_detail(v), "at offset 10:"));
+	assert_null(verify_failure_detail(v));		/* asking clears it */
+	assert_int_equal(read_range(v, 0, file, 0, 100), EILSEQ);
+	assert_int_equal(read_range(v, 0, file, 20, 50), 0);
+	assert_null(verify_failure_detail(v));		/* only the last check counts */
+}
+
+static void test_cleanup_forgets_every_file(void **state)
+{
+	struct verify *v = new_state(state);
+	static unsigned char file[SIZE];
+
+	create(v, 0, "f", 100, file);
+	create(v, 1, "d/g", 100, file);
+	verify_cleanup(v);
+	verify_drain(v);
+	verify_open(v, 0, "f", false);
+	verify_open(v, 1, "d/g", false);
+	file[10] ^= 1;
+	assert_int_equal(read_range(v, 0, file, 0, 100), 0);
+	assert_int_equal(read_range(v, 1, file, 0, 100), 0);
+	assert_int_equal(verify_drain(v).bytes_checked, 0);
+}
+
+/* A client without --verify passes its NULL state to the hooks. */
+static void test_hooks_of_a_client_without_verify_do_nothing(void **state)
+{
+	(void)state;
+	struct verify_tally t = verify_drain(NULL);
+
+	assert_null(verify_failure_detail(NULL));
+	assert_int_equal(t.bytes_checked | t.reads_checked | t.mismatches | t.ns, 0);
+	verify_pass_end(NULL);
+	verify_cleanup(NULL);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
@@ -398,6 +446,9 @@ int main(void)
 		T(test_many_names_survive_removals),
 		T(test_steady_state_allocates_nothing),
 		T(test_unknown_handles_check_nothing),
+		T(test_a_mismatch_is_told_once),
+		T(test_cleanup_forgets_every_file),
+		T(test_hooks_of_a_client_without_verify_do_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
