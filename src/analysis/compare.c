@@ -17,109 +17,6 @@
 
 /* ---- statistics ---- */
 
-/*
- * The continued fraction of I_x(a, b) (without its front factor
- * x^a (1-x)^b / (a B(a, b))):  1 / (1 + d1 / (1 + d2 / (1 + ...))) with
- *   d(2m+1) = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1)),
- *   d(2m)   = m(b-m) x / ((a+2m-1)(a+2m)),
- * evaluated front to back by the modified Lentz method.  It converges
- * quickly for x < (a+1)/(a+b+2); the caller sees to that.
- */
-static double beta_fraction(double a, double b, double x)
-{
-	const double tiny = 1e-300, eps = 1e-15;
-	double f = tiny, c = tiny, d = 0;
-
-	for (int j = 1; j <= 20000; j++) {
-		double num = 1;
-		int k = j - 1, m = k / 2;
-
-		if (k % 2 == 1)
-			num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		else if (k > 0)
-			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		f *= c * d;
-		if (fabs(c * d - 1) < eps)
-			break;
-	}
-	return f;
-}
-
-double compare_incbeta(double a, double b, double x)
-{
-	if (!(a > 0) || !(b > 0) || isnan(x))
-		return NAN;
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
-			   a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_fraction(a, b, x) / a;
-	/* I_x(a, b) = 1 - I_(1-x)(b, a), where the fraction converges */
-	return 1 - front * beta_fraction(b, a, 1 - x) / b;
-}
-
-/* P(T > t) for t >= 0: the upper tail, without the cancellation that
- * 1 - cdf would suffer far out. */
-static double t_upper(double t, double df)
-{
-	if (isinf(t))
-		return 0;
-	if (isinf(df) || df > 1e7)
-		return 0.5 * erfc(t / sqrt(2));
-	return 0.5 * compare_incbeta(df / 2, 0.5, df / (df + t * t));
-}
-
-double compare_t_cdf(double t, double df)
-{
-	if (isnan(t) || !(df > 0))
-		return NAN;
-	return t >= 0 ? 1 - t_upper(t, df) : t_upper(-t, df);
-}
-
-double compare_t_quantile(double p, double df)
-{
-	if (!(p > 0 && p < 1) || !(df > 0))
-		return NAN;
-	if (p == 0.5)
-		return 0;
-	double tail = p > 0.5 ? 1 - p : p;	/* wanted P(T > t), t > 0 */
-	double lo = 0, hi = 1;
-
-	while (t_upper(hi, df) > tail && hi < 1e300) {
-		lo = hi;
-		hi *= 2;
-	}
-	for (int i = 0; i < 300 && hi - lo > 1e-13 * hi; i++) {
-		double mid = lo + (hi - lo) / 2;
-		if (t_upper(mid, df) > tail)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	double t = lo + (hi - lo) / 2;
-	return p > 0.5 ? t : -t;
-}
-
-bool compare_mean_interval(const double *x, size_t n, double level, double *mean,
-			   double *half)
-{
-	*mean = n ? numstat_mean(x, n) : NAN;
-	*half = NAN;
-	if (n < 2 || !(level > 0 && level < 1))
-		return false;
-	*half = compare_t_quantile(1 - (1 - level) / 2, n - 1) *
-		sqrt(numstat_variance(x, n, *mean) / n);
-	return true;
-}
-
 double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		       double *t_out, double *df_out)
 {
@@ -137,7 +34,7 @@ double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		} else {
 			t = (mb - ma) / sqrt(sa + sb);
 			df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
-			p = compare_incbeta(df / 2, 0.5, df / (df + t * t));
+			p = numstat_incbeta(df / 2, 0.5, df / (df + t * t));
 		}
 	}
 	if (t_out)
@@ -165,7 +62,7 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 		double se = sqrt(numstat_variance(a, na, row->mean_a) / na +
 				 numstat_variance(b, nb, row->mean_b) / nb);
 		row->p = compare_welch_p(a, na, b, nb, &row->t, &row->df);
-		double half = compare_t_quantile(1 - alpha / 2, row->df) * se;
+		double half = numstat_t_quantile(1 - alpha / 2, row->df) * se;
 		row->ci_low = diff - half;
 		row->ci_high = diff + half;
 	}
@@ -295,6 +192,28 @@ char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
 
 /* ---- the report ---- */
 
+static const char *const labels[COMPARE_MAX_DOCS] = {
+	"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
+	"N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z",
+};
+
+const char *compare_label(size_t i)
+{
+	return i < COMPARE_MAX_DOCS ? labels[i] : "?";
+}
+
+bool compare_throughput(struct compare_row *row, const struct rundoc *base,
+			const struct rundoc *doc, unsigned nprocs, double alpha)
+{
+	const struct rundoc_group *ga = rundoc_group_of(base, nprocs);
+	const struct rundoc_group *gb = rundoc_group_of(doc, nprocs);
+
+	if (!ga || !gb)
+		return false;
+	compare_samples(row, ga->mb_s, ga->nruns, gb->mb_s, gb->nruns, alpha, true);
+	return true;
+}
+
 /* How one kind of figure is shown and judged. */
 struct measure {
 	const char *title;
@@ -326,43 +245,58 @@ static const char *num(TALLOC_CTX *ctx, const char *fmt, double v)
 	return isnan(v) ? "-" : talloc_asprintf(ctx, fmt, v);
 }
 
-static void print_head(FILE *out, const struct measure *m, bool with_op, double alpha)
+static const char *p_text(TALLOC_CTX *ctx, const struct compare_row *r)
 {
-	char *a = talloc_asprintf(NULL, "%s A", m->mean_head);
-	char *b = talloc_asprintf(NULL, "%s B", m->mean_head);
-	char *ci = talloc_asprintf(NULL, "%g%% interval of B-A", 100 * (1 - alpha));
+	return r->tested && r->p < 0.0001 ? "<0.0001" : num(ctx, "%.4f", r->p);
+}
+
+static const char *interval_text(TALLOC_CTX *ctx, const struct measure *m,
+				 const struct compare_row *r)
+{
+	if (!r->tested)
+		return "-";
+	return talloc_asprintf(ctx, talloc_asprintf(ctx, "[%s, %s]", m->num_fmt, m->num_fmt),
+			       r->ci_low, r->ci_high);
+}
+
+/* The heading of a table of pairs, B against A.  With a side column (three
+ * documents or more) each row names its document X, and the figures are
+ * X against A. */
+static void print_head(FILE *out, const struct measure *m, bool with_op, bool with_side,
+		       double alpha)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	const char *x = with_side ? "X" : "B";
 
 	fprintf(out, "\n%s\n", m->title);
 	fprintf(out, "%6s  ", "nprocs");
 	if (with_op)
 		fprintf(out, "%-22s  ", "operation");
-	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %6s  %7s  %-24s  %s\n", "runs A/B",
-		a ? a : "A", b ? b : "B", "change", "t", "df", "p", ci ? ci : "interval",
-		"verdict");
-	talloc_free(a);
-	talloc_free(b);
-	talloc_free(ci);
+	if (with_side)
+		fprintf(out, "%-4s  ", "side");
+	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %6s  %7s  %-24s  %s\n",
+		talloc_asprintf(tmp, "runs A/%s", x), talloc_asprintf(tmp, "%s A", m->mean_head),
+		talloc_asprintf(tmp, "%s %s", m->mean_head, x), "change", "t", "df", "p",
+		talloc_asprintf(tmp, "%g%% interval of %s-A", 100 * (1 - alpha), x), "verdict");
+	talloc_free(tmp);
 }
 
 static void print_row(FILE *out, const struct measure *m, unsigned nprocs, const char *op,
-		      const struct compare_row *r)
+		      const char *side, const struct compare_row *r)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
-	const char *ci = "-";
 
-	if (r->tested)
-		ci = talloc_asprintf(tmp, talloc_asprintf(tmp, "[%s, %s]", m->num_fmt, m->num_fmt),
-				     r->ci_low, r->ci_high);
 	fprintf(out, "%6u  ", nprocs);
 	if (op)
 		fprintf(out, "%-22s  ", op);
+	if (side)
+		fprintf(out, "%-4s  ", side);
 	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %6s  %7s  %-24s  %s\n",
 		talloc_asprintf(tmp, "%zu/%zu", r->na, r->nb),
 		num(tmp, m->num_fmt, r->mean_a), num(tmp, m->num_fmt, r->mean_b),
 		num(tmp, "%+.2f%%", r->change_pct),
-		num(tmp, "%.3f", r->t), num(tmp, "%.2f", r->df),
-		r->tested && r->p < 0.0001 ? "<0.0001" : num(tmp, "%.4f", r->p),
-		ci ? ci : "?", verdict_text(tmp, m, r));
+		num(tmp, "%.3f", r->t), num(tmp, "%.2f", r->df), p_text(tmp, r),
+		interval_text(tmp, m, r), verdict_text(tmp, m, r));
 	talloc_free(tmp);
 }
 
@@ -386,6 +320,16 @@ static size_t op_p99s(const struct rundoc_group *g, const char *op, double *out)
 	return n;
 }
 
+/* The highest and lowest throughput of a group's runs. */
+static void group_range(const struct rundoc_group *g, double *hi, double *lo)
+{
+	*hi = *lo = g->mb_s[0];
+	for (size_t r = 1; r < g->nruns; r++) {
+		*hi = g->mb_s[r] > *hi ? g->mb_s[r] : *hi;
+		*lo = g->mb_s[r] < *lo ? g->mb_s[r] : *lo;
+	}
+}
+
 static void print_side(FILE *out, const char *label, const struct rundoc *s)
 {
 	fprintf(out, "%s: %s (%s%zu run%s at nprocs", label, s->name,
@@ -397,38 +341,96 @@ static void print_side(FILE *out, const char *label, const struct rundoc *s)
 	fprintf(out, ")\n");
 }
 
-static void print_only_in(FILE *out, const struct rundoc *s, const struct rundoc *other,
-			  const char *label)
+/* What differs between the baseline's environment and each other's. */
+static void report_environments(FILE *out, const struct rundoc *const *docs, size_t ndocs)
 {
-	for (size_t i = 0; i < s->ngroups; i++)
-		if (!rundoc_group_of(other, s->groups[i].nprocs))
-			fprintf(out, "  nprocs %u: only in %s\n", s->groups[i].nprocs, label);
+	for (size_t k = 1; k < ndocs; k++) {
+		char *diff = compare_env_diff(NULL, docs[0], docs[k]);
+		char *pair = ndocs == 2 ? talloc_strdup(diff, "")
+					: talloc_asprintf(diff, " (A -> %s)", compare_label(k));
+		if (diff && *diff)
+			fprintf(out, "\nEnvironments differ%s:\n%s", pair ? pair : "", diff);
+		else
+			fprintf(out, "\nEnvironments: no differences%s\n", pair ? pair : "");
+		talloc_free(diff);
+	}
 }
 
-/* The throughput table; the number of nprocs that fail --fail-above. */
-static size_t report_throughput(FILE *out, const struct rundoc *a,
-				const struct rundoc *b, double alpha, double fail_above,
-				char **failed)
+/* The client counts that the baseline and the others do not share. */
+static void print_unshared(FILE *out, const struct rundoc *const *docs, size_t ndocs)
 {
-	size_t nfail = 0;
-
-	print_head(out, &throughput_measure, false, alpha);
-	for (size_t i = 0; i < a->ngroups; i++) {
-		const struct rundoc_group *ga = &a->groups[i];
-		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
-		struct compare_row r;
-		if (!gb)
-			continue;
-		compare_samples(&r, ga->mb_s, ga->nruns, gb->mb_s, gb->nruns, alpha, true);
-		print_row(out, &throughput_measure, ga->nprocs, NULL, &r);
-		if (fail_above >= 0 && compare_fails(&r, fail_above)) {
-			nfail++;
-			*failed = talloc_asprintf_append(*failed, " %u", ga->nprocs);
+	for (size_t k = 1; k < ndocs; k++) {
+		for (size_t i = 0; i < docs[0]->ngroups; i++) {
+			unsigned n = docs[0]->groups[i].nprocs;
+			if (rundoc_group_of(docs[k], n))
+				continue;
+			if (ndocs == 2)
+				fprintf(out, "  nprocs %u: only in A\n", n);
+			else
+				fprintf(out, "  nprocs %u: in A, not in %s\n", n, compare_label(k));
+		}
+		for (size_t i = 0; i < docs[k]->ngroups; i++) {
+			unsigned n = docs[k]->groups[i].nprocs;
+			if (rundoc_group_of(docs[0], n))
+				continue;
+			if (ndocs == 2)
+				fprintf(out, "  nprocs %u: only in B\n", n);
+			else
+				fprintf(out, "  nprocs %u: in %s, not in A\n", n, compare_label(k));
 		}
 	}
-	print_only_in(out, a, b, "A");
-	print_only_in(out, b, a, "B");
-	return nfail;
+}
+
+/* Two documents: the throughput table of B against A. */
+static void report_pair_throughput(FILE *out, const struct rundoc *a, const struct rundoc *b,
+				   double alpha)
+{
+	print_head(out, &throughput_measure, false, false, alpha);
+	for (size_t i = 0; i < a->ngroups; i++) {
+		struct compare_row r;
+		if (compare_throughput(&r, a, b, a->groups[i].nprocs, alpha))
+			print_row(out, &throughput_measure, a->groups[i].nprocs, NULL, NULL, &r);
+	}
+}
+
+/* One document's row of the table by side: its mean, high and low, and
+ * against the baseline (r NULL: it is the baseline). */
+static void print_side_row(FILE *out, unsigned nprocs, const char *side,
+			   const struct rundoc_group *g, const struct compare_row *r)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	const struct measure *m = &throughput_measure;
+	double hi, lo;
+
+	group_range(g, &hi, &lo);
+	fprintf(out, "%6u  %-4s  %4zu  %10.3f  %10.3f  %10.3f  %8s  %7s  %-24s  %s\n", nprocs,
+		side, g->nruns, numstat_mean(g->mb_s, g->nruns), hi, lo,
+		r ? num(tmp, "%+.2f%%", r->change_pct) : "-", r ? p_text(tmp, r) : "-",
+		r ? interval_text(tmp, m, r) : "-", r ? verdict_text(tmp, m, r) : "baseline");
+	talloc_free(tmp);
+}
+
+/* Three documents or more: at each client count of the baseline, every
+ * document's mean, high and low, and each against the baseline. */
+static void report_throughput_by_side(FILE *out, const struct rundoc *const *docs,
+				      size_t ndocs, double alpha)
+{
+	char ci[64];
+
+	snprintf(ci, sizeof(ci), "%g%% interval of X-A", 100 * (1 - alpha));
+	fprintf(out, "\n%s, each document X against A\n", throughput_measure.title);
+	fprintf(out, "%6s  %-4s  %4s  %10s  %10s  %10s  %8s  %7s  %-24s  %s\n", "nprocs",
+		"side", "runs", "mean", "high", "low", "change", "p", ci, "verdict");
+	for (size_t i = 0; i < docs[0]->ngroups; i++) {
+		unsigned n = docs[0]->groups[i].nprocs;
+		print_side_row(out, n, "A", &docs[0]->groups[i], NULL);
+		for (size_t k = 1; k < ndocs; k++) {
+			struct compare_row r;
+			if (compare_throughput(&r, docs[0], docs[k], n, alpha))
+				print_side_row(out, n, compare_label(k), rundoc_group_of(docs[k], n),
+					       &r);
+		}
+	}
 }
 
 /* A side's precision target at nprocs, from a sweep made with --precision:
@@ -457,7 +459,7 @@ static const char *precision_text(TALLOC_CTX *ctx, const struct rundoc *s,
 	double mean, half;
 	bool reached;
 	double target = precision_target(s, g->nprocs, &reached);
-	const char *text = compare_mean_interval(g->mb_s, g->nruns, 0.95, &mean, &half) &&
+	const char *text = numstat_mean_interval(g->mb_s, g->nruns, 0.95, &mean, &half) &&
 			   mean > 0
 		? talloc_asprintf(ctx, "%.3f +-%.2f%% (%zu runs)", mean, half / mean * 100,
 				  g->nruns)
@@ -470,47 +472,62 @@ static const char *precision_text(TALLOC_CTX *ctx, const struct rundoc *s,
 
 /* Each side's mean throughput with the 95 % interval of the mean: how
  * precisely each side was measured, whatever the test above says about
- * the difference. */
-static void report_precision(FILE *out, const struct rundoc *a,
-			     const struct rundoc *b)
+ * the difference.  Two documents side by side, more one row each. */
+static void report_precision(FILE *out, const struct rundoc *const *docs, size_t ndocs)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
+	const struct rundoc *a = docs[0];
 
 	fprintf(out, "\nPrecision of each mean, MB/sec (95%% interval, +- %% of the mean)\n");
-	fprintf(out, "%6s  %-44s  %s\n", "nprocs", "A", "B");
+	if (ndocs == 2)
+		fprintf(out, "%6s  %-44s  %s\n", "nprocs", "A", "B");
+	else
+		fprintf(out, "%6s  %-4s  %s\n", "nprocs", "side", "mean");
 	for (size_t i = 0; tmp && i < a->ngroups; i++) {
 		const struct rundoc_group *ga = &a->groups[i];
-		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
-		if (gb)
-			fprintf(out, "%6u  %-44s  %s\n", ga->nprocs, precision_text(tmp, a, ga),
-				precision_text(tmp, b, gb));
+		const struct rundoc_group *gb = rundoc_group_of(docs[1], ga->nprocs);
+		if (ndocs == 2) {
+			if (gb)
+				fprintf(out, "%6u  %-44s  %s\n", ga->nprocs,
+					precision_text(tmp, a, ga), precision_text(tmp, docs[1], gb));
+			continue;
+		}
+		for (size_t k = 0; k < ndocs; k++) {
+			const struct rundoc_group *g = rundoc_group_of(docs[k], ga->nprocs);
+			if (g)
+				fprintf(out, "%6u  %-4s  %s\n", ga->nprocs, compare_label(k),
+					precision_text(tmp, docs[k], g));
+		}
 	}
 	talloc_free(tmp);
 }
 
-static void report_latency(FILE *out, const struct rundoc *a, const struct rundoc *b,
+/* Each operation's p99 at each client count, each document against A. */
+static void report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 			   double alpha)
 {
+	const struct rundoc *a = docs[0];
 	size_t rows = 0;
 
-	print_head(out, &latency_measure, true, alpha);
+	print_head(out, &latency_measure, true, ndocs > 2, alpha);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		const struct rundoc_group *ga = &a->groups[i];
-		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
-		if (!gb)
-			continue;
-		double *va = talloc_array(NULL, double, ga->nruns + gb->nruns);
+		double *va = talloc_array(NULL, double, ga->nruns);
 		for (int op = 0; va && op <= OP_COUNT; op++) {
 			const char *name = op < OP_COUNT ? op_table[op].name : COMPARE_PROBE_ROW;
-			double *vb = va + ga->nruns;
 			size_t na = op_p99s(ga, name, va);
-			size_t nb = op_p99s(gb, name, vb);
-			struct compare_row r;
-			if (na == 0 || nb == 0)
-				continue;
-			compare_samples(&r, va, na, vb, nb, alpha, false);
-			print_row(out, &latency_measure, ga->nprocs, name, &r);
-			rows++;
+			for (size_t k = 1; na && k < ndocs; k++) {
+				const struct rundoc_group *gb = rundoc_group_of(docs[k], ga->nprocs);
+				double *vb = gb ? talloc_array(va, double, gb->nruns) : NULL;
+				size_t nb = vb ? op_p99s(gb, name, vb) : 0;
+				struct compare_row r;
+				if (nb == 0)
+					continue;
+				compare_samples(&r, va, na, vb, nb, alpha, false);
+				print_row(out, &latency_measure, ga->nprocs, name,
+					  ndocs > 2 ? compare_label(k) : NULL, &r);
+				rows++;
+			}
 		}
 		talloc_free(va);
 	}
@@ -518,30 +535,78 @@ static void report_latency(FILE *out, const struct rundoc *a, const struct rundo
 		fprintf(out, "  (no operation in common)\n");
 }
 
-int compare_report(FILE *out, const struct rundoc *a, const struct rundoc *b,
-		   double alpha, double fail_above)
+/* The client counts, as " 1 2 4", at which doc fails --fail-above against
+ * the baseline; "" where it fails nowhere. */
+static char *failing_counts(TALLOC_CTX *ctx, const struct rundoc *base,
+			    const struct rundoc *doc, const struct compare_options *opt)
 {
-	char *diff = compare_env_diff(NULL, a, b);
-	char *failed = talloc_strdup(NULL, "");
-	size_t nfail;
+	char *text = talloc_strdup(ctx, "");
 
-	print_side(out, "A", a);
-	print_side(out, "B", b);
-	if (diff && *diff)
-		fprintf(out, "\nEnvironments differ:\n%s", diff);
-	else
-		fprintf(out, "\nEnvironments: no differences\n");
-	nfail = report_throughput(out, a, b, alpha, fail_above, &failed);
-	report_precision(out, a, b);
-	report_latency(out, a, b, alpha);
-	if (fail_above >= 0 && nfail)
-		fprintf(out, "\nFAILED: B is slower than A by more than %g%% at nprocs%s\n",
-			fail_above, failed ? failed : "");
-	else if (fail_above >= 0)
-		fprintf(out, "\nOK: B is nowhere slower than A by more than %g%%\n", fail_above);
-	talloc_free(diff);
-	talloc_free(failed);
+	for (size_t i = 0; text && i < base->ngroups; i++) {
+		struct compare_row r;
+		unsigned n = base->groups[i].nprocs;
+		if (compare_throughput(&r, base, doc, n, opt->alpha) &&
+		    compare_fails(&r, opt->fail_above))
+			text = talloc_asprintf_append(text, " %u", n);
+	}
+	return text;
+}
+
+/* "B", "B and C", "B, C and D": the labels of documents 1 .. ndocs-1. */
+static char *others_text(TALLOC_CTX *ctx, size_t ndocs)
+{
+	char *text = talloc_strdup(ctx, "");
+
+	for (size_t k = 1; text && k < ndocs; k++)
+		text = talloc_asprintf_append(text, "%s%s",
+					      k == 1 ? "" : k + 1 == ndocs ? " and " : ", ",
+					      compare_label(k));
+	return text;
+}
+
+/* --fail-above: a line for each document slower than the baseline by
+ * more than the limit somewhere, or one line saying none is.  Returns
+ * EXIT_SLOWER or EXIT_OK. */
+static int report_gate(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+		       const struct compare_options *opt)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	size_t nfail = 0;
+
+	if (opt->fail_above < 0) {
+		talloc_free(tmp);
+		return EXIT_OK;
+	}
+	fputc('\n', out);
+	for (size_t k = 1; k < ndocs; k++) {
+		char *failed = failing_counts(tmp, docs[0], docs[k], opt);
+		if (!failed || !*failed)
+			continue;
+		fprintf(out, "FAILED: %s is slower than A by more than %g%% at nprocs%s\n",
+			compare_label(k), opt->fail_above, failed);
+		nfail++;
+	}
+	if (nfail == 0)
+		fprintf(out, "OK: %s %s nowhere slower than A by more than %g%%\n",
+			others_text(tmp, ndocs), ndocs == 2 ? "is" : "are", opt->fail_above);
+	talloc_free(tmp);
 	return nfail ? EXIT_SLOWER : EXIT_OK;
+}
+
+int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+		   const struct compare_options *opt)
+{
+	for (size_t k = 0; k < ndocs; k++)
+		print_side(out, compare_label(k), docs[k]);
+	report_environments(out, docs, ndocs);
+	if (ndocs == 2)
+		report_pair_throughput(out, docs[0], docs[1], opt->alpha);
+	else
+		report_throughput_by_side(out, docs, ndocs, opt->alpha);
+	print_unshared(out, docs, ndocs);
+	report_precision(out, docs, ndocs);
+	report_latency(out, docs, ndocs, opt->alpha);
+	return report_gate(out, docs, ndocs, opt);
 }
 
 /* ---- command ---- */
@@ -555,22 +620,24 @@ static char *nprocs_list(TALLOC_CTX *ctx, const struct rundoc *s)
 	return text;
 }
 
-/* Loads both sides; NULL, or the error message (on ctx). */
-static char *load_both(TALLOC_CTX *ctx, const char *pa, const char *pb,
-		       struct rundoc **a, struct rundoc **b)
+/* Loads every document into docs; NULL, or the error message (on ctx). */
+static char *load_all(TALLOC_CTX *ctx, const char *const *paths, size_t n,
+		      const struct rundoc **docs)
 {
 	char *err = NULL;
 
-	if (!(*a = rundoc_load(ctx, pa, &err)) || !(*b = rundoc_load(ctx, pb, &err)))
-		return err;
-	if (compare_common(*a, *b) == 0)
-		return talloc_asprintf(ctx, "'%s' and '%s' have no nprocs in common "
-				       "(%s against %s)", pa, pb, nprocs_list(ctx, *a),
-				       nprocs_list(ctx, *b));
+	for (size_t k = 0; k < n; k++) {
+		if (!(docs[k] = rundoc_load(ctx, paths[k], &err)))
+			return err;
+		if (k > 0 && compare_common(docs[0], docs[k]) == 0)
+			return talloc_asprintf(ctx, "'%s' and '%s' have no nprocs in common "
+					       "(%s against %s)", paths[0], paths[k],
+					       nprocs_list(ctx, docs[0]), nprocs_list(ctx, docs[k]));
+	}
 	return NULL;
 }
 
-/* One side as a chart series: mean, high and low throughput and the
+/* One document as a chart series: mean, high and low throughput and the
  * median worst-operation p99 at each nprocs. */
 static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *set,
 				      const char *label)
@@ -580,51 +647,53 @@ static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *
 	for (size_t g = 0; pts && g < set->ngroups; g++) {
 		const struct rundoc_group *gr = &set->groups[g];
 		double *p99 = talloc_array(pts, double, gr->nruns);
-		double sum = 0, hi = gr->mb_s[0], lo = gr->mb_s[0];
-		for (size_t r = 0; r < gr->nruns; r++) {
-			sum += gr->mb_s[r];
-			hi = gr->mb_s[r] > hi ? gr->mb_s[r] : hi;
-			lo = gr->mb_s[r] < lo ? gr->mb_s[r] : lo;
+		double hi, lo;
+		group_range(gr, &hi, &lo);
+		for (size_t r = 0; p99 && r < gr->nruns; r++)
 			p99[r] = rundoc_worst_p99(gr->runs[r]);
-		}
-		size_t n = gr->nruns;
-		pts[g] = (struct plot_point){ gr->nprocs, sum / n, hi, lo,
-					      numstat_median(p99, n) };
+		pts[g] = (struct plot_point){ gr->nprocs, numstat_mean(gr->mb_s, gr->nruns), hi,
+					      lo, p99 ? numstat_median(p99, gr->nruns) : NAN };
 	}
 	return (struct plot_series){
 		talloc_asprintf(mem_ctx, "%s: %s", label, set->name), pts, pts ? set->ngroups : 0
 	};
 }
 
-static int compare_plot(TALLOC_CTX *mem_ctx, const char *path, const struct rundoc *a,
-			const struct rundoc *b)
+static int compare_plot(TALLOC_CTX *mem_ctx, const char *path,
+			const struct rundoc *const *docs, size_t ndocs)
 {
-	struct plot_series s[2] = { side_series(mem_ctx, a, "A"), side_series(mem_ctx, b, "B") };
-	return plot_svg(path, "dbench compare", s, 2);
+	struct plot_series *s = talloc_array(mem_ctx, struct plot_series, ndocs);
+
+	if (!s)
+		return ENOMEM;
+	for (size_t k = 0; k < ndocs; k++)
+		s[k] = side_series(s, docs[k], compare_label(k));
+	return plot_svg(path, "dbench compare", s, ndocs);
 }
 
 int compare_main(int argc, const char **argv)
 {
-	double alpha = 0.05, fail_above = -1;
+	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
 	char *plot = NULL;
-	int help = 0, opt, rc = EXIT_BAD_INPUT;
+	int help = 0, opt_id, rc = EXIT_BAD_INPUT;
 	bool fail_given = false;
 	struct poptOption table[] = {
-		{ "fail-above", 0, POPT_ARG_DOUBLE, &fail_above, 'f',
-		  "exit 3 when B is slower than A by more than PCT percent (and "
-		  "significantly so, where both have 2 or more runs)", "PCT" },
-		{ "alpha", 0, POPT_ARG_DOUBLE, &alpha, 0,
+		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
+		  "exit 3 when a document is slower than the first by more than PCT "
+		  "percent (and significantly so, where both have 2 or more runs)", "PCT" },
+		{ "alpha", 0, POPT_ARG_DOUBLE, &opt.alpha, 0,
 		  "significance level of the t-tests (default 0.05)", "P" },
 		{ "plot", 0, POPT_ARG_STRING, &plot, 0,
-		  "draw both sides (throughput and p99 by clients) as an SVG", "FILE.svg" },
+		  "draw every document (throughput and p99 by clients) as an SVG", "FILE.svg" },
 		{ "help", '?', POPT_ARG_NONE, &help, 0, "show this help message", NULL },
 		POPT_TABLEEND
 	};
 	TALLOC_CTX *top = talloc_new(NULL);
 	const char **args = talloc_array(top, const char *, argc + 1);
+	const struct rundoc *docs[COMPARE_MAX_DOCS];
+	const char *paths[COMPARE_MAX_DOCS + 1];
+	size_t ndocs = 0;
 	poptContext pc;
-	struct rundoc *a, *b;
-	const char *fa, *fb;
 	char *err;
 
 	if (!args || argc < 1) {
@@ -636,33 +705,34 @@ int compare_main(int argc, const char **argv)
 	memcpy(&args[1], &argv[1], (argc - 1) * sizeof(*args));
 	args[argc] = NULL;
 	pc = poptGetContext("dbench compare", argc, args, table, 0);
-	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json");
-	while ((opt = poptGetNextOpt(pc)) > 0)
-		fail_given |= opt == 'f';
-	fa = poptGetArg(pc);
-	fb = poptGetArg(pc);
-	if (opt < -1) {
+	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]");
+	while ((opt_id = poptGetNextOpt(pc)) > 0)
+		fail_given |= opt_id == 'f';
+	while (ndocs <= COMPARE_MAX_DOCS && (paths[ndocs] = poptGetArg(pc)))
+		ndocs++;
+	if (opt_id < -1) {
 		fprintf(stderr, "dbench: %s: %s\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt_id));
 	} else if (help) {
 		poptPrintHelp(pc, stdout, 0);
 		rc = EXIT_OK;
-	} else if (fail_given && !(fail_above >= 0 && isfinite(fail_above))) {
+	} else if (fail_given && !(opt.fail_above >= 0 && isfinite(opt.fail_above))) {
 		fprintf(stderr, "dbench: --fail-above must be a percentage, 0 or more\n");
-	} else if (!(alpha > 0 && alpha < 1)) {
+	} else if (!(opt.alpha > 0 && opt.alpha < 1)) {
 		fprintf(stderr, "dbench: --alpha must lie between 0 and 1\n");
-	} else if (!fa || !fb || poptPeekArg(pc)) {
-		fprintf(stderr, "dbench: compare takes two result files, A and B\n");
+	} else if (ndocs < 2 || ndocs > COMPARE_MAX_DOCS) {
+		fprintf(stderr, "dbench: compare takes 2 to %d result files, the baseline "
+			"first\n", COMPARE_MAX_DOCS);
 		poptPrintUsage(pc, stderr, 0);
-	} else if ((err = load_both(top, fa, fb, &a, &b))) {
+	} else if ((err = load_all(top, paths, ndocs, docs))) {
 		fprintf(stderr, "dbench: %s\n", err);
 	} else {
-		rc = compare_report(stdout, a, b, alpha, fail_given ? fail_above : -1);
+		rc = compare_report(stdout, docs, ndocs, &opt);
 		if (fflush(stdout) == EOF) {
 			fprintf(stderr, "dbench: cannot write the report: %s\n", strerror(errno));
 			rc = EXIT_BAD_INPUT;
 		}
-		int perr = plot ? compare_plot(top, plot, a, b) : 0;
+		int perr = plot ? compare_plot(top, plot, docs, ndocs) : 0;
 		if (perr) {
 			fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", plot,
 				strerror(perr));

@@ -1,13 +1,18 @@
 /*
- * compare.h - "dbench compare A.json B.json": did B change from A?
+ * compare.h - "dbench compare A.json B.json [C.json ...]": did B (and C
+ * ...) change from A?
  *
- * A and B are result documents as --json writes them (one run) or as
- * --sweep writes them (many runs in "runs").  The runs of each that
- * succeeded (status.exit_code 0, with a throughput figure) are grouped by
- * config.nprocs; the rest are counted as ignored.  The report has three
- * parts: what differs between the two environments and settings (taken
- * from the first successful run of each), the throughput at every nprocs
- * the two have in common, and each operation's p99 latency there.
+ * Each document is a result as --json writes it (one run) or as --sweep
+ * writes it (many runs in "runs").  The first is the baseline, A; the
+ * others are B, C, ... (26 at most), each judged against A alone.  The
+ * runs of each that succeeded (status.exit_code 0, with a throughput
+ * figure) are grouped by config.nprocs; the rest are counted as ignored.
+ * The report has these parts: what differs between A's environment and
+ * settings and each other's (taken from the first successful run of
+ * each), the throughput at every nprocs of A that another shares (with
+ * two documents the pair's table; with more, each document's mean, high
+ * and low with its change against A), the precision of each mean, and
+ * each operation's p99 latency there.
  *
  * Where both sides have two or more runs at an nprocs, Welch's t-test
  * says whether the change is more than run-to-run noise: the verdict is
@@ -17,15 +22,13 @@
  * test, and the verdict follows the sign of the difference alone.
  *
  * --fail-above=PCT turns the throughput verdicts into an exit status: 3
- * when at some nprocs B is "slower" and by more than PCT percent of A's
- * mean.  So with a test the drop must be significant as well as large;
- * with a single run the plain difference decides.  Latency never changes
- * the exit status.
+ * when at some nprocs a document is "slower" than A and by more than PCT
+ * percent of A's mean.  So with a test the drop must be significant as
+ * well as large; with a single run the plain difference decides.  Latency
+ * never changes the exit status.
  *
- * The statistics need nothing beyond libm: the regularized incomplete beta
- * function by its continued fraction, Student's t distribution from it,
- * and t quantiles by bisection on the distribution function.  Nothing here
- * exits; compare_main() alone prints errors.
+ * The t distribution is numstat's (base/numstat.h).  Nothing here exits;
+ * compare_main() alone prints errors.
  */
 #ifndef DBENCH_COMPARE_H
 #define DBENCH_COMPARE_H
@@ -43,13 +46,20 @@
 /* ---- command ---- */
 
 /* The whole subcommand.  argv[0] is "compare"; the rest are its options
- * (--fail-above=PCT, --alpha=P, --help) and the two files.  The report
+ * (--fail-above=PCT, --alpha=P, --plot=FILE, --help) and the files.  The report
  * goes to stdout, errors to stderr; returns the exit status. */
 int compare_main(int argc, const char **argv);
 
-/* ---- the two sides ---- */
+/* ---- the documents ---- */
 
-/* The two sides are two run documents (rundoc.h). */
+/* The most documents one comparison takes: A to Z. */
+#define COMPARE_MAX_DOCS 26
+
+/* The label of document i (from 0) in the report: "A" for the baseline,
+ * then "B", "C", ... */
+const char *compare_label(size_t i);
+
+/* Each document is a run document (rundoc.h). */
 
 /* How many nprocs values the two sides share. */
 size_t compare_common(const struct rundoc *a, const struct rundoc *b);
@@ -87,28 +97,24 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 /* Whether a throughput row fails --fail-above=pct (see the top). */
 bool compare_fails(const struct compare_row *row, double pct);
 
-/* The report for two loaded sides with at least one nprocs in common.
- * fail_above < 0: no --fail-above.  Returns EXIT_OK or EXIT_SLOWER. */
-int compare_report(FILE *out, const struct rundoc *a, const struct rundoc *b,
-		   double alpha, double fail_above);
+/* The throughput at nprocs of doc against the baseline base; false, with
+ * *row untouched, when either has no successful run there. */
+bool compare_throughput(struct compare_row *row, const struct rundoc *base,
+			const struct rundoc *doc, unsigned nprocs, double alpha);
+
+/* What the report is asked for. */
+struct compare_options {
+	double alpha;		/* significance level of the tests */
+	double fail_above;	/* --fail-above's percentage; < 0: not given */
+};
+
+/* The report for ndocs (2 .. COMPARE_MAX_DOCS) loaded documents, each
+ * sharing at least one nprocs with docs[0], the baseline.  Returns EXIT_OK
+ * or EXIT_SLOWER. */
+int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+		   const struct compare_options *opt);
 
 /* ---- statistics ---- */
-
-/* The regularized incomplete beta function I_x(a, b), a, b > 0. */
-double compare_incbeta(double a, double b, double x);
-
-/* P(T <= t) for Student's t with df degrees of freedom (df may be
- * INFINITY: the normal distribution). */
-double compare_t_cdf(double t, double df);
-
-/* The t with P(T <= t) = p, 0 < p < 1. */
-double compare_t_quantile(double p, double df);
-
-/* The mean of x (n >= 1 values) and the half-width of its two-sided
- * `level` confidence interval (0.95 for 95 %), mean +- t(1 - (1 - level)/2,
- * n - 1) * s / sqrt(n).  Returns false, with *half NAN, when n < 2. */
-bool compare_mean_interval(const double *x, size_t n, double level, double *mean,
-			   double *half);
 
 /* Welch's t-test of b against a (na, nb >= 2): the two-sided p-value,
  * with t = (mean b - mean a) / standard error and the Welch-Satterthwaite

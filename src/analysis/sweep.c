@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
 #include "analysis/plot.h"
 #include "analysis/rundoc.h"
 #include "analysis/sweep.h"
@@ -133,7 +132,7 @@ static double interval_pct(json_t *runs, unsigned procs, size_t *n)
 	double tp[SWEEP_MAX_RUNS], mean, half;
 
 	*n = throughputs(runs, procs, tp);
-	if (!compare_mean_interval(tp, *n, SWEEP_LEVEL, &mean, &half) || !(mean > 0))
+	if (!numstat_mean_interval(tp, *n, SWEEP_LEVEL, &mean, &half) || !(mean > 0))
 		return NAN;
 	return half / mean * 100;
 }
@@ -179,7 +178,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		n++;
 	}
 	if (n)
-		compare_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
+		numstat_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
 	double sd = sqrt(numstat_variance(tp, n, mean));
 	double med = numstat_median(p99, n);	/* NAN without a run */
 	if (tried == 0)

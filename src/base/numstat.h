@@ -1,8 +1,13 @@
 /*
  * numstat.h - the small statistics of a handful of figures: sorting
  * doubles, median, mean, sample standard deviation, median absolute
- * deviation.  One copy for every module that summarises runs or clients
- * (result, sweep, compare).
+ * deviation, and Student's t distribution with the confidence interval of
+ * a mean that it gives.  One copy for every module that summarises runs or
+ * clients (result, sweep, compare).
+ *
+ * The t distribution needs nothing beyond libm: the regularized
+ * incomplete beta function by its continued fraction, the distribution
+ * function from it, and quantiles by bisection on that.
  *
  * Plain arrays of doubles in, doubles out; no allocation, no I/O.  Below
  * everything: knows nothing of runs, JSON or histograms (those percentiles
@@ -11,6 +16,7 @@
 #ifndef DBENCH_NUMSTAT_H
 #define DBENCH_NUMSTAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* qsort()'s comparison of two doubles, ascending. */
@@ -40,5 +46,23 @@ double numstat_stddev(const double *v, size_t n);
  * v is sorted in place and `scratch` (n doubles) is overwritten.  NAN
  * when n is 0. */
 double numstat_mad(double *v, double *scratch, size_t n);
+
+/* ---- Student's t ---- */
+
+/* The regularized incomplete beta function I_x(a, b), a, b > 0. */
+double numstat_incbeta(double a, double b, double x);
+
+/* P(T <= t) for Student's t with df degrees of freedom (df may be
+ * INFINITY: the normal distribution). */
+double numstat_t_cdf(double t, double df);
+
+/* The t with P(T <= t) = p, 0 < p < 1. */
+double numstat_t_quantile(double p, double df);
+
+/* The mean of x (n >= 1 values) and the half-width of its two-sided
+ * `level` confidence interval (0.95 for 95 %), mean +- t(1 - (1 - level)/2,
+ * n - 1) * s / sqrt(n).  Returns false, with *half NAN, when n < 2. */
+bool numstat_mean_interval(const double *x, size_t n, double level, double *mean,
+			   double *half);
 
 #endif

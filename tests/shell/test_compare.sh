@@ -170,12 +170,41 @@ end
 
 begin "bad options and a missing file operand: exit 2"
 for args in "--alpha=2 $T/r1.json $T/r2.json" "--fail-above=-1 $T/r1.json $T/r2.json" \
-	"--alpha=x $T/r1.json $T/r2.json" "$T/r1.json" "$T/r1.json $T/r2.json $T/r2.json"; do
+	"--alpha=x $T/r1.json $T/r2.json" "$T/r1.json" "$(printf "$T/r1.json %.0s" $(seq 27))"; do
 	# shellcheck disable=SC2086 # split on purpose
 	compare $args >/dev/null; rc=$?
 	expect_rc $rc 2
 	expect_match "$(head -n 1 "$T/err")" '^dbench: '
 done
+end
+
+begin "three documents: each one's mean, high and low at each count, each against the first"
+sweep "$T/c.json" 101 111 91
+out=$(compare "$T/a.json" "$T/slow.json" "$T/c.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^C: .*c.json \(sweep, 3 runs at nprocs 1\)$'
+expect_match "$out" '^Environments: no differences \(A -> C\)$'
+expect_match "$out" '^ +1 +A +3 +100\.000 +110\.000 +90\.000 +- +- +- +baseline$'
+expect_match "$out" '^ +1 +B +3 +70\.000 +72\.000 +68\.000 +-30\.00% +[<0-9.]+ +\[-[0-9.]+, -[0-9.]+\] +slower$'
+expect_match "$out" '^ +1 +C +3 +101\.000 +111\.000 +91\.000 +\+1\.00% +[0-9.]+ +\[-[0-9.]+, [0-9.]+\] +no significant change$'
+expect_match "$out" '^ +1  ReadX +C +3/3 '
+end
+
+begin "--fail-above judges each document against the first: exit 3, the slower one named"
+out=$(compare --fail-above=5 "$T/a.json" "$T/c.json" "$T/slow.json"); rc=$?
+expect_rc $rc 3
+expect_match "$out" ' C is slower than A by more than 5% at nprocs 1$'
+expect_no_match "$out" ' B is slower than A by more than'
+out=$(compare --fail-above=5 "$T/a.json" "$T/c.json" "$T/same.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^OK: B and C are nowhere slower than A by more than 5%$'
+end
+
+begin "a later document with no count in common with the first: exit 2, both named"
+out=$(compare "$T/r1.json" "$T/r2.json" "$T/two.json"); rc=$?
+expect_rc $rc 2
+expect_eq "$out" "" "stdout"
+expect_match "$(cat "$T/err")" "^dbench: '$T/r1.json' and '$T/two.json' have no nprocs in common \\(1 against 2\\)\$"
 end
 
 begin "compare --plot draws one series per side"
@@ -189,6 +218,9 @@ if command -v xmllint >/dev/null; then
 fi
 expect_eq "$(grep -c "<g class='series'>" "$T/c.svg")" 2 "series"
 expect_eq "$(grep -c "class='point'" "$T/c.svg")" 8 "points (2 sides x 2 counts x 2 panels)"
+"$DBENCH" compare --plot="$T/c3.svg" "$T/pa.json" "$T/pb.json" "$T/pa.json" >/dev/null 2>&1; rc=$?
+expect_status $rc 0
+expect_eq "$(grep -c "<g class='series'>" "$T/c3.svg")" 3 "series of three documents"
 end
 
 finish

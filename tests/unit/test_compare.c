@@ -1,7 +1,7 @@
 /*
  * test_compare.c - "dbench compare" (compare.h), specified by example:
- * the statistics against values derived independently (closed forms,
- * binomial sums, a published R example), then the reading of documents,
+ * Welch's test against values derived independently (closed forms, a
+ * published R example), then the reading of documents,
  * the environment differences, the verdicts and the exit status.
  */
 #include <stdarg.h>
@@ -31,133 +31,6 @@ static void assert_near(double got, double want, double tol)
 {
 	if (!(fabs(got - want) <= tol))
 		fail_msg("got %.12g, want %.12g (within %g)", got, want, tol);
-}
-
-/* ---- incomplete beta ---- */
-
-/* For whole a and b, I_x(a, b) = P(X >= a) with X ~ Binomial(a+b-1, x):
- * an exact sum that shares nothing with the continued fraction. */
-static double binomial_upper(int a, int b, double x)
-{
-	int n = a + b - 1;
-	double sum = 0;
-
-	for (int k = a; k <= n; k++)
-		sum += exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) +
-			   k * log(x) + (n - k) * log1p(-x));
-	return sum;
-}
-
-static void incbeta_of_1_1_is_x(void **state)
-{
-	(void)state;
-	for (double x = 0.05; x < 1; x += 0.1)
-		assert_near(compare_incbeta(1, 1, x), x, 1e-13);
-}
-
-static void incbeta_is_one_half_at_the_middle_when_symmetric(void **state)
-{
-	(void)state;
-	const double as[] = { 0.5, 1, 3, 7.5, 20, 300 };
-	for (size_t i = 0; i < N(as); i++)
-		assert_near(compare_incbeta(as[i], as[i], 0.5), 0.5, 1e-12);
-}
-
-static void incbeta_of_2_3_at_one_half_is_11_16ths(void **state)
-{
-	(void)state;
-	/* P(Bin(4, 1/2) >= 2) = (6 + 4 + 1) / 16 */
-	assert_near(compare_incbeta(2, 3, 0.5), 0.6875, 1e-14);
-}
-
-static void incbeta_matches_its_closed_forms_with_a_unit_parameter(void **state)
-{
-	(void)state;
-	/* I_x(a, 1) = x^a and I_x(1, b) = 1 - (1-x)^b */
-	assert_near(compare_incbeta(2.5, 1, 0.3), pow(0.3, 2.5), 1e-14);
-	assert_near(compare_incbeta(1, 4.5, 0.3), 1 - pow(0.7, 4.5), 1e-14);
-	assert_near(compare_incbeta(0.5, 1, 0.81), 0.9, 1e-14);
-}
-
-static void incbeta_matches_binomial_sums(void **state)
-{
-	(void)state;
-	assert_near(compare_incbeta(3, 5, 0.4), binomial_upper(3, 5, 0.4), 1e-13);
-	assert_near(compare_incbeta(5, 3, 0.9), binomial_upper(5, 3, 0.9), 1e-13);
-	assert_near(compare_incbeta(50, 60, 0.45), binomial_upper(50, 60, 0.45), 1e-12);
-	assert_near(compare_incbeta(12, 2, 0.2), binomial_upper(12, 2, 0.2), 1e-15);
-}
-
-static void incbeta_is_symmetric_and_bounded(void **state)
-{
-	(void)state;
-	assert_near(compare_incbeta(2.3, 7.1, 0.2) + compare_incbeta(7.1, 2.3, 0.8), 1, 1e-13);
-	assert_true(compare_incbeta(2, 3, 0) == 0);
-	assert_true(compare_incbeta(2, 3, 1) == 1);
-	assert_true(isnan(compare_incbeta(0, 3, 0.5)));
-}
-
-/* ---- Student's t ---- */
-
-static void t_cdf_matches_the_closed_forms_for_1_and_2_df(void **state)
-{
-	(void)state;
-	const double ts[] = { -7, -1.5, -0.2, 0, 0.3, 1, 2.5, 40 };
-	for (size_t i = 0; i < N(ts); i++) {
-		double t = ts[i];
-		/* df 1 is Cauchy; df 2: 1/2 + t / (2 sqrt(2 + t^2)) */
-		assert_near(compare_t_cdf(t, 1), 0.5 + atan(t) / M_PI, 1e-13);
-		assert_near(compare_t_cdf(t, 2), 0.5 + t / (2 * sqrt(2 + t * t)), 1e-13);
-	}
-}
-
-static void t_quantiles_match_the_tables(void **state)
-{
-	(void)state;
-	/* two-sided 95 % critical values from standard t tables */
-	assert_near(compare_t_quantile(0.975, 10), 2.228138852, 1e-8);
-	assert_near(compare_t_quantile(0.975, 1), 12.70620474, 1e-7);
-	assert_near(compare_t_quantile(0.975, INFINITY), 1.959963985, 1e-8);
-	assert_near(compare_t_quantile(0.95, 4), 2.131846786, 1e-8);
-	assert_near(compare_t_quantile(0.025, 10), -2.228138852, 1e-8);
-	assert_true(compare_t_quantile(0.5, 3) == 0);
-	assert_true(isnan(compare_t_quantile(1, 3)));
-}
-
-static void mean_interval_is_t_times_the_standard_error(void **state)
-{
-	(void)state;
-	/* 10, 12, 14, 16: mean 13, s = sqrt(20/3), t(0.975, 3) = 3.182446305 */
-	const double x[] = { 10, 12, 14, 16 };
-	double mean, half;
-
-	assert_true(compare_mean_interval(x, 4, 0.95, &mean, &half));
-	assert_near(mean, 13, 1e-12);
-	assert_near(half, 3.182446305 * sqrt(20.0 / 3) / 2, 1e-8);
-	/* 90 %: t(0.95, 3) = 2.353363435 */
-	assert_true(compare_mean_interval(x, 4, 0.90, &mean, &half));
-	assert_near(half, 2.353363435 * sqrt(20.0 / 3) / 2, 1e-8);
-	/* one value: a mean, no interval */
-	assert_false(compare_mean_interval(x, 1, 0.95, &mean, &half));
-	assert_near(mean, 10, 1e-12);
-	assert_true(isnan(half));
-	/* no spread: an interval of no width */
-	const double same[] = { 5, 5, 5 };
-	assert_true(compare_mean_interval(same, 3, 0.95, &mean, &half));
-	assert_true(half == 0);
-}
-
-static void t_quantiles_invert_the_closed_forms(void **state)
-{
-	(void)state;
-	const double ps[] = { 0.6, 0.9, 0.995, 0.9999 };
-	for (size_t i = 0; i < N(ps); i++) {
-		double p = ps[i];
-		/* df 1: tan(pi (p - 1/2)); df 2: (2p - 1) / sqrt(2 p (1 - p)) */
-		double t1 = tan(M_PI * (p - 0.5)), t2 = (2 * p - 1) / sqrt(2 * p * (1 - p));
-		assert_near(compare_t_quantile(p, 1), t1, 1e-9 * t1);
-		assert_near(compare_t_quantile(p, 2), t2, 1e-9 * t2);
-	}
 }
 
 /* ---- Welch's test ---- */
@@ -565,18 +438,32 @@ static void a_sweep_speaks_through_its_first_successful_run(void **state)
 
 /* ---- the report and its exit status ---- */
 
-static int report_of(void **state, json_t *da, json_t *db, double fail_above, char **text)
+/* The report on documents docs[0 .. n), the first the baseline, into
+ * *text (to be freed); its exit status. */
+static int report_of_n(void **state, json_t **docs, size_t n, double fail_above, char **text)
 {
-	struct rundoc *a = set_of(state, "a.json", da), *b = set_of(state, "b.json", db);
+	const struct rundoc *sets[COMPARE_MAX_DOCS];
+	struct compare_options opt = { .alpha = 0.05, .fail_above = fail_above };
 	size_t len;
 	FILE *f = open_memstream(text, &len);
 	int rc;
 
 	assert_non_null(f);
-	assert_int_not_equal(compare_common(a, b), 0);
-	rc = compare_report(f, a, b, 0.05, fail_above);
+	for (size_t k = 0; k < n; k++) {
+		sets[k] = set_of(state, talloc_asprintf(ctx_of(state), "%s.json", compare_label(k)),
+				 docs[k]);
+		assert_int_not_equal(compare_common(sets[0], sets[k]), 0);
+	}
+	rc = compare_report(f, sets, n, &opt);
 	fclose(f);
 	return rc;
+}
+
+static int report_of(void **state, json_t *da, json_t *db, double fail_above, char **text)
+{
+	json_t *docs[] = { da, db };
+
+	return report_of_n(state, docs, 2, fail_above, text);
 }
 
 static void a_significant_drop_beyond_the_limit_exits_3(void **state)
@@ -652,19 +539,66 @@ static void latency_rows_follow_the_operation_table(void **state)
 	free(text);
 }
 
+/* ---- three documents or more ---- */
+
+static void each_document_is_judged_against_the_first(void **state)
+{
+	const int np[] = { 1, 1, 1, 2, 2, 2 };
+	const double ma[] = { 100, 101, 99, 200, 201, 199 };
+	const double mb[] = { 80, 81, 79, 200, 202, 198 };
+	const double mc[] = { 100, 102, 98, 150, 151, 149 };
+	json_t *docs[] = { sweep_doc(6, np, ma, NULL), sweep_doc(6, np, mb, NULL),
+			   sweep_doc(6, np, mc, NULL) };
+	char *text = NULL;
+
+	assert_int_equal(report_of_n(state, docs, 3, 5, &text), EXIT_SLOWER);
+	assert_non_null(strstr(text, "A: A.json (sweep, 6 runs at nprocs 1 2)\n"
+				     "B: B.json (sweep, 6 runs at nprocs 1 2)\n"
+				     "C: C.json (sweep, 6 runs at nprocs 1 2)\n"));
+	assert_non_null(strstr(text, "Environments: no differences (A -> B)\n"));
+	assert_non_null(strstr(text, "Environments: no differences (A -> C)\n"));
+	/* per client count: every document's mean, high, low, and against A */
+	assert_non_null(strstr(text, "\n     1  A        3     100.000     101.000      99.000"
+				     "         -        -  -                         baseline\n"
+				     "     1  B        3      80.000      81.000      79.000"
+				     "   -20.00%  <0.0001  [-22.267, -17.733]        slower\n"
+				     "     1  C        3     100.000     102.000      98.000"
+				     "    +0.00%   1.0000  [-4.155, 4.155]           no significant"
+				     " change\n"
+				     "     2  A        3     200.000     201.000     199.000"));
+	assert_non_null(strstr(text, "\n     2  C        3     150.000     151.000     149.000"
+				     "   -25.00%  <0.0001"));
+	/* --fail-above: B at 1 client, C at 2 */
+	assert_non_null(strstr(text, "\nFAILED: B is slower than A by more than 5% at nprocs 1\n"
+				     "FAILED: C is slower than A by more than 5% at nprocs 2\n"));
+	free(text);
+}
+
+static void no_document_slower_beyond_the_limit_exits_0(void **state)
+{
+	const int np[] = { 1, 1, 1 };
+	const double ma[] = { 100, 101, 99 }, mb[] = { 99, 100, 98 }, mc[] = { 110, 111, 109 };
+	json_t *docs[] = { sweep_doc(3, np, ma, NULL), sweep_doc(3, np, mb, NULL),
+			   sweep_doc(3, np, mc, NULL), run_doc(1, 100, 0) };
+	char *text = NULL;
+
+	assert_int_equal(report_of_n(state, docs, 4, 5, &text), EXIT_OK);
+	assert_non_null(strstr(text, "\nOK: B, C and D are nowhere slower than A by more than 5%\n"));
+	assert_non_null(strstr(text, "     1  D        1     100.000     100.000     100.000"));
+	free(text);
+}
+
+static void the_labels_run_from_a_to_z(void **state)
+{
+	(void)state;
+	assert_string_equal(compare_label(0), "A");
+	assert_string_equal(compare_label(2), "C");
+	assert_string_equal(compare_label(COMPARE_MAX_DOCS - 1), "Z");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(incbeta_of_1_1_is_x),
-		cmocka_unit_test(incbeta_is_one_half_at_the_middle_when_symmetric),
-		cmocka_unit_test(incbeta_of_2_3_at_one_half_is_11_16ths),
-		cmocka_unit_test(incbeta_matches_its_closed_forms_with_a_unit_parameter),
-		cmocka_unit_test(incbeta_matches_binomial_sums),
-		cmocka_unit_test(incbeta_is_symmetric_and_bounded),
-		cmocka_unit_test(t_cdf_matches_the_closed_forms_for_1_and_2_df),
-		cmocka_unit_test(t_quantiles_match_the_tables),
-		cmocka_unit_test(t_quantiles_invert_the_closed_forms),
-		cmocka_unit_test(mean_interval_is_t_times_the_standard_error),
 		cmocka_unit_test(welch_with_one_df_is_the_cauchy_tail),
 		cmocka_unit_test(welch_with_two_df_has_a_closed_form),
 		cmocka_unit_test(welch_with_four_df_has_a_closed_form),
@@ -700,6 +634,11 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(latency_rows_follow_the_operation_table,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(each_document_is_judged_against_the_first,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(no_document_slower_beyond_the_limit_exits_0,
+						setup, teardown),
+		cmocka_unit_test(the_labels_run_from_a_to_z),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
