@@ -21,9 +21,11 @@
 #include "run/probe.h"
 
 #define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
+#define OPT_TIMELIMIT 1		/* poptGetNextOpt()'s value for -t */
 
 struct cmdline {
 	int timelimit;
+	bool timelimit_given;	/* -t was given: the header says when not */
 	int warmup;
 	char *loadfile;
 	const char **dirs;
@@ -118,6 +120,20 @@ static void usage_error(poptContext pc, const char *fmt, const char *what)
 	fprintf(stderr, fmt, what);
 	fprintf(stderr, "\n");
 	poptPrintUsage(pc, stderr, 0);
+}
+
+/* The commands beside a run, which popt's table cannot show: after
+ * --help a section of them, after --usage their usage lines. */
+static void print_commands(FILE *out, const char *prog_name, bool help)
+{
+	if (help)
+		fprintf(out, "\nCommands:\n"
+			"  %s compare [OPTION...] A.json B.json\n"
+			"      compare saved runs or sweeps: throughput and latency, their"
+			" significance,\n      and what differs between the two environments"
+			" (%s compare --help)\n", prog_name, prog_name);
+	else
+		fprintf(out, "   or: %s compare [OPTION...] A.json B.json\n", prog_name);
 }
 
 /* NPROCS: a whole number of clients, 1 .. DBENCH_MAX_CLIENTS. */
@@ -418,6 +434,8 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		.timelimit = cl->timelimit,
 		.warmup = cl->warmup != WARMUP_DEFAULT ? (unsigned)cl->warmup
 						       : (unsigned)cl->timelimit / 5,
+		.timelimit_default = !cl->timelimit_given,
+		.warmup_default = cl->warmup == WARMUP_DEFAULT,
 		.dirs = dirs,
 		.ndirs = count_targets(dirs),
 		.target_rate = cl->target_rate,
@@ -473,7 +491,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	const char *prog_name = cl->tbench ? "tbench" : "dbench";
 	talloc_set_destructor(cl, cmdline_destructor);
 	struct poptOption table[] = {
-		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, 0,
+		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, OPT_TIMELIMIT,
 		  "execute phase length", "SECS" },
 		{ "warmup", 0, POPT_ARG_INT, &cl->warmup, 0,
 		  "warmup before it (default: timelimit/5)", "SECS" },
@@ -570,7 +588,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 
 	poptSetOtherOptionHelp(pc, cl->tbench ? "[OPTION...] NPROCS [SERVER]" : "[OPTION...] NPROCS");
 	while ((opt = poptGetNextOpt(pc)) > 0)
-		;
+		cl->timelimit_given = cl->timelimit_given || opt == OPT_TIMELIMIT;
 	/* No password in `ps` or the recorded command line from here on.
 	 * The strings of argv are the process's own, and writable. */
 	backend_scrub_argv(argc, (char **)argv);
@@ -585,6 +603,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 			poptPrintHelp(pc, stdout, 0);
 		else
 			poptPrintUsage(pc, stdout, 0);
+		print_commands(stdout, prog_name, cl->help);
 		out->exit_code = EXIT_OK;
 	} else if (cl->version) {
 		printf("%s %s\n", prog_name, DBENCH_VERSION);

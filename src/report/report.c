@@ -82,12 +82,16 @@ void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 	if (plan->run_once)
 		fprintf(out, ", one pass of the loadfile each\n");
 	else
-		fprintf(out, ", %u s measured after %u s warmup\n", plan->timelimit,
-			plan->warmup);
+		fprintf(out, ", %u s measured%s after %u s warmup%s\n", plan->timelimit,
+			plan->timelimit_default ? " (default)" : "", plan->warmup,
+			plan->warmup_default ? " (default: a fifth of that)" : "");
 	fprintf(out, "loadfile: %s\n", plan->prog->source);
 	report_load_options(out, plan);
+	/* a backend that takes its targets from its own options names
+	 * servers and exports, not directories */
 	for (unsigned i = 0; i < plan->ndirs; i++)
-		fprintf(out, "directory: %s\n", plan->dirs[i]);
+		fprintf(out, "%s: %s\n", plan->backend->targets ? "target" : "directory",
+			plan->dirs[i]);
 	fflush(out);
 }
 

@@ -3,6 +3,7 @@
  * (see report.h for the contract, dbench(1) for the keys).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +89,15 @@ static json_t *straddled_json(const struct run_result *res)
 
 static json_t *result_json(const struct run_result *res)
 {
-	double tp = result_throughput(res);
+	/* a run stopped before its execute window opened measured nothing:
+	 * no throughput figure rather than 0 */
+	bool none = res->interrupted && res->exec_seconds <= 0;
+	double tp = none ? NAN : result_throughput(res);
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o,"
 			 " s:b, s:s, s:o, s:o, s:o, s:o}",
 			 "throughput_mb_s", real(tp),
-			 "stonewall_mb_s", real(res->stonewall_mb_s),
+			 "stonewall_mb_s", real(none ? NAN : res->stonewall_mb_s),
 			 "stonewall_s", real(res->stonewall_s),
 			 "nb_mb_s", real(tp * 1.25),
 			 "mbit_s", real(tp * 10),

@@ -36,6 +36,8 @@ struct run_plan {
 	unsigned ncpus;
 	unsigned timelimit;		/* execute phase, seconds */
 	unsigned warmup;		/* warmup phase before it, seconds */
+	bool timelimit_default;		/* -t not given: 600 s */
+	bool warmup_default;		/* --warmup not given: timelimit / 5 */
 	const char **dirs;		/* target specs (-D directories, or the backend's
 					 * own: backend.h targets); client i uses
 					 * dirs[i % ndirs] */

@@ -16,6 +16,23 @@ for o in --timelimit --warmup --loadfile --directory --sync --sync-dir --fsync \
 	--per-client-results --run-once --no-resolve --quiet --check-loadfile; do
 	expect_match "$out" -- "$o"
 done
+expect_match "$out" '^  dbench compare \[OPTION\.\.\.\] A\.json B\.json$'
+expect_match "$("$DBENCH" --usage)" '^   or: dbench compare '
+end
+
+begin "an unknown option's error is one line pointing at --help"
+err=$("$DBENCH" --foo 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --foo: unknown option (dbench --help lists the options)"
+end
+
+begin "the header says which durations are the defaults"
+out=$(timeout -s INT 2 "$DBENCH" --backend=null --warmup 0 -D "$T" 1)
+expect_match "$out" '^dbench [0-9.]+: 1 client, 600 s measured \(default\) after 0 s warmup$'
+out=$("$DBENCH" --backend=null -t 1 -D "$T" 1)
+expect_match "$out" '^dbench [0-9.]+: 1 client, 1 s measured after 0 s warmup \(default: a fifth of that\)$'
+out=$("$DBENCH" --backend=null -t 5 --warmup 0 -D "$T" --run-once 1)
+expect_match "$out" '^dbench [0-9.]+: 1 client, one pass of the loadfile each$'
 end
 
 for args in "" "0" "abc" "1 2" "-t -5 1" "-t abc 1" "-t 0 1" "--warmup=-3 1" \

@@ -201,7 +201,7 @@ expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
 begin "SIGINT in warmup: 'no results', no Throughput 0, no fairness from nothing"
-"$DBENCH" -t 60 --warmup 50 -D "$T/d" 2 >"$T/warm.out" 2>&1 &
+"$DBENCH" -t 60 --warmup 50 -D "$T/d" --json="$T/warm.json" 2 >"$T/warm.out" 2>&1 &
 pid=$!
 sleep 2
 kill -INT $pid
@@ -211,6 +211,9 @@ out=$(cat "$T/warm.out")
 expect_match "$out" '^interrupted in warmup: no results$'
 expect_no_match "$out" '^Throughput '
 expect_no_match "$out" 'fairness'
+expect_eq "$(jq -c '[.result.throughput_mb_s, .result.nb_mb_s, .result.mbit_s,
+		     .result.stonewall_mb_s, .status.interrupted]' "$T/warm.json")" \
+	'[null,null,null,null,true]' "no figure in the JSON either"
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 

@@ -204,6 +204,7 @@ expect_status $? 0
 out=$(cat "$T/run1")
 expect_match "$out" '^Throughput [0-9.]+ MB/sec \(NB=[0-9.]+ MB/sec  [0-9.]+ MBit/sec\)  2 procs$'
 expect_no_match "$out" 'FAILED'
+expect_match "$out" '^target: 127\.0\.0\.1$'
 expect_match "$(awk '$1 == "ReadX" && $2 > 0 && $NF == 0' "$T/run1")" 'ReadX'
 expect_match "$(awk '$1 == "NTCreateX" && $2 > 0 && $NF == 0' "$T/run1")" 'NTCreateX'
 end
