@@ -42,6 +42,8 @@ struct cmdline {
 	char *cpus;		/* --cpus=LIST */
 	char *csv;
 	char *plot;
+	int plot_log;		/* --plot-log */
+	char *label;		/* --label=TEXT */
 	char *think;		/* --think-time=USEC or exp:USEC */
 	char *probe;		/* --probe[=DIR]; "" for the default directory */
 	char *output_format;	/* --output-format=classic|dbench4 */
@@ -106,6 +108,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->sweep);
 	free(cl->csv);
 	free(cl->plot);
+	free(cl->label);
 	free(cl->precision);
 	free(cl->cpus);
 	free(cl->think);
@@ -217,6 +220,56 @@ static double parse_percent(const char *s)
 	return *s >= '0' && *s <= '9' && !*end && !errno && v > 0 && v <= 100 ? v : -1;
 }
 
+#define LABEL_MAX 64	/* characters of a --label */
+
+/* The code point that starts at p, and its length in bytes; 0 when p
+ * does not start a valid UTF-8 sequence (a stray or missing continuation
+ * byte, an overlong form, a surrogate, past U+10FFFF). */
+static unsigned utf8_next(const unsigned char *p, unsigned *cp)
+{
+	static const unsigned lead_bits[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+		     : (*p & 0xf8) == 0xf0 ? 4 : 0;
+	unsigned c = *p & lead_bits[len];
+
+	for (unsigned i = 1; len && i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the terminating NUL */
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (!len || c < least[len] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/*
+ * --label: what is wrong with it, or NULL.  It appears in legends, table
+ * headers and JSON, so it must be valid UTF-8, 1 to LABEL_MAX characters,
+ * with no control character.  A message is on mem_ctx.
+ */
+static const char *bad_label(TALLOC_CTX *mem_ctx, const char *label)
+{
+	const unsigned char *p = (const unsigned char *)label;
+	size_t chars = 0;
+
+	if (!*p)
+		return "--label must not be empty";
+	for (unsigned c, len; *p; p += len, chars++) {
+		if (!(len = utf8_next(p, &c)))
+			return talloc_asprintf(mem_ctx, "--label is not valid UTF-8 (at byte %zu)",
+					       (size_t)(p - (const unsigned char *)label) + 1);
+		if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+			return talloc_asprintf(mem_ctx, "--label must not hold a control character"
+					       " (character %zu is U+%04X)", chars + 1, c);
+	}
+	if (chars > LABEL_MAX)
+		return talloc_asprintf(mem_ctx, "--label must be at most %d characters, not %zu",
+				       LABEL_MAX, chars);
+	return NULL;
+}
+
 /* Whether the command makes a series of runs rather than one: a sweep, or
  * NPROCS repeated (a sweep of one count). */
 static bool series(const struct cmdline *cl)
@@ -255,6 +308,11 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 	if (!series(cl) && (cl->settle != -1 || cl->drop_caches || cl->csv || cl->plot))
 		return "--settle, --drop-caches, --csv and --plot go with --sweep, --repeat or"
 		       " --precision";
+	if (cl->plot_log && !cl->plot)
+		return "--plot-log goes with --plot";
+	const char *label_why = cl->label ? bad_label(mem_ctx, cl->label) : NULL;
+	if (label_why)
+		return label_why;
 	if (cl->repeat != -1 && (cl->repeat < 1 || cl->repeat > 1000))
 		return "--repeat must be from 1 to 1000";
 	if (cl->precision && !(parse_percent(cl->precision) > 0))
@@ -453,6 +511,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		.probe_dir = cl->probe && *cl->probe ? cl->probe : NULL,
 		.json_path = series(cl) ? NULL : cl->json,	/* a series writes its own */
 		.command_line = cmdline,
+		.label = cl->label,
 		.bopts = {
 			.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
 			.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
@@ -473,6 +532,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	out->sweep.json_path = cl->json;
 	out->sweep.csv_path = cl->csv;
 	out->sweep.plot_path = cl->plot;
+	out->sweep.plot_log = cl->plot_log;
 	return CLI_SWEEP;
 }
 
@@ -546,6 +606,11 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		  "write one row per sweep run to FILE", "FILE" },
 		{ "plot", 0, POPT_ARG_STRING, &cl->plot, 0,
 		  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
+		{ "plot-log", 0, POPT_ARG_NONE, &cl->plot_log, 0,
+		  "draw the plot's p99 axis on a log scale (the default when the p99s span"
+		  " more than two decades)", NULL },
+		{ "label", 0, POPT_ARG_STRING, &cl->label, 0,
+		  "name the run or sweep in its JSON, plot legends and dbench compare", "TEXT" },
 		{ "think-time", 0, POPT_ARG_STRING, &cl->think, 0,
 		  "pause before each operation: USEC, or exp:USEC for an exponential"
 		  " pause with that mean (not counted in latency)", "[exp:]USEC" },

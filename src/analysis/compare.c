@@ -663,12 +663,13 @@ static int compare_plot(TALLOC_CTX *mem_ctx, const char *path,
 			const struct rundoc *const *docs, size_t ndocs)
 {
 	struct plot_series *s = talloc_array(mem_ctx, struct plot_series, ndocs);
+	struct plot_style style = { .title = "dbench compare" };
 
 	if (!s)
 		return ENOMEM;
 	for (size_t k = 0; k < ndocs; k++)
 		s[k] = side_series(s, docs[k], compare_label(k));
-	return plot_svg(path, "dbench compare", s, ndocs);
+	return plot_svg(path, &style, s, ndocs);
 }
 
 int compare_main(int argc, const char **argv)

@@ -15,11 +15,14 @@
 #define RIGHT 30
 #define TOP 60
 #define GAP 80
+#define LEGEND_ROW 20
 
 static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 				      "#9467bd", "#8c564b" };
+#define NCOLORS (sizeof(colors) / sizeof(colors[0]))
 
-/* The value range a panel shows: 0 .. a round number above the data. */
+/* The value range a linear panel shows: 0 .. a round number above the
+ * data. */
 static double nice_max(double v)
 {
 	if (v <= 0)
@@ -33,6 +36,21 @@ static double nice_max(double v)
 	return 10 * mag;
 }
 
+void plot_tick_label(char *buf, size_t size, double v)
+{
+	if (v == 0 || !isfinite(v) || fabs(v) >= 1e9 || fabs(v) < 1e-6) {
+		snprintf(buf, size, "%g", v);
+		return;
+	}
+	/* the fewest decimals that show v exactly, to a millionth */
+	int d = 0;
+	while (d < 6 && fabs(v * pow(10, d) - round(v * pow(10, d))) > 1e-6 * fabs(v * pow(10, d)))
+		d++;
+	snprintf(buf, size, "%.*f", d, v);
+}
+
+/* Text for an SVG text node: markup escaped, control characters (which
+ * XML does not allow) shown as '?'. */
 static void put_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -44,6 +62,8 @@ static void put_text(FILE *f, const char *s)
 			fputs("&gt;", f);
 		else if (*s == '"')
 			fputs("&quot;", f);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fputc('?', f);
 		else
 			fputc(*s, f);
 	}
@@ -51,7 +71,9 @@ static void put_text(FILE *f, const char *s)
 
 struct axes {
 	double xmin, xmax;	/* log2 of procs */
+	bool log;		/* y from 10^ylo to 10^yhi; else linear, 0 to ymax */
 	double ymax;
+	int ylo, yhi;
 	int y0;			/* top of the panel */
 };
 
@@ -63,22 +85,56 @@ static double px(const struct axes *a, unsigned procs)
 	return LEFT + (log2(procs) - lo) / span * (W - LEFT - RIGHT);
 }
 
+/* Whether v has a place on the panel's y axis. */
+static bool shown(const struct axes *a, double v)
+{
+	return isfinite(v) && (!a->log || v > 0);
+}
+
 static double py(const struct axes *a, double v)
 {
-	return a->y0 + PANEL_H - v / a->ymax * PANEL_H;
+	double frac = a->log ? (log10(v) - a->ylo) / (a->yhi - a->ylo) : v / a->ymax;
+	return a->y0 + PANEL_H - frac * PANEL_H;
+}
+
+/* A horizontal grid line at v, with its label when label is true. */
+static void grid_line(FILE *f, const struct axes *a, double v, const char *stroke, bool label)
+{
+	char text[32];
+
+	fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='%s'/>\n", LEFT,
+		W - RIGHT, py(a, v), py(a, v), stroke);
+	if (!label)
+		return;
+	plot_tick_label(text, sizeof(text), v);
+	fprintf(f, "<text class='tick' x='%d' y='%.1f' text-anchor='end' font-size='12'>%s</text>\n",
+		LEFT - 6, py(a, v) + 4, text);
+}
+
+/* Linear: six lines from 0.  Log: a labelled line a decade, lighter
+ * ones at 2 .. 9 times it, those at 2 and 5 labelled too when the axis
+ * spans no more than two decades. */
+static void y_grid(FILE *f, const struct axes *a)
+{
+	if (!a->log) {
+		for (int i = 0; i <= 5; i++)
+			grid_line(f, a, a->ymax * i / 5, "#ddd", true);
+		return;
+	}
+	bool minor_labels = a->yhi - a->ylo <= 2;
+	for (int e = a->ylo; e <= a->yhi; e++) {
+		double decade = pow(10, e);
+		grid_line(f, a, decade, "#bbb", true);
+		for (int m = 2; e < a->yhi && m <= 9; m++)
+			grid_line(f, a, m * decade, "#eee", minor_labels && (m == 2 || m == 5));
+	}
 }
 
 static void frame(FILE *f, const struct axes *a, const char *ylabel)
 {
 	fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#444'/>\n",
 		LEFT, a->y0, W - LEFT - RIGHT, PANEL_H);
-	for (int i = 0; i <= 5; i++) {
-		double v = a->ymax * i / 5;
-		fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>\n", LEFT,
-			W - RIGHT, py(a, v), py(a, v));
-		fprintf(f, "<text x='%d' y='%.1f' text-anchor='end' font-size='12'>%g</text>\n",
-			LEFT - 6, py(a, v) + 4, v);
-	}
+	y_grid(f, a);
 	for (double e = a->xmin; e <= a->xmax + 1e-9; e += 1) {
 		unsigned procs = (unsigned)llround(exp2(e));
 		fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%d' y2='%d' stroke='#eee'/>\n",
@@ -93,20 +149,33 @@ static void frame(FILE *f, const struct axes *a, const char *ylabel)
 		(W + LEFT) / 2, a->y0 + PANEL_H + 34);
 }
 
-/* One series in one panel: whiskers and points (throughput) or points
- * only (latency), joined by a line. */
-static void series_marks(FILE *f, const struct axes *a, const struct plot_series *s,
-			 const char *color, int latency)
+/* Series past the palette are told apart by dashes as well. */
+static const char *dashes(size_t s)
 {
-	fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", color);
+	return (s / NCOLORS) % 2 ? " stroke-dasharray='8 4'" : "";
+}
+
+/* One series in one panel: whiskers and points (throughput) or
+ * points only (latency), joined by a line. */
+static void series_marks(FILE *f, const struct axes *a, const struct plot_series *s,
+			 size_t index, int latency)
+{
+	const char *color = colors[index % NCOLORS];
+
+	fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2'%s points='", color,
+		dashes(index));
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct plot_point *p = &s->points[i];
-		fprintf(f, "%.1f,%.1f ", px(a, p->procs), py(a, latency ? p->p99_ms : p->mean));
+		double v = latency ? p->p99_ms : p->mean;
+		if (shown(a, v))
+			fprintf(f, "%.1f,%.1f ", px(a, p->procs), py(a, v));
 	}
 	fputs("'/>\n", f);
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct plot_point *p = &s->points[i];
-		double x = px(a, p->procs);
+		double x = px(a, p->procs), v = latency ? p->p99_ms : p->mean;
+		if (!shown(a, v))
+			continue;
 		if (!latency) {
 			fprintf(f, "<line class='whisker' x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f'"
 				" stroke='%s'/>\n", x, x, py(a, p->low), py(a, p->high), color);
@@ -116,61 +185,103 @@ static void series_marks(FILE *f, const struct axes *a, const struct plot_series
 				x - 5, x + 5, py(a, p->low), py(a, p->low), color);
 		}
 		fprintf(f, "<circle class='point' cx='%.1f' cy='%.1f' r='4' fill='%s'>"
-			"<title>%u clients: %.2f %s</title></circle>\n", x,
-			py(a, latency ? p->p99_ms : p->mean), color, p->procs,
-			latency ? p->p99_ms : p->mean, latency ? "ms p99" : "MB/sec mean");
+			"<title>%u clients: %.2f %s</title></circle>\n", x, py(a, v), color,
+			p->procs, v, latency ? "ms p99" : "MB/sec mean");
 	}
 }
 
-int plot_svg(const char *path, const char *title, const struct plot_series *series,
-	     size_t nseries)
+bool plot_latency_log(const struct plot_series *series, size_t nseries, bool forced)
 {
-	struct axes tp = { .xmin = 1e9, .xmax = 0, .y0 = TOP };
-	struct axes lat = { .y0 = TOP + PANEL_H + GAP };
-	double tmax = 0, lmax = 0;
+	double lo = INFINITY, hi = 0;
 
+	for (size_t s = 0; s < nseries; s++) {
+		for (size_t i = 0; i < series[s].npoints; i++) {
+			double v = series[s].points[i].p99_ms;
+			if (v > 0 && isfinite(v)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	}
+	return forced || (hi > 0 && hi > 100 * lo);
+}
+
+/* The panels' ranges, from every series' points. */
+static void set_axes(struct axes *tp, struct axes *lat, const struct plot_series *series,
+		     size_t nseries, bool log_latency)
+{
+	double tmax = 0, lmax = 0, lmin = INFINITY;
+
+	*tp = (struct axes){ .xmin = 1e9, .xmax = 0, .y0 = TOP };
 	for (size_t s = 0; s < nseries; s++) {
 		for (size_t i = 0; i < series[s].npoints; i++) {
 			const struct plot_point *p = &series[s].points[i];
 			double e = log2(p->procs);
-			tp.xmin = e < tp.xmin ? floor(e) : tp.xmin;
-			tp.xmax = e > tp.xmax ? ceil(e) : tp.xmax;
+			tp->xmin = e < tp->xmin ? floor(e) : tp->xmin;
+			tp->xmax = e > tp->xmax ? ceil(e) : tp->xmax;
 			tmax = fmax(tmax, fmax(p->high, p->mean));
-			lmax = fmax(lmax, p->p99_ms);
+			if (isfinite(p->p99_ms)) {
+				lmax = fmax(lmax, p->p99_ms);
+				lmin = p->p99_ms > 0 ? fmin(lmin, p->p99_ms) : lmin;
+			}
 		}
 	}
-	if (tp.xmin > tp.xmax)
-		tp.xmin = tp.xmax = 0;
-	tp.ymax = nice_max(tmax);
-	lat.xmin = tp.xmin;
-	lat.xmax = tp.xmax;
-	lat.ymax = nice_max(lmax);
+	if (tp->xmin > tp->xmax)
+		tp->xmin = tp->xmax = 0;
+	tp->ymax = nice_max(tmax);
+	*lat = (struct axes){ .xmin = tp->xmin, .xmax = tp->xmax, .log = log_latency,
+			      .ymax = nice_max(lmax), .y0 = TOP + PANEL_H + GAP };
+	if (log_latency && lmax > 0) {
+		lat->ylo = (int)floor(log10(lmin));
+		lat->yhi = (int)ceil(log10(lmax));
+	}
+	if (lat->yhi <= lat->ylo)
+		lat->yhi = lat->ylo + 1;
+}
 
+/* A legend row: a line with a point in the series' colour, then its
+ * name. */
+static void legend_row(FILE *f, int y, size_t index, const char *name)
+{
+	const char *color = colors[index % NCOLORS];
+
+	fprintf(f, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='%s' stroke-width='2'%s/>"
+		"<circle cx='%d' cy='%d' r='4' fill='%s'/>"
+		"<text x='%d' y='%d' font-size='13'>", LEFT, LEFT + 24, y - 4, y - 4, color,
+		dashes(index), LEFT + 12, y - 4, color, LEFT + 32, y);
+	put_text(f, name);
+	fputs("</text>\n", f);
+}
+
+int plot_svg(const char *path, const struct plot_style *style,
+	     const struct plot_series *series, size_t nseries)
+{
+	struct axes tp, lat;
+	bool log_latency = plot_latency_log(series, nseries, style->log_latency);
+
+	set_axes(&tp, &lat, series, nseries, log_latency);
 	FILE *f;
 	int err;
 	struct outfile *o = outfile_open(NULL, path, &f, &err);
 	if (!o)
 		return err;
-	int h = TOP + 2 * PANEL_H + GAP + 60 + 20 * (int)nseries;
+	int legend_y = TOP + 2 * PANEL_H + GAP + 50;
+	int h = legend_y + 10 + LEGEND_ROW * (int)nseries;
 	fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
 		   "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d'"
 		   " viewBox='0 0 %d %d' font-family='sans-serif'>\n"
 		   "<rect width='100%%' height='100%%' fill='white'/>\n", W, h, W, h);
-	fputs("<text x='450' y='30' font-size='18' text-anchor='middle'>", f);
-	put_text(f, title);
+	fprintf(f, "<text x='%d' y='30' font-size='18' text-anchor='middle'>", W / 2);
+	put_text(f, style->title);
 	fputs("</text>\n", f);
 	frame(f, &tp, "MB/sec (mean, high-low)");
-	frame(f, &lat, "p99 latency, ms");
+	frame(f, &lat, log_latency ? "p99 latency, ms (log scale)" : "p99 latency, ms");
 	for (size_t s = 0; s < nseries; s++) {
-		const char *color = colors[s % (sizeof(colors) / sizeof(colors[0]))];
 		fprintf(f, "<g class='series'>\n");
-		series_marks(f, &tp, &series[s], color, 0);
-		series_marks(f, &lat, &series[s], color, 1);
-		int ly = TOP + 2 * PANEL_H + GAP + 50 + 20 * (int)s;
-		fprintf(f, "<rect x='%d' y='%d' width='14' height='14' fill='%s'/>"
-			"<text x='%d' y='%d' font-size='13'>", LEFT, ly - 11, color, LEFT + 20, ly);
-		put_text(f, series[s].name);
-		fputs("</text>\n</g>\n", f);
+		series_marks(f, &tp, &series[s], s, 0);
+		series_marks(f, &lat, &series[s], s, 1);
+		legend_row(f, legend_y + LEGEND_ROW * (int)s, s, series[s].name);
+		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n", f);
 	return outfile_commit(o);

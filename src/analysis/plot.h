@@ -2,12 +2,20 @@
  * plot.h - a standalone SVG chart of a sweep: throughput against the
  * number of clients (log2 axis) with high/low whiskers around the mean,
  * and under it a second panel with p99 latency.  One series per input
- * (a sweep, or each side of a comparison).  The SVG needs nothing but a
- * browser to view.
+ * (a sweep, or each document of a comparison), each with its legend
+ * entry.  The SVG needs nothing but a browser to view.
+ *
+ * The latency axis is linear from 0, or logarithmic (a decade a step,
+ * labelled 0.1, 1, 10, 100 ... ms) when asked for or when the p99 values
+ * span more than two decades, so that a slow curve does not flatten a
+ * fast one against the floor.  A value of 0 has no place on a log axis
+ * and is left out there.  Knows nothing of runs or documents: the caller
+ * hands it numbers and words.
  */
 #ifndef DBENCH_PLOT_H
 #define DBENCH_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One client count of a series. */
@@ -23,8 +31,23 @@ struct plot_series {
 	size_t npoints;
 };
 
+/* What is drawn besides the series. */
+struct plot_style {
+	const char *title;
+	bool log_latency;	/* a log latency axis whatever the values */
+};
+
 /* Write the chart to path.  0, or an errno value. */
-int plot_svg(const char *path, const char *title, const struct plot_series *series,
-	     size_t nseries);
+int plot_svg(const char *path, const struct plot_style *style,
+	     const struct plot_series *series, size_t nseries);
+
+/* Whether the latency axis is logarithmic: forced, or the positive p99
+ * values of all series span more than two decades (largest > 100 times
+ * the smallest). */
+bool plot_latency_log(const struct plot_series *series, size_t nseries, bool forced);
+
+/* The label of a tick at v, a power of ten or 2 or 5 times one, as plain
+ * decimals without trailing zeros: "0.01", "0.5", "1", "20", "1000". */
+void plot_tick_label(char *buf, size_t size, double v);
 
 #endif

@@ -14,6 +14,7 @@
 #include "analysis/plot.h"
 #include "analysis/rundoc.h"
 #include "analysis/sweep.h"
+#include "base/jsontext.h"
 #include "base/numstat.h"
 #include "base/outfile.h"
 #include "base/version.h"
@@ -313,7 +314,8 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 
 /* The summary as one chart series (counts where no run succeeded are left
  * out). */
-static int write_plot(const char *path, const struct run_plan *base, json_t *summary)
+static int write_plot(const struct sweep_plan *sp, const struct run_plan *base,
+		      json_t *summary)
 {
 	size_t n = json_array_size(summary), k = 0, i;
 	struct plot_point *pts = calloc(n ? n : 1, sizeof(*pts));
@@ -335,24 +337,26 @@ static int write_plot(const char *path, const struct run_plan *base, json_t *sum
 	char name[512];
 	snprintf(name, sizeof(name), "%s on %s%s", base->prog->source, base->dirs[0],
 		 base->ndirs > 1 ? " ..." : "");
-	struct plot_series series = { name, pts, k };
-	int err = plot_svg(path, "dbench sweep", &series, 1);
+	struct plot_series series = { base->label ? base->label : name, pts, k };
+	struct plot_style style = { .title = "dbench sweep", .log_latency = sp->plot_log };
+	int err = plot_svg(sp->plot_path, &style, &series, 1);
 	free(pts);
 	return err;
 }
 
 /* ---- the sweep ---- */
 
-static json_t *sweep_config(const struct sweep_plan *sp)
+static json_t *sweep_config(const struct sweep_plan *sp, const struct run_plan *base)
 {
 	json_t *procs = json_array();
 
 	for (unsigned i = 0; i < sp->nprocs; i++)
 		json_array_append_new(procs, json_integer(sp->procs[i]));
-	return json_pack("{s:s, s:o, s:I, s:o, s:I, s:b}", "dbench_version", DBENCH_VERSION,
+	return json_pack("{s:s, s:o, s:I, s:o, s:I, s:b, s:o}", "dbench_version", DBENCH_VERSION,
 			 "procs", procs, "repeat", (json_int_t)sp->repeat,
 			 "precision_pct", sp->precision > 0 ? json_real(sp->precision) : json_null(),
-			 "settle_s", (json_int_t)sp->settle, "drop_caches", sp->drop_caches);
+			 "settle_s", (json_int_t)sp->settle, "drop_caches", sp->drop_caches,
+			 "label", jsontext(base->label));
 }
 
 /* With a precision target, where a count stands after each of its runs. */
@@ -470,11 +474,11 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		fprintf(stderr, "dbench: cannot write CSV to '%s': %s\n", sp->csv_path,
 			strerror(err));
 	int perr = 0;
-	if (sp->plot_path && (perr = write_plot(sp->plot_path, base, summary)) != 0)
+	if (sp->plot_path && (perr = write_plot(sp, base, summary)) != 0)
 		fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", sp->plot_path,
 			strerror(perr));
 	err = err ? err : perr;
-	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp), "runs", runs,
+	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp, base), "runs", runs,
 				"summary", summary);
 	int jerr = 0;
 	if (sp->json_path && (jerr = report_json_dump(doc, sp->json_path)) != 0)

@@ -38,6 +38,7 @@ struct sweep_plan {
 	const char *json_path;	/* the sweep document, "-" for stdout, or NULL */
 	const char *csv_path;	/* one row per run, or NULL */
 	const char *plot_path;	/* an SVG chart of the summary, or NULL */
+	bool plot_log;		/* --plot-log: its latency axis logarithmic */
 };
 
 /*

@@ -38,7 +38,7 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 	for (unsigned i = 0; i < plan->ncpus; i++)
 		json_array_append_new(cpus, json_integer(plan->cpus[i]));
 	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
-			 " s:s, s:b, s:o, s:b, s:o, s:b, s:b, s:b}",
+			 " s:s, s:b, s:o, s:b, s:o, s:b, s:b, s:b, s:o}",
 			 "nprocs", (json_int_t)plan->nclients * nranks,
 			 "ranks", (json_int_t)nranks,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
@@ -61,7 +61,8 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 			 "think_time_us", real(plan->think_us),
 			 "think_time_exponential", plan->think_exp,
 			 "no_resolve", plan->bopts.no_resolve,
-			 "continue_on_error", plan->continue_on_error);
+			 "continue_on_error", plan->continue_on_error,
+			 "label", jsontext(plan->label));
 }
 
 /* --verify's figures, or null without it. */

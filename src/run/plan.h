@@ -60,6 +60,8 @@ struct run_plan {
 	json_t **result_doc;		/* if set: receives the run's JSON document */
 	bool text_on_stderr;		/* human text to stderr (stdout holds JSON) */
 	const char *command_line;	/* as typed, for the record */
+	const char *label;		/* --label: the run's name in its JSON, plot
+					 * legends and compare's headers, or NULL */
 	struct backend_options bopts;
 	const struct backend *backend;
 	const struct program *prog;	/* compiled loadfile, read-only */

@@ -139,4 +139,47 @@ expect_status $rc 2
 expect_eq "$err" "dbench: $DBENCH:1: control byte 0x7f in line (not a text loadfile?)"
 end
 
+
+# label_refused LABEL ERROR: --label=LABEL is bad usage with exactly ERROR
+label_refused() {
+	mkdir -p "$T/lbl"
+	err=$("$DBENCH" --backend=null --run-once -q --label="$1" -D "$T/lbl" 1 2>&1 >/dev/null)
+	rc=$?
+	expect_status $rc 2
+	expect_eq "$err" "$2" "the error for --label='$1'"
+	[ -z "$(ls "$T/lbl")" ] || fail "files were created: $(ls "$T/lbl")"
+}
+
+begin "--label is refused empty, too long, with a control character or not UTF-8"
+label_refused "" "dbench: --label must not be empty"
+label_refused "$(printf 'x%.0s' $(seq 65))" "dbench: --label must be at most 64 characters, not 65"
+label_refused "$(printf 'ext4\tjournal')" \
+	"dbench: --label must not hold a control character (character 5 is U+0009)"
+label_refused "$(printf 'a\nb')" \
+	"dbench: --label must not hold a control character (character 2 is U+000A)"
+label_refused "$(printf 'a\033[31m')" \
+	"dbench: --label must not hold a control character (character 2 is U+001B)"
+label_refused "$(printf 'nel\302\205')" \
+	"dbench: --label must not hold a control character (character 4 is U+0085)"
+label_refused "$(printf 'a\377b')" "dbench: --label is not valid UTF-8 (at byte 2)"
+label_refused "$(printf 'ab\300\257')" "dbench: --label is not valid UTF-8 (at byte 3)"
+label_refused "$(printf 'abc\355\240\200')" "dbench: --label is not valid UTF-8 (at byte 4)"
+label_refused "$(printf 'cut\342\202')" "dbench: --label is not valid UTF-8 (at byte 4)"
+end
+
+begin "--label takes 64 characters of any script, counted as characters"
+label=$(printf 'é%.0s' $(seq 63))€
+mkdir -p "$T/d"
+"$DBENCH" --backend=null --run-once -q --label="$label" --json="$T/l.json" -D "$T/d" 1 \
+	>/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r .config.label "$T/l.json")" "$label" "config.label"
+end
+
+begin "--plot-log without --plot is bad usage"
+err=$(cd "$T" && "$DBENCH" --sweep=1 --plot-log -D "$T" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --plot-log goes with --plot"
+end
+
 finish

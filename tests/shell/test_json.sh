@@ -169,4 +169,12 @@ expect_match "$out" "^Directory $T/da: 2 clients, [0-9.]+ MB/sec, p99 [0-9.]+ ms
 expect_match "$out" "^Directory $T/db: 1 client, [0-9.]+ MB/sec, p99 [0-9.]+ ms\$"
 end
 
+
+begin "config.label is null without --label and the text given with it"
+expect_eq "$(jq -c .config.label "$T/r.json")" null "config.label without --label"
+"$DBENCH" --backend=null --run-once -q --label='6.1 "data=journal" <x> & y' --json="$T/l.json" \
+	-D "$T/d" 1 >/dev/null || fail "the labelled run failed"
+expect_eq "$(jq -r .config.label "$T/l.json")" '6.1 "data=journal" <x> & y' "config.label"
+end
+
 finish

@@ -89,4 +89,35 @@ expect_eq "$(grep -c "class='whisker'" "$T/s.svg")" 3 "whiskers"
 expect_match "$(cat "$T/s.svg")" "^<svg xmlns='http://www.w3.org/2000/svg'"
 end
 
+
+begin "without --label the plot's legend names the loadfile and the directory"
+expect_match "$(cat "$T/s.svg")" ">\\(built-in\\) on $T/d</text>\$"
+end
+
+begin "--label names the sweep, each of its runs and the plot's legend"
+"$DBENCH" --sweep=1,2 --settle=0 --backend=null --run-once -q -D "$T/d" \
+	--label='ext4 <journal> & co' --json="$T/l.json" --plot="$T/l.svg" >/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r .sweep.label "$T/l.json")" 'ext4 <journal> & co' "sweep.label"
+expect_eq "$(jq -r '[.runs[].config.label] | unique | .[]' "$T/l.json")" \
+	'ext4 <journal> & co' "the runs' config.label"
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/l.svg" 2>/dev/null || fail "not well-formed XML"
+fi
+expect_match "$(cat "$T/l.svg")" ">ext4 &lt;journal&gt; &amp; co</text>\$"
+expect_no_match "$(cat "$T/l.svg")" "built-in"
+expect_eq "$(jq -c .sweep.label "$T/s.json")" null "sweep.label without --label"
+end
+
+begin "--plot-log draws the p99 panel on a log axis with a tick a decade"
+"$DBENCH" --sweep=1,2 --settle=0 --backend=null --run-once -q -D "$T/d" --plot-log \
+	--plot="$T/log.svg" >/dev/null; rc=$?
+expect_status $rc 0
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/log.svg" 2>/dev/null || fail "not well-formed XML"
+fi
+expect_match "$(cat "$T/log.svg")" ">p99 latency, ms \\(log scale\\)</text>\$"
+expect_match "$(cat "$T/log.svg")" "<text class='tick' [^>]*>(0\\.0*)?1</text>\$"
+end
+
 finish
