@@ -14,9 +14,23 @@
  * the operation at hand instead of hanging the client.
  *
  * Both dialects run here: dbench 4's operations on the NFS calls a client
- * would make for them (NTCreateX a LOOKUP/CREATE/OPEN, ReadX a READ,
- * Flush a COMMIT ...), and the NFS dialect's by path, each file opened
- * once and its handle kept.  Locks need NFSv4 (libnfs has no NLM client
+ * would make for them (NTCreateX a LOOKUP or CREATE, ReadX a READ, Flush
+ * a COMMIT ...), and the NFS dialect's by path, each file opened once and
+ * its handle kept.
+ *
+ * Over NFSv3 (the default) a client sends one RPC per operation, as a
+ * kernel client with a warm dentry cache does: nfs3.c's calls on handles,
+ * with the handles of the directories the loadfile names kept in a small
+ * cache (NFS_DIR_SLOTS, indexed by program.dirs) that Rmdir, Rename and
+ * Deltree clear beneath the name they change, and the handles of open
+ * files kept with their trace handles.  A miss looks the directory up
+ * component by component from the client's own directory, and a lookup
+ * never follows a symbolic link.  ACCESS3, READLINK3, SYMLINK3 and LINK3,
+ * rare, go through libnfs' path calls (its directory cache off, since the
+ * handle calls change directories behind its back).
+ *
+ * Over NFSv4 every operation goes through libnfs' path calls, which
+ * resolve the path each time; locks need NFSv4 (libnfs has no NLM client
  * in its sync calls): over NFSv3 they are not supported, and said so.
  *
  * Owns: the libnfs contexts, handles and buffers.  Knows nothing of the
@@ -35,10 +49,13 @@
 
 #include "backends/backend.h"
 #include "backends/dosmatch.h"
+#include "backends/nfs3.h"
 
 #define NFS_TIMEOUT_MS 5000		/* one call at most, then it fails */
 #define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)
 #define NFS_CACHE_SLOTS 64		/* NFS-dialect files kept open per client */
+#define NFS_DIR_SLOTS 256		/* NFSv3 directory handles kept per client */
+#define NFS_RMTREE_DEPTH 64
 
 /* NTCreateX create_disposition values (MS-SMB) and create_options bit. */
 enum { NFS_SUPERSEDE, NFS_OPEN, NFS_CREATE, NFS_OPEN_IF, NFS_OVERWRITE, NFS_OVERWRITE_IF };
@@ -62,31 +79,56 @@ struct backend_target {
 	pid_t owner;			/* the process that mounted it */
 };
 
-/* An open object of a trace handle: a file, or a directory (no fh). */
+/*
+ * An open file or directory: over NFSv4 libnfs' open file (none for a
+ * directory), over NFSv3 its handle.
+ */
+struct nfs_file {
+	struct nfsfh *fh;		/* NFSv4 */
+	struct nfs3_handle h3;		/* NFSv3 */
+};
+
+/* An open object of a trace handle. */
 struct nfs_handle {
-	struct nfsfh *fh;
+	struct nfs_file f;
 	bool open;
+	bool is_file;			/* else a directory */
 };
 
 /* An NFS-dialect file opened by path, keyed by the interned path. */
 struct nfs_cached {
-	const char *path;
-	struct nfsfh *fh;
-	bool locked;		/* this client took a lock on it */
+	const char *path;		/* NULL: the slot is free */
+	struct nfs_file f;
+	bool locked;			/* this client took a lock on it */
+};
+
+/* An NFSv3 directory handle, of program.dirs[dir]. */
+struct nfs_dir_slot {
+	struct nfs3_handle h;		/* len 0: free */
+	uint16_t dir;
 };
 
 struct backend_client {
 	struct nfs_context *nfs;
+	struct nfs3_conn *c3;		/* NFSv3's handle calls, else NULL */
 	const struct program *prog;
 	struct backend_options opts;
 	int version;
+	char name[40];			/* "clientN" */
 	char dir[64];			/* "/clients/clientN" */
 	char path[NFS_PATH_MAX], path2[NFS_PATH_MAX];
 	struct nfs_handle *h;		/* [max_handles] */
 	unsigned nh;
 	struct nfs_cached cache[NFS_CACHE_SLOTS];
+	/* NFSv3: the export's root, its clients directory and ours (len 0
+	 * until looked up), and the directories beneath ours */
+	struct nfs3_handle root, clients, self;
+	uint16_t *dir_slot;		/* [ndirs]: 1 + its slot, 0 for none */
+	struct nfs_dir_slot slots[NFS_DIR_SLOTS];
+	unsigned hand;			/* the next slot to take */
 	char *buf;			/* reads and writes */
 	size_t buflen;
+	char *pattern;			/* [buflen] WRITEPATTERN's text over and over, or NULL */
 	struct offset_state ost;
 	struct verify *verify;
 };
@@ -106,6 +148,7 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 	}
 	nfs_set_autoreconnect(nfs, 0);
 	nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
+	nfs_set_dircache(nfs, 0);
 	u = nfs_parse_url_dir(nfs, url);
 	if (!u) {
 		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL: %s", url,
@@ -125,7 +168,6 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 	nfs_destroy_context(nfs);
 	return NULL;
 }
-
 static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
 {
 	if (dirs) {
@@ -275,7 +317,6 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 					     const struct backend_options *opts, char **err)
 {
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
-	char name[40];
 
 	if (!bc)
 		goto nomem;
@@ -283,14 +324,21 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 	bc->prog = prog;
 	bc->opts = *opts;
 	bc->version = t->version;
-	backend_client_name(name, sizeof(name), opts, id);
-	snprintf(bc->dir, sizeof(bc->dir), "/clients/%s", name);
+	backend_client_name(bc->name, sizeof(bc->name), opts, id);
+	snprintf(bc->dir, sizeof(bc->dir), "/clients/%s", bc->name);
 	bc->nh = prog->max_handles;
 	bc->h = talloc_zero_array(bc, struct nfs_handle, bc->nh + 1);
 	bc->buflen = nfsb_max_transfer(prog);
 	bc->buf = talloc_zero_array(bc, char, bc->buflen);
-	if (!bc->h || !bc->buf)
+	bc->dir_slot = talloc_zero_array(bc, uint16_t, prog->ndirs + 1);
+	if (!bc->h || !bc->buf || !bc->dir_slot)
 		goto nomem;
+	if (prog->write_pattern) {
+		if (!(bc->pattern = talloc_array(bc, char, bc->buflen)))
+			goto nomem;
+		for (size_t i = 0; i < bc->buflen; i++)
+			bc->pattern[i] = prog->write_pattern[i % prog->write_pattern_len];
+	}
 	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
 					 .client = id - 1, .nclients = opts->nclients };
 	if (opts->verify &&
@@ -301,6 +349,18 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 		errno = EIO;
 		talloc_free(bc);
 		return NULL;
+	}
+	if (bc->version < 4) {
+		bc->c3 = nfs3_conn_new(bc, bc->nfs);
+		if (!bc->c3)
+			goto nomem;
+		int e = nfs3_root(bc->c3, &bc->root);
+		if (e) {
+			*err = talloc_asprintf(mem_ctx, "'%s': no root handle: %s", t->url, strerror(e));
+			errno = e;
+			talloc_free(bc);
+			return NULL;
+		}
 	}
 	int rc = nfs_mkdir(bc->nfs, bc->dir);
 	if (rc != 0 && rc != -EEXIST) {
@@ -318,7 +378,7 @@ nomem:
 	return NULL;
 }
 
-/* ---- paths and handles ---- */
+/* ---- paths (NFSv4) ---- */
 
 /* The export path of op's first (second) path, in bc->path (path2). */
 static const char *nfsb_path(struct backend_client *bc, const struct op *op, bool second)
@@ -334,20 +394,258 @@ static const char *nfsb_path(struct backend_client *bc, const struct op *op, boo
 	return buf;
 }
 
-static void nfsb_handle_close(struct backend_client *bc, struct nfs_handle *h)
+static int nfsb_rc(int rc)
 {
-	if (h->fh)
-		nfs_close(bc->nfs, h->fh);
-	*h = (struct nfs_handle){ 0 };
+	return rc < 0 ? -rc : 0;
 }
 
-/* The file of op's trace handle, or NULL (a directory, or none). */
+/* ---- directory handles (NFSv3) ---- */
+
+/* The handle of /clients, then of our own directory. */
+static int nfsb3_clients(struct backend_client *bc, const struct nfs3_handle **out)
+{
+	int err = 0;
+
+	if (bc->clients.len == 0)
+		err = nfs3_lookup(bc->c3, &bc->root, "clients", &bc->clients, NULL);
+	*out = &bc->clients;
+	return err;
+}
+
+static int nfsb3_self(struct backend_client *bc, const struct nfs3_handle **out)
+{
+	const struct nfs3_handle *clients;
+	enum nfs3_kind kind = NFS3_KIND_DIR;
+	int err = 0;
+
+	*out = &bc->self;
+	if (bc->self.len)
+		return 0;
+	err = nfsb3_clients(bc, &clients);
+	if (err == 0)
+		err = nfs3_lookup(bc->c3, clients, bc->name, &bc->self, &kind);
+	if (err == 0 && kind != NFS3_KIND_DIR && kind != NFS3_KIND_UNKNOWN)
+		err = ENOTDIR;
+	if (err)
+		bc->self.len = 0;
+	return err;
+}
+
+/* Look `rel` up from our directory, a component at a time. */
+static int nfsb3_walk(struct backend_client *bc, const char *rel, struct nfs3_handle *out)
+{
+	const struct nfs3_handle *self;
+	char name[NFS_PATH_MAX];
+	int err = nfsb3_self(bc, &self);
+
+	if (err)
+		return err;
+	*out = *self;
+	while (*rel) {
+		size_t len = strcspn(rel, "/");
+		enum nfs3_kind kind = NFS3_KIND_DIR;
+		memcpy(name, rel, len);
+		name[len] = '\0';
+		struct nfs3_handle next;
+		err = nfs3_lookup(bc->c3, out, name, &next, &kind);
+		if (err == 0 && kind != NFS3_KIND_DIR && kind != NFS3_KIND_UNKNOWN)
+			err = ENOTDIR;
+		if (err)
+			return err;
+		*out = next;
+		rel += len + (rel[len] == '/');
+	}
+	return 0;
+}
+
+/* The handle of program.dirs[dir], from the cache or looked up into it. */
+static int nfsb3_dir(struct backend_client *bc, uint16_t dir, const struct nfs3_handle **out)
+{
+	const char *rel = dir < bc->prog->ndirs ? bc->prog->dirs[dir] : NULL;
+
+	if (!rel)
+		return EINVAL;
+	if (*rel == '\0')
+		return nfsb3_self(bc, out);
+	if (bc->dir_slot[dir]) {
+		*out = &bc->slots[bc->dir_slot[dir] - 1].h;
+		return 0;
+	}
+	struct nfs_dir_slot *s = &bc->slots[bc->hand];
+	struct nfs3_handle h;
+	int err = nfsb3_walk(bc, rel, &h);
+	if (err)
+		return err;
+	if (s->h.len)
+		bc->dir_slot[s->dir] = 0;	/* the oldest gives way */
+	*s = (struct nfs_dir_slot){ h, dir };
+	bc->dir_slot[dir] = (uint16_t)(bc->hand + 1);
+	bc->hand = (bc->hand + 1) % NFS_DIR_SLOTS;
+	*out = &s->h;
+	return 0;
+}
+
+/* The directory holding op's first (second) path and the name in it. */
+static int nfsb3_parent(struct backend_client *bc, const struct op *op, bool second,
+			const struct nfs3_handle **dir, const char **leaf)
+{
+	uint16_t d = second ? op->dir2 : op->dir;
+
+	if (!second && (op->flags & OPF_CLIENTS_DIR)) {
+		*dir = &bc->root;
+		*leaf = "clients";
+		return 0;
+	}
+	if (d == DIR_NONE) {	/* our own directory */
+		*leaf = bc->name;
+		return nfsb3_clients(bc, dir);
+	}
+	*leaf = second ? op->leaf2 : op->leaf;
+	return nfsb3_dir(bc, d, dir);
+}
+
+/* The handle of op's path itself, and what it is. */
+static int nfsb3_object(struct backend_client *bc, const struct op *op, struct nfs3_handle *out,
+			enum nfs3_kind *kind)
+{
+	const struct nfs3_handle *dir;
+	const char *leaf;
+
+	if (!(op->flags & OPF_CLIENTS_DIR) && op->dir == DIR_NONE) {
+		int err = nfsb3_self(bc, &dir);
+		if (err == 0) {
+			*out = *dir;
+			*kind = NFS3_KIND_DIR;
+		}
+		return err;
+	}
+	int err = nfsb3_parent(bc, op, false, &dir, &leaf);
+	return err ? err : nfs3_lookup(bc->c3, dir, leaf, out, kind);
+}
+
+/* Forget the directory handles at or beneath client-relative `path` (all
+ * of them for our directory; /clients too for "\clients"): after an
+ * Rmdir, Rename or Deltree they name something else, or nothing. */
+static void nfsb3_forget(struct backend_client *bc, const char *path, bool clients_dir)
+{
+	size_t len = path ? strlen(path) : 0;
+
+	if (!bc->c3)
+		return;
+	if (clients_dir)
+		bc->clients.len = 0;
+	if (clients_dir || len == 0)
+		bc->self.len = 0;
+	for (unsigned i = 0; i < NFS_DIR_SLOTS; i++) {
+		struct nfs_dir_slot *s = &bc->slots[i];
+		const char *d = bc->prog->dirs[s->dir];
+		if (s->h.len && (clients_dir || len == 0 ||
+				 (strncmp(d, path, len) == 0 && (d[len] == '\0' || d[len] == '/')))) {
+			bc->dir_slot[s->dir] = 0;
+			s->h.len = 0;
+		}
+	}
+}
+
+/* ---- open files ---- */
+
+static void nfsb_file_close(struct backend_client *bc, struct nfs_file *f)
+{
+	if (f->fh)
+		nfs_close(bc->nfs, f->fh);
+	*f = (struct nfs_file){ 0 };
+}
+
+static int nfsb_file_getattr(struct backend_client *bc, const struct nfs_file *f)
+{
+	struct nfs_stat_64 st;
+
+	if (bc->c3)
+		return f->h3.len ? nfs3_getattr(bc->c3, &f->h3, NULL) : 0;
+	return f->fh ? nfsb_rc(nfs_fstat64(bc->nfs, f->fh, &st)) : 0;
+}
+
+static int nfsb_file_commit(struct backend_client *bc, const struct nfs_file *f)
+{
+	if (bc->c3)
+		return f->h3.len ? nfs3_commit(bc->c3, &f->h3) : 0;
+	return f->fh ? nfsb_rc(nfs_fsync(bc->nfs, f->fh)) : 0;
+}
+
+/* Read or write size bytes at off through f, from or into buf; *done is
+ * what moved.  A read into a NULL buf lets the data go (NFSv3: uncopied). */
+static int nfsb_file_io(struct backend_client *bc, const struct nfs_file *f, uint64_t off,
+			size_t size, bool write, char *buf, size_t *done)
+{
+	if (bc->c3)
+		return write ? nfs3_write(bc->c3, &f->h3, off, size, buf, done)
+			     : nfs3_read(bc->c3, &f->h3, off, size, buf, done);
+	int rc = write ? nfs_pwrite(bc->nfs, f->fh, off, size, buf)
+		       : nfs_pread(bc->nfs, f->fh, off, size, buf ? buf : bc->buf);
+	*done = rc < 0 ? 0 : (size_t)rc;
+	return nfsb_rc(rc);
+}
+
+/*
+ * Open op's path as a file with `flags` (O_CREAT, O_TRUNC): *is_file
+ * false when it names a directory (opened, with no file over NFSv4).
+ */
+static int nfsb_file_open(struct backend_client *bc, const struct op *op, int flags,
+			  struct nfs_file *f, bool *is_file)
+{
+	*f = (struct nfs_file){ 0 };
+	*is_file = true;
+	if (!bc->c3) {
+		const char *path = nfsb_path(bc, op, false);
+		int err = nfsb_rc(nfs_open2(bc->nfs, path, O_RDWR | flags, 0644, &f->fh));
+		if (err == EISDIR || err == EACCES) {	/* a directory opened as a file */
+			err = nfsb_is_dir(bc->nfs, path);
+			*is_file = err != 0;
+		}
+		return err;
+	}
+	const struct nfs3_handle *dir;
+	const char *leaf;
+	enum nfs3_kind kind = NFS3_KIND_UNKNOWN;
+	int create_err = 0;
+	int err = nfsb3_parent(bc, op, false, &dir, &leaf);
+	if (err)
+		return err;
+	if (flags & O_CREAT) {
+		/* UNCHECKED: an existing file is opened (and emptied) too */
+		create_err = nfs3_create(bc->c3, dir, leaf, (flags & O_TRUNC) != 0, &f->h3);
+		if (create_err == 0)
+			return 0;
+		if (create_err != EEXIST && create_err != EISDIR && create_err != EACCES)
+			return create_err;
+	}
+	err = nfs3_lookup(bc->c3, dir, leaf, &f->h3, &kind);
+	if (err == 0 && kind == NFS3_KIND_DIR)
+		*is_file = false;	/* a directory opened as a file */
+	else if (err == 0 && create_err)
+		err = create_err;
+	else if (err == 0 && kind == NFS3_KIND_OTHER)
+		err = ELOOP;		/* a link, never followed */
+	if (err)
+		f->h3.len = 0;
+	return err;
+}
+
+/* The file of op's trace handle, or NULL. */
 static struct nfs_handle *nfsb_handle_of(struct backend_client *bc, const struct op *op)
 {
 	if (op->handle >= bc->nh || !bc->h[op->handle].open)
 		return NULL;
 	return &bc->h[op->handle];
 }
+
+static void nfsb_handle_close(struct backend_client *bc, struct nfs_handle *h)
+{
+	nfsb_file_close(bc, &h->f);
+	*h = (struct nfs_handle){ 0 };
+}
+
+/* ---- the NFS dialect's files, by path ---- */
 
 /* The cache slot of an interned path. */
 static struct nfs_cached *nfsb_cache_slot(struct backend_client *bc, const char *path)
@@ -356,40 +654,239 @@ static struct nfs_cached *nfsb_cache_slot(struct backend_client *bc, const char 
 }
 
 /* An NFS-dialect file by path: opened (with `flags` added) once, kept. */
-static int nfsb_cached_fh(struct backend_client *bc, const struct op *op, int flags,
-			 struct nfsfh **fh)
+static int nfsb_cached_file(struct backend_client *bc, const struct op *op, int flags,
+			    const struct nfs_file **f)
 {
 	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
+	bool is_file;
 
-	if (c->path == op->path && c->fh) {
-		*fh = c->fh;
+	if (c->path == op->path) {
+		*f = &c->f;
 		return 0;
 	}
-	if (c->fh)
-		nfs_close(bc->nfs, c->fh);
+	nfsb_file_close(bc, &c->f);
 	*c = (struct nfs_cached){ 0 };
-	int rc = nfs_open2(bc->nfs, nfsb_path(bc, op, false), O_RDWR | flags, 0644, fh);
-	if (rc < 0)
-		return -rc;
-	*c = (struct nfs_cached){ op->path, *fh, false };
+	int err = nfsb_file_open(bc, op, flags, &c->f, &is_file);
+	if (err == 0 && !is_file)
+		err = EISDIR;
+	if (err) {
+		nfsb_file_close(bc, &c->f);
+		return err;
+	}
+	c->path = op->path;
+	*f = &c->f;
 	return 0;
 }
 
-/* Forget the cached handle of a path the operation removed or renamed. */
+/* Forget the cached files at or beneath a path the operation removed or
+ * renamed. */
 static void nfsb_cached_drop(struct backend_client *bc, const char *path)
 {
 	for (size_t i = 0; i < NFS_CACHE_SLOTS; i++) {
 		struct nfs_cached *c = &bc->cache[i];
-		if (c->fh && path && (c->path == path || strncmp(c->path, path, strlen(path)) == 0)) {
-			nfs_close(bc->nfs, c->fh);
+		if (c->path && path && (c->path == path || strncmp(c->path, path, strlen(path)) == 0)) {
+			nfsb_file_close(bc, &c->f);
 			*c = (struct nfs_cached){ 0 };
 		}
 	}
 }
 
-static int nfsb_rc(int rc)
+/* ---- operations on names ---- */
+
+static int nfsb_mkdir_path(struct backend_client *bc, const struct op *op)
 {
-	return rc < 0 ? -rc : 0;
+	const struct nfs3_handle *dir;
+	const char *leaf;
+
+	if (!bc->c3)
+		return nfsb_rc(nfs_mkdir(bc->nfs, nfsb_path(bc, op, false)));
+	int err = nfsb3_parent(bc, op, false, &dir, &leaf);
+	return err ? err : nfs3_mkdir(bc->c3, dir, leaf);
+}
+
+/* 0 when op's path is a directory, else ENOTDIR or why not. */
+static int nfsb_is_dir_op(struct backend_client *bc, const struct op *op, bool second)
+{
+	const struct nfs3_handle *dir;
+	const char *leaf;
+	enum nfs3_kind kind = NFS3_KIND_UNKNOWN;
+
+	if (!bc->c3)
+		return nfsb_is_dir(bc->nfs, nfsb_path(bc, op, second));
+	int err = nfsb3_parent(bc, op, second, &dir, &leaf);
+	if (err == 0)
+		err = nfs3_lookup(bc->c3, dir, leaf, NULL, &kind);
+	return err ? err : kind == NFS3_KIND_DIR ? 0 : ENOTDIR;
+}
+
+static int nfsb_getattr_obj(struct backend_client *bc, const struct op *op)
+{
+	struct nfs_stat_64 st;
+	struct nfs3_handle h;
+	enum nfs3_kind kind;
+
+	if (!bc->c3)
+		return nfsb_rc(nfs_stat64(bc->nfs, nfsb_path(bc, op, false), &st));
+	if (!(op->flags & OPF_CLIENTS_DIR) && op->dir == DIR_NONE) {
+		const struct nfs3_handle *self;
+		int err = nfsb3_self(bc, &self);
+		return err ? err : nfs3_getattr(bc->c3, self, NULL);
+	}
+	return nfsb3_object(bc, op, &h, &kind);	/* a LOOKUP brings the attributes */
+}
+
+/* Remove `name` in the directory at `parent` (a path, NFSv4; a handle,
+ * NFSv3) and everything beneath it, never following a link. */
+struct nfs_entry {
+	char *name;
+	enum nfs3_kind kind;
+};
+
+struct nfs_entries {
+	TALLOC_CTX *mem_ctx;
+	struct nfs_entry *e;
+	size_t n;
+	bool oom;
+};
+
+static bool nfsb3_collect(void *arg, const char *name, enum nfs3_kind kind)
+{
+	struct nfs_entries *l = arg;
+
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return true;
+	struct nfs_entry *e = talloc_realloc(l->mem_ctx, l->e, struct nfs_entry, l->n + 1);
+	if (!e || !(e[l->n].name = talloc_strdup(e, name))) {
+		l->oom = true;
+		return false;
+	}
+	e[l->n++].kind = kind;
+	l->e = e;
+	return true;
+}
+
+static int nfsb3_rmtree(struct backend_client *bc, const struct nfs3_handle *parent,
+			const char *name, int depth)
+{
+	struct nfs3_handle h;
+	enum nfs3_kind kind = NFS3_KIND_UNKNOWN;
+	int err = nfs3_lookup(bc->c3, parent, name, &h, &kind);
+
+	if (err)
+		return err;
+	if (kind != NFS3_KIND_DIR || depth >= NFS_RMTREE_DEPTH)
+		return nfs3_remove(bc->c3, parent, name);
+	struct nfs_entries l = { .mem_ctx = talloc_new(bc) };
+	if (!l.mem_ctx)
+		return ENOMEM;
+	err = nfs3_readdir(bc->c3, &h, nfsb3_collect, &l);
+	if (err == 0 && l.oom)
+		err = ENOMEM;
+	for (size_t i = 0; err == 0 && i < l.n; i++)
+		err = l.e[i].kind == NFS3_KIND_DIR ? nfsb3_rmtree(bc, &h, l.e[i].name, depth + 1)
+						    : nfs3_remove(bc->c3, &h, l.e[i].name);
+	talloc_free(l.mem_ctx);
+	return err ? err : nfs3_rmdir(bc->c3, parent, name);
+}
+
+/* Remove path and everything beneath it, never following a link (NFS
+ * READDIRPLUS says what each entry is; a link is removed, not followed). */
+static int nfsb4_rmtree(struct backend_client *bc, const char *path, int depth)
+{
+	struct nfsdir *d;
+	struct nfsdirent *e;
+	int rc = nfs_opendir(bc->nfs, path, &d);
+
+	if (rc == -ENOTDIR)
+		return nfsb_rc(nfs_unlink(bc->nfs, path));
+	if (rc < 0)
+		return -rc;
+	int err = 0;
+	while (err == 0 && (e = nfs_readdir(bc->nfs, d)) != NULL) {
+		if (strcmp(e->name, ".") == 0 || strcmp(e->name, "..") == 0)
+			continue;
+		char *child = talloc_asprintf(bc, "%s/%s", path, e->name);
+		if (!child)
+			err = ENOMEM;
+		else if ((e->mode & S_IFMT) == S_IFDIR && depth < NFS_RMTREE_DEPTH)
+			err = nfsb4_rmtree(bc, child, depth + 1);
+		else
+			err = nfsb_rc(nfs_unlink(bc->nfs, child));
+		talloc_free(child);
+	}
+	nfs_closedir(bc->nfs, d);
+	return err ? err : nfsb_rc(nfs_rmdir(bc->nfs, path));
+}
+
+static int nfsb_rmtree_op(struct backend_client *bc, const struct op *op)
+{
+	const struct nfs3_handle *dir;
+	const char *leaf;
+
+	if (!bc->c3)
+		return nfsb4_rmtree(bc, nfsb_path(bc, op, false), 0);
+	int err = nfsb3_parent(bc, op, false, &dir, &leaf);
+	return err ? err : nfsb3_rmtree(bc, dir, leaf, 0);
+}
+
+/* READDIRPLUS a directory: max entries at most; with a pattern, ENOENT
+ * when none of them matches (as fileio does). */
+struct nfs_listing {
+	const struct dosmatch_pattern *pat;
+	int64_t left;
+	unsigned matches;
+};
+
+static bool nfsb_listed(void *arg, const char *name, enum nfs3_kind kind)
+{
+	struct nfs_listing *l = arg;
+
+	(void)kind;
+	if (l->left-- <= 0)
+		return false;
+	if (l->pat && l->matches == 0)
+		l->matches += dosmatch(l->pat, name);
+	return true;
+}
+
+static int nfsb_list(struct backend_client *bc, const struct op *op, bool parent,
+		     const char *pattern, int64_t max)
+{
+	struct dosmatch_pattern pat = pattern ? dosmatch_pattern_of(pattern)
+					      : (struct dosmatch_pattern){ 0 };
+	struct nfs_listing l = { pattern ? &pat : NULL, max, 0 };
+	int err = 0;
+
+	if (bc->c3) {
+		const struct nfs3_handle *dir;
+		struct nfs3_handle h;
+		enum nfs3_kind kind = NFS3_KIND_DIR;
+		const char *leaf;
+		if (parent)
+			err = nfsb3_parent(bc, op, false, &dir, &leaf);
+		else if ((err = nfsb3_object(bc, op, &h, &kind)) == 0)
+			dir = &h;
+		if (err == 0 && kind != NFS3_KIND_DIR && kind != NFS3_KIND_UNKNOWN)
+			err = ENOTDIR;
+		if (err == 0)
+			err = nfs3_readdir(bc->c3, dir, nfsb_listed, &l);
+	} else {
+		char path[NFS_PATH_MAX];
+		const char *full = nfsb_path(bc, op, false);
+		struct nfsdir *d;
+		struct nfsdirent *e;
+		if (parent)
+			snprintf(path, sizeof(path), "%.*s", (int)(strrchr(full, '/') - full), full);
+		else
+			snprintf(path, sizeof(path), "%s", full);
+		err = nfsb_rc(nfs_opendir(bc->nfs, path, &d));
+		if (err)
+			return err;
+		while ((e = nfs_readdir(bc->nfs, d)) != NULL && nfsb_listed(&l, e->name, 0))
+			;
+		nfs_closedir(bc->nfs, d);
+	}
+	return err ? err : !pattern || l.matches ? 0 : ENOENT;
 }
 
 /* ---- dbench 4's operations ---- */
@@ -413,38 +910,40 @@ static int nfsb_disposition_flags(int64_t disposition)
 
 static int nfsb_ntcreatex(struct backend_client *bc, const struct op *op)
 {
-	const char *path = nfsb_path(bc, op, false);
 	int flags = nfsb_disposition_flags(op->a[1]);
-	struct nfsfh *fh = NULL;
+	struct nfs_file f = { 0 };
+	bool is_file = false;
 	int err;
 
 	if (flags < 0)
 		return EINVAL;
 	if (op->a[0] & NFS_DIRECTORY_FILE) {
+		enum nfs3_kind kind = NFS3_KIND_DIR;
 		if (flags & O_CREAT)
-			(void)nfs_mkdir(bc->nfs, path);
-		err = nfsb_is_dir(bc->nfs, path);
+			(void)nfsb_mkdir_path(bc, op);
+		if (!bc->c3)
+			err = nfsb_is_dir(bc->nfs, nfsb_path(bc, op, false));
+		else if ((err = nfsb3_object(bc, op, &f.h3, &kind)) == 0 && kind != NFS3_KIND_DIR &&
+			 kind != NFS3_KIND_UNKNOWN)
+			err = ENOTDIR;
 	} else {
-		err = nfsb_rc(nfs_open2(bc->nfs, path, O_RDWR | flags, 0644, &fh));
-		if (err == EISDIR || err == EACCES)
-			err = nfsb_is_dir(bc->nfs, path);	/* a directory opened as a file */
+		err = nfsb_file_open(bc, op, flags, &f, &is_file);
 	}
 	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nh;
 	if (bc->verify) {
 		verify_close(bc->verify, op->handle < bc->nh ? op->handle : VERIFY_NO_HANDLE);
 		if (err)
 			verify_unlink(bc->verify, op->path);
-		else if (fh)
+		else if (is_file)
 			verify_open(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
 				    (flags & O_TRUNC) != 0);
 	}
 	if (!keep) {
-		if (fh)
-			nfs_close(bc->nfs, fh);
+		nfsb_file_close(bc, &f);
 		return err;
 	}
 	nfsb_handle_close(bc, &bc->h[op->handle]);
-	bc->h[op->handle] = (struct nfs_handle){ fh, true };
+	bc->h[op->handle] = (struct nfs_handle){ f, true, is_file };
 	return 0;
 }
 
@@ -454,8 +953,8 @@ static int nfsb_closeop(struct backend_client *bc, const struct op *op)
 
 	if (!h)
 		return EBADF;
-	int rc = h->fh ? nfs_close(bc->nfs, h->fh) : 0;
-	h->fh = NULL;
+	int rc = h->f.fh ? nfs_close(bc->nfs, h->f.fh) : 0;
+	h->f.fh = NULL;
 	nfsb_handle_close(bc, h);
 	if (bc->verify)
 		verify_close(bc->verify, op->handle);
@@ -464,19 +963,40 @@ static int nfsb_closeop(struct backend_client *bc, const struct op *op)
 
 static int nfsb_rename(struct backend_client *bc, const struct op *op)
 {
+	const struct nfs3_handle *from, *to;
+	const char *from_leaf, *to_leaf;
+	int err;
+
 	nfsb_cached_drop(bc, op->path);
 	nfsb_cached_drop(bc, op->path2);
-	const char *to = nfsb_path(bc, op, true);
-	int err = nfsb_rc(nfs_rename(bc->nfs, nfsb_path(bc, op, false), to));
+	if (bc->c3) {
+		err = nfsb3_parent(bc, op, false, &from, &from_leaf);
+		struct nfs3_handle from_h = err ? (struct nfs3_handle){ 0 } : *from;
+		if (err == 0)
+			err = nfsb3_parent(bc, op, true, &to, &to_leaf);
+		if (err == 0)
+			err = nfs3_rename(bc->c3, &from_h, from_leaf, to, to_leaf);
+		nfsb3_forget(bc, op->path, (op->flags & OPF_CLIENTS_DIR) != 0);
+		nfsb3_forget(bc, op->path2, false);
+	} else {
+		err = nfsb_rc(nfs_rename(bc->nfs, nfsb_path(bc, op, false), nfsb_path(bc, op, true)));
+	}
 	if (err == 0 && bc->verify)
-		verify_rename(bc->verify, op->path, op->path2, nfsb_is_dir(bc->nfs, to) == 0);
+		verify_rename(bc->verify, op->path, op->path2, nfsb_is_dir_op(bc, op, true) == 0);
 	return err;
 }
 
 static int nfsb_unlink(struct backend_client *bc, const struct op *op)
 {
+	const struct nfs3_handle *dir;
+	const char *leaf;
+	int err;
+
 	nfsb_cached_drop(bc, op->path);
-	int err = nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
+	if (!bc->c3)
+		err = nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
+	else if ((err = nfsb3_parent(bc, op, false, &dir, &leaf)) == 0)
+		err = nfs3_remove(bc->c3, dir, leaf);
 	if (err == 0 && bc->verify)
 		verify_unlink(bc->verify, op->path);
 	return err;
@@ -484,44 +1004,26 @@ static int nfsb_unlink(struct backend_client *bc, const struct op *op)
 
 static int nfsb_rmdir_op(struct backend_client *bc, const struct op *op)
 {
-	return nfsb_rc(nfs_rmdir(bc->nfs, nfsb_path(bc, op, false)));
+	const struct nfs3_handle *dir;
+	const char *leaf;
+	int err;
+
+	if (!bc->c3)
+		return nfsb_rc(nfs_rmdir(bc->nfs, nfsb_path(bc, op, false)));
+	err = nfsb3_parent(bc, op, false, &dir, &leaf);
+	if (err == 0)
+		err = nfs3_rmdir(bc->c3, dir, leaf);
+	if (err == 0)
+		nfsb3_forget(bc, op->path, (op->flags & OPF_CLIENTS_DIR) != 0);
+	return err;
 }
 
 static int nfsb_mkdir_op(struct backend_client *bc, const struct op *op)
 {
-	int err = nfsb_rc(nfs_mkdir(bc->nfs, nfsb_path(bc, op, false)));
+	int err = nfsb_mkdir_path(bc, op);
 
 	/* \clients is every client's: that it exists is no failure */
 	return err == EEXIST && (op->flags & OPF_CLIENTS_DIR) ? 0 : err;
-}
-
-/* Remove path and everything beneath it, never following a link (NFS
- * READDIRPLUS says what each entry is; a link is removed, not followed). */
-static int nfsb_rmtree(struct backend_client *bc, const char *path, int depth)
-{
-	struct nfsdir *d;
-	struct nfsdirent *e;
-	int rc = nfs_opendir(bc->nfs, path, &d);
-
-	if (rc == -ENOTDIR)
-		return nfsb_rc(nfs_unlink(bc->nfs, path));
-	if (rc < 0)
-		return -rc;
-	int err = 0;
-	while (err == 0 && (e = nfs_readdir(bc->nfs, d)) != NULL) {
-		if (strcmp(e->name, ".") == 0 || strcmp(e->name, "..") == 0)
-			continue;
-		char *child = talloc_asprintf(bc, "%s/%s", path, e->name);
-		if (!child)
-			err = ENOMEM;
-		else if ((e->mode & S_IFMT) == S_IFDIR && depth < 64)
-			err = nfsb_rmtree(bc, child, depth + 1);
-		else
-			err = nfsb_rc(nfs_unlink(bc->nfs, child));
-		talloc_free(child);
-	}
-	nfs_closedir(bc->nfs, d);
-	return err ? err : nfsb_rc(nfs_rmdir(bc->nfs, path));
 }
 
 static int nfsb_deltree(struct backend_client *bc, const struct op *op)
@@ -529,37 +1031,36 @@ static int nfsb_deltree(struct backend_client *bc, const struct op *op)
 	nfsb_cached_drop(bc, op->path);
 	if (bc->verify)
 		verify_forget_tree(bc->verify, op->path);
-	int err = nfsb_rmtree(bc, nfsb_path(bc, op, false), 0);
+	int err = nfsb_rmtree_op(bc, op);
+	nfsb3_forget(bc, op->path, (op->flags & OPF_CLIENTS_DIR) != 0);
 	return err == ENOENT ? 0 : err;
 }
 
 static int nfsb_getattr_path(struct backend_client *bc, const struct op *op)
 {
-	struct nfs_stat_64 st;
 	const struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 
 	/* An NFS-dialect file this client holds open: a GETATTR on its
-	 * handle, as dbench 5.0 does from its handle cache, not a LOOKUP of
-	 * every component first. */
-	if (op_is_nfs(op->type) && c->fh && c->path == op->path)
-		return nfsb_rc(nfs_fstat64(bc->nfs, c->fh, &st));
-	return nfsb_rc(nfs_stat64(bc->nfs, nfsb_path(bc, op, false), &st));
+	 * handle, as dbench 5.0 does from its handle cache. */
+	if (op_is_nfs(op->type) && c->path == op->path)
+		return nfsb_file_getattr(bc, &c->f);
+	return nfsb_getattr_obj(bc, op);
 }
 
 static int nfsb_qfileinfo(struct backend_client *bc, const struct op *op)
 {
 	struct nfs_handle *h = nfsb_handle_of(bc, op);
-	struct nfs_stat_64 st;
 
-	if (!h)
-		return EBADF;
-	return h->fh ? nfsb_rc(nfs_fstat64(bc->nfs, h->fh, &st)) : 0;
+	return h ? nfsb_file_getattr(bc, &h->f) : EBADF;
 }
 
 static int nfsb_fsstat(struct backend_client *bc, const struct op *op)
 {
 	struct nfs_statvfs_64 sv;
+
 	(void)op;
+	if (bc->c3)
+		return nfs3_fsstat(bc->c3, &bc->root);
 	return nfsb_rc(nfs_statvfs64(bc->nfs, bc->dir, &sv));
 }
 
@@ -574,53 +1075,26 @@ static int nfsb_sfileinfo(struct backend_client *bc, const struct op *op)
 	tv[1] = tv[0];
 	tv[0].tv_sec -= 10;
 	tv[1].tv_sec -= 12;
+	if (bc->c3)
+		return nfs3_set_times(bc->c3, &h->f.h3, (uint32_t)tv[0].tv_sec, (uint32_t)tv[1].tv_sec);
 	return nfsb_rc(nfs_utimes(bc->nfs, nfsb_path(bc, op, false), tv));
-}
-
-/* READDIRPLUS the directory; for a wildcard, fail with ENOENT when no
- * entry matches (as fileio does). */
-static int nfsb_list(struct backend_client *bc, const char *dir, const char *pattern,
-		    int64_t max)
-{
-	struct nfsdir *d;
-	struct nfsdirent *e;
-	int rc = nfs_opendir(bc->nfs, dir, &d);
-	unsigned matches = 0;
-
-	if (rc < 0)
-		return -rc;
-	struct dosmatch_pattern pat = pattern ? dosmatch_pattern_of(pattern)
-					      : (struct dosmatch_pattern){ 0 };
-	for (int64_t n = 0; n < max && (e = nfs_readdir(bc->nfs, d)) != NULL; n++) {
-		if (pattern && matches == 0)
-			matches += dosmatch(&pat, e->name);
-	}
-	nfs_closedir(bc->nfs, d);
-	return !pattern || matches ? 0 : ENOENT;
 }
 
 static int nfsb_findfirst(struct backend_client *bc, const struct op *op)
 {
 	if (!(op->flags & OPF_WILDCARD))
 		return nfsb_getattr_path(bc, op);
-	char dir[NFS_PATH_MAX];
-	const char *full = nfsb_path(bc, op, false);
-	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(full, '/') - full), full);
-	return nfsb_list(bc, dir, op->leaf, op->a[1] > 0 ? op->a[1] : INT64_MAX);
+	return nfsb_list(bc, op, true, op->leaf, op->a[1] > 0 ? op->a[1] : INT64_MAX);
 }
 
-static int nfsb_io(struct backend_client *bc, struct nfsfh *fh, const struct op *op,
-		   uint64_t off, bool write, size_t *done)
+static int nfsb_io(struct backend_client *bc, const struct nfs_file *f, const struct op *op,
+		   uint64_t off, bool write, char *buf, size_t *done)
 {
-	size_t size = (size_t)op->a[1];
-	int rc = write ? nfs_pwrite(bc->nfs, fh, off, size, bc->buf)
-		       : nfs_pread(bc->nfs, fh, off, size, bc->buf);
-	if (rc < 0)
-		return -rc;
-	*done = (size_t)rc;
-	if (op_is_nfs(op->type))
-		return 0;	/* 5.0 takes a short READ3 as it comes */
-	if (rc < op->a[2])
+	int err = nfsb_file_io(bc, f, off, (size_t)op->a[1], write, buf, done);
+
+	if (err || op_is_nfs(op->type))
+		return err;	/* 5.0 takes a short READ3 as it comes */
+	if (*done < (size_t)op->a[2])
 		return write ? EIO : ENODATA;
 	return 0;
 }
@@ -629,10 +1103,11 @@ static int nfsb_readx(struct backend_client *bc, const struct op *op)
 {
 	struct nfs_handle *h = nfsb_handle_of(bc, op);
 
-	if (!h || !h->fh)
+	if (!h || !h->is_file)
 		return EBADF;
 	size_t n = 0;
-	int err = nfsb_io(bc, h->fh, op, (uint64_t)op->a[0], false, &n);
+	/* the data is looked at only to verify it */
+	int err = nfsb_io(bc, &h->f, op, (uint64_t)op->a[0], false, bc->verify ? bc->buf : NULL, &n);
 	if (err == 0 && bc->verify &&
 	    verify_check(bc->verify, op->handle, (uint64_t)op->a[0], bc->buf, n) != 0)
 		return EILSEQ;
@@ -643,16 +1118,16 @@ static int nfsb_writex(struct backend_client *bc, const struct op *op)
 {
 	struct nfs_handle *h = nfsb_handle_of(bc, op);
 
-	if (!h || !h->fh)
+	if (!h || !h->is_file)
 		return EBADF;
 	if (bc->verify)
 		verify_fill(bc->verify, op->handle, (uint64_t)op->a[0], bc->buf, (size_t)op->a[1]);
 	size_t n = 0;
-	int err = nfsb_io(bc, h->fh, op, (uint64_t)op->a[0], true, &n);
+	int err = nfsb_io(bc, &h->f, op, (uint64_t)op->a[0], true, bc->buf, &n);
 	if (bc->verify && n > 0)
 		verify_wrote(bc->verify, op->handle, (uint64_t)op->a[0], n);
 	if (err == 0 && bc->opts.fsync_writes)
-		err = nfsb_rc(nfs_fsync(bc->nfs, h->fh));
+		err = nfsb_file_commit(bc, &h->f);
 	return err;
 }
 
@@ -676,9 +1151,9 @@ static int nfsb_lockx(struct backend_client *bc, const struct op *op)
 
 	if (bc->version < 4)
 		return BACKEND_NOT_SUPPORTED;
-	if (!h || !h->fh)
+	if (!h || !h->f.fh)
 		return EBADF;
-	return nfsb_lock_fh(bc, h->fh, (uint64_t)op->a[0], (uint64_t)op->a[1],
+	return nfsb_lock_fh(bc, h->f.fh, (uint64_t)op->a[0], (uint64_t)op->a[1],
 			   op->type == OP_LOCKX ? F_WRLCK : F_UNLCK);
 }
 
@@ -688,7 +1163,7 @@ static int nfsb_flush(struct backend_client *bc, const struct op *op)
 
 	if (!h)
 		return EBADF;
-	return h->fh ? nfsb_rc(nfs_fsync(bc->nfs, h->fh)) : 0;
+	return h->is_file ? nfsb_file_commit(bc, &h->f) : 0;
 }
 
 /* ---- the NFS dialect ---- */
@@ -697,13 +1172,19 @@ static int nfsb3_setattr(struct backend_client *bc, const struct op *op)
 {
 	struct timeval tv[2];
 
-	const char *path = nfsb_path(bc, op, false);
 	gettimeofday(&tv[0], NULL);
 	tv[1] = tv[0];
-	int rc = nfs_utimes(bc->nfs, path, tv);
+	if (bc->c3) {
+		struct nfs3_handle h;
+		enum nfs3_kind kind;
+		int err = nfsb3_object(bc, op, &h, &kind);
+		return err ? err : nfs3_set_times(bc->c3, &h, (uint32_t)tv[0].tv_sec,
+						  (uint32_t)tv[1].tv_sec);
+	}
+	int rc = nfs_utimes(bc->nfs, nfsb_path(bc, op, false), tv);
 	/* libnfs' NFSv4 SETATTR by path opens what it changes, which a
 	 * directory refuses: beyond what it can express */
-	if (rc == -EISDIR && bc->version >= 4)
+	if (rc == -EISDIR)
 		return BACKEND_NOT_SUPPORTED;
 	return nfsb_rc(rc);
 }
@@ -724,30 +1205,26 @@ static int nfsb3_readlink(struct backend_client *bc, const struct op *op)
 
 static int nfsb3_rw(struct backend_client *bc, const struct op *op)
 {
-	struct nfsfh *fh;
+	const struct nfs_file *f;
 	uint64_t off = loadfile_offset(bc->prog, op, &bc->ost);
 	bool write = op->type == OP_WRITE3;
-	int err = nfsb_cached_fh(bc, op, 0, &fh);
+	int err = nfsb_cached_file(bc, op, 0, &f);
 
 	if (err)
 		return err;
-	if (write && bc->prog->write_pattern) {
-		for (size_t i = 0; i < (size_t)op->a[1]; i++)
-			bc->buf[i] = bc->prog->write_pattern[i % bc->prog->write_pattern_len];
-	}
 	size_t n;
-	err = nfsb_io(bc, fh, op, off, write, &n);
+	err = nfsb_io(bc, f, op, off, write, !write ? NULL : bc->pattern ? bc->pattern : bc->buf, &n);
 	if (err == 0 && write && op->a[2] > 0)
-		err = nfsb_rc(nfs_fsync(bc->nfs, fh));	/* stable: a COMMIT after */
+		err = nfsb_file_commit(bc, f);	/* stable: a COMMIT after */
 	return err;
 }
 
 static int nfsb3_create(struct backend_client *bc, const struct op *op)
 {
-	struct nfsfh *fh;
+	const struct nfs_file *f;
 
 	nfsb_cached_drop(bc, op->path);
-	return nfsb_cached_fh(bc, op, O_CREAT, &fh);
+	return nfsb_cached_file(bc, op, O_CREAT, &f);
 }
 
 static int nfsb3_symlink(struct backend_client *bc, const struct op *op)
@@ -757,8 +1234,15 @@ static int nfsb3_symlink(struct backend_client *bc, const struct op *op)
 
 static int nfsb3_remove(struct backend_client *bc, const struct op *op)
 {
+	const struct nfs3_handle *dir;
+	const char *leaf;
+	int err;
+
 	nfsb_cached_drop(bc, op->path);
-	return nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
+	if (!bc->c3)
+		return nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
+	err = nfsb3_parent(bc, op, false, &dir, &leaf);
+	return err ? err : nfs3_remove(bc->c3, dir, leaf);
 }
 
 static int nfsb3_link(struct backend_client *bc, const struct op *op)
@@ -768,38 +1252,38 @@ static int nfsb3_link(struct backend_client *bc, const struct op *op)
 
 static int nfsb3_readdirplus(struct backend_client *bc, const struct op *op)
 {
-	return nfsb_list(bc, nfsb_path(bc, op, false), NULL, INT64_MAX);
+	return nfsb_list(bc, op, false, NULL, INT64_MAX);
 }
 
 static int nfsb3_commit(struct backend_client *bc, const struct op *op)
 {
-	struct nfsfh *fh;
-	int err = nfsb_cached_fh(bc, op, 0, &fh);
+	const struct nfs_file *f;
+	int err = nfsb_cached_file(bc, op, 0, &f);
 
-	return err ? err : nfsb_rc(nfs_fsync(bc->nfs, fh));
+	return err ? err : nfsb_file_commit(bc, f);
 }
 
 static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 {
-	struct nfsfh *fh;
+	const struct nfs_file *f;
 	uint64_t off = loadfile_offset(bc->prog, op, &bc->ost);
 
 	if (bc->version < 4)
 		return BACKEND_NOT_SUPPORTED;
-	int err = nfsb_cached_fh(bc, op, O_CREAT, &fh);
+	int err = nfsb_cached_file(bc, op, O_CREAT, &f);
 	if (err)
 		return err;
 	if (op->type == OP_TEST4) {
 		uint64_t cur;
-		int rc = nfs_lseek(bc->nfs, fh, (int64_t)off, SEEK_SET, &cur);
-		return nfsb_rc(rc < 0 ? rc : nfs_lockf(bc->nfs, fh, NFS4_F_TEST, (uint64_t)op->a[1]));
+		int rc = nfs_lseek(bc->nfs, f->fh, (int64_t)off, SEEK_SET, &cur);
+		return nfsb_rc(rc < 0 ? rc : nfs_lockf(bc->nfs, f->fh, NFS4_F_TEST, (uint64_t)op->a[1]));
 	}
 	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 	/* Unlocking what nobody locked succeeds, as with fcntl(2); NFSv4 has
 	 * no lock state to send a LOCKU with then, so nothing is sent. */
 	if (op->type == OP_UNLOCK4 && !c->locked)
 		return 0;
-	err = nfsb_lock_fh(bc, fh, off, (uint64_t)op->a[1],
+	err = nfsb_lock_fh(bc, f->fh, off, (uint64_t)op->a[1],
 			   op->type == OP_LOCK4 ? F_WRLCK : F_UNLCK);
 	if (err == 0 && op->type == OP_LOCK4)
 		c->locked = true;
@@ -830,9 +1314,16 @@ static void nfsb_pass_end(struct backend_client *bc)
 
 static int nfsb_cleanup(struct backend_client *bc)
 {
+	const struct nfs3_handle *clients;
+	int err;
+
 	nfsb_pass_end(bc);
 	verify_cleanup(bc->verify);
-	int err = nfsb_rmtree(bc, bc->dir, 0);
+	if (!bc->c3)
+		err = nfsb4_rmtree(bc, bc->dir, 0);
+	else if ((err = nfsb3_clients(bc, &clients)) == 0)
+		err = nfsb3_rmtree(bc, clients, bc->name, 0);
+	nfsb3_forget(bc, "", false);
 	return err == ENOENT ? 0 : err;
 }
 

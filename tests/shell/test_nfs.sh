@@ -70,6 +70,79 @@ expect_match "$(cat "$T/v.out")" "^Verify: "
 export_empty
 end
 
+# Names renamed, removed and made again: a handle kept for a directory
+# (NFSv3) or a file (the NFS dialect) must not outlive the name.  Each
+# lookup that a stale handle would answer expects the other outcome.
+cat >"$T/rename.txt" <<'L'
+Deltree "\clients\client1\d" NT_STATUS_OK
+Deltree "\clients\client1\e" NT_STATUS_OK
+NTCreateX "\clients\client1\d" 0x1 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\d\s" 0x1 0x2 2 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+NTCreateX "\clients\client1\d\s\f" 0x0 0x5 3 NT_STATUS_OK
+WriteX 3 0 4096 4096 NT_STATUS_OK
+Close 3 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d\s\f" 1004 NT_STATUS_OK
+Rename "\clients\client1\d" "\clients\client1\e" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d\s\f" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+NTCreateX "\clients\client1\e\s\f" 0x0 0x1 4 NT_STATUS_OK
+ReadX 4 0 4096 4096 NT_STATUS_OK
+Close 4 NT_STATUS_OK
+NTCreateX "\clients\client1\d" 0x1 0x2 5 NT_STATUS_OK
+Close 5 NT_STATUS_OK
+NTCreateX "\clients\client1\d\s" 0x1 0x2 6 NT_STATUS_OK
+Close 6 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d\s\f" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+NTCreateX "\clients\client1\d\s\f" 0x0 0x2 7 NT_STATUS_OK
+WriteX 7 0 1024 1024 NT_STATUS_OK
+ReadX 7 0 1024 1024 NT_STATUS_OK
+Close 7 NT_STATUS_OK
+Unlink "\clients\client1\d\s\f" 0x20 NT_STATUS_OK
+Rmdir "\clients\client1\d\s" NT_STATUS_OK
+NTCreateX "\clients\client1\d\s" 0x1 0x2 8 NT_STATUS_OK
+Close 8 NT_STATUS_OK
+NTCreateX "\clients\client1\d\s\f" 0x0 0x2 9 NT_STATUS_OK
+Close 9 NT_STATUS_OK
+Deltree "\clients\client1\e" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\e\s\f" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+Rename "\clients\client1\d" "\clients\client1\e" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\e\s\f" 1004 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d\s" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+L
+cat >"$T/rename.load" <<'L'
+CREATE3 "/clients/client1/a" 0x00000000
+WRITE3 "/clients/client1/a" 0 4096 0 0x00000000
+RENAME3 "/clients/client1/a" "/clients/client1/b" 0x00000000
+LOOKUP3 "/clients/client1/a" 0x00000002
+GETATTR3 "/clients/client1/b" 0x00000000
+MKDIR3 "/clients/client1/x" 0x00000000
+MKDIR3 "/clients/client1/x/y" 0x00000000
+CREATE3 "/clients/client1/x/y/z" 0x00000000
+LOOKUP3 "/clients/client1/x/y/z" 0x00000000
+RENAME3 "/clients/client1/x" "/clients/client1/w" 0x00000000
+LOOKUP3 "/clients/client1/x/y/z" 0x00000002
+WRITE3 "/clients/client1/w/y/z" 0 1024 0 0x00000000
+REMOVE3 "/clients/client1/w/y/z" 0x00000000
+RMDIR3 "/clients/client1/w/y" 0x00000000
+RMDIR3 "/clients/client1/w" 0x00000000
+REMOVE3 "/clients/client1/b" 0x00000000
+L
+
+begin "handles kept over NFSv3 follow renames, removals and names made again (--verify)"
+"$DBENCH" --check-loadfile -c "$T/rename.txt" >/dev/null || fail "rename.txt does not compile"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/rename.txt" -t 2 --warmup 0 --verify \
+	--json="$T/rn.json" 2 >"$T/rn.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq '[.ops[].errors] | add' "$T/rn.json")" 0 "errors"
+expect_match "$(jq '.ops.QUERY_PATH_INFORMATION.count' "$T/rn.json")" "^[1-9][0-9]*$"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/rename.load" --run-once --json="$T/rl.json" 2 \
+	>"$T/rl.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq '[.ops[].errors] | add' "$T/rl.json")" 0 "errors (NFS dialect)"
+export_empty
+end
+
 # NFS-dialect loadfiles after the pattern of dbench 5.0's four.
 cat >"$T/nfs.load" <<'L'
 0.000 Deltree "/clients/client1" 0x00000000
@@ -192,6 +265,41 @@ expect_status $? 0
 expect_eq "$(ls "$NFS_EXPORT_DIR/a/clients" | tr '\n' ' ')" "client1 client3 " "on a"
 expect_eq "$(ls "$NFS_EXPORT_DIR/b/clients" | tr '\n' ' ')" "client2 " "on b"
 rm -rf "$NFS_EXPORT_DIR/a" "$NFS_EXPORT_DIR/b"
+end
+
+i=0
+while [ $i -lt 200 ]; do echo 'FSSTAT3 0x00000000'; i=$((i + 1)); done >"$T/fsstat.load"
+
+begin "--think-time over NFS pauses before every operation, outside its latency"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/fsstat.load" --run-once --think-time=2000 \
+	--json="$T/think.json" 1 >"$T/think.out" 2>&1
+expect_status $? 0
+m=$(jq .result.think_time_mean_us "$T/think.json")
+awk -v v="$m" 'BEGIN { exit !(v >= 2000 && v <= 3000) }' || fail "mean pause $m us for --think-time=2000"
+expect_eq "$(jq .ops.FSSTAT3.count "$T/think.json")" 200 "FSSTAT3 count"
+export_empty
+end
+
+begin "a sweep over NFS runs each count against the export and leaves it empty"
+out=$("$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/nfs_3.load" --sweep=1,2 --settle=0 \
+	--run-once -q --json="$T/sw.json"); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -c '[.runs[].status.exit_code]' "$T/sw.json")" "[0,0]" "exit codes"
+expect_eq "$(jq -c '[.summary[].procs]' "$T/sw.json")" "[1,2]" "summary procs"
+expect_eq "$(jq -c '[.runs[].ops.WRITE3.count]' "$T/sw.json")" "[101,202]" "WRITE3 counts"
+export_empty
+end
+
+begin "dbench compare of two NFS runs: the same target, no environment differences, a row per NFS operation"
+for f in ca cb; do
+	"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/nfs_3.load" --run-once -q \
+		--json="$T/$f.json" 1 >/dev/null || fail "the run for $f failed"
+done
+out=$("$DBENCH" compare "$T/ca.json" "$T/cb.json" 2>"$T/cmp.err"); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Environments: no differences$'
+expect_match "$out" '^ +1  WRITE3 +1/1 '
+export_empty
 end
 
 begin "the server killed mid-run: FAILED line, results so far, exit 1 within 2 s"
