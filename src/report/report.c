@@ -330,6 +330,8 @@ static void report_fairness(FILE *out, const struct run_result *res)
 {
 	const struct fairness *f = &res->fairness;
 
+	if (!res->clients)
+		return;		/* memory ran out for them (result.h missing) */
 	fprintf(out, "Clients: slowest %.2f MB/sec, median %.2f, fastest %.2f;"
 		" Jain's fairness index %.4f\n",
 		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
@@ -342,7 +344,7 @@ static void report_ranks(FILE *out, const struct run_result *res)
 {
 	const struct fairness *f = &res->rank_fairness;
 
-	if (!res->mpi)
+	if (!res->mpi || !res->ranks)
 		return;
 	for (unsigned r = 0; r < res->nranks; r++) {
 		const struct rank_result *rr = &res->ranks[r];
@@ -368,11 +370,14 @@ static void report_dirs(FILE *out, const struct run_result *res)
 	}
 }
 
-static void report_stalls(FILE *out, const struct run_result *res)
+/* False when memory ran out for the list. */
+static bool report_stalls(FILE *out, const struct run_result *res)
 {
 	size_t *idx;
 	size_t n = result_stalls(NULL, res, &idx);
 
+	if (n == RESULT_NO_MEMORY)
+		return false;
 	for (size_t i = 0; i < n; i++) {
 		const struct timeline_point *p = &res->timeline[idx[i]];
 		fprintf(out, "Stall: second %.0f of the measured window: %.2f MB/sec,"
@@ -380,11 +385,12 @@ static void report_stalls(FILE *out, const struct run_result *res)
 			p->t_s, p->mb_s, p->ops_s, p->max_latency_ms);
 	}
 	talloc_free(idx);
+	return true;
 }
 
 static void report_per_client(FILE *out, const struct run_result *res)
 {
-	for (unsigned i = 0; i < res->nclients; i++) {
+	for (unsigned i = 0; res->clients && i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
 		if (res->mpi)
 			fprintf(out, "rank %u ", c->rank);
@@ -397,7 +403,7 @@ static void report_per_client(FILE *out, const struct run_result *res)
 static void report_per_client_dbench4(FILE *out, const struct run_result *res)
 {
 	fprintf(out, "Per client results:\n");
-	for (unsigned i = 0; i < res->nclients; i++) {
+	for (unsigned i = 0; res->clients && i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
 		fprintf(out, "Client %u did %" PRIu64 " lines and %" PRIu64 " bytes\n", i, c->ops,
 			c->bytes);
@@ -421,8 +427,10 @@ static void report_text_dbench4(FILE *out, const struct run_result *res)
 /* Everything of ours that is not the table or the Throughput line: above
  * the table, so that the table block holds only the table and the
  * Throughput line is the last. */
-static void report_notes(FILE *out, const struct run_result *res)
+static bool report_notes(FILE *out, const struct run_result *res)
 {
+	bool whole;
+
 	fprintf(out, "\n");
 	if (res->interrupted)
 		fprintf(out, "interrupted after %.1f s of execute\n", res->exec_seconds);
@@ -438,24 +446,28 @@ static void report_notes(FILE *out, const struct run_result *res)
 			res->straddled == 1 ? "" : "s",
 			res->straddled_op ? res->straddled_op : "?", res->straddled_max_ms);
 	report_disks(out, res);
-	report_stalls(out, res);
+	whole = report_stalls(out, res);
 	if (res->plan->per_client_results)
 		report_per_client(out, res);
 	if (res->failure)
 		fprintf(out, "FAILED: %s\n", res->failure->text);
+	return whole;
 }
 
-void report_text(FILE *out, const struct run_result *res)
+bool report_text(FILE *out, const struct run_result *res)
 {
+	bool whole = true;
+
 	if (dbench4(res->plan)) {
 		report_text_dbench4(out, res);
 	} else if (res->interrupted && res->exec_seconds <= 0 && !res->failure) {
 		/* Nothing was measured: no table, no Throughput 0. */
 		fprintf(out, "\ninterrupted in warmup: no results\n");
 	} else {
-		report_notes(out, res);
+		whole = report_notes(out, res);
 		report_table(out, res);
 		report_throughput_line(out, res);
 	}
 	fflush(out);
+	return whole;
 }

@@ -55,8 +55,9 @@ void report_progress_end(FILE *out, const struct progress *p);
 void report_pass(FILE *out, const struct run_plan *plan, const struct pass_time *p);
 
 /* The table, notes (fairness, stalls, probe, per-client lines, the FAILED
- * line) and the Throughput line, which is the last line in every layout. */
-void report_text(FILE *out, const struct run_result *res);
+ * line) and the Throughput line, which is the last line in every layout.
+ * False when memory ran out for the list of stalls, left out. */
+bool report_text(FILE *out, const struct run_result *res);
 
 /* The classic line alone: "Throughput X MB/sec (NB=Y MB/sec  Z MBit/sec)  N procs". */
 void report_throughput_line(FILE *out, const struct run_result *res);

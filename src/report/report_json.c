@@ -249,9 +249,9 @@ static json_t *probe_json(const struct run_result *res)
 
 static json_t *clients_json(const struct run_result *res)
 {
-	json_t *cl = json_array();
+	json_t *cl = res->clients ? json_array() : json_null();
 
-	for (unsigned i = 0; i < res->nclients; i++) {
+	for (unsigned i = 0; res->clients && i < res->nclients; i++) {
 		const struct client_result *c = &res->clients[i];
 		json_array_append_new(cl, json_pack("{s:I, s:I, s:o, s:I, s:o, s:I, s:I}",
 			"rank", (json_int_t)c->rank,
@@ -264,7 +264,7 @@ static json_t *clients_json(const struct run_result *res)
 
 static json_t *dirs_json(const struct run_result *res)
 {
-	json_t *dirs = json_array();
+	json_t *dirs = res->dirs ? json_array() : json_null();
 
 	for (unsigned d = 0; res->dirs && d < res->plan->ndirs; d++) {
 		const struct dir_result *dr = &res->dirs[d];
@@ -278,9 +278,9 @@ static json_t *dirs_json(const struct run_result *res)
 
 static json_t *ranks_json(const struct run_result *res)
 {
-	json_t *ranks = json_array();
+	json_t *ranks = res->ranks ? json_array() : json_null();
 
-	for (unsigned r = 0; r < res->nranks; r++) {
+	for (unsigned r = 0; res->ranks && r < res->nranks; r++) {
 		const struct rank_result *rr = &res->ranks[r];
 		json_array_append_new(ranks, json_pack("{s:I, s:o, s:o, s:I, s:I, s:o, s:o}",
 			"rank", (json_int_t)rr->rank, "host", jsontext(rr->host),

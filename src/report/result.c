@@ -35,17 +35,14 @@ static void fill_op(struct op_result *o, const struct hist *h, uint64_t errors)
 	o->max_ms = ms(h->max_ns);
 }
 
-struct fairness result_fairness(const double *mb_s, unsigned n)
+/* The fairness of the n rates in v, which it sorts. */
+static struct fairness fairness_of(double *v, unsigned n)
 {
 	struct fairness f = { 0 };
-	double *v = malloc(sizeof(double) * n);
 	double sum = 0, sumsq = 0;
 
-	if (!v || n == 0) {
-		free(v);
+	if (n == 0)
 		return f;
-	}
-	memcpy(v, mb_s, sizeof(double) * n);
 	numstat_sort(v, n);
 	for (unsigned i = 0; i < n; i++) {
 		sum += v[i];
@@ -55,17 +52,78 @@ struct fairness result_fairness(const double *mb_s, unsigned n)
 	f.max_mb_s = v[n - 1];
 	f.median_mb_s = numstat_median_sorted(v, n);
 	f.jain_index = sumsq > 0 ? sum * sum / (n * sumsq) : 1;
+	return f;
+}
+
+struct fairness result_fairness(const double *mb_s, unsigned n)
+{
+	double *v = malloc(sizeof(double) * (n ? n : 1));
+	struct fairness f = { 0 };
+
+	if (v && n) {
+		memcpy(v, mb_s, sizeof(double) * n);
+		f = fairness_of(v, n);
+	}
 	free(v);
 	return f;
+}
+
+struct run_result *result_new(TALLOC_CTX *mem_ctx, const struct run_plan *plan,
+			      unsigned nranks)
+{
+	struct run_result *res = talloc_zero(mem_ctx, struct run_result);
+
+	if (!res)
+		return NULL;
+	res->plan = plan;
+	res->nranks = nranks;
+	res->nclients = plan->nclients * nranks;
+	res->clients = talloc_zero_array(res, struct client_result, res->nclients);
+	res->dirs = talloc_zero_array(res, struct dir_result, plan->ndirs);
+	res->ranks = talloc_zero_array(res, struct rank_result, nranks);
+	res->scratch = talloc_array(res, double, res->nclients > nranks ? res->nclients : nranks);
+	if (plan->probe && (res->probe = talloc_zero(res, struct probe_result)))
+		res->probe->directory = probe_directory(res->probe, plan);
+	if (!res->clients || !res->dirs || !res->ranks || !res->scratch ||
+	    (plan->probe && (!res->probe || !res->probe->directory)))
+		TALLOC_FREE(res);
+	return res;
+}
+
+/* Room for n rates: the scratch result_new() made, or an array of its
+ * own on res (free it with drop_rates()); NULL when out of memory. */
+static double *rates_of(struct run_result *res, unsigned n)
+{
+	return res->scratch ? res->scratch : talloc_array(res, double, n ? n : 1);
+}
+
+static void drop_rates(struct run_result *res, double *rates)
+{
+	if (rates != res->scratch)
+		talloc_free(rates);
+}
+
+/* Note that memory ran out for `what`: the first such is named. */
+static void note_missing(struct run_result *res, const char *what)
+{
+	if (!res->missing)
+		res->missing = what;
 }
 
 static void fill_clients(struct run_result *res, const struct stats_client *figs)
 {
 	const struct run_plan *plan = res->plan;
 	unsigned per_rank = res->nranks > 1 ? res->nclients / res->nranks : res->nclients;
-	double *rates = talloc_array(res, double, res->nclients);
+	double *rates = rates_of(res, res->nclients);
 
-	res->clients = talloc_zero_array(res, struct client_result, res->nclients);
+	if (!res->clients)
+		res->clients = talloc_zero_array(res, struct client_result, res->nclients);
+	if (!res->clients || !rates) {
+		TALLOC_FREE(res->clients);
+		drop_rates(res, rates);
+		note_missing(res, "the per-client figures");
+		return;
+	}
 	for (unsigned i = 0; i < res->nclients; i++) {
 		struct client_result *c = &res->clients[i];
 		unsigned local = i % per_rank;
@@ -78,42 +136,39 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 		c->mb_s = res->exec_seconds > 0 ? c->bytes / 1e6 / res->exec_seconds : 0;
 		rates[i] = c->mb_s;
 	}
-	res->fairness = result_fairness(rates, res->nclients);
-	talloc_free(rates);
+	res->fairness = fairness_of(rates, res->nclients);
+	drop_rates(res, rates);
 }
 
-/* Per target directory: its clients' bytes, and the p99 of all their
- * operations from their histograms merged. */
-static void fill_dirs(struct run_result *res, const struct stats_group *groups)
+void result_fill_dir(struct run_result *res, unsigned d, const struct stats_group *g,
+		     struct hist *scratch)
 {
-	const struct run_plan *plan = res->plan;
-	struct hist *h = talloc_zero(res, struct hist);
-
-	res->dirs = talloc_zero_array(res, struct dir_result, plan->ndirs);
-	for (unsigned d = 0; h && res->dirs && d < plan->ndirs; d++) {
-		struct dir_result *dr = &res->dirs[d];
-		const struct stats_group *g = &groups[d];
-		memset(h, 0, sizeof(*h));
-		dr->directory = plan->dirs[d];
-		dr->clients = g->clients;
-		dr->bytes = stats_bytes(&g->exec);
-		for (int t = 0; t < OP_COUNT; t++)
-			hist_merge(h, &g->hist[t]);
-		dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
-		dr->p99_ms = ms(hist_quantile(h, 0.99));
-	}
-	talloc_free(h);
+	if (!res->dirs || d >= res->plan->ndirs)
+		return;
+	struct dir_result *dr = &res->dirs[d];
+	memset(scratch, 0, sizeof(*scratch));
+	dr->directory = res->plan->dirs[d];
+	dr->clients = g->clients;
+	dr->bytes = stats_bytes(&g->exec);
+	for (int t = 0; t < OP_COUNT; t++)
+		hist_merge(scratch, &g->hist[t]);
+	dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
+	dr->p99_ms = ms(hist_quantile(scratch, 0.99));
 }
 
 void result_fill_probe(struct run_result *res, const struct stats_region *stats)
 {
 	const struct probe_slot *s = &stats->probe;
-	struct probe_result *p = talloc_zero(res, struct probe_result);
+	struct probe_result *p = res->probe ? res->probe : talloc_zero(res, struct probe_result);
 
 	res->probe = p;
-	if (!p)
+	if (p && !p->directory)
+		p->directory = probe_directory(p, res->plan);
+	if (!p || !p->directory) {
+		TALLOC_FREE(res->probe);
+		note_missing(res, "the probe's figures");
 		return;
-	p->directory = probe_directory(p, res->plan);
+	}
 	p->count = s->hist.count;
 	p->entries = stats_get(&s->entries);
 	p->p50_ms = ms(hist_quantile(&s->hist, 0.50));
@@ -153,29 +208,39 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 	if (res->straddled_max_ms > res->max_latency_ms)
 		res->max_latency_ms = res->straddled_max_ms;
 	fill_clients(res, f->clients);
-	fill_dirs(res, f->dirs);
+	if (!res->dirs && !(res->dirs = talloc_zero_array(res, struct dir_result,
+							  res->plan->ndirs)))
+		note_missing(res, "the per-directory figures");
 	res->think_time_mean_us = res->ops ? f->all->pause_ns / 1e3 / res->ops : 0;
 }
 
 void result_fill(struct run_result *res, const struct stats_region *stats)
 {
 	unsigned ndirs = res->plan->ndirs;
-	struct stats_group *all = talloc_zero(res, struct stats_group);
-	struct stats_group *dirs = talloc_zero_array(res, struct stats_group, ndirs);
+	struct stats_group *g = talloc_zero(res, struct stats_group);
+	struct hist *scratch = talloc(res, struct hist);
 	struct stats_client *clients = talloc_zero_array(res, struct stats_client,
 							  stats->nclients);
 
-	stats_group_collect(all, stats, STATS_ALL_DIRS);
-	for (unsigned d = 0; d < ndirs; d++)
-		stats_group_collect(&dirs[d], stats, (int)d);
+	if (!g || !scratch || !clients) {
+		note_missing(res, "the figures");
+		goto out;
+	}
+	stats_group_collect(g, stats, STATS_ALL_DIRS);
 	stats_clients_collect(stats, clients);
-	result_fill_figures(res, &(struct run_figures){ all, dirs, clients });
-	talloc_free(all);
-	talloc_free(dirs);
-	talloc_free(clients);
+	result_fill_figures(res, &(struct run_figures){ g, clients });
+	for (unsigned d = 0; d < ndirs; d++) {
+		memset(g, 0, sizeof(*g));
+		stats_group_collect(g, stats, (int)d);
+		result_fill_dir(res, d, g, scratch);
+	}
 	res->probe = NULL;
 	if (res->plan->probe)
 		result_fill_probe(res, stats);
+out:
+	talloc_free(g);
+	talloc_free(scratch);
+	talloc_free(clients);
 }
 
 double result_bytes_by(const struct run_result *res, double t)
@@ -194,18 +259,22 @@ double result_bytes_by(const struct run_result *res, double t)
 
 void result_fill_ranks(struct run_result *res)
 {
-	double *rates = talloc_array(res, double, res->nranks ? res->nranks : 1);
+	double *rates = rates_of(res, res->nranks);
 	double first = res->exec_seconds;
 
-	for (unsigned r = 0; r < res->nranks; r++) {
+	for (unsigned r = 0; res->ranks && r < res->nranks; r++) {
 		struct rank_result *rr = &res->ranks[r];
 		rr->mb_s = rr->seconds > 0 ? rr->bytes / 1e6 / rr->seconds : 0;
-		rates[r] = rr->mb_s;
+		if (rates)
+			rates[r] = rr->mb_s;
 		if (rr->seconds < first)
 			first = rr->seconds;
 	}
-	res->rank_fairness = result_fairness(rates, res->nranks);
-	talloc_free(rates);
+	if (res->ranks && rates)
+		res->rank_fairness = fairness_of(rates, res->nranks);
+	else
+		note_missing(res, "the per-rank figures");
+	drop_rates(res, rates);
 	/* Every rank ran the whole window: the stonewall is the window. */
 	res->stonewall_s = first;
 	if (first >= res->exec_seconds - 1e-6)
@@ -221,6 +290,11 @@ size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t *
 	bool by_bytes = res->bytes_read + res->bytes_written > 0;
 
 	*idx = talloc_array(mem_ctx, size_t, n ? n : 1);
+	if (!v || !*idx) {
+		talloc_free(v);
+		TALLOC_FREE(*idx);
+		return RESULT_NO_MEMORY;
+	}
 	for (size_t i = 0; i < n; i++)
 		v[i] = by_bytes ? res->timeline[i].mb_s : res->timeline[i].ops_s;
 	if (n > 0) {
@@ -252,11 +326,15 @@ void result_fill_disks(struct run_result *res, const struct blockstat *bs)
 		return;
 	res->disks = blockstat_summary(res, bs, &res->memory);
 	res->ndisks = res->disks ? n : 0;
+	if (n && !res->disks)
+		note_missing(res, "the disks' figures");
 	/* Reading i + 1 ends timeline point i. */
 	for (size_t i = 0; i < res->ntimeline && i + 1 < blockstat_nreadings(bs); i++) {
 		struct timeline_point *p = &res->timeline[i];
 
 		p->disks = res->ndisks ? talloc_array(res, struct blockstat_figures, n) : NULL;
+		if (res->ndisks && !p->disks)
+			note_missing(res, "the disks' figures");
 		blockstat_interval(bs, i + 1, p->disks, &p->dirty_pages, &p->writeback_pages);
 	}
 }

@@ -164,7 +164,27 @@ struct run_result {
 	size_t ndisks;
 	struct blockstat_memory memory;	/* dirty and writeback pages (NAN: unread) */
 	json_t *environment;		/* owned: released with the result */
+	const char *missing;		/* what memory ran out for while the result
+					 * was filled, left out of it (clients,
+					 * directories, ranks or the timeline are
+					 * then NULL or short); NULL when whole */
+	double *scratch;		/* result_new(): room for max(nclients,
+					 * nranks) rates, for the fairness */
 };
+
+/*
+ * A result with room for every figure of a run of plan->nclients clients
+ * on each of `nranks` ranks over plan->ndirs directories: the clients,
+ * directories and ranks arrays and the scratch the fairness needs, so
+ * that filling it (result_fill_figures(), result_fill_dir(),
+ * result_fill_ranks()) allocates nothing.  The driver makes it before
+ * the run, so that memory running out at its end cannot lose its
+ * figures.  NULL when out of memory.  (A result made otherwise, by
+ * talloc_zero() in the tests, has its arrays allocated as it is filled;
+ * what cannot be is named in `missing`.)
+ */
+struct run_result *result_new(TALLOC_CTX *mem_ctx, const struct run_plan *plan,
+			      unsigned nranks);
 
 /* The throughput of the execute window, MB/sec. */
 double result_throughput(const struct run_result *res);
@@ -174,20 +194,27 @@ double result_throughput(const struct run_result *res);
  * res->plan, nclients and exec_seconds must be set. */
 void result_fill(struct run_result *res, const struct stats_region *stats);
 
-/* What result_fill_figures() reads: the summed figures of all clients and
- * of each target directory's, and each client's own (rank by rank, each
- * rank's plan->nclients of them). */
+/* What result_fill_figures() reads: the summed figures of all clients,
+ * and each client's own (rank by rank, each rank's plan->nclients of
+ * them). */
 struct run_figures {
 	const struct stats_group *all;
-	const struct stats_group *dirs;		/* plan->ndirs */
 	const struct stats_client *clients;	/* res->nclients */
 };
 
 /* The probe's figures (--probe) from the region's probe slot. */
 void result_fill_probe(struct run_result *res, const struct stats_region *stats);
 
-/* result_fill() from figures gathered elsewhere (across MPI ranks). */
+/* result_fill() from figures gathered elsewhere (across MPI ranks); the
+ * directories' shares follow, one at a time, by result_fill_dir(). */
 void result_fill_figures(struct run_result *res, const struct run_figures *f);
+
+/* Target directory d's share from g, the figures of its clients
+ * (stats_group_collect() of d); `scratch` is a histogram's room for
+ * merging g's.  Directory by directory, so that the figures of only one
+ * directory need be held at a time. */
+void result_fill_dir(struct run_result *res, unsigned d, const struct stats_group *g,
+		     struct hist *scratch);
 
 /* With res->ranks filled in (rank, host, kernel, clients, bytes, seconds)
  * and the timeline in place: each rank's rate, the fairness across ranks,
@@ -203,7 +230,9 @@ struct fairness result_fairness(const double *mb_s, unsigned n);
 
 /* Indexes of the timeline's stalls: seconds below a tenth of the median
  * rate (MB/sec, or operations/sec when nothing moved bytes).  Returns the
- * count; the indexes are allocated on mem_ctx. */
+ * count; the indexes are allocated on mem_ctx.  RESULT_NO_MEMORY (and
+ * *idx NULL) when they cannot be. */
+#define RESULT_NO_MEMORY ((size_t)-1)
 size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx);
 
 /* The block devices' and the page cache's figures from the readings in

@@ -1,5 +1,6 @@
 /*
- * collect.c - the end of a run: every rank's figures reduced to rank 0
+ * collect.c - the end of a run: its memory set aside before the first
+ * fork, every rank's figures reduced to rank 0
  * and turned into the result there (with the environment record), the
  * test hook that dumps this rank's histograms, and the text and JSON
  * reports.  Reads d->procs and d->sampler, writes neither.
@@ -13,6 +14,36 @@
 #include "run/driver_internal.h"
 
 /*
+ * What the end of the run needs, made now: the result with room for every
+ * figure (result_new()), one group of all clients' figures, one for a
+ * directory's at a time (a group is some 290 KB of histograms: a run over
+ * a thousand directories holds one, never a thousand), and the clients'
+ * and ranks' figures on their way to rank 0.
+ */
+bool collect_reserve(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+	struct collect *c = &d->collect;
+	unsigned nranks = cluster_size();
+
+	c->res = cluster_rank() == 0 ? result_new(d->ctx, plan, nranks) : NULL;
+	c->all = talloc_zero(d->ctx, struct stats_group);
+	c->dir = talloc_zero(d->ctx, struct stats_group);
+	c->merged = talloc_zero(d->ctx, struct hist);
+	c->mine = talloc_zero_array(d->ctx, struct stats_client, plan->nclients);
+	c->clients = talloc_zero_array(d->ctx, struct stats_client, plan->nclients * nranks);
+	c->ranks = talloc_zero_array(d->ctx, struct cluster_rank, nranks);
+	if ((cluster_rank() == 0 && !c->res) || !c->all || !c->dir || !c->merged || !c->mine ||
+	    !c->clients || !c->ranks) {
+		fprintf(stderr, "dbench: cannot allocate the results of %u clients over %u"
+			" director%s: out of memory\n", plan->nclients * nranks, plan->ndirs,
+			plan->ndirs == 1 ? "y" : "ies");
+		return false;
+	}
+	return true;
+}
+
+/*
  * A test hook: with DBENCH_TEST_HIST_DIR set, each rank's own execute-phase
  * histograms, its clients' merged (struct hist[OP_COUNT], as bytes), go
  * to DIR/rank<R>.hist, so that a test can merge the ranks' on its own and
@@ -21,69 +52,71 @@
 void collect_dump_hists(struct driver *d)
 {
 	const char *dir = getenv("DBENCH_TEST_HIST_DIR");
+	struct stats_group *g = d->collect.dir;
 
 	if (!dir)
 		return;
-	struct stats_group *g = talloc_zero(d->ctx, struct stats_group);
 	char *path = talloc_asprintf(d->ctx, "%s/rank%d.hist", dir, cluster_rank());
+	memset(g, 0, sizeof(*g));
 	stats_group_collect(g, d->stats, STATS_ALL_DIRS);
-	FILE *f = fopen(path, "w");
+	FILE *f = path ? fopen(path, "w") : NULL;
 	if (!f || fwrite(g->hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
-		fprintf(stderr, "dbench: cannot write '%s'\n", path);
+		fprintf(stderr, "dbench: cannot write '%s'\n", path ? path : dir);
 	if (f)
 		fclose(f);
 	talloc_free(path);
-	talloc_free(g);
 }
 
 /* Every rank's figures, reduced to rank 0 and turned into the result
- * there.  The other ranks take part and get NULL. */
-struct run_result *collect_result(struct driver *d, const char *started_at, json_t *env)
+ * there, in the memory collect_reserve() made.  The other ranks take part
+ * and get NULL. */
+struct run_result *collect_result(struct driver *d, json_t *env)
 {
 	const struct run_plan *plan = d->plan;
+	struct collect *c = &d->collect;
 	unsigned nranks = cluster_size(), ndirs = plan->ndirs;
 	bool root = cluster_rank() == 0;
-	struct run_result *res = talloc_zero(d->ctx, struct run_result);
-	struct stats_group *groups = talloc_zero_array(res, struct stats_group, 1 + ndirs);
-	struct stats_client *mine = talloc_zero_array(res, struct stats_client, plan->nclients);
-	struct stats_client *all = talloc_zero_array(res, struct stats_client,
-						     plan->nclients * nranks);
+	struct run_result *res = c->res;
 	struct cluster_rank me = { .seconds = sampler_rank_seconds(d) };
-	struct cluster_rank *ranks = talloc_zero_array(res, struct cluster_rank, nranks);
-
-	stats_group_collect(&groups[0], d->stats, STATS_ALL_DIRS);
-	for (unsigned i = 0; i < ndirs; i++)
-		stats_group_collect(&groups[1 + i], d->stats, (int)i);
-	stats_clients_collect(d->stats, mine);
-	me.bytes = stats_bytes(&groups[0].exec);
-	cluster_reduce_groups(groups, 1 + ndirs);
-	cluster_gather_clients(mine, plan->nclients, all);
-	cluster_gather_ranks(&me, ranks);
-	if (!root) {
-		talloc_free(res);
-		return NULL;
-	}
-	res->plan = plan;
-	res->started_at = talloc_strdup(res, started_at);
-	res->nclients = plan->nclients * nranks;
-	res->nranks = nranks;
-	res->mpi = cluster_mpi();
 	const struct sampler *s = &d->sampler;
-	res->exec_seconds = s->end_ns > s->exec_ns ? (s->end_ns - s->exec_ns) / 1e9 : 0;
-	result_fill_figures(res, &(struct run_figures){ &groups[0], &groups[1], all });
+
+	memset(c->all, 0, sizeof(*c->all));
+	stats_group_collect(c->all, d->stats, STATS_ALL_DIRS);
+	stats_clients_collect(d->stats, c->mine);
+	me.bytes = stats_bytes(&c->all->exec);
+	cluster_reduce_groups(c->all, 1);
+	cluster_gather_clients(c->mine, plan->nclients, c->clients);
+	cluster_gather_ranks(&me, c->ranks);
+	if (root) {
+		res->started_at = c->started_at;
+		res->mpi = cluster_mpi();
+		res->exec_seconds = s->end_ns > s->exec_ns ? (s->end_ns - s->exec_ns) / 1e9 : 0;
+		result_fill_figures(res, &(struct run_figures){ c->all, c->clients });
+	}
+	for (unsigned i = 0; i < ndirs; i++) {	/* one directory's group at a time */
+		memset(c->dir, 0, sizeof(*c->dir));
+		stats_group_collect(c->dir, d->stats, (int)i);
+		cluster_reduce_groups(c->dir, 1);
+		if (root)
+			result_fill_dir(res, i, c->dir, c->merged);
+	}
+	if (!root)
+		return NULL;
+	c->res = NULL;		/* the caller's now */
 	if (plan->probe)
 		result_fill_probe(res, d->stats);	/* rank 0's: the only one */
 	res->timeline = talloc_steal(res, d->sampler.timeline);
 	res->ntimeline = d->sampler.ntimeline;
+	if (d->sampler.points_lost)
+		res->missing = res->missing ? res->missing : "timeline points";
 	res->passes = talloc_steal(res, d->sampler.passes);
 	res->npasses = d->sampler.npasses;
 	res->passes_lost = d->sampler.passes_lost;
-	res->ranks = talloc_zero_array(res, struct rank_result, nranks);
 	for (unsigned r = 0; r < nranks; r++) {
 		res->ranks[r] = (struct rank_result){
 			.rank = r, .host = cluster_host(r), .kernel = cluster_kernel(r),
-			.clients = plan->nclients, .bytes = ranks[r].bytes,
-			.seconds = plan->run_once ? ranks[r].seconds : res->exec_seconds,
+			.clients = plan->nclients, .bytes = c->ranks[r].bytes,
+			.seconds = plan->run_once ? c->ranks[r].seconds : res->exec_seconds,
 		};
 	}
 	result_fill_ranks(res);
@@ -98,6 +131,8 @@ struct run_result *collect_result(struct driver *d, const char *started_at, json
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK
 		       : 128 + sig;
+	if (res->missing && res->exit_code == EXIT_OK)
+		res->exit_code = EXIT_RUN_FAILED;
 	res->setup_s = d->setup_s;
 	res->sampler_cpu_ms = d->sampler.cpu_ms;
 	res->sampler_realtime = d->sampler.realtime;
@@ -116,9 +151,16 @@ struct run_result *collect_result(struct driver *d, const char *started_at, json
 	return res;
 }
 
-int collect_report(struct driver *d, const struct run_result *res)
+int collect_report(struct driver *d, struct run_result *res)
 {
-	report_text(d->text, res);
+	if (!report_text(d->text, res) && !res->missing)
+		res->missing = "the list of stalls";
+	if (res->missing) {
+		fprintf(stderr, "dbench: cannot allocate %s: out of memory; the results are"
+			" without them\n", res->missing);
+		if (res->exit_code == EXIT_OK)
+			res->exit_code = EXIT_RUN_FAILED;
+	}
 	if (d->plan->result_doc)
 		*d->plan->result_doc = report_json(res);
 	if (d->plan->json_path) {

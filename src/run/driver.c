@@ -83,7 +83,6 @@ int driver_run(const struct run_plan *plan)
 			    .procs = { .start_pipe = { -1, -1 } } };
 	bool json_stdout = plan->json_path && strcmp(plan->json_path, "-") == 0;
 	bool root = cluster_rank() == 0;
-	char started_at[32];
 	json_t *env = NULL;	/* rank 0's environment record, until the result takes it */
 	int rc = EXIT_BAD_INPUT;
 
@@ -106,6 +105,8 @@ int driver_run(const struct run_plan *plan)
 			plan->nclients, strerror(errno));
 		goto out;
 	}
+	if (!collect_reserve(&d))
+		goto out;
 	int perr = plan->backend->prepare ? plan->backend->prepare(d.ctx, plan->prog) : 0;
 	if (perr) {
 		fprintf(stderr, "dbench: cannot prepare the %s backend: %s\n",
@@ -116,7 +117,7 @@ int driver_run(const struct run_plan *plan)
 		env = env_capture(plan->dirs, plan->ndirs, targets_describe(&d));
 	if (root)
 		d.sampler.disks = blockstat_open(d.ctx, plan->dirs, plan->ndirs);
-	utc_now(started_at);
+	utc_now(d.collect.started_at);
 	report_header(d.text, plan, cluster_size());
 	sampler_set_phase(&d, PHASE_SETUP, monotonic_ns());
 	d.sampler.realtime = sampler_priority_raise();
@@ -158,7 +159,7 @@ int driver_run(const struct run_plan *plan)
 		targets_close(&d);
 	collect_dump_hists(&d);
 	struct run_result *res = started || d.failure || cluster_mpi()
-					 ? collect_result(&d, started_at, env) : NULL;
+					 ? collect_result(&d, env) : NULL;
 	if (res)
 		env = NULL;		/* the result holds it now */
 	if (res && (started || d.failure))

@@ -68,6 +68,8 @@ struct sampler {
 	enum phase phase;
 	struct timeline_point *timeline;	/* one point per execute second */
 	size_t ntimeline;
+	unsigned points_lost;		/* not kept for lack of memory (the next
+					 * point covers their seconds) */
 	uint64_t last_bytes, last_ops;	/* execute figures at the last point */
 	uint64_t last_ns;		/* when they were taken */
 	double cpu_ms;			/* parent CPU per sample */
@@ -85,6 +87,20 @@ struct sampler {
 	struct blockstat *disks;	/* rank 0: the targets' devices, or NULL */
 };
 
+/* The end of the run, made before any fork: collect.c's.  The result
+ * with room for every figure, and the groups it is filled from, so that
+ * memory running out at the end of a run cannot lose its figures. */
+struct collect {
+	char started_at[32];		/* UTC, when the clients were forked */
+	struct run_result *res;		/* rank 0's result (result_new()) */
+	struct stats_group *all;	/* every client's figures */
+	struct stats_group *dir;	/* one directory's at a time */
+	struct hist *merged;		/* scratch for a directory's p99 */
+	struct stats_client *mine;	/* this rank's clients' own figures */
+	struct stats_client *clients;	/* every rank's, rank by rank */
+	struct cluster_rank *ranks;	/* every rank's totals */
+};
+
 struct driver {
 	const struct run_plan *plan;
 	TALLOC_CTX *ctx;		/* everything of the run; freed at its one exit */
@@ -95,6 +111,7 @@ struct driver {
 	double setup_s;			/* fork to all clients ready (the slowest rank's) */
 	struct procs procs;
 	struct sampler sampler;
+	struct collect collect;
 };
 
 /* ---- targets.c ---- */
@@ -154,11 +171,16 @@ double sampler_rank_seconds(struct driver *d);
 
 /* ---- collect.c ---- */
 
+/* Make the memory the end of the run needs (d->collect), before any
+ * fork; false (after saying so) when there is not enough. */
+bool collect_reserve(struct driver *d);
 /* DBENCH_TEST_HIST_DIR: this rank's histograms to a file, for tests. */
 void collect_dump_hists(struct driver *d);
-/* Every rank's figures reduced into the result on rank 0; NULL elsewhere. */
-struct run_result *collect_result(struct driver *d, const char *started_at, json_t *env);
-/* Text and JSON reports of the result; the run's exit code. */
-int collect_report(struct driver *d, const struct run_result *res);
+/* Every rank's figures reduced into the result on rank 0, which takes
+ * env; NULL elsewhere. */
+struct run_result *collect_result(struct driver *d, json_t *env);
+/* Text and JSON reports of the result, with a line on stderr for what
+ * memory ran out for; the run's exit code. */
+int collect_report(struct driver *d, struct run_result *res);
 
 #endif

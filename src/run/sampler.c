@@ -140,8 +140,13 @@ static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t by
 
 	if (secs < 0.001)
 		return;
-	d->sampler.timeline = talloc_realloc(d->ctx, d->sampler.timeline, struct timeline_point,
-				     d->sampler.ntimeline + 1);
+	struct timeline_point *grown = talloc_realloc(d->ctx, d->sampler.timeline,
+						      struct timeline_point, d->sampler.ntimeline + 1);
+	if (!grown) {		/* the next point takes this interval in */
+		d->sampler.points_lost++;
+		return;
+	}
+	d->sampler.timeline = grown;
 	d->sampler.timeline[d->sampler.ntimeline++] = (struct timeline_point){
 		.t_s = (now - d->sampler.exec_ns) / 1e9,
 		.mb_s = (bytes - d->sampler.last_bytes) / 1e6 / secs,
@@ -172,6 +177,10 @@ void sampler_take_passes(struct driver *d)
 						&s->passes_lost);
 		struct pass_time *p = n ? talloc_realloc(d->ctx, s->passes, struct pass_time,
 							  s->npasses + n) : s->passes;
+		if (!p) {	/* out of memory: counted among those lost */
+			s->passes_lost += n;
+			continue;
+		}
 		for (unsigned k = 0; p && k < n; k++) {
 			struct pass_time *t = &p[s->npasses++];
 			*t = (struct pass_time){ .client = i,

@@ -3,6 +3,21 @@
 . "$TOP/tests/shell/lib.sh"
 TP='^Throughput [0-9.e+]+ MB/sec \(NB=[0-9.e+]+ MB/sec  [0-9.e+]+ MBit/sec\)  [0-9]+ procs$'
 
+# The lowest address-space limit (KB) at which the program starts at all,
+# found by halves (below it, libraries' constructors may crash: not ours).
+lowest_vm_limit() {
+	_lo=1000 _hi=4000000
+	while [ $((_hi - _lo)) -gt 250 ]; do
+		_mid=$(((_lo + _hi) / 2))
+		if (ulimit -v $_mid; "$DBENCH" --version >/dev/null 2>&1; exit $?) 2>/dev/null; then
+			_hi=$_mid
+		else
+			_lo=$_mid
+		fi
+	done
+	echo $_hi
+}
+
 # A victim directory outside the target, and a fingerprint of it.
 victim_make() {
 	rm -rf "$T/victim" && mkdir -p "$T/victim/sub" &&
@@ -87,17 +102,7 @@ else
 	# Somewhere between the dynamic loader failing and the run starting,
 	# an address-space limit makes the compile of the built-in loadfile
 	# fail; at every limit the outcome is a clear message and exit 1.
-	# The lowest limit (KB) at which the program starts at all, by halves:
-	lo=1000 hi=4000000
-	while [ $((hi - lo)) -gt 250 ]; do
-		mid=$(((lo + hi) / 2))
-		# (below it, libraries' constructors may crash: not ours)
-		if (ulimit -v $mid; "$DBENCH" --version >/dev/null 2>&1; exit $?) 2>/dev/null; then
-			hi=$mid
-		else
-			lo=$mid
-		fi
-	done
+	hi=$(lowest_vm_limit)
 	hit=0 v=$hi
 	while [ $v -le $((hi + 20000)) ]; do
 		out=$( (ulimit -v $v; "$DBENCH" --check-loadfile 2>&1) ); rc=$?
@@ -113,6 +118,57 @@ else
 		v=$((v + 250))
 	done
 	[ $hit -gt 0 ] || fail "no address-space limit made the load run out of memory"
+fi
+end
+
+begin "a run over 1000 directories reports each of them: one directory's figures at a time"
+# A directory's figures are some 290 KB of histograms: held all at once,
+# a thousand of them passed talloc's 256 MiB limit, and the parent
+# crashed in the end with every result lost.
+mkdir -p "$T/many"
+printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/one.txt"
+set --
+i=0
+while [ $i -lt 1000 ]; do
+	mkdir "$T/many/d$i" && set -- "$@" -D "$T/many/d$i"
+	i=$((i + 1))
+done
+out=$( (ulimit -n 4096 && "$DBENCH" --run-once -c "$T/one.txt" --json="$T/many.json" "$@" 2) 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" "$TP"
+expect_match "$out" "^Directory $T/many/d999: 0 clients, "
+expect_eq "$(jq '.directories | length' "$T/many.json")" 1000 "directories in the JSON"
+expect_eq "$(jq -c '[.directories[0,1,2].clients]' "$T/many.json")" "[1,1,0]" "clients of the first three"
+expect_eq "$(find "$T/many" -mindepth 2 | wc -l)" 0 "left in the targets"
+set --
+end
+
+begin "memory running out at any point of a run: a message and exit 1, never a crash"
+if grep -Eq '__(asan|msan|tsan)_init' "$DBENCH"; then
+	echo "# skipped: a sanitizer build reserves its shadow memory, ulimit -v stops it first"
+else
+	# From the lowest address-space limit at which the program starts at
+	# all, upwards until runs succeed: every limit in between runs out
+	# somewhere (the loadfile, the shared region, the results at the end).
+	hi=$(lowest_vm_limit)
+	mkdir -p "$T/vm1" "$T/vm2"
+	v=$hi ok=0 oom=0
+	while [ $v -le $((hi + 40000)) ] && [ $ok -lt 8 ]; do
+		out=$( (ulimit -v $v; "$DBENCH" --run-once -c "$T/one.txt" -D "$T/vm1" -D "$T/vm2" \
+			--per-client-results --json="$T/vm.json" 4 2>&1) ); rc=$?
+		[ $rc -lt 128 ] || { fail "status $rc at ulimit -v $v: $(printf '%s' "$out" | tail -n 2)"; break; }
+		if [ $rc -eq 0 ]; then
+			ok=$((ok + 1))
+			expect_match "$out" "$TP"
+		else
+			oom=$((oom + 1))
+			expect_status $rc 1
+			expect_match "$out" '^dbench: .*(out of memory|Cannot allocate memory)'
+		fi
+		v=$((v + 250))
+	done
+	[ $oom -gt 0 ] || fail "no address-space limit made the run run out of memory"
+	[ $ok -gt 0 ] || fail "no run succeeded up to ulimit -v $v"
 fi
 end
 

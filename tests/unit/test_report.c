@@ -717,6 +717,45 @@ static void fill_splits_clients_and_bytes_by_directory(void **state)
 	assert_within(res->dirs[1].p99_ms, 4.0, 1.0 / 128);
 }
 
+/* result_new() makes room for every figure before the run: filling it
+ * afterwards, clients, directories one at a time and ranks, allocates
+ * nothing, so that memory running out at the end cannot lose them. */
+static void fill_of_a_result_new_allocates_nothing(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = region_new(ctx);
+	struct run_plan *plan = plan_new(ctx);
+	struct run_result *res = result_new(ctx, plan, 1);
+	struct stats_group *g = talloc_zero(ctx, struct stats_group);
+	struct hist *scratch = talloc(ctx, struct hist);
+	struct stats_client figs[3];
+
+	assert_non_null(st);
+	assert_non_null(res);
+	assert_non_null(g);
+	assert_non_null(scratch);
+	record_known_ops(st);
+	res->exec_seconds = EXEC_SECONDS;
+	size_t blocks = talloc_total_blocks(res);
+	stats_group_collect(g, st, STATS_ALL_DIRS);
+	stats_clients_collect(st, figs);
+	result_fill_figures(res, &(struct run_figures){ g, figs });
+	for (unsigned d = 0; d < 2; d++) {
+		memset(g, 0, sizeof(*g));
+		stats_group_collect(g, st, (int)d);
+		result_fill_dir(res, d, g, scratch);
+	}
+	res->ranks[0] = (struct rank_result){ .bytes = C1_BYTES + C2_BYTES + C3_BYTES,
+					      .seconds = EXEC_SECONDS };
+	result_fill_ranks(res);
+	assert_int_equal(talloc_total_blocks(res), blocks);
+	assert_null(res->missing);
+	assert_int_equal(res->clients[1].bytes, C2_BYTES);
+	assert_int_equal(res->dirs[0].clients, 2);
+	assert_int_equal(res->dirs[1].bytes, C2_BYTES);
+	assert_double_is(res->ranks[0].mb_s, (C1_BYTES + C2_BYTES + C3_BYTES) / 1e6 / EXEC_SECONDS);
+}
+
 /* ---- the probe's listings: stats_record_listing and result_fill ---- */
 
 /* Sorted 1 2 3 40 ms: rank ceil(0.5 * 4) = 2 is 2 ms, rank 4 is 40 ms. */
@@ -1459,6 +1498,30 @@ static const char *last_line(void **state, const char *text)
 	return talloc_strndup(ctx_of(state), p, strcspn(p, "\n"));
 }
 
+/* What memory ran out for is left out, not made up: no fairness line
+ * without the clients, null in the JSON, and the rest as ever. */
+static void a_result_without_its_clients_directories_and_ranks_still_reports(void **state)
+{
+	struct run_result *res = finished_result(state);
+
+	res->clients = NULL;
+	res->dirs = NULL;
+	res->ranks = NULL;
+	res->missing = "the per-client figures";
+	res->plan = talloc_memdup(res, res->plan, sizeof(*res->plan));
+	((struct run_plan *)res->plan)->per_client_results = true;
+	const char *text = text_of(state, res);
+	assert_null(line_starting(state, text, "Clients:"));
+	assert_null(line_starting(state, text, "client "));
+	assert_non_null(line_starting(state, text, " ReadX "));
+	assert_true(strncmp(last_line(state, text), "Throughput ", 11) == 0);
+	json_t *doc = doc_of(state, res);
+	assert_true(json_is_null(get(doc, "clients")));
+	assert_true(json_is_null(get(doc, "directories")));
+	assert_true(json_is_null(get(doc, "ranks")));
+	assert_true(json_is_object(get(doc, "result")));
+}
+
 /*
  * " %-24s %10s %9s %9s %9s %9s %9s %7s": a space, the name left-aligned in
  * 24 columns, then right-aligned columns of 10, five of 9 and one of 7,
@@ -1999,6 +2062,8 @@ int main(void)
 		T(stonewall_of_a_window_every_rank_ran_is_the_throughput),
 		T(ticks_combine_sums_maxima_and_the_first_failure),
 		T(fill_splits_clients_and_bytes_by_directory),
+		T(fill_of_a_result_new_allocates_nothing),
+		T(a_result_without_its_clients_directories_and_ranks_still_reports),
 		/* the probe's listings */
 		T(fill_probe_counts_only_listings_that_started_in_the_execute_phase),
 		T(fill_probe_directory_is_the_default_or_the_one_given),
