@@ -56,6 +56,12 @@
 #define NFS_CACHE_SLOTS 64		/* NFS-dialect files kept open per client */
 #define NFS_DIR_SLOTS 256		/* NFSv3 directory handles kept per client */
 #define NFS_RMTREE_DEPTH 64
+/* libnfs 4.0 encodes an NFSv4 WRITE into a request buffer of 4 KiB,
+ * whatever its size, and fails one that does not fit (before sending
+ * it: the call returns -1, which reads as EPERM); 5.0 sizes the buffer
+ * to the write (libnfs commit 483be17).  So NFSv4 writes go in pieces
+ * that fit. */
+#define NFS4_WRITE_PIECE 3072
 
 /* NTCreateX create_disposition values (MS-SMB) and create_options bit. */
 enum { NFS_SUPERSEDE, NFS_OPEN, NFS_CREATE, NFS_OPEN_IF, NFS_OVERWRITE, NFS_OVERWRITE_IF };
@@ -580,10 +586,20 @@ static int nfsb_file_io(struct backend_client *bc, const struct nfs_file *f, uin
 	if (bc->c3)
 		return write ? nfs3_write(bc->c3, &f->h3, off, size, buf, done)
 			     : nfs3_read(bc->c3, &f->h3, off, size, buf, done);
-	int rc = write ? nfs_pwrite(bc->nfs, f->fh, off, size, buf)
-		       : nfs_pread(bc->nfs, f->fh, off, size, buf ? buf : bc->buf);
-	*done = rc < 0 ? 0 : (size_t)rc;
-	return nfsb_rc(rc);
+	if (!write) {
+		int rc = nfs_pread(bc->nfs, f->fh, off, size, buf ? buf : bc->buf);
+		*done = rc < 0 ? 0 : (size_t)rc;
+		return nfsb_rc(rc);
+	}
+	*done = 0;
+	while (*done < size) {
+		size_t n = size - *done < NFS4_WRITE_PIECE ? size - *done : NFS4_WRITE_PIECE;
+		int rc = nfs_pwrite(bc->nfs, f->fh, off + *done, n, buf + *done);
+		if (rc <= 0)
+			return rc < 0 ? -rc : EIO;
+		*done += (size_t)rc;
+	}
+	return 0;
 }
 
 /*

@@ -59,6 +59,7 @@ struct nfs3_conn {
 	size_t count;			/* READ, WRITE: bytes moved */
 	bool eof;			/* READ, READDIRPLUS */
 	uint64_t cookie;		/* READDIRPLUS: where the next one starts */
+	size_t entries;			/* READDIRPLUS: in the last reply */
 	char verf[NFS3_COOKIEVERFSIZE];
 	bool (*visit)(void *arg, const char *name, enum nfs3_kind kind);
 	void *arg;
@@ -129,8 +130,10 @@ static void nfs3_entries(struct nfs3_conn *c, const struct READDIRPLUS3resok *ok
 {
 	memcpy(c->verf, ok->cookieverf, sizeof(c->verf));
 	c->eof = ok->reply.eof;
+	c->entries = 0;
 	for (const struct entryplus3 *e = ok->reply.entries; e; e = e->nextentry) {
 		c->cookie = e->cookie;
+		c->entries++;
 		if (c->visit && !c->visit(c->arg, e->name, nfs3_post_op_kind(&e->name_attributes))) {
 			c->visit = NULL;
 			c->eof = true;
@@ -339,6 +342,8 @@ int nfs3_readdir(struct nfs3_conn *c, const struct nfs3_handle *dir,
 		if (nfs3_begin(c, NFS3_PROC_READDIRPLUS))
 			return EIO;
 		err = nfs3_wait(c, rpc_nfs3_readdirplus_async(c->rpc, nfs3_done, &a, c));
+		if (err == 0 && !c->eof && c->entries == 0)
+			err = EIO;	/* no progress: asking again would loop */
 	}
 	c->visit = NULL;
 	return err;

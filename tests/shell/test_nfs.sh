@@ -241,6 +241,17 @@ expect_eq "$(head -c 20 "$f")" "12345678901234567890" "pattern"
 rm -rf "$NFS_EXPORT_DIR/clients"
 end
 
+begin "NFSv4 writes of 32 KiB land whole (libnfs 4.0 encodes no more than 4 KiB a call)"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL?version=4" -c "$T/nfs_3.load" --run-once --skip-cleanup 1 \
+	>"$T/p4.out" 2>&1
+expect_status $? 0
+f=$NFS_EXPORT_DIR/clients/client1/test.file
+expect_eq "$(stat -c %s "$f")" $((101 * 32768)) "size"
+# each WRITE3 starts the pattern again: its last 20 bytes are 32748..32767 of it
+expect_eq "$(tail -c 20 "$f")" "90123456789012345678" "pattern at the end"
+rm -rf "$NFS_EXPORT_DIR/clients"
+end
+
 begin "a bad target stops the run with exit 2 before any client starts"
 out=$("$DBENCH" --backend=nfs --nfs="nfs://127.0.0.1/no/such/export" -t 2 1 2>&1); rc=$?
 expect_status $rc 2
