@@ -44,6 +44,35 @@ double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
 	return p;
 }
 
+/* ---- how much evidence ---- */
+
+/* The half-width of the (1 - alpha) interval of mean B - mean A with n
+ * runs a side whose coefficient of variation is cv (both in percent of
+ * the mean): t(1 - alpha/2, 2n - 2) * cv * sqrt(2 / n). */
+static double diff_half_width(double cv, size_t n, double alpha)
+{
+	return numstat_t_quantile(1 - alpha / 2, 2.0 * n - 2) * cv * sqrt(2.0 / n);
+}
+
+size_t compare_runs_needed(double cv_pct, double resolution_pct, double alpha)
+{
+	size_t lo = 2, hi = COMPARE_MAX_REPEAT;
+
+	if (!(cv_pct >= 0) || !(resolution_pct > 0))
+		return 0;
+	if (diff_half_width(cv_pct, hi, alpha) > resolution_pct)
+		return 0;
+	/* the half-width falls as n grows: the first n within the resolution */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (diff_half_width(cv_pct, mid, alpha) <= resolution_pct)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* ---- judging one figure ---- */
 
 void compare_samples(struct compare_row *row, const double *a, size_t na,
@@ -433,6 +462,187 @@ static void report_throughput_by_side(FILE *out, const struct rundoc *const *doc
 	}
 }
 
+/* The coefficient of variation of a group's throughput in percent, NAN
+ * with fewer than two runs. */
+static double group_cv(const struct rundoc_group *g)
+{
+	double mean = numstat_mean(g->mb_s, g->nruns);
+
+	if (g->nruns < 2 || !(mean > 0))
+		return NAN;
+	return numstat_stddev(g->mb_s, g->nruns) / mean * 100;
+}
+
+/* What is weak about the evidence of B (label) against A at one nprocs,
+ * as "2 runs of A and 2 of B (fewer than 3 a side); CV 34.2% in B (above
+ * 10%)", with the --repeat that would do; NULL when nothing is. */
+static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
+		       const struct rundoc_group *gb, const char *label,
+		       const struct compare_options *opt)
+{
+	double cva = group_cv(ga), cvb = group_cv(gb);
+	bool few = ga->nruns < COMPARE_MIN_RUNS || gb->nruns < COMPARE_MIN_RUNS;
+	bool noisy_a = cva > COMPARE_WEAK_CV, noisy_b = cvb > COMPARE_WEAK_CV;
+	double resolution = opt->fail_above > 0 ? opt->fail_above : COMPARE_RESOLUTION;
+	double cv = isnan(cva) ? cvb : isnan(cvb) ? cva : fmax(cva, cvb);
+	double seen = fabs(numstat_mean(gb->mb_s, gb->nruns) / numstat_mean(ga->mb_s, ga->nruns)
+			   - 1) * 100;
+	char *text = talloc_strdup(ctx, "");
+
+	if (!few && !noisy_a && !noisy_b)
+		return NULL;
+	if (few)
+		text = talloc_asprintf_append(text, "%zu run%s of A and %zu of %s (fewer than %d"
+					      " a side); ", ga->nruns, ga->nruns == 1 ? "" : "s",
+					      gb->nruns, label, COMPARE_MIN_RUNS);
+	if (noisy_a && noisy_b)
+		text = talloc_asprintf_append(text, "CV %.1f%% in A and %.1f%% in %s (above %g%%); ",
+					      cva, cvb, label, COMPARE_WEAK_CV);
+	else if (noisy_a || noisy_b)
+		text = talloc_asprintf_append(text, "CV %.1f%% in %s (above %g%%); ",
+					      noisy_a ? cva : cvb, noisy_a ? "A" : label,
+					      COMPARE_WEAK_CV);
+	if (isnan(cv))
+		return talloc_asprintf_append(text, "a single run shows no spread: --repeat=%d at"
+					      " least", COMPARE_MIN_RUNS);
+	size_t need = compare_runs_needed(cv, resolution, opt->alpha);
+	if (need == 0)
+		text = talloc_asprintf_append(text, "at CV %.1f%% more than %d runs a side would"
+					      " tell a %g%% change from noise: steady the machine"
+					      " first", cv, COMPARE_MAX_REPEAT, resolution);
+	else
+		text = talloc_asprintf_append(text, "at CV %.1f%%, --repeat=%zu for a %g%% interval"
+					      " of %s-A within +-%g%% of A's mean", cv,
+					      need > COMPARE_MIN_RUNS ? need : COMPARE_MIN_RUNS,
+					      100 * (1 - opt->alpha), label, resolution);
+	size_t need_seen = seen > resolution ? compare_runs_needed(cv, seen, opt->alpha) : 0;
+	if (need_seen)
+		text = talloc_asprintf_append(text, ", --repeat=%zu for one within the %.1f%%"
+					      " seen", need_seen > COMPARE_MIN_RUNS ? need_seen
+					      : COMPARE_MIN_RUNS, seen);
+	return text;
+}
+
+/* Each run of g more than COMPARE_OUTLIER_MADS from the median of its
+ * group, a line each. */
+static size_t print_outliers(FILE *out, const struct rundoc *doc, const char *label,
+			     const struct rundoc_group *g)
+{
+	double *scratch = talloc_array(NULL, double, 2 * g->nruns), median, mad;
+	bool *flag = talloc_array(scratch, bool, g->nruns);
+	size_t n = 0;
+
+	if (flag && numstat_outliers(g->mb_s, g->nruns, COMPARE_OUTLIER_MADS, scratch, flag,
+				     &median, &mad)) {
+		for (size_t r = 0; r < g->nruns; r++) {
+			if (!flag[r])
+				continue;
+			fprintf(out, "Warning: outlier at nprocs %u: runs[%zu] of %s (%s), %.3f"
+				" MB/sec, ", g->nprocs, g->index[r], doc->name, label, g->mb_s[r]);
+			if (mad > 0)
+				fprintf(out, "%.1f MADs from the median %.3f of its %zu runs\n",
+					fabs(g->mb_s[r] - median) / mad, median, g->nruns);
+			else
+				fprintf(out, "off the median %.3f that most of its %zu runs share\n",
+					median, g->nruns);
+			n++;
+		}
+	}
+	talloc_free(scratch);
+	return n;
+}
+
+/* Where the evidence is weak, and the runs far from their group: a
+ * "Warning:" line each; their number. */
+static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+			      const struct compare_options *opt)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	size_t n = 0, weak = 0;
+
+	fputc('\n', out);
+	for (size_t k = 1; k < ndocs; k++) {
+		for (size_t i = 0; i < docs[0]->ngroups; i++) {
+			const struct rundoc_group *ga = &docs[0]->groups[i];
+			const struct rundoc_group *gb = rundoc_group_of(docs[k], ga->nprocs);
+			char *why = gb ? weak_text(tmp, ga, gb, compare_label(k), opt) : NULL;
+			if (why)
+				fprintf(out, "Warning: weak evidence at nprocs %u (%s against A): %s\n",
+					ga->nprocs, compare_label(k), why);
+			weak += why != NULL;
+		}
+	}
+	for (size_t k = 0; k < ndocs; k++)
+		for (size_t i = 0; i < docs[k]->ngroups; i++)
+			n += print_outliers(out, docs[k], compare_label(k), &docs[k]->groups[i]);
+	if (weak)
+		fprintf(out, "  (--repeat=N: the smallest N, %d at least, with t(%g, 2N-2) * CV *"
+			" sqrt(2/N), the half-width of the interval of X-A with N runs a side at the"
+			" larger CV of the two, within the width named)\n", COMPARE_MIN_RUNS,
+			1 - opt->alpha / 2);
+	else if (n == 0)
+		fprintf(out, "Evidence: %d or more runs a side, CV at most %g%%, no outlier\n",
+			COMPARE_MIN_RUNS, COMPARE_WEAK_CV);
+	talloc_free(tmp);
+	return n + weak;
+}
+
+/* The kinds of throughput verdict, in the order the verdict line lists
+ * them. */
+static const struct {
+	enum compare_verdict verdict;
+	bool tested;
+	const char *text;
+} verdict_kinds[] = {
+	{ COMPARE_WORSE, true, "slower" },
+	{ COMPARE_BETTER, true, "faster" },
+	{ COMPARE_NO_CHANGE, true, "no significant change" },
+	{ COMPARE_WORSE, false, "slower without a test (1 run)" },
+	{ COMPARE_BETTER, false, "faster without a test (1 run)" },
+	{ COMPARE_SAME, false, "the same (1 run)" },
+};
+
+/* Document k against the baseline in a few words: "B against A: slower
+ * at nprocs 1 2, no significant change at 4". */
+static char *doc_verdict(TALLOC_CTX *ctx, const struct rundoc *const *docs, size_t k,
+			 double alpha)
+{
+	char *text = talloc_asprintf(ctx, "%s against A:", compare_label(k));
+	bool first = true;
+
+	for (size_t v = 0; text && v < sizeof(verdict_kinds) / sizeof(verdict_kinds[0]); v++) {
+		char *counts = talloc_strdup(text, "");
+		for (size_t i = 0; counts && i < docs[0]->ngroups; i++) {
+			struct compare_row r;
+			unsigned n = docs[0]->groups[i].nprocs;
+			if (compare_throughput(&r, docs[0], docs[k], n, alpha) &&
+			    r.verdict == verdict_kinds[v].verdict && r.tested == verdict_kinds[v].tested)
+				counts = talloc_asprintf_append(counts, " %u", n);
+		}
+		if (!counts || !*counts)
+			continue;
+		text = talloc_asprintf_append(text, "%s %s at%s%s", first ? "" : ",",
+					      verdict_kinds[v].text, first ? " nprocs" : "", counts);
+		first = false;
+	}
+	return text;
+}
+
+/* The one line that sums the throughput up, for every document. */
+static void report_verdict(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+			   double alpha, size_t nwarnings)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+
+	fprintf(out, "\nVerdict:");
+	for (size_t k = 1; k < ndocs; k++)
+		fprintf(out, "%s %s", k > 1 ? ";" : "", doc_verdict(tmp, docs, k, alpha));
+	if (nwarnings)
+		fprintf(out, "; %zu warning%s above", nwarnings, nwarnings == 1 ? "" : "s");
+	fputc('\n', out);
+	talloc_free(tmp);
+}
+
 /* A side's precision target at nprocs, from a sweep made with --precision:
  * the target in percent (0 when there was none) and whether it was met. */
 static double precision_target(const struct rundoc *s, unsigned nprocs, bool *reached)
@@ -502,12 +712,13 @@ static void report_precision(FILE *out, const struct rundoc *const *docs, size_t
 	talloc_free(tmp);
 }
 
-/* Each operation's p99 at each client count, each document against A. */
+/* Each operation's p99 at each client count, each document against A:
+ * the rows of a significant change, or all of them. */
 static void report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
-			   double alpha)
+			   double alpha, bool all)
 {
 	const struct rundoc *a = docs[0];
-	size_t rows = 0;
+	size_t rows = 0, hidden = 0;
 
 	print_head(out, &latency_measure, true, ndocs > 2, alpha);
 	for (size_t i = 0; i < a->ngroups; i++) {
@@ -524,6 +735,10 @@ static void report_latency(FILE *out, const struct rundoc *const *docs, size_t n
 				if (nb == 0)
 					continue;
 				compare_samples(&r, va, na, vb, nb, alpha, false);
+				if (!all && !(r.tested && r.p < alpha)) {
+					hidden++;
+					continue;
+				}
 				print_row(out, &latency_measure, ga->nprocs, name,
 					  ndocs > 2 ? compare_label(k) : NULL, &r);
 				rows++;
@@ -531,8 +746,14 @@ static void report_latency(FILE *out, const struct rundoc *const *docs, size_t n
 		}
 		talloc_free(va);
 	}
-	if (rows == 0)
+	if (rows == 0 && hidden == 0)
 		fprintf(out, "  (no operation in common)\n");
+	else if (rows == 0)
+		fprintf(out, "  (no significant change in any of the %zu rows: --all shows them)\n",
+			hidden);
+	else
+		fprintf(out, "  (%zu row%s without a significant change left out: --all shows"
+			" them)\n", hidden, hidden == 1 ? "" : "s");
 }
 
 /* The client counts, as " 1 2 4", at which doc fails --fail-above against
@@ -582,7 +803,7 @@ static int report_gate(FILE *out, const struct rundoc *const *docs, size_t ndocs
 		char *failed = failing_counts(tmp, docs[0], docs[k], opt);
 		if (!failed || !*failed)
 			continue;
-		fprintf(out, "FAILED: %s is slower than A by more than %g%% at nprocs%s\n",
+		fprintf(out, "Regression: %s is slower than A by more than %g%% at nprocs%s\n",
 			compare_label(k), opt->fail_above, failed);
 		nfail++;
 	}
@@ -604,8 +825,10 @@ int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 	else
 		report_throughput_by_side(out, docs, ndocs, opt->alpha);
 	print_unshared(out, docs, ndocs);
+	size_t nwarnings = report_warnings(out, docs, ndocs, opt);
 	report_precision(out, docs, ndocs);
-	report_latency(out, docs, ndocs, opt->alpha);
+	report_latency(out, docs, ndocs, opt->alpha, opt->all);
+	report_verdict(out, docs, ndocs, opt->alpha, nwarnings);
 	return report_gate(out, docs, ndocs, opt);
 }
 
@@ -676,7 +899,7 @@ int compare_main(int argc, const char **argv)
 {
 	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
 	char *plot = NULL;
-	int help = 0, opt_id, rc = EXIT_BAD_INPUT;
+	int help = 0, all = 0, opt_id, rc = EXIT_BAD_INPUT;
 	bool fail_given = false;
 	struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
@@ -684,6 +907,8 @@ int compare_main(int argc, const char **argv)
 		  "percent (and significantly so, where both have 2 or more runs)", "PCT" },
 		{ "alpha", 0, POPT_ARG_DOUBLE, &opt.alpha, 0,
 		  "significance level of the t-tests (default 0.05)", "P" },
+		{ "all", 0, POPT_ARG_NONE, &all, 0,
+		  "every operation's p99 row, not only those with a significant change", NULL },
 		{ "plot", 0, POPT_ARG_STRING, &plot, 0,
 		  "draw every document (throughput and p99 by clients) as an SVG", "FILE.svg" },
 		{ "help", '?', POPT_ARG_NONE, &help, 0, "show this help message", NULL },
@@ -728,6 +953,7 @@ int compare_main(int argc, const char **argv)
 	} else if ((err = load_all(top, paths, ndocs, docs))) {
 		fprintf(stderr, "dbench: %s\n", err);
 	} else {
+		opt.all = all;
 		rc = compare_report(stdout, docs, ndocs, &opt);
 		if (fflush(stdout) == EOF) {
 			fprintf(stderr, "dbench: cannot write the report: %s\n", strerror(errno));

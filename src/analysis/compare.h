@@ -106,13 +106,40 @@ bool compare_throughput(struct compare_row *row, const struct rundoc *base,
 struct compare_options {
 	double alpha;		/* significance level of the tests */
 	double fail_above;	/* --fail-above's percentage; < 0: not given */
+	bool all;		/* --all: every p99 row, not only the significant */
 };
+
+/* A run further than this many scaled MADs (numstat.h) from the median
+ * of its group is named as an outlier. */
+#define COMPARE_OUTLIER_MADS 3.0
 
 /* The report for ndocs (2 .. COMPARE_MAX_DOCS) loaded documents, each
  * sharing at least one nprocs with docs[0], the baseline.  Returns EXIT_OK
  * or EXIT_SLOWER. */
 int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 		   const struct compare_options *opt);
+
+/* ---- how much evidence ---- */
+
+/* Evidence is weak at an nprocs where a side has fewer runs than this, or
+ * a coefficient of variation above COMPARE_WEAK_CV percent. */
+#define COMPARE_MIN_RUNS 3
+#define COMPARE_WEAK_CV 10.0
+
+/* The change the --repeat advice resolves without --fail-above, in
+ * percent of A's mean. */
+#define COMPARE_RESOLUTION 5.0
+
+/* The most runs a side compare_runs_needed() considers. */
+#define COMPARE_MAX_REPEAT 10000
+
+/* How many runs a side make the (1 - alpha) interval of mean B - mean A
+ * no wider than +- resolution_pct percent of the mean, when each side's
+ * coefficient of variation is cv_pct percent: the smallest n >= 2 with
+ * t(1 - alpha/2, 2n - 2) * cv * sqrt(2 / n) <= resolution (the interval
+ * of a difference of two means of n runs each, of equal spread).  0 when
+ * more than COMPARE_MAX_REPEAT would be needed. */
+size_t compare_runs_needed(double cv_pct, double resolution_pct, double alpha);
 
 /* ---- statistics ---- */
 

@@ -85,7 +85,7 @@ static struct rundoc_group *group_for(struct rundoc *set, unsigned nprocs)
 
 /* Files one run into its group, or counts it as ignored.  NULL, or what
  * is wrong with it. */
-static const char *add_run(struct rundoc *set, const json_t *run)
+static const char *add_run(struct rundoc *set, const json_t *run, size_t index)
 {
 	unsigned nprocs = rundoc_nprocs(run);
 	const json_t *code = rundoc_member(run, "status.exit_code");
@@ -110,9 +110,11 @@ static const char *add_run(struct rundoc *set, const json_t *run)
 		return "is too big for memory";
 	g->mb_s = talloc_realloc(set, g->mb_s, double, g->nruns + 1);
 	g->runs = talloc_realloc(set, g->runs, const json_t *, g->nruns + 1);
-	if (!g->mb_s || !g->runs)
+	g->index = talloc_realloc(set, g->index, size_t, g->nruns + 1);
+	if (!g->mb_s || !g->runs || !g->index)
 		return "is too big for memory";
 	g->mb_s[g->nruns] = json_number_value(tp);
+	g->index[g->nruns] = index;
 	g->runs[g->nruns++] = run;
 	if (!set->first)
 		set->first = run;
@@ -130,14 +132,14 @@ static char *read_runs(struct rundoc *set)
 	if (!runs) {
 		if (!json_object_get(set->doc, "config"))
 			return talloc_strdup(set, "neither \"config\" nor \"runs\" at the top");
-		why = add_run(set, set->doc);
+		why = add_run(set, set->doc, 0);
 		return why ? talloc_asprintf(set, "the run %s", why) : NULL;
 	}
 	if (!json_is_array(runs))
 		return talloc_strdup(set, "\"runs\" is not an array");
 	set->sweep = true;
 	for (size_t i = 0; i < json_array_size(runs); i++) {
-		why = add_run(set, json_array_get(runs, i));
+		why = add_run(set, json_array_get(runs, i), i);
 		if (why)
 			return talloc_asprintf(set, "runs[%zu] %s", i, why);
 	}

@@ -45,6 +45,8 @@ struct rundoc_group {
 	size_t nruns;
 	double *mb_s;		/* result.throughput_mb_s of each run */
 	const json_t **runs;	/* each run's object, borrowed from the document */
+	size_t *index;		/* each run's place in the document's "runs" (0 for a
+				 * document of one run) */
 };
 
 /* A document and its successful runs by nprocs. */

@@ -65,6 +65,29 @@ double numstat_mad(double *v, double *scratch, size_t n)
 	return numstat_median(scratch, n);
 }
 
+/* ---- outliers ---- */
+
+size_t numstat_outliers(const double *v, size_t n, double k, double *scratch, bool *out,
+			double *median, double *mad)
+{
+	size_t count = 0;
+
+	*median = *mad = NAN;
+	for (size_t i = 0; i < n; i++)
+		out[i] = false;
+	if (n < 3)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = v[i];
+	*median = numstat_median(scratch, n);
+	*mad = NUMSTAT_MAD_SCALE * numstat_mad(scratch, scratch + n, n);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = fabs(v[i] - *median) > k * *mad;
+		count += out[i];
+	}
+	return count;
+}
+
 /* ---- Student's t ---- */
 
 /*

@@ -1,7 +1,7 @@
 /*
  * numstat.h - the small statistics of a handful of figures: sorting
  * doubles, median, mean, sample standard deviation, median absolute
- * deviation, and Student's t distribution with the confidence interval of
+ * deviation and the outliers it shows, and Student's t distribution with the confidence interval of
  * a mean that it gives.  One copy for every module that summarises runs or
  * clients (result, sweep, compare).
  *
@@ -46,6 +46,20 @@ double numstat_stddev(const double *v, size_t n);
  * v is sorted in place and `scratch` (n doubles) is overwritten.  NAN
  * when n is 0. */
 double numstat_mad(double *v, double *scratch, size_t n);
+
+/* ---- outliers ---- */
+
+/* The MAD times this estimates the standard deviation of normally
+ * distributed figures (1 / the normal's 0.75 quantile). */
+#define NUMSTAT_MAD_SCALE 1.4826
+
+/* Which of v[0..n) lie more than k scaled MADs (NUMSTAT_MAD_SCALE times
+ * the MAD) from their median: out[i] is set for each, and their number
+ * returned; *median and *mad (scaled) get what they were judged by.
+ * Fewer than 3 values have no outlier (and NAN for both).  v is left
+ * alone; scratch holds 2n doubles. */
+size_t numstat_outliers(const double *v, size_t n, double k, double *scratch, bool *out,
+			double *median, double *mad);
 
 /* ---- Student's t ---- */
 

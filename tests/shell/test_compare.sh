@@ -47,7 +47,7 @@ expect_rc $rc 0
 expect_match "$out" "^A: $T/r1.json \\(1 run at nprocs 1\\)\$"
 expect_match "$out" '^Environments: no differences$'
 expect_match "$out" '^ +1 +1/1 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% .* (faster|slower|same) \(1 run: no test\)$'
-expect_match "$out" '^ +1  ReadX +1/1 '
+expect_match "$(compare --all "$T/r1.json" "$T/r2.json")" '^ +1  ReadX +1/1 '
 end
 
 begin "runs with --probe on both sides get a row for the listings' p99"
@@ -56,7 +56,7 @@ for f in pa pb; do
 	"$DBENCH" --backend=null -q -t 2 --warmup 0 --probe -D "$T/pd" --json="$T/$f.json" 1 \
 		>/dev/null || fail "the --probe run for $f failed"
 done
-out=$(compare "$T/pa.json" "$T/pb.json"); rc=$?
+out=$(compare --all "$T/pa.json" "$T/pb.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" '^ +1  \(probe listing\) +1/1 +[0-9.]+ +[0-9.]+ '
 out=$(compare "$T/r1.json" "$T/pb.json"); rc=$?
@@ -99,7 +99,8 @@ out=$(compare --fail-above=5 "$T/a.json" "$T/slow.json"); rc=$?
 expect_rc $rc 3
 expect_match "$out" '^A: .*a.json \(sweep, 3 runs at nprocs 1\)$'
 expect_match "$out" '^ +1 +3/3 +100\.000 +70\.000 +-30\.00% +-[0-9.]+ +[0-9.]+ +[<0-9.]+ +\[-[0-9.]+, -[0-9.]+\] +slower$'
-expect_match "$out" '^FAILED: B is slower than A by more than 5% at nprocs 1$'
+expect_match "$out" '^Regression: B is slower than A by more than 5% at nprocs 1$'
+expect_no_match "$out" '^FAILED'
 end
 
 begin "the same slowdown within the limit exits 0"
@@ -114,7 +115,58 @@ sweep "$T/same.json" 92 108 101
 out=$(compare --fail-above=5 "$T/a.json" "$T/same.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" '^ +1 +3/3 +100\.000 +100\.333 +\+0\.33% .* no significant change$'
-expect_no_match "$out" '^FAILED'
+expect_no_match "$out" '^(FAILED|Regression)'
+end
+
+begin "2 runs a side: a warning with the --repeat that would tell the change from noise"
+sweep "$T/a2.json" 100 60
+sweep "$T/b2.json" 30 28
+out=$(compare "$T/a2.json" "$T/b2.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" ' no significant change$'
+# CV of A: sd(100, 60) / 80 = 35.4 %; 386 runs a side give t(0.975, 770)
+# * 35.36 * sqrt(2/386) = 4.996 <= 5, 385 give 5.003; 4 give t(0.975, 6)
+# * 35.36 * sqrt(2/4) = 61.2, within the 63.75 % seen, and 3 give 80.2
+expect_match "$out" '^Warning: weak evidence at nprocs 1 \(B against A\): 2 runs of A and 2 of B \(fewer than 3 a side\); CV 35\.4% in A \(above 10%\); at CV 35\.4%, --repeat=386 for a 95% interval of B-A within \+-5% of A.s mean, --repeat=4 for one within the 63\.7% seen$'
+expect_match "$out" '^  \(--repeat=N: the smallest N, 3 at least, with t\(0\.975, 2N-2\) \* CV \* sqrt\(2/N\)'
+expect_match "$out" '^Verdict: B against A: no significant change at nprocs 1; 1 warning above$'
+end
+
+begin "a CV above 10 % with enough runs: a warning; --fail-above is the width asked"
+sweep "$T/noisy.json" 100 140 70 95
+out=$(compare --fail-above=20 "$T/slow.json" "$T/noisy.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^Warning: weak evidence at nprocs 1 \(B against A\): CV 28\.6% in B \(above 10%\); at CV 28\.6%, --repeat=[0-9]+ for a 95% interval of B-A within \+-20% of A.s mean'
+expect_no_match "$out" 'fewer than 3'
+end
+
+begin "a run far from its group's median is named as an outlier, by file and place"
+sweep "$T/out.json" 100 102 98 101 52
+out=$(compare "$T/a.json" "$T/out.json"); rc=$?
+expect_rc $rc 0
+# median 100, distances 0 2 2 1 48: MAD 2, scaled 2.965; 48 / 2.965 = 16.2
+expect_match "$out" "^Warning: outlier at nprocs 1: runs\\[4\\] of $T/out.json \\(B\\), 52\\.000 MB/sec, 16\\.2 MADs from the median 100\\.000 of its 5 runs\$"
+expect_eq "$(printf '%s\n' "$out" | grep -c 'outlier')" 1 "outliers"
+end
+
+begin "steady evidence says so; one verdict line"
+out=$(compare "$T/a.json" "$T/slow.json"); rc=$?
+expect_match "$out" '^Evidence: 3 or more runs a side, CV at most 10%, no outlier$'
+expect_no_match "$out" '^Warning'
+expect_eq "$(printf '%s\n' "$out" | grep -c '^Verdict: ')" 1 "verdict lines"
+expect_match "$out" '^Verdict: B against A: slower at nprocs 1$'
+end
+
+begin "p99 rows only where the change is significant; --all shows every row"
+jq '.runs |= map(.ops.ReadX.p99_ms *= 10)' "$T/slow.json" >"$T/slowread.json"
+out=$(compare "$T/a.json" "$T/slowread.json"); rc=$?
+expect_rc $rc 0
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z]')" 1 "p99 rows"
+expect_match "$out" '^ +1  ReadX +3/3 .* worse$'
+ops=$(jq '.runs[0].ops | length' "$T/a.json")
+expect_match "$out" "^  \\($((ops - 1)) rows without a significant change left out: --all shows them\\)\$"
+out=$(compare --all "$T/a.json" "$T/slowread.json")
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z]')" "$ops" "p99 rows with --all"
 end
 
 begin "a sweep's failed runs are ignored and counted"
@@ -139,7 +191,7 @@ end
 begin "a document from dbench --sweep is read run by run"
 "$DBENCH" --backend=null --run-once -q --sweep=1,2 --repeat=2 --settle=0 \
 	--json="$T/sweep.json" -D "$T/d" >/dev/null 2>&1 || fail "the sweep failed"
-out=$(compare "$T/sweep.json" "$T/sweep.json"); rc=$?
+out=$(compare --all "$T/sweep.json" "$T/sweep.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" '^A: .*sweep.json \(sweep, 4 runs at nprocs 1 2\)$'
 expect_match "$out" '^ +1 +2/2 .* 1\.0000 .* no significant change$'
@@ -187,7 +239,7 @@ expect_match "$out" '^Environments: no differences \(A -> C\)$'
 expect_match "$out" '^ +1 +A +3 +100\.000 +110\.000 +90\.000 +- +- +- +baseline$'
 expect_match "$out" '^ +1 +B +3 +70\.000 +72\.000 +68\.000 +-30\.00% +[<0-9.]+ +\[-[0-9.]+, -[0-9.]+\] +slower$'
 expect_match "$out" '^ +1 +C +3 +101\.000 +111\.000 +91\.000 +\+1\.00% +[0-9.]+ +\[-[0-9.]+, [0-9.]+\] +no significant change$'
-expect_match "$out" '^ +1  ReadX +C +3/3 '
+expect_match "$(compare --all "$T/a.json" "$T/slow.json" "$T/c.json")" '^ +1  ReadX +C +3/3 '
 end
 
 begin "--fail-above judges each document against the first: exit 3, the slower one named"

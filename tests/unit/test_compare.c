@@ -26,6 +26,8 @@
 #define teardown fixture_teardown
 #define ctx_of fixture_ctx
 #define N(array) (sizeof(array) / sizeof((array)[0]))
+/* a test with a talloc context of its own (fixture.h) */
+#define T(test) cmocka_unit_test_setup_teardown(test, setup, teardown)
 
 static void assert_near(double got, double want, double tol)
 {
@@ -208,6 +210,25 @@ static void single_runs_are_judged_by_sign_alone(void **state)
 	assert_int_equal(r.verdict, COMPARE_WORSE);
 }
 
+/* ---- how much evidence ---- */
+
+static void the_runs_needed_follow_the_interval_of_a_difference(void **state)
+{
+	(void)state;
+	/* CV 10 %, +-5 %: t(0.975, 62) * 10 * sqrt(2/32) = 1.99897 * 2.5 =
+	 * 4.997, while t(0.975, 60) * 10 * sqrt(2/31) = 2.00030 * 2.5400 =
+	 * 5.081 */
+	assert_int_equal(compare_runs_needed(10, 5, 0.05), 32);
+	/* CV 35.36 %, +-63.75 %: t(0.975, 6) * 35.36 * sqrt(1/2) = 61.2;
+	 * t(0.975, 4) * 35.36 * sqrt(2/3) = 80.2 */
+	assert_int_equal(compare_runs_needed(35.36, 63.75, 0.05), 4);
+	/* no spread: the fewest that give an interval */
+	assert_int_equal(compare_runs_needed(0, 5, 0.05), 2);
+	/* beyond reach: about 2 (1.96 * 1000)^2 runs */
+	assert_int_equal(compare_runs_needed(1000, 1, 0.05), 0);
+	assert_int_equal(compare_runs_needed(NAN, 5, 0.05), 0);
+}
+
 /* ---- documents ---- */
 
 /* A run as --json writes it, cut down to what compare reads. */
@@ -297,6 +318,10 @@ static void a_sweep_is_grouped_by_nprocs_without_its_failed_runs(void **state)
 	assert_int_equal(s->groups[1].nprocs, 4);
 	assert_int_equal(s->groups[1].nruns, 2);
 	assert_near(s->groups[1].mb_s[1], 41, 0);
+	/* each run keeps its place in "runs" */
+	assert_int_equal(s->groups[0].index[0], 1);
+	assert_int_equal(s->groups[0].index[1], 4);
+	assert_int_equal(s->groups[1].index[1], 2);
 	assert_null(rundoc_group_of(s, 2));
 	assert_ptr_equal(s->first, json_array_get(json_object_get(s->doc, "runs"), 0));
 }
@@ -440,10 +465,11 @@ static void a_sweep_speaks_through_its_first_successful_run(void **state)
 
 /* The report on documents docs[0 .. n), the first the baseline, into
  * *text (to be freed); its exit status. */
-static int report_of_n(void **state, json_t **docs, size_t n, double fail_above, char **text)
+static int report_of_n(void **state, json_t **docs, size_t n, double fail_above, bool all,
+		       char **text)
 {
 	const struct rundoc *sets[COMPARE_MAX_DOCS];
-	struct compare_options opt = { .alpha = 0.05, .fail_above = fail_above };
+	struct compare_options opt = { .alpha = 0.05, .fail_above = fail_above, .all = all };
 	size_t len;
 	FILE *f = open_memstream(text, &len);
 	int rc;
@@ -463,7 +489,7 @@ static int report_of(void **state, json_t *da, json_t *db, double fail_above, ch
 {
 	json_t *docs[] = { da, db };
 
-	return report_of_n(state, docs, 2, fail_above, text);
+	return report_of_n(state, docs, 2, fail_above, false, text);
 }
 
 static void a_significant_drop_beyond_the_limit_exits_3(void **state)
@@ -479,7 +505,8 @@ static void a_significant_drop_beyond_the_limit_exits_3(void **state)
 	assert_non_null(strstr(text, "     1       3/3     100.000      80.000   -20.00%"));
 	assert_non_null(strstr(text, "slower\n"));
 	assert_non_null(strstr(text, "no significant change\n"));
-	assert_non_null(strstr(text, "\nFAILED: B is slower than A by more than 5% at nprocs 1\n"));
+	assert_non_null(strstr(text, "\nRegression: B is slower than A by more than 5% at nprocs 1\n"));
+	assert_null(strstr(text, "FAILED"));
 	free(text);
 }
 
@@ -527,8 +554,10 @@ static void latency_rows_follow_the_operation_table(void **state)
 {
 	char *text = NULL;
 
-	/* ReadX p99 is mb_s / 100: 1 ms in A, 2 ms in B */
-	report_of(state, run_doc(3, 100, 0), run_doc(3, 200, 0), -1, &text);
+	/* ReadX p99 is mb_s / 100: 1 ms in A, 2 ms in B; untested, so shown
+	 * only with --all */
+	json_t *docs[] = { run_doc(3, 100, 0), run_doc(3, 200, 0) };
+	report_of_n(state, docs, 2, -1, true, &text);
 	assert_non_null(strstr(text, "p99 latency, ms (lower is better)\n"));
 	const char *w = strstr(text, "     3  WriteX  "), *r = strstr(text, "     3  ReadX  ");
 	assert_non_null(w);
@@ -536,6 +565,67 @@ static void latency_rows_follow_the_operation_table(void **state)
 	assert_true(w < r);
 	assert_non_null(strstr(r, "+100.00%"));
 	assert_non_null(strstr(r, "worse (1 run: no test)\n"));
+	free(text);
+}
+
+static void significant_p99_rows_alone_without_all(void **state)
+{
+	const int np[] = { 1, 1, 1 };
+	const double ma[] = { 100, 101, 99 }, mb[] = { 200, 202, 198 };
+	json_t *docs[] = { sweep_doc(3, np, ma, NULL), sweep_doc(3, np, mb, NULL) };
+	char *text = NULL;
+
+	/* ReadX p99 doubles (mb_s / 100); WriteX stays at 1 ms */
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_non_null(strstr(text, "     1  ReadX  "));
+	assert_null(strstr(text, "     1  WriteX  "));
+	assert_non_null(strstr(text, "\n  (1 row without a significant change left out: --all shows"
+				     " them)\n"));
+	free(text);
+}
+
+static void two_runs_a_side_are_weak_evidence_with_the_runs_needed(void **state)
+{
+	const int np[] = { 1, 1 };
+	const double ma[] = { 100, 60 }, mb[] = { 30, 28 };
+	json_t *docs[] = { sweep_doc(2, np, ma, NULL), sweep_doc(2, np, mb, NULL) };
+	char *text = NULL;
+
+	assert_int_equal(report_of_n(state, docs, 2, -1, false, &text), EXIT_OK);
+	assert_non_null(strstr(text, "\nWarning: weak evidence at nprocs 1 (B against A): 2 runs of A"
+				     " and 2 of B (fewer than 3 a side); CV 35.4% in A (above 10%);"
+				     " at CV 35.4%, --repeat=386 for a 95% interval of B-A within"
+				     " +-5% of A's mean, --repeat=4 for one within the 63.7% seen\n"));
+	assert_non_null(strstr(text, "\nVerdict: B against A: no significant change at nprocs 1;"
+				     " 1 warning above\n"));
+	assert_null(strstr(text, "Evidence:"));
+	free(text);
+}
+
+static void a_single_run_shows_no_spread(void **state)
+{
+	json_t *docs[] = { run_doc(2, 100, 0), run_doc(2, 94, 0) };
+	char *text = NULL;
+
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_non_null(strstr(text, "\nWarning: weak evidence at nprocs 2 (B against A): 1 run of A"
+				     " and 1 of B (fewer than 3 a side); a single run shows no"
+				     " spread: --repeat=3 at least\n"));
+	assert_non_null(strstr(text, "\nVerdict: B against A: slower without a test (1 run) at"
+				     " nprocs 2; 1 warning above\n"));
+	free(text);
+}
+
+static void an_outlier_is_named_by_its_place_in_its_file(void **state)
+{
+	const int np[] = { 1, 2, 1, 1, 1, 1 };
+	const double ma[] = { 100, 50, 102, 98, 101, 52 }, mb[] = { 100, 50, 101, 99, 100, 100 };
+	json_t *docs[] = { sweep_doc(6, np, ma, NULL), sweep_doc(6, np, mb, NULL) };
+	char *text = NULL;
+
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_non_null(strstr(text, "\nWarning: outlier at nprocs 1: runs[5] of A.json (A), 52.000"
+				     " MB/sec, 16.2 MADs from the median 100.000 of its 5 runs\n"));
 	free(text);
 }
 
@@ -551,7 +641,7 @@ static void each_document_is_judged_against_the_first(void **state)
 			   sweep_doc(6, np, mc, NULL) };
 	char *text = NULL;
 
-	assert_int_equal(report_of_n(state, docs, 3, 5, &text), EXIT_SLOWER);
+	assert_int_equal(report_of_n(state, docs, 3, 5, false, &text), EXIT_SLOWER);
 	assert_non_null(strstr(text, "A: A.json (sweep, 6 runs at nprocs 1 2)\n"
 				     "B: B.json (sweep, 6 runs at nprocs 1 2)\n"
 				     "C: C.json (sweep, 6 runs at nprocs 1 2)\n"));
@@ -569,8 +659,11 @@ static void each_document_is_judged_against_the_first(void **state)
 	assert_non_null(strstr(text, "\n     2  C        3     150.000     151.000     149.000"
 				     "   -25.00%  <0.0001"));
 	/* --fail-above: B at 1 client, C at 2 */
-	assert_non_null(strstr(text, "\nFAILED: B is slower than A by more than 5% at nprocs 1\n"
-				     "FAILED: C is slower than A by more than 5% at nprocs 2\n"));
+	assert_non_null(strstr(text, "\nRegression: B is slower than A by more than 5% at nprocs 1\n"
+				     "Regression: C is slower than A by more than 5% at nprocs 2\n"));
+	assert_non_null(strstr(text, "\nVerdict: B against A: slower at nprocs 1, no significant"
+				     " change at 2; C against A: slower at nprocs 2, no significant"
+				     " change at 1\n"));
 	free(text);
 }
 
@@ -582,7 +675,7 @@ static void no_document_slower_beyond_the_limit_exits_0(void **state)
 			   sweep_doc(3, np, mc, NULL), run_doc(1, 100, 0) };
 	char *text = NULL;
 
-	assert_int_equal(report_of_n(state, docs, 4, 5, &text), EXIT_OK);
+	assert_int_equal(report_of_n(state, docs, 4, 5, false, &text), EXIT_OK);
 	assert_non_null(strstr(text, "\nOK: B, C and D are nowhere slower than A by more than 5%\n"));
 	assert_non_null(strstr(text, "     1  D        1     100.000     100.000     100.000"));
 	free(text);
@@ -611,34 +704,28 @@ int main(void)
 		cmocka_unit_test(a_lower_latency_is_better),
 		cmocka_unit_test(noise_is_no_significant_change_and_never_fails),
 		cmocka_unit_test(single_runs_are_judged_by_sign_alone),
-		cmocka_unit_test_setup_teardown(a_single_run_is_one_group_at_its_nprocs, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_sweep_is_grouped_by_nprocs_without_its_failed_runs,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(a_set_leaves_nothing_behind_when_freed, setup, teardown),
-		cmocka_unit_test_setup_teardown(documents_that_are_not_results_are_refused_with_the_reason,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(files_that_cannot_be_read_or_parsed_are_named,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(identical_environments_have_no_differences,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(each_differing_setting_is_named_with_both_values,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(a_different_number_of_targets_is_named, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_sweep_speaks_through_its_first_successful_run,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(a_significant_drop_beyond_the_limit_exits_3,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(a_drop_within_the_limit_exits_0, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_noisy_drop_exits_0_however_large, setup, teardown),
-		cmocka_unit_test_setup_teardown(single_runs_exit_3_on_the_plain_difference,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(latency_rows_follow_the_operation_table,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(each_document_is_judged_against_the_first,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(no_document_slower_beyond_the_limit_exits_0,
-						setup, teardown),
+		T(a_single_run_is_one_group_at_its_nprocs),
+		T(a_sweep_is_grouped_by_nprocs_without_its_failed_runs),
+		T(a_set_leaves_nothing_behind_when_freed),
+		T(documents_that_are_not_results_are_refused_with_the_reason),
+		T(files_that_cannot_be_read_or_parsed_are_named),
+		T(identical_environments_have_no_differences),
+		T(each_differing_setting_is_named_with_both_values),
+		T(a_different_number_of_targets_is_named),
+		T(a_sweep_speaks_through_its_first_successful_run),
+		T(a_significant_drop_beyond_the_limit_exits_3),
+		T(a_drop_within_the_limit_exits_0),
+		T(a_noisy_drop_exits_0_however_large),
+		T(single_runs_exit_3_on_the_plain_difference),
+		T(latency_rows_follow_the_operation_table),
+		T(each_document_is_judged_against_the_first),
+		T(no_document_slower_beyond_the_limit_exits_0),
 		cmocka_unit_test(the_labels_run_from_a_to_z),
+		cmocka_unit_test(the_runs_needed_follow_the_interval_of_a_difference),
+		T(significant_p99_rows_alone_without_all),
+		T(two_runs_a_side_are_weak_evidence_with_the_runs_needed),
+		T(a_single_run_shows_no_spread),
+		T(an_outlier_is_named_by_its_place_in_its_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

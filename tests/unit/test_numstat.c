@@ -59,6 +59,38 @@ static void the_mad_is_the_median_distance_from_the_median(void **state)
 	assert_true(numstat_mad(v, scratch, 7) == 1);
 }
 
+static void outliers_lie_beyond_3_scaled_mads_of_the_median(void **state)
+{
+	/* median 100; distances 0 2 2 1 48, their median 2: a scaled MAD of
+	 * 2.9652, and 3 of them 8.9 */
+	const double v[] = { 100, 102, 98, 101, 52 };
+	double scratch[10], median, mad;
+	bool out[5];
+
+	(void)state;
+	assert_int_equal(numstat_outliers(v, 5, 3, scratch, out, &median, &mad), 1);
+	assert_true(out[4]);
+	assert_false(out[0] || out[1] || out[2] || out[3]);
+	assert_true(median == 100);
+	assert_true(fabs(mad - 2 * 1.4826) < 1e-12);
+	assert_true(v[4] == 52 && v[0] == 100);	/* left alone */
+	/* a wider rule takes it in: 48 / 2.9652 = 16.2 MADs */
+	assert_int_equal(numstat_outliers(v, 5, 16.3, scratch, out, &median, &mad), 0);
+	assert_int_equal(numstat_outliers(v, 5, 16.1, scratch, out, &median, &mad), 1);
+}
+
+static void fewer_than_3_values_have_no_outlier(void **state)
+{
+	const double v[] = { 1, 1000 };
+	double scratch[4], median, mad;
+	bool out[2] = { true, true };
+
+	(void)state;
+	assert_int_equal(numstat_outliers(v, 2, 3, scratch, out, &median, &mad), 0);
+	assert_false(out[0] || out[1]);
+	assert_true(isnan(median) && isnan(mad));
+}
+
 #define N(array) (sizeof(array) / sizeof((array)[0]))
 
 static void assert_near(double got, double want, double tol)
@@ -228,6 +260,8 @@ int main(void)
 		cmocka_unit_test(the_median_is_the_middle_or_the_mean_of_the_two_middle_ones),
 		cmocka_unit_test(mean_and_sample_stddev),
 		cmocka_unit_test(the_mad_is_the_median_distance_from_the_median),
+		cmocka_unit_test(outliers_lie_beyond_3_scaled_mads_of_the_median),
+		cmocka_unit_test(fewer_than_3_values_have_no_outlier),
 		cmocka_unit_test(incbeta_of_1_1_is_x),
 		cmocka_unit_test(incbeta_is_one_half_at_the_middle_when_symmetric),
 		cmocka_unit_test(incbeta_of_2_3_at_one_half_is_11_16ths),
