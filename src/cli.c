@@ -27,6 +27,7 @@ struct cmdline {
 	int timelimit;
 	bool timelimit_given;	/* -t was given: the header says when not */
 	int warmup;
+	int stop_timeout;
 	char *loadfile;
 	const char **dirs;
 	int sync_open, sync_dir, fsync_writes, xattr, no_resolve, verify;
@@ -290,6 +291,8 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 		return "--timelimit must be at least 1 second";
 	if (cl->warmup < 0 && cl->warmup != WARMUP_DEFAULT)
 		return "--warmup must not be negative";
+	if (cl->stop_timeout < 1 || cl->stop_timeout > 3600)
+		return "--stop-timeout must be from 1 to 3600 seconds";
 	if (cl->clients_per_process < 1)
 		return "--clients-per-process must be at least 1";
 	if (!(cl->target_rate >= 0) || cl->target_rate > 1e9 ||
@@ -494,6 +497,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 						       : (unsigned)cl->timelimit / 5,
 		.timelimit_default = !cl->timelimit_given,
 		.warmup_default = cl->warmup == WARMUP_DEFAULT,
+		.stop_timeout = cl->stop_timeout,
 		.dirs = dirs,
 		.ndirs = count_targets(dirs),
 		.target_rate = cl->target_rate,
@@ -545,7 +549,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		fprintf(stderr, "dbench: out of memory\n");
 		return;
 	}
-	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT,
+	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT, .stop_timeout = 10,
 				.clients_per_process = 1, .repeat = -1, .settle = -1,
 				.tbench = argc > 0 && entered_as_tbench(argv[0]) };
 	const char *prog_name = cl->tbench ? "tbench" : "dbench";
@@ -555,6 +559,9 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		  "execute phase length", "SECS" },
 		{ "warmup", 0, POPT_ARG_INT, &cl->warmup, 0,
 		  "warmup before it (default: timelimit/5)", "SECS" },
+		{ "stop-timeout", 0, POPT_ARG_INT, &cl->stop_timeout, 0,
+		  "once the run ends, a client or the probe that has not stopped within"
+		  " this long fails the run and is killed (default 10)", "SECS" },
 		{ "loadfile", 'c', POPT_ARG_STRING, &cl->loadfile, 0,
 		  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
 		{ "directory", 'D', POPT_ARG_ARGV, &cl->dirs, 0,

@@ -185,6 +185,8 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		uint64_t t = opclock_start();
 		if (ph == PHASE_EXECUTE)
 			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
+		if (current_phase(r) == PHASE_STOP)
+			return true;	/* the run ended during the pause */
 		t0 = t;
 	}
 	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
@@ -203,6 +205,12 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		      detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
+	/* One that ended after the execute window is not counted in it (a
+	 * client held stopped across the end would otherwise add work done
+	 * after the time limit): the table of the phase after is never
+	 * reported. */
+	if (ph == PHASE_EXECUTE && current_phase(r) == PHASE_STOP)
+		ph = PHASE_STOP;
 	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
 		     failed, stats_get(&r->ctl.tick));
 	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
@@ -232,13 +240,15 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 		stats_set(&cl[i].slot->state, CLIENT_RUNNING);
 	}
 	for (unsigned left = count; left > 0;) {
-		enum phase ph = current_phase(r);
-		if (ph == PHASE_STOP)
-			return true;
 		left = 0;
 		for (unsigned i = 0; i < count; i++) {
 			if (cl[i].finished)
 				continue;
+			/* looked at before each operation: with many clients in
+			 * a process, a round can outlast the time limit */
+			enum phase ph = current_phase(r);
+			if (ph == PHASE_STOP)
+				return true;
 			if (!step(plan, r, &cl[i], ph))
 				return false;
 			left += !cl[i].finished;
@@ -247,13 +257,18 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 	return true;
 }
 
-static void clean_up(const struct run_plan *plan, struct client *cl, unsigned count)
+/* Every client of the process says it has stopped before the first
+ * begins removing its files, so that the parent does not take the last
+ * of many for one that goes on replaying (procs_enforce_stop()). */
+static void clean_up(const struct run_plan *plan, struct stats_region *r, unsigned first,
+		     struct client *cl, unsigned count)
 {
-	for (unsigned i = 0; i < count; i++) {
+	for (unsigned i = 0; i < count; i++)
+		if (stats_get(&r->slot[first + i].state) != CLIENT_FAILED)
+			stats_set(&r->slot[first + i].state, CLIENT_CLEANUP);
+	for (unsigned i = 0; cl && i < count; i++) {
 		if (!cl[i].bc)
 			continue;
-		if (stats_get(&cl[i].slot->state) != CLIENT_FAILED)
-			stats_set(&cl[i].slot->state, CLIENT_CLEANUP);
 		plan->backend->pass_end(cl[i].bc);
 		if (!plan->skip_cleanup && plan->backend->cleanup(cl[i].bc) == 0)
 			stats_set(&cl[i].slot->cleaned, 1);
@@ -350,7 +365,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		for (unsigned i = 0; i < count; i++)
 			stats_set(&cl[i].slot->end_ns, end);
 	}
-	clean_up(plan, cl, count);
+	clean_up(plan, stats, first, cl, count);
 	if (getppid() != parent && !plan->skip_cleanup) {
 		/* Nobody is left to remove DIR/clients; the last one out does
 		 * (while other clients' directories remain, this fails). */

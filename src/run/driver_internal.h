@@ -55,6 +55,9 @@ struct procs {
 	unsigned running;		/* processes not yet reaped, the probe's included */
 	int start_pipe[2];		/* closing the write end releases everyone */
 	bool abandoned;			/* clients were killed by a second SIGINT */
+	uint64_t *stuck_ns;		/* per process, the probe's last: since when it
+					 * has not stopped after the run ended, 0 if it
+					 * has (procs_enforce_stop) */
 	bool in_child;			/* this is a client process, returning */
 	int child_status;		/* ... and its exit status */
 };
@@ -145,6 +148,11 @@ void procs_reap(struct driver *d, bool block);
 void procs_check_slots(struct driver *d);
 /* A second SIGINT in cleanup: kill the clients, abandon their cleanup. */
 void procs_abandon(struct driver *d);
+/* After the run ended at end_ns: a process that has not stopped within
+ * plan->stop_timeout seconds, or has been held stopped (SIGSTOP) that
+ * long, fails the run and is killed.  With end_ns 0, in the setup: one
+ * held stopped that long. */
+void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now);
 /* Complete failure `f` (its rank, host and whole message). */
 void procs_describe_failure(struct driver *d, struct run_failure *f, int rank);
 

@@ -38,6 +38,8 @@ struct run_plan {
 	unsigned warmup;		/* warmup phase before it, seconds */
 	bool timelimit_default;		/* -t not given: 600 s */
 	bool warmup_default;		/* --warmup not given: timelimit / 5 */
+	unsigned stop_timeout;		/* once the run ends, how long a client process
+					 * or the probe may take to stop */
 	const char **dirs;		/* target specs (-D directories, or the backend's
 					 * own: backend.h targets); client i uses
 					 * dirs[i % ndirs] */

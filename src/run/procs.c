@@ -6,6 +6,7 @@
  * first failure.  Owns d->procs; knows nothing of phases or reports.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -393,9 +394,15 @@ void procs_check_slots(struct driver *d)
  * start. */
 bool procs_wait_ready(struct driver *d)
 {
+	uint64_t next_look = monotonic_ns() + 1000000000u;
+
 	for (;;) {
 		procs_reap(d, false);
 		procs_check_slots(d);
+		if (monotonic_ns() >= next_look) {	/* one held stopped? */
+			procs_enforce_stop(d, 0, monotonic_ns());
+			next_look += 1000000000u;
+		}
 		if (d->failure || interrupted ||
 		    d->procs.running < d->procs.nprocs + d->plan->probe)
 			return false;
@@ -418,6 +425,98 @@ void procs_abandon(struct driver *d)
 			kill(d->procs.pids[p], SIGKILL);
 	if (d->procs.probe_pid)
 		kill(d->procs.probe_pid, SIGKILL);
+}
+
+/* Whether process `pid` is held stopped (SIGSTOP, SIGTSTP, a tracer):
+ * state T or t in /proc/PID/stat, which follows the command name in
+ * parentheses. */
+static bool held_stopped(pid_t pid)
+{
+	char path[32], buf[256];
+	ssize_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+}
+
+/* The first client of process p that has not stopped replaying (or not
+ * begun: it was still setting up), or -1 when all have. */
+static int client_not_stopped(const struct driver *d, unsigned p)
+{
+	unsigned k = d->plan->clients_per_process;
+
+	for (unsigned c = p * k; c < (p + 1) * k && c < d->plan->nclients; c++) {
+		uint64_t st = stats_get(&d->stats->slot[c].state);
+		if (st == CLIENT_STARTING || st == CLIENT_READY || st == CLIENT_RUNNING)
+			return (int)c;
+	}
+	return -1;
+}
+
+/*
+ * Whether process `pid` (client process p, or the probe with p ==
+ * nprocs) is stuck at `now`: still replaying after the run ended at
+ * end_ns, or held stopped while it sets up (end_ns 0) or cleans up.
+ * stuck_ns[p] keeps since when; the answer is what went wrong once that
+ * is stop_timeout ago.
+ */
+static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying,
+			 uint64_t end_ns, uint64_t now)
+{
+	uint64_t *since = &d->procs.stuck_ns[p];
+	bool held = held_stopped(pid);
+	unsigned secs = d->plan->stop_timeout;
+
+	if (!replaying && !held) {
+		*since = 0;
+		return NULL;
+	}
+	if (!*since)
+		*since = replaying ? end_ns : now;
+	if (now - *since < secs * 1000000000ull)
+		return NULL;
+	if (replaying)
+		return talloc_asprintf(d->ctx, "process %d did not stop within %u s after the run"
+				       " ended%s; killed", (int)pid, secs,
+				       held ? " (it was held stopped by a signal)" : "");
+	return talloc_asprintf(d->ctx, "process %d was held stopped by a signal for %u s while"
+			       " it %s; killed", (int)pid, secs,
+			       end_ns ? "cleaned up" : "set up");
+}
+
+void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
+{
+	unsigned n = d->procs.nprocs;
+
+	if (!d->procs.stuck_ns &&
+	    !(d->procs.stuck_ns = talloc_zero_array(d->ctx, uint64_t, n + 1)))
+		return;
+	for (unsigned p = 0; p < n; p++) {
+		pid_t pid = d->procs.pids[p];
+		int c = pid ? client_not_stopped(d, p) : -1;
+		const char *why = pid ? stuck(d, p, pid, end_ns && c >= 0, end_ns, now) : NULL;
+		if (why) {
+			fail_process(d, c >= 0 ? (unsigned)c : p * d->plan->clients_per_process,
+				     why);
+			kill(pid, SIGKILL);
+		}
+	}
+	pid_t probe = d->procs.probe_pid;
+	uint64_t st = probe ? stats_get(&d->stats->probe.state) : 0;
+	const char *why = probe ? stuck(d, n, probe, end_ns && (st == CLIENT_READY ||
+					st == CLIENT_RUNNING || st == CLIENT_STARTING), end_ns, now)
+				: NULL;
+	if (why) {
+		fail_probe(d, why);
+		kill(probe, SIGKILL);
+	}
 }
 
 unsigned procs_interrupts(void)

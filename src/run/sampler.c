@@ -380,6 +380,8 @@ void sampler_loop(struct driver *d)
 		sampler_sleep_until(next);
 		uint64_t now = monotonic_ns();
 		procs_reap(d, false);		/* an exit's failure is noted here */
+		if (d->sampler.phase == PHASE_STOP)	/* a time limit is a limit */
+			procs_enforce_stop(d, d->sampler.end_ns, now);
 		double cpu0 = cpu_ms();
 		if (now >= next)
 			procs_check_slots(d);	/* a failure before exiting, once a second */

@@ -376,4 +376,72 @@ expect_status $rc 130
 expect_eq "$(ls -A "$T/late2")" "" "left in the target"
 end
 
+# stop_after_end NAME NPROCS WHO [OPTION...]: a 3 s run with
+# --stop-timeout=2 in $T/NAME whose process WHO ("client" or "probe") is
+# sent SIGSTOP 1 s in and never continued; $others holds the processes
+# other than it still there 1.5 s after the end, $took the seconds the
+# run lasted, $rc its exit status, $victim the stopped process.
+stop_after_end() {
+	mkdir -p "$T/$1"
+	t0=$(date +%s)
+	"$DBENCH" -t 3 --warmup 0 --stop-timeout=2 -D "$T/$1" --json="$T/$1.json" "$4" "$2" \
+		>"$T/$1.out" 2>&1 &
+	pid=$!
+	sleep 1
+	case $3 in
+	probe) victim=$(pgrep -P $pid -x dbench-probe);;
+	*) victim=$(pgrep -P $pid -x dbench | head -n 1);;
+	esac
+	kill -s STOP "$victim"
+	(sleep 40; kill -s CONT "$victim") 2>/dev/null &
+	guard=$!
+	sleep 3.5
+	others=$(pgrep -P $pid | grep -vx "$victim")
+	wait $pid
+	rc=$?
+	took=$(($(date +%s) - t0))
+	kill $guard 2>/dev/null
+}
+
+begin "a client held stopped past --stop-timeout after the end fails the run, named and killed"
+stop_after_end held 2 client --warmup=0
+expect_status $rc 1
+expect_eq "$others" "" "other client processes 1.5 s after the end"
+out=$(cat "$T/held.out")
+expect_match "$out" "^FAILED: client [12], process $victim did not stop within 2 s after the run ended \\(it was held stopped by a signal\\); killed\$"
+expect_match "$out" "$TP"
+expect_eq "$(jq -c '[.status.exit_code, .status.failure.client != null]' "$T/held.json")" "[1,true]" "status"
+[ "$took" -le 10 ] || fail "the run took $took s"
+kill -0 "$victim" 2>/dev/null && fail "the stopped client is still alive"
+expect_eq "$(ls -A "$T/held")" "" "left in the target"
+end
+
+begin "so is the --probe process, held stopped in its setup or after the end"
+stop_after_end heldp 1 probe --probe
+expect_status $rc 1
+expect_match "$(cat "$T/heldp.out")" "^FAILED: probe, process $victim (did not stop within 2 s after the run ended \\(it was held stopped by a signal\\)|was held stopped by a signal for 2 s while it set up); killed\$"
+kill -0 "$victim" 2>/dev/null && fail "the stopped probe is still alive"
+expect_eq "$(ls -A "$T/heldp")" "" "left in the target"
+end
+
+begin "no operation after the time limit is counted: a pause the end cut short is not followed by one"
+printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/one.txt"
+mkdir -p "$T/cut"
+out=$("$DBENCH" -t 2 --warmup 0 --think-time=5000000 -c "$T/one.txt" -D "$T/cut" \
+	--json="$T/cut.json" 2 2>&1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq .result.operations "$T/cut.json")" 0 "operations counted"
+end
+
+begin "--stop-timeout takes 1 to 3600 seconds"
+for v in 0 -1 3601 x; do
+	err=$("$DBENCH" --stop-timeout=$v -D "$T" 1 2>&1); rc=$?
+	expect_status $rc 2
+	case $v in
+	x) expect_match "$err" '^dbench: --stop-timeout=x: invalid numeric value';;
+	*) expect_eq "$err" "dbench: --stop-timeout must be from 1 to 3600 seconds";;
+	esac
+done
+end
+
 finish
