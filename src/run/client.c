@@ -298,13 +298,20 @@ void client_wait_for_start(int start_fd)
  * A client process's memory: `shared` holds the array of its clients,
  * and each client has a talloc pool of its own, so that no one pool
  * comes near talloc's limit on a single allocation (256 MiB: about 6500
- * clients of the built-in loadfile).  A talloc object, the parent of all.
+ * clients of the built-in loadfile).  A talloc object, the parent of all,
+ * and itself a pool that holds them all, up to CLIENT_MEM_BLOCK: one
+ * block of the parent's heap rather than one per piece, wherever malloc
+ * found room for each, so that the few KB a client process writes at
+ * the start of each piece cover as few pages as they can.  Pools beyond
+ * the block (a process of many clients) are blocks of their own.
  */
 struct client_mem {
 	TALLOC_CTX *shared;
 	TALLOC_CTX **each;
 	unsigned count;
 };
+
+#define CLIENT_MEM_BLOCK (64u << 20)
 
 TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 {
@@ -314,11 +321,15 @@ TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 
 	if (count > plan->nclients)
 		count = plan->nclients;	/* no process runs more clients than there are */
-	struct client_mem *m = talloc_zero(NULL, struct client_mem);
+	size_t shared = BACKEND_ALLOC_OVERHEAD + count * sizeof(struct client);
+	size_t all = (2 + (size_t)count) * BACKEND_ALLOC_OVERHEAD + shared +
+		     count * (sizeof(TALLOC_CTX *) + each);
+	struct client_mem *m = talloc_pooled_object(NULL, struct client_mem, 2 + count,
+						    all < CLIENT_MEM_BLOCK ? all : CLIENT_MEM_BLOCK);
 	if (m == NULL)
 		return NULL;
-	m->count = count;
-	m->shared = talloc_pool(m, BACKEND_ALLOC_OVERHEAD + count * sizeof(struct client));
+	*m = (struct client_mem){ .count = count };
+	m->shared = talloc_pool(m, shared);
 	m->each = talloc_array(m, TALLOC_CTX *, count);
 	bool ok = m->shared && m->each;
 	for (unsigned i = 0; ok && i < count; i++)

@@ -19,14 +19,15 @@
 /*
  * The memory of a client process of up to `count` clients (fewer when the
  * run has fewer): a talloc pool per client, sized to what it holds at
- * once (backend.h's client_mem()), and one for the clients' array, which
- * the parent makes once before it forks any and leaves alone, and each
- * client process takes over as its own copy.  So a client process never
- * calls malloc: each call would write malloc's state in libc and on the
- * heap, pages it shares with the parent until then, and allocated one by
- * one its state would be scattered over such pages.  Of the pool, only
- * the pages a client process writes are its own.  NULL when out of
- * memory; there is no limit on count below that.
+ * once (backend.h's client_mem()), and one for the clients' array, all
+ * in one block as far as talloc allows, which the parent makes once
+ * before it forks any and leaves alone, and each client process takes
+ * over as its own copy.  So a client process never calls malloc: each
+ * call would write malloc's state in libc and on the heap, pages it
+ * shares with the parent until then, and allocated one by one its state
+ * would be scattered over such pages.  Of the pool, only the pages a
+ * client process writes are its own.  NULL when out of memory; there is
+ * no limit on count below that.
  */
 TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count);
 
