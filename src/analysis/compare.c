@@ -361,8 +361,12 @@ static void group_range(const struct rundoc_group *g, double *hi, double *lo)
 
 static void print_side(FILE *out, const char *label, const struct rundoc *s)
 {
-	fprintf(out, "%s: %s (%s%zu run%s at nprocs", label, s->name,
-		s->sweep ? "sweep, " : "", s->nruns, s->nruns == 1 ? "" : "s");
+	if (s->label)
+		fprintf(out, "%s: %s (%s: ", label, s->label, s->name);
+	else
+		fprintf(out, "%s: %s (", label, s->name);
+	fprintf(out, "%s%zu run%s at nprocs", s->sweep ? "sweep, " : "", s->nruns,
+		s->nruns == 1 ? "" : "s");
 	for (size_t i = 0; i < s->ngroups; i++)
 		fprintf(out, " %u", s->groups[i].nprocs);
 	if (s->nignored)
@@ -860,38 +864,58 @@ static char *load_all(TALLOC_CTX *ctx, const char *const *paths, size_t n,
 	return NULL;
 }
 
-/* One document as a chart series: mean, high and low throughput and the
- * median worst-operation p99 at each nprocs. */
-static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *set,
-				      const char *label)
+/* Document k as a chart series: mean, high and low throughput and the
+ * median worst-operation p99 at each nprocs, named by its --label or its
+ * file; a point is marked where the test finds it faster or slower than
+ * the baseline.  *tested says whether any point could be tested. */
+static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *const *docs,
+				      size_t k, double alpha, bool *tested)
 {
+	const struct rundoc *set = docs[k];
 	struct plot_point *pts = talloc_zero_array(mem_ctx, struct plot_point,
 						   set->ngroups ? set->ngroups : 1);
 	for (size_t g = 0; pts && g < set->ngroups; g++) {
 		const struct rundoc_group *gr = &set->groups[g];
 		double *p99 = talloc_array(pts, double, gr->nruns);
 		double hi, lo;
+		struct compare_row r;
 		group_range(gr, &hi, &lo);
-		for (size_t r = 0; p99 && r < gr->nruns; r++)
-			p99[r] = rundoc_worst_p99(gr->runs[r]);
-		pts[g] = (struct plot_point){ gr->nprocs, numstat_mean(gr->mb_s, gr->nruns), hi,
-					      lo, p99 ? numstat_median(p99, gr->nruns) : NAN };
+		for (size_t i = 0; p99 && i < gr->nruns; i++)
+			p99[i] = rundoc_worst_p99(gr->runs[i]);
+		bool judged = k > 0 && compare_throughput(&r, docs[0], set, gr->nprocs, alpha) &&
+			      r.tested;
+		*tested = *tested || judged;
+		pts[g] = (struct plot_point){
+			.procs = gr->nprocs, .mean = numstat_mean(gr->mb_s, gr->nruns),
+			.high = hi, .low = lo,
+			.p99_ms = p99 ? numstat_median(p99, gr->nruns) : NAN,
+			.marked = judged && (r.verdict == COMPARE_BETTER ||
+					     r.verdict == COMPARE_WORSE),
+		};
 	}
 	return (struct plot_series){
-		talloc_asprintf(mem_ctx, "%s: %s", label, set->name), pts, pts ? set->ngroups : 0
+		talloc_asprintf(mem_ctx, "%s: %s", compare_label(k), set->label ? set->label
+										 : set->name),
+		pts, pts ? set->ngroups : 0
 	};
 }
 
-static int compare_plot(TALLOC_CTX *mem_ctx, const char *path,
-			const struct rundoc *const *docs, size_t ndocs)
+static int compare_plot(TALLOC_CTX *mem_ctx, const char *path, bool log_latency,
+			const struct rundoc *const *docs, size_t ndocs, double alpha)
 {
 	struct plot_series *s = talloc_array(mem_ctx, struct plot_series, ndocs);
-	struct plot_style style = { .title = "dbench compare" };
+	struct plot_style style = { .title = "dbench compare", .log_latency = log_latency };
+	bool tested = false;
 
 	if (!s)
 		return ENOMEM;
 	for (size_t k = 0; k < ndocs; k++)
-		s[k] = side_series(s, docs[k], compare_label(k));
+		s[k] = side_series(s, docs, k, alpha, &tested);
+	style.mark_note = tested
+		? talloc_asprintf(s, "marks a throughput significantly different from A's"
+				  " (Welch's t-test, p < %g)", alpha)
+		: "marks a significant change from A; none here: a test needs 2 or more runs"
+		  " on each side";
 	return plot_svg(path, &style, s, ndocs);
 }
 
@@ -899,7 +923,7 @@ int compare_main(int argc, const char **argv)
 {
 	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
 	char *plot = NULL;
-	int help = 0, all = 0, opt_id, rc = EXIT_BAD_INPUT;
+	int help = 0, all = 0, plot_log = 0, opt_id, rc = EXIT_BAD_INPUT;
 	bool fail_given = false;
 	struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
@@ -911,6 +935,9 @@ int compare_main(int argc, const char **argv)
 		  "every operation's p99 row, not only those with a significant change", NULL },
 		{ "plot", 0, POPT_ARG_STRING, &plot, 0,
 		  "draw every document (throughput and p99 by clients) as an SVG", "FILE.svg" },
+		{ "plot-log", 0, POPT_ARG_NONE, &plot_log, 0,
+		  "draw the plot's p99 axis on a log scale (the default when the p99s span"
+		  " more than two decades)", NULL },
 		{ "help", '?', POPT_ARG_NONE, &help, 0, "show this help message", NULL },
 		POPT_TABLEEND
 	};
@@ -944,6 +971,8 @@ int compare_main(int argc, const char **argv)
 		rc = EXIT_OK;
 	} else if (fail_given && !(opt.fail_above >= 0 && isfinite(opt.fail_above))) {
 		fprintf(stderr, "dbench: --fail-above must be a percentage, 0 or more\n");
+	} else if (plot_log && !plot) {
+		fprintf(stderr, "dbench: --plot-log goes with --plot\n");
 	} else if (!(opt.alpha > 0 && opt.alpha < 1)) {
 		fprintf(stderr, "dbench: --alpha must lie between 0 and 1\n");
 	} else if (ndocs < 2 || ndocs > COMPARE_MAX_DOCS) {
@@ -959,7 +988,7 @@ int compare_main(int argc, const char **argv)
 			fprintf(stderr, "dbench: cannot write the report: %s\n", strerror(errno));
 			rc = EXIT_BAD_INPUT;
 		}
-		int perr = plot ? compare_plot(top, plot, docs, ndocs) : 0;
+		int perr = plot ? compare_plot(top, plot, plot_log, docs, ndocs, opt.alpha) : 0;
 		if (perr) {
 			fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", plot,
 				strerror(perr));

@@ -46,7 +46,7 @@
 /* ---- command ---- */
 
 /* The whole subcommand.  argv[0] is "compare"; the rest are its options
- * (--fail-above=PCT, --alpha=P, --plot=FILE, --help) and the files.  The report
+ * (--fail-above=PCT, --alpha=P, --plot=FILE, --plot-log, --help) and the files.  The report
  * goes to stdout, errors to stderr; returns the exit status. */
 int compare_main(int argc, const char **argv);
 

@@ -1,6 +1,6 @@
 /*
  * plot.c - the SVG chart of a sweep (see plot.h): axes, grid, whiskers,
- * lines and legend, written directly as SVG text.
+ * lines, marks and legend, written directly as SVG text.
  */
 #include <errno.h>
 #include <math.h>
@@ -190,6 +190,22 @@ static void series_marks(FILE *f, const struct axes *a, const struct plot_series
 	}
 }
 
+/* A series' marks over its throughput whiskers, haloed in white so that
+ * they stand out over the lines drawn before them. */
+static void series_asterisks(FILE *f, const struct axes *a, const struct plot_series *s,
+			     size_t index)
+{
+	for (size_t i = 0; i < s->npoints; i++) {
+		const struct plot_point *p = &s->points[i];
+		if (p->marked && shown(a, p->high))
+			fprintf(f, "<text class='mark' x='%.1f' y='%.1f' text-anchor='middle'"
+				" font-size='22' font-weight='bold' fill='%s' stroke='white'"
+				" stroke-width='3' paint-order='stroke'>*<title>%u clients:"
+				" a significant change</title></text>\n", px(a, p->procs),
+				py(a, p->high) + 2, colors[index % NCOLORS], p->procs);
+	}
+}
+
 bool plot_latency_log(const struct plot_series *series, size_t nseries, bool forced)
 {
 	double lo = INFINITY, hi = 0;
@@ -266,7 +282,7 @@ int plot_svg(const char *path, const struct plot_style *style,
 	if (!o)
 		return err;
 	int legend_y = TOP + 2 * PANEL_H + GAP + 50;
-	int h = legend_y + 10 + LEGEND_ROW * (int)nseries;
+	int h = legend_y + 10 + LEGEND_ROW * (int)(nseries + (style->mark_note != NULL));
 	fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
 		   "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d'"
 		   " viewBox='0 0 %d %d' font-family='sans-serif'>\n"
@@ -282,6 +298,16 @@ int plot_svg(const char *path, const struct plot_style *style,
 		series_marks(f, &lat, &series[s], s, 1);
 		legend_row(f, legend_y + LEGEND_ROW * (int)s, s, series[s].name);
 		fputs("</g>\n", f);
+	}
+	for (size_t s = 0; s < nseries; s++)	/* over every line */
+		series_asterisks(f, &tp, &series[s], s);
+	if (style->mark_note) {
+		int y = legend_y + LEGEND_ROW * (int)nseries;
+		fprintf(f, "<text class='mark-note' x='%d' y='%d' font-size='13'>"
+			"<tspan font-size='20' font-weight='bold' dy='4'>*</tspan>"
+			"<tspan dx='12' dy='-4'>", LEFT + 6, y);
+		put_text(f, style->mark_note);
+		fputs("</tspan></text>\n", f);
 	}
 	fputs("</svg>\n", f);
 	return outfile_commit(o);

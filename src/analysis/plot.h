@@ -9,8 +9,10 @@
  * labelled 0.1, 1, 10, 100 ... ms) when asked for or when the p99 values
  * span more than two decades, so that a slow curve does not flatten a
  * fast one against the floor.  A value of 0 has no place on a log axis
- * and is left out there.  Knows nothing of runs or documents: the caller
- * hands it numbers and words.
+ * and is left out there.  A point may be marked (an asterisk over its
+ * whisker) to say that it differs significantly from the first series;
+ * what the mark means is the caller's text in the legend.  Knows nothing
+ * of runs or documents: the caller hands it numbers and words.
  */
 #ifndef DBENCH_PLOT_H
 #define DBENCH_PLOT_H
@@ -23,6 +25,7 @@ struct plot_point {
 	unsigned procs;
 	double mean, high, low;	/* MB/sec */
 	double p99_ms;
+	bool marked;		/* an asterisk over the throughput whisker */
 };
 
 struct plot_series {
@@ -35,6 +38,7 @@ struct plot_series {
 struct plot_style {
 	const char *title;
 	bool log_latency;	/* a log latency axis whatever the values */
+	const char *mark_note;	/* the legend line that explains the marks, or NULL */
 };
 
 /* Write the chart to path.  0, or an errno value. */

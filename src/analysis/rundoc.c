@@ -148,6 +148,16 @@ static char *read_runs(struct rundoc *set)
 	return NULL;
 }
 
+/* The document's --label, as a sweep or its first run recorded it. */
+static const char *label_of(const struct rundoc *set)
+{
+	const json_t *sweep = rundoc_member(set->doc, "sweep.label");
+
+	if (json_is_string(sweep))
+		return json_string_value(sweep);
+	return json_string_value(rundoc_member(set->first, "config.label"));
+}
+
 struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 					  json_t *doc, char **err)
 {
@@ -163,6 +173,7 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 	talloc_set_destructor(set, set_destructor);
 	set->name = talloc_strdup(set, name);
 	why = read_runs(set);
+	set->label = label_of(set);
 	if (why)
 		*err = talloc_asprintf(mem_ctx, "'%s' is not a dbench result: %s", name, why);
 	else if (set->ngroups == 0)

@@ -58,6 +58,8 @@ struct rundoc {
 	size_t nignored;		/* of them failed or without a throughput */
 	const json_t *first;		/* first successful run: its environment and
 					 * config stand for the whole document */
+	const char *label;		/* its --label (sweep.label, else the first
+					 * run's config.label), or NULL */
 	struct rundoc_group *groups;	/* by ascending nprocs, none empty */
 	size_t ngroups;
 };

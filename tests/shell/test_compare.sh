@@ -275,4 +275,72 @@ expect_status $rc 0
 expect_eq "$(grep -c "<g class='series'>" "$T/c3.svg")" 3 "series of three documents"
 end
 
+
+begin "--label names each document in the header and in the plot's legend"
+mkdir -p "$T/ld"
+"$DBENCH" --backend=null --run-once -q --label='6.1 ext4' --json="$T/la.json" -D "$T/ld" 1 \
+	>/dev/null || fail "the labelled run A failed"
+"$DBENCH" --sweep=1 --repeat=2 --settle=0 --backend=null --run-once -q --label='6.2 <ext4>' \
+	--json="$T/lb.json" -D "$T/ld" >/dev/null || fail "the labelled sweep B failed"
+out=$(compare --plot="$T/l.svg" "$T/la.json" "$T/lb.json" "$T/r1.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" "^A: 6\\.1 ext4 \\($T/la\\.json: 1 run at nprocs 1\\)\$"
+expect_match "$out" "^B: 6\\.2 <ext4> \\($T/lb\\.json: sweep, 2 runs at nprocs 1\\)\$"
+expect_match "$out" "^C: $T/r1\\.json \\(1 run at nprocs 1\\)\$"
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/l.svg" 2>/dev/null || fail "not well-formed XML"
+fi
+expect_match "$(cat "$T/l.svg")" ">A: 6\\.1 ext4</text>\$"
+expect_match "$(cat "$T/l.svg")" ">B: 6\\.2 &lt;ext4&gt;</text>\$"
+expect_match "$(cat "$T/l.svg")" ">C: $T/r1\\.json</text>\$"
+end
+
+# with_p99 IN OUT MS: IN with every operation's p99 set to MS
+with_p99() {
+	jq --argjson ms "$3" '(if .runs then .runs[] else . end).ops |= map_values(.p99_ms = $ms)' \
+		"$1" >"$2" || fail "cannot make $2"
+}
+
+begin "the plot's p99 panel turns logarithmic when the documents span more than two decades"
+with_p99 "$T/pa.json" "$T/p99-fast.json" 0.5
+with_p99 "$T/pb.json" "$T/p99-slow.json" 400
+with_p99 "$T/pb.json" "$T/p99-near.json" 40
+compare --plot="$T/wide.svg" "$T/p99-fast.json" "$T/p99-slow.json" >/dev/null; rc=$?
+expect_rc $rc 0
+expect_match "$(cat "$T/wide.svg")" ">p99 latency, ms \\(log scale\\)</text>\$"
+for tick in 0.1 1 10 100 1000; do
+	expect_match "$(cat "$T/wide.svg")" "<text class='tick' [^>]*>$tick</text>\$"
+done
+compare --plot="$T/narrow.svg" "$T/p99-fast.json" "$T/p99-near.json" >/dev/null; rc=$?
+expect_rc $rc 0
+expect_match "$(cat "$T/narrow.svg")" ">p99 latency, ms</text>\$"
+compare --plot="$T/forced.svg" --plot-log "$T/p99-fast.json" "$T/p99-near.json" >/dev/null; rc=$?
+expect_rc $rc 0
+expect_match "$(cat "$T/forced.svg")" ">p99 latency, ms \\(log scale\\)</text>\$"
+compare --plot-log "$T/p99-fast.json" "$T/p99-near.json" >/dev/null; rc=$?
+expect_rc $rc 2
+expect_eq "$(cat "$T/err")" "dbench: --plot-log goes with --plot"
+end
+
+begin "the plot marks a significant change from A with an asterisk, and its legend says so"
+# a.json: 100 110 90; same.json: 92 108 101 (p 0.97); slow.json: 70 72 68 (p 0.03)
+compare --plot="$T/marks.svg" "$T/a.json" "$T/same.json" "$T/slow.json" >/dev/null; rc=$?
+expect_rc $rc 0
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/marks.svg" 2>/dev/null || fail "not well-formed XML"
+fi
+expect_eq "$(grep -c "class='mark'" "$T/marks.svg")" 1 "marks"
+expect_match "$(grep "class='mark'" "$T/marks.svg")" "fill='#2ca02c'[^>]*>\\*<title>1 clients: a significant change</title>"
+expect_match "$(cat "$T/marks.svg")" ">marks a throughput significantly different from A's \\(Welch's t-test, p &lt; 0\\.05\\)</tspan>"
+compare --alpha=0.01 --plot="$T/marks01.svg" "$T/a.json" "$T/same.json" "$T/slow.json" >/dev/null
+rc=$?
+expect_rc $rc 0
+expect_eq "$(grep -c "class='mark'" "$T/marks01.svg")" 0 "marks at --alpha=0.01"
+expect_match "$(cat "$T/marks01.svg")" "\\(Welch's t-test, p &lt; 0\\.01\\)</tspan>"
+compare --plot="$T/nomarks.svg" "$T/r1.json" "$T/r2.json" >/dev/null; rc=$?
+expect_rc $rc 0
+expect_eq "$(grep -c "class='mark'" "$T/nomarks.svg")" 0 "marks with single runs"
+expect_match "$(cat "$T/nomarks.svg")" ">marks a significant change from A; none here: a test needs 2 or more runs on each side</tspan>"
+end
+
 finish

@@ -1,6 +1,7 @@
 /*
  * test_plot.c - the SVG chart (analysis/plot.h): tick labels, when the
- * latency axis turns logarithmic, and where points land on it.
+ * latency axis turns logarithmic, where points land on it, and the marks
+ * with their legend line.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,6 +188,25 @@ static void a_zero_p99_is_left_out_of_a_log_axis(void **state)
 	assert_int_equal(latency_ys(draw(state, &log_axis, &s), ys, 3), 2);
 }
 
+static void marked_points_get_an_asterisk_and_the_legend_says_why(void **state)
+{
+	struct plot_point pts[3];
+	double p99[] = { 1, 2, 3 };
+	struct plot_series s = series_of(pts, p99, 3);
+	struct plot_style style = { .title = "t", .mark_note = "marks <this> & that" };
+
+	pts[1].marked = true;
+	char *svg = draw(state, &style, &s);
+	const char *mark = strstr(svg, "class='mark'");
+	assert_non_null(mark);
+	assert_null(strstr(mark + 1, "class='mark'"));
+	assert_non_null(strstr(mark, "2 clients: a significant change"));
+	assert_non_null(strstr(svg, ">marks &lt;this&gt; &amp; that</tspan>"));
+	/* without a note, no legend line for marks */
+	style.mark_note = NULL;
+	assert_null(strstr(draw(state, &style, &s), "class='mark-note'"));
+}
+
 static void control_characters_in_names_do_not_reach_the_svg(void **state)
 {
 	struct plot_point pts[1];
@@ -212,6 +232,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_log_axis_of_two_decades_labels_2_and_5_as_well,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_zero_p99_is_left_out_of_a_log_axis,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(marked_points_get_an_asterisk_and_the_legend_says_why,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(control_characters_in_names_do_not_reach_the_svg,
 						fixture_setup, fixture_teardown),
