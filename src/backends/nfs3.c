@@ -131,13 +131,17 @@ static void nfs3_entries(struct nfs3_conn *c, const struct READDIRPLUS3resok *ok
 	memcpy(c->verf, ok->cookieverf, sizeof(c->verf));
 	c->eof = ok->reply.eof;
 	c->entries = 0;
-	for (const struct entryplus3 *e = ok->reply.entries; e; e = e->nextentry) {
-		c->cookie = e->cookie;
-		c->entries++;
-		if (c->visit && !c->visit(c->arg, e->name, nfs3_post_op_kind(&e->name_attributes))) {
+	/* libnfs 4.0 lays the entries out 4-byte aligned: each is copied
+	 * out before it is read */
+	for (const struct entryplus3 *p = ok->reply.entries; p; c->entries++) {
+		struct entryplus3 e;
+		memcpy(&e, p, sizeof(e));
+		c->cookie = e.cookie;
+		if (c->visit && !c->visit(c->arg, e.name, nfs3_post_op_kind(&e.name_attributes))) {
 			c->visit = NULL;
 			c->eof = true;
 		}
+		p = e.nextentry;
 	}
 }
 
