@@ -162,6 +162,16 @@ void report_progress_end(FILE *out, const struct progress *p)
 	fflush(out);
 }
 
+/* A latency in ms with three decimals, or "-" where there is none (a
+ * percentile from too few values). */
+static const char *ms_or_dash(char buf[16], double v)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 16, "%.3f", v);
+	return buf;
+}
+
 /* The classic table: its header (with the unit), a separator, a row per
  * operation that ran, and nothing else up to the blank line after it, for
  * the scripts that read it from "Operation" on. */
@@ -171,15 +181,24 @@ static void report_table(FILE *out, const struct run_result *res)
 		"Count", "AvgLat", "p50", "p99", "p99.9", "MaxLat", "Errors");
 	fprintf(out, " %.93s\n", "-----------------------------------------------"
 				  "-----------------------------------------------");
+	bool few = false;
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_result *o = &res->op[t];
+		char p50[16], p99[16], p999[16];
 		if (o->count == 0)
 			continue;
-		fprintf(out, " %-24s %10" PRIu64 " %9.3f %9.3f %9.3f %9.3f %9.3f %7" PRIu64 "\n",
-			op_table[t].name, o->count, o->mean_ms, o->p50_ms, o->p99_ms,
-			o->p999_ms, o->max_ms, o->errors);
+		few = few || isnan(o->p50_ms) || isnan(o->p99_ms) || isnan(o->p999_ms);
+		fprintf(out, " %-24s %10" PRIu64 " %9.3f %9s %9s %9s %9.3f %7" PRIu64 "\n",
+			op_table[t].name, o->count, o->mean_ms, ms_or_dash(p50, o->p50_ms),
+			ms_or_dash(p99, o->p99_ms), ms_or_dash(p999, o->p999_ms), o->max_ms,
+			o->errors);
 	}
 	fprintf(out, "\n");
+	if (few)	/* after the block, as the line below */
+		fprintf(out, " -: fewer operations than the percentile needs (p50 %" PRIu64
+			", p99 %" PRIu64 ", p99.9 %" PRIu64 "), where it would be the maximum\n\n",
+			hist_quantile_min_count(0.50), hist_quantile_min_count(0.99),
+			hist_quantile_min_count(0.999));
 	/* After the block, so that what reads it from "Operation" on is not
 	 * thrown: operations the backend could not express. */
 	const char *sep = " not supported by the backend, not performed:";
@@ -246,6 +265,18 @@ void report_throughput_line(FILE *out, const struct run_result *res)
 		res->plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients);
 }
 
+/* ", p99 1.234 ms", or from too few values ", p99 - (3 listings, 100
+ * needed)". */
+static void print_quantile(FILE *out, const char *name, double v, uint64_t count, double q,
+			   const char *what)
+{
+	if (isnan(v))
+		fprintf(out, ", %s - (%" PRIu64 " %s, %" PRIu64 " needed)", name, count, what,
+			hist_quantile_min_count(q));
+	else
+		fprintf(out, ", %s %.3f ms", name, v);
+}
+
 /* --probe: how long listing a directory took under the load. */
 static void report_probe(FILE *out, const struct run_result *res)
 {
@@ -258,9 +289,11 @@ static void report_probe(FILE *out, const struct run_result *res)
 			p->directory);
 		return;
 	}
-	fprintf(out, "Probe: %" PRIu64 " listing%s of %" PRIu64 " entries in %s, p50 %.3f ms,"
-		" p99 %.3f ms, max %.3f ms\n", p->count, p->count == 1 ? "" : "s", p->entries,
-		p->directory, p->p50_ms, p->p99_ms, p->max_ms);
+	fprintf(out, "Probe: %" PRIu64 " listing%s of %" PRIu64 " entries in %s", p->count,
+		p->count == 1 ? "" : "s", p->entries, p->directory);
+	print_quantile(out, "p50", p->p50_ms, p->count, 0.50, "listings");
+	print_quantile(out, "p99", p->p99_ms, p->count, 0.99, "listings");
+	fprintf(out, ", max %.3f ms\n", p->max_ms);
 }
 
 /* --verify: what was checked, what it found, what it cost. */
@@ -364,9 +397,10 @@ static void report_dirs(FILE *out, const struct run_result *res)
 {
 	for (unsigned d = 0; res->dirs && res->plan->ndirs > 1 && d < res->plan->ndirs; d++) {
 		const struct dir_result *dr = &res->dirs[d];
-		fprintf(out, "Directory %s: %u client%s, %.2f MB/sec, p99 %.3f ms\n",
-			dr->directory, dr->clients, dr->clients == 1 ? "" : "s", dr->mb_s,
-			dr->p99_ms);
+		fprintf(out, "Directory %s: %u client%s, %.2f MB/sec", dr->directory, dr->clients,
+			dr->clients == 1 ? "" : "s", dr->mb_s);
+		print_quantile(out, "p99", dr->p99_ms, dr->operations, 0.99, "operations");
+		fputc('\n', out);
 	}
 }
 

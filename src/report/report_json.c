@@ -268,10 +268,10 @@ static json_t *dirs_json(const struct run_result *res)
 
 	for (unsigned d = 0; res->dirs && d < res->plan->ndirs; d++) {
 		const struct dir_result *dr = &res->dirs[d];
-		json_array_append_new(dirs, json_pack("{s:o, s:I, s:I, s:o, s:o}",
+		json_array_append_new(dirs, json_pack("{s:o, s:I, s:I, s:o, s:I, s:o}",
 			"directory", jsontext(dr->directory), "clients", (json_int_t)dr->clients,
 			"bytes", (json_int_t)dr->bytes, "mb_s", real(dr->mb_s),
-			"p99_ms", real(dr->p99_ms)));
+			"operations", (json_int_t)dr->operations, "p99_ms", real(dr->p99_ms)));
 	}
 	return dirs;
 }

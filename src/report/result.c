@@ -23,15 +23,22 @@ static double ms(double ns)
 	return ns / 1e6;
 }
 
+/* Quantile q of h in ms; NAN from fewer values than it needs
+ * (hist_quantile_min_count()), where it would be the maximum renamed. */
+static double quantile_ms(const struct hist *h, double q)
+{
+	return h->count >= hist_quantile_min_count(q) ? ms(hist_quantile(h, q)) : NAN;
+}
+
 static void fill_op(struct op_result *o, const struct hist *h, uint64_t errors)
 {
 	o->count = h->count;
 	o->errors = errors;
 	o->mean_ms = ms(hist_mean(h));
-	o->p50_ms = ms(hist_quantile(h, 0.50));
-	o->p90_ms = ms(hist_quantile(h, 0.90));
-	o->p99_ms = ms(hist_quantile(h, 0.99));
-	o->p999_ms = ms(hist_quantile(h, 0.999));
+	o->p50_ms = quantile_ms(h, 0.50);
+	o->p90_ms = quantile_ms(h, 0.90);
+	o->p99_ms = quantile_ms(h, 0.99);
+	o->p999_ms = quantile_ms(h, 0.999);
 	o->max_ms = ms(h->max_ns);
 }
 
@@ -153,7 +160,8 @@ void result_fill_dir(struct run_result *res, unsigned d, const struct stats_grou
 	for (int t = 0; t < OP_COUNT; t++)
 		hist_merge(scratch, &g->hist[t]);
 	dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
-	dr->p99_ms = ms(hist_quantile(scratch, 0.99));
+	dr->operations = scratch->count;
+	dr->p99_ms = quantile_ms(scratch, 0.99);
 }
 
 void result_fill_probe(struct run_result *res, const struct stats_region *stats)
@@ -171,8 +179,8 @@ void result_fill_probe(struct run_result *res, const struct stats_region *stats)
 	}
 	p->count = s->hist.count;
 	p->entries = stats_get(&s->entries);
-	p->p50_ms = ms(hist_quantile(&s->hist, 0.50));
-	p->p99_ms = ms(hist_quantile(&s->hist, 0.99));
+	p->p50_ms = quantile_ms(&s->hist, 0.50);
+	p->p99_ms = quantile_ms(&s->hist, 0.99);
 	p->max_ms = ms(s->hist.max_ns);
 }
 

@@ -39,7 +39,10 @@ struct op_result {
 	uint64_t errors;
 	uint64_t unsupported;	/* not performed: the backend cannot express
 				 * them (backend.h BACKEND_NOT_SUPPORTED) */
-	double mean_ms, p50_ms, p90_ms, p99_ms, p999_ms;
+	double mean_ms;
+	double p50_ms, p90_ms, p99_ms, p999_ms;	/* NAN from fewer operations than
+						 * the percentile needs (hist.h
+						 * hist_quantile_min_count()) */
 	double max_ms;		/* exact */
 };
 
@@ -60,7 +63,8 @@ struct dir_result {
 	unsigned clients;
 	uint64_t bytes;
 	double mb_s;
-	double p99_ms;		/* over every operation of its clients */
+	uint64_t operations;	/* its clients' operations in the execute window */
+	double p99_ms;		/* over all of them; NAN from fewer than 100 */
 };
 
 /* One rank of an MPI run; a plain run is one rank. */
@@ -79,7 +83,8 @@ struct probe_result {
 	const char *directory;	/* the directory listed */
 	uint64_t count;		/* listings */
 	uint64_t entries;	/* names the last of them read (. and .. aside) */
-	double p50_ms, p99_ms;	/* listing times; 0 when count is 0 */
+	double p50_ms, p99_ms;	/* listing times; NAN from fewer than 2 and
+				 * 100 listings */
 	double max_ms;		/* exact */
 };
 

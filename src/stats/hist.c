@@ -174,6 +174,21 @@ static uint64_t rank_of(double q, uint64_t n)
 	return (double)r < want ? r + 1 : r;
 }
 
+uint64_t hist_quantile_min_count(double q)
+{
+	if (!(q > 0 && q < 1))
+		return 1;
+	double guess = 1 / (1 - q);
+	uint64_t n = guess < 1e12 ? (uint64_t)guess : (uint64_t)1e12;
+
+	/* 1 / (1 - q) is the answer but for rounding: settle it on rank_of() */
+	while (n > 1 && rank_of(q, n - 1) < n - 1)
+		n--;
+	while (n < (uint64_t)1e12 && rank_of(q, n) >= n)
+		n++;
+	return n;
+}
+
 uint64_t hist_quantile(const struct hist *h, double q)
 {
 	uint64_t n = get_count(h);

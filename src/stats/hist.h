@@ -66,6 +66,16 @@ void hist_add_totals(struct hist *h, uint64_t n, uint64_t sum_ns, uint64_t min_n
  */
 uint64_t hist_quantile(const struct hist *h, double q);
 
+/*
+ * The fewest values from which quantile q says more than the maximum:
+ * below it the rank ceil(q * count) is the count itself, so the "p99"
+ * of 50 values is their largest under another name.  A quantile needs a
+ * value above it to mean anything: 2 for p50, 10 for p90, 100 for p99,
+ * 1000 for p99.9 (1 for q <= 0 or q >= 1).  Reporters print no figure
+ * for a quantile of fewer values.
+ */
+uint64_t hist_quantile_min_count(double q);
+
 /* Mean in ns, 0 when empty. */
 double hist_mean(const struct hist *h);
 

@@ -121,6 +121,18 @@ done
 expect_eq "$(jq .config.backend "$T/p.json")" '"null"' "backend"
 end
 
+begin "a percentile from fewer operations than it needs is null in the JSON and '-' in the table"
+# 99 operations: the p99 would be the maximum, the p99.9 too; p50 and p90 are figures
+: >"$T/q99.txt"
+i=0; while [ $i -lt 99 ]; do echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >>"$T/q99.txt"; i=$((i + 1)); done
+out=$("$DBENCH" --backend=null --run-once --json="$T/q99.json" -c "$T/q99.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -c '.ops.QUERY_FS_INFORMATION | [.count, (.p50_ms > 0), (.p90_ms > 0), .p99_ms, .p999_ms]' \
+	"$T/q99.json")" '[99,true,true,null,null]' "count and percentiles"
+expect_match "$out" '^ QUERY_FS_INFORMATION +99( +[0-9]+\.[0-9]{3}){2} +- +- +[0-9]+\.[0-9]{3} +0$'
+expect_match "$out" '^ -: fewer operations than the percentile needs \(p50 2, p99 100, p99\.9 1000\)'
+end
+
 begin "a stall is named with its second"
 : >"$T/stall.txt"
 for i in 1 2 3 4 5 6 7 8 9 10; do echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >>"$T/stall.txt"; done

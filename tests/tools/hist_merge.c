@@ -2,14 +2,24 @@
  * hist_merge.c - a test tool: merges raw histogram dumps (the files a run
  * writes under DBENCH_TEST_HIST_DIR, each struct hist[OP_COUNT], one per
  * rank) and prints, per operation with a count, "NAME COUNT P50 P90 P99
- * P999 MAX" in ms as dbench's JSON has them, so that a test can compare
- * the two.  A dump whose count is not the sum of its buckets is refused.
+ * P999 MAX" in ms as dbench's JSON has them (null for a percentile of
+ * too few values), so that a test can compare the two.  A dump whose
+ * count is not the sum of its buckets is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "stats/hist.h"
 #include "load/ops.h"
+
+/* " MS", or " null" from fewer values than q needs, as the JSON has it. */
+static void print_quantile(const struct hist *h, double q)
+{
+	if (h->count < hist_quantile_min_count(q))
+		printf(" null");
+	else
+		printf(" %.17g", hist_quantile(h, q) / 1e6);
+}
 
 int main(int argc, char **argv)
 {
@@ -39,10 +49,12 @@ int main(int argc, char **argv)
 		const struct hist *h = &all[t];
 		if (h->count == 0)
 			continue;
-		printf("%s %llu %.17g %.17g %.17g %.17g %.17g\n", op_table[t].name,
-		       (unsigned long long)h->count, hist_quantile(h, 0.50) / 1e6,
-		       hist_quantile(h, 0.90) / 1e6, hist_quantile(h, 0.99) / 1e6,
-		       hist_quantile(h, 0.999) / 1e6, h->max_ns / 1e6);
+		printf("%s %llu", op_table[t].name, (unsigned long long)h->count);
+		print_quantile(h, 0.50);
+		print_quantile(h, 0.90);
+		print_quantile(h, 0.99);
+		print_quantile(h, 0.999);
+		printf(" %.17g\n", h->max_ns / 1e6);
 	}
 	return 0;
 }

@@ -599,6 +599,30 @@ static void test_q_above_one_is_treated_as_one(void **state)
 	assert_int_equal(hist_quantile(&h, 1.0), 123456789);
 }
 
+/* A quantile needs a value above its rank: from fewer, ceil(q * n) is n
+ * and the quantile is the maximum. */
+static void test_quantiles_need_a_value_above_them(void **state)
+{
+	struct hist *h = hist_new();
+
+	(void)state;
+	assert_int_equal(hist_quantile_min_count(0.50), 2);
+	assert_int_equal(hist_quantile_min_count(0.90), 10);
+	assert_int_equal(hist_quantile_min_count(0.99), 100);
+	assert_int_equal(hist_quantile_min_count(0.999), 1000);
+	assert_int_equal(hist_quantile_min_count(1.0), 1);
+	assert_int_equal(hist_quantile_min_count(0.0), 1);
+	/* 98 values of 1 us and one of 1 s: the p99 is the 1 s; one more
+	 * 1 us, and it is not */
+	for (int i = 0; i < 98; i++)
+		hist_record(h, 1000);
+	hist_record(h, 1000000000);
+	assert_true(hist_quantile(h, 0.99) > 990000000);
+	hist_record(h, 1000);
+	assert_true(hist_quantile(h, 0.99) < 1010);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -632,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_buckets_count_past_2_to_the_32),
 		cmocka_unit_test(test_quantile_ranks_are_ceil_of_q_times_count),
 		cmocka_unit_test(test_q_above_one_is_treated_as_one),
+		cmocka_unit_test(test_quantiles_need_a_value_above_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
