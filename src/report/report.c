@@ -285,15 +285,19 @@ static void report_probe(FILE *out, const struct run_result *res)
 	if (!p)
 		return;
 	if (p->count == 0) {
-		fprintf(out, "Probe: no listing of %s started in the measured window\n",
-			p->directory);
-		return;
+		fprintf(out, "Probe: no listing of %s started in the measured window", p->directory);
+	} else {
+		fprintf(out, "Probe: %" PRIu64 " listing%s of %" PRIu64 " entries in %s", p->count,
+			p->count == 1 ? "" : "s", p->entries, p->directory);
+		print_quantile(out, "p50", p->p50_ms, p->count, 0.50, "listings");
+		print_quantile(out, "p99", p->p99_ms, p->count, 0.99, "listings");
+		fprintf(out, ", max %.3f ms", p->max_ms);
 	}
-	fprintf(out, "Probe: %" PRIu64 " listing%s of %" PRIu64 " entries in %s", p->count,
-		p->count == 1 ? "" : "s", p->entries, p->directory);
-	print_quantile(out, "p50", p->p50_ms, p->count, 0.50, "listings");
-	print_quantile(out, "p99", p->p99_ms, p->count, 0.99, "listings");
-	fprintf(out, ", max %.3f ms\n", p->max_ms);
+	/* a listing the warmup began is not left out of sight */
+	if (p->straddled)
+		fprintf(out, "; %" PRIu64 " begun in warmup and ended in execute, the longest"
+			" %.3f ms", p->straddled, p->straddled_max_ms);
+	fputc('\n', out);
 }
 
 /* --verify: what was checked, what it found, what it cost. */

@@ -238,13 +238,15 @@ static json_t *probe_json(const struct run_result *res)
 
 	if (!p)
 		return json_null();
-	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:{s:I, s:o}}",
 			 "directory", jsontext(p->directory),
 			 "count", (json_int_t)p->count,
 			 "entries", (json_int_t)p->entries,
 			 "p50_ms", p->count ? real(p->p50_ms) : json_null(),
 			 "p99_ms", p->count ? real(p->p99_ms) : json_null(),
-			 "max_ms", p->count ? real(p->max_ms) : json_null());
+			 "max_ms", p->count ? real(p->max_ms) : json_null(),
+			 "straddled", "count", (json_int_t)p->straddled,
+			 "max_ms", p->straddled ? real(p->straddled_max_ms) : json_null());
 }
 
 static json_t *clients_json(const struct run_result *res)

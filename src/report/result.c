@@ -182,6 +182,8 @@ void result_fill_probe(struct run_result *res, const struct stats_region *stats)
 	p->p50_ms = quantile_ms(&s->hist, 0.50);
 	p->p99_ms = quantile_ms(&s->hist, 0.99);
 	p->max_ms = ms(s->hist.max_ns);
+	p->straddled = stats_get(&s->straddled);
+	p->straddled_max_ms = ms(stats_get(&s->straddled_max_ns));
 }
 
 void result_fill_figures(struct run_result *res, const struct run_figures *f)

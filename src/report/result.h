@@ -86,6 +86,9 @@ struct probe_result {
 	double p50_ms, p99_ms;	/* listing times; NAN from fewer than 2 and
 				 * 100 listings */
 	double max_ms;		/* exact */
+	uint64_t straddled;	/* listings begun in the warmup, ended in the
+				 * execute window: not among count */
+	double straddled_max_ms;	/* the longest of them, 0 without any */
 };
 
 /* How evenly the clients (or ranks) were served. */

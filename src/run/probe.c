@@ -1,12 +1,14 @@
 /*
  * probe.c - the --probe process (see probe.h): making and removing the
- * default probe directory, the once-a-second listing, and its timing.
+ * default probe directory, the once-a-second listing, and its timing
+ * (which the testing aid DBENCH_TEST_PROBE_DELAY_US lengthens).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -28,6 +30,7 @@ struct probe {
 	struct backend_lister *l;	/* lister makes and lists our directory */
 	bool own_dir;			/* the default directory: ours to make and remove */
 	const char *dir;		/* what is listed, as a path for messages */
+	uint64_t delay_ns;		/* DBENCH_TEST_PROBE_DELAY_US: added to each listing */
 };
 
 static bool stopping(const struct probe *p)
@@ -173,6 +176,11 @@ static bool list_once(struct probe *p, uint64_t *entries)
 	if (err)
 		return fail(p, "cannot list '%s': %s", p->dir, strerror(err));
 	*entries = n;
+	if (p->delay_ns) {	/* a testing aid: a listing as slow as asked */
+		struct timespec ts = { p->delay_ns / NS_PER_S, p->delay_ns % NS_PER_S };
+		while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR && !stopping(p))
+			;
+	}
 	return true;
 }
 
@@ -206,8 +214,8 @@ static bool run_listings(struct probe *p)
 		if (!list_once(p, &entries))
 			return false;
 		uint64_t t1 = monotonic_ns();
-		stats_record_listing(p->slot, ph, entries, t1 - t0,
-				     stats_get(&p->stats->ctl.tick));
+		stats_record_listing(p->slot, ph, (enum phase)stats_get(&p->stats->ctl.phase),
+				     entries, t1 - t0, stats_get(&p->stats->ctl.tick));
 		next = base + ((t0 - base) / NS_PER_S + 1) * NS_PER_S;
 	}
 	return true;
@@ -245,6 +253,8 @@ int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
 	};
 	bool ok;
 
+	const char *delay = getenv("DBENCH_TEST_PROBE_DELAY_US");
+	p.delay_ns = delay ? strtoull(delay, NULL, 10) * 1000 : 0;
 	/* Named, so that ps and pgrep tell it from the clients. */
 	prctl(PR_SET_NAME, "dbench-probe");
 	client_watch_parent();

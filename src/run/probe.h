@@ -10,8 +10,10 @@
  * second into each second of the run (so that a listing ends inside the
  * second the timeline gives it to), or at once after a listing that
  * overran its second.  Listings that start in the execute phase go into a
- * histogram in the probe's slot of the stats region; every listing also
- * goes into the slot's per-second ring, from which the sampler takes the
+ * histogram in the probe's slot of the stats region; those that started
+ * in the warmup and ended in the execute phase are counted apart, with
+ * the longest, as straddling operations are.  Every listing also goes
+ * into the slot's per-second ring, from which the sampler takes the
  * timeline's probe_ms.
  *
  * --probe=DIR lists DIR, which is only ever read.  A bare --probe lists a

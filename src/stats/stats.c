@@ -71,12 +71,17 @@ struct stats_sets stats_sets_of(struct stats_region *r, unsigned client)
 				    .ncpus = r->ncpus };
 }
 
-void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
-			  uint64_t ns, uint64_t tick)
+void stats_record_listing(struct probe_slot *s, enum phase ph, enum phase end_ph,
+			  uint64_t entries, uint64_t ns, uint64_t tick)
 {
 	if (ph == PHASE_EXECUTE) {
 		hist_record(&s->hist, ns);
 		stats_set(&s->entries, entries);
+	}
+	if (ph == PHASE_WARMUP && end_ph == PHASE_EXECUTE) {
+		stats_add(&s->straddled, 1);
+		if (ns > stats_get(&s->straddled_max_ns))
+			stats_set(&s->straddled_max_ns, ns);
 	}
 	stats_window_note(&s->win, tick, ns);
 }

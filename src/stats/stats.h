@@ -159,6 +159,9 @@ struct probe_slot {
 	uint64_t entries;		/* names read by the last execute-phase listing */
 	uint64_t cleaned;		/* 1 once nothing of its own directory is left */
 	struct latency_windows win;	/* longest listing that ended in each tick */
+	uint64_t straddled;		/* listings begun in the warmup and ended in
+					 * the execute phase: in no histogram */
+	uint64_t straddled_max_ns;	/* the longest of them */
 	struct hist hist;		/* listings that started in the execute phase */
 	char failure[STATS_MESSAGE_MAX];	/* why, when state is CLIENT_FAILED */
 } __attribute__((aligned(STATS_CACHELINE)));
@@ -258,10 +261,12 @@ static inline void stats_add(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
 
-/* Record one directory listing of `entries` names that took `ns` and
- * started in phase `ph` (probe side). */
-void stats_record_listing(struct probe_slot *s, enum phase ph, uint64_t entries,
-			  uint64_t ns, uint64_t tick);
+/* Record one directory listing of `entries` names that took `ns`,
+ * started in phase `ph` and ended in phase `end_ph` (probe side): one
+ * that began in the warmup and ended in the execute phase is counted as
+ * straddling, as operations are. */
+void stats_record_listing(struct probe_slot *s, enum phase ph, enum phase end_ph,
+			  uint64_t entries, uint64_t ns, uint64_t tick);
 
 /* Note a latency that ended during `tick` in a ring of windows (writer side),
  * and read the worst of a tick back, 0 when the ring holds none for it. */

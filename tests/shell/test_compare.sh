@@ -56,7 +56,15 @@ for f in pa pb; do
 	"$DBENCH" --backend=null -q -t 2 --warmup 0 --probe -D "$T/pd" --json="$T/$f.json" 1 \
 		>/dev/null || fail "the --probe run for $f failed"
 done
+# two listings have no p99 (it needs 100): no row from nothing
 out=$(compare --all "$T/pa.json" "$T/pb.json"); rc=$?
+expect_rc $rc 0
+expect_no_match "$out" 'probe listing'
+# as a run of 100 listings or more has it
+for f in pa pb; do
+	jq '.probe.p99_ms = 2.5' "$T/$f.json" >"$T/${f}99.json"
+done
+out=$(compare --all "$T/pa99.json" "$T/pb99.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" '^ +1  \(probe listing\) +1/1 +[0-9.]+ +[0-9.]+ '
 out=$(compare "$T/r1.json" "$T/pb.json"); rc=$?

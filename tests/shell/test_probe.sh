@@ -94,6 +94,18 @@ count=$(jq .probe.count "$T/w.json")
 [ "$count" -ge 1 ] && [ "$count" -le 3 ] || fail "probe.count $count for a 2 s window after 3 s of warmup"
 end
 
+begin "a listing begun in warmup and ended in execute is counted apart and shown"
+# Each listing takes 1.5 s more: the first begins at 0.5 s, in the 1 s
+# warmup, and ends at 2 s, in the execute phase.
+DBENCH_TEST_PROBE_DELAY_US=1500000 "$DBENCH" -t 3 --warmup 1 -q --probe -D "$T/d" \
+	--json="$T/st.json" 1 >"$T/st.out"; rc=$?
+expect_status $rc 0
+expect_eq "$(jq .probe.straddled.count "$T/st.json")" 1 "probe.straddled.count"
+expect_eq "$(jq '.probe.straddled.max_ms >= 1500' "$T/st.json")" true "probe.straddled.max_ms"
+expect_match "$(cat "$T/st.out")" "^Probe: .*; 1 begun in warmup and ended in execute, the longest 1[0-9]{3}\.[0-9]{3} ms\$"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
 begin "a symlink planted at DIR/clients/probe fails the run; nothing is made behind it"
 mkdir -p "$T/s/clients" && ln -s "$T/canary" "$T/s/clients/probe"
 canary=$(fingerprint "$T/canary")

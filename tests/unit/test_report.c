@@ -215,12 +215,12 @@ static void record_known_listings(struct stats_region *st)
 {
 	struct probe_slot *p = &st->probe;
 
-	stats_record_listing(p, PHASE_WARMUP, 3000, 50 * MS, 0);
-	stats_record_listing(p, PHASE_EXECUTE, 3000, 2 * MS, 2);
-	stats_record_listing(p, PHASE_EXECUTE, 3000, 1 * MS, 3);
-	stats_record_listing(p, PHASE_EXECUTE, 3000, 40 * MS, 4);
-	stats_record_listing(p, PHASE_EXECUTE, 3001, 3 * MS, 5);
-	stats_record_listing(p, PHASE_STOP, 2, 60 * MS, 6);
+	stats_record_listing(p, PHASE_WARMUP, PHASE_EXECUTE, 3000, 50 * MS, 0);	/* straddles */
+	stats_record_listing(p, PHASE_EXECUTE, PHASE_EXECUTE, 3000, 2 * MS, 2);
+	stats_record_listing(p, PHASE_EXECUTE, PHASE_EXECUTE, 3000, 1 * MS, 3);
+	stats_record_listing(p, PHASE_EXECUTE, PHASE_EXECUTE, 3000, 40 * MS, 4);
+	stats_record_listing(p, PHASE_EXECUTE, PHASE_EXECUTE, 3001, 3 * MS, 5);
+	stats_record_listing(p, PHASE_STOP, PHASE_STOP, 2, 60 * MS, 6);
 }
 
 /* The finished result of a run with --probe (probe_dir NULL: the default
@@ -771,6 +771,9 @@ static void fill_probe_counts_only_listings_that_started_in_the_execute_phase(vo
 	assert_double_is(p->max_ms, 40.0);
 	assert_within(p->p50_ms, 2.0, 1.0 / 128);
 	assert_true(isnan(p->p99_ms));
+	/* the 50 ms listing begun in the warmup is told apart, not lost */
+	assert_int_equal(p->straddled, 1);
+	assert_double_is(p->straddled_max_ms, 50.0);
 }
 
 static void fill_probe_directory_is_the_default_or_the_one_given(void **state)
@@ -793,8 +796,8 @@ static void fill_probe_without_execute_listings_is_zero(void **state)
 	struct run_plan *plan = plan_new(ctx);
 
 	assert_non_null(st);
-	stats_record_listing(&st->probe, PHASE_WARMUP, 3000, 5 * MS, 0);
-	stats_record_listing(&st->probe, PHASE_STOP, 3000, 6 * MS, 9);
+	stats_record_listing(&st->probe, PHASE_WARMUP, PHASE_WARMUP, 3000, 5 * MS, 0);
+	stats_record_listing(&st->probe, PHASE_STOP, PHASE_STOP, 3000, 6 * MS, 9);
 	plan->probe = true;
 	res->plan = plan;
 	res->nclients = 3;
@@ -816,17 +819,17 @@ static void probe_windows_keep_the_longest_listing_of_each_tick(void **state)
 
 	assert_non_null(st);
 	w = &st->probe.win;
-	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 5 * MS, 7);
-	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 9 * MS, 7);
-	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 4 * MS, 7);
-	stats_record_listing(&st->probe, PHASE_WARMUP, 10, 1 * MS, 8);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 5 * MS, 7);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 9 * MS, 7);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 4 * MS, 7);
+	stats_record_listing(&st->probe, PHASE_WARMUP, PHASE_WARMUP, 10, 1 * MS, 8);
 	record(st, 0, 0, PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 7);
 	assert_int_equal(stats_window_get(w, 7), 9 * MS);
 	assert_int_equal(stats_window_get(w, 8), 1 * MS);
 	assert_int_equal(stats_window_get(w, 9), 0);
 	assert_int_equal(stats_window_get(w, 3), 0);	/* 7's place in the ring */
 	assert_int_equal(stats_window_max(st, 7), 100 * US);
-	stats_record_listing(&st->probe, PHASE_EXECUTE, 10, 2 * MS, 11);
+	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 2 * MS, 11);
 	assert_int_equal(stats_window_get(w, 11), 2 * MS);
 	assert_int_equal(stats_window_get(w, 7), 0);	/* overwritten */
 }
@@ -1134,7 +1137,9 @@ static void json_probe_holds_directory_count_entries_and_times(void **state)
 	json_t *doc = doc_of(state, res);
 	json_t *p = get(doc, "probe");
 
-	assert_int_equal(json_object_size(p), 6);
+	assert_int_equal(json_object_size(p), 7);
+	assert_int_equal(get_int(get(p, "straddled"), "count"), 1);
+	assert_double_is(get_real(get(p, "straddled"), "max_ms"), 50.0);
 	assert_string_equal(get_str(p, "directory"), "/a/clients/probe");
 	assert_int_equal(get_int(p, "count"), 4);
 	assert_int_equal(get_int(p, "entries"), 3001);
