@@ -374,11 +374,54 @@ static void print_progress(FILE *out, json_t *runs, unsigned procs, unsigned r,
 	fflush(out);
 }
 
+/* "1 h 02 min", "25 min 30 s", "45 s". */
+static const char *duration_text(char buf[32], unsigned long s)
+{
+	if (s >= 3600)
+		snprintf(buf, 32, "%lu h %02lu min", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, 32, "%lu min %lu s", s / 60, s % 60);
+	else
+		snprintf(buf, 32, "%lu s", s);
+	return buf;
+}
+
+/*
+ * Before run k (from 1) of a series, where it stands: "Run 3 of 14: 8
+ * clients, repeat 1 of 2; about 1 h 02 min left", the time left from the
+ * planned durations (warmup, time limit, and the settle between runs;
+ * setup and cleanup come on top).  With a precision target the total is
+ * the most runs the series can take, and so is the time left.  No time
+ * with --run-once, whose runs have no planned length.
+ */
+static void print_position(FILE *out, const struct run_plan *base, const struct sweep_plan *sp,
+			   unsigned k, unsigned count_i, unsigned r)
+{
+	unsigned total = sp->nprocs * sp->repeat;
+	/* this run, the rest at this count, every run of the counts after */
+	unsigned left = sp->repeat - r + 1 + (sp->nprocs - count_i - 1) * sp->repeat;
+	const char *most = sp->precision > 0 ? "at most " : "";
+	char t[32];
+
+	if (total < 2)
+		return;
+	fprintf(out, "Run %u of %s%u: %u client%s, repeat %u of %s%u", k, most, total,
+		sp->procs[count_i], sp->procs[count_i] == 1 ? "" : "s", r, most, sp->repeat);
+	if (base->run_once)
+		fprintf(out, "; no time left to tell (--run-once)\n");
+	else
+		fprintf(out, "; %sabout %s left (warmup + time limit + settle per run)\n", most,
+			duration_text(t, (unsigned long)left * (base->warmup + base->timelimit) +
+					      (unsigned long)(left - 1) * sp->settle));
+	fflush(out);
+}
+
 /* Every run in order; returns the worst exit status and fills runs. */
 static int run_all(const struct run_plan *base, const struct sweep_plan *sp, json_t *runs,
 		   unsigned *repeat_of, FILE *text)
 {
 	int worst = EXIT_OK;
+	unsigned k = 0;
 
 	for (unsigned i = 0; i < sp->nprocs; i++) {
 		for (unsigned r = 1; r <= sp->repeat; r++) {
@@ -390,6 +433,7 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 			plan.result_doc = &doc;
 			if (json_array_size(runs) > 0)
 				rest(sp);
+			print_position(text, base, sp, ++k, i, r);
 			int rc = driver_run(&plan);
 			if (driver_is_client())
 				return rc;	/* a client process, on its way out */

@@ -48,6 +48,9 @@ precision_series loose 3 "[[1,3,true]]" $paced --precision=100 --repeat=8
 expect_eq "$(jq -c '.sweep | [.repeat, .precision_pct]' "$T/loose.json")" "[8,100]" "sweep settings"
 expect_match "$out" '^Precision: the 95% interval is within \+-100% of the mean at every client count$'
 expect_eq "$(printf '%s\n' "$out" | grep -c '^Throughput ')" 3 "Throughput lines"
+# the total and the time left are the most --repeat allows
+expect_match "$out" '^Run 1 of at most 8: 1 client, repeat 1 of at most 8; at most about 8 s left '
+expect_match "$out" '^Run 3 of at most 8: 1 client, repeat 3 of at most 8; at most about 6 s left '
 end
 
 begin "an unreachable target stops at --repeat runs and names the count that missed it"

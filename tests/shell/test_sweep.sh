@@ -11,7 +11,19 @@ expect_eq "$(printf '%s\n' "$out" | grep -c '^Throughput .*  2 procs$')" 2 "2-pr
 expect_match "$out" '^ +procs +runs +mean +high +low +stddev +cv% +ci95% +p99 +max$'
 expect_match "$out" '^ +1 +2( +[0-9]+\.[0-9]+){8}$'
 expect_match "$out" '^ +2 +2( +[0-9]+\.[0-9]+){8}$'
+expect_match "$out" '^Run 1 of 4: 1 client, repeat 1 of 2; no time left to tell \(--run-once\)$'
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "each run of a sweep says which of how many it is, and the time left as planned"
+out=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=1 -t 1 --warmup=1 --backend=null -q -D "$T/d"); rc=$?
+expect_status $rc 0
+# 2 s a run, 1 s of settle between runs
+expect_eq "$(printf '%s\n' "$out" | grep '^Run ' | sed 's/ (warmup + time limit + settle per run)$//')" \
+"Run 1 of 4: 1 client, repeat 1 of 2; about 11 s left
+Run 2 of 4: 1 client, repeat 2 of 2; about 8 s left
+Run 3 of 4: 2 clients, repeat 1 of 2; about 5 s left
+Run 4 of 4: 2 clients, repeat 2 of 2; about 2 s left" "the Run lines"
 end
 
 begin "the sweep document holds every run and a summary per count"
