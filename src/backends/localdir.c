@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@ struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 				     const struct backend_options *opts, char **err)
 {
 	struct backend_target *t = talloc(mem_ctx, struct backend_target);
+	bool made = false;	/* DIR/clients, by us */
 
 	(void)opts;
 	if (!t) {
@@ -46,7 +48,8 @@ struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 				       strerror(errno));
 		goto fail;
 	}
-	if (mkdirat(t->dirfd, "clients", 0755) < 0 && errno != EEXIST) {
+	made = mkdirat(t->dirfd, "clients", 0755) == 0;
+	if (!made && errno != EEXIST) {
 		*err = talloc_asprintf(mem_ctx, "cannot create '%s/clients': %s", dir,
 				       strerror(errno));
 		goto fail;
@@ -62,6 +65,8 @@ struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 	}
 	return t;
 fail:
+	if (made)
+		unlinkat(t->dirfd, "clients", AT_REMOVEDIR);	/* ours, and empty */
 	talloc_free(t);
 	return NULL;
 }

@@ -34,6 +34,28 @@ struct client {
 
 static volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t stop_signal;	/* the signal that asked, or 0 */
+static pid_t parent_pid;			/* the driver's (client_set_parent()) */
+
+void client_set_parent(pid_t pid)
+{
+	parent_pid = pid;
+}
+
+bool client_parent_gone(void)
+{
+	return getppid() != parent_pid;
+}
+
+void client_close_if_orphaned(const struct run_plan *plan,
+			      struct backend_target *const *targets, unsigned n)
+{
+	if (plan->skip_cleanup || !client_parent_gone())
+		return;
+	/* Nobody is left to remove DIR/clients; the last one out does
+	 * (while another process's directory remains, this fails). */
+	for (unsigned d = 0; d < n; d++)
+		plan->backend->target_close(targets[d]);
+}
 
 static void on_stop_signal(int sig)
 {
@@ -53,7 +75,7 @@ void client_watch_parent(void)
 	signal(SIGINT, SIG_IGN);	/* the parent handles ^C for everyone */
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() == 1)
+	if (client_parent_gone())	/* it died before the line above */
 		stop_requested = 1;
 }
 
@@ -343,7 +365,6 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct stats_region *stats, unsigned first, unsigned count,
 			struct backend_target *const *targets, int start_fd)
 {
-	pid_t parent = getppid();
 	struct client_mem *mem = talloc_get_type_abort(pool, struct client_mem);
 	struct client *cl = count <= mem->count ? talloc_zero_array(mem->shared, struct client, count)
 						: NULL;
@@ -377,12 +398,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			stats_set(&cl[i].slot->end_ns, end);
 	}
 	clean_up(plan, stats, first, cl, count);
-	if (getppid() != parent && !plan->skip_cleanup) {
-		/* Nobody is left to remove DIR/clients; the last one out does
-		 * (while other clients' directories remain, this fails). */
-		for (unsigned d = 0; d < plan->ndirs; d++)
-			plan->backend->target_close(targets[d]);
-	}
+	client_close_if_orphaned(plan, targets, plan->ndirs);
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
 	talloc_free(pool);

@@ -56,6 +56,20 @@ void client_watch_parent(void);
 bool client_stop_requested(void);
 
 /*
+ * The parent's death.  The driver names itself before its first fork
+ * (client_set_parent(getpid())), so that a process forked just as it died
+ * still knows (PR_SET_PDEATHSIG only covers what comes after it is set,
+ * and an orphan's new parent need not be init).  A process outliving the
+ * parent removes its own files as ever, then, the last one out, each
+ * target's clients directory (client_close_if_orphaned(): the first n of
+ * targets; nothing with --skip-cleanup), as the parent would have.
+ */
+void client_set_parent(pid_t pid);
+bool client_parent_gone(void);
+void client_close_if_orphaned(const struct run_plan *plan,
+			      struct backend_target *const *targets, unsigned n);
+
+/*
  * A forked process's exit status: 0 or 1 from `ok`, unless a signal
  * (SIGTERM, SIGHUP, SIGQUIT) stopped it while the run was still going, in
  * which case 128 + that signal, so that the parent can tell a client that

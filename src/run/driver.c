@@ -100,9 +100,15 @@ int driver_run(const struct run_plan *plan)
 		goto out;
 	rc = EXIT_RUN_FAILED;
 	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf());
-	if (!d.stats || pipe2(d.procs.start_pipe, O_CLOEXEC) < 0) {
+	if (!d.stats) {
 		fprintf(stderr, "dbench: cannot set up shared statistics for %u clients: %s\n",
 			plan->nclients, strerror(errno));
+		goto out;
+	}
+	if (pipe2(d.procs.start_pipe, O_CLOEXEC) < 0) {
+		int err = errno;
+		fprintf(stderr, "dbench: cannot make the pipe that starts the clients: %s%s\n",
+			strerror(err), procs_limit_hint(d.ctx, err));
 		goto out;
 	}
 	if (!collect_reserve(&d))
@@ -155,8 +161,7 @@ int driver_run(const struct run_plan *plan)
 	if (!plan->skip_cleanup)
 		targets_clean_leftovers(&d);
 	cluster_barrier();		/* every rank's clients are gone */
-	if (!plan->skip_cleanup)
-		targets_close(&d);
+	targets_close(&d);
 	collect_dump_hists(&d);
 	struct run_result *res = started || d.failure || cluster_mpi()
 					 ? collect_result(&d, env) : NULL;
@@ -173,6 +178,8 @@ int driver_run(const struct run_plan *plan)
 	cluster_run_end();
 	rc = (int)end.exit_code;
 out:
+	if (!d.procs.in_child)
+		targets_close(&d);	/* left early: what targets_open() made */
 	json_decref(env);
 	talloc_free(d.ctx);
 	return rc;

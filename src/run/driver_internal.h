@@ -127,12 +127,18 @@ json_t **targets_describe(struct driver *d);
 int targets_probe_fd(const struct driver *d);
 /* Remove what clients (and the probe) that died left behind. */
 void targets_clean_leftovers(struct driver *d);
-/* Remove each target's clients directory the clients left empty. */
+/* Remove each target's clients directory the clients left empty (with
+ * --skip-cleanup too: an empty one holds nothing to keep), and the one
+ * of each target opened before another failed; the targets are done
+ * with then. */
 void targets_close(struct driver *d);
 
 /* ---- procs.c ---- */
 
 void procs_install_signals(void);
+/* " (RLIMIT_NOFILE is N)" after EMFILE, " (RLIMIT_NPROC is N)" after a
+ * fork's EAGAIN, else "": the limit behind an error, for messages. */
+const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err);
 /* How many SIGINT/SIGTERM arrived, and the first one's number. */
 unsigned procs_interrupts(void);
 int procs_interrupt_signal(void);

@@ -68,21 +68,23 @@ static const char *client_path(struct driver *d, unsigned id, const char *path)
 			       path[0] ? "/" : "", path);
 }
 
-/* The resource limit behind an error, for messages: RLIMIT_NOFILE for
- * EMFILE, RLIMIT_NPROC for a fork()'s EAGAIN. */
-static const char *limit_hint(TALLOC_CTX *mem_ctx, int err)
+const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err)
 {
 	struct rlimit rl;
 	int res = err == EMFILE ? RLIMIT_NOFILE : err == EAGAIN ? RLIMIT_NPROC : -1;
 
+	const char *hint;
+
 	if (res < 0 || getrlimit(res, &rl) != 0)
 		return "";
 	if (rl.rlim_cur == RLIM_INFINITY)
-		return talloc_asprintf(mem_ctx, " (%s is unlimited)",
+		hint = talloc_asprintf(mem_ctx, " (%s is unlimited)",
 				       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC");
-	return talloc_asprintf(mem_ctx, " (%s is %llu)",
-			       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC",
-			       (unsigned long long)rl.rlim_cur);
+	else
+		hint = talloc_asprintf(mem_ctx, " (%s is %llu)",
+				       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC",
+				       (unsigned long long)rl.rlim_cur);
+	return hint ? hint : "";
 }
 
 /* The whole message of a failure: where (rank, client, loadfile line,
@@ -158,7 +160,7 @@ static void fail_from_slot(struct driver *d, unsigned id)
 		f->error = talloc_strndup(f, cf->detail, sizeof(cf->detail));
 	else if (cf->err)
 		f->error = talloc_asprintf(f, "%s%s", strerror(cf->err),
-					   cf->err == EMFILE ? limit_hint(f, EMFILE) : "");
+					   cf->err == EMFILE ? procs_limit_hint(f, EMFILE) : "");
 	else
 		f->error = talloc_asprintf(f, "succeeded, but %s was expected",
 					   nt_status_name(cf->expected));
@@ -174,7 +176,7 @@ static bool fork_probe(struct driver *d)
 	if (pid < 0) {
 		int err = errno;
 		fail_probe(d, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
-					      strerror(err), limit_hint(d->ctx, err)));
+					      strerror(err), procs_limit_hint(d->ctx, err)));
 		return false;
 	}
 	if (pid == 0) {
@@ -285,6 +287,7 @@ bool procs_fork_clients(struct driver *d)
 		return false;
 	}
 	fflush(NULL);
+	client_set_parent(getpid());	/* before any fork: see client.h */
 	for (unsigned p = 0; p < d->procs.nprocs; p++) {
 		unsigned first = p * k;
 		unsigned count = plan->nclients - first < k ? plan->nclients - first : k;
@@ -294,7 +297,7 @@ bool procs_fork_clients(struct driver *d)
 			talloc_free(pool);
 			fail_process(d, first, talloc_asprintf(d->ctx,
 				"cannot start its process: %s%s", strerror(err),
-				limit_hint(d->ctx, err)));
+				procs_limit_hint(d->ctx, err)));
 			index_pids(d);	/* those started are still to be reaped */
 			return false;
 		}

@@ -86,13 +86,15 @@ void targets_clean_leftovers(struct driver *d)
 			probe_directory(d->ctx, plan));
 }
 
-/* Remove DIR/clients where the clients left it empty. */
+/* Remove DIR/clients where the clients left it empty, once: the targets
+ * are not closed again. */
 void targets_close(struct driver *d)
 {
-	for (unsigned i = 0; i < d->plan->ndirs; i++) {
-		int err = d->plan->backend->target_close(d->targets[i]);
+	for (unsigned i = 0; d->targets && i < d->plan->ndirs; i++) {
+		int err = d->targets[i] ? d->plan->backend->target_close(d->targets[i]) : 0;
 		if (err)
 			fprintf(stderr, "dbench: cannot remove '%s/clients': %s\n",
 				d->plan->dirs[i], strerror(err));
 	}
+	d->targets = NULL;
 }

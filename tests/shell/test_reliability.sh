@@ -172,6 +172,54 @@ else
 fi
 end
 
+begin "a target that cannot be used stops the run with nothing left in the others"
+mkdir -p "$T/first"
+out=$("$DBENCH" --run-once -c "$T/one.txt" -D "$T/first" -D "$T/missing" 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: cannot use directory '$T/missing': No such file or directory"
+expect_eq "$(ls -A "$T/first")" "" "left in the first target"
+end
+
+begin "too few descriptors: the message names what could not be made, nothing is left"
+mkdir -p "$T/fds"
+# (the redirections are made before the limit, which the shell's own
+# saving of descriptors would exceed)
+err=$( (ulimit -n 4 && exec "$DBENCH" --run-once -c "$T/one.txt" -D "$T/fds" 1) 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use '$T/fds/clients': Too many open files"
+expect_eq "$(ls -A "$T/fds")" "" "left at ulimit -n 4"
+for n in 5 6; do
+	err=$( (ulimit -n $n && exec "$DBENCH" --run-once -c "$T/one.txt" -D "$T/fds" 1) 2>&1 >/dev/null); rc=$?
+	expect_status $rc 1
+	expect_eq "$err" "dbench: cannot make the pipe that starts the clients: Too many open files (RLIMIT_NOFILE is $n)"
+	expect_eq "$(ls -A "$T/fds")" "" "left at ulimit -n $n"
+done
+end
+
+begin "the parent killed: its clients and the probe stop and the last one out removes the tree"
+# Who ends last, a client or the probe (whose directory holds a thousand
+# files), varies: three tries.
+for try in 1 2 3; do
+	mkdir -p "$T/orphan"
+	"$DBENCH" -t 60 --warmup 0 --probe -D "$T/orphan" 2 >"$T/orphan.out" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && ! grep -q ' ready in ' "$T/orphan.out"; do sleep 0.1; i=$((i + 1)); done
+	sleep 1
+	kids=$(pgrep -P $pid)
+	[ -n "$kids" ] || fail "no client or probe process found"
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	for k in $kids; do
+		i=0
+		while [ $i -lt 300 ] && kill -0 "$k" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+		kill -0 "$k" 2>/dev/null && fail "process $k outlived its parent by 30 s"
+	done
+	expect_eq "$(ls -A "$T/orphan")" "" "left in the target, try $try"
+	rm -rf "$T/orphan"
+done
+end
+
 begin "an output file that cannot be written whole leaves the previous one as it was"
 if mount_tmpfs "$T/full" 1m; then
 	printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/one.txt"
