@@ -281,7 +281,7 @@ int plot_svg(const char *path, const struct plot_style *style,
 	struct outfile *o = outfile_open(NULL, path, &f, &err);
 	if (!o)
 		return err;
-	int legend_y = TOP + 2 * PANEL_H + GAP + 50;
+	int legend_y = TOP + 2 * PANEL_H + GAP + 62;	/* under the x axis label */
 	int h = legend_y + 10 + LEGEND_ROW * (int)(nseries + (style->mark_note != NULL));
 	fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
 		   "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d'"
