@@ -132,12 +132,13 @@ static void print_commands(FILE *out, const char *prog_name, bool help)
 {
 	if (help)
 		fprintf(out, "\nCommands:\n"
-			"  %s compare [OPTION...] A.json B.json\n"
-			"      compare saved runs or sweeps: throughput and latency, their"
-			" significance,\n      and what differs between the two environments"
-			" (%s compare --help)\n", prog_name, prog_name);
+			"  %s compare [OPTION...] A.json B.json [C.json ...]\n"
+			"      compare saved runs or sweeps with the first: throughput and"
+			" latency,\n      their significance, and what differs between the"
+			" environments\n      (%s compare --help)\n", prog_name, prog_name);
 	else
-		fprintf(out, "   or: %s compare [OPTION...] A.json B.json\n", prog_name);
+		fprintf(out, "   or: %s compare [OPTION...] A.json B.json [C.json ...]\n",
+			prog_name);
 }
 
 /* NPROCS: a whole number of clients, 1 .. DBENCH_MAX_CLIENTS. */

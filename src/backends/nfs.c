@@ -71,8 +71,9 @@ static char *nfs_urls;	/* --nfs */
 
 static const struct poptOption nfsb_options[] = {
 	{ "nfs", 0, POPT_ARG_STRING, &nfs_urls, 0,
-	  "the export(s) --backend=nfs loads, comma-separated",
-	  "nfs://HOST/EXPORT[?version=3|4&...]" },
+	  "the exports --backend=nfs loads, comma-separated URLs"
+	  " nfs://HOST/EXPORT[?version=3|4&...]",
+	  "URL" },
 	POPT_TABLEEND
 };
 

@@ -55,16 +55,19 @@ static int smb_opt_timeout = SMB_DEFAULT_TIMEOUT;
 
 static const struct poptOption smb_options[] = {
 	{ "smb-share", 0, POPT_ARG_STRING, &smb_opt_share, 0,
-	  "smb backend: the share (and directory in it) to load", "//HOST[:PORT]/SHARE[/PATH]" },
+	  "smb backend: the share (and directory in it) to load:"
+	  " //HOST[:PORT]/SHARE[/PATH]", "SHARE" },
 	{ "smb-user", 0, POPT_ARG_STRING, &smb_opt_user, 0,
-	  "smb backend: who logs on (default: $USER, password from $PASSWD)",
-	  "[DOMAIN/]USER[%PASSWORD]" },
+	  "smb backend: who logs on, [DOMAIN/]USER[%PASSWORD] (default: $USER,"
+	  " password from $PASSWD)",
+	  "USER" },
 	{ "smb-credentials", 0, POPT_ARG_STRING, &smb_opt_credentials, 0,
 	  "smb backend: an smbclient-style authentication file (username, password, domain)",
 	  "FILE" },
 	{ "smb-protocol", 0, POPT_ARG_STRING, &smb_opt_protocol, 0,
-	  "smb backend: the one dialect to speak (default: the highest both sides speak)",
-	  "SMB2_02|SMB2_10|SMB3_00|SMB3_02|SMB3_11" },
+	  "smb backend: the one dialect to speak, SMB2_02, SMB2_10, SMB3_00, SMB3_02 or"
+	  " SMB3_11 (default: the highest both sides speak)",
+	  "DIALECT" },
 	{ "smb-timeout", 0, POPT_ARG_INT, &smb_opt_timeout, 0,
 	  "smb backend: seconds the server may take to answer before the run fails (default 10)",
 	  "SECS" },
