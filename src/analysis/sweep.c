@@ -247,9 +247,10 @@ static void print_precision(FILE *out, json_t *summary, const struct sweep_plan 
 		char cis[32] = "no interval";
 		if (json_is_number(ci))
 			snprintf(cis, sizeof(cis), "+-%.2f%%", json_number_value(ci));
-		fprintf(out, "%s %lld clients (%lld runs, %s)",
-			missed++ ? "," : "Precision: not reached at",
-			(long long)json_integer_value(json_object_get(s, "procs")),
+		long long procs = json_integer_value(json_object_get(s, "procs"));
+		fprintf(out, "%s %lld client%s (%lld runs, %s)",
+			missed++ ? "," : "Precision: not reached at", procs,
+			procs == 1 ? "" : "s",
 			(long long)json_integer_value(json_object_get(s, "runs")), cis);
 	}
 	if (missed)
@@ -368,8 +369,9 @@ static void print_progress(FILE *out, json_t *runs, unsigned procs, unsigned r,
 
 	if (!(sp->precision > 0) || n < 2)
 		return;
-	fprintf(out, "Precision: %u clients, run %u of at most %u: 95%% interval +-%.2f%% of the"
-		" mean over %zu runs (target +-%g%%%s)\n", procs, r, sp->repeat, pct, n,
+	fprintf(out, "Precision: %u client%s, run %u of at most %u: 95%% interval +-%.2f%% of"
+		" the mean over %zu runs (target +-%g%%%s)\n", procs, procs == 1 ? "" : "s",
+		r, sp->repeat, pct, n,
 		sp->precision, n >= 3 && pct <= sp->precision ? ", reached" : "");
 	fflush(out);
 }

@@ -55,7 +55,8 @@ end
 
 begin "an unreachable target stops at --repeat runs and names the count that missed it"
 precision_series tight 4 "[[1,4,false]]" $quick --precision=0.000001 --repeat=4
-expect_match "$out" '^Precision: not reached at 1 clients \(4 runs, \+-[0-9.]+%\): the 95% interval is wider than \+-1e-06% of the mean after --repeat=4 runs$'
+expect_match "$out" '^Precision: 1 client, run 2 of at most 4: 95% interval \+-[0-9.]+% of the mean over 2 runs \(target \+-1e-06%\)$'
+expect_match "$out" '^Precision: not reached at 1 client \(4 runs, \+-[0-9.]+%\): the 95% interval is wider than \+-1e-06% of the mean after --repeat=4 runs$'
 end
 
 begin "the interval in the document is the mean +- t(0.975, n-1) s / sqrt(n) of its runs"
