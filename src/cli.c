@@ -562,7 +562,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		  "warmup before it (default: timelimit/5)", "SECS" },
 		{ "stop-timeout", 0, POPT_ARG_INT, &cl->stop_timeout, 0,
 		  "once the run ends, a client or the probe that has not stopped within"
-		  " this long fails the run and is killed (default 10)", "SECS" },
+		  " this long, or an MPI rank silent this long, fails the run (default 10)", "SECS" },
 		{ "loadfile", 'c', POPT_ARG_STRING, &cl->loadfile, 0,
 		  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
 		{ "directory", 'D', POPT_ARG_ARGV, &cl->dirs, 0,

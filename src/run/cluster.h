@@ -15,9 +15,11 @@
  * and the driver runs one code path either way.
  *
  * A rank whose process dies makes mpirun end every rank (SIGTERM, then
- * SIGKILL); so that their files are still removed, clients of an MPI run
- * live in process groups of their own and clean up when their rank goes
- * away (PR_SET_PDEATHSIG).
+ * SIGKILL a second later); so that their files are still removed, clients
+ * of an MPI run live in process groups of their own and clean up when
+ * their rank goes away (PR_SET_PDEATHSIG).  A rank that stops answering
+ * (held stopped, say) is found by the others within the run's
+ * --stop-timeout, and they finish without it.
  */
 #ifndef DBENCH_CLUSTER_H
 #define DBENCH_CLUSTER_H
@@ -94,6 +96,26 @@ const char *cluster_kernel(unsigned rank);
 /* A run starts: until cluster_run_end(), this rank is out of step. */
 void cluster_run_begin(void);
 void cluster_run_end(void);
+
+/* From the start of the clients on: a rank that does not answer another
+ * within timeout_s seconds (cluster_news(), or any exchange below)
+ * breaks the cluster.  Before, ranks wait for each other's setup as long
+ * as it takes. */
+void cluster_bound(unsigned timeout_s);
+
+/*
+ * Between ticks, ten times a second: whether any rank has news that
+ * cannot wait for the next tick (a signal, a failure, clients gone after
+ * the stop).  Every rank gets the same answer: 1 news, 0 none, -1 when a
+ * rank did not answer within the timeout, *lost then being that rank.
+ * From then on the cluster is broken: every call below returns at once,
+ * with this rank's own figures, and the rank is to finish on its own.
+ * While it waits, idle(arg) is called every few hundred microseconds; a
+ * rank other than 0 for which it returns true gives up on rank 0 after
+ * 200 ms (mpirun's SIGTERM: it has a second to finish on its own).
+ */
+int cluster_news(bool mine, int *lost, bool (*idle)(void *), void *arg);
+bool cluster_broken(void);
 
 /* Whether every rank holds the same len bytes at `mine` as rank 0: -1
  * when they all do, else the lowest rank that differs (on every rank). */

@@ -136,6 +136,7 @@ int driver_run(const struct run_plan *plan)
 	bool ready = forked && procs_wait_ready(&d);
 	d.setup_s = (monotonic_ns() - fork_ns) / 1e9;
 	bool started = sampler_start_together(&d, ready);
+	cluster_bound(plan->stop_timeout);	/* no rank waits for a silent one for ever */
 	if (started)
 		report_ready(d.text, plan, cluster_size(), d.setup_s);
 	close(d.procs.start_pipe[0]);

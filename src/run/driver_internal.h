@@ -79,6 +79,8 @@ struct sampler {
 	bool realtime;			/* the parent ran at a real-time priority */
 	bool late_interrupt;		/* the first signal came after the execute
 					 * window ended: the results are whole */
+	unsigned substep;		/* MPI: tenths of the second asked about */
+	uint64_t running_told;		/* this rank's processes at its last exchange */
 	struct cluster_tick all;	/* every rank's figures at the last tick
 					 * (rank 0; elsewhere only this rank's) */
 	uint64_t running_all;		/* client processes left on every rank */

@@ -39,7 +39,8 @@ struct run_plan {
 	bool timelimit_default;		/* -t not given: 600 s */
 	bool warmup_default;		/* --warmup not given: timelimit / 5 */
 	unsigned stop_timeout;		/* once the run ends, how long a client process
-					 * or the probe may take to stop */
+					 * or the probe may take to stop; how long an
+					 * MPI rank may leave the others unanswered */
 	const char **dirs;		/* target specs (-D directories, or the backend's
 					 * own: backend.h targets); client i uses
 					 * dirs[i % ndirs] */

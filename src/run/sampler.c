@@ -238,6 +238,12 @@ void sampler_start_execute(struct driver *d, uint64_t now)
 		blockstat_read(d->sampler.disks, now);
 }
 
+/* In step with other ranks: an MPI run whose ranks all answer. */
+static bool together(void)
+{
+	return cluster_mpi() && !cluster_broken();
+}
+
 /* Leave the execute window, which ended at `end`; the timeline's last
  * point is closed with the latest figures. */
 static void end_execute(struct driver *d, uint64_t end)
@@ -245,7 +251,7 @@ static void end_execute(struct driver *d, uint64_t end)
 	if (d->sampler.phase == PHASE_EXECUTE) {
 		d->sampler.end_ns = end;
 		uint64_t tick = stats_get(&d->stats->ctl.tick);
-		if (!cluster_mpi())	/* a plain run can look again, now */
+		if (!together())	/* a plain run can look again, now */
 			local_tick(d, tick, &d->sampler.all);
 		add_point(d, end, tick, d->sampler.all.exec_bytes, d->sampler.all.exec_ops,
 			  d->sampler.all.max_ns / 1e6);
@@ -330,10 +336,33 @@ static double cpu_ms(void)
 	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3;
 }
 
+/* A rank fell silent: the run's failure, named on rank 0 when known, -1
+ * when not (another rank that lost rank 0 finishes on its own, and
+ * mpirun ends the job). */
+static void rank_silent(struct driver *d, int lost)
+{
+	struct run_failure *f;
+
+	if (d->failure || !(f = talloc_zero(d->ctx, struct run_failure)))
+		return;
+	f->error = talloc_asprintf(f, "did not answer within %u s (held stopped, or its host"
+				   " or network gone): its clients' figures are missing",
+				   d->plan->stop_timeout);
+	if (lost >= 0) {
+		procs_describe_failure(d, f, lost);
+	} else {	/* a collective does not say who */
+		f->rank = -1;
+		f->text = talloc_asprintf(f, "a rank %s", f->error);
+	}
+	d->failure = f;
+}
+
 /*
  * One tick, on every rank at once: each tells rank 0 its figures; rank 0
  * takes in another rank's failure, shows the second, moves the phase on,
  * and orders every rank into it.  Returns true when the phase changed.
+ * Between ticks (prev_bytes NULL), when a rank has news, the same without
+ * the second's sample and the phase's timing: a stop goes out at once.
  */
 static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
 {
@@ -342,6 +371,7 @@ static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *pr
 	bool changed = false;
 
 	local_tick(d, tick, &mine);
+	d->sampler.running_told = mine.running;
 	cluster_tick(&mine, &d->sampler.all);
 	if (cluster_rank() == 0) {
 		take_remote_failure(d);
@@ -350,20 +380,66 @@ static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *pr
 		/* --run-once: passes that ended during this second end the
 		 * window at their end, before the second is sampled, so that
 		 * no point (an empty one, a false stall) lies beyond it */
-		if (d->plan->run_once && d->sampler.phase == PHASE_EXECUTE &&
+		if (prev_bytes && d->plan->run_once && d->sampler.phase == PHASE_EXECUTE &&
 		    d->sampler.all.done == cluster_size())
 			changed = advance(d, now);
-		sample(d, tick, now, prev_bytes);
-		if (d->sampler.phase != PHASE_STOP)
+		if (prev_bytes)
+			sample(d, tick, now, prev_bytes);
+		if (prev_bytes && d->sampler.phase != PHASE_STOP)
 			changed = advance(d, now);
 		order.phase = d->sampler.phase;
 		order.running = d->sampler.all.running;
 	}
 	cluster_order(&order);
-	if (cluster_rank() != 0)
+	if (cluster_rank() != 0 && !cluster_broken())
 		follow(d, &order, now);
-	d->sampler.running_all = order.running;
+	if (cluster_broken())	/* a rank fell silent in the exchange */
+		rank_silent(d, -1);
+	d->sampler.running_all = cluster_broken() ? d->procs.running : order.running;
 	return changed;
+}
+
+/* While a rank waits for the others: its own time limit still holds, so
+ * that its clients stop on time when another rank is slow to answer.
+ * True once the rank was sent a signal: it may give up waiting. */
+static bool keep_time(void *arg)
+{
+	struct driver *d = arg;
+	uint64_t now = monotonic_ns();
+
+	if (d->sampler.phase == PHASE_EXECUTE && !d->plan->run_once &&
+	    now - d->sampler.phase_ns >= d->plan->timelimit * 1000000000ull)
+		end_execute(d, now);
+	return procs_interrupts() > 0;
+}
+
+/*
+ * An MPI run, until `next`: ten times a second every rank says whether it
+ * has news that cannot wait for the tick (a signal or a failure before
+ * the stop, a client process gone after it: an interrupted run must be
+ * reported within the second mpirun allows before its SIGKILL).  1 when
+ * one has, and every rank then exchanges at once; -1 when a rank fell
+ * silent; 0 at `next`.  Every rank asks the same number of times.
+ */
+static int between_ticks(struct driver *d, uint64_t next)
+{
+	while (d->sampler.substep < 9) {
+		sampler_sleep_until(next - 1000000000ull + (d->sampler.substep + 1) * 100000000ull);
+		d->sampler.substep++;
+		procs_reap(d, false);
+		bool news = d->sampler.phase != PHASE_STOP
+				    ? procs_interrupts() || d->failure
+				    : d->procs.running != d->sampler.running_told;
+		int lost, r = cluster_news(news, &lost, keep_time, d);
+		if (r < 0)
+			rank_silent(d, lost);
+		if (r != 0)
+			return r;
+	}
+	d->sampler.substep = 0;
+	while (monotonic_ns() < next)	/* the tick itself, signals or not */
+		sampler_sleep_until(next);
+	return 0;
 }
 
 /* The sampler: once a second until every client process (and the probe)
@@ -375,9 +451,14 @@ void sampler_loop(struct driver *d)
 	double sample_ms = 0;	/* CPU of the once-a-second work alone */
 
 	d->sampler.running_all = d->procs.running;
+	d->sampler.running_told = d->procs.running;
 	while (d->sampler.running_all > 0) {
 		uint64_t next = d->sampler.start_ns + (tick + 1) * 1000000000ull;
-		sampler_sleep_until(next);
+		int news = 0;
+		if (together())
+			news = between_ticks(d, next);
+		else
+			sampler_sleep_until(next);
 		uint64_t now = monotonic_ns();
 		procs_reap(d, false);		/* an exit's failure is noted here */
 		if (d->sampler.phase == PHASE_STOP)	/* a time limit is a limit */
@@ -392,13 +473,17 @@ void sampler_loop(struct driver *d)
 			/* the second signal, while the clients clean up */
 			if (d->sampler.phase == PHASE_STOP && interrupts_seen >= 2)
 				procs_abandon(d);
-			if (!cluster_mpi())
+			if (!together())
 				sampler_stop_now(d);
 		}
-		if (d->failure && !cluster_mpi())
+		if (d->failure && !together())
 			sampler_stop_now(d);
+		if (news > 0) {		/* every rank, between ticks */
+			exchange(d, tick, now, NULL);
+			continue;
+		}
 		if (now < next) {	/* woken early, by a client's exit */
-			if (!cluster_mpi()) {	/* a plain run may end now */
+			if (!together()) {	/* a plain run may end now */
 				if (d->plan->run_once && d->sampler.phase == PHASE_EXECUTE &&
 				    all_passes_done(d)) {
 					local_tick(d, tick, &d->sampler.all);

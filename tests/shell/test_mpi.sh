@@ -42,21 +42,28 @@ rank_pids() {
 	done
 }
 
-# signal_mid_run NAME NPROCS SIGNAL WHO: start a 60 s run of 2 ranks in
-# $T/NAME (JSON in $T/NAME.json, output in $T/NAME.out), send SIGNAL after
-# 3 s to the first of rank 1's processes of kind WHO (rank or clients),
-# wait for mpirun; $rc is its exit status.
+# signal_mid_run NAME NPROCS SIGNAL WHO [OPTION...]: start a 60 s run of 2
+# ranks in $T/NAME (JSON in $T/NAME.json, output in $T/NAME.out), with
+# any further options, send SIGNAL after 3 s to the first of rank 1's
+# processes of kind WHO (rank or clients), wait for mpirun; $rc is its
+# exit status, $took the seconds it ran.  A process sent SIGSTOP is sent
+# SIGCONT 10 s later.
 signal_mid_run() {
-	mkdir -p "$T/$1"
-	mpi -np 2 "$DBENCH" -t 60 --warmup 0 -D "$T/$1" --json="$T/$1.json" "$2" \
-		>"$T/$1.out" 2>&1 &
+	name=$1 nprocs=$2 sig=$3 who=$4
+	shift 4
+	mkdir -p "$T/$name"
+	t0=$(date +%s)
+	mpi -np 2 "$DBENCH" -t 60 --warmup 0 "$@" -D "$T/$name" --json="$T/$name.json" "$nprocs" \
+		>"$T/$name.out" 2>&1 &
 	job=$!
 	sleep 3
-	victim=$(rank_pids 1 "$T/$1" "$4" | head -n 1)
-	[ -n "$victim" ] || fail "no $4 process of rank 1 found"
-	kill -"$3" $victim 2>/dev/null
+	victim=$(rank_pids 1 "$T/$name" "$who" | head -n 1)
+	[ -n "$victim" ] || fail "no $who process of rank 1 found"
+	kill -"$sig" $victim 2>/dev/null
+	[ "$sig" != STOP ] || (sleep 10; kill -CONT $victim) 2>/dev/null &
 	wait $job
 	rc=$?
+	took=$(($(date +%s) - t0))
 }
 
 # Wait up to 15 s for every process whose command line holds $1 to go.
@@ -68,6 +75,12 @@ wait_gone() {
 	done
 	pgrep -f -- "$1" >/dev/null && fail "processes of '$1' are still running"
 	return 0
+}
+
+# Every process of the run in $T/$1 gone, nothing left in $T/$1.
+left_nothing() {
+	wait_gone "$T/$1"
+	expect_eq "$(ls -A "$T/$1")" "" "left in the directory"
 }
 
 begin "2 ranks of 2 clients in one directory: 4 procs, totals are the sums of the ranks"
@@ -141,6 +154,33 @@ expect_eq "$(jq -c '[.status.exit_code, .status.interrupted]' "$T/i.json")" "[13
 expect_eq "$(jq '.result.elapsed_s < 10' "$T/i.json")" true "stopped early"
 wait_gone "$T/i"
 expect_eq "$(ls -A "$T/i")" "" "left in the directory"
+end
+
+begin "^C to mpirun: its SIGTERM to every rank still gives the results so far, the JSON, nothing left"
+# mpirun turns a SIGINT into SIGTERM to each rank and SIGKILL a second
+# later, and exits 1 whatever the ranks do (Open MPI); env gives mpirun
+# the SIGINT that a shell's background job would ignore.
+mkdir -p "$T/ctl"
+timeout 180 env --default-signal=INT mpirun --allow-run-as-root --oversubscribe --bind-to none \
+	-np 2 "$DBENCH" -t 60 --warmup 0 -D "$T/ctl" --json="$T/ctl.json" 1 >"$T/ctl.out" 2>&1 &
+job=$!
+sleep 4
+kill -INT "$(pgrep -P $job)"
+wait $job
+expect_match "$(cat "$T/ctl.out")" '^interrupted after [0-9.]+ s of execute$'
+expect_match "$(cat "$T/ctl.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs$'
+expect_eq "$(jq -c '[.status.exit_code, .status.interrupted, .result.elapsed_s < 30]' "$T/ctl.json")" \
+	"[143,true,true]" "status"
+left_nothing ctl
+end
+
+begin "a rank held stopped fails the run within --stop-timeout, named with its host; nothing left"
+signal_mid_run st 1 STOP rank -t 4 --stop-timeout=2
+[ "$rc" -eq 1 ] || fail "mpirun exit status $rc, want 1"
+[ "$took" -le 9 ] || fail "the run took $took s"
+expect_match "$(cat "$T/st.out")" "^FAILED: rank 1 \\($(uname -n)\\), did not answer within 2 s "
+expect_eq "$(jq -c '[.status.exit_code, .status.failure.rank]' "$T/st.json")" "[1,1]" "status"
+left_nothing st
 end
 
 begin "--run-once with a slow rank: the stonewall figure shows the straggler"
