@@ -232,16 +232,22 @@ struct backend {
 
 	/*
 	 * Optional: what the operation just performed, which failed, has to
-	 * say beyond its errno, or NULL; asking clears it.  Under --verify a
-	 * ReadX that read wrong data fails with EILSEQ and says here where
-	 * and what ("data mismatch at offset N: expected .. found .."): such
-	 * a failure is an error whatever status the loadfile expected.
+	 * say beyond its errno (sockio: the connection's account), or NULL;
+	 * asking clears it.  A failure with a detail is an error whatever
+	 * status the loadfile expected.
 	 */
 	const char *(*failure_detail)(struct backend_client *bc);
 
-	/* Optional, for --verify: the verification work done since the last
-	 * call (see verify.h), which starts a new count. */
-	struct verify_tally (*verify_drain)(struct backend_client *bc);
+	/*
+	 * Optional, for --verify: the client's verify state (verify.h), which
+	 * the backend keeps told of what its operations, pass_end() and
+	 * cleanup() do; NULL without --verify.  The client module asks it
+	 * for the work done (verify_drain()) and, after a failure, for a
+	 * mismatch: a ReadX that read wrong data fails with EILSEQ, with
+	 * verify_failure_detail() as its detail ("data mismatch at offset N:
+	 * expected .. found ..").
+	 */
+	struct verify *(*verify)(struct backend_client *bc);
 
 	/* Close every handle still open: called at the end of each pass. */
 	void (*pass_end)(struct backend_client *bc);

@@ -1132,14 +1132,9 @@ nomem:
 	return NULL;
 }
 
-static const char *fileio_failure_detail(struct backend_client *bc)
+static struct verify *fileio_verify(struct backend_client *bc)
 {
-	return verify_failure_detail(bc->verify);
-}
-
-static struct verify_tally fileio_verify_drain(struct backend_client *bc)
-{
-	return verify_drain(bc->verify);
+	return bc->verify;
 }
 
 static void fileio_pass_end(struct backend_client *bc)
@@ -1183,8 +1178,7 @@ const struct backend fileio_backend = {
 		[OP_UNLOCKX] = fileio_unlockx,
 		[OP_FLUSH] = fileio_flush,
 	},
-	.failure_detail = fileio_failure_detail,
-	.verify_drain = fileio_verify_drain,
+	.verify = fileio_verify,
 	.pass_end = fileio_pass_end,
 	.cleanup = fileio_cleanup,
 };

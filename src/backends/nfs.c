@@ -1309,14 +1309,9 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 
 /* ---- the rest of the vtable ---- */
 
-static const char *nfsb_failure_detail(struct backend_client *bc)
+static struct verify *nfsb_verify(struct backend_client *bc)
 {
-	return verify_failure_detail(bc->verify);
-}
-
-static struct verify_tally nfsb_verify_drain(struct backend_client *bc)
-{
-	return verify_drain(bc->verify);
+	return bc->verify;
 }
 
 static void nfsb_pass_end(struct backend_client *bc)
@@ -1373,8 +1368,7 @@ const struct backend nfs_backend = {
 		[OP_COMMIT3] = nfsb3_commit, [OP_LOCK4] = nfsb4_lock, [OP_UNLOCK4] = nfsb4_lock,
 		[OP_TEST4] = nfsb4_lock,
 	},
-	.failure_detail = nfsb_failure_detail,
-	.verify_drain = nfsb_verify_drain,
+	.verify = nfsb_verify,
 	.pass_end = nfsb_pass_end,
 	.cleanup = nfsb_cleanup,
 };

@@ -917,14 +917,9 @@ static size_t smb_client_mem(const struct program *prog, const struct backend_op
 	       2 * smb_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD;
 }
 
-static const char *smb_failure_detail(struct backend_client *bc)
+static struct verify *smb_verify(struct backend_client *bc)
 {
-	return verify_failure_detail(bc->verify);
-}
-
-static struct verify_tally smb_verify_drain(struct backend_client *bc)
-{
-	return verify_drain(bc->verify);
+	return bc->verify;
 }
 
 static void smb_pass_end(struct backend_client *bc)
@@ -1055,8 +1050,7 @@ const struct backend smb_backend = {
 		[OP_READX] = smb_readx,
 		/* LockX, UnlockX, Flush: libsmbclient has no call for them. */
 	},
-	.failure_detail = smb_failure_detail,
-	.verify_drain = smb_verify_drain,
+	.verify = smb_verify,
 	.pass_end = smb_pass_end,
 	.cleanup = smb_cleanup,
 };

@@ -189,6 +189,17 @@ static void next_op(const struct run_plan *plan, struct client *c)
 	}
 }
 
+/* What the operation bc just failed has to say beyond its errno: --verify's
+ * mismatch, else the backend's own account; or NULL. */
+static const char *failure_detail(const struct backend *b, struct backend_client *bc)
+{
+	const char *detail = b->verify ? verify_failure_detail(b->verify(bc)) : NULL;
+
+	if (!detail && b->failure_detail)
+		detail = b->failure_detail(bc);
+	return detail;
+}
+
 /* Run one operation of client c; false when it did not go as the
  * loadfile expected.  An operation the backend cannot express
  * (BACKEND_NOT_SUPPORTED) is counted as such and passed over. */
@@ -221,8 +232,7 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		return true;
 	}
 	/* A failure with a detail (wrong data) no expected status excuses. */
-	const char *detail = err && plan->backend->failure_detail
-				     ? plan->backend->failure_detail(c->bc) : NULL;
+	const char *detail = err ? failure_detail(plan->backend, c->bc) : NULL;
 	bool failed = (!(op->flags & OPF_ANY_STATUS) && (err == 0) != (op->status == NT_OK)) ||
 		      detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
@@ -237,8 +247,8 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 		     failed, stats_get(&r->ctl.tick));
 	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
 		stats_record_straddle(c->slot, op->type, opclock_ns(t0, t1));
-	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify_drain) {
-		struct verify_tally t = plan->backend->verify_drain(c->bc);
+	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify) {
+		struct verify_tally t = verify_drain(plan->backend->verify(c->bc));
 		stats_record_verify(c->slot, ph, &t);
 	}
 	c->paced_bytes += bytes;

@@ -297,7 +297,7 @@ static void test_verify_writes_a_pattern_and_catches_a_changed_byte(void **state
 	assert_memory_not_equal(disk, zeros, 100);	/* the pattern, not zeros */
 	op = handle_op(OP_READX, 1, 0, 100, 100);
 	assert_int_equal(run(f, &op), 0);
-	assert_null(fileio_backend.failure_detail(f->bc));
+	assert_null(verify_failure_detail(fileio_backend.verify(f->bc)));
 
 	unsigned char bad = disk[42] ^ 0x5a;
 	assert_int_equal(pwrite(fd, &bad, 1, 42), 1);
@@ -308,11 +308,11 @@ static void test_verify_writes_a_pattern_and_catches_a_changed_byte(void **state
 		 disk[42], disk[43], disk[44], disk[45], disk[46], disk[47], disk[48], disk[49],
 		 disk[50], disk[51], disk[52], disk[53], disk[54], disk[55], disk[56], disk[57],
 		 bad);
-	const char *detail = fileio_backend.failure_detail(f->bc);
+	const char *detail = verify_failure_detail(fileio_backend.verify(f->bc));
 	assert_non_null(detail);
 	assert_memory_equal(detail, want, strlen(want));
-	assert_null(fileio_backend.failure_detail(f->bc));	/* asking clears it */
-	struct verify_tally t = fileio_backend.verify_drain(f->bc);
+	assert_null(verify_failure_detail(fileio_backend.verify(f->bc)));	/* asking clears it */
+	struct verify_tally t = verify_drain(fileio_backend.verify(f->bc));
 	assert_int_equal(t.bytes_checked, 100 + 43);
 	assert_int_equal(t.reads_checked, 2);
 	assert_int_equal(t.mismatches, 1);
