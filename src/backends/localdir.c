@@ -58,9 +58,7 @@ struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (t->clients_fd < 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot use '%s/clients': %s", dir,
-				       errno == ELOOP || errno == ENOTDIR
-					       ? "not a directory (a symbolic link?)"
-					       : strerror(errno));
+				       localdir_strerror(errno));
 		goto fail;
 	}
 	return t;
@@ -77,6 +75,12 @@ int localdir_close(struct backend_target *t)
 	    errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
 		return errno;
 	return 0;
+}
+
+const char *localdir_strerror(int err)
+{
+	return err == ELOOP || err == ENOTDIR ? "not a directory (a symbolic link?)"
+					      : strerror(err);
 }
 
 int localdir_clients_fd(const struct backend_target *t)

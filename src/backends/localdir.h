@@ -28,4 +28,9 @@ int localdir_close(struct backend_target *t);
 /* backend.local_clients_fd: the open descriptor of DIR/clients. */
 int localdir_clients_fd(const struct backend_target *t);
 
+/* Why a directory could not be opened with O_DIRECTORY | O_NOFOLLOW
+ * (errno `err`), for a message: "not a directory (a symbolic link?)" for
+ * ELOOP and ENOTDIR, else strerror(err). */
+const char *localdir_strerror(int err);
+
 #endif

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/localdir.h"
 #include "run/client.h"
 #include "base/opclock.h"
 #include "run/probe.h"
@@ -89,8 +90,7 @@ static bool make_directory(struct probe *p)
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fail(p, "setup: cannot use directory '%s': %s", p->dir,
-			    errno == ELOOP || errno == ENOTDIR
-				    ? "not a directory (a symbolic link?)" : strerror(errno));
+			    localdir_strerror(errno));
 	bool ok = true;
 	for (unsigned i = 0; ok && i < PROBE_FILES; i++) {
 		char name[16];
