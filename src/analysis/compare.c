@@ -716,6 +716,39 @@ static void report_precision(FILE *out, const struct rundoc *const *docs, size_t
 	talloc_free(tmp);
 }
 
+/* What each document's disks did at each count of A, the mean over its
+ * runs there: a change of request size or of merging between A and B is
+ * often what explains a change of throughput.  Nothing where no run
+ * recorded a device. */
+static void report_disks(FILE *out, const struct rundoc *const *docs, size_t ndocs)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	bool head = false;
+
+	for (size_t i = 0; tmp && i < docs[0]->ngroups; i++) {
+		unsigned n = docs[0]->groups[i].nprocs;
+		for (size_t k = 0; k < ndocs; k++) {
+			const struct rundoc_group *g = rundoc_group_of(docs[k], n);
+			size_t nd = 0;
+			struct rundoc_disk *d = g ? rundoc_disks(tmp, g->runs, g->nruns, &nd) : NULL;
+			if (nd && !head) {
+				fprintf(out, "\nDisks, the mean over each side's runs (as iostat -x:"
+					" requests a second, KiB a request, %% of requests merged,"
+					" mean queue, %% of time busy)\n%6s  %-4s  ", "nprocs", "side");
+				rundoc_print_disk_head(out);
+				fputc('\n', out);
+				head = true;
+			}
+			for (size_t j = 0; j < nd; j++) {
+				fprintf(out, "%6u  %-4s  ", n, compare_label(k));
+				rundoc_print_disk(out, &d[j]);
+				fputc('\n', out);
+			}
+		}
+	}
+	talloc_free(tmp);
+}
+
 /* Each operation's p99 at each client count, each document against A:
  * the rows of a significant change, or all of them. */
 static void report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
@@ -831,6 +864,7 @@ int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 	print_unshared(out, docs, ndocs);
 	size_t nwarnings = report_warnings(out, docs, ndocs, opt);
 	report_precision(out, docs, ndocs);
+	report_disks(out, docs, ndocs);
 	report_latency(out, docs, ndocs, opt->alpha, opt->all);
 	report_verdict(out, docs, ndocs, opt->alpha, nwarnings);
 	return report_gate(out, docs, ndocs, opt);

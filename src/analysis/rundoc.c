@@ -1,8 +1,10 @@
 /*
  * rundoc.c - reading run documents back (see rundoc.h): a run's figures
- * by name, and a file of runs sorted into groups by client count.
+ * by name, a file of runs sorted into groups by client count, and what
+ * the runs' disks did.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -221,3 +223,117 @@ const struct rundoc_group *rundoc_group_of(const struct rundoc *set, unsigned np
 	return NULL;
 }
 
+/* ---- what the disks did ---- */
+
+const struct rundoc_disk_key rundoc_disk_keys[RUNDOC_DISK_FIGURES] = {
+	[RUNDOC_READS_S] = { "reads_s", "r/s" },
+	[RUNDOC_WRITES_S] = { "writes_s", "w/s" },
+	[RUNDOC_READ_KIB] = { "read_kib_per_request", "rareq-sz" },
+	[RUNDOC_WRITE_KIB] = { "write_kib_per_request", "wareq-sz" },
+	[RUNDOC_READ_MERGED] = { "read_merged_pct", "%rrqm" },
+	[RUNDOC_WRITE_MERGED] = { "write_merged_pct", "%wrqm" },
+	[RUNDOC_QUEUE] = { "queue_depth", "aqu-sz" },
+	[RUNDOC_BUSY] = { "busy_pct", "%util" },
+};
+
+const struct rundoc_disk *rundoc_disk_named(const struct rundoc_disk *disks, size_t n,
+					    const char *device)
+{
+	for (size_t i = 0; device && i < n; i++)
+		if (strcmp(disks[i].device, device) == 0)
+			return &disks[i];
+	return NULL;
+}
+
+/* The entry for device in *disks, added (with no figures yet) if new. */
+static struct rundoc_disk *disk_entry(TALLOC_CTX *mem_ctx, struct rundoc_disk **disks,
+				      size_t *n, const char *device)
+{
+	struct rundoc_disk *d = (struct rundoc_disk *)rundoc_disk_named(*disks, *n, device);
+
+	if (d)
+		return d;
+	d = talloc_realloc(mem_ctx, *disks, struct rundoc_disk, *n + 1);
+	if (!d)
+		return NULL;
+	*disks = d;
+	d = &d[(*n)++];
+	*d = (struct rundoc_disk){ .device = device };
+	return d;
+}
+
+struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
+				 size_t *ndisks)
+{
+	struct rundoc_disk *disks = NULL;
+	size_t i;
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	size_t *seen = NULL;	/* per disk and figure: the runs that gave it */
+	json_t *entry;
+
+	*ndisks = 0;
+	for (size_t r = 0; tmp && r < n; r++) {
+		json_array_foreach(json_object_get(runs[r], "disks"), i, entry) {
+			const char *name = json_string_value(json_object_get(entry, "device"));
+			size_t before = *ndisks;
+			struct rundoc_disk *d = name ? disk_entry(mem_ctx, &disks, ndisks, name) : NULL;
+			if (!d)
+				continue;
+			if (*ndisks != before) {
+				seen = talloc_realloc(tmp, seen, size_t,
+						      *ndisks * RUNDOC_DISK_FIGURES);
+				if (!seen)
+					goto fail;
+				memset(&seen[before * RUNDOC_DISK_FIGURES], 0,
+				       RUNDOC_DISK_FIGURES * sizeof(*seen));
+			}
+			size_t *got = &seen[(d - disks) * RUNDOC_DISK_FIGURES];
+			d->nruns++;
+			for (int f = 0; f < RUNDOC_DISK_FIGURES; f++) {
+				json_t *v = json_object_get(entry, rundoc_disk_keys[f].member);
+				if (json_is_number(v)) {
+					d->fig[f] += json_number_value(v);
+					got[f]++;
+				}
+			}
+		}
+	}
+	for (size_t k = 0; k < *ndisks; k++)
+		for (int f = 0; f < RUNDOC_DISK_FIGURES; f++) {
+			size_t got = seen[k * RUNDOC_DISK_FIGURES + f];
+			disks[k].fig[f] = got ? disks[k].fig[f] / got : NAN;
+		}
+	talloc_free(tmp);
+	return disks;
+fail:
+	talloc_free(tmp);
+	talloc_free(disks);
+	*ndisks = 0;
+	return NULL;
+}
+
+/* Each column's printf width and precision. */
+static const struct { int width, prec; } disk_cols[RUNDOC_DISK_FIGURES] = {
+	[RUNDOC_READS_S] = { 9, 1 }, [RUNDOC_WRITES_S] = { 9, 1 },
+	[RUNDOC_READ_KIB] = { 8, 1 }, [RUNDOC_WRITE_KIB] = { 8, 1 },
+	[RUNDOC_READ_MERGED] = { 6, 1 }, [RUNDOC_WRITE_MERGED] = { 6, 1 },
+	[RUNDOC_QUEUE] = { 6, 2 }, [RUNDOC_BUSY] = { 6, 1 },
+};
+
+void rundoc_print_disk_head(FILE *out)
+{
+	fprintf(out, "%-10s", "device");
+	for (int f = 0; f < RUNDOC_DISK_FIGURES; f++)
+		fprintf(out, "  %*s", disk_cols[f].width, rundoc_disk_keys[f].head);
+}
+
+void rundoc_print_disk(FILE *out, const struct rundoc_disk *d)
+{
+	fprintf(out, "%-10s", d->device);
+	for (int f = 0; f < RUNDOC_DISK_FIGURES; f++) {
+		if (isnan(d->fig[f]))
+			fprintf(out, "  %*s", disk_cols[f].width, "-");
+		else
+			fprintf(out, "  %*.*f", disk_cols[f].width, disk_cols[f].prec, d->fig[f]);
+	}
+}

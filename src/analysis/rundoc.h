@@ -5,15 +5,18 @@
  *
  * The one place that knows where a run's figures sit in its document:
  * its client count (config.nprocs), whether it succeeded
- * (status.exit_code), its throughput, its worst operation's p99; and the
- * one reader of a file of runs, sorted into groups by client count, which
- * compare and sweep share.  Knows nothing of how runs are made or judged.
+ * (status.exit_code), its throughput, its worst operation's p99, what
+ * its disks did ("disks", as report_json writes it); the one reader of a
+ * file of runs, sorted into groups by client count, which compare and
+ * sweep share; and the one text layout of a device's figures, which both
+ * print.  Knows nothing of how runs are made or judged.
  */
 #ifndef DBENCH_RUNDOC_H
 #define DBENCH_RUNDOC_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 #include <talloc.h>
@@ -75,5 +78,47 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name, json_t *d
 
 /* The group for nprocs, or NULL. */
 const struct rundoc_group *rundoc_group_of(const struct rundoc *set, unsigned nprocs);
+
+/* ---- what the disks did ---- */
+
+/* The figures of a device over a run's execute window, in the order they
+ * are shown: requests per second, KiB per request, the share of requests
+ * merged, the mean queue and the share of time busy. */
+enum rundoc_disk_figure {
+	RUNDOC_READS_S, RUNDOC_WRITES_S, RUNDOC_READ_KIB, RUNDOC_WRITE_KIB,
+	RUNDOC_READ_MERGED, RUNDOC_WRITE_MERGED, RUNDOC_QUEUE, RUNDOC_BUSY,
+	RUNDOC_DISK_FIGURES
+};
+
+/* Each figure's member in a run's "disks" entries, and its column heading
+ * (iostat -x's name for it). */
+struct rundoc_disk_key {
+	const char *member;	/* "write_kib_per_request" */
+	const char *head;	/* "wareq-sz" */
+};
+extern const struct rundoc_disk_key rundoc_disk_keys[RUNDOC_DISK_FIGURES];
+
+/* What one device did in a run, or the mean over several runs. */
+struct rundoc_disk {
+	const char *device;			/* "sda1", borrowed from a document */
+	double fig[RUNDOC_DISK_FIGURES];	/* NAN where no run gives it */
+	size_t nruns;				/* runs that recorded the device */
+};
+
+/* The devices that runs[0..n) recorded, in the order first met, each
+ * figure the mean over the runs that give it (a figure is null where its
+ * run had nothing to divide).  NULL with *ndisks 0 when there is none, or
+ * when memory runs out. */
+struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
+				 size_t *ndisks);
+
+/* The device of that name among disks[0..n), or NULL. */
+const struct rundoc_disk *rundoc_disk_named(const struct rundoc_disk *disks, size_t n,
+					    const char *device);
+
+/* The text columns of a device: its name and its figures ("-" for NAN),
+ * and the heading over them; neither ends the line. */
+void rundoc_print_disk_head(FILE *out);
+void rundoc_print_disk(FILE *out, const struct rundoc_disk *d);
 
 #endif

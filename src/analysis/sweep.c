@@ -154,6 +154,25 @@ static json_t *real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Each device's figures, the mean over the runs ok[0..n): [{"device",
+ * "runs", and the members of a run's "disks" entries}]. */
+static json_t *disks_summary(const json_t *const *ok, size_t n)
+{
+	size_t nd;
+	struct rundoc_disk *d = rundoc_disks(NULL, ok, n, &nd);
+	json_t *list = json_array();
+
+	for (size_t k = 0; k < nd; k++) {
+		json_t *o = json_pack("{s:s, s:I}", "device", d[k].device,
+				      "runs", (json_int_t)d[k].nruns);
+		for (int f = 0; f < RUNDOC_DISK_FIGURES; f++)
+			json_object_set_new(o, rundoc_disk_keys[f].member, real_or_null(d[k].fig[f]));
+		json_array_append_new(list, o);
+	}
+	talloc_free(d);
+	return list;
+}
+
 /* The summary of the successful runs at one count, or NULL when no run
  * at that count was made (the sweep stopped before it).  Where no run
  * succeeded the figures are null, not a made-up 0. */
@@ -161,6 +180,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 {
 	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], hi = 0, lo = 0, maxl = 0;
 	double mean = 0, half = NAN;
+	const json_t *ok[SWEEP_MAX_RUNS];
 	size_t n = 0, tried = 0, i;
 	json_t *doc;
 
@@ -176,7 +196,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		maxl = m > maxl ? m : maxl;
 		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
 		lo = n == 0 || tp[n] < lo ? tp[n] : lo;
-		n++;
+		ok[n++] = doc;
 	}
 	if (n)
 		numstat_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
@@ -199,7 +219,39 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 	if (precision > 0)
 		json_object_set_new(s, "precision_reached",
 				    json_boolean(n >= 3 && half / mean * 100 <= precision));
+	json_object_set_new(s, "disks", disks_summary(ok, n));
 	return s;
+}
+
+/* What the disks did at each count, where any was recorded. */
+static void print_disks(FILE *out, json_t *summary)
+{
+	size_t i, any = 0;
+	json_t *s;
+
+	json_array_foreach(summary, i, s)
+		any += json_array_size(json_object_get(s, "disks"));
+	if (!any)
+		return;
+	fprintf(out, "\nDisks, the mean over the runs at each count (as iostat -x: requests a"
+		     " second, KiB a request, %% of requests merged, mean queue, %% of time"
+		     " busy)\n");
+	fprintf(out, " %6s  ", "procs");
+	rundoc_print_disk_head(out);
+	fputc('\n', out);
+	json_array_foreach(summary, i, s) {
+		size_t nd;
+		const json_t *row = s;
+		struct rundoc_disk *d = rundoc_disks(NULL, &row, 1, &nd);
+		for (size_t k = 0; k < nd; k++) {
+			fprintf(out, " %6lld  ", (long long)json_integer_value(json_object_get(s,
+										    "procs")));
+			rundoc_print_disk(out, &d[k]);
+			fputc('\n', out);
+		}
+		talloc_free(d);
+	}
+	fflush(out);
 }
 
 static void print_summary(FILE *out, json_t *summary)
@@ -280,25 +332,77 @@ static const char *csv_bound(char *buf, size_t len, json_t *summary, double proc
 	return buf;
 }
 
-/* One row per run; the last two columns are the interval of the mean at
- * the run's count, the same on every row of that count. */
+/* A device's name as a CSV heading: a comma, quote or line end (which no
+ * kernel name has) as '_'. */
+static void put_csv_name(FILE *f, const char *name)
+{
+	for (; *name; name++)
+		fputc(strchr(",\"\r\n", *name) ? '_' : *name, f);
+}
+
+/* The headings of the devices' columns, a set per device any run
+ * recorded: "sda1_reads_s,sda1_writes_s,...". */
+static void csv_disk_heads(FILE *f, const struct rundoc_disk *all, size_t nall)
+{
+	for (size_t k = 0; k < nall; k++)
+		for (int c = 0; c < RUNDOC_DISK_FIGURES; c++) {
+			fputc(',', f);
+			put_csv_name(f, all[k].device);
+			fprintf(f, "_%s", rundoc_disk_keys[c].member);
+		}
+}
+
+/* One run's figures under those headings, "" where it has none. */
+static void csv_disk_cells(FILE *f, const json_t *run, const struct rundoc_disk *all,
+			   size_t nall)
+{
+	size_t nd;
+	struct rundoc_disk *d = rundoc_disks(NULL, &run, 1, &nd);
+
+	for (size_t k = 0; k < nall; k++) {
+		const struct rundoc_disk *mine = rundoc_disk_named(d, nd, all[k].device);
+		for (int c = 0; c < RUNDOC_DISK_FIGURES; c++) {
+			if (mine && !isnan(mine->fig[c]))
+				fprintf(f, ",%.6f", mine->fig[c]);
+			else
+				fputc(',', f);
+		}
+	}
+	talloc_free(d);
+}
+
+/* One row per run: the run's figures; the interval of the mean at the
+ * run's count, the same on every row of that count; then each device's
+ * figures in the run. */
 static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 		     json_t *summary)
 {
 	FILE *f;
 	int err;
 	struct outfile *o = outfile_open(NULL, path, &f, &err);
-	size_t i;
+	size_t i, nall;
 	json_t *doc;
 	char lo[64], hi[64];
+	const json_t **each;
+	struct rundoc_disk *all;
 
 	if (!o)
 		return err;
+	/* the devices of every run, on o: freed with it */
+	each = talloc_array(o, const json_t *, json_array_size(runs) + 1);
+	json_array_foreach(runs, i, doc)
+		if (each)
+			each[i] = doc;
+	all = each ? rundoc_disks(o, each, json_array_size(runs), &nall) : NULL;
+	if (!all)
+		nall = 0;
 	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
-		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s\n");
+		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s");
+	csv_disk_heads(f, all, nall);
+	fputc('\n', f);
 	json_array_foreach(runs, i, doc) {
 		double procs = rundoc_nprocs(doc);
-		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s,%s,%s\n",
+		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s,%s,%s",
 			procs, repeat_of[i],
 			(long long)json_integer_value(rundoc_member(doc, "status.exit_code")),
 			rundoc_number(doc, "result.throughput_mb_s"),
@@ -309,6 +413,8 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 			json_string_value(json_object_get(doc, "started_at")),
 			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
 			csv_bound(hi, sizeof(hi), summary, procs, "ci95_high"));
+		csv_disk_cells(f, doc, all, nall);
+		fputc('\n', f);
 	}
 	return outfile_commit(o);
 }
@@ -514,6 +620,7 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 			json_array_append_new(summary, row);
 	}
 	print_summary(text, summary);
+	print_disks(text, summary);
 	print_precision(text, summary, sp);
 	int err = 0;
 	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of, summary)) != 0)

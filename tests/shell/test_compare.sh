@@ -169,13 +169,37 @@ begin "p99 rows only where the change is significant; --all shows every row"
 jq '.runs |= map(.ops.ReadX.p99_ms *= 10)' "$T/slow.json" >"$T/slowread.json"
 out=$(compare "$T/a.json" "$T/slowread.json"); rc=$?
 expect_rc $rc 0
-expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z]')" 1 "p99 rows"
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z][^ ]* +3/3 ')" 1 "p99 rows"
 expect_match "$out" '^ +1  ReadX +3/3 .* worse$'
 # the operations with a p99 (from 100 of them on) each have a row
 ops=$(jq '[.runs[0].ops[] | select(.p99_ms != null)] | length' "$T/a.json")
 expect_match "$out" "^  \\($((ops - 1)) rows without a significant change left out: --all shows them\\)\$"
 out=$(compare --all "$T/a.json" "$T/slowread.json")
-expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z]')" "$ops" "p99 rows with --all"
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z][^ ]* +3/3 ')" "$ops" "p99 rows with --all"
+end
+
+begin "each side's disks at each count, the mean over its runs, one under the other"
+# disk DOC KIB MERGED BUSY: every run of DOC writes KIB (then KIB+1, ...)
+# KiB a request to sdz, MERGED % of them merged, BUSY % of the time busy
+disk() {
+	jq --argjson kib "$2" --argjson m "$3" --argjson b "$4" '.runs |= [to_entries[] | .key as $i |
+		.value | .disks = [{device: "sdz", reads_s: 0, writes_s: (100 + $i),
+		read_kib_per_request: null, write_kib_per_request: ($kib + $i), read_merged_pct: null,
+		write_merged_pct: $m, queue_depth: 1.5, busy_pct: $b}]]' "$1" >"$1.disk" && mv "$1.disk" "$1"
+}
+sweep "$T/da.json" 100 110 90
+sweep "$T/db.json" 70 72 68
+disk "$T/da.json" 45 31 97
+disk "$T/db.json" 12 2 60
+out=$(compare "$T/da.json" "$T/db.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^Disks, the mean over each side.s runs \(as iostat -x: '
+expect_match "$out" '^nprocs  side  device +r/s +w/s +rareq-sz +wareq-sz +%rrqm +%wrqm +aqu-sz +%util$'
+# writes of 45, 46 and 47 KiB: 46 a request; 12, 13, 14: 13
+expect_match "$out" '^ +1  A +sdz +0\.0 +101\.0 +- +46\.0 +- +31\.0 +1\.50 +97\.0$'
+expect_match "$out" '^ +1  B +sdz +0\.0 +101\.0 +- +13\.0 +- +2\.0 +1\.50 +60\.0$'
+jq '.runs |= map(.disks = [])' "$T/da.json" >"$T/nodisk.json"
+expect_no_match "$(compare "$T/nodisk.json" "$T/nodisk.json")" '^Disks'
 end
 
 begin "a sweep's failed runs are ignored and counted"

@@ -40,10 +40,52 @@ jq -e '.summary[] as $s | [.runs[] | select(.config.nprocs == $s.procs) | .resul
 	"$T/s.json" >/dev/null || fail "summary does not match the runs"
 end
 
+# The figures of a device in the runs' "disks", in the order shown.
+disk_keys='["reads_s","writes_s","read_kib_per_request","write_kib_per_request","read_merged_pct","write_merged_pct","queue_depth","busy_pct"]'
+# The devices the runs recorded, in the order first met.
+devices='reduce (.runs[].disks[].device) as $d ([]; if index([$d]) then . else . + [$d] end)'
+
 begin "--csv writes a header and one row per run"
-expect_eq "$(head -n 1 "$T/s.csv")" \
+expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f1-12)" \
 	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s" "header"
+expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f13-)" \
+	"$(jq -r "$disk_keys as \$k | [$devices | .[] as \$d | \$k[] | \"\\(\$d)_\\(.)\"] | join(\",\")" "$T/s.json")" \
+	"the devices' columns"
 expect_eq "$(sed 1d "$T/s.csv" | cut -d, -f1-3 | tr '\n' ' ')" "1,1,0 1,2,0 2,1,0 2,2,0 " "rows"
+end
+
+begin "--csv: each run's row holds what each device did in that run"
+[ "$(jq "[$devices] | length" "$T/s.json")" -gt 0 ] || echo "# no block device under $T: no device columns"
+jq -r "$disk_keys as \$k | ($devices) as \$all | .runs[] | . as \$r |
+	[\$all[] as \$d | (\$r.disks | map(select(.device == \$d))[0]) as \$e |
+	 \$k[] | (\$e[.] // \"\") | tostring] | join(\",\")" "$T/s.json" >"$T/want.csv"
+sed 1d "$T/s.csv" | cut -d, -f13- >"$T/got.csv"
+paste -d'|' "$T/want.csv" "$T/got.csv" | awk -F'|' '{
+	n = split($1, w, ","); split($2, g, ",")
+	for (i = 1; i <= n; i++)
+		if ((w[i] == "") != (g[i] == "") || (w[i] != "" && (w[i] - g[i] > 1e-6 || g[i] - w[i] > 1e-6)))
+			{ print "run " NR ", column " i ": " g[i] ", want " w[i]; exit 1 }
+}' >"$T/diff" || fail "$(cat "$T/diff")"
+end
+
+begin "the summary has each device's figures at each count, the mean over its runs"
+jq -e "$disk_keys as \$k | .runs as \$runs | all(.summary[]; . as \$s |
+	[\$runs[] | select(.config.nprocs == \$s.procs and .status.exit_code == 0) | .disks[]] as \$e |
+	(\$s.disks | map(.device)) == (\$e | map(.device) | reduce .[] as \$d ([]; if index([\$d]) then . else . + [\$d] end)) and
+	all(\$s.disks[]; . as \$d | [\$e[] | select(.device == \$d.device)] as \$m |
+		\$d.runs == (\$m | length) and
+		all(\$k[]; . as \$f | [\$m[][\$f] | numbers] as \$v |
+			if (\$v | length) == 0 then \$d[\$f] == null
+			else ((\$v | add / length) - \$d[\$f] | fabs) < 1e-9 end)))" "$T/s.json" >/dev/null ||
+	fail "summary.disks do not match the runs: $(jq -c '.summary[0].disks' "$T/s.json")"
+pairs=$(jq '[.summary[].disks[]] | length' "$T/s.json")
+if [ "$pairs" -gt 0 ]; then
+	expect_match "$out" '^Disks, the mean over the runs at each count \(as iostat -x: '
+	expect_match "$out" '^ +procs +device +r/s +w/s +rareq-sz +wareq-sz +%rrqm +%wrqm +aqu-sz +%util$'
+	dev=$(jq -r '.summary[0].disks[0].device' "$T/s.json")
+	expect_match "$out" "^ +1 +$dev( +([0-9]+\\.[0-9]+|-)){8}\$"
+fi
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +[12] +[a-z][^ ]*( +([0-9]+\.[0-9]+|-)){8}$')" "$pairs" "device rows"
 end
 
 begin "a range A..B means the powers of two from A to B"

@@ -629,6 +629,55 @@ static void an_outlier_is_named_by_its_place_in_its_file(void **state)
 	free(text);
 }
 
+/* ---- disks ---- */
+
+/* Gives every run of doc one device, sda, with writes of kib KiB each,
+ * merged % of them merged, busy % of the time busy. */
+static json_t *with_disk(json_t *doc, double kib, double merged, double busy)
+{
+	size_t i;
+	json_t *run;
+
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+		json_object_set_new(run, "disks", json_pack("[{s:s, s:f, s:f, s:n, s:f, s:n, s:f,"
+							     " s:f, s:f}]", "device", "sda",
+							     "reads_s", 0.0, "writes_s", 100.0 + i,
+							     "read_kib_per_request",
+							     "write_kib_per_request", kib + i,
+							     "read_merged_pct",
+							     "write_merged_pct", merged,
+							     "queue_depth", 1.5, "busy_pct", busy));
+	return doc;
+}
+
+static void each_sides_disks_are_shown_under_each_other(void **state)
+{
+	const int np[] = { 1, 1 };
+	const double ma[] = { 100, 101 }, mb[] = { 80, 81 };
+	/* A writes 45 and 46 KiB, B 12 and 13 KiB a request: a mean of 45.5
+	 * against 12.5 */
+	json_t *docs[] = { with_disk(sweep_doc(2, np, ma, NULL), 45, 31, 97),
+			   with_disk(sweep_doc(2, np, mb, NULL), 12, 2, 60) };
+	char *text = NULL;
+
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_non_null(strstr(text,
+		"\nDisks, the mean over each side's runs (as iostat -x: requests a second, KiB a"
+		" request, % of requests merged, mean queue, % of time busy)\n"
+		"nprocs  side  device            r/s        w/s  rareq-sz  wareq-sz   %rrqm   %wrqm"
+		"  aqu-sz   %util\n"
+		"     1  A     sda               0.0      100.5         -      45.5       -    31.0"
+		"    1.50    97.0\n"
+		"     1  B     sda               0.0      100.5         -      12.5       -     2.0"
+		"    1.50    60.0\n"));
+	free(text);
+	/* without a device on either side, no such table */
+	json_t *bare[] = { sweep_doc(2, np, ma, NULL), sweep_doc(2, np, mb, NULL) };
+	report_of_n(state, bare, 2, -1, false, &text);
+	assert_null(strstr(text, "Disks"));
+	free(text);
+}
+
 /* ---- three documents or more ---- */
 
 static void each_document_is_judged_against_the_first(void **state)
@@ -726,6 +775,7 @@ int main(void)
 		T(two_runs_a_side_are_weak_evidence_with_the_runs_needed),
 		T(a_single_run_shows_no_spread),
 		T(an_outlier_is_named_by_its_place_in_its_file),
+		T(each_sides_disks_are_shown_under_each_other),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,19 @@
 /*
  * test_rundoc.c - reading a run's figures back from its JSON document
- * (analysis/rundoc.h), specified by example.  Loading whole files and
- * grouping them by client count is test_compare.c's.
+ * (analysis/rundoc.h), specified by example: its figures, what its disks
+ * did and how that is printed.  Loading whole files and grouping them by
+ * client count is test_compare.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analysis/rundoc.h"
 #include "run/plan.h"
@@ -61,12 +67,87 @@ static void the_worst_p99_is_over_every_operation_type(void **state)
 	json_decref(run), json_decref(none);
 }
 
+/* ---- what the disks did ---- */
+
+static void a_disks_figures_are_the_mean_over_the_runs_that_give_them(void **state)
+{
+	/* sda in both runs; its reads in the second only (null in the first:
+	 * no read to divide by); loop0 in the second alone */
+	json_t *r1 = doc("{\"disks\": [{\"device\": \"sda\", \"reads_s\": 0, \"writes_s\": 100,"
+			 " \"read_kib_per_request\": null, \"write_kib_per_request\": 40,"
+			 " \"read_merged_pct\": null, \"write_merged_pct\": 30, \"queue_depth\": 1,"
+			 " \"busy_pct\": 90}]}");
+	json_t *r2 = doc("{\"disks\": [{\"device\": \"loop0\", \"writes_s\": 7},"
+			 " {\"device\": \"sda\", \"reads_s\": 10, \"writes_s\": 300,"
+			 " \"read_kib_per_request\": 4, \"write_kib_per_request\": 50,"
+			 " \"read_merged_pct\": 20, \"write_merged_pct\": 10, \"queue_depth\": 3,"
+			 " \"busy_pct\": 100}]}");
+	const json_t *runs[] = { r1, r2 };
+	size_t n;
+	struct rundoc_disk *d = rundoc_disks(NULL, runs, 2, &n);
+
+	(void)state;
+	assert_int_equal(n, 2);
+	assert_string_equal(d[0].device, "sda");
+	assert_int_equal(d[0].nruns, 2);
+	assert_true(d[0].fig[RUNDOC_READS_S] == 5);
+	assert_true(d[0].fig[RUNDOC_WRITES_S] == 200);
+	assert_true(d[0].fig[RUNDOC_READ_KIB] == 4);
+	assert_true(d[0].fig[RUNDOC_WRITE_KIB] == 45);
+	assert_true(d[0].fig[RUNDOC_READ_MERGED] == 20);
+	assert_true(d[0].fig[RUNDOC_WRITE_MERGED] == 20);
+	assert_true(d[0].fig[RUNDOC_QUEUE] == 2);
+	assert_true(d[0].fig[RUNDOC_BUSY] == 95);
+	assert_string_equal(d[1].device, "loop0");
+	assert_int_equal(d[1].nruns, 1);
+	assert_true(d[1].fig[RUNDOC_WRITES_S] == 7);
+	assert_true(isnan(d[1].fig[RUNDOC_BUSY]));
+	assert_ptr_equal(rundoc_disk_named(d, n, "loop0"), &d[1]);
+	assert_null(rundoc_disk_named(d, n, "sdb"));
+	talloc_free(d);
+	json_decref(r1), json_decref(r2);
+}
+
+static void runs_without_disks_have_none(void **state)
+{
+	json_t *r = doc("{\"disks\": []}"), *old = doc("{}");
+	const json_t *runs[] = { r, old };
+	size_t n = 99;
+
+	(void)state;
+	assert_null(rundoc_disks(NULL, runs, 2, &n));
+	assert_int_equal(n, 0);
+	json_decref(r), json_decref(old);
+}
+
+static void a_disk_prints_in_iostat_columns(void **state)
+{
+	struct rundoc_disk d = { "sda1", { 12, 340.25, NAN, 45, NAN, 31, 2.5, 97 }, 1 };
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rundoc_print_disk_head(f);
+	fputc('\n', f);
+	rundoc_print_disk(f, &d);
+	fclose(f);
+	assert_string_equal(text,
+		"device            r/s        w/s  rareq-sz  wareq-sz   %rrqm   %wrqm  aqu-sz   %util\n"
+		"sda1             12.0      340.2         -      45.0       -    31.0    2.50    97.0");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nprocs_is_a_whole_number_in_range_or_0),
 		cmocka_unit_test(a_run_succeeded_when_its_exit_code_is_0),
 		cmocka_unit_test(the_worst_p99_is_over_every_operation_type),
+		cmocka_unit_test(a_disks_figures_are_the_mean_over_the_runs_that_give_them),
+		cmocka_unit_test(runs_without_disks_have_none),
+		cmocka_unit_test(a_disk_prints_in_iostat_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
