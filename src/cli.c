@@ -21,6 +21,7 @@
 #include "run/probe.h"
 
 #define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
+#define NOT_GIVEN INT_MIN	/* --repeat or --settle not given (-1 is bad input) */
 #define OPT_TIMELIMIT 1		/* poptGetNextOpt()'s value for -t */
 
 struct cmdline {
@@ -38,7 +39,7 @@ struct cmdline {
 	char *json;
 	char *backend;
 	char *sweep;		/* --sweep=LIST */
-	int repeat, settle, drop_caches;	/* repeat -1: not given */
+	int repeat, settle, drop_caches;	/* NOT_GIVEN when not given */
 	char *precision;	/* --precision=PCT */
 	char *cpus;		/* --cpus=LIST */
 	char *csv;
@@ -276,7 +277,7 @@ static const char *bad_label(TALLOC_CTX *mem_ctx, const char *label)
  * NPROCS repeated (a sweep of one count). */
 static bool series(const struct cmdline *cl)
 {
-	return cl->sweep || cl->repeat != -1 || cl->precision;
+	return cl->sweep || cl->repeat != NOT_GIVEN || cl->precision;
 }
 
 /* The backend asked for: --backend, else sockio as tbench, else fileio. */
@@ -309,7 +310,7 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 		return "--verify needs real I/O: --fake-io reads and writes no data";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
-	if (!series(cl) && (cl->settle != -1 || cl->drop_caches || cl->csv || cl->plot))
+	if (!series(cl) && (cl->settle != NOT_GIVEN || cl->drop_caches || cl->csv || cl->plot))
 		return "--settle, --drop-caches, --csv and --plot go with --sweep, --repeat or"
 		       " --precision";
 	if (cl->plot_log && !cl->plot)
@@ -317,13 +318,13 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 	const char *label_why = cl->label ? bad_label(mem_ctx, cl->label) : NULL;
 	if (label_why)
 		return label_why;
-	if (cl->repeat != -1 && (cl->repeat < 1 || cl->repeat > 1000))
+	if (cl->repeat != NOT_GIVEN && (cl->repeat < 1 || cl->repeat > 1000))
 		return "--repeat must be from 1 to 1000";
 	if (cl->precision && !(parse_percent(cl->precision) > 0))
 		return "--precision must be a percentage above 0 and at most 100";
-	if (cl->precision && cl->repeat != -1 && cl->repeat < 3)
+	if (cl->precision && cl->repeat != NOT_GIVEN && cl->repeat < 3)
 		return "--precision needs --repeat of at least 3 (it makes 3 runs at least)";
-	if (cl->settle < -1 || cl->settle > 86400)
+	if (cl->settle != NOT_GIVEN && (cl->settle < 0 || cl->settle > 86400))
 		return "--settle must be from 0 to 86400 seconds";
 	if (cl->drop_caches && geteuid() != 0)
 		return "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)";
@@ -530,9 +531,9 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	};
 	if (!series(cl))
 		return CLI_RUN;
-	out->sweep.repeat = cl->repeat != -1 ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
+	out->sweep.repeat = cl->repeat != NOT_GIVEN ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
 	out->sweep.precision = cl->precision ? parse_percent(cl->precision) : 0;
-	out->sweep.settle = cl->settle >= 0 ? (unsigned)cl->settle : 3;
+	out->sweep.settle = cl->settle != NOT_GIVEN ? (unsigned)cl->settle : 3;
 	out->sweep.drop_caches = cl->drop_caches;
 	out->sweep.json_path = cl->json;
 	out->sweep.csv_path = cl->csv;
@@ -551,7 +552,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		return;
 	}
 	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT, .stop_timeout = 10,
-				.clients_per_process = 1, .repeat = -1, .settle = -1,
+				.clients_per_process = 1, .repeat = NOT_GIVEN, .settle = NOT_GIVEN,
 				.tbench = argc > 0 && entered_as_tbench(argv[0]) };
 	const char *prog_name = cl->tbench ? "tbench" : "dbench";
 	talloc_set_destructor(cl, cmdline_destructor);

@@ -41,7 +41,9 @@ expect_match "$out" '^dbench [0-9.]+: 1 client, one pass of the loadfile each$'
 end
 
 for args in "" "0" "abc" "1 2" "-t -5 1" "-t abc 1" "-t 0 1" "--warmup=-3 1" \
-	"--bogus 1" "--clients-per-process=0 1" "-R -1 1" "10001"; do
+	"--bogus 1" "--clients-per-process=0 1" "-R -1 1" "10001" \
+	"--sweep=1 --repeat=-1 -t 1 --backend=null" \
+	"--sweep=1 --settle=-1 -t 1 --backend=null"; do
 	begin "bad usage '$args' exits 2 with a one-line error"
 	# shellcheck disable=SC2086
 	err=$(cd "$T" && "$DBENCH" $args 2>&1 >/dev/null); rc=$?
