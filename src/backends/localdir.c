@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "backends/localdir.h"
@@ -28,13 +30,109 @@ static int localdir_destructor(struct backend_target *t)
 	return 0;
 }
 
+/*
+ * The pid of the process that took a flock() on the file of `st`, from
+ * /proc/locks ("1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"); 0
+ * when it is not found.  A file system whose st_dev is not its
+ * superblock's (btrfs) is matched by inode alone.
+ */
+static pid_t lock_holder(const struct stat *st)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256], kind[16];
+	pid_t by_ino = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		long pid;
+		unsigned maj, min;
+		unsigned long ino;
+		if (strstr(line, "->") ||	/* a process waiting for it */
+		    sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%lu", kind, &pid, &maj, &min,
+			   &ino) != 5 || strcmp(kind, "FLOCK") != 0 || ino != st->st_ino)
+			continue;
+		if (maj == major(st->st_dev) && min == minor(st->st_dev)) {
+			fclose(f);
+			return (pid_t)pid;
+		}
+		by_ino = by_ino ? by_ino : (pid_t)pid;
+	}
+	fclose(f);
+	return by_ino;
+}
+
+/*
+ * Lock DIR/clients for this run: exclusive, or shared among the ranks
+ * of an MPI run, which work side by side beneath it.  The lock is the
+ * open file's, which every client process inherits, so it lasts while
+ * any process of the run is alive and goes with the last of them: a run
+ * that died holds nothing.  0; EWOULDBLOCK when another run holds it,
+ * with its pid in *holder (0 when unknown); ESTALE when the directory
+ * locked is no longer DIR/clients (the run that held it removed it).
+ * The same directory twice in one run (-D A -D A) is this run's own.
+ */
+static int lock_clients(struct backend_target *t, bool shared, pid_t *holder)
+{
+	struct stat locked, now;
+
+	if (flock(t->clients_fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK)
+			return 0;	/* no locks on this file system: none to take */
+		if (fstat(t->clients_fd, &locked) != 0)
+			return errno;
+		*holder = lock_holder(&locked);
+		return *holder == getpid() ? 0 : EWOULDBLOCK;
+	}
+	if (fstat(t->clients_fd, &locked) != 0 ||
+	    fstatat(t->dirfd, "clients", &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    locked.st_ino != now.st_ino || locked.st_dev != now.st_dev || locked.st_nlink == 0)
+		return ESTALE;
+	return 0;
+}
+
+/* Make DIR/clients (or take over the one an earlier run left), open it
+ * and lock it.  0, or an errno with *err set. */
+static int open_clients(struct backend_target *t, const struct backend_options *opts,
+			TALLOC_CTX *mem_ctx, char **err)
+{
+	for (unsigned tries = 0;; tries++) {
+		bool made = mkdirat(t->dirfd, "clients", 0755) == 0;
+		if (!made && errno != EEXIST) {
+			*err = talloc_asprintf(mem_ctx, "cannot create '%s/clients': %s", t->dir,
+					       strerror(errno));
+			return errno;
+		}
+		t->clients_fd = openat(t->dirfd, "clients",
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = t->clients_fd < 0 ? errno : 0;
+		pid_t holder = 0;
+		if (e == ENOENT && tries < 10)
+			continue;	/* removed by a run ending: make it again */
+		if (!e && (e = lock_clients(t, opts->ranked, &holder)) == ESTALE && tries < 10) {
+			close(t->clients_fd);
+			t->clients_fd = -1;
+			continue;
+		}
+		if (e == EWOULDBLOCK && holder)
+			*err = talloc_asprintf(mem_ctx, "another dbench run (pid %d) is using '%s'",
+					       (int)holder, t->dir);
+		else if (e == EWOULDBLOCK)
+			*err = talloc_asprintf(mem_ctx, "another dbench run is using '%s'", t->dir);
+		else if (e)
+			*err = talloc_asprintf(mem_ctx, "cannot use '%s/clients': %s", t->dir,
+					       localdir_strerror(e));
+		if (e && made && e != EWOULDBLOCK)
+			unlinkat(t->dirfd, "clients", AT_REMOVEDIR);	/* ours, and empty */
+		return e;
+	}
+}
+
 struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 				     const struct backend_options *opts, char **err)
 {
 	struct backend_target *t = talloc(mem_ctx, struct backend_target);
-	bool made = false;	/* DIR/clients, by us */
 
-	(void)opts;
 	if (!t) {
 		*err = talloc_asprintf(mem_ctx, "cannot use directory '%s': out of memory", dir);
 		return NULL;
@@ -48,23 +146,10 @@ struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 				       strerror(errno));
 		goto fail;
 	}
-	made = mkdirat(t->dirfd, "clients", 0755) == 0;
-	if (!made && errno != EEXIST) {
-		*err = talloc_asprintf(mem_ctx, "cannot create '%s/clients': %s", dir,
-				       strerror(errno));
+	if (open_clients(t, opts, mem_ctx, err) != 0)
 		goto fail;
-	}
-	t->clients_fd = openat(t->dirfd, "clients",
-			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (t->clients_fd < 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot use '%s/clients': %s", dir,
-				       localdir_strerror(errno));
-		goto fail;
-	}
 	return t;
 fail:
-	if (made)
-		unlinkat(t->dirfd, "clients", AT_REMOVEDIR);	/* ours, and empty */
 	talloc_free(t);
 	return NULL;
 }

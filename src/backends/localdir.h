@@ -4,7 +4,10 @@
  * removes DIR/clients.
  *
  * Opening checks that DIR is a directory we can open, makes DIR/clients
- * (or takes over one an earlier run left) and holds descriptors of both.
+ * (or takes over one an earlier run left), locks it against another run
+ * (flock(), shared with the other ranks of an MPI run: the lock goes with
+ * the last process holding the descriptor, so a dead run holds none) and
+ * holds descriptors of both.
  * DIR/clients must be a real directory: a symbolic link at that name is
  * refused, never followed.  The descriptors are closed when the target is
  * freed.  Knows nothing of the driver, of clients or of operations.

@@ -220,6 +220,45 @@ for try in 1 2 3; do
 done
 end
 
+begin "a second run in the same directory is refused while the first runs; the lock goes with it"
+mkdir -p "$T/lock"
+"$DBENCH" -t 60 --warmup 0 -D "$T/lock" 2 >"$T/lock.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q ' ready in ' "$T/lock.out"; do sleep 0.1; i=$((i + 1)); done
+out=$("$DBENCH" -t 5 --warmup 0 -D "$T/lock" 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: another dbench run (pid $pid) is using '$T/lock'"
+mkdir -p "$T/free"
+out=$("$DBENCH" -t 5 --warmup 0 -D "$T/free" -D "$T/lock" 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$(ls -A "$T/free" 2>/dev/null)" "" "left in the free target"
+expect_eq "$(ls "$T/lock/clients" | tr '\n' ' ')" "client1 client2 " "the first run's tree"
+kill -s INT $pid
+wait $pid; rc=$?
+expect_status $rc 130
+expect_match "$(cat "$T/lock.out")" "$TP"
+expect_eq "$(ls -A "$T/lock")" "" "left in the target"
+# The lock went with the run; the same directory twice is one run's own.
+out=$("$DBENCH" --run-once -c "$T/one.txt" -D "$T/lock" -D "$T/lock" 2 2>&1); rc=$?
+expect_status $rc 0
+# A run whose every process was killed holds no lock: its tree is taken over.
+"$DBENCH" -t 60 --warmup 0 -D "$T/lock" 2 >"$T/lock.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q ' ready in ' "$T/lock.out"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kids=$(pgrep -P $pid)
+kill -s STOP $pid $kids
+kill -s KILL $pid $kids
+wait $pid 2>/dev/null
+sleep 0.5
+[ -d "$T/lock/clients/client1" ] || fail "the killed run left no tree to take over"
+out=$("$DBENCH" --run-once -c "$T/one.txt" -D "$T/lock" 2 2>&1); rc=$?
+expect_status $rc 0
+expect_eq "$(ls -A "$T/lock")" "" "left in the target after the killed run's"
+end
+
 begin "an output file that cannot be written whole leaves the previous one as it was"
 if mount_tmpfs "$T/full" 1m; then
 	printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >"$T/one.txt"
