@@ -78,6 +78,27 @@ grep -q 'more than 192 MiB once decompressed' "$TOP/man/dbench.1" ||
 	fail "the man page does not give the 192 MiB limit"
 end
 
+begin "a loadfile of more than 3000000 operations is refused, naming the file, line and limit"
+# Comments and blank lines do not count; the operation past the limit does.
+yes 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' | head -n 3000000 | gzip -1 >"$T/max.gz"
+out=$("$DBENCH" --check-loadfile -c "$T/max.gz" 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^operations 3000000$'
+{ echo '# one comment'; echo; yes 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' | head -n 3000001; } |
+	gzip -1 >"$T/over.gz"
+out=$("$DBENCH" --check-loadfile -c "$T/over.gz" 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: $T/over.gz:3000003: more than 3000000 operations, the loadfile limit"
+mkdir -p "$T/over"
+out=$("$DBENCH" -t 5 -c "$T/over.gz" -D "$T/over" 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: $T/over.gz:3000003: more than 3000000 operations, the loadfile limit"
+expect_eq "$(ls -A "$T/over")" "" "made in the target"
+rm -f "$T/max.gz" "$T/over.gz"
+grep -q 'more than 3000000 operations' "$TOP/man/dbench.1" ||
+	fail "the man page does not give the 3000000-operation limit"
+end
+
 begin "a device or a FIFO nobody writes to is refused, not read forever"
 out=$("$DBENCH" --check-loadfile -c /dev/zero 2>&1); rc=$?
 expect_status $rc 2
