@@ -304,6 +304,9 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 		return "tbench takes its SERVER after NPROCS, not -D (it has no directory)";
 	if (cl->backend && !backend_by_name(cl->backend))
 		return talloc_asprintf(mem_ctx, "--backend must be %s", backend_names(mem_ctx));
+	const char *owner, *foreign = backend_foreign_option(cli_backend(cl), &owner);
+	if (foreign)
+		return talloc_asprintf(mem_ctx, "--%s goes with --backend=%s", foreign, owner);
 	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
 		return "--verify needs real I/O: the null backend reads and writes nothing";
 	if (cl->verify && cl->fake_io)

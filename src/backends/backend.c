@@ -1,6 +1,7 @@
 /*
  * backend.c - the list of backends, found by name for --backend, their
- * options gathered for main, the naming of client directories, which
+ * options gathered for main (and one given to the wrong backend found),
+ * the naming of client directories, which
  * every backend shares, and the check of what a backend cannot express.
  * Adding a backend adds it to `backends` below and nothing else here.
  */
@@ -48,6 +49,21 @@ struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 		n++;
 	}
 	return t;	/* ends with a zeroed entry: POPT_TABLEEND */
+}
+
+const char *backend_foreign_option(const struct backend *b, const char **owner)
+{
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		if (backends[i] == b || !backends[i]->options)
+			continue;
+		for (const struct poptOption *o = backends[i]->options; o->longName; o++) {
+			if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && *(char **)o->arg) {
+				*owner = backends[i]->name;
+				return o->longName;
+			}
+		}
+	}
+	return NULL;
 }
 
 void backend_scrub_argv(int argc, char **argv)

@@ -277,6 +277,12 @@ const struct backend *backend_by_name(const char *name);
 /* The names of every backend for messages: "'fileio' or 'null'". */
 const char *backend_names(TALLOC_CTX *mem_ctx);
 
+/* The long name of a string option of a backend other than `b` that the
+ * command line gave ("smb-share" without --backend=smb), its backend's
+ * name in *owner; NULL when there is none.  Options with a number are
+ * not seen: popt leaves no mark of theirs being given. */
+const char *backend_foreign_option(const struct backend *b, const char **owner);
+
 /* Every backend's scrub_argv(), whichever backend runs. */
 void backend_scrub_argv(int argc, char **argv);
 

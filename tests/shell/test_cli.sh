@@ -53,6 +53,17 @@ for args in "" "0" "abc" "1 2" "-t -5 1" "-t abc 1" "-t 0 1" "--warmup=-3 1" \
 	end
 done
 
+begin "a backend's option without that backend is refused, not ignored"
+err=$(cd "$T" && "$DBENCH" --smb-share=//127.0.0.1/x -t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --smb-share goes with --backend=smb"
+err=$(cd "$T" && "$DBENCH" --backend=smb --smb-share=//127.0.0.1/x --nfs=nfs://127.0.0.1/e \
+	-t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --nfs goes with --backend=nfs"
+[ -z "$(ls "$T")" ] || fail "files were created: $(ls "$T")"
+end
+
 begin "a missing -D directory is refused before any client starts"
 err=$("$DBENCH" -D "$T/nope" -t 1 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
