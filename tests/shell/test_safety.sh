@@ -87,8 +87,9 @@ printf '%s\n' 'QUERY_PATH_INFORMATION "\clients\client1\nothere" 1004 NT_STATUS_
 mkdir -p "$T/d"
 out=$("$DBENCH" --run-once --continue-on-error -c "$T/errs.txt" -D "$T/d" 3); rc=$?
 expect_status $rc 0
-expect_match "$out" '^ QUERY_PATH_INFORMATION +3( +[0-9]+\.[0-9]{3}){5} +3$'
-expect_match "$out" '^ QUERY_FS_INFORMATION +3( +[0-9]+\.[0-9]{3}){5} +0$'
+# 3 operations: a mean, p50 and the maximum, no p99 or p99.9 (too few)
+expect_match "$out" '^ QUERY_PATH_INFORMATION +3( +[0-9]+\.[0-9]{3}){2} +- +- +[0-9]+\.[0-9]{3} +3$'
+expect_match "$out" '^ QUERY_FS_INFORMATION +3( +[0-9]+\.[0-9]{3}){2} +- +- +[0-9]+\.[0-9]{3} +0$'
 expect_no_match "$out" '^FAILED'
 end
 
