@@ -670,8 +670,8 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	 * The strings of argv are the process's own, and writable. */
 	backend_scrub_argv(argc, (char **)argv);
 	if (opt < -1) {
-		fprintf(stderr, "dbench: %s: %s (dbench --help lists the options)\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt));
+		fprintf(stderr, "%s: %s: %s (%s --help lists the options)\n", prog_name,
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt), prog_name);
 	} else if ((bad = bad_option(mem_ctx, cl))) {
 		fprintf(stderr, "dbench: %s\n", bad);
 	} else if (cl->help || cl->usage) {
