@@ -292,7 +292,7 @@ bool smb_args_creds(TALLOC_CTX *mem_ctx, const char *user, const char *file,
 		return false;
 	}
 	if (!creds->user) {
-		*err = talloc_strdup(mem_ctx, "smb: no user name: give --smb-user=[DOMAIN/]USER%%PASSWORD,"
+		*err = talloc_strdup(mem_ctx, "smb: no user name: give --smb-user=[DOMAIN/]USER%PASSWORD,"
 				     " --smb-credentials=FILE or $USER");
 		return false;
 	}

@@ -204,7 +204,8 @@ static void test_creds_missing(void **state)
 	struct smb_creds d = { 0 };
 	unsetenv("USER");
 	assert_false(smb_args_creds(fixture_ctx(state), NULL, NULL, &d, &err));
-	assert_non_null(strstr(err, "no user name"));
+	assert_string_equal(err, "smb: no user name: give --smb-user=[DOMAIN/]USER%PASSWORD,"
+			    " --smb-credentials=FILE or $USER");
 }
 
 /* What a password's bytes were when it was freed: a child of it sees them
