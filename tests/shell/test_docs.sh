@@ -6,6 +6,13 @@ warnings=$(groff -man -ww -Tutf8 "$TOP/man/dbench.1" 2>&1 >/dev/null)
 expect_eq "$warnings" "" "groff warnings"
 end
 
+begin "the manual pages, README and DESIGN.md hold no control character but tab"
+# a "\\f" that a script wrote as "\f" is a form feed, which groff prints as
+# nothing and man shows as "DIR/clientRP"
+bad=$(grep -nP '[\x00-\x08\x0b-\x1f\x7f]' "$TOP"/man/*.1 "$TOP/README" "$TOP/doc/DESIGN.md")
+expect_eq "$bad" "" "lines with a control character"
+end
+
 begin "dbench.1 documents every option that --help lists"
 page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
 for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
