@@ -47,7 +47,7 @@ struct cmdline {
 	int plot_log;		/* --plot-log */
 	char *label;		/* --label=TEXT */
 	char *think;		/* --think-time=USEC or exp:USEC */
-	char *probe;		/* --probe[=DIR]; "" for the default directory */
+	const char **probes;	/* each --probe[=DIR]; "" for the default directory */
 	char *output_format;	/* --output-format=classic|dbench4 */
 	int machine_readable, show_execute_time;
 	int one_byte_write_fix, stat_check, fake_io;	/* dbench 4.0's fileio options */
@@ -114,7 +114,9 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->precision);
 	free(cl->cpus);
 	free(cl->think);
-	free(cl->probe);
+	for (const char **p = cl->probes; p && *p; p++)
+		free((char *)*p);
+	free(cl->probes);
 	free(cl->output_format);
 	free(cl->tcp_options);
 }
@@ -391,6 +393,50 @@ static int cmdline_destructor(struct cmdline *cl)
 	return 0;
 }
 
+/*
+ * The --probe options: each DIR a directory to list, once each, and a
+ * bare --probe (the default directory, NULL in *dirs) at most once; at
+ * most PROBE_MAX.  False after saying what is wrong.
+ */
+static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
+			 const struct backend *backend, const char ***dirs, unsigned *n)
+{
+	unsigned count = 0;
+
+	while (cl->probes && cl->probes[count])
+		count++;
+	if (count > PROBE_MAX) {
+		fprintf(stderr, "dbench: --probe is given %u times: at most %d\n", count, PROBE_MAX);
+		return false;
+	}
+	*n = count;
+	if (!count || !(*dirs = talloc_zero_array(mem_ctx, const char *, count)))
+		return count == 0;
+	for (unsigned i = 0; i < count; i++) {
+		const char *dir = cl->probes[i];
+		for (unsigned j = 0; j < i; j++) {
+			if (strcmp(cl->probes[j], dir) == 0) {
+				fprintf(stderr, "dbench: --probe%s%s is given twice\n", *dir ? "=" : "",
+					dir);
+				return false;
+			}
+		}
+		int perr = *dir ? probe_check_directory(dir) : 0;
+		if (perr) {
+			fprintf(stderr, "dbench: cannot use probe directory '%s': %s\n", dir,
+				strerror(perr));
+			return false;
+		}
+		if (!*dir && !backend->local_clients_fd && !backend->lister_open) {
+			fprintf(stderr, "dbench: --probe makes its directory in a local target, and"
+				" the %s backend's are not: give --probe=DIR\n", backend->name);
+			return false;
+		}
+		(*dirs)[i] = *dir ? dir : NULL;	/* popt's string, freed with the cmdline */
+	}
+	return true;
+}
+
 /* How many target specs a NULL-terminated list holds. */
 static unsigned count_targets(const char **dirs)
 {
@@ -479,19 +525,10 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 			return CLI_EXIT;
 		}
 	}
-	if (cl->probe) {
-		int perr = *cl->probe ? probe_check_directory(cl->probe) : 0;
-		if (perr) {
-			fprintf(stderr, "dbench: cannot use probe directory '%s': %s\n", cl->probe,
-				strerror(perr));
-			return CLI_EXIT;
-		}
-		if (!*cl->probe && !backend->local_clients_fd && !backend->lister_open) {
-			fprintf(stderr, "dbench: --probe makes its directory in a local target, and"
-				" the %s backend's are not: give --probe=DIR\n", backend->name);
-			return CLI_EXIT;
-		}
-	}
+	const char **probe_dirs = NULL;
+	unsigned nprobes = 0;
+	if (!check_probes(mem_ctx, cl, backend, &probe_dirs, &nprobes))
+		return CLI_EXIT;
 	out->plan = (struct run_plan){
 		.nclients = nclients,
 		.clients_per_process = cl->clients_per_process,
@@ -516,8 +553,8 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		.output_format = dbench4_layout(cl) ? OUTPUT_DBENCH4 : OUTPUT_CLASSIC,
 		.show_execute_time = cl->show_execute_time,
 		.continue_on_error = cl->continue_on_error,
-		.probe = cl->probe && cluster_rank() == 0,	/* one probe for all ranks */
-		.probe_dir = cl->probe && *cl->probe ? cl->probe : NULL,
+		.nprobes = cluster_rank() == 0 ? nprobes : 0,	/* the probes for all ranks */
+		.probe_dirs = probe_dirs,
 		.json_path = series(cl) ? NULL : cl->json,	/* a series writes its own */
 		.command_line = cmdline,
 		.label = cl->label,
@@ -626,9 +663,10 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		{ "think-time", 0, POPT_ARG_STRING, &cl->think, 0,
 		  "pause before each operation: USEC, or exp:USEC for an exponential"
 		  " pause with that mean (not counted in latency)", "[exp:]USEC" },
-		{ "probe", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &cl->probe, 0,
+		{ "probe", 0, POPT_ARG_ARGV | POPT_ARGFLAG_OPTIONAL, &cl->probes, 0,
 		  "time an ls -l of DIR once a second during the run (default: a"
-		  " directory of 3000 files made for it in clients/)", "DIR" },
+		  " directory of 3000 files made for it in clients/); repeat for a process"
+		  " per directory", "DIR" },
 		{ "backend", 'B', POPT_ARG_STRING, &cl->backend, 0,
 		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 		{ "output-format", 0, POPT_ARG_STRING, &cl->output_format, 0,

@@ -277,13 +277,10 @@ static void print_quantile(FILE *out, const char *name, double v, uint64_t count
 		fprintf(out, ", %s %.3f ms", name, v);
 }
 
-/* --probe: how long listing a directory took under the load. */
-static void report_probe(FILE *out, const struct run_result *res)
+/* --probe: how long listing a directory took under the load; a line
+ * per probe. */
+static void report_probe(FILE *out, const struct probe_result *p)
 {
-	const struct probe_result *p = res->probe;
-
-	if (!p)
-		return;
 	if (p->count == 0) {
 		fprintf(out, "Probe: no listing of %s started in the measured window", p->directory);
 	} else {
@@ -472,7 +469,8 @@ static bool report_notes(FILE *out, const struct run_result *res)
 	fprintf(out, "\n");
 	if (res->interrupted)
 		fprintf(out, "interrupted after %.1f s of execute\n", res->exec_seconds);
-	report_probe(out, res);
+	for (unsigned i = 0; i < res->nprobes; i++)
+		report_probe(out, &res->probe[i]);
 	if (res->plan->bopts.verify)
 		report_verify(out, res);
 	report_fairness(out, res);

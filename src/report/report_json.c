@@ -25,20 +25,22 @@ static json_t *real(double v)
 static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 {
 	json_t *dirs = json_array();
-	json_t *probe = json_null();
+	json_t *probes = plan->nprobes ? json_array() : json_null();
 
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		json_array_append_new(dirs, jsontext(plan->dirs[i]));
-	if (plan->probe) {
-		char *dir = (char *)probe_directory(NULL, plan);
-		probe = jsontext(dir);
+	for (unsigned i = 0; i < plan->nprobes; i++) {
+		char *dir = (char *)probe_directory(NULL, plan, i);
+		json_array_append_new(probes, jsontext(dir));
 		talloc_free(dir);
 	}
+	/* the first probe's directory as a single run has always had it */
+	json_t *probe = plan->nprobes ? json_incref(json_array_get(probes, 0)) : json_null();
 	json_t *cpus = plan->ncpus ? json_array() : json_null();
 	for (unsigned i = 0; i < plan->ncpus; i++)
 		json_array_append_new(cpus, json_integer(plan->cpus[i]));
 	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:s, s:o, s:b, s:b, s:b, s:b, s:o,"
-			 " s:s, s:b, s:o, s:b, s:o, s:b, s:b, s:b, s:o}",
+			 " s:s, s:b, s:o, s:o, s:b, s:o, s:b, s:b, s:b, s:o}",
 			 "nprocs", (json_int_t)plan->nclients * nranks,
 			 "ranks", (json_int_t)nranks,
 			 "clients_per_process", (json_int_t)plan->clients_per_process,
@@ -57,6 +59,7 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 			 "backend", plan->backend->name,
 			 "run_once", plan->run_once,
 			 "probe_directory", probe,
+			 "probe_directories", probes,
 			 "verify", plan->bopts.verify,
 			 "think_time_us", real(plan->think_us),
 			 "think_time_exponential", plan->think_exp,
@@ -204,7 +207,7 @@ static json_t *timeline_json(const struct run_result *res)
 		json_t *pt = json_pack("{s:o, s:o, s:o, s:o}",
 			"t_s", real(p->t_s), "mb_s", real(p->mb_s),
 			"ops_s", real(p->ops_s), "max_latency_ms", real(p->max_latency_ms));
-		if (res->probe)
+		if (res->nprobes)
 			json_object_set_new(pt, "probe_ms", real(p->probe_ms));
 		json_object_set_new(pt, "disks", point_disks_json(res, p));
 		json_object_set_new(pt, "dirty_pages", real(p->dirty_pages));
@@ -231,13 +234,9 @@ static json_t *passes_json(const struct run_result *res)
 	return json_pack("{s:o, s:I}", "list", list, "lost", (json_int_t)res->passes_lost);
 }
 
-/* --probe's figures; null without it, and null times without listings. */
-static json_t *probe_json(const struct run_result *res)
+/* One probe's figures; null times without listings. */
+static json_t *probe_json(const struct probe_result *p)
 {
-	const struct probe_result *p = res->probe;
-
-	if (!p)
-		return json_null();
 	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:{s:I, s:o}}",
 			 "directory", jsontext(p->directory),
 			 "count", (json_int_t)p->count,
@@ -247,6 +246,18 @@ static json_t *probe_json(const struct run_result *res)
 			 "max_ms", p->count ? real(p->max_ms) : json_null(),
 			 "straddled", "count", (json_int_t)p->straddled,
 			 "max_ms", p->straddled ? real(p->straddled_max_ms) : json_null());
+}
+
+/* Every probe's figures in the order of the --probe options; null without
+ * --probe.  "probe" holds the first of them, as it did before a run could
+ * have more than one. */
+static json_t *probes_json(const struct run_result *res)
+{
+	json_t *a = res->nprobes ? json_array() : json_null();
+
+	for (unsigned i = 0; i < res->nprobes; i++)
+		json_array_append_new(a, probe_json(&res->probe[i]));
+	return a;
 }
 
 static json_t *clients_json(const struct run_result *res)
@@ -326,14 +337,15 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", jsontext(res->started_at),
 		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
 		"config", config_json(res->plan, res->nranks ? res->nranks : 1),
 		"environment", env,
 		"result", result_json(res),
-		"probe", probe_json(res),
+		"probe", res->nprobes ? probe_json(&res->probe[0]) : json_null(),
+		"probes", probes_json(res),
 		"ops", ops_json(res),
 		"timeline", timeline_json(res),
 		"passes", passes_json(res),

@@ -75,6 +75,23 @@ struct fairness result_fairness(const double *mb_s, unsigned n)
 	return f;
 }
 
+/* res->probe for each of the plan's probes, named; false when out of
+ * memory (res->probe NULL then). */
+static bool probes_new(struct run_result *res)
+{
+	const struct run_plan *plan = res->plan;
+
+	res->nprobes = 0;
+	if (!plan->nprobes)
+		return true;
+	res->probe = talloc_zero_array(res, struct probe_result, plan->nprobes);
+	for (unsigned i = 0; res->probe && i < plan->nprobes; i++)
+		if (!(res->probe[i].directory = probe_directory(res->probe, plan, i)))
+			TALLOC_FREE(res->probe);
+	res->nprobes = res->probe ? plan->nprobes : 0;
+	return res->probe != NULL;
+}
+
 struct run_result *result_new(TALLOC_CTX *mem_ctx, const struct run_plan *plan,
 			      unsigned nranks)
 {
@@ -89,10 +106,8 @@ struct run_result *result_new(TALLOC_CTX *mem_ctx, const struct run_plan *plan,
 	res->dirs = talloc_zero_array(res, struct dir_result, plan->ndirs);
 	res->ranks = talloc_zero_array(res, struct rank_result, nranks);
 	res->scratch = talloc_array(res, double, res->nclients > nranks ? res->nclients : nranks);
-	if (plan->probe && (res->probe = talloc_zero(res, struct probe_result)))
-		res->probe->directory = probe_directory(res->probe, plan);
-	if (!res->clients || !res->dirs || !res->ranks || !res->scratch ||
-	    (plan->probe && (!res->probe || !res->probe->directory)))
+	bool probes = probes_new(res);
+	if (!res->clients || !res->dirs || !res->ranks || !res->scratch || !probes)
 		TALLOC_FREE(res);
 	return res;
 }
@@ -164,19 +179,9 @@ void result_fill_dir(struct run_result *res, unsigned d, const struct stats_grou
 	dr->p99_ms = quantile_ms(scratch, 0.99);
 }
 
-void result_fill_probe(struct run_result *res, const struct stats_region *stats)
+/* One probe's figures from its slot. */
+static void fill_probe(struct probe_result *p, const struct probe_slot *s)
 {
-	const struct probe_slot *s = &stats->probe;
-	struct probe_result *p = res->probe ? res->probe : talloc_zero(res, struct probe_result);
-
-	res->probe = p;
-	if (p && !p->directory)
-		p->directory = probe_directory(p, res->plan);
-	if (!p || !p->directory) {
-		TALLOC_FREE(res->probe);
-		note_missing(res, "the probe's figures");
-		return;
-	}
 	p->count = s->hist.count;
 	p->entries = stats_get(&s->entries);
 	p->p50_ms = quantile_ms(&s->hist, 0.50);
@@ -184,6 +189,16 @@ void result_fill_probe(struct run_result *res, const struct stats_region *stats)
 	p->max_ms = ms(s->hist.max_ns);
 	p->straddled = stats_get(&s->straddled);
 	p->straddled_max_ms = ms(stats_get(&s->straddled_max_ns));
+}
+
+void result_fill_probe(struct run_result *res, const struct stats_region *stats)
+{
+	if (!res->probe && !probes_new(res)) {
+		note_missing(res, "the probe's figures");
+		return;
+	}
+	for (unsigned i = 0; i < res->nprobes; i++)
+		fill_probe(&res->probe[i], &stats->probe[i]);
 }
 
 void result_fill_figures(struct run_result *res, const struct run_figures *f)
@@ -245,7 +260,8 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 		result_fill_dir(res, d, g, scratch);
 	}
 	res->probe = NULL;
-	if (res->plan->probe)
+	res->nprobes = 0;
+	if (res->plan->nprobes)
 		result_fill_probe(res, stats);
 out:
 	talloc_free(g);

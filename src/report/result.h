@@ -152,7 +152,9 @@ struct run_result {
 	struct fairness rank_fairness;	/* across ranks */
 	double stonewall_s;		/* until the first rank finished */
 	double stonewall_mb_s;		/* throughput while every rank ran */
-	struct probe_result *probe;	/* NULL without --probe */
+	struct probe_result *probe;	/* [nprobes], one per --probe in its order;
+					 * NULL without --probe */
+	unsigned nprobes;
 	struct timeline_point *timeline;
 	size_t ntimeline;
 	struct pass_time *passes;	/* --show-execute-time: in the order shown */
@@ -210,7 +212,7 @@ struct run_figures {
 	const struct stats_client *clients;	/* res->nclients */
 };
 
-/* The probe's figures (--probe) from the region's probe slot. */
+/* Each probe's figures (--probe) from its slot of the region. */
 void result_fill_probe(struct run_result *res, const struct stats_region *stats);
 
 /* result_fill() from figures gathered elsewhere (across MPI ranks); the

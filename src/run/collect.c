@@ -103,8 +103,8 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 	if (!root)
 		return NULL;
 	c->res = NULL;		/* the caller's now */
-	if (plan->probe)
-		result_fill_probe(res, d->stats);	/* rank 0's: the only one */
+	if (plan->nprobes)
+		result_fill_probe(res, d->stats);	/* rank 0's: the only ones */
 	res->timeline = talloc_steal(res, d->sampler.timeline);
 	res->ntimeline = d->sampler.ntimeline;
 	if (d->sampler.points_lost)

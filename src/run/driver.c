@@ -99,7 +99,8 @@ int driver_run(const struct run_plan *plan)
 	if (!targets_open(&d))
 		goto out;
 	rc = EXIT_RUN_FAILED;
-	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf());
+	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf(),
+			    plan->nprobes);
 	if (!d.stats) {
 		fprintf(stderr, "dbench: cannot set up shared statistics for %u clients: %s\n",
 			plan->nclients, strerror(errno));

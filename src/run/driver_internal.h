@@ -51,11 +51,12 @@ struct procs {
 	unsigned nprocs;		/* client processes */
 	pid_t *pids;			/* 0 once reaped */
 	struct proc_pid *by_pid;	/* the client processes sorted by pid */
-	pid_t probe_pid;		/* the --probe process; 0 without one or once reaped */
-	unsigned running;		/* processes not yet reaped, the probe's included */
+	pid_t *probe_pids;		/* [plan->nprobes] --probe processes; 0 once reaped */
+	unsigned probes_running;	/* of them not yet reaped */
+	unsigned running;		/* processes not yet reaped, the probes' included */
 	int start_pipe[2];		/* closing the write end releases everyone */
 	bool abandoned;			/* clients were killed by a second SIGINT */
-	uint64_t *stuck_ns;		/* per process, the probe's last: since when it
+	uint64_t *stuck_ns;		/* per process, the probes' last: since when it
 					 * has not stopped after the run ended, 0 if it
 					 * has (procs_enforce_stop) */
 	bool in_child;			/* this is a client process, returning */

@@ -56,8 +56,10 @@ struct run_plan {
 	bool machine_readable;		/* dbench4 layout in dbench 5.0's @-lines */
 	bool show_execute_time;		/* a line per finished loadfile pass */
 	bool continue_on_error;		/* count unexpected outcomes, do not stop */
-	bool probe;			/* --probe: time `ls -l` of a directory under load */
-	const char *probe_dir;		/* --probe=DIR, or NULL: DIR/clients/probe, made
+	unsigned nprobes;		/* --probe, once per directory: processes that
+					 * time `ls -l` under load; 0 without */
+	const char *const *probe_dirs;	/* [nprobes]: each --probe=DIR, or NULL for
+					 * a bare --probe: DIR/clients/probe, made
 					 * for the run in the first target directory */
 	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
 	json_t **result_doc;		/* if set: receives the run's JSON document */

@@ -56,10 +56,10 @@ static void file_name(char name[16], unsigned i)
 	snprintf(name, 16, "file%04u", i);
 }
 
-const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan)
+const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan, unsigned i)
 {
-	if (plan->probe_dir)
-		return talloc_strdup(mem_ctx, plan->probe_dir);
+	if (plan->probe_dirs[i])
+		return talloc_strdup(mem_ctx, plan->probe_dirs[i]);
 	return talloc_asprintf(mem_ctx, "%s/clients/" PROBE_NAME, plan->dirs[0]);
 }
 
@@ -242,14 +242,14 @@ static bool open_lister(struct probe *p, TALLOC_CTX *ctx, struct backend_target 
 	return true;
 }
 
-int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
+int probe_process_main(const struct run_plan *plan, struct stats_region *stats, unsigned i,
 		       int clients_dirfd, struct backend_target *target, int start_fd)
 {
 	TALLOC_CTX *ctx = talloc_new(NULL);
 	struct probe p = {
-		.stats = stats, .slot = &stats->probe,
-		.clients_dirfd = clients_dirfd, .own_dir = plan->probe_dir == NULL,
-		.dir = probe_directory(ctx, plan), .b = plan->backend,
+		.stats = stats, .slot = &stats->probe[i],
+		.clients_dirfd = clients_dirfd, .own_dir = plan->probe_dirs[i] == NULL,
+		.dir = probe_directory(ctx, plan, i), .b = plan->backend,
 	};
 	bool ok;
 

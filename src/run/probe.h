@@ -16,7 +16,10 @@
  * into the slot's per-second ring, from which the sampler takes the
  * timeline's probe_ms.
  *
- * --probe=DIR lists DIR, which is only ever read.  A bare --probe lists a
+ * --probe=DIR lists DIR, which is only ever read; given several times
+ * (a directory on each of several file systems), it makes a probe process
+ * for each directory, each with its own slot and its own Probe line.  A
+ * bare --probe (at most once) lists a
  * directory made for the run, DIR/clients/probe in the first target
  * directory, holding PROBE_FILES empty files: the probe process makes it
  * while the clients set up (with *at() calls that never follow a symbolic
@@ -47,24 +50,28 @@
  */
 #define PROBE_FILES 3000
 
-/* The directory the probe lists: --probe=DIR as given, or
+/* The most --probe options: a process each, beside the clients. */
+#define PROBE_MAX 64
+
+/* The directory probe i lists: its --probe=DIR as given, or
  * "FIRST_DIR/clients/probe". */
-const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan);
+const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan, unsigned i);
 
 /* 0 when `dir` is a directory the probe can open for listing, else the
  * errno (ENOTDIR for anything else).  Used before anything runs. */
 int probe_check_directory(const char *dir);
 
 /*
- * The body of the probe process.  `clients_dirfd` is DIR/clients of the
+ * The body of probe process i (its slot stats->probe[i], its directory
+ * plan->probe_dirs[i]).  `clients_dirfd` is DIR/clients of the
  * first target (backend.h local_clients_fd), or -1 on a target that is
  * not local: then a bare --probe makes and lists its directory through
  * the backend's lister on `target`, the first target.  `start_fd` is the
  * read end of the start pipe.
  * Returns the exit status: 0, or 1 after a failure described in
- * stats->probe.failure.
+ * stats->probe[i].failure.
  */
-int probe_process_main(const struct run_plan *plan, struct stats_region *stats,
+int probe_process_main(const struct run_plan *plan, struct stats_region *stats, unsigned i,
 		       int clients_dirfd, struct backend_target *target, int start_fd);
 
 /* Remove the default probe directory from DIR/clients.  0 when it is gone,

@@ -1,6 +1,6 @@
 /*
  * procs.c - the processes of a run: the signals of the parent, forking
- * the client processes and the --probe process, waiting for them to be
+ * the client processes and the --probe processes, waiting for them to be
  * ready, reaping them, and turning what went wrong with one (a failure it
  * recorded in its slot, a death, a fork that failed) into the run's
  * first failure.  Owns d->procs; knows nothing of phases or reports.
@@ -116,28 +116,32 @@ static void fail_process(struct driver *d, unsigned id, const char *what)
 	d->failure = f;
 }
 
-/* Note a failure of the --probe process: the first failure wins. */
-static void fail_probe(struct driver *d, const char *what)
+/* Note a failure of --probe process i: the first failure wins.  With
+ * several probes the message names the directory of the one that failed. */
+static void fail_probe(struct driver *d, unsigned i, const char *what)
 {
 	if (d->failure)
 		return;
 	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
-	f->path = probe_directory(f, d->plan);
+	f->path = probe_directory(f, d->plan, i);
 	f->error = talloc_strdup(f, what);
-	f->rank = cluster_mpi() ? 0 : -1;	/* the probe runs on rank 0 alone */
+	f->rank = cluster_mpi() ? 0 : -1;	/* the probes run on rank 0 alone */
 	f->host = cluster_mpi() ? cluster_host(0) : NULL;
-	f->text = f->rank >= 0 ? talloc_asprintf(f, "rank 0 (%s), probe, %s", f->host, what)
-			       : talloc_asprintf(f, "probe, %s", what);
+	const char *who = d->plan->nprobes > 1 ? talloc_asprintf(f, "probe of %s", f->path)
+					       : "probe";
+	f->text = f->rank >= 0 ? talloc_asprintf(f, "rank 0 (%s), %s, %s", f->host, who, what)
+			       : talloc_asprintf(f, "%s, %s", who, what);
 	d->failure = f;
 }
 
-/* Note the failure the probe recorded in its slot, if it did. */
-static void check_probe(struct driver *d)
+/* Note the failure a probe recorded in its slot, if one did. */
+static void check_probes(struct driver *d)
 {
-	const struct probe_slot *s = &d->stats->probe;
-
-	if (d->plan->probe && !d->failure && stats_get(&s->state) == CLIENT_FAILED)
-		fail_probe(d, talloc_strndup(d->ctx, s->failure, sizeof(s->failure)));
+	for (unsigned i = 0; i < d->plan->nprobes && !d->failure; i++) {
+		const struct probe_slot *s = &d->stats->probe[i];
+		if (stats_get(&s->state) == CLIENT_FAILED)
+			fail_probe(d, i, talloc_strndup(d->ctx, s->failure, sizeof(s->failure)));
+	}
 }
 
 /* Note the failure client `id` recorded in its slot. */
@@ -168,29 +172,54 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	d->failure = f;
 }
 
-/* Fork the --probe process; like a client, it returns through main. */
-static bool fork_probe(struct driver *d)
+/* Fork --probe process i; like a client, it returns through main. */
+static bool fork_probe(struct driver *d, unsigned i)
 {
 	pid_t pid = fork();
 
 	if (pid < 0) {
 		int err = errno;
-		fail_probe(d, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
-					      strerror(err), procs_limit_hint(d->ctx, err)));
+		fail_probe(d, i, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
+						 strerror(err), procs_limit_hint(d->ctx, err)));
 		return false;
 	}
 	if (pid == 0) {
 		close(d->procs.start_pipe[1]);
-		d->procs.child_status = probe_process_main(d->plan, d->stats,
+		d->procs.child_status = probe_process_main(d->plan, d->stats, i,
 							   targets_probe_fd(d), d->targets[0],
 							   d->procs.start_pipe[0]);
 		d->procs.in_child = true;
 		is_client = true;
 		return false;
 	}
-	d->procs.probe_pid = pid;
+	d->procs.probe_pids[i] = pid;
+	d->procs.probes_running++;
 	d->procs.running++;
 	return true;
+}
+
+/* Fork every --probe process. */
+static bool fork_probes(struct driver *d)
+{
+	unsigned n = d->plan->nprobes;
+
+	if (n && !(d->procs.probe_pids = talloc_zero_array(d->ctx, pid_t, n))) {
+		fail_probe(d, 0, "cannot start its process: out of memory");
+		return false;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (!fork_probe(d, i))
+			return false;
+	return true;
+}
+
+/* Which probe process pid is, or -1. */
+static int probe_of(const struct driver *d, pid_t pid)
+{
+	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++)
+		if (d->procs.probe_pids[i] == pid)
+			return (int)i;
+	return -1;
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -323,7 +352,7 @@ bool procs_fork_clients(struct driver *d)
 	}
 	talloc_free(pool);	/* the parent's copy, never used */
 	index_pids(d);
-	return !plan->probe || fork_probe(d);
+	return fork_probes(d);
 }
 
 /* What went wrong with a process that exited with `status`, or NULL when
@@ -346,7 +375,7 @@ static const char *exit_problem(struct driver *d, int status)
 	return NULL;
 }
 
-/* Reap exited client processes and the probe; note the first that failed. */
+/* Reap exited client processes and the probes; note the first that failed. */
 void procs_reap(struct driver *d, bool block)
 {
 	int status;
@@ -359,12 +388,14 @@ void procs_reap(struct driver *d, bool block)
 			break;
 		}
 		const char *problem = exit_problem(d, status);
-		if (pid == d->procs.probe_pid) {
-			d->procs.probe_pid = 0;
+		int q = probe_of(d, pid);
+		if (q >= 0) {
+			d->procs.probe_pids[q] = 0;
+			d->procs.probes_running--;
 			d->procs.running--;
-			check_probe(d);
+			check_probes(d);
 			if (problem)
-				fail_probe(d, problem);
+				fail_probe(d, (unsigned)q, problem);
 		}
 		int p = proc_of(d, pid);
 		if (p >= 0) {
@@ -382,7 +413,7 @@ void procs_reap(struct driver *d, bool block)
 	}
 }
 
-/* Look at every client's slot, and the probe's, for a failure recorded
+/* Look at every client's slot, and the probes', for a failure recorded
  * before its exit. */
 void procs_check_slots(struct driver *d)
 {
@@ -390,10 +421,10 @@ void procs_check_slots(struct driver *d)
 		if (stats_get(&d->stats->slot[i].state) == CLIENT_FAILED)
 			fail_from_slot(d, i);
 	}
-	check_probe(d);
+	check_probes(d);
 }
 
-/* Wait until every client, and the probe, is set up and waiting for the
+/* Wait until every client, and every probe, is set up and waiting for the
  * start. */
 bool procs_wait_ready(struct driver *d)
 {
@@ -407,13 +438,14 @@ bool procs_wait_ready(struct driver *d)
 			next_look += 1000000000u;
 		}
 		if (d->failure || interrupted ||
-		    d->procs.running < d->procs.nprocs + d->plan->probe)
+		    d->procs.running < d->procs.nprocs + d->plan->nprobes)
 			return false;
 		unsigned ready = 0;
 		for (unsigned i = 0; i < d->plan->nclients; i++)
 			ready += stats_get(&d->stats->slot[i].state) == CLIENT_READY;
-		if (ready == d->plan->nclients &&
-		    (!d->plan->probe || stats_get(&d->stats->probe.state) == CLIENT_READY))
+		for (unsigned i = 0; i < d->plan->nprobes; i++)
+			ready += stats_get(&d->stats->probe[i].state) == CLIENT_READY;
+		if (ready == d->plan->nclients + d->plan->nprobes)
 			return true;
 		sampler_sleep_until(monotonic_ns() + 10000000u);
 	}
@@ -426,8 +458,9 @@ void procs_abandon(struct driver *d)
 	for (unsigned p = 0; p < d->procs.nprocs; p++)
 		if (d->procs.pids[p])
 			kill(d->procs.pids[p], SIGKILL);
-	if (d->procs.probe_pid)
-		kill(d->procs.probe_pid, SIGKILL);
+	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++)
+		if (d->procs.probe_pids[i])
+			kill(d->procs.probe_pids[i], SIGKILL);
 }
 
 /* Whether process `pid` is held stopped (SIGSTOP, SIGTSTP, a tracer):
@@ -464,8 +497,8 @@ static int client_not_stopped(const struct driver *d, unsigned p)
 }
 
 /*
- * Whether process `pid` (client process p, or the probe with p ==
- * nprocs) is stuck at `now`: still replaying after the run ended at
+ * Whether process `pid` (client process p, or probe i with p ==
+ * nprocs + i) is stuck at `now`: still replaying after the run ended at
  * end_ns, or held stopped while it sets up (end_ns 0) or cleans up.
  * stuck_ns[p] keeps since when; the answer is what went wrong once that
  * is stop_timeout ago.
@@ -499,7 +532,7 @@ void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
 	unsigned n = d->procs.nprocs;
 
 	if (!d->procs.stuck_ns &&
-	    !(d->procs.stuck_ns = talloc_zero_array(d->ctx, uint64_t, n + 1)))
+	    !(d->procs.stuck_ns = talloc_zero_array(d->ctx, uint64_t, n + d->plan->nprobes)))
 		return;
 	for (unsigned p = 0; p < n; p++) {
 		pid_t pid = d->procs.pids[p];
@@ -511,14 +544,17 @@ void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
 			kill(pid, SIGKILL);
 		}
 	}
-	pid_t probe = d->procs.probe_pid;
-	uint64_t st = probe ? stats_get(&d->stats->probe.state) : 0;
-	const char *why = probe ? stuck(d, n, probe, end_ns && (st == CLIENT_READY ||
-					st == CLIENT_RUNNING || st == CLIENT_STARTING), end_ns, now)
-				: NULL;
-	if (why) {
-		fail_probe(d, why);
-		kill(probe, SIGKILL);
+	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++) {
+		pid_t probe = d->procs.probe_pids[i];
+		uint64_t st = probe ? stats_get(&d->stats->probe[i].state) : 0;
+		const char *why = probe ? stuck(d, n + i, probe, end_ns && (st == CLIENT_READY ||
+						st == CLIENT_RUNNING || st == CLIENT_STARTING),
+						end_ns, now)
+					: NULL;
+		if (why) {
+			fail_probe(d, i, why);
+			kill(probe, SIGKILL);
+		}
 	}
 }
 

@@ -123,11 +123,16 @@ static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
 	}
 }
 
-/* The longest probe listing that ended during `tick`, in ms; NAN when
- * none did, or there is no probe. */
+/* The longest listing of any probe that ended during `tick`, in ms; NAN
+ * when none did, or there is no probe. */
 static double probe_ms(const struct driver *d, uint64_t tick)
 {
-	uint64_t ns = d->plan->probe ? stats_window_get(&d->stats->probe.win, tick) : 0;
+	uint64_t ns = 0;
+
+	for (unsigned i = 0; i < d->plan->nprobes; i++) {
+		uint64_t v = stats_window_get(&d->stats->probe[i].win, tick);
+		ns = v > ns ? v : ns;
+	}
 	return ns ? ns / 1e6 : NAN;
 }
 
@@ -206,7 +211,7 @@ static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev
 		add_point(d, now, tick, all->exec_bytes, all->exec_ops, max_ms);
 	sampler_take_passes(d);
 	unsigned nclients = d->plan->nclients * cluster_size();
-	unsigned procs = all->running - (d->plan->probe && d->procs.probe_pid ? 1 : 0);
+	unsigned procs = all->running - d->procs.probes_running;
 	uint64_t exec_ns = d->sampler.exec_ns;
 	struct progress p = {
 		.format = d->plan->output_format,
@@ -442,7 +447,7 @@ static int between_ticks(struct driver *d, uint64_t next)
 	return 0;
 }
 
-/* The sampler: once a second until every client process (and the probe)
+/* The sampler: once a second until every client process (and the probes)
  * has exited. */
 void sampler_loop(struct driver *d)
 {

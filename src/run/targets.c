@@ -79,11 +79,15 @@ void targets_clean_leftovers(struct driver *d)
 				i + 1, plan->dirs[i % plan->ndirs]);
 		talloc_free(tmp);
 	}
-	if (plan->probe && !plan->probe_dir && !stats_get(&d->stats->probe.cleaned) &&
-	    (targets_probe_fd(d) >= 0 ? probe_remove_directory(targets_probe_fd(d))
-				      : probe_remove_remote(plan->backend, d->targets[0])) != 0)
-		fprintf(stderr, "dbench: files of the probe are left in %s\n",
-			probe_directory(d->ctx, plan));
+	for (unsigned i = 0; i < plan->nprobes; i++) {	/* the bare --probe's own */
+		if (plan->probe_dirs[i] || stats_get(&d->stats->probe[i].cleaned))
+			continue;
+		if ((targets_probe_fd(d) >= 0
+			     ? probe_remove_directory(targets_probe_fd(d))
+			     : probe_remove_remote(plan->backend, d->targets[0])) != 0)
+			fprintf(stderr, "dbench: files of the probe are left in %s\n",
+				probe_directory(d->ctx, plan, i));
+	}
 }
 
 /* Remove DIR/clients where the clients left it empty, once: the targets

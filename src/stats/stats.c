@@ -30,7 +30,7 @@ static size_t page_up(size_t n)
 }
 
 struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned ndirs,
-			       unsigned ncpus)
+			       unsigned ncpus, unsigned nprobes)
 {
 	struct mapping *m = talloc(mem_ctx, struct mapping);
 	if (!m) {
@@ -40,8 +40,9 @@ struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned 
 	ndirs = ndirs ? ndirs : 1;
 	ncpus = ncpus ? ncpus : 1;
 	size_t nsets = (size_t)ndirs * ncpus;
-	size_t touched_at = sizeof(struct stats_region) +
-			    (size_t)nclients * sizeof(struct client_slot);
+	size_t probes_at = sizeof(struct stats_region) +
+			   (size_t)nclients * sizeof(struct client_slot);
+	size_t touched_at = probes_at + (size_t)nprobes * sizeof(struct probe_slot);
 	size_t sets_at = page_up(touched_at + nsets * STATS_SET_CHUNKS);
 	m->len = sets_at + nsets * sizeof(struct hist_set);
 	m->addr = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
@@ -57,6 +58,8 @@ struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned 
 	r->nclients = nclients;
 	r->ndirs = ndirs;
 	r->ncpus = ncpus;
+	r->nprobes = nprobes;
+	r->probe = nprobes ? (struct probe_slot *)((char *)m->addr + probes_at) : NULL;
 	r->touched = (uint8_t *)m->addr + touched_at;
 	r->sets = (struct hist_set *)((char *)m->addr + sets_at);
 	return r;

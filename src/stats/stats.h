@@ -3,9 +3,9 @@
  *
  * The driver maps one region (MAP_SHARED | MAP_ANONYMOUS) before it forks.
  * It holds a control block written only by the parent (the phase and the
- * one-second tick the clients read at each operation boundary), a slot for
- * the --probe process (see probe.h), written only by it, one cache-line
- * aligned slot per client, written only by that client, and the latency
+ * one-second tick the clients read at each operation boundary), one cache-
+ * line aligned slot per client, written only by that client, a slot for
+ * each --probe process (see probe.h), written only by it, and the latency
  * histogram sets described below; the parent reads the slots once a
  * second.  No locks: every field but the sets' buckets has one writer, and
  * fields are 64-bit words read and written with relaxed atomics, so a
@@ -198,16 +198,18 @@ struct stats_region {
 	unsigned ncpus;			/* sets per directory */
 	struct hist_set *sets;		/* [ndirs][ncpus] */
 	uint8_t *touched;		/* [ndirs][ncpus][OP_COUNT][STATS_OP_CHUNKS] */
-	struct probe_slot probe;	/* zero and unused without --probe */
+	unsigned nprobes;
+	struct probe_slot *probe;	/* [nprobes], after the client slots; NULL
+					 * without --probe */
 	struct client_slot slot[];	/* nclients of them */
 };
 
 /* Map a zeroed region for n clients over ndirs directories, with ncpus
  * histogram sets for each (the configured CPUs, get_nprocs_conf(), in a
- * run); it is unmapped when mem_ctx is freed.  NULL when the mapping fails
- * (errno set). */
+ * run) and nprobes probe slots; it is unmapped when mem_ctx is freed.
+ * NULL when the mapping fails (errno set). */
 struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned ndirs,
-			       unsigned ncpus);
+			       unsigned ncpus, unsigned nprobes);
 
 /* Where a client's latencies go: the sets of its directory. */
 struct stats_sets {

@@ -94,6 +94,43 @@ count=$(jq .probe.count "$T/w.json")
 [ "$count" -ge 1 ] && [ "$count" -le 3 ] || fail "probe.count $count for a 2 s window after 3 s of warmup"
 end
 
+begin "--probe once per directory: a listing process, a Probe line and a probes[] entry each"
+mkdir -p "$T/p1" "$T/p2"
+touch "$T/p1/a" "$T/p1/b" "$T/p2/c"
+out=$("$DBENCH" -t 2 --warmup 0 -q --probe="$T/p1" --probe="$T/p2" --probe -D "$T/d" \
+	--json="$T/m.json" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" "^Probe: [0-9]+ listings? of 2 entries in $T/p1, "
+expect_match "$out" "^Probe: [0-9]+ listings? of 1 entries in $T/p2, "
+expect_match "$out" "^Probe: [0-9]+ listings? of 3000 entries in $T/d/clients/probe, "
+expect_eq "$(jq -c '[.probes[] | [.directory, .entries]]' "$T/m.json")" \
+	"[[\"$T/p1\",2],[\"$T/p2\",1],[\"$T/d/clients/probe\",3000]]" "probes"
+expect_eq "$(jq '.probe == .probes[0]' "$T/m.json")" true "probe is the first of probes"
+expect_eq "$(jq -c '.config.probe_directories' "$T/m.json")" \
+	"[\"$T/p1\",\"$T/p2\",\"$T/d/clients/probe\"]" "config.probe_directories"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
+begin "a directory given twice to --probe, or a bare --probe twice, is refused, exit 2"
+err=$("$DBENCH" -t 1 --probe="$T/p1" --probe="$T/p1" -D "$T/d" 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --probe=$T/p1 is given twice"
+err=$("$DBENCH" -t 1 --probe --probe -D "$T/d" 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --probe is given twice"
+expect_eq "$(ls -A "$T/d")" "" "made in $T/d"
+end
+
+begin "with several probes, the one that fails is named by its directory"
+mkdir -p "$T/gone2"
+start_long_run "$T/d" 1 "$T/gone2.out" -q --probe="$T/p1" --probe="$T/gone2"
+rmdir "$T/gone2"
+wait $pid; rc=$?
+expect_status $rc 1
+expect_match "$(cat "$T/gone2.out")" "^FAILED: probe of $T/gone2, cannot list '$T/gone2': No such file or directory\$"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
 begin "a listing begun in warmup and ended in execute is counted apart and shown"
 # Each listing takes 1.5 s more: the first begins at 0.5 s, in the 1 s
 # warmup, and ends at 2 s, in the execute phase.

@@ -120,7 +120,7 @@ static struct run_plan *plan_new(TALLOC_CTX *ctx)
 /* The region of the three clients: two directories, two CPUs. */
 static struct stats_region *region_new(TALLOC_CTX *ctx)
 {
-	return stats_map(ctx, 3, 2, 2);
+	return stats_map(ctx, 3, 2, 2, 1);
 }
 
 /* Record an operation of client i (0-based) of st, made on CPU `cpu`. */
@@ -213,7 +213,7 @@ static struct run_result *finished_result(void **state)
  */
 static void record_known_listings(struct stats_region *st)
 {
-	struct probe_slot *p = &st->probe;
+	struct probe_slot *p = &st->probe[0];
 
 	stats_record_listing(p, PHASE_WARMUP, PHASE_EXECUTE, 3000, 50 * MS, 0);	/* straddles */
 	stats_record_listing(p, PHASE_EXECUTE, PHASE_EXECUTE, 3000, 2 * MS, 2);
@@ -235,8 +235,8 @@ static struct run_result *probe_result(void **state, const char *probe_dir)
 	assert_non_null(st);
 	record_known_ops(st);
 	record_known_listings(st);
-	plan->probe = true;
-	plan->probe_dir = probe_dir;
+	plan->probe_dirs = talloc_memdup(plan, &probe_dir, sizeof(probe_dir));
+	plan->nprobes = 1;
 	result_fill(res, st);
 	assert_non_null(res->probe);
 	return res;
@@ -796,9 +796,10 @@ static void fill_probe_without_execute_listings_is_zero(void **state)
 	struct run_plan *plan = plan_new(ctx);
 
 	assert_non_null(st);
-	stats_record_listing(&st->probe, PHASE_WARMUP, PHASE_WARMUP, 3000, 5 * MS, 0);
-	stats_record_listing(&st->probe, PHASE_STOP, PHASE_STOP, 3000, 6 * MS, 9);
-	plan->probe = true;
+	stats_record_listing(&st->probe[0], PHASE_WARMUP, PHASE_WARMUP, 3000, 5 * MS, 0);
+	stats_record_listing(&st->probe[0], PHASE_STOP, PHASE_STOP, 3000, 6 * MS, 9);
+	plan->probe_dirs = talloc_zero_array(plan, const char *, 1);	/* the default */
+	plan->nprobes = 1;
 	res->plan = plan;
 	res->nclients = 3;
 	res->exec_seconds = EXEC_SECONDS;
@@ -818,18 +819,18 @@ static void probe_windows_keep_the_longest_listing_of_each_tick(void **state)
 	const struct latency_windows *w;
 
 	assert_non_null(st);
-	w = &st->probe.win;
-	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 5 * MS, 7);
-	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 9 * MS, 7);
-	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 4 * MS, 7);
-	stats_record_listing(&st->probe, PHASE_WARMUP, PHASE_WARMUP, 10, 1 * MS, 8);
+	w = &st->probe[0].win;
+	stats_record_listing(&st->probe[0], PHASE_EXECUTE, PHASE_EXECUTE, 10, 5 * MS, 7);
+	stats_record_listing(&st->probe[0], PHASE_EXECUTE, PHASE_EXECUTE, 10, 9 * MS, 7);
+	stats_record_listing(&st->probe[0], PHASE_EXECUTE, PHASE_EXECUTE, 10, 4 * MS, 7);
+	stats_record_listing(&st->probe[0], PHASE_WARMUP, PHASE_WARMUP, 10, 1 * MS, 8);
 	record(st, 0, 0, PHASE_EXECUTE, OP_CLOSE, 0, 100 * US, 0, 7);
 	assert_int_equal(stats_window_get(w, 7), 9 * MS);
 	assert_int_equal(stats_window_get(w, 8), 1 * MS);
 	assert_int_equal(stats_window_get(w, 9), 0);
 	assert_int_equal(stats_window_get(w, 3), 0);	/* 7's place in the ring */
 	assert_int_equal(stats_window_max(st, 7), 100 * US);
-	stats_record_listing(&st->probe, PHASE_EXECUTE, PHASE_EXECUTE, 10, 2 * MS, 11);
+	stats_record_listing(&st->probe[0], PHASE_EXECUTE, PHASE_EXECUTE, 10, 2 * MS, 11);
 	assert_int_equal(stats_window_get(w, 11), 2 * MS);
 	assert_int_equal(stats_window_get(w, 7), 0);	/* overwritten */
 }
@@ -930,7 +931,7 @@ static json_t *doc_of(void **state, const struct run_result *res)
 static void json_has_every_top_level_key(void **state)
 {
 	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
-					    "config", "environment", "result", "probe", "ops",
+					    "config", "environment", "result", "probe", "probes", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status", "disks",
 					    "memory" };
@@ -1126,7 +1127,9 @@ static void json_probe_is_null_without_probe(void **state)
 	json_t *p0 = json_array_get(get(doc, "timeline"), 0);
 
 	assert_null_at(doc, "probe");
+	assert_null_at(doc, "probes");
 	assert_null_at(get(doc, "config"), "probe_directory");
+	assert_null_at(get(doc, "config"), "probe_directories");
 	assert_null(json_object_get(p0, "probe_ms"));
 	assert_int_equal(json_object_size(p0), 7);	/* and disks, dirty, writeback */
 }
@@ -1147,6 +1150,12 @@ static void json_probe_holds_directory_count_entries_and_times(void **state)
 	assert_null_at(p, "p99_ms");	/* 4 listings */
 	assert_double_is(get_real(p, "max_ms"), 40.0);
 	assert_string_equal(get_str(get(doc, "config"), "probe_directory"), "/a/clients/probe");
+	/* the one probe is also the whole list of them */
+	assert_true(json_equal(json_array_get(get(doc, "probes"), 0), p));
+	assert_int_equal(json_array_size(get(doc, "probes")), 1);
+	assert_string_equal(json_string_value(json_array_get(get(get(doc, "config"),
+								 "probe_directories"), 0)),
+			    "/a/clients/probe");
 }
 
 static void json_config_probe_directory_is_the_one_given(void **state)
@@ -1575,6 +1584,7 @@ static void text_table_block_holds_only_the_table_then_throughput(void **state)
 
 	res->op[OP_READX] = (struct op_result){ .count = 5, .mean_ms = 1, .max_ms = 2 };
 	res->probe = &p;
+	res->nprobes = 1;
 	res->failure = &f;
 	((struct run_plan *)res->plan)->per_client_results = true;
 	const char *t = strstr(text_of(state, res), "\n Operation");
@@ -1604,6 +1614,7 @@ static void text_after_the_run_never_says_execute(void **state)
 	};
 
 	res->probe = &p;
+	res->nprobes = 1;
 	res->timeline = tl;
 	res->ntimeline = 3;
 	assert_null(strstr(text_of(state, res), "execute"));
@@ -1672,6 +1683,7 @@ static void text_probe_line_comes_before_the_table(void **state)
 
 	assert_null(strstr(text_of(state, res), "Probe"));
 	res->probe = &p;
+	res->nprobes = 1;
 	text = text_of(state, res);
 	assert_string_equal(line_starting(state, text, "Probe:"), want);
 	assert_true(strstr(text, "Probe:") < strstr(text, " Operation"));
@@ -1763,6 +1775,7 @@ static void text_probe_line_of_one_listing_and_of_none(void **state)
 				  .p50_ms = 0.5, .p99_ms = 0.5, .max_ms = 0.5 };
 
 	res->probe = &p;
+	res->nprobes = 1;
 	assert_string_equal(line_starting(state, text_of(state, res), "Probe:"),
 		"Probe: 1 listing of 12 entries in /srv/big, p50 0.500 ms, p99 0.500 ms,"
 		" max 0.500 ms");
@@ -1883,6 +1896,7 @@ static void dbench4_text_is_4_0s_table_then_its_throughput_line(void **state)
 	struct probe_result p = { .directory = "/a", .count = 1, .entries = 1 };
 
 	res->probe = &p;	/* ours: the JSON's alone in this layout */
+	res->nprobes = 1;
 	assert_string_equal(text_of(state, res),
 		"\n"
 		" Operation      Count    AvgLat    MaxLat\n"

@@ -95,7 +95,7 @@ static const struct { unsigned client, cpu; enum op_type op; uint64_t ns; } know
 
 static struct stats_region *known_region(TALLOC_CTX *ctx)
 {
-	struct stats_region *r = stats_map(ctx, 4, 2, 2);
+	struct stats_region *r = stats_map(ctx, 4, 2, 2, 0);
 
 	assert_non_null(r);
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -156,7 +156,7 @@ static void a_groups_count_is_its_bucket_sum_and_its_clients_count(void **state)
 static void only_execute_phase_latencies_reach_the_buckets(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
-	struct stats_region *r = stats_map(ctx, 1, 1, 2);
+	struct stats_region *r = stats_map(ctx, 1, 1, 2, 0);
 	struct stats_sets sets = stats_sets_of(r, 0);
 
 	assert_non_null(r);
@@ -234,7 +234,7 @@ static void *race(void *arg)
 static void clients_adding_to_one_set_at_once_lose_no_count(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
-	struct stats_region *r = stats_map(ctx, 2, 1, 1);
+	struct stats_region *r = stats_map(ctx, 2, 1, 1, 0);
 	struct racer w[2] = { { r, 0 }, { r, 1 } };
 	pthread_t th[2];
 
@@ -281,7 +281,7 @@ static void stats_cpu_is_the_cpu_the_caller_runs_on(void **state)
  * totals, by direction, are derived from them, in sums of sums too. */
 static void phase_totals_come_from_the_operation_types(void **state)
 {
-	struct stats_region *r = stats_map(ctx_of(state), 2, 1, 1);
+	struct stats_region *r = stats_map(ctx_of(state), 2, 1, 1, 0);
 	struct stats_sets sets = stats_sets_of(r, 0);
 	struct phase_stats sum;
 
@@ -314,7 +314,7 @@ static void phase_totals_come_from_the_operation_types(void **state)
  * and counts those the ring no longer held. */
 static void passes_are_taken_once_and_overrun_ones_counted(void **state)
 {
-	struct stats_region *r = stats_map(ctx_of(state), 1, 1, 1);
+	struct stats_region *r = stats_map(ctx_of(state), 1, 1, 1, 0);
 	struct pass_record out[STATS_PASS_RING];
 	uint64_t seen = 0, lost = 0;
 
