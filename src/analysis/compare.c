@@ -998,7 +998,7 @@ int compare_main(int argc, const char **argv)
 	while (ndocs <= COMPARE_MAX_DOCS && (paths[ndocs] = poptGetArg(pc)))
 		ndocs++;
 	if (opt_id < -1) {
-		fprintf(stderr, "dbench: %s: %s\n",
+		fprintf(stderr, "dbench: %s: %s (dbench compare --help lists the options)\n",
 			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt_id));
 	} else if (help) {
 		poptPrintHelp(pc, stdout, 0);

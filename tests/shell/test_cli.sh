@@ -32,6 +32,9 @@ expect_eq "$err" "dbench: --foo: unknown option (dbench --help lists the options
 err=$("$(dirname "$DBENCH")/tbench" --foo 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
 expect_eq "$err" "tbench: --foo: unknown option (tbench --help lists the options)"
+err=$("$DBENCH" compare --foo a.json b.json 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --foo: unknown option (dbench compare --help lists the options)"
 end
 
 begin "the header says which durations are the defaults"
