@@ -201,6 +201,19 @@ static int wait_until(MPI_Request *req, int n, uint64_t deadline, bool (*idle)(v
 	}
 }
 
+/* Withdraw a receive that will not be answered, so that nothing is
+ * written into its buffer once that is gone. */
+static void cancel(MPI_Request *req)
+{
+	int done = 0;
+
+	MPI_Test(req, &done, MPI_STATUS_IGNORE);
+	if (!done) {
+		MPI_Cancel(req);
+		MPI_Wait(req, MPI_STATUS_IGNORE);
+	}
+}
+
 /* A collective begun as request *req: a rank that does not take part
  * within the timeout breaks the cluster. */
 static void bounded(MPI_Request *req)
@@ -238,16 +251,17 @@ int cluster_news(bool mine, int *lost, bool (*idle)(void *), void *arg)
 		for (int i = 0; i < n; i++)
 			if (i + 1 != verdict[1])
 				MPI_Send(verdict, 2, MPI_INT32_T, i + 1, TAG_VERDICT, MPI_COMM_WORLD);
-		if (late < 0) {
-			free(flags);
-			free(req);
-		}		/* else the late rank's receive is pending: its memory stays */
+		for (int i = late; i >= 0 && i < n; i++)	/* the silent ranks' */
+			cancel(&req[i]);
+		free(flags);
+		free(req);
 	} else {
 		int32_t flag = mine;
 		MPI_Request req[2];
 		MPI_Isend(&flag, 1, MPI_INT32_T, 0, TAG_NEWS, MPI_COMM_WORLD, &req[0]);
 		MPI_Irecv(verdict, 2, MPI_INT32_T, 0, TAG_VERDICT, MPI_COMM_WORLD, &req[1]);
 		if (wait_until(req, 2, deadline(2), idle, arg) >= 0) {
+			cancel(&req[1]);	/* the verdict, into this frame */
 			cl.broken = true;
 			*lost = 0;
 			return -1;
