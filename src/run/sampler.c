@@ -428,6 +428,8 @@ static bool keep_time(void *arg)
  */
 static int between_ticks(struct driver *d, uint64_t next)
 {
+	int lost, r;
+
 	while (d->sampler.substep < 9) {
 		sampler_sleep_until(next - 1000000000ull + (d->sampler.substep + 1) * 100000000ull);
 		d->sampler.substep++;
@@ -435,7 +437,7 @@ static int between_ticks(struct driver *d, uint64_t next)
 		bool news = d->sampler.phase != PHASE_STOP
 				    ? procs_interrupts() || d->failure
 				    : d->procs.running != d->sampler.running_told;
-		int lost, r = cluster_news(news, &lost, keep_time, d);
+		r = cluster_news(news, &lost, keep_time, d);
 		if (r < 0)
 			rank_silent(d, lost);
 		if (r != 0)
@@ -444,6 +446,12 @@ static int between_ticks(struct driver *d, uint64_t next)
 	d->sampler.substep = 0;
 	while (monotonic_ns() < next)	/* the tick itself, signals or not */
 		sampler_sleep_until(next);
+	/* Asked once more just before the tick's exchange, so that a rank
+	 * that falls silent is named: the exchange cannot tell which. */
+	if ((r = cluster_news(false, &lost, keep_time, d)) < 0) {
+		rank_silent(d, lost);
+		return r;
+	}
 	return 0;
 }
 
