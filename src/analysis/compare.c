@@ -489,8 +489,9 @@ static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
 	bool noisy_a = cva > COMPARE_WEAK_CV, noisy_b = cvb > COMPARE_WEAK_CV;
 	double resolution = opt->fail_above > 0 ? opt->fail_above : COMPARE_RESOLUTION;
 	double cv = isnan(cva) ? cvb : isnan(cvb) ? cva : fmax(cva, cvb);
-	double seen = fabs(numstat_mean(gb->mb_s, gb->nruns) / numstat_mean(ga->mb_s, ga->nruns)
-			   - 1) * 100;
+	double mean_a = numstat_mean(ga->mb_s, ga->nruns);
+	double seen = mean_a > 0 ? fabs(numstat_mean(gb->mb_s, gb->nruns) / mean_a - 1) * 100
+				 : NAN;
 	char *text = talloc_strdup(ctx, "");
 
 	if (!few && !noisy_a && !noisy_b)
@@ -507,8 +508,11 @@ static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
 					      noisy_a ? cva : cvb, noisy_a ? "A" : label,
 					      COMPARE_WEAK_CV);
 	if (isnan(cv))
-		return talloc_asprintf_append(text, "a single run shows no spread: --repeat=%d at"
-					      " least", COMPARE_MIN_RUNS);
+		return talloc_asprintf_append(text, "%s: --repeat=%d at least",
+					      ga->nruns < 2 && gb->nruns < 2
+					      ? "a single run shows no spread"
+					      : "no CV to go by (one run, or a mean of 0, a side)",
+					      COMPARE_MIN_RUNS);
 	size_t need = compare_runs_needed(cv, resolution, opt->alpha);
 	if (need == 0)
 		text = talloc_asprintf_append(text, "at CV %.1f%% more than %d runs a side would"
@@ -639,8 +643,10 @@ static void report_verdict(FILE *out, const struct rundoc *const *docs, size_t n
 	TALLOC_CTX *tmp = talloc_new(NULL);
 
 	fprintf(out, "\nVerdict:");
-	for (size_t k = 1; k < ndocs; k++)
-		fprintf(out, "%s %s", k > 1 ? ";" : "", doc_verdict(tmp, docs, k, alpha));
+	for (size_t k = 1; k < ndocs; k++) {
+		char *v = doc_verdict(tmp, docs, k, alpha);
+		fprintf(out, "%s %s", k > 1 ? ";" : "", v ? v : "?");
+	}
 	if (nwarnings)
 		fprintf(out, "; %zu warning%s above", nwarnings, nwarnings == 1 ? "" : "s");
 	fputc('\n', out);

@@ -616,6 +616,21 @@ static void a_single_run_shows_no_spread(void **state)
 	free(text);
 }
 
+static void a_throughput_of_0_gives_no_cv_to_go_by(void **state)
+{
+	/* a loadfile of metadata alone moves no bytes: 0 MB/sec on each run */
+	const int np[] = { 1, 1 };
+	const double zero[] = { 0, 0 };
+	json_t *docs[] = { sweep_doc(2, np, zero, NULL), sweep_doc(2, np, zero, NULL) };
+	char *text = NULL;
+
+	assert_int_equal(report_of_n(state, docs, 2, 5, false, &text), EXIT_OK);
+	assert_non_null(strstr(text, "\nWarning: weak evidence at nprocs 1 (B against A): 2 runs of A"
+				     " and 2 of B (fewer than 3 a side); no CV to go by (one run, or a"
+				     " mean of 0, a side): --repeat=3 at least\n"));
+	free(text);
+}
+
 static void an_outlier_is_named_by_its_place_in_its_file(void **state)
 {
 	const int np[] = { 1, 2, 1, 1, 1, 1 };
@@ -775,6 +790,7 @@ int main(void)
 		T(two_runs_a_side_are_weak_evidence_with_the_runs_needed),
 		T(a_single_run_shows_no_spread),
 		T(an_outlier_is_named_by_its_place_in_its_file),
+		T(a_throughput_of_0_gives_no_cv_to_go_by),
 		T(each_sides_disks_are_shown_under_each_other),
 	};
 
