@@ -514,20 +514,21 @@ static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
 					      : "no CV to go by (one run, or a mean of 0, a side)",
 					      COMPARE_MIN_RUNS);
 	size_t need = compare_runs_needed(cv, resolution, opt->alpha);
+	size_t need_seen = seen > resolution ? compare_runs_needed(cv, seen, opt->alpha) : 0;
+	need = need && need < COMPARE_MIN_RUNS ? COMPARE_MIN_RUNS : need;
+	need_seen = need_seen && need_seen < COMPARE_MIN_RUNS ? COMPARE_MIN_RUNS : need_seen;
 	if (need == 0)
 		text = talloc_asprintf_append(text, "at CV %.1f%% more than %d runs a side would"
 					      " tell a %g%% change from noise: steady the machine"
 					      " first", cv, COMPARE_MAX_REPEAT, resolution);
 	else
 		text = talloc_asprintf_append(text, "at CV %.1f%%, --repeat=%zu for a %g%% interval"
-					      " of %s-A within +-%g%% of A's mean", cv,
-					      need > COMPARE_MIN_RUNS ? need : COMPARE_MIN_RUNS,
+					      " of %s-A within +-%g%% of A's mean", cv, need,
 					      100 * (1 - opt->alpha), label, resolution);
-	size_t need_seen = seen > resolution ? compare_runs_needed(cv, seen, opt->alpha) : 0;
-	if (need_seen)
+	/* fewer runs tell a larger change; worth saying where they are fewer */
+	if (need_seen && (need == 0 || need_seen < need))
 		text = talloc_asprintf_append(text, ", --repeat=%zu for one within the %.1f%%"
-					      " seen", need_seen > COMPARE_MIN_RUNS ? need_seen
-					      : COMPARE_MIN_RUNS, seen);
+					      " seen", need_seen, seen);
 	return text;
 }
 

@@ -616,6 +616,20 @@ static void a_single_run_shows_no_spread(void **state)
 	free(text);
 }
 
+static void the_change_seen_is_named_only_where_it_needs_fewer_runs(void **state)
+{
+	/* CVs 0.7 % and 1.4 %: 3 runs a side tell 5 %, and so the 50 % seen too */
+	const int np[] = { 1, 1 };
+	const double ma[] = { 100, 101 }, mb[] = { 50, 51 };
+	json_t *docs[] = { sweep_doc(2, np, ma, NULL), sweep_doc(2, np, mb, NULL) };
+	char *text = NULL;
+
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_non_null(strstr(text, "; at CV 1.4%, --repeat=3 for a 95% interval of B-A within"
+				     " +-5% of A's mean\n"));
+	free(text);
+}
+
 static void a_throughput_of_0_gives_no_cv_to_go_by(void **state)
 {
 	/* a loadfile of metadata alone moves no bytes: 0 MB/sec on each run */
@@ -791,6 +805,7 @@ int main(void)
 		T(a_single_run_shows_no_spread),
 		T(an_outlier_is_named_by_its_place_in_its_file),
 		T(a_throughput_of_0_gives_no_cv_to_go_by),
+		T(the_change_seen_is_named_only_where_it_needs_fewer_runs),
 		T(each_sides_disks_are_shown_under_each_other),
 	};
 
