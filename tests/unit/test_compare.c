@@ -584,14 +584,23 @@ static void significant_p99_rows_alone_without_all(void **state)
 	free(text);
 }
 
-static void two_runs_a_side_are_weak_evidence_with_the_runs_needed(void **state)
+/* The report (to be freed) on two sweeps of two runs at one client count:
+ * A's throughputs a0 and a1, B's b0 and b1. */
+static char *two_run_report(void **state, double a0, double a1, double b0, double b1)
 {
 	const int np[] = { 1, 1 };
-	const double ma[] = { 100, 60 }, mb[] = { 30, 28 };
+	const double ma[] = { a0, a1 }, mb[] = { b0, b1 };
 	json_t *docs[] = { sweep_doc(2, np, ma, NULL), sweep_doc(2, np, mb, NULL) };
 	char *text = NULL;
 
-	assert_int_equal(report_of_n(state, docs, 2, -1, false, &text), EXIT_OK);
+	report_of_n(state, docs, 2, -1, false, &text);
+	return text;
+}
+
+static void two_runs_a_side_are_weak_evidence_with_the_runs_needed(void **state)
+{
+	char *text = two_run_report(state, 100, 60, 30, 28);
+
 	assert_non_null(strstr(text, "\nWarning: weak evidence at nprocs 1 (B against A): 2 runs of A"
 				     " and 2 of B (fewer than 3 a side); CV 35.4% in A (above 10%);"
 				     " at CV 35.4%, --repeat=386 for a 95% interval of B-A within"
@@ -619,12 +628,8 @@ static void a_single_run_shows_no_spread(void **state)
 static void the_change_seen_is_named_only_where_it_needs_fewer_runs(void **state)
 {
 	/* CVs 0.7 % and 1.4 %: 3 runs a side tell 5 %, and so the 50 % seen too */
-	const int np[] = { 1, 1 };
-	const double ma[] = { 100, 101 }, mb[] = { 50, 51 };
-	json_t *docs[] = { sweep_doc(2, np, ma, NULL), sweep_doc(2, np, mb, NULL) };
-	char *text = NULL;
+	char *text = two_run_report(state, 100, 101, 50, 51);
 
-	report_of_n(state, docs, 2, -1, false, &text);
 	assert_non_null(strstr(text, "; at CV 1.4%, --repeat=3 for a 95% interval of B-A within"
 				     " +-5% of A's mean\n"));
 	free(text);
@@ -633,12 +638,8 @@ static void the_change_seen_is_named_only_where_it_needs_fewer_runs(void **state
 static void a_throughput_of_0_gives_no_cv_to_go_by(void **state)
 {
 	/* a loadfile of metadata alone moves no bytes: 0 MB/sec on each run */
-	const int np[] = { 1, 1 };
-	const double zero[] = { 0, 0 };
-	json_t *docs[] = { sweep_doc(2, np, zero, NULL), sweep_doc(2, np, zero, NULL) };
-	char *text = NULL;
+	char *text = two_run_report(state, 0, 0, 0, 0);
 
-	assert_int_equal(report_of_n(state, docs, 2, 5, false, &text), EXIT_OK);
 	assert_non_null(strstr(text, "\nWarning: weak evidence at nprocs 1 (B against A): 2 runs of A"
 				     " and 2 of B (fewer than 3 a side); no CV to go by (one run, or a"
 				     " mean of 0, a side): --repeat=3 at least\n"));
