@@ -174,42 +174,45 @@ static const char *ms_or_dash(char buf[16], double v)
 
 /* The classic table: its header (with the unit), a separator, a row per
  * operation that ran, and nothing else up to the blank line after it, for
- * the scripts that read it from "Operation" on. */
+ * the scripts that read it from "Operation" on (mmtests reads every line
+ * from there to the Throughput line).  So what the table needs said about
+ * it goes above the header: what a "-" means, and the operations the
+ * backend could not express. */
 static void report_table(FILE *out, const struct run_result *res)
 {
+	bool few = false;
+	const char *sep = "\n not supported by the backend, not performed:";
+	for (int t = 0; t < OP_COUNT; t++) {
+		const struct op_result *o = &res->op[t];
+		if (o->count > 0)
+			few = few || isnan(o->p50_ms) || isnan(o->p99_ms) || isnan(o->p999_ms);
+		if (o->unsupported) {
+			fprintf(out, "%s %s %" PRIu64, sep, op_table[t].name, o->unsupported);
+			sep = ",";
+		}
+	}
+	if (*sep == ',')
+		fprintf(out, "\n");
+	if (few)
+		fprintf(out, "\n -: fewer operations than the percentile needs (p50 %" PRIu64
+			", p99 %" PRIu64 ", p99.9 %" PRIu64 "), where it would be the maximum\n",
+			hist_quantile_min_count(0.50), hist_quantile_min_count(0.99),
+			hist_quantile_min_count(0.999));
 	fprintf(out, "\n %-24s %10s %9s %9s %9s %9s %9s %7s\n", "Operation (latency ms)",
 		"Count", "AvgLat", "p50", "p99", "p99.9", "MaxLat", "Errors");
 	fprintf(out, " %.93s\n", "-----------------------------------------------"
 				  "-----------------------------------------------");
-	bool few = false;
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_result *o = &res->op[t];
 		char p50[16], p99[16], p999[16];
 		if (o->count == 0)
 			continue;
-		few = few || isnan(o->p50_ms) || isnan(o->p99_ms) || isnan(o->p999_ms);
 		fprintf(out, " %-24s %10" PRIu64 " %9.3f %9s %9s %9s %9.3f %7" PRIu64 "\n",
 			op_table[t].name, o->count, o->mean_ms, ms_or_dash(p50, o->p50_ms),
 			ms_or_dash(p99, o->p99_ms), ms_or_dash(p999, o->p999_ms), o->max_ms,
 			o->errors);
 	}
 	fprintf(out, "\n");
-	if (few)	/* after the block, as the line below */
-		fprintf(out, " -: fewer operations than the percentile needs (p50 %" PRIu64
-			", p99 %" PRIu64 ", p99.9 %" PRIu64 "), where it would be the maximum\n\n",
-			hist_quantile_min_count(0.50), hist_quantile_min_count(0.99),
-			hist_quantile_min_count(0.999));
-	/* After the block, so that what reads it from "Operation" on is not
-	 * thrown: operations the backend could not express. */
-	const char *sep = " not supported by the backend, not performed:";
-	for (int t = 0; t < OP_COUNT; t++) {
-		if (res->op[t].unsupported) {
-			fprintf(out, "%s %s %" PRIu64, sep, op_table[t].name, res->op[t].unsupported);
-			sep = ",";
-		}
-	}
-	if (*sep == ',')
-		fprintf(out, "\n\n");
 }
 
 /* The name 4.0 gives an operation in its table: the short one. */
