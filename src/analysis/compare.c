@@ -921,15 +921,18 @@ static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *
 		double hi, lo;
 		struct compare_row r;
 		group_range(gr, &hi, &lo);
-		for (size_t i = 0; p99 && i < gr->nruns; i++)
-			p99[i] = rundoc_worst_p99(gr->runs[i]);
+		size_t np99 = 0;
+		for (size_t i = 0; p99 && i < gr->nruns; i++) {
+			p99[np99] = rundoc_worst_p99(gr->runs[i]);
+			np99 += !isnan(p99[np99]);	/* none from too few operations */
+		}
 		bool judged = k > 0 && compare_throughput(&r, docs[0], set, gr->nprocs, alpha) &&
 			      r.tested;
 		*tested = *tested || judged;
 		pts[g] = (struct plot_point){
 			.procs = gr->nprocs, .mean = numstat_mean(gr->mb_s, gr->nruns),
 			.high = hi, .low = lo,
-			.p99_ms = p99 ? numstat_median(p99, gr->nruns) : NAN,
+			.p99_ms = p99 ? numstat_median(p99, np99) : NAN,
 			.marked = judged && (r.verdict == COMPARE_BETTER ||
 					     r.verdict == COMPARE_WORSE),
 		};

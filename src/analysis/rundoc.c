@@ -35,11 +35,12 @@ double rundoc_worst_p99(const json_t *run)
 {
 	const char *name;
 	json_t *o;
-	double worst = 0;
+	double worst = NAN;
 
 	json_object_foreach(json_object_get(run, "ops"), name, o) {
-		double v = json_number_value(json_object_get(o, "p99_ms"));
-		worst = v > worst ? v : worst;
+		const json_t *v = json_object_get(o, "p99_ms");
+		if (json_is_number(v) && !(json_number_value(v) <= worst))
+			worst = json_number_value(v);
 	}
 	return worst;
 }

@@ -37,7 +37,8 @@ bool rundoc_ok(const json_t *run);
  * none. */
 double rundoc_number(const json_t *run, const char *path);
 
-/* The worst p99_ms over the run's operation types, 0 without any. */
+/* The worst p99_ms over the run's operation types that have one (a p99
+ * needs 100 operations), NAN without any. */
 double rundoc_worst_p99(const json_t *run);
 
 /* ---- a file of runs ---- */

@@ -181,7 +181,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], hi = 0, lo = 0, maxl = 0;
 	double mean = 0, half = NAN;
 	const json_t *ok[SWEEP_MAX_RUNS];
-	size_t n = 0, tried = 0, i;
+	size_t n = 0, np99 = 0, tried = 0, i;
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
@@ -191,7 +191,8 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		if (n == SWEEP_MAX_RUNS || !rundoc_ok(doc))
 			continue;
 		tp[n] = rundoc_number(doc, "result.throughput_mb_s");
-		p99[n] = rundoc_worst_p99(doc);
+		p99[np99] = rundoc_worst_p99(doc);
+		np99 += !isnan(p99[np99]);	/* runs too short for any p99 have none */
 		double m = rundoc_number(doc, "result.max_latency_ms");
 		maxl = m > maxl ? m : maxl;
 		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
@@ -201,7 +202,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 	if (n)
 		numstat_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
 	double sd = sqrt(numstat_variance(tp, n, mean));
-	double med = numstat_median(p99, n);	/* NAN without a run */
+	double med = numstat_median(p99, np99);	/* NAN without a run that has one */
 	if (tried == 0)
 		return NULL;
 	if (n == 0)
@@ -402,13 +403,16 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 	fputc('\n', f);
 	json_array_foreach(runs, i, doc) {
 		double procs = rundoc_nprocs(doc);
-		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%.6f,%.6f,%s,%s,%s",
+		char p99[64] = "";	/* empty where no operation had a p99 */
+		if (!isnan(rundoc_worst_p99(doc)))
+			snprintf(p99, sizeof(p99), "%.6f", rundoc_worst_p99(doc));
+		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%s,%.6f,%s,%s,%s",
 			procs, repeat_of[i],
 			(long long)json_integer_value(rundoc_member(doc, "status.exit_code")),
 			rundoc_number(doc, "result.throughput_mb_s"),
 			rundoc_number(doc, "result.elapsed_s"),
 			rundoc_number(doc, "result.operations"),
-			rundoc_number(doc, "result.errors"), rundoc_worst_p99(doc),
+			rundoc_number(doc, "result.errors"), p99,
 			rundoc_number(doc, "result.max_latency_ms"),
 			json_string_value(json_object_get(doc, "started_at")),
 			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
@@ -438,7 +442,8 @@ static int write_plot(const struct sweep_plan *sp, const struct run_plan *base,
 			.mean = json_real_value(json_object_get(s, "mean")),
 			.high = json_real_value(json_object_get(s, "high")),
 			.low = json_real_value(json_object_get(s, "low")),
-			.p99_ms = json_real_value(json_object_get(s, "p99_ms")),
+			.p99_ms = json_is_number(json_object_get(s, "p99_ms"))	/* null: none */
+					  ? json_number_value(json_object_get(s, "p99_ms")) : NAN,
 		};
 	}
 	char name[512];

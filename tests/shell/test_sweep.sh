@@ -15,6 +15,16 @@ expect_match "$out" '^Run 1 of 4: 1 client, repeat 1 of 2; no time left to tell 
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
+begin "a sweep of runs too short for any p99 shows none, not 0"
+printf 'QUERY_FS_INFORMATION 1 NT_STATUS_OK\n%.0s' 1 2 3 4 5 >"$T/five.txt"
+out=$("$DBENCH" --sweep=1 --repeat=2 --settle=0 --run-once -q --backend=null -c "$T/five.txt" \
+	-D "$T/d" --json="$T/five.json" --csv="$T/five.csv"); rc=$?
+expect_status $rc 0
+expect_match "$out" '^ +1 +2( +[0-9]+\.[0-9]+){5} +- +- +[0-9]+\.[0-9]+$'
+expect_eq "$(jq '.summary[0].p99_ms' "$T/five.json")" null "summary p99_ms"
+expect_eq "$(tail -n +2 "$T/five.csv" | cut -d, -f8 | tr '\n' ' ')" "  " "CSV p99_ms"
+end
+
 begin "each run of a sweep says which of how many it is, and the time left as planned"
 out=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=1 -t 1 --warmup=1 --backend=null -q -D "$T/d"); rc=$?
 expect_status $rc 0
