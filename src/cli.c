@@ -708,8 +708,15 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	 * The strings of argv are the process's own, and writable. */
 	backend_scrub_argv(argc, (char **)argv);
 	if (opt < -1) {
-		fprintf(stderr, "%s: %s: %s (%s --help lists the options)\n", prog_name,
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt), prog_name);
+		/* "-t abc": popt names the value; the option before it goes too */
+		const char *what = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
+		const char **av = args ? args : argv;
+		const char *option = "";
+		for (int i = 1; i < argc; i++)
+			if (av[i] == what && av[i - 1][0] == '-' && what[0] != '-')
+				option = talloc_asprintf(mem_ctx, "%s ", av[i - 1]);
+		fprintf(stderr, "%s: %s%s: %s (%s --help lists the options)\n", prog_name,
+			option ? option : "", what, poptStrerror(opt), prog_name);
 	} else if ((bad = bad_option(mem_ctx, cl))) {
 		fprintf(stderr, "dbench: %s\n", bad);
 	} else if (cl->help || cl->usage) {

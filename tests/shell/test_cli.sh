@@ -29,6 +29,11 @@ begin "an unknown option's error is one line pointing at --help"
 err=$("$DBENCH" --foo 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
 expect_eq "$err" "dbench: --foo: unknown option (dbench --help lists the options)"
+err=$("$DBENCH" -t abc 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: -t abc: invalid numeric value (dbench --help lists the options)"
+err=$("$DBENCH" --repeat x 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --repeat x: invalid numeric value (dbench --help lists the options)"
 err=$("$(dirname "$DBENCH")/tbench" --foo 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
 expect_eq "$err" "tbench: --foo: unknown option (tbench --help lists the options)"
