@@ -329,20 +329,52 @@ static void print_row(FILE *out, const struct measure *m, unsigned nprocs, const
 	talloc_free(tmp);
 }
 
-/* The name the --probe listings go by in the latency rows. */
-#define COMPARE_PROBE_ROW "(probe listing)"
+/* The latency rows: one per operation type (0 .. OP_COUNT - 1), then one
+ * per --probe directory, in the order of the run's "probes". */
 
-/* The p99 of operation op in each run of g that did it (or of the probe's
- * listings, for COMPARE_PROBE_ROW); their number. */
-static size_t op_p99s(const struct rundoc_group *g, const char *op, double *out)
+/* A row's name: the operation's, or "(probe listing)" for the first
+ * probe and "(probe listing 2)" ... for the others. */
+static const char *row_name(TALLOC_CTX *ctx, int row)
 {
-	size_t n = 0;
-	bool probe = strcmp(op, COMPARE_PROBE_ROW) == 0;
+	if (row < OP_COUNT)
+		return op_table[row].name;
+	return row == OP_COUNT ? "(probe listing)"
+			       : talloc_asprintf(ctx, "(probe listing %d)", row - OP_COUNT + 1);
+}
+
+/* The most --probe directories a run of g listed. */
+static int group_probes(const struct rundoc_group *g)
+{
+	int most = 0;
 
 	for (size_t i = 0; i < g->nruns; i++) {
-		const json_t *of = probe ? json_object_get(g->runs[i], "probe")
-					 : json_object_get(json_object_get(g->runs[i], "ops"), op);
-		const json_t *p99 = json_object_get(of, "p99_ms");
+		const json_t *probes = json_object_get(g->runs[i], "probes");
+		int n = json_is_array(probes) ? (int)json_array_size(probes)
+					      : json_is_object(json_object_get(g->runs[i], "probe"));
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* The figures of a row in one run: an operation type's, or a probe's
+ * (the first from "probe", which every document with --probe has; the
+ * others from "probes"). */
+static const json_t *row_figures(const json_t *run, int row)
+{
+	if (row < OP_COUNT)
+		return json_object_get(json_object_get(run, "ops"), op_table[row].name);
+	if (row == OP_COUNT)
+		return json_object_get(run, "probe");
+	return json_array_get(json_object_get(run, "probes"), row - OP_COUNT);
+}
+
+/* The p99 of a row in each run of g that has one; their number. */
+static size_t row_p99s(const struct rundoc_group *g, int row, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const json_t *p99 = json_object_get(row_figures(g->runs[i], row), "p99_ms");
 		if (json_is_number(p99))
 			out[n++] = json_number_value(p99);
 	}
@@ -768,13 +800,14 @@ static void report_latency(FILE *out, const struct rundoc *const *docs, size_t n
 	for (size_t i = 0; i < a->ngroups; i++) {
 		const struct rundoc_group *ga = &a->groups[i];
 		double *va = talloc_array(NULL, double, ga->nruns);
-		for (int op = 0; va && op <= OP_COUNT; op++) {
-			const char *name = op < OP_COUNT ? op_table[op].name : COMPARE_PROBE_ROW;
-			size_t na = op_p99s(ga, name, va);
+		int nrows = OP_COUNT + group_probes(ga);
+		for (int row = 0; va && row < nrows; row++) {
+			const char *name = row_name(va, row);
+			size_t na = row_p99s(ga, row, va);
 			for (size_t k = 1; na && k < ndocs; k++) {
 				const struct rundoc_group *gb = rundoc_group_of(docs[k], ga->nprocs);
 				double *vb = gb ? talloc_array(va, double, gb->nruns) : NULL;
-				size_t nb = vb ? op_p99s(gb, name, vb) : 0;
+				size_t nb = vb ? row_p99s(gb, row, vb) : 0;
 				struct compare_row r;
 				if (nb == 0)
 					continue;

@@ -72,6 +72,20 @@ expect_no_match "$out" 'probe listing'
 expect_match "$out" "^  config.probe_directory: null -> $T/pd/clients/probe\$"
 end
 
+begin "runs with two --probe directories on both sides get a row for each"
+for f in pa pb; do
+	jq '.probe.p99_ms = 2.5 | .probes = [.probe, (.probe | .p99_ms = 40)]' "$T/$f.json" \
+		>"$T/${f}2.json"
+done
+jq '.probes[1].p99_ms = 80' "$T/pb2.json" >"$T/pb2s.json"
+out=$(compare --all "$T/pa2.json" "$T/pb2s.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^ +1  \(probe listing\) +1/1 +2\.5 +2\.5 +\+0\.00% '
+expect_match "$out" '^ +1  \(probe listing 2\) +1/1 +40 +80 +\+100\.00% .* worse \(1 run: no test\)$'
+out=$(compare --all "$T/pa2.json" "$T/pa99.json"); rc=$?
+expect_no_match "$out" 'probe listing 2'
+end
+
 begin "each differing setting is listed with both values"
 jq '.environment.kernel.release = "9.9.9-test" |
 	.environment.targets[0].mount_options = "rw,noatime" |
