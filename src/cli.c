@@ -121,12 +121,14 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->tcp_options);
 }
 
-static void usage_error(poptContext pc, const char *fmt, const char *what)
+/* One line: what is wrong, the synopsis, where the options are listed. */
+static void usage_error(const struct cmdline *cl, const char *what)
 {
-	fprintf(stderr, "dbench: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, "\n");
-	poptPrintUsage(pc, stderr, 0);
+	const char *prog_name = cl->tbench ? "tbench" : "dbench";
+
+	fprintf(stderr, "%s: %s (usage: %s [OPTION...] NPROCS%s; %s --help lists the"
+		" options)\n", prog_name, what, prog_name, cl->tbench ? " [SERVER]" : "",
+		prog_name);
 }
 
 /* The commands beside a run, which popt's table cannot show: after
@@ -484,9 +486,9 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 			return CLI_EXIT;
 		}
 	} else if (!arg || nargs > 1) {
-		usage_error(pc, "%s", arg ? cl->tbench ? "give NPROCS and at most one SERVER"
-						: "give exactly one NPROCS"
-					  : "NPROCS is missing");
+		usage_error(cl, arg ? cl->tbench ? "give NPROCS and at most one SERVER"
+					     : "give exactly one NPROCS"
+				    : "NPROCS is missing");
 		return CLI_EXIT;
 	} else if (!parse_nprocs(arg, &nclients)) {
 		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
@@ -732,7 +734,8 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		out->exit_code = EXIT_OK;
 	} else if (cl->check_loadfile) {
 		if (poptPeekArg(pc))
-			usage_error(pc, "%s", "--check-loadfile takes no NPROCS");
+			fprintf(stderr, "dbench: --check-loadfile takes no NPROCS (usage: dbench"
+				" --check-loadfile [-c FILE])\n");
 		else if ((out->plan.prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)))
 			out->action = CLI_CHECK_LOADFILE;
 		out->plan.backend = cli_backend(cl);

@@ -42,6 +42,18 @@ expect_status $rc 2
 expect_eq "$err" "dbench: --foo: unknown option (dbench compare --help lists the options)"
 end
 
+begin "a missing or extra NPROCS is one line with the synopsis"
+err=$("$DBENCH" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: NPROCS is missing (usage: dbench [OPTION...] NPROCS; dbench --help lists the options)"
+err=$("$(dirname "$DBENCH")/tbench" 1 a b 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "tbench: give NPROCS and at most one SERVER (usage: tbench [OPTION...] NPROCS [SERVER]; tbench --help lists the options)"
+err=$("$DBENCH" --check-loadfile 4 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --check-loadfile takes no NPROCS (usage: dbench --check-loadfile [-c FILE])"
+end
+
 begin "the header says which durations are the defaults"
 out=$(timeout -s INT 2 "$DBENCH" --backend=null --warmup 0 -D "$T" 1)
 expect_match "$out" '^dbench [0-9.]+: 1 client, 600 s measured \(default\) after 0 s warmup$'
