@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "base/version.h"
 #include "cli.h"
 #include "load/loadfile.h"
@@ -571,6 +572,15 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		.backend = backend,
 		.prog = prog,
 	};
+	/* a run's --json, before the run rather than after it (a series checks
+	 * its files itself; under mpirun rank 0 alone writes, so none checks) */
+	int json_err = !series(cl) && cl->json && strcmp(cl->json, "-") != 0 && !cluster_mpi()
+			       ? outfile_check(cl->json) : 0;
+	if (json_err) {
+		fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n", cl->json,
+			strerror(json_err));
+		return CLI_EXIT;
+	}
 	if (!series(cl))
 		return CLI_RUN;
 	out->sweep.repeat = cl->repeat != NOT_GIVEN ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
