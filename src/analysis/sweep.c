@@ -86,9 +86,22 @@ bool sweep_parse_list(TALLOC_CTX *mem_ctx, const char *list, unsigned **out,
 			return false;
 		}
 		if (!comma)
-			return true;
+			break;
 		p = comma + 1;
 	}
+	/* "1,1" or "1..8,4": the runs of one count are --repeat's */
+	for (unsigned i = 0; i < *n; i++) {
+		for (unsigned j = 0; j < i; j++) {
+			if ((*out)[i] == (*out)[j]) {
+				*err = talloc_asprintf(mem_ctx, "--sweep: %u clients is in the list"
+						       " twice (--repeat=K runs each count K times)",
+						       (*out)[i]);
+				TALLOC_FREE(*out);
+				return false;
+			}
+		}
+	}
+	return true;
 }
 
 /* ---- between runs ---- */

@@ -121,7 +121,7 @@ expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
 for args in "--sweep=0" "--sweep=a" "--sweep=4..2" "--sweep=1.." "--sweep=1,,2" "--sweep=1 4" \
-	"--settle=2 1" "--csv=x 1" "--sweep=1 --repeat=0"; do
+	"--settle=2 1" "--csv=x 1" "--sweep=1 --repeat=0" "--sweep=1,1" "--sweep=1..8,4"; do
 	begin "bad sweep usage '$args' exits 2 before any run"
 	# shellcheck disable=SC2086
 	err=$(cd "$T/d" && "$DBENCH" --backend=null --run-once $args 2>&1 >/dev/null); rc=$?
