@@ -85,6 +85,8 @@ void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 		fprintf(out, ", %u s measured%s after %u s warmup%s\n", plan->timelimit,
 			plan->timelimit_default ? " (default)" : "", plan->warmup,
 			plan->warmup_default ? " (default: a fifth of that)" : "");
+	if (plan->label)
+		fprintf(out, "label: %s\n", plan->label);
 	fprintf(out, "loadfile: %s\n", plan->prog->source);
 	report_load_options(out, plan);
 	/* a backend that takes its targets from its own options names

@@ -208,6 +208,16 @@ label_refused "$(printf 'abc\355\240\200')" "dbench: --label is not valid UTF-8 
 label_refused "$(printf 'cut\342\202')" "dbench: --label is not valid UTF-8 (at byte 4)"
 end
 
+begin "--label is named in the header, on the line before the loadfile's"
+mkdir -p "$T/hd"
+out=$("$DBENCH" --backend=null --run-once -q --label='6.1 data=journal' -D "$T/hd" 1) ||
+	fail "exit status $?"
+expect_eq "$(printf '%s\n' "$out" | sed -n 2,3p)" "label: 6.1 data=journal
+loadfile: (built-in)" "header lines 2 and 3"
+out=$("$DBENCH" --backend=null --run-once -q -D "$T/hd" 1) || fail "exit status $?"
+expect_no_match "$out" '^label:'
+end
+
 begin "--label takes 64 characters of any script, counted as characters"
 label=$(printf 'é%.0s' $(seq 63))€
 mkdir -p "$T/d"
