@@ -155,7 +155,9 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 		c->bytes = figs[i].bytes;
 		c->ops = figs[i].ops;
 		c->errors = figs[i].errors;
-		c->mb_s = res->exec_seconds > 0 ? c->bytes / 1e6 / res->exec_seconds : 0;
+		/* its own time: with --run-once, until its pass ended */
+		double secs = figs[i].seconds > 0 ? figs[i].seconds : res->exec_seconds;
+		c->mb_s = secs > 0 ? c->bytes / 1e6 / secs : 0;
 		rates[i] = c->mb_s;
 	}
 	res->fairness = fairness_of(rates, res->nclients);
@@ -252,7 +254,7 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 		goto out;
 	}
 	stats_group_collect(g, stats, STATS_ALL_DIRS);
-	stats_clients_collect(stats, clients);
+	stats_clients_collect(stats, 0, 0, clients);	/* each: the whole window */
 	result_fill_figures(res, &(struct run_figures){ g, clients });
 	for (unsigned d = 0; d < ndirs; d++) {
 		memset(g, 0, sizeof(*g));

@@ -82,7 +82,7 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 
 	memset(c->all, 0, sizeof(*c->all));
 	stats_group_collect(c->all, d->stats, STATS_ALL_DIRS);
-	stats_clients_collect(d->stats, c->mine);
+	stats_clients_collect(d->stats, s->exec_ns, s->end_ns, c->mine);
 	me.bytes = stats_bytes(&c->all->exec);
 	cluster_reduce_groups(c->all, 1);
 	cluster_gather_clients(c->mine, plan->nclients, c->clients);

@@ -262,13 +262,18 @@ void stats_group_add(struct stats_group *dst, const struct stats_group *src)
 		hist_merge(&dst->hist[t], &src->hist[t]);
 }
 
-void stats_clients_collect(const struct stats_region *r, struct stats_client *out)
+void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
+			   uint64_t window_end_ns, struct stats_client *out)
 {
 	for (unsigned i = 0; i < r->nclients; i++) {
 		const struct phase_slot *p = &r->slot[i].phase[PHASE_EXECUTE];
 		struct phase_stats one = { 0 };
+		uint64_t end = __atomic_load_n(&r->slot[i].end_ns, __ATOMIC_ACQUIRE);
+		if (!end || end > window_end_ns)
+			end = window_end_ns;
 		add_phase(&one, p);
-		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops };
+		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops,
+						.seconds = end > exec_ns ? (end - exec_ns) / 1e9 : 0 };
 		for (int t = 0; t < OP_COUNT; t++)
 			out[i].errors += one.op[t].errors;
 	}

@@ -390,6 +390,8 @@ struct stats_client {
 	uint64_t bytes;		/* ReadX + WriteX */
 	uint64_t ops;
 	uint64_t errors;
+	double seconds;		/* of the execute window it replayed in: up to
+				 * its own end (--run-once: its pass), or all */
 };
 
 #define STATS_ALL_DIRS (-1)
@@ -402,7 +404,10 @@ void stats_group_collect(struct stats_group *g, const struct stats_region *r, in
 /* dst += src. */
 void stats_group_add(struct stats_group *dst, const struct stats_group *src);
 
-/* Each client's figures into out[nclients] (parent side). */
-void stats_clients_collect(const struct stats_region *r, struct stats_client *out);
+/* Each client's figures into out[nclients] (parent side), its seconds
+ * from exec_ns (the window began) to when it stopped replaying, or to
+ * window_end_ns, whichever came first. */
+void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
+			   uint64_t window_end_ns, struct stats_client *out);
 
 #endif

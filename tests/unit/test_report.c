@@ -548,6 +548,40 @@ static void fill_gives_each_client_its_figures_and_directory_round_robin(void **
 	assert_double_is(res->clients[2].mb_s, 0.0005);
 }
 
+/* --run-once: a client's rate is over its own time, from the window's
+ * start to the end of its pass (or the window's end, if later or never),
+ * so clients doing the same work at different speeds differ. */
+static void fill_rates_each_client_over_its_own_time(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = region_new(ctx);
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+	struct stats_group *g = talloc_zero(ctx, struct stats_group);
+	struct stats_client figs[3];
+	const uint64_t exec = 5000000000ull, window_end = exec + 2000000000ull;
+
+	assert_non_null(st);
+	assert_non_null(res);
+	assert_non_null(g);
+	record_known_ops(st);
+	st->slot[0].end_ns = exec + 500000000ull;	/* its pass ended at 0.5 s */
+	st->slot[1].end_ns = 0;				/* never stopped replaying */
+	st->slot[2].end_ns = window_end + 3000000000ull;	/* after the window */
+	stats_clients_collect(st, exec, window_end, figs);
+	assert_double_is(figs[0].seconds, 0.5);
+	assert_double_is(figs[1].seconds, 2.0);
+	assert_double_is(figs[2].seconds, 2.0);
+	res->plan = plan_new(ctx);
+	res->nclients = 3;
+	res->exec_seconds = EXEC_SECONDS;
+	stats_group_collect(g, st, STATS_ALL_DIRS);
+	result_fill_figures(res, &(struct run_figures){ g, figs });
+	assert_non_null(res->clients);
+	assert_double_is(res->clients[0].mb_s, C1_BYTES / 1e6 / 0.5);
+	assert_double_is(res->clients[1].mb_s, C2_BYTES / 1e6 / EXEC_SECONDS);
+	assert_double_is(res->fairness.max_mb_s, C1_BYTES / 1e6 / 0.5);
+}
+
 /* Rates 0.067584, 0.065536 and 0.0005 MB/sec. */
 static void fill_computes_fairness_from_the_client_rates(void **state)
 {
@@ -739,7 +773,7 @@ static void fill_of_a_result_new_allocates_nothing(void **state)
 	res->exec_seconds = EXEC_SECONDS;
 	size_t blocks = talloc_total_blocks(res);
 	stats_group_collect(g, st, STATS_ALL_DIRS);
-	stats_clients_collect(st, figs);
+	stats_clients_collect(st, 0, 0, figs);
 	result_fill_figures(res, &(struct run_figures){ g, figs });
 	for (unsigned d = 0; d < 2; d++) {
 		memset(g, 0, sizeof(*g));
@@ -2070,6 +2104,7 @@ int main(void)
 		T(fill_leaves_operations_that_did_not_run_at_zero),
 		T(fill_max_latency_is_the_worst_execute_operation),
 		T(fill_gives_each_client_its_figures_and_directory_round_robin),
+		T(fill_rates_each_client_over_its_own_time),
 		T(fill_computes_fairness_from_the_client_rates),
 		T(throughput_is_bytes_moved_over_the_execute_window),
 		T(throughput_of_an_empty_window_is_zero),
