@@ -18,7 +18,43 @@ struct outfile {
 	char *path;	/* the destination */
 	char *tmp;	/* the temporary beside it, or NULL when it is stdout */
 	FILE *f;	/* open until commit or free */
+	int fd;		/* the temporary's descriptor, under f */
+	int err;	/* errno of the first failed write or close, or 0 */
 };
+
+/*
+ * The stream's writes, straight to the temporary.  The errno of a failure
+ * is kept here, when it happens: a caller that looks at errno later (after
+ * a library has unwound and freed its own state) may find it changed.
+ */
+static ssize_t outfile_cookie_write(void *cookie, const char *buf, size_t size)
+{
+	struct outfile *o = cookie;
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = write(o->fd, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!o->err)
+				o->err = n < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int outfile_cookie_close(void *cookie)
+{
+	struct outfile *o = cookie;
+
+	if (close(o->fd) != 0 && !o->err)
+		o->err = errno;
+	o->fd = -1;
+	return o->err ? -1 : 0;
+}
 
 /* Freed without a commit: the temporary goes, the destination stays. */
 static int outfile_destructor(struct outfile *o)
@@ -83,10 +119,14 @@ struct outfile *outfile_open(TALLOC_CTX *mem_ctx, const char *path, FILE **f, in
 		goto fail;
 	}
 	o->tmp = tmp;
+	o->fd = fd;
 	talloc_set_destructor(o, outfile_destructor);
-	if (!(o->f = fdopen(fd, "w"))) {
+	o->f = fopencookie(o, "w", (cookie_io_functions_t){
+		.write = outfile_cookie_write, .close = outfile_cookie_close });
+	if (!o->f) {
 		*err = errno;
 		close(fd);
+		o->fd = -1;
 		goto fail;
 	}
 	*f = o->f;
@@ -96,21 +136,28 @@ fail:
 	return NULL;
 }
 
+int outfile_error(const struct outfile *o)
+{
+	if (o->err)
+		return o->err;
+	return ferror(o->f) ? EIO : 0;
+}
+
 int outfile_commit(struct outfile *o)
 {
-	int err = 0;
+	errno = 0;
+	int flushed = fflush(o->f);
+	int err = outfile_error(o);
 
-	if (ferror(o->f))
-		err = EIO;
-	if (fflush(o->f) == EOF && !err)
+	if (!err && flushed == EOF)
 		err = errno ? errno : EIO;
 	if (o->tmp) {
-		if (!err && fsync(fileno(o->f)) != 0)
+		if (!err && fsync(o->fd) != 0)
 			err = errno;
 		FILE *f = o->f;
 		o->f = NULL;
 		if (fclose(f) == EOF && !err)
-			err = errno;
+			err = o->err ? o->err : EIO;
 		if (!err && rename(o->tmp, o->path) != 0)
 			err = errno;
 		else if (!err)

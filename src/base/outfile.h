@@ -26,6 +26,13 @@ struct outfile;
 struct outfile *outfile_open(TALLOC_CTX *mem_ctx, const char *path, FILE **f, int *err);
 
 /*
+ * The errno of the stream's first failed write, caught when it failed;
+ * EIO for a stream in error with no errno kept (standard output); 0 when
+ * nothing has failed.  For a writer whose formatter gave up part way.
+ */
+int outfile_error(const struct outfile *o);
+
+/*
  * Finish: flush and close the stream and rename the file into place.
  * Returns 0 or the first errno (a write error of the stream counts), and
  * frees the outfile either way.

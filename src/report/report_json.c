@@ -367,9 +367,10 @@ int report_json_dump(json_t *doc, const char *path)
 
 	if (!o)
 		return err;
-	errno = 0;
 	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', f) == EOF) {
-		err = errno ? errno : EIO;
+		err = outfile_error(o);
+		if (!err)	/* the encoder itself gave up: out of memory */
+			err = ENOMEM;
 		talloc_free(o);	/* the previous file stays */
 		return err;
 	}
