@@ -138,7 +138,7 @@ static const char *const config_items[] = {
 	"loadfile_sha256", "clients_per_process", "cpus", "timelimit_s", "warmup_s", "run_once",
 	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
 	"probe_directory", "probe_directories", "think_time_us", "think_time_exponential",
-	"no_resolve", "continue_on_error", "cpus",
+	"no_resolve", "continue_on_error",
 };
 
 /* A value as the reader wants to see it: strings bare, the rest as JSON. */

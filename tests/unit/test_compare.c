@@ -435,6 +435,17 @@ static void each_differing_setting_is_named_with_both_values(void **state)
 		"  config.verify: false -> true\n");
 }
 
+static void a_differing_setting_is_named_once(void **state)
+{
+	json_t *db = run_doc(1, 10, 0);
+	struct rundoc *a = set_of(state, "a", run_doc(1, 10, 0)), *b;
+
+	json_object_set_new(json_object_get(db, "config"), "cpus", json_pack("[i]", 0));
+	b = set_of(state, "b", db);
+	assert_string_equal(compare_env_diff(ctx_of(state), a, b),
+			    "  config.cpus: (absent) -> [0]\n");
+}
+
 static void a_different_number_of_targets_is_named(void **state)
 {
 	json_t *db = run_doc(1, 10, 0);
@@ -790,6 +801,7 @@ int main(void)
 		T(files_that_cannot_be_read_or_parsed_are_named),
 		T(identical_environments_have_no_differences),
 		T(each_differing_setting_is_named_with_both_values),
+		T(a_differing_setting_is_named_once),
 		T(a_different_number_of_targets_is_named),
 		T(a_sweep_speaks_through_its_first_successful_run),
 		T(a_significant_drop_beyond_the_limit_exits_3),
