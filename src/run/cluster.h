@@ -112,7 +112,7 @@ void cluster_bound(unsigned timeout_s);
  * with this rank's own figures, and the rank is to finish on its own.
  * While it waits, idle(arg) is called every few hundred microseconds; a
  * rank other than 0 for which it returns true gives up on rank 0 after
- * 200 ms (mpirun's SIGTERM: it has a second to finish on its own).
+ * 300 ms (mpirun's SIGTERM: it has a second to finish on its own).
  */
 int cluster_news(bool mine, int *lost, bool (*idle)(void *), void *arg);
 bool cluster_broken(void);
