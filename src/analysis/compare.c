@@ -712,11 +712,12 @@ static const char *precision_text(TALLOC_CTX *ctx, const struct rundoc *s,
 	double mean, half;
 	bool reached;
 	double target = precision_target(s, g->nprocs, &reached);
-	const char *text = numstat_mean_interval(g->mb_s, g->nruns, 0.95, &mean, &half) &&
-			   mean > 0
-		? talloc_asprintf(ctx, "%.3f +-%.2f%% (%zu runs)", mean, half / mean * 100,
-				  g->nruns)
-		: talloc_asprintf(ctx, "%.3f, no interval (1 run)", mean);
+	bool interval = numstat_mean_interval(g->mb_s, g->nruns, 0.95, &mean, &half);
+	const char *text = !interval ? talloc_asprintf(ctx, "%.3f, no interval (1 run)", mean)
+		: mean > 0 ? talloc_asprintf(ctx, "%.3f +-%.2f%% (%zu runs)", mean,
+					     half / mean * 100, g->nruns)
+		: talloc_asprintf(ctx, "%.3f, no interval in %% of a mean of 0 (%zu runs)", mean,
+				  g->nruns);
 
 	if (target > 0 && !reached)
 		text = talloc_asprintf(ctx, "%s, target +-%g%% not reached", text, target);

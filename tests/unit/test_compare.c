@@ -549,6 +549,19 @@ static void a_noisy_drop_exits_0_however_large(void **state)
 	free(text);
 }
 
+static void runs_that_move_no_bytes_have_no_interval_in_percent_but_are_not_one_run(void **state)
+{
+	const int np[] = { 1, 1, 1 };
+	const double zero[] = { 0, 0, 0 };
+	char *text = NULL;
+
+	assert_int_equal(report_of(state, sweep_doc(3, np, zero, NULL), sweep_doc(3, np, zero, NULL),
+				   -1, &text), 0);
+	assert_non_null(strstr(text, "     1  0.000, no interval in % of a mean of 0 (3 runs)"));
+	assert_null(strstr(text, "(1 run)"));
+	free(text);
+}
+
 static void single_runs_exit_3_on_the_plain_difference(void **state)
 {
 	char *text = NULL;
@@ -807,6 +820,7 @@ int main(void)
 		T(a_significant_drop_beyond_the_limit_exits_3),
 		T(a_drop_within_the_limit_exits_0),
 		T(a_noisy_drop_exits_0_however_large),
+		T(runs_that_move_no_bytes_have_no_interval_in_percent_but_are_not_one_run),
 		T(single_runs_exit_3_on_the_plain_difference),
 		T(latency_rows_follow_the_operation_table),
 		T(each_document_is_judged_against_the_first),
