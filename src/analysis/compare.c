@@ -1,6 +1,7 @@
 /*
- * compare.c - "dbench compare": two result documents side by side, with
- * the statistics that say whether a difference is noise (see compare.h).
+ * compare.c - "dbench compare": each result document against the first,
+ * with the statistics that say whether a difference is noise (see
+ * compare.h).
  */
 #include <errno.h>
 #include <math.h>

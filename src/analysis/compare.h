@@ -11,8 +11,10 @@
  * settings and each other's (taken from the first successful run of
  * each), the throughput at every nprocs of A that another shares (with
  * two documents the pair's table; with more, each document's mean, high
- * and low with its change against A), the precision of each mean, and
- * each operation's p99 latency there.
+ * and low with its change against A), a warning where the evidence is
+ * weak or a run is an outlier, the precision of each mean, what the
+ * disks did, each operation's p99 latency there (only the significant
+ * changes unless --all), and one verdict line.
  *
  * Where both sides have two or more runs at an nprocs, Welch's t-test
  * says whether the change is more than run-to-run noise: the verdict is
@@ -46,8 +48,9 @@
 /* ---- command ---- */
 
 /* The whole subcommand.  argv[0] is "compare"; the rest are its options
- * (--fail-above=PCT, --alpha=P, --plot=FILE, --plot-log, --help) and the files.  The report
- * goes to stdout, errors to stderr; returns the exit status. */
+ * (--fail-above=PCT, --alpha=P, --all, --plot=FILE, --plot-log, --help)
+ * and the files.  The report goes to stdout, errors to stderr; returns
+ * the exit status. */
 int compare_main(int argc, const char **argv);
 
 /* ---- the documents ---- */
