@@ -156,12 +156,27 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 		c->ops = figs[i].ops;
 		c->errors = figs[i].errors;
 		/* its own time: with --run-once, until its pass ended */
-		double secs = figs[i].seconds > 0 ? figs[i].seconds : res->exec_seconds;
-		c->mb_s = secs > 0 ? c->bytes / 1e6 / secs : 0;
+		c->seconds = figs[i].seconds > 0 ? figs[i].seconds : res->exec_seconds;
+		c->mb_s = c->seconds > 0 ? c->bytes / 1e6 / c->seconds : 0;
 		rates[i] = c->mb_s;
 	}
 	res->fairness = fairness_of(rates, res->nclients);
 	drop_rates(res, rates);
+}
+
+/* Directory d's time: with --run-once, until the last of its clients
+ * ended its pass (like each client's own rate), else the whole window. */
+static double dir_seconds(const struct run_result *res, unsigned d)
+{
+	const struct run_plan *plan = res->plan;
+	double secs = 0;
+
+	if (!plan->run_once || !res->clients)
+		return res->exec_seconds;
+	for (unsigned i = 0; i < res->nclients; i++)
+		if ((res->clients[i].id - 1) % plan->ndirs == d && res->clients[i].seconds > secs)
+			secs = res->clients[i].seconds;
+	return secs > 0 ? secs : res->exec_seconds;
 }
 
 void result_fill_dir(struct run_result *res, unsigned d, const struct stats_group *g,
@@ -176,7 +191,8 @@ void result_fill_dir(struct run_result *res, unsigned d, const struct stats_grou
 	dr->bytes = stats_bytes(&g->exec);
 	for (int t = 0; t < OP_COUNT; t++)
 		hist_merge(scratch, &g->hist[t]);
-	dr->mb_s = res->exec_seconds > 0 ? dr->bytes / 1e6 / res->exec_seconds : 0;
+	double secs = dir_seconds(res, d);
+	dr->mb_s = secs > 0 ? dr->bytes / 1e6 / secs : 0;
 	dr->operations = scratch->count;
 	dr->p99_ms = quantile_ms(scratch, 0.99);
 }

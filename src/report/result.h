@@ -53,6 +53,8 @@ struct client_result {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t errors;
+	double seconds;		/* its time in the execute window: to the end of
+				 * its pass with --run-once, else all of it */
 	double mb_s;
 };
 

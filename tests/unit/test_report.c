@@ -582,6 +582,44 @@ static void fill_rates_each_client_over_its_own_time(void **state)
 	assert_double_is(res->fairness.max_mb_s, C1_BYTES / 1e6 / 0.5);
 }
 
+/* --run-once: a directory's rate is over its clients' time, to the end
+ * of the last of their passes; a timed run's is over the whole window. */
+static void fill_rates_each_directory_over_its_clients_time(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = region_new(ctx);
+	struct run_plan *plan = plan_new(ctx);
+	struct stats_group *g = talloc_zero(ctx, struct stats_group);
+	struct hist *scratch = talloc(ctx, struct hist);
+	struct stats_client figs[3];
+	const uint64_t exec = 5000000000ull, window_end = exec + 2000000000ull;
+
+	assert_non_null(st);
+	assert_non_null(g);
+	assert_non_null(scratch);
+	record_known_ops(st);
+	st->slot[0].end_ns = exec + 500000000ull;	/* directory 1: 0.5 s */
+	st->slot[1].end_ns = exec + 1500000000ull;	/* directory 2: 1.5 s */
+	st->slot[2].end_ns = exec + 1000000000ull;	/* directory 1: 1.0 s */
+	stats_clients_collect(st, exec, window_end, figs);
+	for (int once = 0; once <= 1; once++) {
+		plan->run_once = once;
+		struct run_result *res = result_new(ctx, plan, 1);
+		assert_non_null(res);
+		res->exec_seconds = EXEC_SECONDS;
+		stats_group_collect(g, st, STATS_ALL_DIRS);
+		result_fill_figures(res, &(struct run_figures){ g, figs });
+		for (unsigned d = 0; d < 2; d++) {
+			memset(g, 0, sizeof(*g));
+			stats_group_collect(g, st, (int)d);
+			result_fill_dir(res, d, g, scratch);
+		}
+		assert_double_is(res->dirs[0].mb_s,
+				 (C1_BYTES + C3_BYTES) / 1e6 / (once ? 1.0 : EXEC_SECONDS));
+		assert_double_is(res->dirs[1].mb_s, C2_BYTES / 1e6 / (once ? 1.5 : EXEC_SECONDS));
+	}
+}
+
 /* Rates 0.067584, 0.065536 and 0.0005 MB/sec. */
 static void fill_computes_fairness_from_the_client_rates(void **state)
 {
@@ -2105,6 +2143,7 @@ int main(void)
 		T(fill_max_latency_is_the_worst_execute_operation),
 		T(fill_gives_each_client_its_figures_and_directory_round_robin),
 		T(fill_rates_each_client_over_its_own_time),
+		T(fill_rates_each_directory_over_its_clients_time),
 		T(fill_computes_fairness_from_the_client_rates),
 		T(throughput_is_bytes_moved_over_the_execute_window),
 		T(throughput_of_an_empty_window_is_zero),
