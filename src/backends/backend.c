@@ -5,6 +5,7 @@
  * every backend shares, and the check of what a backend cannot express.
  * Adding a backend adds it to `backends` below and nothing else here.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,16 +36,43 @@ const char *backend_names(TALLOC_CTX *mem_ctx)
 	return s;
 }
 
+/* Per backend, the first of its options the command line gave (NULL for
+ * none), noted by popt's callback as it parses: a number leaves no other
+ * mark of being given. */
+static const char *given_option[NBACKENDS];
+
+static void note_given(poptContext pc, enum poptCallbackReason reason,
+		       const struct poptOption *opt, const char *arg, const void *slot)
+{
+	(void)pc;
+	(void)arg;
+	if (reason == POPT_CALLBACK_REASON_OPTION && opt && !*(const char **)slot)
+		*(const char **)slot = opt->longName;
+}
+
 struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 {
 	struct poptOption *t = talloc_zero_array(mem_ctx, struct poptOption, NBACKENDS + 1);
 	size_t n = 0;
 
 	for (size_t i = 0; t && i < NBACKENDS; i++) {
+		given_option[i] = NULL;
 		if (!backends[i]->options)
 			continue;
+		/* the backend's table behind a callback entry that notes each
+		 * option given (popt still stores its value) */
+		size_t len = 0;
+		while (backends[i]->options[len].longName)
+			len++;
+		struct poptOption *own = talloc_zero_array(t, struct poptOption, len + 2);
+		if (!own)
+			return NULL;
+		own[0] = (struct poptOption){ .argInfo = POPT_ARG_CALLBACK,
+					      .arg = (void *)(uintptr_t)note_given,
+					      .descrip = (const char *)&given_option[i] };
+		memcpy(own + 1, backends[i]->options, len * sizeof(*own));
 		t[n].argInfo = POPT_ARG_INCLUDE_TABLE;
-		t[n].arg = (void *)backends[i]->options;
+		t[n].arg = own;
 		t[n].descrip = talloc_asprintf(t, "Options of the %s backend:", backends[i]->name);
 		n++;
 	}
@@ -54,13 +82,9 @@ struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 const char *backend_foreign_option(const struct backend *b, const char **owner)
 {
 	for (size_t i = 0; i < NBACKENDS; i++) {
-		if (backends[i] == b || !backends[i]->options)
-			continue;
-		for (const struct poptOption *o = backends[i]->options; o->longName; o++) {
-			if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && *(char **)o->arg) {
-				*owner = backends[i]->name;
-				return o->longName;
-			}
+		if (backends[i] != b && given_option[i]) {
+			*owner = backends[i]->name;
+			return given_option[i];
 		}
 	}
 	return NULL;

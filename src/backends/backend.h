@@ -277,17 +277,18 @@ const struct backend *backend_by_name(const char *name);
 /* The names of every backend for messages: "'fileio' or 'null'". */
 const char *backend_names(TALLOC_CTX *mem_ctx);
 
-/* The long name of a string option of a backend other than `b` that the
- * command line gave ("smb-share" without --backend=smb), its backend's
- * name in *owner; NULL when there is none.  Options with a number are
- * not seen: popt leaves no mark of theirs being given. */
+/* The long name of an option of a backend other than `b` that the
+ * command line gave ("smb-share" or "smb-timeout" without --backend=smb),
+ * its backend's name in *owner; NULL when there is none.  It knows what
+ * the last parse with backend_option_table()'s table saw. */
 const char *backend_foreign_option(const struct backend *b, const char **owner);
 
 /* Every backend's scrub_argv(), whichever backend runs. */
 void backend_scrub_argv(int argc, char **argv);
 
-/* A popt table including every backend's own options (for main), or NULL
- * when out of memory. */
+/* A popt table including every backend's own options (for main), which
+ * notes those given for backend_foreign_option(); NULL when out of
+ * memory. */
 struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx);
 
 /*

@@ -87,6 +87,23 @@ expect_eq "$err" "dbench: --nfs goes with --backend=nfs"
 [ -z "$(ls "$T")" ] || fail "files were created: $(ls "$T")"
 end
 
+begin "a backend's numeric option without that backend is refused too"
+err=$(cd "$T" && "$DBENCH" --smb-timeout=5 -t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --smb-timeout goes with --backend=smb"
+err=$(cd "$T" && "$DBENCH" --backend=null --port 7003 -t 1 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --port goes with --backend=sockio"
+err=$(cd "$T" && "$DBENCH" --backend=smb --smb-share=//127.0.0.1/x --port=1 -t 1 1 \
+	2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --port goes with --backend=sockio"
+err=$(cd "$T" && "$DBENCH" --sweep=1,2 --port=1 -t 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --port goes with --backend=sockio"
+[ -z "$(ls "$T")" ] || fail "files were created: $(ls "$T")"
+end
+
 begin "a missing -D directory is refused before any client starts"
 err=$("$DBENCH" -D "$T/nope" -t 1 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
