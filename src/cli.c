@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "base/progname.h"
 #include "base/version.h"
 #include "cli.h"
 #include "load/loadfile.h"
@@ -57,15 +58,6 @@ struct cmdline {
 };
 
 /* --think-time: "USEC" or "exp:USEC". */
-/* tbench is this program under another name (a link made by make): it
- * runs the sockio backend and takes the server after NPROCS. */
-static bool entered_as_tbench(const char *argv0)
-{
-	const char *base = strrchr(argv0, '/');
-
-	return strcmp(base ? base + 1 : argv0, "tbench") == 0;
-}
-
 static bool parse_think(const char *s, double *us, bool *exp)
 {
 	char *end;
@@ -125,11 +117,8 @@ static void free_cmdline(struct cmdline *cl)
 /* One line: what is wrong, the synopsis, where the options are listed. */
 static void usage_error(const struct cmdline *cl, const char *what)
 {
-	const char *prog_name = cl->tbench ? "tbench" : "dbench";
-
-	fprintf(stderr, "%s: %s (usage: %s [OPTION...] NPROCS%s; %s --help lists the"
-		" options)\n", prog_name, what, prog_name, cl->tbench ? " [SERVER]" : "",
-		prog_name);
+	say("%s (usage: %s [OPTION...] NPROCS%s; %s --help lists the options)\n", what,
+	    progname(), cl->tbench ? " [SERVER]" : "", progname());
 }
 
 /* The commands beside a run, which popt's table cannot show: after
@@ -170,7 +159,7 @@ static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *
 				    : loadfile_default(mem_ctx, &err);
 	if (!prog) {
 		*rc = errno == ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
-		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+		say("%s\n", err ? err : "out of memory");
 	}
 	return prog;
 }
@@ -373,11 +362,11 @@ static char *command_line(TALLOC_CTX *mem_ctx, int argc, const char **argv)
 static void notice_dbench4_options(const struct cmdline *cl, const struct backend *b)
 {
 	if (cl->stat_check)
-		fprintf(stderr, "dbench: --stat-check changes nothing here: every call is made"
+		say("--stat-check changes nothing here: every call is made"
 			" as the loadfile has it and its outcome checked against the expected"
 			" status\n");
 	if (cl->tcp_options && b != &sockio_backend)
-		fprintf(stderr, "dbench: --tcp-options '%s' changes nothing here: it sets tbench's"
+		say("--tcp-options '%s' changes nothing here: it sets tbench's"
 			" socket options, and the %s backend opens no socket\n", cl->tcp_options,
 			b->name);
 }
@@ -409,7 +398,7 @@ static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
 	while (cl->probes && cl->probes[count])
 		count++;
 	if (count > PROBE_MAX) {
-		fprintf(stderr, "dbench: --probe is given %u times: at most %d\n", count, PROBE_MAX);
+		say("--probe is given %u times: at most %d\n", count, PROBE_MAX);
 		return false;
 	}
 	*n = count;
@@ -419,19 +408,19 @@ static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
 		const char *dir = cl->probes[i];
 		for (unsigned j = 0; j < i; j++) {
 			if (strcmp(cl->probes[j], dir) == 0) {
-				fprintf(stderr, "dbench: --probe%s%s is given twice\n", *dir ? "=" : "",
+				say("--probe%s%s is given twice\n", *dir ? "=" : "",
 					dir);
 				return false;
 			}
 		}
 		int perr = *dir ? probe_check_directory(dir) : 0;
 		if (perr) {
-			fprintf(stderr, "dbench: cannot use probe directory '%s': %s\n", dir,
+			say("cannot use probe directory '%s': %s\n", dir,
 				strerror(perr));
 			return false;
 		}
 		if (!*dir && !backend->local_clients_fd && !backend->lister_open) {
-			fprintf(stderr, "dbench: --probe makes its directory in a local target, and"
+			say("--probe makes its directory in a local target, and"
 				" the %s backend's are not: give --probe=DIR\n", backend->name);
 			return false;
 		}
@@ -477,13 +466,13 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 
 	if (cl->sweep) {
 		if (arg) {
-			fprintf(stderr, "dbench: --sweep takes the client counts from its list,"
+			say("--sweep takes the client counts from its list,"
 				" not NPROCS '%s'\n", arg);
 			return CLI_EXIT;
 		}
 		if (!sweep_parse_list(mem_ctx, cl->sweep, &out->sweep.procs, &out->sweep.nprocs,
 				      &err)) {
-			fprintf(stderr, "dbench: %s\n", err);
+			say("%s\n", err);
 			return CLI_EXIT;
 		}
 	} else if (!arg || nargs > 1) {
@@ -492,7 +481,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 				    : "NPROCS is missing");
 		return CLI_EXIT;
 	} else if (!parse_nprocs(arg, &nclients)) {
-		fprintf(stderr, "dbench: NPROCS '%s' is not a whole number from 1 to %d\n",
+		say("NPROCS '%s' is not a whole number from 1 to %d\n",
 			arg, DBENCH_MAX_CLIENTS);
 		return CLI_EXIT;
 	} else if (series(cl)) {
@@ -513,18 +502,18 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	}
 	const char **dirs = given ? given : here;
 	if (backend->targets && !(dirs = backend->targets(mem_ctx, given, &err))) {
-		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+		say("%s\n", err ? err : "out of memory");
 		return CLI_EXIT;
 	}
 	if (cl->think && !parse_think(cl->think, &think_us, &think_exp)) {
-		fprintf(stderr, "dbench: --think-time '%s' is not USEC or exp:USEC"
+		say("--think-time '%s' is not USEC or exp:USEC"
 			" (0 to 60000000 microseconds)\n", cl->think);
 		return CLI_EXIT;
 	}
 	if (cl->cpus) {
 		char *why = parse_cpus(mem_ctx, cl->cpus, &cpus, &ncpus);
 		if (why) {
-			fprintf(stderr, "dbench: %s\n", why);
+			say("%s\n", why);
 			return CLI_EXIT;
 		}
 	}
@@ -577,7 +566,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	int json_err = !series(cl) && cl->json && strcmp(cl->json, "-") != 0 && !cluster_mpi()
 			       ? outfile_check(cl->json) : 0;
 	if (json_err) {
-		fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n", cl->json,
+		say("cannot write JSON to '%s': %s\n", cl->json,
 			strerror(json_err));
 		return CLI_EXIT;
 	}
@@ -600,13 +589,13 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 
 	*out = (struct cli){ .action = CLI_EXIT, .exit_code = EXIT_BAD_INPUT };
 	if (!cl) {
-		fprintf(stderr, "dbench: out of memory\n");
+		say("out of memory\n");
 		return;
 	}
 	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT, .stop_timeout = 10,
 				.clients_per_process = 1, .repeat = NOT_GIVEN, .settle = NOT_GIVEN,
-				.tbench = argc > 0 && entered_as_tbench(argv[0]) };
-	const char *prog_name = cl->tbench ? "tbench" : "dbench";
+				.tbench = progname_tbench() };
+	const char *prog_name = progname();
 	talloc_set_destructor(cl, cmdline_destructor);
 	struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, OPT_TIMELIMIT,
@@ -727,10 +716,10 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		for (int i = 1; i < argc; i++)
 			if (av[i] == what && av[i - 1][0] == '-' && what[0] != '-')
 				option = talloc_asprintf(mem_ctx, "%s ", av[i - 1]);
-		fprintf(stderr, "%s: %s%s: %s (%s --help lists the options)\n", prog_name,
-			option ? option : "", what, poptStrerror(opt), prog_name);
+		say("%s%s: %s (%s --help lists the options)\n", option ? option : "", what,
+		    poptStrerror(opt), prog_name);
 	} else if ((bad = bad_option(mem_ctx, cl))) {
-		fprintf(stderr, "dbench: %s\n", bad);
+		say("%s\n", bad);
 	} else if (cl->help || cl->usage) {
 		/* popt's own --help would exit() from inside the parser */
 		if (cl->help)
@@ -744,8 +733,8 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		out->exit_code = EXIT_OK;
 	} else if (cl->check_loadfile) {
 		if (poptPeekArg(pc))
-			fprintf(stderr, "dbench: --check-loadfile takes no NPROCS (usage: dbench"
-				" --check-loadfile [-c FILE])\n");
+			say("--check-loadfile takes no NPROCS (usage: %s"
+				" --check-loadfile [-c FILE])\n", prog_name);
 		else if ((out->plan.prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)))
 			out->action = CLI_CHECK_LOADFILE;
 		out->plan.backend = cli_backend(cl);

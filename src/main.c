@@ -14,6 +14,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/sweep.h"
+#include "base/progname.h"
 #include "cli.h"
 #include "load/loadfile.h"
 #include "run/cluster.h"
@@ -77,7 +78,7 @@ static int stdout_finish(int rc, bool stdout_closed)
 	if (!failed && !stdout_closed)
 		return rc;
 	/* a write that failed during the run left no errno behind */
-	fprintf(stderr, "dbench: cannot write standard output: %s\n",
+	say("cannot write standard output: %s\n",
 		stdout_closed ? strerror(EBADF) : err ? strerror(err)
 			      : "a write failed, results are missing");
 	return rc == EXIT_OK ? EXIT_RUN_FAILED : rc;
@@ -85,6 +86,7 @@ static int stdout_finish(int rc, bool stdout_closed)
 
 int main(int argc, const char **argv)
 {
+	progname_set(argc > 0 ? argv[0] : NULL);
 	bool stdout_closed = std_fds_open();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return stdout_finish(compare_main(argc - 1, argv + 1), stdout_closed);

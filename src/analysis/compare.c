@@ -13,6 +13,7 @@
 #include "analysis/compare.h"
 #include "analysis/plot.h"
 #include "base/numstat.h"
+#include "base/progname.h"
 #include "load/ops.h"
 #include "run/plan.h"
 
@@ -1033,43 +1034,43 @@ int compare_main(int argc, const char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	/* popt names the program after argv[0] in its usage lines */
-	args[0] = "dbench compare";
+	args[0] = progname_tbench() ? "tbench compare" : "dbench compare";
 	memcpy(&args[1], &argv[1], (argc - 1) * sizeof(*args));
 	args[argc] = NULL;
-	pc = poptGetContext("dbench compare", argc, args, table, 0);
+	pc = poptGetContext(args[0], argc, args, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]");
 	while ((opt_id = poptGetNextOpt(pc)) > 0)
 		fail_given |= opt_id == 'f';
 	while (ndocs <= COMPARE_MAX_DOCS && (paths[ndocs] = poptGetArg(pc)))
 		ndocs++;
 	if (opt_id < -1) {
-		fprintf(stderr, "dbench: %s: %s (dbench compare --help lists the options)\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt_id));
+		say("%s: %s (%s --help lists the options)\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt_id), args[0]);
 	} else if (help) {
 		poptPrintHelp(pc, stdout, 0);
 		rc = EXIT_OK;
 	} else if (fail_given && !(opt.fail_above >= 0 && isfinite(opt.fail_above))) {
-		fprintf(stderr, "dbench: --fail-above must be a percentage, 0 or more\n");
+		say("--fail-above must be a percentage, 0 or more\n");
 	} else if (plot_log && !plot) {
-		fprintf(stderr, "dbench: --plot-log goes with --plot\n");
+		say("--plot-log goes with --plot\n");
 	} else if (!(opt.alpha > 0 && opt.alpha < 1)) {
-		fprintf(stderr, "dbench: --alpha must lie between 0 and 1\n");
+		say("--alpha must lie between 0 and 1\n");
 	} else if (ndocs < 2 || ndocs > COMPARE_MAX_DOCS) {
-		fprintf(stderr, "dbench: compare takes 2 to %d result files, the baseline "
+		say("compare takes 2 to %d result files, the baseline "
 			"first\n", COMPARE_MAX_DOCS);
 		poptPrintUsage(pc, stderr, 0);
 	} else if ((err = load_all(top, paths, ndocs, docs))) {
-		fprintf(stderr, "dbench: %s\n", err);
+		say("%s\n", err);
 	} else {
 		opt.all = all;
 		rc = compare_report(stdout, docs, ndocs, &opt);
 		if (fflush(stdout) == EOF) {
-			fprintf(stderr, "dbench: cannot write the report: %s\n", strerror(errno));
+			say("cannot write the report: %s\n", strerror(errno));
 			rc = EXIT_BAD_INPUT;
 		}
 		int perr = plot ? compare_plot(top, plot, plot_log, docs, ndocs, opt.alpha) : 0;
 		if (perr) {
-			fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", plot,
+			say("cannot write the plot to '%s': %s\n", plot,
 				strerror(perr));
 			rc = rc ? rc : EXIT_BAD_INPUT;
 		}

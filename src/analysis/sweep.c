@@ -17,6 +17,7 @@
 #include "base/jsontext.h"
 #include "base/numstat.h"
 #include "base/outfile.h"
+#include "base/progname.h"
 #include "base/version.h"
 #include "report/report.h"
 
@@ -112,7 +113,7 @@ static void rest(const struct sweep_plan *sp)
 	if (sp->drop_caches) {
 		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || write(fd, "3\n", 2) != 2)
-			fprintf(stderr, "dbench: cannot drop caches: %s\n", strerror(errno));
+			say("cannot drop caches: %s\n", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 	}
@@ -590,7 +591,7 @@ static int check_destinations(const struct sweep_plan *sp)
 	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
 		int err = out[i].path ? outfile_check(out[i].path) : 0;
 		if (err) {
-			fprintf(stderr, "dbench: cannot write %s to '%s': %s\n", out[i].what,
+			say("cannot write %s to '%s': %s\n", out[i].what,
 				out[i].path, strerror(err));
 			return EXIT_BAD_INPUT;
 		}
@@ -607,7 +608,7 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 	struct run_plan plan = *base;
 
 	if (!runs || !summary || !repeat_of) {
-		fprintf(stderr, "dbench: out of memory\n");
+		say("out of memory\n");
 		json_decref(runs);
 		json_decref(summary);
 		free(repeat_of);
@@ -642,18 +643,18 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 	print_precision(text, summary, sp);
 	int err = 0;
 	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of, summary)) != 0)
-		fprintf(stderr, "dbench: cannot write CSV to '%s': %s\n", sp->csv_path,
+		say("cannot write CSV to '%s': %s\n", sp->csv_path,
 			strerror(err));
 	int perr = 0;
 	if (sp->plot_path && (perr = write_plot(sp, base, summary)) != 0)
-		fprintf(stderr, "dbench: cannot write the plot to '%s': %s\n", sp->plot_path,
+		say("cannot write the plot to '%s': %s\n", sp->plot_path,
 			strerror(perr));
 	err = err ? err : perr;
 	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp, base), "runs", runs,
 				"summary", summary);
 	int jerr = 0;
 	if (sp->json_path && (jerr = report_json_dump(doc, sp->json_path)) != 0)
-		fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n", sp->json_path,
+		say("cannot write JSON to '%s': %s\n", sp->json_path,
 			strerror(jerr));
 	json_decref(doc);
 	free(repeat_of);

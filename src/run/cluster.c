@@ -18,6 +18,7 @@
 #include <mpi.h>
 #endif
 
+#include "base/progname.h"
 #include "run/cluster.h"
 
 struct host_info {
@@ -66,7 +67,7 @@ int cluster_init(void)
 #ifdef DBENCH_MPI
 	int rank, size;
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-		fprintf(stderr, "dbench: cannot join the MPI job\n");
+		say("cannot join the MPI job\n");
 		return 1;
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -77,14 +78,14 @@ int cluster_init(void)
 	cl.hosts = calloc(size, sizeof(struct host_info));
 	cl.ticks = rank == 0 ? calloc(size, sizeof(struct cluster_tick)) : NULL;
 	if (!cl.hosts || (rank == 0 && !cl.ticks)) {
-		fprintf(stderr, "dbench: rank %d: out of memory\n", rank);
+		say("rank %d: out of memory\n", rank);
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	MPI_Allgather(&cl.self, sizeof(cl.self), MPI_BYTE, cl.hosts, sizeof(cl.self),
 		      MPI_BYTE, MPI_COMM_WORLD);
 	return 0;
 #else
-	fprintf(stderr, "dbench: started by mpirun, but this dbench was built without MPI"
+	say("started by mpirun, but this dbench was built without MPI"
 		" (build it with 'make MPI=1')\n");
 	return 2;
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/opclock.h"
+#include "base/progname.h"
 #include "run/driver_internal.h"
 
 /*
@@ -35,7 +36,7 @@ bool collect_reserve(struct driver *d)
 	c->ranks = talloc_zero_array(d->ctx, struct cluster_rank, nranks);
 	if ((cluster_rank() == 0 && !c->res) || !c->all || !c->dir || !c->merged || !c->mine ||
 	    !c->clients || !c->ranks) {
-		fprintf(stderr, "dbench: cannot allocate the results of %u clients over %u"
+		say("cannot allocate the results of %u clients over %u"
 			" director%s: out of memory\n", plan->nclients * nranks, plan->ndirs,
 			plan->ndirs == 1 ? "y" : "ies");
 		return false;
@@ -61,7 +62,7 @@ void collect_dump_hists(struct driver *d)
 	stats_group_collect(g, d->stats, STATS_ALL_DIRS);
 	FILE *f = path ? fopen(path, "w") : NULL;
 	if (!f || fwrite(g->hist, sizeof(struct hist), OP_COUNT, f) != OP_COUNT)
-		fprintf(stderr, "dbench: cannot write '%s'\n", path ? path : dir);
+		say("cannot write '%s'\n", path ? path : dir);
 	if (f)
 		fclose(f);
 	talloc_free(path);
@@ -156,7 +157,7 @@ int collect_report(struct driver *d, struct run_result *res)
 	if (!report_text(d->text, res) && !res->missing)
 		res->missing = "the list of stalls";
 	if (res->missing) {
-		fprintf(stderr, "dbench: cannot allocate %s: out of memory; the results are"
+		say("cannot allocate %s: out of memory; the results are"
 			" without them\n", res->missing);
 		if (res->exit_code == EXIT_OK)
 			res->exit_code = EXIT_RUN_FAILED;
@@ -166,7 +167,7 @@ int collect_report(struct driver *d, struct run_result *res)
 	if (d->plan->json_path) {
 		int err = report_json_write(res, d->plan->json_path);
 		if (err) {
-			fprintf(stderr, "dbench: cannot write JSON to '%s': %s\n",
+			say("cannot write JSON to '%s': %s\n",
 				d->plan->json_path, strerror(err));
 			return res->exit_code ? res->exit_code : EXIT_RUN_FAILED;
 		}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/opclock.h"
+#include "base/progname.h"
 #include "report/env.h"
 #include "run/driver_internal.h"
 
@@ -71,7 +72,7 @@ static bool ranks_agree(const struct run_plan *plan)
 
 	int r = cluster_differs(&mine, sizeof(mine));
 	if (r >= 0 && cluster_rank() == 0)
-		fprintf(stderr, "dbench: rank %d (%s) was given another NPROCS, loadfile, number"
+		say("rank %d (%s) was given another NPROCS, loadfile, number"
 			" of directories, time limit, warmup, --run-once or --clients-per-process"
 			" than rank 0: every rank needs the same\n", r, cluster_host(r));
 	return r < 0;
@@ -92,7 +93,7 @@ int driver_run(const struct run_plan *plan)
 		goto out;	/* every rank, in step */
 	cluster_run_begin();
 	if (!opclock_init()) {
-		fprintf(stderr, "dbench: DBENCH_OPCLOCK is '%s': the one value it takes is "
+		say("DBENCH_OPCLOCK is '%s': the one value it takes is "
 			"monotonic\n", getenv("DBENCH_OPCLOCK"));
 		goto out;
 	}
@@ -102,13 +103,13 @@ int driver_run(const struct run_plan *plan)
 	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf(),
 			    plan->nprobes);
 	if (!d.stats) {
-		fprintf(stderr, "dbench: cannot set up shared statistics for %u clients: %s\n",
+		say("cannot set up shared statistics for %u clients: %s\n",
 			plan->nclients, strerror(errno));
 		goto out;
 	}
 	if (pipe2(d.procs.start_pipe, O_CLOEXEC) < 0) {
 		int err = errno;
-		fprintf(stderr, "dbench: cannot make the pipe that starts the clients: %s%s\n",
+		say("cannot make the pipe that starts the clients: %s%s\n",
 			strerror(err), procs_limit_hint(d.ctx, err));
 		goto out;
 	}
@@ -116,7 +117,7 @@ int driver_run(const struct run_plan *plan)
 		goto out;
 	int perr = plan->backend->prepare ? plan->backend->prepare(d.ctx, plan->prog) : 0;
 	if (perr) {
-		fprintf(stderr, "dbench: cannot prepare the %s backend: %s\n",
+		say("cannot prepare the %s backend: %s\n",
 			plan->backend->name, strerror(perr));
 		goto out;
 	}

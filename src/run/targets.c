@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/progname.h"
 #include "run/driver_internal.h"
 #include "run/probe.h"
 
@@ -28,7 +29,7 @@ bool targets_open(struct driver *d)
 		d->targets[i] = plan->backend->target_open(d->ctx, plan->dirs[i], &plan->bopts,
 							   &err);
 		if (!d->targets[i]) {
-			fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
+			say("%s\n", err ? err : "out of memory");
 			return false;
 		}
 	}
@@ -75,7 +76,7 @@ void targets_clean_leftovers(struct driver *d)
 			tmp, d->targets[i % plan->ndirs], i + 1, plan->prog,
 			&plan->bopts, &err);
 		if (bc && plan->backend->cleanup(bc) != 0)
-			fprintf(stderr, "dbench: files of client %u are left in %s/clients\n",
+			say("files of client %u are left in %s/clients\n",
 				i + 1, plan->dirs[i % plan->ndirs]);
 		talloc_free(tmp);
 	}
@@ -85,7 +86,7 @@ void targets_clean_leftovers(struct driver *d)
 		if ((targets_probe_fd(d) >= 0
 			     ? probe_remove_directory(targets_probe_fd(d))
 			     : probe_remove_remote(plan->backend, d->targets[0])) != 0)
-			fprintf(stderr, "dbench: files of the probe are left in %s\n",
+			say("files of the probe are left in %s\n",
 				probe_directory(d->ctx, plan, i));
 	}
 }
@@ -97,7 +98,7 @@ void targets_close(struct driver *d)
 	for (unsigned i = 0; d->targets && i < d->plan->ndirs; i++) {
 		int err = d->targets[i] ? d->plan->backend->target_close(d->targets[i]) : 0;
 		if (err)
-			fprintf(stderr, "dbench: cannot remove '%s/clients': %s\n",
+			say("cannot remove '%s/clients': %s\n",
 				d->plan->dirs[i], strerror(err));
 	}
 	d->targets = NULL;

@@ -54,6 +54,32 @@ expect_status $rc 2
 expect_eq "$err" "dbench: --check-loadfile takes no NPROCS (usage: dbench --check-loadfile [-c FILE])"
 end
 
+begin "entered as tbench, every message is tbench's"
+TB="$(dirname "$DBENCH")/tbench"
+err=$("$TB" 0 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "tbench: NPROCS '0' is not a whole number from 1 to 10000"
+err=$("$TB" --smb-timeout=5 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "tbench: --smb-timeout goes with --backend=smb"
+err=$("$TB" -c "$T/nope" 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" "^tbench: .*$T/nope"
+err=$("$TB" --check-loadfile 4 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "tbench: --check-loadfile takes no NPROCS (usage: tbench --check-loadfile [-c FILE])"
+err=$("$TB" compare --foo a.json b.json 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "tbench: --foo: unknown option (tbench compare --help lists the options)"
+err=$("$TB" compare a.json 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" "^tbench: compare takes 2 to"
+err=$("$TB" --sweep=1 --json="$T/nodir/x.json" -t 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" "^tbench: "
+[ -z "$(ls "$T")" ] || fail "files were created: $(ls "$T")"
+end
+
 begin "the header says which durations are the defaults"
 out=$(timeout -s INT 2 "$DBENCH" --backend=null --warmup 0 -D "$T" 1)
 expect_match "$out" '^dbench [0-9.]+: 1 client, 600 s measured \(default\) after 0 s warmup$'

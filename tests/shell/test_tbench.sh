@@ -243,7 +243,7 @@ end
 begin "no server listening: exit 2 with one line before any client starts"
 "$TBENCH" -t 1 --port "$srv_port" 2 127.0.0.1 >"$T/run4" 2>"$T/err4"
 expect_status $? 2
-expect_eq "$(cat "$T/err4")" "dbench: cannot connect to 127.0.0.1:$srv_port: Connection refused" "message"
+expect_eq "$(cat "$T/err4")" "tbench: cannot connect to 127.0.0.1:$srv_port: Connection refused" "message"
 expect_eq "$(cat "$T/run4")" "" "standard output"
 end
 
