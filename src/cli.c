@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/badopt.h"
 #include "base/outfile.h"
 #include "base/progname.h"
 #include "base/version.h"
@@ -709,15 +710,8 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	 * The strings of argv are the process's own, and writable. */
 	backend_scrub_argv(argc, (char **)argv);
 	if (opt < -1) {
-		/* "-t abc": popt names the value; the option before it goes too */
-		const char *what = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
-		const char **av = args ? args : argv;
-		const char *option = "";
-		for (int i = 1; i < argc; i++)
-			if (av[i] == what && av[i - 1][0] == '-' && what[0] != '-')
-				option = talloc_asprintf(mem_ctx, "%s ", av[i - 1]);
-		say("%s%s: %s (%s --help lists the options)\n", option ? option : "", what,
-		    poptStrerror(opt), prog_name);
+		say("%s: %s (%s --help lists the options)\n",
+		    badopt_words(mem_ctx, pc, argc, args ? args : argv), poptStrerror(opt), prog_name);
 	} else if ((bad = bad_option(mem_ctx, cl))) {
 		say("%s\n", bad);
 	} else if (cl->help || cl->usage) {

@@ -12,6 +12,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/plot.h"
+#include "base/badopt.h"
 #include "base/numstat.h"
 #include "base/progname.h"
 #include "load/ops.h"
@@ -1045,7 +1046,7 @@ int compare_main(int argc, const char **argv)
 		ndocs++;
 	if (opt_id < -1) {
 		say("%s: %s (%s --help lists the options)\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(opt_id), args[0]);
+			badopt_words(top, pc, argc, args), poptStrerror(opt_id), args[0]);
 	} else if (help) {
 		poptPrintHelp(pc, stdout, 0);
 		rc = EXIT_OK;

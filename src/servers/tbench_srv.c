@@ -28,6 +28,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "base/badopt.h"
 #include "base/exitcode.h"
 #include "base/version.h"
 #include "net/addr.h"
@@ -338,14 +339,14 @@ int main(int argc, const char **argv)
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
 	if (opt < -1) {
-		fprintf(stderr, "tbench_srv: %s: %s\n", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+		fprintf(stderr, "tbench_srv: %s: %s\n", badopt_words(top, pc, argc, argv),
 			poptStrerror(opt));
 		rc = EXIT_BAD_INPUT;
 	} else if (poptPeekArg(pc)) {
 		fprintf(stderr, "tbench_srv: unexpected argument '%s'\n", poptPeekArg(pc));
 		rc = EXIT_BAD_INPUT;
 	} else if (cl.port < 0 || cl.port > 65535) {
-		fprintf(stderr, "tbench_srv: --port must be from 0 to 65535\n");
+		fprintf(stderr, "tbench_srv: --port %d is not from 0 to 65535\n", cl.port);
 		rc = EXIT_BAD_INPUT;
 	} else if (cl.version) {
 		printf("tbench_srv %s\n", DBENCH_VERSION);

@@ -40,6 +40,9 @@ expect_eq "$err" "tbench: --foo: unknown option (tbench --help lists the options
 err=$("$DBENCH" compare --foo a.json b.json 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
 expect_eq "$err" "dbench: --foo: unknown option (dbench compare --help lists the options)"
+err=$("$DBENCH" compare --alpha x a.json b.json 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --alpha x: invalid numeric value (dbench compare --help lists the options)"
 end
 
 begin "a missing or extra NPROCS is one line with the synopsis"

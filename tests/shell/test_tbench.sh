@@ -282,6 +282,16 @@ expect_status $? 2
 expect_match "$(cat "$T/e1")" "^tbench_srv: socket option 'TCP_FASTER' is not a socket option"
 "$TBENCH_SRV" --port 70000 >/dev/null 2>"$T/e2"
 expect_status $? 2
+expect_eq "$(cat "$T/e2")" "tbench_srv: --port 70000 is not from 0 to 65535"
+"$TBENCH_SRV" --port abc >/dev/null 2>"$T/e2"
+expect_status $? 2
+expect_eq "$(cat "$T/e2")" "tbench_srv: --port abc: invalid numeric value"
+"$TBENCH_SRV" -p abc >/dev/null 2>"$T/e2"
+expect_status $? 2
+expect_eq "$(cat "$T/e2")" "tbench_srv: -p abc: invalid numeric value"
+"$TBENCH_SRV" --port=abc >/dev/null 2>"$T/e2"
+expect_status $? 2
+expect_eq "$(cat "$T/e2")" "tbench_srv: --port=abc: invalid numeric value"
 "$TBENCH_SRV" --listen 203.0.113.1 --port 0 >/dev/null 2>"$T/e3"
 expect_status $? 2
 expect_match "$(cat "$T/e3")" '^tbench_srv: cannot listen on 203\.0\.113\.1:0: '

@@ -1,0 +1,22 @@
+/*
+ * badopt.h - what popt's parse stopped at, as the words the user typed,
+ * for the one-line error of every command (dbench, dbench compare,
+ * tbench_srv).
+ *
+ * Below everything: it knows nothing of runs, reports or comparisons.
+ */
+#ifndef DBENCH_BADOPT_H
+#define DBENCH_BADOPT_H
+
+#include <popt.h>
+#include <talloc.h>
+
+/*
+ * After poptGetNextOpt() failed: "-t abc" when the value after an option
+ * was bad (popt names the value alone), otherwise what popt names
+ * ("--foo", "--port=abc").  argv is what poptGetContext() was given.  On
+ * mem_ctx, or popt's own string.
+ */
+const char *badopt_words(TALLOC_CTX *mem_ctx, poptContext pc, int argc, const char **argv);
+
+#endif
