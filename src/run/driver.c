@@ -113,7 +113,7 @@ int driver_run(const struct run_plan *plan)
 			strerror(err), procs_limit_hint(d.ctx, err));
 		goto out;
 	}
-	if (!collect_reserve(&d))
+	if (!procs_reserve(&d) || !collect_reserve(&d))
 		goto out;
 	int perr = plan->backend->prepare ? plan->backend->prepare(d.ctx, plan->prog) : 0;
 	if (perr) {

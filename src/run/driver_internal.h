@@ -59,6 +59,9 @@ struct procs {
 	uint64_t *stuck_ns;		/* per process, the probes' last: since when it
 					 * has not stopped after the run ended, 0 if it
 					 * has (procs_enforce_stop) */
+	struct run_failure *spare;	/* set aside before the fork, for a failure
+					 * memory runs out for (procs_new_failure) */
+	char *spare_text;		/* ... and the room for its message */
 	bool in_child;			/* this is a client process, returning */
 	int child_status;		/* ... and its exit status */
 };
@@ -162,8 +165,18 @@ void procs_abandon(struct driver *d);
  * long, fails the run and is killed.  With end_ns 0, in the setup: one
  * held stopped that long. */
 void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now);
-/* Complete failure `f` (its rank, host and whole message). */
-void procs_describe_failure(struct driver *d, struct run_failure *f, int rank);
+/* Set aside the record of a failure, before any fork; false (after
+ * saying so) when there is not enough memory. */
+bool procs_reserve(struct driver *d);
+/* A zeroed record for the run's first failure: a new one, or when memory
+ * has run out, the one set aside (whose parts may then be NULL). */
+struct run_failure *procs_new_failure(struct driver *d);
+/* Complete failure `f` (its rank, host and whole message; rank -1 in an
+ * MPI run: a rank not known) and make it the run's, or the record set
+ * aside in its place when memory runs out for the message. */
+void procs_set_failure(struct driver *d, struct run_failure *f, int rank);
+/* `what`, or when it is NULL (memory ran out for it), words saying so. */
+const char *procs_or_lost(const char *what);
 
 /* ---- sampler.c ---- */
 

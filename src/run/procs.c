@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,20 +88,87 @@ const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err)
 	return hint ? hint : "";
 }
 
-/* The whole message of a failure: where (rank, client, loadfile line,
- * operation, path), then what. */
-void procs_describe_failure(struct driver *d, struct run_failure *f, int rank)
+/* Room for the message of the failure record set aside before the fork. */
+#define SPARE_ROOM 512
+
+bool procs_reserve(struct driver *d)
 {
+	d->procs.spare = talloc_zero(d->ctx, struct run_failure);
+	d->procs.spare_text = d->procs.spare ? talloc_zero_array(d->procs.spare, char, SPARE_ROOM)
+					     : NULL;
+	if (!d->procs.spare_text) {
+		fprintf(stderr, "dbench: cannot allocate the record of a failure: out of memory\n");
+		return false;
+	}
+	return true;
+}
+
+struct run_failure *procs_new_failure(struct driver *d)
+{
+	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+
+	return f ? f : d->procs.spare;
+}
+
+const char *procs_or_lost(const char *what)
+{
+	return what ? what : "(lost: out of memory)";
+}
+
+/* A failure's message, put together without allocating. */
+struct message {
+	char text[8192];
+	size_t len;
+};
+
+static void add(struct message *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(m->text + m->len, sizeof(m->text) - m->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->len = m->len + n < sizeof(m->text) ? m->len + n : sizeof(m->text) - 1;
+}
+
+/* Make f, with message m, the run's failure; when memory ran out for f
+ * or its message, the record set aside takes its place, with as much of
+ * the message as its room holds. */
+static void set_failure(struct driver *d, struct run_failure *f, const struct message *m)
+{
+	f->text = f == d->procs.spare ? NULL : talloc_strndup(f, m->text, m->len);
+	if (!f->text) {
+		struct run_failure *spare = d->procs.spare;
+		if (f != spare)
+			*spare = *f;
+		size_t n = m->len < SPARE_ROOM ? m->len : SPARE_ROOM - 1;
+		memcpy(d->procs.spare_text, m->text, n);
+		d->procs.spare_text[n] = '\0';
+		spare->text = d->procs.spare_text;
+		f = spare;
+	}
+	d->failure = f;
+}
+
+void procs_set_failure(struct driver *d, struct run_failure *f, int rank)
+{
+	struct message m = { .len = 0 };
+
 	f->rank = cluster_mpi() ? rank : -1;
-	f->host = cluster_mpi() ? cluster_host(rank) : NULL;
-	char *t = f->rank >= 0 ? talloc_asprintf(f, "rank %d (%s), ", f->rank, f->host)
-			       : talloc_strdup(f, "");
+	f->host = f->rank >= 0 ? cluster_host(rank) : NULL;
+	f->error = procs_or_lost(f->error);
+	if (rank < 0)
+		add(&m, "a rank ");
+	if (f->rank >= 0)
+		add(&m, "rank %d (%s), ", f->rank, f->host);
 	if (f->client)
-		t = talloc_asprintf_append(t, "client %u, ", f->client);
+		add(&m, "client %u, ", f->client);
 	if (f->line)
-		t = talloc_asprintf_append(t, "%s:%u %s %s: ", d->plan->prog->source,
-					   f->line, f->operation, f->path);
-	f->text = talloc_strdup_append(t, f->error);
+		add(&m, "%s:%u %s %s: ", d->plan->prog->source, f->line, f->operation,
+		    procs_or_lost(f->path));
+	add(&m, "%s", f->error);
+	set_failure(d, f, &m);
 }
 
 /* Note a failure that is not an operation's (a death, a fork): the first
@@ -109,29 +177,30 @@ static void fail_process(struct driver *d, unsigned id, const char *what)
 {
 	if (d->failure)
 		return;
-	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	struct run_failure *f = procs_new_failure(d);
 	f->client = id + 1;
 	f->error = what;
-	procs_describe_failure(d, f, cluster_rank());
-	d->failure = f;
+	procs_set_failure(d, f, cluster_rank());
 }
 
 /* Note a failure of --probe process i: the first failure wins.  With
  * several probes the message names the directory of the one that failed. */
 static void fail_probe(struct driver *d, unsigned i, const char *what)
 {
+	struct message m = { .len = 0 };
+
 	if (d->failure)
 		return;
-	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	struct run_failure *f = procs_new_failure(d);
 	f->path = probe_directory(f, d->plan, i);
-	f->error = talloc_strdup(f, what);
+	f->error = procs_or_lost(what);
 	f->rank = cluster_mpi() ? 0 : -1;	/* the probes run on rank 0 alone */
 	f->host = cluster_mpi() ? cluster_host(0) : NULL;
-	const char *who = d->plan->nprobes > 1 ? talloc_asprintf(f, "probe of %s", f->path)
-					       : "probe";
-	f->text = f->rank >= 0 ? talloc_asprintf(f, "rank 0 (%s), %s, %s", f->host, who, what)
-			       : talloc_asprintf(f, "%s, %s", who, what);
-	d->failure = f;
+	if (f->rank >= 0)
+		add(&m, "rank 0 (%s), ", f->host);
+	add(&m, "probe%s%s, %s", d->plan->nprobes > 1 ? " of " : "",
+	    d->plan->nprobes > 1 ? procs_or_lost(f->path) : "", f->error);
+	set_failure(d, f, &m);
 }
 
 /* Note the failure a probe recorded in its slot, if one did. */
@@ -155,7 +224,7 @@ static void fail_from_slot(struct driver *d, unsigned id)
 		fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s", cf->path));
 		return;
 	}
-	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	struct run_failure *f = procs_new_failure(d);
 	f->client = id + 1;
 	f->line = cf->line;
 	f->operation = op_table[cf->op].name;
@@ -168,8 +237,7 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	else
 		f->error = talloc_asprintf(f, "succeeded, but %s was expected",
 					   nt_status_name(cf->expected));
-	procs_describe_failure(d, f, cluster_rank());
-	d->failure = f;
+	procs_set_failure(d, f, cluster_rank());
 }
 
 /* Fork --probe process i; like a client, it returns through main. */
@@ -231,6 +299,8 @@ static int cmp_pid(const void *a, const void *b)
 static void index_pids(struct driver *d)
 {
 	d->procs.by_pid = talloc_array(d->ctx, struct proc_pid, d->procs.nprocs);
+	if (!d->procs.by_pid)
+		return;		/* proc_of() looks through procs.pids instead */
 	for (unsigned p = 0; p < d->procs.nprocs; p++)
 		d->procs.by_pid[p] = (struct proc_pid){ d->procs.pids[p], p };
 	qsort(d->procs.by_pid, d->procs.nprocs, sizeof(*d->procs.by_pid), cmp_pid);
@@ -240,6 +310,10 @@ static void index_pids(struct driver *d)
 static int proc_of(const struct driver *d, pid_t pid)
 {
 	struct proc_pid key = { pid, 0 };
+
+	for (unsigned p = 0; !d->procs.by_pid && p < d->procs.nprocs; p++)
+		if (d->procs.pids[p] == pid)
+			return (int)p;
 	const struct proc_pid *hit = !d->procs.by_pid ? NULL
 				     : bsearch(&key, d->procs.by_pid, d->procs.nprocs,
 					       sizeof(key), cmp_pid);
@@ -362,16 +436,16 @@ static const char *exit_problem(struct driver *d, int status)
 	if (WIFSIGNALED(status))
 		return d->procs.abandoned
 			       ? NULL
-			       : talloc_asprintf(d->ctx, "died: killed by signal %d (%s)",
-						 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			       : procs_or_lost(talloc_asprintf(d->ctx, "died: killed by signal %d (%s)",
+						 WTERMSIG(status), strsignal(WTERMSIG(status))));
 	int code = WEXITSTATUS(status), sig = code - 128;
 	if (sig > 0 && sig < NSIG && interrupted)
 		return NULL;	/* the same signal as ours, to the whole group */
 	if (sig > 0 && sig < NSIG)	/* client_exit_status(): it left early */
-		return talloc_asprintf(d->ctx, "died: stopped by signal %d (%s) before the run ended",
-				       sig, strsignal(sig));
+		return procs_or_lost(talloc_asprintf(d->ctx, "died: stopped by signal %d (%s)"
+						     " before the run ended", sig, strsignal(sig)));
 	if (code != 0)
-		return talloc_asprintf(d->ctx, "died: exited with status %d", code);
+		return procs_or_lost(talloc_asprintf(d->ctx, "died: exited with status %d", code));
 	return NULL;
 }
 
@@ -519,12 +593,12 @@ static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying
 	if (now - *since < secs * 1000000000ull)
 		return NULL;
 	if (replaying)
-		return talloc_asprintf(d->ctx, "process %d did not stop within %u s after the run"
-				       " ended%s; killed", (int)pid, secs,
-				       held ? " (it was held stopped by a signal)" : "");
-	return talloc_asprintf(d->ctx, "process %d was held stopped by a signal for %u s while"
-			       " it %s; killed", (int)pid, secs,
-			       end_ns ? "cleaned up" : "set up");
+		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
+				" after the run ended%s; killed", (int)pid, secs,
+				held ? " (it was held stopped by a signal)" : ""));
+	return procs_or_lost(talloc_asprintf(d->ctx, "process %d was held stopped by a signal"
+			" for %u s while it %s; killed", (int)pid, secs,
+			end_ns ? "cleaned up" : "set up"));
 }
 
 void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)

@@ -78,15 +78,14 @@ static void failure_to_wire(const struct run_failure *f, struct cluster_failure 
 /* Rank 0: another rank's failure becomes the run's. */
 static void failure_from_wire(struct driver *d, const struct cluster_failure *w, int rank)
 {
-	struct run_failure *f = talloc_zero(d->ctx, struct run_failure);
+	struct run_failure *f = procs_new_failure(d);
 
 	f->client = w->client;
 	f->line = w->line;
 	f->operation = w->operation[0] ? talloc_strdup(f, w->operation) : NULL;
 	f->path = w->path[0] ? talloc_strdup(f, w->path) : NULL;
 	f->error = talloc_strdup(f, w->error);
-	procs_describe_failure(d, f, rank);
-	d->failure = f;
+	procs_set_failure(d, f, rank);
 }
 
 /* Rank 0: another rank's failure in the latest tick becomes the run's,
@@ -346,20 +345,13 @@ static double cpu_ms(void)
  * mpirun ends the job). */
 static void rank_silent(struct driver *d, int lost)
 {
-	struct run_failure *f;
-
-	if (d->failure || !(f = talloc_zero(d->ctx, struct run_failure)))
+	if (d->failure)
 		return;
+	struct run_failure *f = procs_new_failure(d);
 	f->error = talloc_asprintf(f, "did not answer within %u s (held stopped, or its host"
 				   " or network gone): its clients' figures are missing",
 				   d->plan->stop_timeout);
-	if (lost >= 0) {
-		procs_describe_failure(d, f, lost);
-	} else {	/* a collective does not say who */
-		f->rank = -1;
-		f->text = talloc_asprintf(f, "a rank %s", f->error);
-	}
-	d->failure = f;
+	procs_set_failure(d, f, lost);	/* -1: a collective does not say who */
 }
 
 /*

@@ -193,6 +193,40 @@ else
 fi
 end
 
+begin "memory running out for the record of a client's failure: the run fails with its message"
+# gdb makes every allocation of a failure record fail once the clients are
+# forked (procs_check_slots is first called then): the one set aside
+# before the fork takes its place.
+if ! command -v gdb >/dev/null 2>&1; then
+	echo "# skipped: no gdb"
+else
+	mkdir -p "$T/oomf"
+	printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_ACCESS_DENIED' >"$T/oomf.txt"
+	cat >"$T/oomf.gdb" <<-'EOF'
+	set breakpoint pending on
+	set confirm off
+	break procs_check_slots
+	run
+	delete
+	break _talloc_zero if $_streq((char *)$rdx, "struct run_failure")
+	commands
+	silent
+	return (void *)0
+	continue
+	end
+	continue
+	printf "exit code %d\n", $_exitcode
+	EOF
+	out=$(timeout 120 gdb -batch -nx -x "$T/oomf.gdb" --args "$DBENCH" --run-once \
+		-c "$T/oomf.txt" -D "$T/oomf" --json="$T/oomf.json" 1 2>&1)
+	expect_no_match "$out" 'SIGSEGV|received signal'
+	expect_match "$out" '^exit code 1$'
+	expect_match "$out" "^FAILED: client 1, $T/oomf.txt:1 QUERY_FS_INFORMATION $T/oomf/clients/client1: succeeded, but NT_STATUS_ACCESS_DENIED was expected\$"
+	expect_eq "$(jq -r '.status.failure.client' "$T/oomf.json" 2>&1)" 1 "failed client in the JSON"
+	expect_eq "$(ls -A "$T/oomf")" "" "left in the target"
+fi
+end
+
 begin "a target that cannot be used stops the run with nothing left in the others"
 mkdir -p "$T/first"
 out=$("$DBENCH" --run-once -c "$T/one.txt" -D "$T/first" -D "$T/missing" 1 2>&1); rc=$?
