@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/opclock.h"
+#include "base/progname.h"
 #include "run/client.h"
 #include "run/driver_internal.h"
 #include "run/probe.h"
@@ -97,7 +98,7 @@ bool procs_reserve(struct driver *d)
 	d->procs.spare_text = d->procs.spare ? talloc_zero_array(d->procs.spare, char, SPARE_ROOM)
 					     : NULL;
 	if (!d->procs.spare_text) {
-		fprintf(stderr, "dbench: cannot allocate the record of a failure: out of memory\n");
+		say("cannot allocate the record of a failure: out of memory\n");
 		return false;
 	}
 	return true;
