@@ -23,21 +23,20 @@
 
 /* ---- the list ---- */
 
-static bool parse_count(const char *s, size_t len, unsigned *out)
+/* The digits s[0..len) as a number, or -1 when they are not all digits
+ * (or none); more than 6 digits is a number too large for a count. */
+static long parse_digits(const char *s, size_t len)
 {
-	unsigned long v = 0;
+	long v = 0;
 
-	if (len == 0 || len > 6)
-		return false;
+	if (len == 0)
+		return -1;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (s[i] - '0');
+			return -1;
+		v = i < 6 ? v * 10 + (s[i] - '0') : DBENCH_MAX_CLIENTS + 1L;
 	}
-	if (v < 1 || v > DBENCH_MAX_CLIENTS)
-		return false;
-	*out = v;
-	return true;
+	return v;
 }
 
 static bool add_count(TALLOC_CTX *mem_ctx, unsigned **out, unsigned *n, unsigned v)
@@ -50,59 +49,73 @@ static bool add_count(TALLOC_CTX *mem_ctx, unsigned **out, unsigned *n, unsigned
 	return true;
 }
 
-/* One item: "N" or "A..B". */
-static bool parse_item(TALLOC_CTX *mem_ctx, const char *s, size_t len, unsigned **out,
-		       unsigned *n)
+/* One item, s[0..len): "N" or "A..B", its counts appended to *out.  What
+ * is wrong with it (on mem_ctx), or NULL. */
+static char *parse_item(TALLOC_CTX *mem_ctx, const char *s, size_t len, unsigned **out,
+			unsigned *n)
 {
 	const char *dots = memmem(s, len, "..", 2);
-	unsigned a, b;
+	size_t alen = dots ? (size_t)(dots - s) : len, blen = dots ? len - alen - 2 : 0;
+	long a = parse_digits(s, alen), b = dots ? parse_digits(dots + 2, blen) : a;
 
-	if (!dots)
-		return parse_count(s, len, &a) && add_count(mem_ctx, out, n, a);
-	if (!parse_count(s, dots - s, &a) || !parse_count(dots + 2, s + len - dots - 2, &b) ||
-	    a > b)
-		return false;
-	for (unsigned long v = a; v <= b; v *= 2) {
-		if (!add_count(mem_ctx, out, n, v))
-			return false;
+	if (dots && alen == 0 && b >= 0)
+		return talloc_asprintf(mem_ctx, "the range %.*s has no first count (A..B)",
+				       (int)len, s);
+	if (dots && blen == 0 && a >= 0)
+		return talloc_asprintf(mem_ctx, "the range %.*s has no last count (A..B)",
+				       (int)len, s);
+	if (a < 0 || b < 0)
+		return talloc_asprintf(mem_ctx, "'%.*s' is not a client count (1 to %d) or a"
+				       " range A..B", (int)len, s, DBENCH_MAX_CLIENTS);
+	for (int i = 0; i < 2; i++) {
+		long v = i ? b : a;
+		const char *text = i ? dots + 2 : s;
+		if (v < 1 || v > DBENCH_MAX_CLIENTS)
+			return talloc_asprintf(mem_ctx, "%.*s is not a client count from 1 to %d",
+					       (int)(i ? blen : alen), text, DBENCH_MAX_CLIENTS);
 	}
-	return true;
+	if (a > b)
+		return talloc_asprintf(mem_ctx, "the range %.*s goes down; a range A..B must go"
+				       " up (A at most B)", (int)len, s);
+	for (unsigned long v = a; v <= (unsigned long)b; v *= 2) {
+		if (!add_count(mem_ctx, out, n, v))
+			return talloc_strdup(mem_ctx, "out of memory");
+	}
+	return NULL;
 }
 
 bool sweep_parse_list(TALLOC_CTX *mem_ctx, const char *list, unsigned **out,
 		      unsigned *n, char **err)
 {
 	const char *p = list;
+	char *why = NULL;
 
 	*out = NULL;
 	*n = 0;
-	for (;;) {
+	for (unsigned item = 1; !why; item++) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!parse_item(mem_ctx, p, len, out, n)) {
-			*err = talloc_asprintf(mem_ctx, "--sweep: '%.*s' is not a client count"
-					       " (1 to %d) or a range A..B", (int)len, p,
-					       DBENCH_MAX_CLIENTS);
-			TALLOC_FREE(*out);
-			return false;
-		}
+		why = len ? parse_item(mem_ctx, p, len, out, n)
+			  : talloc_asprintf(mem_ctx, "item %u is empty (two commas in a row, or"
+					    " one at an end)", item);
 		if (!comma)
 			break;
 		p = comma + 1;
 	}
 	/* "1,1" or "1..8,4": the runs of one count are --repeat's */
-	for (unsigned i = 0; i < *n; i++) {
-		for (unsigned j = 0; j < i; j++) {
-			if ((*out)[i] == (*out)[j]) {
-				*err = talloc_asprintf(mem_ctx, "--sweep: %u clients is in the list"
-						       " twice (--repeat=K runs each count K times)",
-						       (*out)[i]);
-				TALLOC_FREE(*out);
-				return false;
-			}
+	for (unsigned i = 0; !why && i < *n; i++) {
+		for (unsigned j = 0; !why && j < i; j++) {
+			if ((*out)[i] == (*out)[j])
+				why = talloc_asprintf(mem_ctx, "%u client%s in the list twice"
+						      " (--repeat=K runs each count K times)",
+						      (*out)[i], (*out)[i] == 1 ? " is" : "s are");
 		}
 	}
-	return true;
+	if (!why)
+		return true;
+	*err = talloc_asprintf(mem_ctx, "--sweep '%s': %s", list, why);
+	TALLOC_FREE(*out);
+	return false;
 }
 
 /* ---- between runs ---- */

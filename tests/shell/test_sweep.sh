@@ -131,6 +131,24 @@ for args in "--sweep=0" "--sweep=a" "--sweep=4..2" "--sweep=1.." "--sweep=1,,2" 
 	end
 done
 
+begin "a malformed --sweep says what is wrong with it, and where"
+sweep_err() {
+	"$DBENCH" --backend=null --run-once --sweep="$1" -D "$T/d" 2>&1 >/dev/null
+}
+expect_eq "$(sweep_err 4..1)" "dbench: --sweep '4..1': the range 4..1 goes down; a range A..B must go up (A at most B)"
+expect_eq "$(sweep_err 1,8..2)" "dbench: --sweep '1,8..2': the range 8..2 goes down; a range A..B must go up (A at most B)"
+expect_eq "$(sweep_err ..4)" "dbench: --sweep '..4': the range ..4 has no first count (A..B)"
+expect_eq "$(sweep_err 1..)" "dbench: --sweep '1..': the range 1.. has no last count (A..B)"
+expect_eq "$(sweep_err 0)" "dbench: --sweep '0': 0 is not a client count from 1 to 10000"
+expect_eq "$(sweep_err 1..20000)" "dbench: --sweep '1..20000': 20000 is not a client count from 1 to 10000"
+expect_eq "$(sweep_err 1,,2)" "dbench: --sweep '1,,2': item 2 is empty (two commas in a row, or one at an end)"
+expect_eq "$(sweep_err 1,)" "dbench: --sweep '1,': item 2 is empty (two commas in a row, or one at an end)"
+expect_eq "$(sweep_err '')" "dbench: --sweep '': item 1 is empty (two commas in a row, or one at an end)"
+expect_eq "$(sweep_err 1-4)" "dbench: --sweep '1-4': '1-4' is not a client count (1 to 10000) or a range A..B"
+expect_eq "$(sweep_err 1,2,1)" "dbench: --sweep '1,2,1': 1 client is in the list twice (--repeat=K runs each count K times)"
+expect_eq "$(ls -A "$T/d")" "" "created in $T/d"
+end
+
 begin "--drop-caches needs root"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	err=$(cd /tmp && setpriv --reuid=nobody --regid=nogroup --clear-groups \
