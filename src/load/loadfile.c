@@ -1235,9 +1235,12 @@ static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len
 		int errnum;
 		const char *msg = gzerror(gz, &errnum);
 		if (r < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
-			*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path,
-					       errnum == Z_ERRNO ? strerror(errno)
-								 : zlib_message(msg));
+			*err = errnum == Z_ERRNO
+				       ? talloc_asprintf(mem_ctx, "cannot read loadfile '%s': %s",
+							 path, strerror(errno))
+				       : talloc_asprintf(mem_ctx, "cannot read loadfile '%s': its gzip"
+							 " data is damaged or cut short (%s)",
+							 path, zlib_message(msg));
 			errno = EINVAL;
 		}
 		break;

@@ -1484,11 +1484,13 @@ static void test_read_decompresses_gzip_to_the_same_program(void **state)
 	assert_string_equal(b->source, packed);
 }
 
-/* loadfile_read() of `path` fails with "cannot read 'PATH': what". */
+/* loadfile_read() of `path` fails with zlib's message `what`, the
+ * message naming the loadfile and its gzip data. */
 static void assert_read_fails(void **state, const char *path, const char *what)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
-	char *want = talloc_asprintf(ctx, "cannot read '%s': %s", path, what);
+	char *want = talloc_asprintf(ctx, "cannot read loadfile '%s': its gzip data is damaged"
+				     " or cut short (%s)", path, what);
 	char *err = NULL;
 	struct program *prog = loadfile_read(ctx, path, &err);
 
@@ -1528,6 +1530,16 @@ static void test_read_rejects_a_gzip_file_with_a_bad_checksum(void **state)
 	assert_int_equal(fputc(ch ^ 0xff, fp), ch ^ 0xff);
 	assert_int_equal(fclose(fp), 0);
 	assert_read_fails(state, packed, "incorrect data check");
+}
+
+/* gzip's magic and header, then a deflate block of the type that does
+ * not exist (3): zlib knows it for gzip and says the data is bad. */
+static void test_read_rejects_a_gzip_file_with_a_bad_block(void **state)
+{
+	static const char bad[] = { 0x1f, (char)0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x07, 0, 0 };
+
+	assert_read_fails(state, write_file(state, "bad.gz", bad, sizeof(bad)),
+			  "invalid block type");
 }
 
 /* ---- summary ---- */
@@ -1775,6 +1787,7 @@ int main(void)
 		T(test_read_decompresses_gzip_to_the_same_program),
 		T(test_read_rejects_a_gzip_file_without_its_trailer),
 		T(test_read_rejects_a_gzip_file_with_a_bad_checksum),
+		T(test_read_rejects_a_gzip_file_with_a_bad_block),
 		/* summary, reference and built-in loadfiles */
 		T(test_summary_lists_counts_bytes_and_handles),
 		T(test_sha256_is_that_of_the_text),
