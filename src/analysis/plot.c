@@ -185,8 +185,8 @@ static void series_marks(FILE *f, const struct axes *a, const struct plot_series
 				x - 5, x + 5, py(a, p->low), py(a, p->low), color);
 		}
 		fprintf(f, "<circle class='point' cx='%.1f' cy='%.1f' r='4' fill='%s'>"
-			"<title>%u clients: %.2f %s</title></circle>\n", x, py(a, v), color,
-			p->procs, v, latency ? "ms p99" : "MB/sec mean");
+			"<title>%u client%s: %.2f %s</title></circle>\n", x, py(a, v), color,
+			p->procs, p->procs == 1 ? "" : "s", v, latency ? "ms p99" : "MB/sec mean");
 	}
 }
 
@@ -200,9 +200,10 @@ static void series_asterisks(FILE *f, const struct axes *a, const struct plot_se
 		if (p->marked && shown(a, p->high))
 			fprintf(f, "<text class='mark' x='%.1f' y='%.1f' text-anchor='middle'"
 				" font-size='22' font-weight='bold' fill='%s' stroke='white'"
-				" stroke-width='3' paint-order='stroke'>*<title>%u clients:"
+				" stroke-width='3' paint-order='stroke'>*<title>%u client%s:"
 				" a significant change</title></text>\n", px(a, p->procs),
-				py(a, p->high) + 2, colors[index % NCOLORS], p->procs);
+				py(a, p->high) + 2, colors[index % NCOLORS], p->procs,
+				p->procs == 1 ? "" : "s");
 	}
 }
 

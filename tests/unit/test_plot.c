@@ -207,6 +207,24 @@ static void marked_points_get_an_asterisk_and_the_legend_says_why(void **state)
 	assert_null(strstr(draw(state, &style, &s), "class='mark-note'"));
 }
 
+/* Tooltips count clients as English does: "1 client", "2 clients". */
+static void tooltips_say_1_client_and_2_clients(void **state)
+{
+	struct plot_point pts[2];
+	double p99[] = { 1, 2 };
+	struct plot_series s = series_of(pts, p99, 2);
+	struct plot_style style = { .title = "t", .mark_note = "m" };
+
+	pts[0].marked = pts[1].marked = true;
+	char *svg = draw(state, &style, &s);
+	assert_non_null(strstr(svg, "<title>1 client: 10.00 MB/sec mean</title>"));
+	assert_non_null(strstr(svg, "<title>1 client: 1.00 ms p99</title>"));
+	assert_non_null(strstr(svg, "<title>2 clients: 2.00 ms p99</title>"));
+	assert_non_null(strstr(svg, "<title>1 client: a significant change</title>"));
+	assert_non_null(strstr(svg, "<title>2 clients: a significant change</title>"));
+	assert_null(strstr(svg, "1 clients"));
+}
+
 static void control_characters_in_names_do_not_reach_the_svg(void **state)
 {
 	struct plot_point pts[1];
@@ -234,6 +252,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_zero_p99_is_left_out_of_a_log_axis,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(marked_points_get_an_asterisk_and_the_legend_says_why,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(tooltips_say_1_client_and_2_clients,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(control_characters_in_names_do_not_reach_the_svg,
 						fixture_setup, fixture_teardown),
