@@ -365,15 +365,28 @@ static void report_disks(FILE *out, const struct run_result *res)
 			res->memory.writeback_pages_mean, res->memory.writeback_pages_max);
 }
 
+/* "slowest 1.00 MB/sec, median 2.00, fastest 3.00; Jain's fairness index
+ * 0.9000", with "-" for each figure when a rate is missing. */
+static void print_fairness(FILE *out, const struct fairness *f)
+{
+	char lo[32] = "-", mid[32] = "-", hi[32] = "-", jain[32] = "-";
+
+	if (!isnan(f->jain_index)) {
+		snprintf(lo, sizeof(lo), "%.2f", f->min_mb_s);
+		snprintf(mid, sizeof(mid), "%.2f", f->median_mb_s);
+		snprintf(hi, sizeof(hi), "%.2f", f->max_mb_s);
+		snprintf(jain, sizeof(jain), "%.4f", f->jain_index);
+	}
+	fprintf(out, "slowest %s%s, median %s, fastest %s; Jain's fairness index %s\n",
+		lo, isnan(f->jain_index) ? "" : " MB/sec", mid, hi, jain);
+}
+
 static void report_fairness(FILE *out, const struct run_result *res)
 {
-	const struct fairness *f = &res->fairness;
-
 	if (!res->clients)
 		return;		/* memory ran out for them (result.h missing) */
-	fprintf(out, "Clients: slowest %.2f MB/sec, median %.2f, fastest %.2f;"
-		" Jain's fairness index %.4f\n",
-		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
+	fprintf(out, "Clients: ");
+	print_fairness(out, &res->fairness);
 }
 
 /* An MPI run: each rank's share, how even they were, and the throughput
@@ -387,13 +400,15 @@ static void report_ranks(FILE *out, const struct run_result *res)
 		return;
 	for (unsigned r = 0; r < res->nranks; r++) {
 		const struct rank_result *rr = &res->ranks[r];
-		fprintf(out, "Rank %u (%s, %s): %u client%s, %.2f MB/sec over %.2f s\n",
+		char rate[32] = "-";
+		if (!isnan(rr->mb_s))
+			snprintf(rate, sizeof(rate), "%.2f", rr->mb_s);
+		fprintf(out, "Rank %u (%s, %s): %u client%s, %s MB/sec over %.2f s\n",
 			rr->rank, rr->host, rr->kernel, rr->clients, rr->clients == 1 ? "" : "s",
-			rr->mb_s, rr->seconds);
+			rate, rr->seconds);
 	}
-	fprintf(out, "Ranks: slowest %.2f MB/sec, median %.2f, fastest %.2f;"
-		" Jain's fairness index %.4f\n",
-		f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
+	fprintf(out, "Ranks: ");
+	print_fairness(out, f);
 	fprintf(out, "Stonewall: %.2f MB/sec while every rank ran (the first %.2f s)\n",
 		res->stonewall_mb_s, res->stonewall_s);
 }
@@ -434,8 +449,11 @@ static void report_per_client(FILE *out, const struct run_result *res)
 		const struct client_result *c = &res->clients[i];
 		if (res->mpi)
 			fprintf(out, "rank %u ", c->rank);
-		fprintf(out, "client %u: %g MB/sec  %" PRIu64 " bytes  %" PRIu64 " ops  %"
-			PRIu64 " errors\n", c->id, c->mb_s, c->bytes, c->ops, c->errors);
+		char rate[32] = "-";
+		if (!isnan(c->mb_s))
+			snprintf(rate, sizeof(rate), "%g", c->mb_s);
+		fprintf(out, "client %u: %s MB/sec  %" PRIu64 " bytes  %" PRIu64 " ops  %"
+			PRIu64 " errors\n", c->id, rate, c->bytes, c->ops, c->errors);
 	}
 }
 

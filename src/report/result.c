@@ -50,6 +50,9 @@ static struct fairness fairness_of(double *v, unsigned n)
 
 	if (n == 0)
 		return f;
+	for (unsigned i = 0; i < n; i++)
+		if (isnan(v[i]))	/* a rate missing: unknown, not unfair */
+			return (struct fairness){ NAN, NAN, NAN, NAN };
 	numstat_sort(v, n);
 	for (unsigned i = 0; i < n; i++) {
 		sum += v[i];
@@ -155,9 +158,11 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 		c->bytes = figs[i].bytes;
 		c->ops = figs[i].ops;
 		c->errors = figs[i].errors;
-		/* its own time: with --run-once, until its pass ended */
-		c->seconds = figs[i].seconds > 0 ? figs[i].seconds : res->exec_seconds;
-		c->mb_s = c->seconds > 0 ? c->bytes / 1e6 / c->seconds : 0;
+		/* its own time: with --run-once, until its pass ended; none
+		 * (its rate missing) when it never ran in the execute window
+		 * or never said when it stopped (killed, failed in its setup) */
+		c->seconds = figs[i].seconds;
+		c->mb_s = c->seconds > 0 ? c->bytes / 1e6 / c->seconds : NAN;
 		rates[i] = c->mb_s;
 	}
 	res->fairness = fairness_of(rates, res->nclients);
@@ -270,7 +275,9 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 		goto out;
 	}
 	stats_group_collect(g, stats, STATS_ALL_DIRS);
-	stats_clients_collect(stats, 0, 0, clients);	/* each: the whole window */
+	stats_clients_collect(stats, 0, 0, clients);
+	for (unsigned i = 0; i < stats->nclients; i++)
+		clients[i].seconds = res->exec_seconds;		/* each: the whole window */
 	result_fill_figures(res, &(struct run_figures){ g, clients });
 	for (unsigned d = 0; d < ndirs; d++) {
 		memset(g, 0, sizeof(*g));
@@ -308,7 +315,7 @@ void result_fill_ranks(struct run_result *res)
 
 	for (unsigned r = 0; res->ranks && r < res->nranks; r++) {
 		struct rank_result *rr = &res->ranks[r];
-		rr->mb_s = rr->seconds > 0 ? rr->bytes / 1e6 / rr->seconds : 0;
+		rr->mb_s = rr->seconds > 0 ? rr->bytes / 1e6 / rr->seconds : NAN;
 		if (rates)
 			rates[r] = rr->mb_s;
 		if (rr->seconds < first)

@@ -54,8 +54,9 @@ struct client_result {
 	uint64_t ops;
 	uint64_t errors;
 	double seconds;		/* its time in the execute window: to the end of
-				 * its pass with --run-once, else all of it */
-	double mb_s;
+				 * its pass with --run-once, else all of it; 0
+				 * when unknown (killed, failed in its setup) */
+	double mb_s;		/* NAN when seconds is 0 */
 };
 
 /* One target directory's share of the run (clients are dealt out
@@ -97,7 +98,7 @@ struct probe_result {
 struct fairness {
 	double min_mb_s, median_mb_s, max_mb_s;
 	double jain_index;	/* (sum x)^2 / (n sum x^2): 1 is perfectly even */
-};
+};				/* all NAN when a rate is missing (NAN) */
 
 /* --verify over the execute window.  Its cost is the clients' time spent
  * generating the pattern for WriteX and comparing ReadX data with it

@@ -269,8 +269,8 @@ void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
 		const struct phase_slot *p = &r->slot[i].phase[PHASE_EXECUTE];
 		struct phase_stats one = { 0 };
 		uint64_t end = __atomic_load_n(&r->slot[i].end_ns, __ATOMIC_ACQUIRE);
-		if (!end || end > window_end_ns)
-			end = window_end_ns;
+		if (end > window_end_ns)
+			end = window_end_ns;	/* 0: it never said when it stopped */
 		add_phase(&one, p);
 		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops,
 						.seconds = end > exec_ns ? (end - exec_ns) / 1e9 : 0 };

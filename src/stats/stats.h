@@ -391,7 +391,8 @@ struct stats_client {
 	uint64_t ops;
 	uint64_t errors;
 	double seconds;		/* of the execute window it replayed in: up to
-				 * its own end (--run-once: its pass), or all */
+				 * its own end (--run-once: its pass), or all;
+				 * 0 when it never said when it stopped */
 };
 
 #define STATS_ALL_DIRS (-1)
@@ -406,7 +407,8 @@ void stats_group_add(struct stats_group *dst, const struct stats_group *src);
 
 /* Each client's figures into out[nclients] (parent side), its seconds
  * from exec_ns (the window began) to when it stopped replaying, or to
- * window_end_ns, whichever came first. */
+ * window_end_ns, whichever came first; 0 for a client that never said
+ * it stopped replaying (killed, or failed in its setup). */
 void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
 			   uint64_t window_end_ns, struct stats_client *out);
 

@@ -227,6 +227,26 @@ else
 fi
 end
 
+begin "clients' rates that are missing give no fairness: null in the JSON, - in the text"
+# interrupted in the warmup: no client spent any time in the execute window
+mkdir -p "$T/fair"
+"$DBENCH" -t 30 --warmup=20 -D "$T/fair" --json="$T/fair.json" 2 >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+expect_eq "$(jq -c '[.fairness[]] + [.clients[].mb_s]' "$T/fair.json")" \
+	"[null,null,null,null,null,null]" "fairness and rates of a run interrupted in its warmup"
+# a client killed outright: it never said when it stopped
+start_long_run "$T/fair" 2 "$T/fair.out" --json="$T/fair2.json" --per-client-results
+kill -KILL "$(pgrep -P $pid | head -n 1)"
+wait $pid
+expect_match "$(cat "$T/fair.out")" "^Clients: slowest -, median -, fastest -; Jain's fairness index -\$"
+expect_match "$(cat "$T/fair.out")" "^client [12]: - MB/sec  "
+expect_eq "$(jq -c '[.fairness[]]' "$T/fair2.json")" "[null,null,null,null]" "fairness with a client killed"
+expect_eq "$(jq -c '[.clients[].mb_s | select(. == null)] | length' "$T/fair2.json")" 1 "rates missing"
+end
+
 begin "a target that cannot be used stops the run with nothing left in the others"
 mkdir -p "$T/first"
 out=$("$DBENCH" --run-once -c "$T/one.txt" -D "$T/first" -D "$T/missing" 1 2>&1); rc=$?

@@ -319,6 +319,20 @@ static void fairness_of_one_client_is_its_own_rate_and_one(void **state)
 	assert_double_is(f.jain_index, 1.0);
 }
 
+/* A client whose rate is missing (NAN: it spent no time in the execute
+ * window) leaves the fairness unknown, not "perfectly unfair". */
+static void fairness_with_a_missing_rate_is_unknown(void **state)
+{
+	const double r[] = { 5, NAN, 5 };
+	struct fairness f = result_fairness(r, 3);
+
+	(void)state;
+	assert_true(isnan(f.min_mb_s));
+	assert_true(isnan(f.median_mb_s));
+	assert_true(isnan(f.max_mb_s));
+	assert_true(isnan(f.jain_index));
+}
+
 static void fairness_of_all_zero_rates_is_one_not_nan(void **state)
 {
 	const double r[] = { 0, 0, 0 };
@@ -549,8 +563,10 @@ static void fill_gives_each_client_its_figures_and_directory_round_robin(void **
 }
 
 /* --run-once: a client's rate is over its own time, from the window's
- * start to the end of its pass (or the window's end, if later or never),
- * so clients doing the same work at different speeds differ. */
+ * start to the end of its pass (or the window's end, if later), so
+ * clients doing the same work at different speeds differ.  One that never
+ * said it stopped (killed, or failed in its setup) has no rate, and the
+ * fairness of the clients is then unknown. */
 static void fill_rates_each_client_over_its_own_time(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
@@ -569,7 +585,7 @@ static void fill_rates_each_client_over_its_own_time(void **state)
 	st->slot[2].end_ns = window_end + 3000000000ull;	/* after the window */
 	stats_clients_collect(st, exec, window_end, figs);
 	assert_double_is(figs[0].seconds, 0.5);
-	assert_double_is(figs[1].seconds, 2.0);
+	assert_double_is(figs[1].seconds, 0);
 	assert_double_is(figs[2].seconds, 2.0);
 	res->plan = plan_new(ctx);
 	res->nclients = 3;
@@ -578,8 +594,10 @@ static void fill_rates_each_client_over_its_own_time(void **state)
 	result_fill_figures(res, &(struct run_figures){ g, figs });
 	assert_non_null(res->clients);
 	assert_double_is(res->clients[0].mb_s, C1_BYTES / 1e6 / 0.5);
-	assert_double_is(res->clients[1].mb_s, C2_BYTES / 1e6 / EXEC_SECONDS);
-	assert_double_is(res->fairness.max_mb_s, C1_BYTES / 1e6 / 0.5);
+	assert_true(isnan(res->clients[1].mb_s));
+	assert_double_is(res->clients[2].mb_s, C3_BYTES / 1e6 / 2.0);
+	assert_true(isnan(res->fairness.max_mb_s));
+	assert_true(isnan(res->fairness.jain_index));
 }
 
 /* --run-once: a directory's rate is over its clients' time, to the end
@@ -653,7 +671,9 @@ static void throughput_of_an_empty_window_is_zero(void **state)
 	assert_double_is(result_throughput(&res), 0);
 }
 
-static void fill_with_an_empty_window_gives_zero_rates_and_even_fairness(void **state)
+/* Interrupted before the execute window: no client spent any time in it,
+ * so none has a rate, and the fairness is unknown (not 1, nor 0). */
+static void fill_with_an_empty_window_gives_no_rates_and_no_fairness(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
 	struct stats_region *st = region_new(ctx);
@@ -667,8 +687,8 @@ static void fill_with_an_empty_window_gives_zero_rates_and_even_fairness(void **
 	result_fill(res, st);
 	assert_int_equal(res->clients[0].bytes, C1_BYTES);
 	for (unsigned i = 0; i < 3; i++)
-		assert_double_is(res->clients[i].mb_s, 0);
-	assert_double_is(res->fairness.jain_index, 1.0);
+		assert_true(isnan(res->clients[i].mb_s));
+	assert_true(isnan(res->fairness.jain_index));
 }
 
 /* ---- ranks and the stonewall ---- */
@@ -2126,6 +2146,7 @@ int main(void)
 		T(fairness_median_of_an_even_count_is_the_mean_of_the_middle_two),
 		T(fairness_of_one_client_is_its_own_rate_and_one),
 		T(fairness_of_all_zero_rates_is_one_not_nan),
+		T(fairness_with_a_missing_rate_is_unknown),
 		T(fairness_does_not_reorder_its_input),
 		/* result_stalls */
 		T(stalls_are_seconds_below_a_tenth_of_the_median_rate),
@@ -2147,7 +2168,7 @@ int main(void)
 		T(fill_computes_fairness_from_the_client_rates),
 		T(throughput_is_bytes_moved_over_the_execute_window),
 		T(throughput_of_an_empty_window_is_zero),
-		T(fill_with_an_empty_window_gives_zero_rates_and_even_fairness),
+		T(fill_with_an_empty_window_gives_no_rates_and_no_fairness),
 		T(fill_leaves_only_the_clients_and_directories_on_the_result),
 		T(ranks_get_their_rates_and_fairness),
 		T(stonewall_is_the_rate_until_the_first_rank_finished),
