@@ -277,6 +277,12 @@ for args in "--alpha=2 $T/r1.json $T/r2.json" "--fail-above=-1 $T/r1.json $T/r2.
 done
 end
 
+begin "a report that cannot be written to stdout: exit 1, said once on stderr"
+err=$("$DBENCH" compare "$T/r1.json" "$T/r2.json" 2>&1 >/dev/full); rc=$?
+expect_status $rc 1
+expect_eq "$err" "dbench: cannot write standard output: No space left on device"
+end
+
 begin "three documents: each one's mean, high and low at each count, each against the first"
 sweep "$T/c.json" 101 111 91
 out=$(compare "$T/a.json" "$T/slow.json" "$T/c.json"); rc=$?
