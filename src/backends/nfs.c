@@ -25,7 +25,10 @@
  * Deltree clear beneath the name they change, and the handles of open
  * files kept with their trace handles.  A miss looks the directory up
  * component by component from the client's own directory, and a lookup
- * never follows a symbolic link.  ACCESS3, READLINK3, SYMLINK3 and LINK3,
+ * never follows a symbolic link.  A reply saying a handle is stale (its
+ * object removed behind the client's back) fails that operation, and
+ * every handle kept for a name is forgotten, so that the next operation
+ * looks its names up again.  ACCESS3, READLINK3, SYMLINK3 and LINK3,
  * rare, go through libnfs' path calls (its directory cache off, since the
  * handle calls change directories behind its back).
  *
@@ -408,11 +411,14 @@ static int nfsb_rc(int rc)
 
 /* ---- directory handles (NFSv3) ---- */
 
+static void nfsb3_revalidate(struct backend_client *bc);
+
 /* The handle of /clients, then of our own directory. */
 static int nfsb3_clients(struct backend_client *bc, const struct nfs3_handle **out)
 {
 	int err = 0;
 
+	nfsb3_revalidate(bc);
 	if (bc->clients.len == 0)
 		err = nfs3_lookup(bc->c3, &bc->root, "clients", &bc->clients, NULL);
 	*out = &bc->clients;
@@ -425,6 +431,7 @@ static int nfsb3_self(struct backend_client *bc, const struct nfs3_handle **out)
 	enum nfs3_kind kind = NFS3_KIND_DIR;
 	int err = 0;
 
+	nfsb3_revalidate(bc);
 	*out = &bc->self;
 	if (bc->self.len)
 		return 0;
@@ -474,6 +481,7 @@ static int nfsb3_dir(struct backend_client *bc, uint16_t dir, const struct nfs3_
 		return EINVAL;
 	if (*rel == '\0')
 		return nfsb3_self(bc, out);
+	nfsb3_revalidate(bc);
 	if (bc->dir_slot[dir]) {
 		*out = &bc->slots[bc->dir_slot[dir] - 1].h;
 		return 0;
@@ -677,6 +685,7 @@ static int nfsb_cached_file(struct backend_client *bc, const struct op *op, int 
 	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 	bool is_file;
 
+	nfsb3_revalidate(bc);
 	if (c->path == op->path) {
 		*f = &c->f;
 		return 0;
@@ -705,6 +714,16 @@ static void nfsb_cached_drop(struct backend_client *bc, const char *path)
 			nfsb_file_close(bc, &c->f);
 			*c = (struct nfs_cached){ 0 };
 		}
+	}
+}
+
+/* After a reply said that a handle is stale, any handle kept for a name
+ * may be: forget them all, directories and the NFS dialect's files. */
+static void nfsb3_revalidate(struct backend_client *bc)
+{
+	if (bc->c3 && nfs3_take_stale(bc->c3)) {
+		nfsb3_forget(bc, "", true);
+		nfsb_cached_drop(bc, "");
 	}
 }
 
@@ -1059,6 +1078,7 @@ static int nfsb_getattr_path(struct backend_client *bc, const struct op *op)
 
 	/* An NFS-dialect file this client holds open: a GETATTR on its
 	 * handle, as dbench 5.0 does from its handle cache. */
+	nfsb3_revalidate(bc);
 	if (op_is_nfs(op->type) && c->path == op->path)
 		return nfsb_file_getattr(bc, &c->f);
 	return nfsb_getattr_obj(bc, op);

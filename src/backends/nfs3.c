@@ -48,6 +48,7 @@ struct nfs3_conn {
 	uint64_t rmax, wmax;		/* the server's largest READ, WRITE */
 	int timeout_ms;
 	bool lost;			/* the connection failed: every call fails */
+	bool stale;			/* a reply said NFS3ERR_STALE, not yet taken */
 
 	/* the call in flight, and what its callback fills in */
 	enum nfs3_proc proc;
@@ -92,6 +93,14 @@ int nfs3_root(struct nfs3_conn *c, struct nfs3_handle *root)
 	root->len = (uint32_t)fh->len;
 	memcpy(root->data, fh->val, root->len);
 	return 0;
+}
+
+bool nfs3_take_stale(struct nfs3_conn *c)
+{
+	bool stale = c->stale;
+
+	c->stale = false;
+	return stale;
 }
 
 /* ---- one call ---- */
@@ -161,6 +170,7 @@ static void nfs3_done(struct rpc_context *rpc, int status, void *data, void *pri
 	if (st != NFS3_OK) {
 		int e = -nfsstat3_to_errno((int)st);
 		c->err = e > 0 ? e : EIO;
+		c->stale = c->stale || st == NFS3ERR_STALE;
 		return;
 	}
 	c->err = 0;

@@ -12,8 +12,9 @@
  * once with EIO.
  *
  * It knows handles and names, never paths: which handle a name resolves
- * to, and when that goes stale, is the caller's business (nfs.c).  Every
- * call returns 0 or a positive errno (the NFS3 status as an errno).
+ * to, and when that goes stale, is the caller's business (nfs.c), which
+ * nfs3_take_stale() tells of.  Every call returns 0 or a positive errno
+ * (the NFS3 status as an errno).
  */
 #ifndef DBENCH_NFS3_H
 #define DBENCH_NFS3_H
@@ -44,6 +45,11 @@ struct nfs3_conn *nfs3_conn_new(TALLOC_CTX *mem_ctx, struct nfs_context *nfs);
 
 /* The handle of the mounted export's root. */
 int nfs3_root(struct nfs3_conn *c, struct nfs3_handle *root);
+
+/* Whether a reply said NFS3ERR_STALE (a handle sent names an object
+ * that is gone) since the last time this was asked: the handles the
+ * caller keeps may be stale. */
+bool nfs3_take_stale(struct nfs3_conn *c);
 
 /* ---- names in a directory ---- */
 

@@ -143,6 +143,38 @@ expect_eq "$(jq '[.ops[].errors] | add' "$T/rl.json")" 0 "errors (NFS dialect)"
 export_empty
 end
 
+# A directory removed and made again by another NFS client (here a second
+# dbench run on the same client directory): the handle the first kept for
+# it is stale.  The operation that meets it fails; the next look the name
+# up again, so the file is made again in the new directory.
+cat >"$T/stale.txt" <<'L'
+NTCreateX "\clients\client1\d" 0x1 0x3 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\d\f" 0x0 0x3 2 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\d\f" 1004 NT_STATUS_OK
+L
+cat >"$T/remake.txt" <<'L'
+Deltree "\clients\client1\d" NT_STATUS_OK
+NTCreateX "\clients\client1\d" 0x1 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+L
+
+begin "a directory handle gone stale over NFSv3 fails one pass, not every one after"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/stale.txt" -t 3 --warmup 0 --think-time=20000 \
+	--continue-on-error --skip-cleanup --json="$T/st.json" 1 >"$T/st.out" 2>&1 &
+pid=$!
+sleep 1.5
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/remake.txt" --run-once --skip-cleanup 1 \
+	>"$T/remake.out" 2>&1 || fail "the run that makes d again failed"
+wait $pid
+expect_status $? 0
+[ -f "$NFS_EXPORT_DIR/clients/client1/d/f" ] || fail "f not made again in the new d"
+errors=$(jq '[.ops[].errors] | add' "$T/st.json")
+[ "$errors" -ge 1 ] && [ "$errors" -le 3 ] || fail "$errors errors, want 1 to 3 (one pass)"
+rm -rf "$NFS_EXPORT_DIR/clients"
+end
+
 # NFS-dialect loadfiles after the pattern of dbench 5.0's four.
 cat >"$T/nfs.load" <<'L'
 0.000 Deltree "/clients/client1" 0x00000000
