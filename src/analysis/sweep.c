@@ -239,7 +239,11 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 			      "mean", real_or_null(mean), "high", real_or_null(hi),
 			      "low", real_or_null(lo), "stddev", real_or_null(sd),
 			      "cv_pct", real_or_null(mean > 0 ? sd / mean * 100 : n ? 0.0 : NAN));
-	json_object_set_new(s, "ci95_low", real_or_null(mean - half));
+	/* a throughput is never negative: with few runs far apart the
+	 * t-interval reaches below 0, its lower bound is cut at 0 (ci95_pct
+	 * keeps the half-width, the measure of precision) */
+	json_object_set_new(s, "ci95_low", real_or_null(mean - half > 0 ? mean - half
+							: isnan(half) ? NAN : 0));
 	json_object_set_new(s, "ci95_high", real_or_null(mean + half));
 	json_object_set_new(s, "ci95_pct", real_or_null(mean > 0 ? half / mean * 100 : NAN));
 	json_object_set_new(s, "p99_ms", real_or_null(med));

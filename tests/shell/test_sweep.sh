@@ -149,6 +149,28 @@ expect_eq "$(sweep_err 1,2,1)" "dbench: --sweep '1,2,1': 1 client is in the list
 expect_eq "$(ls -A "$T/d")" "" "created in $T/d"
 end
 
+begin "the interval of the mean at 2 runs far apart is cut at 0 MB/sec, not negative"
+# The first run's client is held stopped for 2 s of its 3: a third of the
+# second's throughput, and the t-interval of 2 runs (t = 12.7) is then
+# wider than the mean on either side.
+"$DBENCH" --sweep=1 --repeat=2 --settle=0 -t 3 --warmup=0 --backend=null -q -D "$T/d" \
+	--json="$T/neg.json" --csv="$T/neg.csv" >"$T/neg.out" 2>&1 &
+pid=$!
+i=0
+while [ -z "$(pgrep -P $pid)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.3
+c=$(pgrep -P $pid)
+kill -STOP $c
+sleep 2
+kill -CONT $c
+wait $pid
+expect_status $? 0
+expect_eq "$(jq '.summary[0] | .ci95_high - .mean > .mean' "$T/neg.json")" true \
+	"half-width wider than the mean (the case under test)"
+expect_eq "$(jq '.summary[0].ci95_low' "$T/neg.json")" 0 "summary ci95_low"
+expect_eq "$(tail -n +2 "$T/neg.csv" | cut -d, -f11 | tr '\n' ' ')" "0.000000 0.000000 " "CSV ci95_low"
+end
+
 begin "--drop-caches needs root"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	err=$(cd /tmp && setpriv --reuid=nobody --regid=nogroup --clear-groups \
