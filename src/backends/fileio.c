@@ -865,19 +865,6 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 
 /* ---- data ---- */
 
-static size_t fileio_max_transfer(const struct program *prog)
-{
-	size_t max = 0;
-
-	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
-		if ((op->type == OP_READX || op->type == OP_WRITEX) &&
-		    op->a[1] > 0 && (uint64_t)op->a[1] > max)
-			max = (size_t)op->a[1];
-	}
-	return max;
-}
-
 /*
  * One zero-filled buffer that every client process maps (MAP_SHARED) for
  * both ReadX and WriteX: writes send zeros, as dbench 4.0 does, so every
@@ -897,7 +884,7 @@ static int fileio_unmap_shared(char **buf)
 
 static int fileio_prepare(TALLOC_CTX *mem_ctx, const struct program *prog)
 {
-	size_t len = fileio_max_transfer(prog);
+	size_t len = loadfile_max_transfer(prog);
 	char **owner = talloc(mem_ctx, char *);
 
 	if (!owner)
@@ -1119,7 +1106,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 		talloc_free(bc);
 		return NULL;
 	}
-	bc->max_xfer = fileio_max_transfer(prog);
+	bc->max_xfer = loadfile_max_transfer(prog);
 	if (opts->verify &&
 	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
 		goto nomem;

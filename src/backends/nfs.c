@@ -311,17 +311,6 @@ static int nfsb_client_destructor(struct backend_client *bc)
 	return 0;
 }
 
-static size_t nfsb_max_transfer(const struct program *prog)
-{
-	size_t max = 4096;
-
-	for (size_t i = 0; i < prog->nops; i++) {
-		if (op_table[prog->ops[i].type].bytes != BYTES_NONE && (size_t)prog->ops[i].a[1] > max)
-			max = (size_t)prog->ops[i].a[1];
-	}
-	return max;
-}
-
 static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					     unsigned id, const struct program *prog,
 					     const struct backend_options *opts, char **err)
@@ -338,7 +327,7 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 	snprintf(bc->dir, sizeof(bc->dir), "/clients/%s", bc->name);
 	bc->nh = prog->max_handles;
 	bc->h = talloc_zero_array(bc, struct nfs_handle, bc->nh + 1);
-	bc->buflen = nfsb_max_transfer(prog);
+	bc->buflen = loadfile_max_transfer(prog) > 4096 ? loadfile_max_transfer(prog) : 4096;
 	bc->buf = talloc_zero_array(bc, char, bc->buflen);
 	bc->dir_slot = talloc_zero_array(bc, uint16_t, prog->ndirs + 1);
 	if (!bc->h || !bc->buf || !bc->dir_slot)

@@ -842,19 +842,6 @@ static int smb_writex(struct backend_client *bc, const struct op *op)
 
 /* ---- the client's life ---- */
 
-static size_t smb_max_transfer(const struct program *prog)
-{
-	size_t max = 0;
-
-	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
-		if ((op->type == OP_READX || op->type == OP_WRITEX) && op->a[1] > 0 &&
-		    (uint64_t)op->a[1] > max)
-			max = (size_t)op->a[1];
-	}
-	return max;
-}
-
 static int smb_client_destructor(struct backend_client *bc)
 {
 	if (bc->ctx)
@@ -876,7 +863,7 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 	bc->t = t;
 	bc->prog = prog;
 	bc->nh = prog->max_handles;
-	bc->max_xfer = smb_max_transfer(prog);
+	bc->max_xfer = loadfile_max_transfer(prog);
 	backend_client_name(name, sizeof(name), opts, id);
 	if (!(bc->h = talloc_zero_array(bc, struct smb_handle, bc->nh ? bc->nh : 1)) ||
 	    !(bc->client_url = talloc_asprintf(bc, "%s/%s", t->clients, name)))
@@ -914,7 +901,7 @@ static size_t smb_client_mem(const struct program *prog, const struct backend_op
 	 * URL, a URL per open handle, the two transfer buffers. */
 	return sizeof(struct backend_client) + prog->max_handles * sizeof(struct smb_handle) +
 	       (prog->max_handles + 1) * (256 + BACKEND_ALLOC_OVERHEAD) +
-	       2 * smb_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD;
+	       2 * loadfile_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD;
 }
 
 static struct verify *smb_verify(struct backend_client *bc)

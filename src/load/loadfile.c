@@ -1341,6 +1341,19 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 		prog->npaths, prog->ndirs, prog->timed ? "yes" : "no", prog->sha256);
 }
 
+size_t loadfile_max_transfer(const struct program *prog)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < prog->nops; i++) {
+		const struct op *op = &prog->ops[i];
+		if (op_table[op->type].bytes != BYTES_NONE && op->a[1] > 0 &&
+		    (uint64_t)op->a[1] > max)
+			max = (size_t)op->a[1];
+	}
+	return max;
+}
+
 uint64_t loadfile_ops_per_pass(const struct program *prog)
 {
 	uint64_t n = 0;

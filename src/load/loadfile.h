@@ -186,4 +186,9 @@ uint64_t loadfile_offset(const struct program *prog, const struct op *op,
 /* The total of prog->count[]: operations run in one pass. */
 uint64_t loadfile_ops_per_pass(const struct program *prog);
 
+/* The most bytes one operation of prog moves (ReadX, WriteX, READ3,
+ * WRITE3): what a client's transfer buffer must hold; 0 when none moves
+ * any. */
+size_t loadfile_max_transfer(const struct program *prog);
+
 #endif

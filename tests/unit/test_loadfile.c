@@ -1209,6 +1209,24 @@ static void test_nfs_repeat_runs_the_next_operation_n_times(void **state)
 	assert_int_equal(loadfile_ops_per_pass(prog), 1002);
 }
 
+static void test_the_largest_transfer_is_of_any_operation_that_moves_bytes(void **state)
+{
+	struct program *smb = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\f\" 0x0 0x2 1 NT_STATUS_OK\n"
+		"WriteX 1 0 65536 65536 NT_STATUS_OK\n"
+		"ReadX 1 0 4096 4096 NT_STATUS_OK\n"
+		"LockX 1 0 1048576 NT_STATUS_OK\n"
+		"Close 1 NT_STATUS_OK\n");
+	struct program *nfs = compile_ok(ctx_of(state),
+		"WRITE3 \"/clients/client1/t\" 0 8192 0 0x0\n"
+		"READ3 \"/clients/client1/t\" 0 32768 0x0\n");
+	struct program *none = compile_ok(ctx_of(state), "Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\n");
+
+	assert_int_equal(loadfile_max_transfer(smb), 65536);	/* a lock's length moves nothing */
+	assert_int_equal(loadfile_max_transfer(nfs), 32768);
+	assert_int_equal(loadfile_max_transfer(none), 0);
+}
+
 static void test_nfs_loop_is_unrolled(void **state)
 {
 	struct program *prog = compile_ok(ctx_of(state),
@@ -1767,6 +1785,7 @@ int main(void)
 		T(test_nfs_paths_outside_clients_lie_beneath_the_client),
 		T(test_nfs_offset_expressions_evaluate_per_client),
 		T(test_nfs_repeat_runs_the_next_operation_n_times),
+		T(test_the_largest_transfer_is_of_any_operation_that_moves_bytes),
 		T(test_nfs_loop_is_unrolled),
 		T(test_nfs_directives_are_checked),
 		T(test_nfs_random_strings_are_drawn_from_their_sets),
