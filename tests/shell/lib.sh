@@ -14,6 +14,12 @@
 : "${TOP:?TOP must name the source tree}"
 T=$(mktemp -d /tmp/dbench-test.XXXXXX)
 trap 'cleanup_scratch' EXIT
+# A test stopped by a signal (tests/run.sh's time limit, ^C) exits through
+# its EXIT trap too, which sh alone would skip: the servers a test started
+# in sessions of their own are stopped, the scratch directory removed.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 _n=0
 _failed=0
 _why=

@@ -166,4 +166,29 @@ else
 fi
 end
 
+# tests/run.sh stops a test past its time limit with timeout(1): SIGTERM
+# to the test's process group, which a server in a session of its own is
+# not in.  The test's EXIT trap must still stop it and remove the scratch.
+cat >"$T/stopped.sh" <<'S'
+. "$TOP/tests/shell/lib.sh"
+setsid sleep 300 >/dev/null 2>&1 &
+srv=$!
+trap 'kill -KILL $srv; cleanup_scratch' EXIT
+echo "$srv $T" >"$INFO"
+sleep 300
+S
+
+begin "a shell test stopped by SIGTERM runs its EXIT trap: its server stopped, its scratch gone"
+INFO=$T/stopped.info timeout 3 sh "$T/stopped.sh" 2>/dev/null
+read -r srv scratch <"$T/stopped.info" || fail "the stopped test did not start in 3 s"
+if kill -0 "$srv" 2>/dev/null; then
+	fail "its server $srv still runs"
+	kill -KILL "$srv"
+fi
+if [ -d "$scratch" ]; then
+	fail "its scratch $scratch is left"
+	rm -rf "$scratch"
+fi
+end
+
 finish
