@@ -17,7 +17,17 @@
 # squash, no grace period, its own recovery directory, no dbus) and starts
 # rpcbind -w and ganesha.nfsd -F in sessions of their own; NFS_EXPORT_DIR
 # and NFS_URL (nfs://127.0.0.1/EXPORT) are set.  ganesha_stop ends both by
-# their pids; the EXIT trap does it too.
+# their pids; the EXIT trap does it too.  ganesha_restart starts ganesha
+# afresh on the same configuration and export, rpcbind staying up.
+#
+# Why restart: ganesha 4.x (FSAL VFS) counts one more open descriptor for
+# every NFSv3 CREATE of a file whose descriptor it holds open already (the
+# old one is closed uncounted, vfs_open2_by_handle), so that count only
+# grows under a loop of CREATE3 lines of one file, and nothing but a
+# restart resets it.  From 50 % of its limit on descriptors (RLIMIT_NOFILE,
+# which it cannot raise past the hard limit) its LRU thread closes
+# descriptors in use; at 99 % every open is answered NFS3ERR_JUKEBOX
+# (10008, 0x2718): after about 20000 such CREATEs under a limit of 20000.
 
 GANESHA_PID=
 RPCBIND_PID=
@@ -36,17 +46,26 @@ ganesha_reexec() {
 	DBENCH_NFS_NETNS=1 exec unshare -n -m sh "$0" "$@"
 }
 
-ganesha_stop() {
-	for _p in $GANESHA_PID $RPCBIND_PID; do
+# ganesha_end PID...: TERM, up to 3 s, then KILL.
+ganesha_end() {
+	for _p in "$@"; do
 		kill -TERM "$_p" 2>/dev/null
 	done
 	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-		kill -0 "$GANESHA_PID" 2>/dev/null || kill -0 "$RPCBIND_PID" 2>/dev/null || break
+		_alive=
+		for _p in "$@"; do
+			kill -0 "$_p" 2>/dev/null && _alive=1
+		done
+		[ -n "$_alive" ] || break
 		sleep 0.2
 	done
-	for _p in $GANESHA_PID $RPCBIND_PID; do
+	for _p in "$@"; do
 		kill -KILL "$_p" 2>/dev/null
 	done
+}
+
+ganesha_stop() {
+	ganesha_end $GANESHA_PID $RPCBIND_PID
 	GANESHA_PID=
 	RPCBIND_PID=
 }
@@ -94,11 +113,22 @@ CONF
 	setsid rpcbind -f -w >"$_g/rpcbind.log" 2>&1 &
 	RPCBIND_PID=$!
 	for _i in $(seq 50); do ganesha_listening 111 && break; sleep 0.1; done
+	ganesha_run || return 1
+	NFS_EXPORT_DIR=$_g/export
+	NFS_URL=nfs://127.0.0.1$_g/export
+}
+
+# ganesha_run: ganesha.nfsd on $T/ganesha's configuration, until it serves.
+ganesha_run() {
+	_g=$T/ganesha
 	setsid ganesha.nfsd -F -f "$_g/ganesha.conf" -L "$_g/ganesha.log" -p "$_g/run/ganesha.pid" \
-		-N NIV_EVENT >"$_g/ganesha.out" 2>&1 &
+		-N NIV_EVENT >>"$_g/ganesha.out" 2>&1 &
 	GANESHA_PID=$!
+	# serving: NFS on 2049 and mountd on the port rpcbind names (a port
+	# left registered by a ganesha before this one listens no more)
 	for _i in $(seq 100); do
-		ganesha_listening 2049 && rpcinfo -p 127.0.0.1 2>/dev/null | grep -q mountd && break
+		_mp=$(rpcinfo -p 127.0.0.1 2>/dev/null | awk '$5 == "mountd" { print $4; exit }')
+		ganesha_listening 2049 && [ -n "$_mp" ] && ganesha_listening "$_mp" && break
 		kill -0 "$GANESHA_PID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -106,7 +136,16 @@ CONF
 		GANESHA_WHY="ganesha did not start: $(grep -E 'CRIT|FATAL|MAJ' "$_g/ganesha.log" | grep -v DBUS | tail -n 2)"
 		return 1
 	fi
-	NFS_EXPORT_DIR=$_g/export
-	NFS_URL=nfs://127.0.0.1$_g/export
 	return 0
+}
+
+# ganesha_restart: a fresh ganesha (see the top for why), rpcbind kept.
+ganesha_restart() {
+	ganesha_end $GANESHA_PID
+	GANESHA_PID=
+	for _i in $(seq 50); do
+		ganesha_listening 2049 || break
+		sleep 0.1
+	done
+	ganesha_run
 }

@@ -340,6 +340,16 @@ expect_match "$out" '^ +1  WRITE3 +1/1 '
 export_empty
 end
 
+begin "ganesha_restart: a new ganesha serves the same export (bench/vs-dbench5-nfs restarts it for each run)"
+old_pid=$GANESHA_PID
+ganesha_restart || fail "$GANESHA_WHY"
+[ "$GANESHA_PID" != "$old_pid" ] || fail "the same ganesha"
+kill -0 "$old_pid" 2>/dev/null && fail "the old ganesha $old_pid still runs"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/nfs_3.load" --run-once 2 >"$T/rs.out" 2>&1
+expect_status $? 0
+export_empty
+end
+
 begin "the server killed mid-run: FAILED line, results so far, exit 1 within 2 s"
 "$DBENCH" --backend=nfs --nfs="$NFS_URL" -t 60 --warmup 0 2 >"$T/k.out" 2>&1 &
 pid=$!
