@@ -383,7 +383,7 @@ if command -v xmllint >/dev/null; then
 	xmllint --noout "$T/marks.svg" 2>/dev/null || fail "not well-formed XML"
 fi
 expect_eq "$(grep -c "class='mark'" "$T/marks.svg")" 1 "marks"
-expect_match "$(grep "class='mark'" "$T/marks.svg")" "fill='#2ca02c'[^>]*>\\*<title>1 clients: a significant change</title>"
+expect_match "$(grep "class='mark'" "$T/marks.svg")" "fill='#2ca02c'[^>]*>\\*<title>1 client: a significant change</title>"
 expect_match "$(cat "$T/marks.svg")" ">marks a throughput significantly different from A's \\(Welch's t-test, p &lt; 0\\.05\\)</tspan>"
 compare --alpha=0.01 --plot="$T/marks01.svg" "$T/a.json" "$T/same.json" "$T/slow.json" >/dev/null
 rc=$?
