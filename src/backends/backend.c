@@ -5,6 +5,7 @@
  * every backend shares, and the check of what a backend cannot express.
  * Adding a backend adds it to `backends` below and nothing else here.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,6 +96,23 @@ void backend_scrub_argv(int argc, char **argv)
 	for (size_t i = 0; i < NBACKENDS; i++)
 		if (backends[i]->scrub_argv)
 			backends[i]->scrub_argv(argc, argv);
+}
+
+int backend_open_flags(int64_t disposition)
+{
+	switch (disposition) {
+	case NT_OPEN:
+		return 0;
+	case NT_CREATE:
+	case NT_OPEN_IF:
+		return O_CREAT;
+	case NT_SUPERSEDE:
+	case NT_OVERWRITE:
+	case NT_OVERWRITE_IF:
+		return O_CREAT | O_TRUNC;
+	default:
+		return -1;
+	}
 }
 
 void backend_client_name(char *buf, size_t len, const struct backend_options *opts,

@@ -265,6 +265,20 @@ extern const struct backend smb_backend;
 extern const struct backend sockio_backend;
 extern const struct backend nfs_backend;
 
+/* NTCreateX's create_disposition (its second number, op.a[1]) and the
+ * create_options bit (of op.a[0]) that says the object is a directory,
+ * as MS-SMB2 numbers them. */
+enum nt_disposition {
+	NT_SUPERSEDE, NT_OPEN, NT_CREATE, NT_OPEN_IF, NT_OVERWRITE, NT_OVERWRITE_IF,
+};
+#define NT_DIRECTORY_FILE 0x1
+
+/* open(2) flags for a create_disposition in its NT meaning: O_CREAT for
+ * CREATE and OPEN_IF, O_CREAT | O_TRUNC for SUPERSEDE and the two
+ * OVERWRITEs; -1 for an unknown one.  (dbench 4.0 opened plainly for
+ * SUPERSEDE and OPEN_IF.) */
+int backend_open_flags(int64_t disposition);
+
 /* The name of client `id`'s directory beneath DIR/clients: "client<id>",
  * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network
  * filesystem never meet. */

@@ -48,17 +48,6 @@
 #include "backends/dosmatch.h"
 #include "backends/localdir.h"
 
-/* NTCreateX create_disposition values (MS-SMB). */
-enum {
-	FILEIO_SUPERSEDE,
-	FILEIO_OPEN,
-	FILEIO_CREATE,
-	FILEIO_OPEN_IF,
-	FILEIO_OVERWRITE,
-	FILEIO_OVERWRITE_IF,
-};
-
-#define FILEIO_DIRECTORY_FILE 0x1	/* create_options: the object is a directory */
 #define FILEIO_DIR_FDS_MAX 256		/* cached directory descriptors at once */
 #define FILEIO_DENTS_SIZE 8192		/* getdents64 buffer: a few hundred entries */
 #define FILEIO_XATTR_NAME "user.DosAttrib"
@@ -576,38 +565,17 @@ static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *n
 
 /* ---- operations ---- */
 
-/* open(2) flags for a create_disposition, or -1 for an unknown one.
- * dbench 4.0 adds O_CREAT for CREATE and O_CREAT|O_TRUNC for the two
- * OVERWRITEs; it opens plainly for SUPERSEDE and OPEN_IF, where we
- * follow their NT meaning instead (create; and replace for SUPERSEDE). */
-static int fileio_disposition_flags(int64_t disposition)
-{
-	switch (disposition) {
-	case FILEIO_OPEN:
-		return 0;
-	case FILEIO_CREATE:
-	case FILEIO_OPEN_IF:
-		return O_CREAT;
-	case FILEIO_SUPERSEDE:
-	case FILEIO_OVERWRITE:
-	case FILEIO_OVERWRITE_IF:
-		return O_CREAT | O_TRUNC;
-	default:
-		return -1;
-	}
-}
-
 /* Open the object an NTCreateX names, creating it as the disposition and
  * create options say.  Returns a descriptor or -errno. */
 static int fileio_create_open(struct backend_client *bc, const struct op *op,
 			      int dirfd, const char *leaf)
 {
-	int flags = fileio_disposition_flags(op->a[1]);
+	int flags = backend_open_flags(op->a[1]);
 	int fd;
 
 	if (flags < 0)
 		return -EINVAL;
-	if (op->a[0] & FILEIO_DIRECTORY_FILE) {
+	if (op->a[0] & NT_DIRECTORY_FILE) {
 		/* dbench 4.0 ignores the mkdir's outcome; so do we: the open says */
 		if (flags & O_CREAT)
 			(void)mkdirat(dirfd, leaf, 0700);
@@ -636,7 +604,7 @@ static void fileio_verify_open(struct backend_client *bc, const struct op *op,
 		verify_unlink(bc->verify, op->path);
 	else if (S_ISREG(st->st_mode))
 		verify_open(bc->verify, handle, op->path,
-			    (fileio_disposition_flags(op->a[1]) & O_TRUNC) != 0);
+			    (backend_open_flags(op->a[1]) & O_TRUNC) != 0);
 }
 
 static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)

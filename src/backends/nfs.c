@@ -66,10 +66,6 @@
  * that fit. */
 #define NFS4_WRITE_PIECE 3072
 
-/* NTCreateX create_disposition values (MS-SMB) and create_options bit. */
-enum { NFS_SUPERSEDE, NFS_OPEN, NFS_CREATE, NFS_OPEN_IF, NFS_OVERWRITE, NFS_OVERWRITE_IF };
-#define NFS_DIRECTORY_FILE 0x1
-
 static char *nfs_urls;	/* --nfs */
 
 static const struct poptOption nfsb_options[] = {
@@ -916,33 +912,16 @@ static int nfsb_list(struct backend_client *bc, const struct op *op, bool parent
 
 /* ---- dbench 4's operations ---- */
 
-static int nfsb_disposition_flags(int64_t disposition)
-{
-	switch (disposition) {
-	case NFS_OPEN:
-		return 0;
-	case NFS_CREATE:
-	case NFS_OPEN_IF:
-		return O_CREAT;
-	case NFS_SUPERSEDE:
-	case NFS_OVERWRITE:
-	case NFS_OVERWRITE_IF:
-		return O_CREAT | O_TRUNC;
-	default:
-		return -1;
-	}
-}
-
 static int nfsb_ntcreatex(struct backend_client *bc, const struct op *op)
 {
-	int flags = nfsb_disposition_flags(op->a[1]);
+	int flags = backend_open_flags(op->a[1]);
 	struct nfs_file f = { 0 };
 	bool is_file = false;
 	int err;
 
 	if (flags < 0)
 		return EINVAL;
-	if (op->a[0] & NFS_DIRECTORY_FILE) {
+	if (op->a[0] & NT_DIRECTORY_FILE) {
 		enum nfs3_kind kind = NFS3_KIND_DIR;
 		if (flags & O_CREAT)
 			(void)nfsb_mkdir_path(bc, op);

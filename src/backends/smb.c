@@ -37,9 +37,7 @@
 #include "backends/dosmatch.h"
 #include "backends/smb_args.h"
 
-/* NTCreateX create_disposition values and create_options bits (MS-SMB2). */
-enum { SMB_SUPERSEDE, SMB_OPEN, SMB_CREATE, SMB_OPEN_IF, SMB_OVERWRITE, SMB_OVERWRITE_IF };
-#define SMB_DIRECTORY_FILE 0x1
+/* NTCreateX's create_options bit beside NT_DIRECTORY_FILE (backend.h). */
 #define SMB_NON_DIRECTORY_FILE 0x40
 
 #define SMB_URL_MAX 4096		/* an smb:// URL we build, NUL included */
@@ -561,16 +559,16 @@ static int smb_rmtree(SMBCCTX *ctx, char *buf)
 static int smb_disposition_flags(int64_t disposition)
 {
 	switch (disposition) {
-	case SMB_OPEN:
+	case NT_OPEN:
 		return 0;
-	case SMB_CREATE:
+	case NT_CREATE:
 		return O_CREAT | O_EXCL;
-	case SMB_OPEN_IF:
+	case NT_OPEN_IF:
 		return O_CREAT;
-	case SMB_OVERWRITE:
+	case NT_OVERWRITE:
 		return O_TRUNC;
-	case SMB_SUPERSEDE:
-	case SMB_OVERWRITE_IF:
+	case NT_SUPERSEDE:
+	case NT_OVERWRITE_IF:
 		return O_CREAT | O_TRUNC;
 	default:
 		return -1;
@@ -594,7 +592,7 @@ static int smb_ntcreatex(struct backend_client *bc, const struct op *op)
 {
 	SMBCCTX *ctx = bc->ctx;
 	int flags = smb_disposition_flags(op->a[1]), err;
-	bool dir = (op->a[0] & SMB_DIRECTORY_FILE) != 0;
+	bool dir = (op->a[0] & NT_DIRECTORY_FILE) != 0;
 	SMBCFILE *f = NULL;
 
 	if (flags < 0)

@@ -121,6 +121,19 @@ static void fileio_expresses_dbench4s_operations_and_null_every_one(void **state
 					       &report), OP_COUNT - OP_GETATTR3);
 }
 
+static void dispositions_open_with_their_nt_meaning(void **state)
+{
+	(void)state;
+	assert_int_equal(backend_open_flags(NT_OPEN), 0);
+	assert_int_equal(backend_open_flags(NT_CREATE), O_CREAT);
+	assert_int_equal(backend_open_flags(NT_OPEN_IF), O_CREAT);
+	assert_int_equal(backend_open_flags(NT_SUPERSEDE), O_CREAT | O_TRUNC);
+	assert_int_equal(backend_open_flags(NT_OVERWRITE), O_CREAT | O_TRUNC);
+	assert_int_equal(backend_open_flags(NT_OVERWRITE_IF), O_CREAT | O_TRUNC);
+	assert_int_equal(backend_open_flags(6), -1);
+	assert_int_equal(backend_open_flags(-1), -1);
+}
+
 static void a_local_target_makes_its_clients_directory_and_removes_it_empty(void **state)
 {
 	const char *dir = fixture_scratch_dir(state, "localdir");
@@ -182,6 +195,7 @@ int main(void)
 		T(ops_without_a_function_are_reported_by_type),
 		T(a_backends_own_check_adds_to_the_report),
 		T(fileio_expresses_dbench4s_operations_and_null_every_one),
+		T(dispositions_open_with_their_nt_meaning),
 		T(a_local_target_makes_its_clients_directory_and_removes_it_empty),
 		T(a_symbolic_link_at_clients_is_refused),
 		T(a_missing_directory_is_named_in_the_error),
