@@ -13,6 +13,13 @@ bad=$(grep -nP '[\x00-\x08\x0b-\x1f\x7f]' "$TOP"/man/*.1 "$TOP/README" "$TOP/doc
 expect_eq "$bad" "" "lines with a control character"
 end
 
+begin "no merge conflict is left in the manual pages, README, DESIGN.md or the sources"
+# groff prints the markers as text, without a warning
+bad=$(grep -rnE '^(<<<<<<<|=======|>>>>>>>)( |$)' "$TOP/man" "$TOP/README" "$TOP/doc" "$TOP/src" \
+	"$TOP/tests" | cut -c1-120)
+expect_eq "$bad" "" "conflict markers"
+end
+
 begin "dbench.1 documents every option that --help lists"
 page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
 for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
