@@ -162,8 +162,9 @@ void procs_check_slots(struct driver *d);
 void procs_abandon(struct driver *d);
 /* After the run ended at end_ns: a process that has not stopped within
  * plan->stop_timeout seconds, or has been held stopped (SIGSTOP) that
- * long, fails the run and is killed.  With end_ns 0, in the setup: one
- * held stopped that long. */
+ * long, fails the run and is killed.  With end_ns 0, before the run
+ * ended (the setup; with --run-once, the passes): one held stopped that
+ * long. */
 void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now);
 /* Set aside the record of a failure, before any fork; false (after
  * saying so) when there is not enough memory. */

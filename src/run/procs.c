@@ -571,15 +571,24 @@ static int client_not_stopped(const struct driver *d, unsigned p)
 	return -1;
 }
 
+/* What a process whose (first unstopped) client or probe is in `state`
+ * is doing, for messages. */
+static const char *doing(uint64_t state, bool probe)
+{
+	return state == CLIENT_STARTING || state == CLIENT_READY ? "set up"
+	       : state != CLIENT_RUNNING ? "cleaned up"
+	       : probe ? "listed its directory" : "replayed the loadfile";
+}
+
 /*
  * Whether process `pid` (client process p, or probe i with p ==
  * nprocs + i) is stuck at `now`: still replaying after the run ended at
- * end_ns, or held stopped while it sets up (end_ns 0) or cleans up.
- * stuck_ns[p] keeps since when; the answer is what went wrong once that
- * is stop_timeout ago.
+ * end_ns, or held stopped while it was `what` (set up, replayed the
+ * loadfile, cleaned up...).  stuck_ns[p] keeps since when; the answer is
+ * what went wrong once that is stop_timeout ago.
  */
 static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying,
-			 uint64_t end_ns, uint64_t now)
+			 uint64_t end_ns, uint64_t now, const char *what)
 {
 	uint64_t *since = &d->procs.stuck_ns[p];
 	bool held = held_stopped(pid);
@@ -598,8 +607,7 @@ static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying
 				" after the run ended%s; killed", (int)pid, secs,
 				held ? " (it was held stopped by a signal)" : ""));
 	return procs_or_lost(talloc_asprintf(d->ctx, "process %d was held stopped by a signal"
-			" for %u s while it %s; killed", (int)pid, secs,
-			end_ns ? "cleaned up" : "set up"));
+			" for %u s while it %s; killed", (int)pid, secs, what));
 }
 
 void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
@@ -612,7 +620,10 @@ void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
 	for (unsigned p = 0; p < n; p++) {
 		pid_t pid = d->procs.pids[p];
 		int c = pid ? client_not_stopped(d, p) : -1;
-		const char *why = pid ? stuck(d, p, pid, end_ns && c >= 0, end_ns, now) : NULL;
+		uint64_t st = c >= 0 ? stats_get(&d->stats->slot[c].state) : CLIENT_DONE;
+		const char *why = pid ? stuck(d, p, pid, end_ns && c >= 0, end_ns, now,
+					      doing(st, false))
+				      : NULL;
 		if (why) {
 			fail_process(d, c >= 0 ? (unsigned)c : p * d->plan->clients_per_process,
 				     why);
@@ -624,7 +635,7 @@ void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
 		uint64_t st = probe ? stats_get(&d->stats->probe[i].state) : 0;
 		const char *why = probe ? stuck(d, n + i, probe, end_ns && (st == CLIENT_READY ||
 						st == CLIENT_RUNNING || st == CLIENT_STARTING),
-						end_ns, now)
+						end_ns, now, doing(st, true))
 					: NULL;
 		if (why) {
 			fail_probe(d, i, why);

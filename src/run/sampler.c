@@ -468,6 +468,8 @@ void sampler_loop(struct driver *d)
 		procs_reap(d, false);		/* an exit's failure is noted here */
 		if (d->sampler.phase == PHASE_STOP)	/* a time limit is a limit */
 			procs_enforce_stop(d, d->sampler.end_ns, now);
+		else if (d->plan->run_once && now >= next)	/* a pass has no limit, */
+			procs_enforce_stop(d, 0, now);	/* being held stopped has */
 		double cpu0 = cpu_ms();
 		if (now >= next)
 			procs_check_slots(d);	/* a failure before exiting, once a second */

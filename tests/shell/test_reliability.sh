@@ -538,26 +538,26 @@ expect_status $rc 130
 expect_eq "$(ls -A "$T/late2")" "" "left in the target"
 end
 
-# stop_after_end NAME NPROCS WHO [OPTION...]: a 3 s run with
-# --stop-timeout=2 in $T/NAME whose process WHO ("client" or "probe") is
-# sent SIGSTOP 1 s in and never continued; $others holds the processes
-# other than it still there 1.5 s after the end, $took the seconds the
-# run lasted, $rc its exit status, $victim the stopped process.
-stop_after_end() {
-	mkdir -p "$T/$1"
+# stop_one NAME WHO PAUSE COMMAND...: COMMAND in the background, its
+# output in $T/NAME.out; 1 s in, its process WHO ("client" or "probe") is
+# sent SIGSTOP and never continued; $others holds its processes other than
+# that one still there PAUSE s later, $took the seconds it lasted, $rc its
+# exit status, $victim the stopped process.
+stop_one() {
+	name=$1 who=$2 pause=$3
+	shift 3
 	t0=$(date +%s)
-	"$DBENCH" -t 3 --warmup 0 --stop-timeout=2 -D "$T/$1" --json="$T/$1.json" "$4" "$2" \
-		>"$T/$1.out" 2>&1 &
+	"$@" >"$T/$name.out" 2>&1 &
 	pid=$!
 	sleep 1
-	case $3 in
+	case $who in
 	probe) victim=$(pgrep -P $pid -x dbench-probe);;
 	*) victim=$(pgrep -P $pid -x dbench | head -n 1);;
 	esac
 	kill -s STOP "$victim"
 	(sleep 40; kill -s CONT "$victim") 2>/dev/null &
 	guard=$!
-	sleep 3.5
+	sleep "$pause"
 	others=$(pgrep -P $pid | grep -vx "$victim")
 	wait $pid
 	rc=$?
@@ -565,17 +565,33 @@ stop_after_end() {
 	kill $guard 2>/dev/null
 }
 
+# stop_after_end NAME NPROCS WHO [OPTION...]: stop_one of a 3 s run with
+# --stop-timeout=2 in $T/NAME, $others taken 1.5 s after its end.
+stop_after_end() {
+	mkdir -p "$T/$1"
+	stop_one "$1" "$3" 3.5 "$DBENCH" -t 3 --warmup 0 --stop-timeout=2 -D "$T/$1" \
+		--json="$T/$1.json" "$4" "$2"
+}
+
+# held_failed NAME MESSAGE: the run of stop_one in $T/NAME failed with
+# "FAILED: MESSAGE" (an ERE) in a few seconds, its results printed and in
+# its JSON, its stopped client killed and nothing left in its target.
+held_failed() {
+	expect_status $rc 1
+	out=$(cat "$T/$1.out")
+	expect_match "$out" "^FAILED: $2\$"
+	expect_match "$out" "$TP"
+	expect_eq "$(jq -c '[.status.exit_code, .status.failure.client != null]' "$T/$1.json")" \
+		"[1,true]" "status"
+	[ "$took" -le 10 ] || fail "the run took $took s"
+	kill -0 "$victim" 2>/dev/null && fail "the stopped client is still alive"
+	expect_eq "$(ls -A "$T/$1")" "" "left in the target"
+}
+
 begin "a client held stopped past --stop-timeout after the end fails the run, named and killed"
 stop_after_end held 2 client --warmup=0
-expect_status $rc 1
 expect_eq "$others" "" "other client processes 1.5 s after the end"
-out=$(cat "$T/held.out")
-expect_match "$out" "^FAILED: client [12], process $victim did not stop within 2 s after the run ended \\(it was held stopped by a signal\\); killed\$"
-expect_match "$out" "$TP"
-expect_eq "$(jq -c '[.status.exit_code, .status.failure.client != null]' "$T/held.json")" "[1,true]" "status"
-[ "$took" -le 10 ] || fail "the run took $took s"
-kill -0 "$victim" 2>/dev/null && fail "the stopped client is still alive"
-expect_eq "$(ls -A "$T/held")" "" "left in the target"
+held_failed held "client [12], process $victim did not stop within 2 s after the run ended \\(it was held stopped by a signal\\); killed"
 end
 
 begin "so is the --probe process, held stopped in its setup or after the end"
@@ -584,6 +600,16 @@ expect_status $rc 1
 expect_match "$(cat "$T/heldp.out")" "^FAILED: probe, process $victim (did not stop within 2 s after the run ended \\(it was held stopped by a signal\\)|was held stopped by a signal for 2 s while it set up); killed\$"
 kill -0 "$victim" 2>/dev/null && fail "the stopped probe is still alive"
 expect_eq "$(ls -A "$T/heldp")" "" "left in the target"
+end
+
+begin "--run-once: a client held stopped for --stop-timeout during its pass fails the run, named and killed"
+mkdir -p "$T/once"
+i=0; while [ $i -lt 4000 ]; do echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK'; i=$((i + 1)); done \
+	>"$T/slow.txt"
+# 4000 operations of 1 ms: a pass of some 4 s, stopped 1 s in
+stop_one once client 0 env DBENCH_NULL_DELAY_US=1000 "$DBENCH" --run-once --backend=null \
+	-c "$T/slow.txt" --stop-timeout=2 -D "$T/once" --json="$T/once.json" 2
+held_failed once "client [12], process $victim was held stopped by a signal for 2 s while it replayed the loadfile; killed"
 end
 
 begin "no operation after the time limit is counted: a pause the end cut short is not followed by one"
