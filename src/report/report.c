@@ -409,8 +409,9 @@ static void report_ranks(FILE *out, const struct run_result *res)
 	}
 	fprintf(out, "Ranks: ");
 	print_fairness(out, f);
-	fprintf(out, "Stonewall: %.2f MB/sec while every rank ran (the first %.2f s)\n",
-		res->stonewall_mb_s, res->stonewall_s);
+	if (!isnan(res->stonewall_mb_s))	/* unknown without every rank's rate */
+		fprintf(out, "Stonewall: %.2f MB/sec while every rank ran (the first %.2f s)\n",
+			res->stonewall_mb_s, res->stonewall_s);
 }
 
 /* With several -D, each directory's share. */

@@ -312,6 +312,7 @@ void result_fill_ranks(struct run_result *res)
 {
 	double *rates = rates_of(res, res->nranks);
 	double first = res->exec_seconds;
+	bool known = true;
 
 	for (unsigned r = 0; res->ranks && r < res->nranks; r++) {
 		struct rank_result *rr = &res->ranks[r];
@@ -320,15 +321,19 @@ void result_fill_ranks(struct run_result *res)
 			rates[r] = rr->mb_s;
 		if (rr->seconds < first)
 			first = rr->seconds;
+		known = known && !isnan(rr->mb_s);
 	}
 	if (res->ranks && rates)
 		res->rank_fairness = fairness_of(rates, res->nranks);
 	else
 		note_missing(res, "the per-rank figures");
 	drop_rates(res, rates);
-	/* Every rank ran the whole window: the stonewall is the window. */
-	res->stonewall_s = first;
-	if (first >= res->exec_seconds - 1e-6)
+	/* A rank without a rate leaves the stonewall unknown too; when every
+	 * rank ran the whole window, the stonewall is the window. */
+	res->stonewall_s = known ? first : NAN;
+	if (!known)
+		res->stonewall_mb_s = NAN;
+	else if (first >= res->exec_seconds - 1e-6)
 		res->stonewall_mb_s = result_throughput(res);
 	else
 		res->stonewall_mb_s = first > 0 ? result_bytes_by(res, first) / 1e6 / first : 0;

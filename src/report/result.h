@@ -153,8 +153,10 @@ struct run_result {
 	unsigned nranks;
 	bool mpi;			/* run by mpirun: name ranks in messages */
 	struct fairness rank_fairness;	/* across ranks */
-	double stonewall_s;		/* until the first rank finished */
-	double stonewall_mb_s;		/* throughput while every rank ran */
+	double stonewall_s;		/* until the first rank finished; NAN
+					 * when a rank's rate is missing */
+	double stonewall_mb_s;		/* throughput while every rank ran; NAN
+					 * likewise */
 	struct probe_result *probe;	/* [nprobes], one per --probe in its order;
 					 * NULL without --probe */
 	unsigned nprobes;

@@ -114,10 +114,14 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 	res->npasses = d->sampler.npasses;
 	res->passes_lost = d->sampler.passes_lost;
 	for (unsigned r = 0; r < nranks; r++) {
+		/* a broken cluster gathered rank 0's alone: the others' figures
+		 * are missing (no time, so no rate), not a rank that moved nothing */
+		bool known = r == 0 || !cluster_broken();
 		res->ranks[r] = (struct rank_result){
 			.rank = r, .host = cluster_host(r), .kernel = cluster_kernel(r),
-			.clients = plan->nclients, .bytes = c->ranks[r].bytes,
-			.seconds = plan->run_once ? c->ranks[r].seconds : res->exec_seconds,
+			.clients = plan->nclients, .bytes = known ? c->ranks[r].bytes : 0,
+			.seconds = !known ? 0 : plan->run_once ? c->ranks[r].seconds
+							       : res->exec_seconds,
 		};
 	}
 	result_fill_ranks(res);

@@ -757,6 +757,17 @@ static void stonewall_of_a_window_every_rank_ran_is_the_throughput(void **state)
 	assert_double_is(res->stonewall_mb_s, 70);
 }
 
+static void a_rank_without_a_rate_leaves_the_stonewall_unknown(void **state)
+{
+	struct run_result *res = ranked_result(state, 0);	/* its figures never came */
+
+	result_fill_ranks(res);
+	assert_true(isnan(res->ranks[2].mb_s));
+	assert_true(isnan(res->rank_fairness.jain_index));
+	assert_true(isnan(res->stonewall_s));
+	assert_true(isnan(res->stonewall_mb_s));
+}
+
 /* Rank 0 combines ticks: counts add up, the worst latency and the longest
  * run win, and the lowest failing rank's failure is the one kept. */
 static void ticks_combine_sums_maxima_and_the_first_failure(void **state)
@@ -2174,6 +2185,7 @@ int main(void)
 		T(stonewall_is_the_rate_until_the_first_rank_finished),
 		T(stonewall_interpolates_within_a_second),
 		T(stonewall_of_a_window_every_rank_ran_is_the_throughput),
+		T(a_rank_without_a_rate_leaves_the_stonewall_unknown),
 		T(ticks_combine_sums_maxima_and_the_first_failure),
 		T(fill_splits_clients_and_bytes_by_directory),
 		T(fill_of_a_result_new_allocates_nothing),
