@@ -297,8 +297,8 @@ static void report_probe(FILE *out, const struct probe_result *p)
 	}
 	/* a listing the warmup began is not left out of sight */
 	if (p->straddled)
-		fprintf(out, "; %" PRIu64 " begun in warmup and ended in execute, the longest"
-			" %.3f ms", p->straddled, p->straddled_max_ms);
+		fprintf(out, "; %" PRIu64 " begun in warmup and ended in the measured window,"
+			" the longest %.3f ms", p->straddled, p->straddled_max_ms);
 	fputc('\n', out);
 }
 
@@ -492,7 +492,7 @@ static bool report_notes(FILE *out, const struct run_result *res)
 
 	fprintf(out, "\n");
 	if (res->interrupted)
-		fprintf(out, "interrupted after %.1f s of execute\n", res->exec_seconds);
+		fprintf(out, "interrupted after %.1f s of the measured window\n", res->exec_seconds);
 	for (unsigned i = 0; i < res->nprobes; i++)
 		report_probe(out, &res->probe[i]);
 	if (res->plan->bopts.verify)
@@ -501,8 +501,8 @@ static bool report_notes(FILE *out, const struct run_result *res)
 	report_ranks(out, res);
 	report_dirs(out, res);
 	if (res->straddled)
-		fprintf(out, "Straddled: %" PRIu64 " operation%s began in warmup and ended in execute,"
-			" in no table; the longest (%s) took %.3f ms\n", res->straddled,
+		fprintf(out, "Straddled: %" PRIu64 " operation%s began in warmup and ended in the"
+			" measured window, in no table; the longest (%s) took %.3f ms\n", res->straddled,
 			res->straddled == 1 ? "" : "s",
 			res->straddled_op ? res->straddled_op : "?", res->straddled_max_ms);
 	report_disks(out, res);

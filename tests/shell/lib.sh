@@ -70,6 +70,13 @@ expect_status() {
 	[ "$1" -eq "$2" ] || fail "exit status $1, want $2"
 }
 
+# only_progress_says_execute FILE: mmtests picks the progress lines out
+# with "grep execute"; no other line of the output may hold the word.
+only_progress_says_execute() {
+	_n=$(grep execute "$1" | grep -Evc ' MB/sec  execute +[0-9]+ sec  latency ')
+	expect_eq "$_n" 0 "lines of $1 that say execute and are no progress line"
+}
+
 # A size-limited tmpfs at $1 (needs root); returns 1 where mounting is refused.
 mount_tmpfs() {
 	mkdir -p "$1" && mount -t tmpfs -o "size=${2:-64m}" dbench-test "$1" 2>/dev/null

@@ -173,7 +173,7 @@ job=$!
 sleep 4
 kill -INT "$(pgrep -P $job)"
 wait $job
-expect_match "$(cat "$T/ctl.out")" '^interrupted after [0-9.]+ s of execute$'
+expect_match "$(cat "$T/ctl.out")" '^interrupted after [0-9.]+ s of the measured window$'
 expect_match "$(cat "$T/ctl.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs$'
 expect_eq "$(jq -c '[.status.exit_code, .status.interrupted, .result.elapsed_s < 30]' "$T/ctl.json")" \
 	"[143,true,true]" "status"
