@@ -271,13 +271,13 @@ void report_throughput_line(FILE *out, const struct run_result *res)
 }
 
 /* ", p99 1.234 ms", or from too few values ", p99 - (3 listings, 100
- * needed)". */
+ * needed)"; `what` is the plural, its "s" dropped for one. */
 static void print_quantile(FILE *out, const char *name, double v, uint64_t count, double q,
 			   const char *what)
 {
 	if (isnan(v))
-		fprintf(out, ", %s - (%" PRIu64 " %s, %" PRIu64 " needed)", name, count, what,
-			hist_quantile_min_count(q));
+		fprintf(out, ", %s - (%" PRIu64 " %.*s, %" PRIu64 " needed)", name, count,
+			(int)strlen(what) - (count == 1), what, hist_quantile_min_count(q));
 	else
 		fprintf(out, ", %s %.3f ms", name, v);
 }
