@@ -1,7 +1,8 @@
 /*
  * cluster.c - the ranks of a run (see cluster.h): joining the MPI job, who
- * is where, the once-a-second exchange with rank 0, and the reductions at
- * the end.  Built with DBENCH_MPI it speaks MPI when mpirun started the
+ * is where, the once-a-second exchange with rank 0 and the news between,
+ * the reductions at the end, and the bound on every wait for another rank
+ * (--stop-timeout) past which the cluster is broken.  Built with DBENCH_MPI it speaks MPI when mpirun started the
  * process; built without, it refuses to run under mpirun (every rank would
  * think itself alone and they would collide in DIR/clients).  Structs
  * travel as bytes: the ranks are assumed to run the same binary on the
