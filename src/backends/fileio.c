@@ -111,8 +111,7 @@ static void fileio_invalidate(struct backend_client *bc, const char *path)
 		const char *d = bc->prog->dirs[i];
 		if (bc->dir_fds[i] < 0)
 			continue;
-		if (len == 0 || (strncmp(d, path, len) == 0 &&
-				 (d[len] == '\0' || d[len] == '/')))
+		if (loadfile_path_within(d, path))
 			fileio_uncache(bc, i);
 	}
 }

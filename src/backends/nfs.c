@@ -528,19 +528,18 @@ static int nfsb3_object(struct backend_client *bc, const struct op *op, struct n
  * Rmdir, Rename or Deltree they name something else, or nothing. */
 static void nfsb3_forget(struct backend_client *bc, const char *path, bool clients_dir)
 {
-	size_t len = path ? strlen(path) : 0;
+	bool all = !path || !*path;
 
 	if (!bc->c3)
 		return;
 	if (clients_dir)
 		bc->clients.len = 0;
-	if (clients_dir || len == 0)
+	if (clients_dir || all)
 		bc->self.len = 0;
 	for (unsigned i = 0; i < NFS_DIR_SLOTS; i++) {
 		struct nfs_dir_slot *s = &bc->slots[i];
 		const char *d = bc->prog->dirs[s->dir];
-		if (s->h.len && (clients_dir || len == 0 ||
-				 (strncmp(d, path, len) == 0 && (d[len] == '\0' || d[len] == '/')))) {
+		if (s->h.len && (clients_dir || all || loadfile_path_within(d, path))) {
 			bc->dir_slot[s->dir] = 0;
 			s->h.len = 0;
 		}
@@ -695,7 +694,7 @@ static void nfsb_cached_drop(struct backend_client *bc, const char *path)
 {
 	for (size_t i = 0; i < NFS_CACHE_SLOTS; i++) {
 		struct nfs_cached *c = &bc->cache[i];
-		if (c->path && path && (c->path == path || strncmp(c->path, path, strlen(path)) == 0)) {
+		if (c->path && path && loadfile_path_within(c->path, path)) {
 			nfsb_file_close(bc, &c->f);
 			*c = (struct nfs_cached){ 0 };
 		}

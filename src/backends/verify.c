@@ -13,6 +13,7 @@
 
 #include "base/opclock.h"
 #include "backends/verify.h"
+#include "load/loadfile.h"
 
 #define NONE UINT32_MAX
 #define GAMMA 0x9e3779b97f4a7c15ull	/* splitmix64's increment */
@@ -392,12 +393,9 @@ void verify_unlink(struct verify *v, const char *path)
 
 void verify_forget_tree(struct verify *v, const char *path)
 {
-	size_t len = strlen(path);
-
 	for (uint32_t i = 0; i < v->nfiles; i++) {
 		const char *n = v->files[i].name;
-		if (n && (len == 0 || (strncmp(n, path, len) == 0 &&
-				       (n[len] == '\0' || n[len] == '/'))))
+		if (n && loadfile_path_within(n, path))
 			unbind(v, i);
 	}
 }

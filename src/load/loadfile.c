@@ -349,6 +349,16 @@ static long add_dir(struct compiler *c, const char *s, size_t len)
 	return d >= LOADFILE_MAX_DIRS ? -1 : d;
 }
 
+bool loadfile_path_within(const char *path, const char *top)
+{
+	size_t len = strlen(top);
+
+	while (len > 0 && top[len - 1] == '/')
+		len--;
+	return len == 0 || (strncmp(path, top, len) == 0 &&
+			    (path[len] == '\0' || path[len] == '/'));
+}
+
 /*
  * Turn "\clients\client1\a\b" into client-relative "a/b", with its parent
  * directory and leaf.  `second` selects path2/leaf2/dir2.

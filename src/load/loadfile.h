@@ -191,4 +191,10 @@ uint64_t loadfile_ops_per_pass(const struct program *prog);
  * any. */
 size_t loadfile_max_transfer(const struct program *prog);
 
+/* Whether client-relative `path` (op.path's form) is `top` itself or lies
+ * beneath it: "foo" holds "foo" and "foo/x", not "foo.dbench" or
+ * "foobar/x".  A trailing '/' on top is ignored; "" (the client
+ * directory) holds every path. */
+bool loadfile_path_within(const char *path, const char *top);
+
 #endif

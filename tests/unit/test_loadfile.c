@@ -1706,6 +1706,32 @@ static void test_failed_read_leaves_only_the_message(void **state)
 	}
 }
 
+/* What Rmdir, Rename, Deltree and REMOVE3 forget beneath a path: the
+ * path and what is beneath it, never a sibling that merely starts with
+ * its name (the nfs backend once closed "foo.dbench", and with it a
+ * lock, on REMOVE3 "foo"). */
+static void test_path_within_stops_at_a_component(void **state)
+{
+	static const struct { const char *path, *top; bool within; } cases[] = {
+		{ "foo", "foo", true }, { "foo/x", "foo", true },
+		{ "foo/x/y", "foo/x", true }, { "foo.dbench", "foo", false },
+		{ "foobar/x", "foo", false }, { "fo", "foo", false },
+		{ "bar/foo", "foo", false },
+		/* a trailing separator on the top changes nothing */
+		{ "foo", "foo/", true }, { "foo/x", "foo/", true },
+		{ "foo.dbench", "foo/", false },
+		/* the client directory holds everything */
+		{ "foo", "", true }, { "", "", true }, { "", "foo", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (loadfile_path_within(cases[i].path, cases[i].top) != cases[i].within)
+			fail_msg("'%s' within '%s' should be %d", cases[i].path,
+				 cases[i].top, cases[i].within);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1816,6 +1842,8 @@ int main(void)
 		T(test_freeing_a_program_frees_everything),
 		T(test_failed_compile_leaves_only_the_message),
 		T(test_failed_read_leaves_only_the_message),
+		/* paths */
+		T(test_path_within_stops_at_a_component),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
