@@ -16,7 +16,10 @@
  * Both dialects run here: dbench 4's operations on the NFS calls a client
  * would make for them (NTCreateX a LOOKUP or CREATE, ReadX a READ, Flush
  * a COMMIT ...), and the NFS dialect's by path, each file opened once and
- * its handle kept.
+ * its handle kept in one of the client's 64 slots (pathcache.h): a file
+ * opened into a slot another holds closes that one, but never one that
+ * holds a lock, which would go with it; with all 64 locked, opening
+ * another fails with ENOLCK.
  *
  * Over NFSv3 (the default) a client sends one RPC per operation, as a
  * kernel client with a warm dentry cache does: nfs3.c's calls on handles,
@@ -53,10 +56,10 @@
 #include "backends/backend.h"
 #include "backends/dosmatch.h"
 #include "backends/nfs3.h"
+#include "backends/pathcache.h"
 
 #define NFS_TIMEOUT_MS 5000		/* one call at most, then it fails */
 #define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)
-#define NFS_CACHE_SLOTS 64		/* NFS-dialect files kept open per client */
 #define NFS_DIR_SLOTS 256		/* NFSv3 directory handles kept per client */
 #define NFS_RMTREE_DEPTH 64
 /* libnfs 4.0 encodes an NFSv4 WRITE into a request buffer of 4 KiB,
@@ -101,13 +104,6 @@ struct nfs_handle {
 	bool is_file;			/* else a directory */
 };
 
-/* An NFS-dialect file opened by path, keyed by the interned path. */
-struct nfs_cached {
-	const char *path;		/* NULL: the slot is free */
-	struct nfs_file f;
-	bool locked;			/* this client took a lock on it */
-};
-
 /* An NFSv3 directory handle, of program.dirs[dir]. */
 struct nfs_dir_slot {
 	struct nfs3_handle h;		/* len 0: free */
@@ -125,7 +121,9 @@ struct backend_client {
 	char path[NFS_PATH_MAX], path2[NFS_PATH_MAX];
 	struct nfs_handle *h;		/* [max_handles] */
 	unsigned nh;
-	struct nfs_cached cache[NFS_CACHE_SLOTS];
+	/* the NFS dialect's files, by path: slots pinned once locked */
+	struct pathcache cache;
+	struct nfs_file cached[PATHCACHE_SLOTS];
 	/* NFSv3: the export's root, its clients directory and ours (len 0
 	 * until looked up), and the directories beneath ours */
 	struct nfs3_handle root, clients, self;
@@ -656,35 +654,36 @@ static void nfsb_handle_close(struct backend_client *bc, struct nfs_handle *h)
 
 /* ---- the NFS dialect's files, by path ---- */
 
-/* The cache slot of an interned path. */
-static struct nfs_cached *nfsb_cache_slot(struct backend_client *bc, const char *path)
+/* Close a cache slot's file and free the slot. */
+static void nfsb_cache_clear(struct backend_client *bc, int slot)
 {
-	return &bc->cache[((uintptr_t)path >> 4) % NFS_CACHE_SLOTS];
+	nfsb_file_close(bc, &bc->cached[slot]);
+	pathcache_set(&bc->cache, slot, NULL);
 }
 
-/* An NFS-dialect file by path: opened (with `flags` added) once, kept. */
+/* An NFS-dialect file by path: opened (with `flags` added) once, kept in
+ * bc->cached[*slot].  ENOLCK when every slot holds a locked file. */
 static int nfsb_cached_file(struct backend_client *bc, const struct op *op, int flags,
-			    const struct nfs_file **f)
+			    int *slot)
 {
-	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 	bool is_file;
 
 	nfsb3_revalidate(bc);
-	if (c->path == op->path) {
-		*f = &c->f;
-		return 0;
+	int i = pathcache_find(&bc->cache, op->path);
+	if (i < 0) {
+		if ((i = pathcache_pick(&bc->cache, op->path)) < 0)
+			return ENOLCK;
+		nfsb_cache_clear(bc, i);
+		int err = nfsb_file_open(bc, op, flags, &bc->cached[i], &is_file);
+		if (err == 0 && !is_file)
+			err = EISDIR;
+		if (err) {
+			nfsb_file_close(bc, &bc->cached[i]);
+			return err;
+		}
+		pathcache_set(&bc->cache, i, op->path);
 	}
-	nfsb_file_close(bc, &c->f);
-	*c = (struct nfs_cached){ 0 };
-	int err = nfsb_file_open(bc, op, flags, &c->f, &is_file);
-	if (err == 0 && !is_file)
-		err = EISDIR;
-	if (err) {
-		nfsb_file_close(bc, &c->f);
-		return err;
-	}
-	c->path = op->path;
-	*f = &c->f;
+	*slot = i;
 	return 0;
 }
 
@@ -692,12 +691,9 @@ static int nfsb_cached_file(struct backend_client *bc, const struct op *op, int 
  * renamed. */
 static void nfsb_cached_drop(struct backend_client *bc, const char *path)
 {
-	for (size_t i = 0; i < NFS_CACHE_SLOTS; i++) {
-		struct nfs_cached *c = &bc->cache[i];
-		if (c->path && path && loadfile_path_within(c->path, path)) {
-			nfsb_file_close(bc, &c->f);
-			*c = (struct nfs_cached){ 0 };
-		}
+	for (int i = 0; i < PATHCACHE_SLOTS; i++) {
+		if (bc->cache.path[i] && path && loadfile_path_within(bc->cache.path[i], path))
+			nfsb_cache_clear(bc, i);
 	}
 }
 
@@ -1041,13 +1037,12 @@ static int nfsb_deltree(struct backend_client *bc, const struct op *op)
 
 static int nfsb_getattr_path(struct backend_client *bc, const struct op *op)
 {
-	const struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
-
 	/* An NFS-dialect file this client holds open: a GETATTR on its
 	 * handle, as dbench 5.0 does from its handle cache. */
 	nfsb3_revalidate(bc);
-	if (op_is_nfs(op->type) && c->path == op->path)
-		return nfsb_file_getattr(bc, &c->f);
+	int i = op_is_nfs(op->type) ? pathcache_find(&bc->cache, op->path) : -1;
+	if (i >= 0)
+		return nfsb_file_getattr(bc, &bc->cached[i]);
 	return nfsb_getattr_obj(bc, op);
 }
 
@@ -1209,13 +1204,13 @@ static int nfsb3_readlink(struct backend_client *bc, const struct op *op)
 
 static int nfsb3_rw(struct backend_client *bc, const struct op *op)
 {
-	const struct nfs_file *f;
 	uint64_t off = loadfile_offset(bc->prog, op, &bc->ost);
 	bool write = op->type == OP_WRITE3;
-	int err = nfsb_cached_file(bc, op, 0, &f);
+	int slot, err = nfsb_cached_file(bc, op, 0, &slot);
 
 	if (err)
 		return err;
+	const struct nfs_file *f = &bc->cached[slot];
 	size_t n;
 	err = nfsb_io(bc, f, op, off, write, !write ? NULL : bc->pattern ? bc->pattern : bc->buf, &n);
 	if (err == 0 && write && op->a[2] > 0)
@@ -1225,10 +1220,10 @@ static int nfsb3_rw(struct backend_client *bc, const struct op *op)
 
 static int nfsb3_create(struct backend_client *bc, const struct op *op)
 {
-	const struct nfs_file *f;
+	int slot;
 
 	nfsb_cached_drop(bc, op->path);
-	return nfsb_cached_file(bc, op, O_CREAT, &f);
+	return nfsb_cached_file(bc, op, O_CREAT, &slot);
 }
 
 static int nfsb3_symlink(struct backend_client *bc, const struct op *op)
@@ -1261,36 +1256,34 @@ static int nfsb3_readdirplus(struct backend_client *bc, const struct op *op)
 
 static int nfsb3_commit(struct backend_client *bc, const struct op *op)
 {
-	const struct nfs_file *f;
-	int err = nfsb_cached_file(bc, op, 0, &f);
+	int slot, err = nfsb_cached_file(bc, op, 0, &slot);
 
-	return err ? err : nfsb_file_commit(bc, f);
+	return err ? err : nfsb_file_commit(bc, &bc->cached[slot]);
 }
 
 static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 {
-	const struct nfs_file *f;
 	uint64_t off = loadfile_offset(bc->prog, op, &bc->ost);
 
 	if (bc->version < 4)
 		return BACKEND_NOT_SUPPORTED;
-	int err = nfsb_cached_file(bc, op, O_CREAT, &f);
+	int slot, err = nfsb_cached_file(bc, op, O_CREAT, &slot);
 	if (err)
 		return err;
+	const struct nfs_file *f = &bc->cached[slot];
 	if (op->type == OP_TEST4) {
 		uint64_t cur;
 		int rc = nfs_lseek(bc->nfs, f->fh, (int64_t)off, SEEK_SET, &cur);
 		return nfsb_rc(rc < 0 ? rc : nfs_lockf(bc->nfs, f->fh, NFS4_F_TEST, (uint64_t)op->a[1]));
 	}
-	struct nfs_cached *c = nfsb_cache_slot(bc, op->path);
 	/* Unlocking what nobody locked succeeds, as with fcntl(2); NFSv4 has
 	 * no lock state to send a LOCKU with then, so nothing is sent. */
-	if (op->type == OP_UNLOCK4 && !c->locked)
+	if (op->type == OP_UNLOCK4 && !bc->cache.pinned[slot])
 		return 0;
 	err = nfsb_lock_fh(bc, f->fh, off, (uint64_t)op->a[1],
 			   op->type == OP_LOCK4 ? F_WRLCK : F_UNLCK);
 	if (err == 0 && op->type == OP_LOCK4)
-		c->locked = true;
+		bc->cache.pinned[slot] = true;
 	return err;
 }
 
