@@ -25,6 +25,8 @@
  *   target_open()    in the parent, once per target spec, before any
  *                    fork: check it can be used, make its clients
  *                    directory.  A failure stops the run with exit 2.
+ *                    (A series of runs opens and closes each target
+ *                    once more before its first run, to check it.)
  *   target_describe() optional: facts for the JSON environment record.
  *   prepare()        optional, in the parent: what all clients share.
  *   client_new()     in each client process, after the fork, for its

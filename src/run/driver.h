@@ -1,6 +1,7 @@
 /*
  * driver.h - one run of the benchmark: the driver that carries out a
- * plan (run/plan.h).
+ * plan (run/plan.h), and the check of its targets that a series of runs
+ * makes before its first.
  *
  * cli.c turns the command line into a `struct run_plan`; the driver opens
  * the targets through the backend, forks the client processes, releases
@@ -24,6 +25,16 @@
  * driver_is_client() first and return at once when it is true.
  */
 int driver_run(const struct run_plan *plan);
+
+/*
+ * Check every target of the plan as driver_run() does before anything
+ * starts (each opened through the backend: a directory, a server), then
+ * close them again, leaving nothing behind: for a series of runs to stop
+ * before its first run rather than in it.  False, after saying why as a
+ * run would, when one cannot be used (a run's exit status 2).  Not for
+ * mpirun, whose ranks agree on the plan first (a series is refused there).
+ */
+bool driver_check_targets(const struct run_plan *plan);
 
 /* True in a forked process, a client or the probe (after driver_run()
  * returned in it). */

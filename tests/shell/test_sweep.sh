@@ -131,6 +131,24 @@ for args in "--sweep=0" "--sweep=a" "--sweep=4..2" "--sweep=1.." "--sweep=1,,2" 
 	end
 done
 
+begin "a series checks every target before its first run, as a run does: exit 2, no run, nothing made"
+# a directory that is not there, and a server that does not answer (no
+# directory: the backend says what is wrong with it)
+for target in "-D $T/d -D $T/none" "--backend=sockio --port=1 -D 127.0.0.1"; do
+	# shellcheck disable=SC2086
+	plain=$("$DBENCH" --run-once $target 1 2>&1); rc=$?
+	expect_status $rc 2
+	expect_match "$plain" "^dbench: (cannot use directory '$T/none': No such file or directory|cannot connect to 127\\.0\\.0\\.1:1: .*)\$"
+	for args in "--sweep=1,2" "--repeat=2 1" "--precision=5 1"; do
+		# shellcheck disable=SC2086
+		out=$("$DBENCH" --run-once --settle=0 $target $args 2>&1); rc=$?
+		expect_status $rc 2
+		expect_eq "$out" "$plain" "$target $args: what it says"
+	done
+done
+expect_eq "$(ls -A "$T/d")" "" "made in $T/d"
+end
+
 begin "a malformed --sweep says what is wrong with it, and where"
 sweep_err() {
 	"$DBENCH" --backend=null --run-once --sweep="$1" -D "$T/d" 2>&1 >/dev/null
