@@ -199,6 +199,9 @@ begin "memory running out for the record of a client's failure: the run fails wi
 # before the fork takes its place.
 if ! command -v gdb >/dev/null 2>&1; then
 	echo "# skipped: no gdb"
+elif ! gdb -batch -nx -ex run -ex 'printf "exit code %d\n", $_exitcode' --args /bin/sh -c 'exit 3' \
+	2>/dev/null | grep -q '^exit code 3$'; then
+	echo "# skipped: gdb cannot run a program here (ptrace not allowed?)"
 else
 	mkdir -p "$T/oomf"
 	printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_ACCESS_DENIED' >"$T/oomf.txt"
