@@ -632,10 +632,11 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		return EXIT_RUN_FAILED;
 	}
 	plan.text_on_stderr = json_stdout;
-	/* its files, then its targets as a run checks them: a series (refused
-	 * under mpirun) stops before its first run, as a run would (exit 2) */
+	/* its files, then its clock and targets as a run checks them: a series
+	 * (refused under mpirun) stops before its first run, as a run would
+	 * (exit 2) */
 	int rc = check_destinations(sp);
-	if (rc == EXIT_OK && !driver_check_targets(&plan))
+	if (rc == EXIT_OK && !driver_check_start(&plan))
 		rc = EXIT_BAD_INPUT;
 	if (rc == EXIT_OK)
 		rc = run_all(&plan, sp, runs, repeat_of, text);

@@ -27,14 +27,15 @@
 int driver_run(const struct run_plan *plan);
 
 /*
- * Check every target of the plan as driver_run() does before anything
- * starts (each opened through the backend: a directory, a server), then
- * close them again, leaving nothing behind: for a series of runs to stop
- * before its first run rather than in it.  False, after saying why as a
+ * Check what driver_run() checks before anything starts, the clock
+ * DBENCH_OPCLOCK asks for and every target of the plan (each opened
+ * through the backend: a directory, a server, then closed again, leaving
+ * nothing behind): for a series of runs to stop before its first run
+ * rather than in it.  False, after saying why as a
  * run would, when one cannot be used (a run's exit status 2).  Not for
  * mpirun, whose ranks agree on the plan first (a series is refused there).
  */
-bool driver_check_targets(const struct run_plan *plan);
+bool driver_check_start(const struct run_plan *plan);
 
 /* True in a forked process, a client or the probe (after driver_run()
  * returned in it). */

@@ -3,9 +3,9 @@
  * opened in the parent before any fork (a target that cannot be used
  * stops the run with exit 2), described for the environment record, the
  * files of clients that died removed from the parent, and the clients
- * directories closed at the end; and the same opening, closed again at
- * once, for a series of runs to check its targets before its first run
- * (driver_check_targets()).  Knows nothing of how a backend reaches its
+ * directories closed at the end (the same opening, closed again at once,
+ * is how a series checks its targets before its first run: driver.c's
+ * driver_check_start()).  Knows nothing of how a backend reaches its
  * storage.
  */
 #include <errno.h>
@@ -36,20 +36,6 @@ bool targets_open(struct driver *d)
 		}
 	}
 	return d->targets != NULL;
-}
-
-bool driver_check_targets(const struct run_plan *plan)
-{
-	struct driver d = { .plan = plan, .ctx = talloc_new(NULL) };
-
-	if (!d.ctx) {
-		say("out of memory\n");
-		return false;
-	}
-	bool ok = targets_open(&d);
-	targets_close(&d);	/* what the opening made, as a run that stops there */
-	talloc_free(d.ctx);
-	return ok;
 }
 
 /* What the backend says of each target for the environment record, or

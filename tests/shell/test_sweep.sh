@@ -146,6 +146,16 @@ for target in "-D $T/d -D $T/none" "--backend=sockio --port=1 -D 127.0.0.1"; do
 		expect_eq "$out" "$plain" "$target $args: what it says"
 	done
 done
+# a clock DBENCH_OPCLOCK asks for that there is not
+plain=$(DBENCH_OPCLOCK=bogus "$DBENCH" --run-once -D "$T/d" 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$plain" "dbench: DBENCH_OPCLOCK is 'bogus': the one value it takes is monotonic" "a run's"
+for args in "--sweep=1,2" "--repeat=2 1"; do
+	# shellcheck disable=SC2086
+	out=$(DBENCH_OPCLOCK=bogus "$DBENCH" --run-once --settle=0 -D "$T/d" $args 2>&1); rc=$?
+	expect_status $rc 2
+	expect_eq "$out" "$plain" "DBENCH_OPCLOCK=bogus $args: what it says"
+done
 expect_eq "$(ls -A "$T/d")" "" "made in $T/d"
 end
 
