@@ -600,7 +600,7 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	talloc_set_destructor(cl, cmdline_destructor);
 	struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, OPT_TIMELIMIT,
-		  "execute phase length", "SECS" },
+		  "execute phase length (default 600)", "SECS" },
 		{ "warmup", 0, POPT_ARG_INT, &cl->warmup, 0,
 		  "warmup before it (default: timelimit/5)", "SECS" },
 		{ "stop-timeout", 0, POPT_ARG_INT, &cl->stop_timeout, 0,

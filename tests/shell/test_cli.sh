@@ -19,7 +19,7 @@ done
 expect_match "$out" '^  dbench compare \[OPTION\.\.\.\] A\.json B\.json \[C\.json \.\.\.\]$'
 # the description column is not pushed to the right by a long argument
 # placeholder: the short descriptions fit on their option's line
-expect_match "$out" '^  -t, --timelimit=SECS +execute phase length$'
+expect_match "$out" '^  -t, --timelimit=SECS +execute phase length \(default 600\)$'
 expect_match "$out" '^      --warmup=SECS +warmup before it \(default: timelimit/5\)$'
 expect_no_match "$out" '.{81}'
 expect_match "$("$DBENCH" --usage)" '^   or: dbench compare '
