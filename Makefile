@@ -27,7 +27,7 @@ endif
 PKGS     = popt talloc zlib jansson libcrypto smbclient libnfs
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror $(CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Wall -Wextra -Werror $(CFLAGS) \
              $(SAN_CFLAGS) $(PKG_CFLAGS) $(MPI_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -lm
 
@@ -51,7 +51,7 @@ NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 # report (result, text, JSON, environment), analysis (sweep, compare, plot).
 LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
                       src/run/*.c src/report/*.c src/analysis/*.c)
-HEADERS  = $(wildcard src/*.h src/*/*.h)
+HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
 MAIN_OBJ = $(O)/main.o $(O)/cli.o
 
@@ -98,7 +98,7 @@ $(O)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIB_OBJ
 		$(LIB_OBJS) $(LDLIBS) $(shell pkg-config --libs cmocka)
 
 # A tool of the shell tests (not itself a test: no test_ prefix).
-$(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.o src/stats/hist.h src/load/ops.h
+$(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.o include/hist.h include/ops.h
 	@mkdir -p $(O)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/stats/hist.o $(O)/load/ops.o
 

@@ -13,15 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/badopt.h"
-#include "base/outfile.h"
-#include "base/progname.h"
-#include "base/version.h"
+#include "badopt.h"
+#include "outfile.h"
+#include "progname.h"
+#include "version.h"
 #include "cli.h"
-#include "load/loadfile.h"
-#include "net/sockopt.h"
-#include "run/cluster.h"
-#include "run/probe.h"
+#include "loadfile.h"
+#include "sockopt.h"
+#include "cluster.h"
+#include "probe.h"
 
 #define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
 #define NOT_GIVEN INT_MIN	/* --repeat or --settle not given (-1 is bad input) */
@@ -388,11 +388,13 @@ static int cmdline_destructor(struct cmdline *cl)
 
 /*
  * The --probe options: each DIR a directory to list, once each, and a
- * bare --probe (the default directory, NULL in *dirs) at most once; at
- * most PROBE_MAX.  False after saying what is wrong.
+ * bare --probe at most once (DIR/clients/probe in the first of `targets`,
+ * whose index goes to *own); at most PROBE_MAX.  False after saying what
+ * is wrong.
  */
 static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
-			 const struct backend *backend, const char ***dirs, unsigned *n)
+			 const struct backend *backend, const char **targets,
+			 const char ***dirs, unsigned *n, int *own)
 {
 	unsigned count = 0;
 
@@ -425,7 +427,13 @@ static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
 				" the %s backend's are not: give --probe=DIR\n", backend->name);
 			return false;
 		}
-		(*dirs)[i] = *dir ? dir : NULL;	/* popt's string, freed with the cmdline */
+		if (!*dir) {
+			*own = (int)i;
+			dir = talloc_asprintf(*dirs, "%s/clients/" PROBE_OWN_DIR, targets[0]);
+			if (!dir)
+				return false;
+		}
+		(*dirs)[i] = dir;	/* popt's string, freed with the cmdline */
 	}
 	return true;
 }
@@ -520,7 +528,8 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	}
 	const char **probe_dirs = NULL;
 	unsigned nprobes = 0;
-	if (!check_probes(mem_ctx, cl, backend, &probe_dirs, &nprobes))
+	int own_probe = -1;
+	if (!check_probes(mem_ctx, cl, backend, dirs, &probe_dirs, &nprobes, &own_probe))
 		return CLI_EXIT;
 	out->plan = (struct run_plan){
 		.nclients = nclients,
@@ -548,6 +557,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		.continue_on_error = cl->continue_on_error,
 		.nprobes = cluster_rank() == 0 ? nprobes : 0,	/* the probes for all ranks */
 		.probe_dirs = probe_dirs,
+		.own_probe = own_probe,
 		.json_path = series(cl) ? NULL : cl->json,	/* a series writes its own */
 		.command_line = cmdline,
 		.label = cl->label,

@@ -1,6 +1,6 @@
 /*
  * cli.h - the command line: the options (popt), the checks on what was
- * given, and the run plan (run/plan.h) and sweep plan built from them.
+ * given, and the run plan (plan.h) and sweep plan built from them.
  *
  * Above the plan, the driver and the sweep, below main: it prints the
  * usage errors, --help, --usage and --version itself and runs nothing.
@@ -13,8 +13,8 @@
 
 #include <talloc.h>
 
-#include "analysis/sweep.h"
-#include "run/plan.h"
+#include "sweep.h"
+#include "plan.h"
 
 enum cli_action {
 	CLI_EXIT,		/* nothing more to do: leave with exit_code */

@@ -12,13 +12,13 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
-#include "analysis/sweep.h"
-#include "base/progname.h"
+#include "compare.h"
+#include "sweep.h"
+#include "progname.h"
 #include "cli.h"
-#include "load/loadfile.h"
-#include "run/cluster.h"
-#include "run/driver.h"
+#include "loadfile.h"
+#include "cluster.h"
+#include "driver.h"
 
 /* --check-loadfile: the summary, and with --backend what that backend
  * cannot express (still exit 0: a run counts those as not supported). */

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_internal.h"
 #include "analysis/plot.h"
-#include "base/badopt.h"
-#include "base/numstat.h"
-#include "base/progname.h"
-#include "load/ops.h"
-#include "run/plan.h"
+#include "badopt.h"
+#include "numstat.h"
+#include "progname.h"
+#include "ops.h"
+#include "plan.h"
 
 /* ---- statistics ---- */
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/plot.h"
-#include "base/outfile.h"
+#include "outfile.h"
 
 #define W 900
 #define PANEL_H 300

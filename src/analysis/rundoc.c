@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/rundoc.h"
-#include "run/plan.h"
+#include "plan.h"
 
 unsigned rundoc_nprocs(const json_t *run)
 {

@@ -13,13 +13,13 @@
 
 #include "analysis/plot.h"
 #include "analysis/rundoc.h"
-#include "analysis/sweep.h"
-#include "base/jsontext.h"
-#include "base/numstat.h"
-#include "base/outfile.h"
-#include "base/progname.h"
-#include "base/version.h"
-#include "report/report.h"
+#include "sweep.h"
+#include "jsontext.h"
+#include "numstat.h"
+#include "outfile.h"
+#include "progname.h"
+#include "version.h"
+#include "report.h"
 
 /* ---- the list ---- */
 

@@ -44,9 +44,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/backend.h"
+#include "backend.h"
 #include "backends/dosmatch.h"
-#include "backends/localdir.h"
+#include "localdir.h"
 
 #define FILEIO_DIR_FDS_MAX 256		/* cached directory descriptors at once */
 #define FILEIO_DENTS_SIZE 8192		/* getdents64 buffer: a few hundred entries */

@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "backends/localdir.h"
+#include "localdir.h"
 
 struct backend_target {
 	const char *dir;	/* as given, for messages */

@@ -53,7 +53,7 @@
 
 #include <nfsc/libnfs.h>
 
-#include "backends/backend.h"
+#include "backend.h"
 #include "backends/dosmatch.h"
 #include "backends/nfs3.h"
 #include "backends/pathcache.h"

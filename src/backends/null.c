@@ -18,9 +18,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/backend.h"
-#include "backends/localdir.h"
-#include "base/opclock.h"
+#include "backend.h"
+#include "localdir.h"
+#include "opclock.h"
 
 #define NULL_MAX_DELAYS 1024
 

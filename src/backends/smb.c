@@ -32,8 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/backend.h"
-#include "base/jsontext.h"
+#include "backend.h"
+#include "jsontext.h"
 #include "backends/dosmatch.h"
 #include "backends/smb_args.h"
 

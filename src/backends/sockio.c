@@ -6,7 +6,7 @@
  *
  * The sizes are dbench 4.0's (its sockio.c), so that our tbench and its
  * load a server alike and either can run against either server; the
- * message layout is in net/wire.h.  Like 4.0, a path counts as the name a
+ * message layout is in wire.h.  Like 4.0, a path counts as the name a
  * 4.0 client would have sent, "./clients/clientN/..." (its -D "."
  * prepended), two bytes a character.
  *
@@ -29,11 +29,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "backends/backend.h"
+#include "backend.h"
 #include "backends/sockio.h"
-#include "net/addr.h"
-#include "net/sockopt.h"
-#include "net/wire.h"
+#include "addr.h"
+#include "sockopt.h"
+#include "wire.h"
 
 _Static_assert(OP_MAX_SIZE + 1024 <= TBENCH_MAX_BODY,
 	       "a ReadX or WriteX of the largest size fits in a tbench message");

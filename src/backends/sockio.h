@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "load/loadfile.h"
+#include "loadfile.h"
 
 /*
  * The bytes on the wire of the request operation `op` becomes and of its

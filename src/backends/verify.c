@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/opclock.h"
-#include "backends/verify.h"
-#include "load/loadfile.h"
+#include "opclock.h"
+#include "verify.h"
+#include "loadfile.h"
 
 #define NONE UINT32_MAX
 #define GAMMA 0x9e3779b97f4a7c15ull	/* splitmix64's increment */

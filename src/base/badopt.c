@@ -1,7 +1,7 @@
 /*
  * badopt.c - the words of a bad option (see badopt.h).
  */
-#include "base/badopt.h"
+#include "badopt.h"
 
 const char *badopt_words(TALLOC_CTX *mem_ctx, poptContext pc, int argc, const char **argv)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/jsontext.h"
+#include "jsontext.h"
 
 json_t *jsontext(const char *s)
 {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "base/numstat.h"
+#include "numstat.h"
 
 int numstat_cmp(const void *a, const void *b)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/opclock.h"
+#include "opclock.h"
 
 #if OPCLOCK_HAVE_TSC
 #include <cpuid.h>

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/outfile.h"
+#include "outfile.h"
 
 struct outfile {
 	char *path;	/* the destination */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/progname.h"
+#include "progname.h"
 
 static bool tbench;
 

@@ -29,7 +29,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-#include "load/loadfile.h"
+#include "loadfile.h"
 
 #define MAX_TOKENS 12
 

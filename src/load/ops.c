@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "load/ops.h"
+#include "ops.h"
 
 #define A(...) { __VA_ARGS__ }
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "net/addr.h"
+#include "addr.h"
 
 /* getaddrinfo() for a host as addr.h reads it; 0 or -1 with *err. */
 static int resolve(TALLOC_CTX *mem_ctx, const char *host, unsigned port, bool passive,

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "net/sockopt.h"
+#include "sockopt.h"
 
 enum sockopt_kind {
 	KIND_BOOL,	/* on unless NAME=0 */

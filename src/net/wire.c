@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#include "net/wire.h"
+#include "wire.h"
 
 uint32_t wire_get32(const uint8_t *p)
 {

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/blockstat.h"
-#include "report/env.h"
+#include "blockstat.h"
+#include "env.h"
 
 #define MAX_DISKS 64		/* devices followed at most */
 #define MAX_LOOP_DEPTH 4	/* loop devices on files on loop devices ... */

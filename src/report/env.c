@@ -29,8 +29,8 @@
 
 #include <talloc.h>
 
-#include "base/jsontext.h"
-#include "report/env.h"
+#include "jsontext.h"
+#include "env.h"
 #include "report/env_internal.h"
 
 /* The tunables under /proc/sys/vm reported in "vm", in output order. */

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/report.h"
-#include "base/version.h"
+#include "report.h"
+#include "version.h"
 
 /*
  * The line shapes of dbench 4.0's own output (its dbench.c), which

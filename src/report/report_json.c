@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/outfile.h"
-#include "run/probe.h"
-#include "report/report.h"
-#include "base/jsontext.h"
-#include "base/version.h"
+#include "outfile.h"
+#include "probe.h"
+#include "report.h"
+#include "jsontext.h"
+#include "version.h"
 
 /* json_real() of a non-finite value fails; a figure that is not a number
  * is written as null. */
@@ -29,11 +29,8 @@ static json_t *config_json(const struct run_plan *plan, unsigned nranks)
 
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		json_array_append_new(dirs, jsontext(plan->dirs[i]));
-	for (unsigned i = 0; i < plan->nprobes; i++) {
-		char *dir = (char *)probe_directory(NULL, plan, i);
-		json_array_append_new(probes, jsontext(dir));
-		talloc_free(dir);
-	}
+	for (unsigned i = 0; i < plan->nprobes; i++)
+		json_array_append_new(probes, jsontext(plan->probe_dirs[i]));
 	/* the first probe's directory as a single run has always had it */
 	json_t *probe = plan->nprobes ? json_incref(json_array_get(probes, 0)) : json_null();
 	json_t *cpus = plan->ncpus ? json_array() : json_null();

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/numstat.h"
-#include "run/probe.h"
-#include "report/result.h"
+#include "numstat.h"
+#include "probe.h"
+#include "result.h"
 
 double result_throughput(const struct run_result *res)
 {
@@ -89,7 +89,7 @@ static bool probes_new(struct run_result *res)
 		return true;
 	res->probe = talloc_zero_array(res, struct probe_result, plan->nprobes);
 	for (unsigned i = 0; res->probe && i < plan->nprobes; i++)
-		if (!(res->probe[i].directory = probe_directory(res->probe, plan, i)))
+		if (!(res->probe[i].directory = talloc_strdup(res->probe, plan->probe_dirs[i])))
 			TALLOC_FREE(res->probe);
 	res->nprobes = res->probe ? plan->nprobes : 0;
 	return res->probe != NULL;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "run/client.h"
-#include "base/opclock.h"
+#include "opclock.h"
 
 /* One client's replay state, private to its process. */
 struct client {

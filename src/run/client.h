@@ -13,8 +13,8 @@
 #ifndef DBENCH_CLIENT_H
 #define DBENCH_CLIENT_H
 
-#include "run/plan.h"
-#include "stats/stats.h"
+#include "plan.h"
+#include "stats.h"
 
 /*
  * The memory of a client process of up to `count` clients (fewer when the

@@ -19,8 +19,8 @@
 #include <mpi.h>
 #endif
 
-#include "base/progname.h"
-#include "run/cluster.h"
+#include "progname.h"
+#include "cluster.h"
 
 struct host_info {
 	char host[65];		/* as uname gives them */

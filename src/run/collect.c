@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/opclock.h"
-#include "base/progname.h"
+#include "opclock.h"
+#include "progname.h"
 #include "run/driver_internal.h"
 
 /*

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/opclock.h"
-#include "base/progname.h"
-#include "report/env.h"
+#include "opclock.h"
+#include "progname.h"
+#include "env.h"
 #include "run/driver_internal.h"
 
 static int close_stream(FILE **f)

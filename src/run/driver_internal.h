@@ -33,11 +33,11 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "report/report.h"
-#include "report/result.h"
-#include "run/cluster.h"
-#include "run/driver.h"
-#include "stats/stats.h"
+#include "report.h"
+#include "result.h"
+#include "cluster.h"
+#include "driver.h"
+#include "stats.h"
 
 /* A client process's pid and its index in procs.pids, for finding the
  * process an exit belongs to among thousands at once. */
@@ -181,7 +181,6 @@ const char *procs_or_lost(const char *what);
 
 /* ---- sampler.c ---- */
 
-void sampler_sleep_until(uint64_t deadline);
 void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now);
 void sampler_start_execute(struct driver *d, uint64_t now);
 /* End the run's phases now, closing the execute window if open. */

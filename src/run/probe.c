@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/localdir.h"
+#include "localdir.h"
 #include "run/client.h"
-#include "base/opclock.h"
-#include "run/probe.h"
+#include "opclock.h"
+#include "probe.h"
 
-#define PROBE_NAME "probe"		/* beneath DIR/clients */
+#define PROBE_NAME PROBE_OWN_DIR
 #define NS_PER_S 1000000000ull
 
 struct probe {
@@ -54,13 +54,6 @@ static bool fail(struct probe *p, const char *fmt, ...)
 static void file_name(char name[16], unsigned i)
 {
 	snprintf(name, 16, "file%04u", i);
-}
-
-const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan, unsigned i)
-{
-	if (plan->probe_dirs[i])
-		return talloc_strdup(mem_ctx, plan->probe_dirs[i]);
-	return talloc_asprintf(mem_ctx, "%s/clients/" PROBE_NAME, plan->dirs[0]);
 }
 
 int probe_check_directory(const char *dir)
@@ -248,8 +241,8 @@ int probe_process_main(const struct run_plan *plan, struct stats_region *stats, 
 	TALLOC_CTX *ctx = talloc_new(NULL);
 	struct probe p = {
 		.stats = stats, .slot = &stats->probe[i],
-		.clients_dirfd = clients_dirfd, .own_dir = plan->probe_dirs[i] == NULL,
-		.dir = probe_directory(ctx, plan, i), .b = plan->backend,
+		.clients_dirfd = clients_dirfd, .own_dir = plan->own_probe == (int)i,
+		.dir = plan->probe_dirs[i], .b = plan->backend,
 	};
 	bool ok;
 

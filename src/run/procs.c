@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/opclock.h"
-#include "base/progname.h"
+#include "opclock.h"
+#include "progname.h"
 #include "run/client.h"
 #include "run/driver_internal.h"
-#include "run/probe.h"
+#include "probe.h"
 
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t interrupt_signal;	/* the first: INT, TERM, HUP, QUIT */
@@ -193,7 +193,7 @@ static void fail_probe(struct driver *d, unsigned i, const char *what)
 	if (d->failure)
 		return;
 	struct run_failure *f = procs_new_failure(d);
-	f->path = probe_directory(f, d->plan, i);
+	f->path = talloc_strdup(f, d->plan->probe_dirs[i]);
 	f->error = procs_or_lost(what);
 	f->rank = cluster_mpi() ? 0 : -1;	/* the probes run on rank 0 alone */
 	f->host = cluster_mpi() ? cluster_host(0) : NULL;
@@ -522,7 +522,7 @@ bool procs_wait_ready(struct driver *d)
 			ready += stats_get(&d->stats->probe[i].state) == CLIENT_READY;
 		if (ready == d->plan->nclients + d->plan->nprobes)
 			return true;
-		sampler_sleep_until(monotonic_ns() + 10000000u);
+		monotonic_sleep_until(monotonic_ns() + 10000000u);
 	}
 }
 

@@ -13,14 +13,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "base/opclock.h"
+#include "opclock.h"
 #include "run/driver_internal.h"
-
-void sampler_sleep_until(uint64_t deadline)
-{
-	struct timespec ts = { deadline / 1000000000u, deadline % 1000000000u };
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
 
 void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 {
@@ -423,7 +417,7 @@ static int between_ticks(struct driver *d, uint64_t next)
 	int lost, r;
 
 	while (d->sampler.substep < 9) {
-		sampler_sleep_until(next - 1000000000ull + (d->sampler.substep + 1) * 100000000ull);
+		monotonic_sleep_until(next - 1000000000ull + (d->sampler.substep + 1) * 100000000ull);
 		d->sampler.substep++;
 		procs_reap(d, false);
 		bool news = d->sampler.phase != PHASE_STOP
@@ -437,7 +431,7 @@ static int between_ticks(struct driver *d, uint64_t next)
 	}
 	d->sampler.substep = 0;
 	while (monotonic_ns() < next)	/* the tick itself, signals or not */
-		sampler_sleep_until(next);
+		monotonic_sleep_until(next);
 	/* Asked once more just before the tick's exchange, so that a rank
 	 * that falls silent is named: the exchange cannot tell which. */
 	if ((r = cluster_news(false, &lost, keep_time, d)) < 0) {
@@ -463,7 +457,7 @@ void sampler_loop(struct driver *d)
 		if (together())
 			news = between_ticks(d, next);
 		else
-			sampler_sleep_until(next);
+			monotonic_sleep_until(next);
 		uint64_t now = monotonic_ns();
 		procs_reap(d, false);		/* an exit's failure is noted here */
 		if (d->sampler.phase == PHASE_STOP)	/* a time limit is a limit */
@@ -503,7 +497,7 @@ void sampler_loop(struct driver *d)
 			uint64_t batch = now + 50000000u;
 			while (d->sampler.running_all > 0 && monotonic_ns() < batch &&
 			       monotonic_ns() < next && procs_interrupts() == interrupts_seen)
-				sampler_sleep_until(batch < next ? batch : next);
+				monotonic_sleep_until(batch < next ? batch : next);
 			continue;
 		}
 		if (exchange(d, tick, now, &prev_bytes))

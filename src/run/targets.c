@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/progname.h"
+#include "progname.h"
 #include "run/driver_internal.h"
-#include "run/probe.h"
+#include "probe.h"
 
 /*
  * Open each target (plan->dirs) through the backend, which checks it and
@@ -83,13 +83,13 @@ void targets_clean_leftovers(struct driver *d)
 		talloc_free(tmp);
 	}
 	for (unsigned i = 0; i < plan->nprobes; i++) {	/* the bare --probe's own */
-		if (plan->probe_dirs[i] || stats_get(&d->stats->probe[i].cleaned))
+		if (plan->own_probe != (int)i || stats_get(&d->stats->probe[i].cleaned))
 			continue;
 		if ((targets_probe_fd(d) >= 0
 			     ? probe_remove_directory(targets_probe_fd(d))
 			     : probe_remove_remote(plan->backend, d->targets[0])) != 0)
 			say("files of the probe are left in %s\n",
-				probe_directory(d->ctx, plan, i));
+				plan->probe_dirs[i]);
 	}
 }
 

@@ -1,6 +1,6 @@
 /*
  * tbench_srv.c - the server tbench talks to: answers each request with a
- * reply of the size it asks for (net/wire.h), one process per connection
+ * reply of the size it asks for (wire.h), one process per connection
  * as dbench 4.0's does, since what kernel comparisons measure is how the
  * scheduler handles those pairs of processes.
  *
@@ -28,12 +28,12 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "base/badopt.h"
-#include "base/exitcode.h"
-#include "base/version.h"
-#include "net/addr.h"
-#include "net/sockopt.h"
-#include "net/wire.h"
+#include "badopt.h"
+#include "exitcode.h"
+#include "version.h"
+#include "addr.h"
+#include "sockopt.h"
+#include "wire.h"
 
 #define SRV_MAX_CHILDREN 4096	/* connections served at once */
 #define SRV_WINDOW 1024		/* bytes read at once: a whole small request */

@@ -23,7 +23,7 @@
  */
 #include <stdint.h>
 
-#include "stats/hist.h"
+#include "hist.h"
 
 #define TOP (HIST_BUCKETS - 1u)
 

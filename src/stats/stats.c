@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "stats/stats.h"
+#include "stats.h"
 
 struct mapping {
 	void *addr;

@@ -22,7 +22,7 @@
 #include <strings.h>
 #include <talloc.h>
 
-#include "load/loadfile.h"
+#include "loadfile.h"
 
 const char default_loadfile_text[] = "Mkdir \"\\clients\" NT_STATUS_OK\n";
 const char default_loadfile_end[1];

@@ -46,7 +46,7 @@ build() {
 	# shellcheck disable=SC2046
 	(cd "$top" && "$cc" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -std=c11 \
-		-Wall -Wextra -Isrc $(pkg-config --cflags talloc zlib libcrypto) \
+		-Wall -Wextra -Iinclude -Isrc $(pkg-config --cflags talloc zlib libcrypto) \
 		-o "$bin" tests/fuzz/fuzz_loadfile.c src/load/loadfile.c src/load/ops.c \
 		$(pkg-config --libs talloc zlib libcrypto)) >"$out/build.log" 2>&1
 }

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "stats/hist.h"
-#include "load/ops.h"
+#include "hist.h"
+#include "ops.h"
 
 /* " MS", or " null" from fewer values than q needs, as the JSON has it. */
 static void print_quantile(const struct hist *h, double q)

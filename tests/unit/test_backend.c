@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backends/backend.h"
-#include "backends/localdir.h"
+#include "backend.h"
+#include "localdir.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/blockstat.h"
+#include "blockstat.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "backends/backend.h"
+#include "backend.h"
 #include "run/client.h"
 
 #define HOLES 4000

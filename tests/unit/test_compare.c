@@ -20,7 +20,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_internal.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown

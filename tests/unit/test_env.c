@@ -27,8 +27,8 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "base/jsontext.h"
-#include "report/env.h"
+#include "jsontext.h"
+#include "env.h"
 #include "report/env_internal.h"
 
 /* ---- fixture ---- */
@@ -498,7 +498,7 @@ static void a_missing_directory_has_null_facts(void **state)
 }
 
 /* A directory whose name is not UTF-8 reads as the run's JSON writes it
- * (base/jsontext.h): each byte above 0x7f as \xHH, not null. */
+ * (jsontext.h): each byte above 0x7f as \xHH, not null. */
 static void a_directory_named_in_bytes_that_are_not_utf8_keeps_its_name(void **state)
 {
 	const char *const dirs[] = { "/nonexistent/caf\xe9-\xff" };

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "backends/backend.h"
+#include "backend.h"
 
 /* Directories the program names, by index; D_MANY onwards are "many0".. for the cache test. */
 enum { D_ROOT, D_SUB, D_D, D_DE, D_D2, D_D2E, D_M, D_MANY };

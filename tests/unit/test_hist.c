@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "stats/hist.h"
+#include "hist.h"
 
 #define TOP (HIST_BUCKETS - 1u)
 #define NSAMPLES 1000000

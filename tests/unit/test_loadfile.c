@@ -25,8 +25,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "load/loadfile.h"
-#include "load/ops.h"
+#include "loadfile.h"
+#include "ops.h"
 
 #define NAME "t.load"
 #define CLIENT_TXT "/usr/share/dbench/client.txt"

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "net/addr.h"
-#include "net/sockopt.h"
-#include "net/wire.h"
+#include "addr.h"
+#include "sockopt.h"
+#include "wire.h"
 
 static int int_option(int fd, int level, int name)
 {

@@ -1,6 +1,6 @@
 /*
- * test_numstat.c - the small statistics (base/numstat.h) and the one
- * JSON string rule (base/jsontext.h), specified by example; Student's t
+ * test_numstat.c - the small statistics (numstat.h) and the one
+ * JSON string rule (jsontext.h), specified by example; Student's t
  * against values derived independently (closed forms, binomial sums,
  * published tables).
  */
@@ -13,8 +13,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "base/jsontext.h"
-#include "base/numstat.h"
+#include "jsontext.h"
+#include "numstat.h"
 
 static void sorting_puts_doubles_in_ascending_order(void **state)
 {

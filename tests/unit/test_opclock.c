@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/opclock.h"
+#include "opclock.h"
 
 /* The kernel's clocksource, "" when it cannot be read. */
 static void clocksource(char *buf, size_t len)

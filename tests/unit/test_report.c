@@ -33,14 +33,14 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "backends/backend.h"
-#include "run/cluster.h"
-#include "run/driver.h"
-#include "load/loadfile.h"
-#include "report/report.h"
-#include "report/result.h"
-#include "stats/stats.h"
-#include "base/version.h"
+#include "backend.h"
+#include "cluster.h"
+#include "driver.h"
+#include "loadfile.h"
+#include "report.h"
+#include "result.h"
+#include "stats.h"
+#include "version.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown

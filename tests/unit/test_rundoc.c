@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "analysis/rundoc.h"
-#include "run/plan.h"
+#include "plan.h"
 
 static json_t *doc(const char *text)
 {

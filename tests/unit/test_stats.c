@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "stats/stats.h"
+#include "stats.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown

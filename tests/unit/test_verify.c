@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "backends/verify.h"
+#include "verify.h"
 
 #define SIZE 8192
 

@@ -17,7 +17,7 @@
 
 #include <talloc.h>
 
-#include "backends/backend.h"
+#include "backend.h"
 
 /* backend.target_open for a local directory `dir`: NULL and *err (on
  * mem_ctx, naming the directory) when it cannot be used. */

@@ -1,6 +1,6 @@
 /*
  * driver.h - one run of the benchmark: the driver that carries out a
- * plan (run/plan.h), and the check of its targets that a series of runs
+ * plan (plan.h), and the check of its targets that a series of runs
  * makes before its first.
  *
  * cli.c turns the command line into a `struct run_plan`; the driver opens
@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "run/plan.h"
+#include "plan.h"
 
 /*
  * Run the plan; prints progress and results; returns an exit code.

@@ -36,8 +36,8 @@
 
 #include <talloc.h>
 
-#include "run/plan.h"
-#include "stats/stats.h"
+#include "plan.h"
+#include "stats.h"
 
 /*
  * Files in the default probe directory.  3000 names fill about 100 KB of
@@ -53,9 +53,9 @@
 /* The most --probe options: a process each, beside the clients. */
 #define PROBE_MAX 64
 
-/* The directory probe i lists: its --probe=DIR as given, or
- * "FIRST_DIR/clients/probe". */
-const char *probe_directory(TALLOC_CTX *mem_ctx, const struct run_plan *plan, unsigned i);
+/* The directory a bare --probe makes and lists, beneath DIR/clients of
+ * the first target (the plan's probe_dirs holds the whole path). */
+#define PROBE_OWN_DIR "probe"
 
 /* 0 when `dir` is a directory the probe can open for listing, else the
  * errno (ENOTDIR for anything else).  Used before anything runs. */

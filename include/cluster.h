@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stats/stats.h"
+#include "stats.h"
 
 /* A rank's first failure, as it travels to rank 0. */
 struct cluster_failure {

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "run/plan.h"
-#include "report/result.h"
+#include "plan.h"
+#include "result.h"
 
 /* What a progress line shows. */
 struct progress {
@@ -66,7 +66,7 @@ void report_throughput_line(FILE *out, const struct run_result *res);
 json_t *report_json(const struct run_result *res);
 
 /* Write the result's document to path ("-" = stdout), whole or not at all
- * (base/outfile.h).  0, or an errno value. */
+ * (outfile.h).  0, or an errno value. */
 int report_json_write(const struct run_result *res, const char *path);
 
 /* Write any JSON document the same way, indented, keys in order. */

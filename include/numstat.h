@@ -11,7 +11,7 @@
  *
  * Plain arrays of doubles in, doubles out; no allocation, no I/O.  Below
  * everything: knows nothing of runs, JSON or histograms (those percentiles
- * are stats/hist.h's).
+ * are hist.h's).
  */
 #ifndef DBENCH_NUMSTAT_H
 #define DBENCH_NUMSTAT_H

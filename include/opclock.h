@@ -63,6 +63,14 @@ static inline uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Sleep until CLOCK_MONOTONIC reaches `deadline` (monotonic_ns()'s
+ * scale), or a signal arrives: the caller looks at the clock again. */
+static inline void monotonic_sleep_until(uint64_t deadline)
+{
+	struct timespec ts = { deadline / 1000000000u, deadline % 1000000000u };
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 /* A reading at the start of what is timed. */
 static inline uint64_t opclock_start(void)
 {

@@ -13,9 +13,9 @@
 
 #include <jansson.h>
 
-#include "backends/backend.h"
-#include "base/exitcode.h"
-#include "load/loadfile.h"
+#include "backend.h"
+#include "exitcode.h"
+#include "loadfile.h"
 
 #define DBENCH_MAX_CLIENTS 10000
 
@@ -58,9 +58,12 @@ struct run_plan {
 	bool continue_on_error;		/* count unexpected outcomes, do not stop */
 	unsigned nprobes;		/* --probe, once per directory: processes that
 					 * time `ls -l` under load; 0 without */
-	const char *const *probe_dirs;	/* [nprobes]: each --probe=DIR, or NULL for
-					 * a bare --probe: DIR/clients/probe, made
-					 * for the run in the first target directory */
+	const char *const *probe_dirs;	/* [nprobes]: the directory each probe
+					 * lists: --probe=DIR as given, or for a bare
+					 * --probe DIR/clients/probe in the first
+					 * target, made for the run */
+	int own_probe;			/* the bare --probe's index in probe_dirs,
+					 * or -1 */
 	const char *json_path;		/* --json: file, "-" for stdout, or NULL */
 	json_t **result_doc;		/* if set: receives the run's JSON document */
 	bool text_on_stderr;		/* human text to stderr (stdout holds JSON) */

@@ -1,39 +1,15 @@
 /*
- * compare.h - "dbench compare A.json B.json [C.json ...]": did B (and C
- * ...) change from A?
+ * compare_internal.h - the parts of `dbench compare` (compare.h has the
+ * command and what it reports), each specified by the unit tests: the
+ * documents' labels and shared client counts, the settings that differ,
+ * one figure judged A against B, the report put together, how much
+ * evidence is enough, and Welch's test.
  *
- * Each document is a result as --json writes it (one run) or as --sweep
- * writes it (many runs in "runs").  The first is the baseline, A; the
- * others are B, C, ... (26 at most), each judged against A alone.  The
- * runs of each that succeeded (status.exit_code 0, with a throughput
- * figure) are grouped by config.nprocs; the rest are counted as ignored.
- * The report has these parts: what differs between A's environment and
- * settings and each other's (taken from the first successful run of
- * each), the throughput at every nprocs of A that another shares (with
- * two documents the pair's table; with more, each document's mean, high
- * and low with its change against A), a warning where the evidence is
- * weak or a run is an outlier, the precision of each mean, what the
- * disks did, each operation's p99 latency there (only the significant
- * changes unless --all), and one verdict line.
- *
- * Where both sides have two or more runs at an nprocs, Welch's t-test
- * says whether the change is more than run-to-run noise: the verdict is
- * "faster"/"slower" ("better"/"worse" for latency) only when p < alpha,
- * else "no significant change"; a (1 - alpha) confidence interval for
- * mean B - mean A goes with it.  With a single run on a side there is no
- * test, and the verdict follows the sign of the difference alone.
- *
- * --fail-above=PCT turns the throughput verdicts into an exit status: 3
- * when at some nprocs a document is "slower" than A and by more than PCT
- * percent of A's mean.  So with a test the drop must be significant as
- * well as large; with a single run the plain difference decides.  Latency
- * never changes the exit status.
- *
- * The t distribution is numstat's (base/numstat.h).  Nothing here exits;
- * compare_main() alone prints errors.
+ * The t distribution is numstat's (numstat.h).  Nothing here prints
+ * but compare_report() to its stream, and nothing exits.
  */
-#ifndef DBENCH_COMPARE_H
-#define DBENCH_COMPARE_H
+#ifndef DBENCH_COMPARE_INTERNAL_H
+#define DBENCH_COMPARE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,15 +19,7 @@
 #include <talloc.h>
 
 #include "analysis/rundoc.h"
-#include "base/exitcode.h"
-
-/* ---- command ---- */
-
-/* The whole subcommand.  argv[0] is "compare"; the rest are its options
- * (--fail-above=PCT, --alpha=P, --all, --plot=FILE, --plot-log, --help)
- * and the files.  The report goes to stdout, errors to stderr; returns
- * the exit status. */
-int compare_main(int argc, const char **argv);
+#include "compare.h"
 
 /* ---- the documents ---- */
 

@@ -66,8 +66,8 @@
 #include <popt.h>
 #include <talloc.h>
 
-#include "load/loadfile.h"
-#include "backends/verify.h"
+#include "loadfile.h"
+#include "verify.h"
 
 /* Options that change what a backend does (doc/DESIGN.md, "Options").  A
  * backend's own options (--smb-user ...) live in its own popt table. */

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <talloc.h>
 
-#include "net/sockopt.h"
+#include "sockopt.h"
 
 struct net_addr {
 	struct sockaddr_storage ss;

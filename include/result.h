@@ -16,10 +16,10 @@
 #include <stdint.h>
 #include <talloc.h>
 
-#include "report/blockstat.h"
-#include "run/plan.h"
-#include "stats/hist.h"
-#include "stats/stats.h"
+#include "blockstat.h"
+#include "plan.h"
+#include "hist.h"
+#include "stats.h"
 
 /* One second of the execute window. */
 struct timeline_point {

@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <talloc.h>
 
-#include "run/driver.h"
+#include "driver.h"
 
 struct sweep_plan {
 	unsigned *procs;	/* client counts, in order */

@@ -41,9 +41,9 @@
 #define STATS_HAVE_RSEQ 0
 #endif
 
-#include "stats/hist.h"
-#include "load/ops.h"
-#include "backends/verify.h"
+#include "hist.h"
+#include "ops.h"
+#include "verify.h"
 
 #define STATS_CACHELINE 64
 #define STATS_WINDOWS 4		/* per-second latency windows kept, a ring */

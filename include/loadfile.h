@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <talloc.h>
 
-#include "load/ops.h"
+#include "ops.h"
 
 /* Limits the parser enforces; documented in dbench(1). */
 #define LOADFILE_MAX_LINE 4096			/* bytes in one line */
