@@ -45,6 +45,7 @@
 #define OPF_DBENCH3	0x04	/* line had no status column (dbench 3 form) */
 #define OPF_TIMED	0x08	/* line had a leading timestamp */
 #define OPF_ANY_STATUS	0x10	/* status "*": any outcome is as expected */
+#define OPF_SYSCALL	0x20	/* a call of the system-call dialect: prog->calls[] */
 
 /*
  * The NFS dialect (dbench 5.0's nfs*.load) adds directive lines that the
@@ -127,6 +128,83 @@ struct op {
 	int64_t a[3];
 };
 
+/*
+ * The system-call dialect (doc/SYSCALLS.md, src/load/syscalls.c).  Its
+ * calls are ops too (OPF_SYSCALL), with what struct op has no room for in
+ * a parallel array, program.calls.  How a call's arguments are laid out:
+ *   op.path, leaf, dir    the PATH it names (of symlink: the link's own)
+ *   op.path2              the second path (rename's NEW, link's NEW), or
+ *                         symlink's TARGET as written, or an xattr NAME
+ *   op.handle, op.fnum    its FD's slot and the recorded number (sendfile:
+ *                         FD_OUT; copy_file_range: FD_IN)
+ *   call.handle2          the second descriptor's slot: copy_file_range's
+ *                         FD_OUT, sendfile's FD_IN; the new descriptor of
+ *                         dup, dup2, dup3 and fcntl F_DUPFD(_CLOEXEC)
+ *   op.a[], call.x[]      the numbers in their order: a[0], a[1], a[2],
+ *                         x[0], x[1]; creat is compiled as open, its
+ *                         a[0] O_CREAT|O_WRONLY|O_TRUNC and a[1] its MODE.
+ *                         A call moving bytes (op_table's bytes) differs:
+ *                         a[0] its OFFSET (-1 for none, as read's), a[1]
+ *                         the bytes it counts (the recorded result; LEN
+ *                         when that is "*"), a[2] its LEN; copy_file_range
+ *                         has OFF_OUT in x[0] and FLAGS in x[1].
+ *   fork                  a[0], a[1]: slot_lists[a[0] ..] holds a[1] pairs
+ *                         (parent's slot, child's slot) to duplicate
+ *   exec                  a[0], a[1]: slot_lists[a[0] ..] holds a[1]
+ *                         close-on-exec slots to close
+ *   thread                nothing to do: the new stream's first call waits
+ *                         for it (a dependency)
+ * A stream's calls run in their order; across streams, a call first waits
+ * for each (stream, seq) in deps[dep .. dep + ndeps): until that stream
+ * has finished its first seq calls of the pass.
+ */
+#define LOADFILE_MAX_STREAMS 4096		/* threads and processes recorded */
+#define LOADFILE_MAX_FD (1 << 20)		/* a recorded descriptor number */
+#define LOADFILE_MAX_INIT 1000000		/* init lines */
+#define LOADFILE_MAX_INIT_SIZE (INT64_C(1) << 40)	/* an init file's size */
+
+struct call {
+	int64_t result;		/* what it returned: >= 0 the value, < 0 minus
+				 * the errno; any outcome with OPF_ANY_STATUS */
+	int64_t x[2];		/* numbers beyond op.a[] (see above) */
+	uint32_t dep;		/* its waits: program.deps[dep .. dep + ndeps) */
+	uint32_t ndeps;
+	uint32_t seq;		/* its place in its stream, from 1 */
+	uint16_t stream;	/* index in program.streams */
+	uint16_t handle2;	/* the second descriptor's slot, or HANDLE_NONE */
+	float gap;		/* seconds from the end of the stream's previous
+				 * call (or of the row that started it) to its
+				 * start: --replay-timing=think keeps it */
+	float duration;		/* how long it took when recorded */
+};
+
+/* Wait until stream `stream` has finished `seq` calls of the pass. */
+struct call_dep {
+	uint32_t seq;
+	uint16_t stream;
+};
+
+/* A recorded thread or process: its calls in their order. */
+struct stream {
+	uint32_t id;		/* the STREAM number the recording gave it */
+	uint32_t nops;
+	const uint32_t *ops;	/* indices into program.ops */
+};
+
+enum init_kind { INIT_DIR, INIT_FILE, INIT_SYMLINK, INIT_DATA };
+
+/* One line of the initial state, made in file order before each pass. */
+struct init_entry {
+	uint8_t kind;		/* enum init_kind */
+	uint32_t mode;		/* dir, file */
+	uint32_t line;
+	const char *path;	/* client-relative; never "" */
+	const char *target;	/* symlink: as written */
+	int64_t size;		/* file: its size; data: the offset */
+	const unsigned char *data;	/* data: the bytes */
+	size_t len;
+};
+
 struct program {
 	const char *source;	/* file name as given, or "(built-in)" */
 	char sha256[65];	/* SHA-256 of the (decompressed) text, in hex */
@@ -144,7 +222,28 @@ struct program {
 	size_t npaths;		/* distinct paths named */
 	const char **dirs;	/* distinct parent directories, client-relative; */
 	size_t ndirs;		/* dirs[0] is always "", the client dir itself */
+	/* the system-call dialect (NULL and 0 for the others) */
+	const struct call *calls;	/* [nops], parallel to ops */
+	const struct call_dep *deps;
+	size_t ndeps;
+	const struct stream *streams;
+	unsigned nstreams;
+	const uint16_t *slot_lists;	/* fork's and exec's slots (see above) */
+	const struct init_entry *init;	/* the initial state, in file order */
+	size_t ninit;
+	uint64_t init_files, init_dirs, init_symlinks;
+	uint64_t init_bytes;		/* the sizes of its files */
+	double duration;		/* the recording's: the last call's end */
+	size_t max_buffer;		/* the largest LEN or SIZE a call reads into
+					 * or writes from (at most OP_MAX_SIZE) */
 };
+
+/* The call of an op of the system-call dialect. */
+static inline const struct call *loadfile_call(const struct program *prog,
+					       const struct op *op)
+{
+	return &prog->calls[op - prog->ops];
+}
 
 /*
  * Compile loadfile text.  `name` is used in messages.  `text` need not be

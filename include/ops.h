@@ -11,6 +11,11 @@
  * rows from OP_GETATTR3 on are dbench 5.0's NFS ones (GETATTR3, READ3,
  * ..., LOCK4), which name every file by path and whose status column is
  * an NFS3 status (0x...) or "*" for any outcome.  A loadfile may mix them.
+ * The rows OP_SYS_FIRST .. OP_SYS_LAST are the system-call dialect's
+ * (doc/SYSCALLS.md, src/load/syscalls.c), one per call, named exactly as
+ * strace prints them ("openat", "pread64"); a file of that dialect holds
+ * nothing else, and the other dialects' lookup (op_lookup()) never finds
+ * them.
  *
  * NT status codes are the expected-outcome column of a dbench 4 loadfile.
  * We keep the names and numeric values of the codes that real traces use;
@@ -64,8 +69,89 @@ enum op_type {
 	OP_LOCK4,
 	OP_UNLOCK4,
 	OP_TEST4,
+	/* the system-call dialect (doc/SYSCALLS.md): one row per call, named
+	 * as strace prints it; op_is_syscall().  The last three (thread, fork,
+	 * exec) are performed but neither timed nor counted. */
+	OP_SYS_OPEN,
+	OP_SYS_OPENAT,
+	OP_SYS_CREAT,
+	OP_SYS_CLOSE,
+	OP_SYS_READ,
+	OP_SYS_PREAD,
+	OP_SYS_READV,
+	OP_SYS_PREADV,
+	OP_SYS_WRITE,
+	OP_SYS_PWRITE,
+	OP_SYS_WRITEV,
+	OP_SYS_PWRITEV,
+	OP_SYS_LSEEK,
+	OP_SYS_FSYNC,
+	OP_SYS_FDATASYNC,
+	OP_SYS_SYNC_FILE_RANGE,
+	OP_SYS_FTRUNCATE,
+	OP_SYS_TRUNCATE,
+	OP_SYS_FALLOCATE,
+	OP_SYS_STAT,
+	OP_SYS_LSTAT,
+	OP_SYS_FSTAT,
+	OP_SYS_NEWFSTATAT,
+	OP_SYS_STATX,
+	OP_SYS_ACCESS,
+	OP_SYS_FACCESSAT,
+	OP_SYS_GETDENTS,
+	OP_SYS_MKDIR,
+	OP_SYS_MKDIRAT,
+	OP_SYS_RMDIR,
+	OP_SYS_UNLINK,
+	OP_SYS_UNLINKAT,
+	OP_SYS_RENAME,
+	OP_SYS_RENAMEAT,
+	OP_SYS_RENAMEAT2,
+	OP_SYS_LINK,
+	OP_SYS_LINKAT,
+	OP_SYS_SYMLINK,
+	OP_SYS_SYMLINKAT,
+	OP_SYS_READLINK,
+	OP_SYS_READLINKAT,
+	OP_SYS_CHMOD,
+	OP_SYS_FCHMODAT,
+	OP_SYS_FCHMOD,
+	OP_SYS_CHOWN,
+	OP_SYS_LCHOWN,
+	OP_SYS_FCHOWN,
+	OP_SYS_FCHOWNAT,
+	OP_SYS_UTIMENSAT,
+	OP_SYS_FUTIMENS,
+	OP_SYS_GETXATTR,
+	OP_SYS_LGETXATTR,
+	OP_SYS_FGETXATTR,
+	OP_SYS_SETXATTR,
+	OP_SYS_LSETXATTR,
+	OP_SYS_FSETXATTR,
+	OP_SYS_LISTXATTR,
+	OP_SYS_LLISTXATTR,
+	OP_SYS_FLISTXATTR,
+	OP_SYS_REMOVEXATTR,
+	OP_SYS_LREMOVEXATTR,
+	OP_SYS_FREMOVEXATTR,
+	OP_SYS_STATFS,
+	OP_SYS_FSTATFS,
+	OP_SYS_COPY_FILE_RANGE,
+	OP_SYS_SENDFILE,
+	OP_SYS_DUP,
+	OP_SYS_DUP2,
+	OP_SYS_DUP3,
+	OP_SYS_FCNTL,
+	OP_SYS_CHDIR,
+	OP_SYS_FCHDIR,
+	OP_SYS_THREAD,
+	OP_SYS_FORK,
+	OP_SYS_EXEC,
 	OP_COUNT
 };
+
+#define OP_SYS_FIRST OP_SYS_OPEN
+#define OP_SYS_LAST OP_SYS_EXEC
 
 /* What one loadfile argument is; the parser validates and decodes by kind. */
 enum arg_kind {
@@ -102,12 +188,29 @@ extern const struct op_desc op_table[OP_COUNT];
 /* Whether operation type t is of the NFS dialect (status column NFS3). */
 static inline bool op_is_nfs(int t)
 {
-	return t >= OP_GETATTR3 && t < OP_COUNT;
+	return t >= OP_GETATTR3 && t <= OP_TEST4;
 }
 
-/* The operation named `name` (case-insensitive, canonical or alias),
- * or -1. */
+/* Whether operation type t is a call of the system-call dialect. */
+static inline bool op_is_syscall(int t)
+{
+	return t >= OP_SYS_FIRST && t <= OP_SYS_LAST;
+}
+
+/* Whether operation type t is performed but neither timed nor counted:
+ * the system-call dialect's thread, fork and exec rows. */
+static inline bool op_is_untimed(int t)
+{
+	return t >= OP_SYS_THREAD && t <= OP_SYS_EXEC;
+}
+
+/* The operation of the dbench 4 or NFS dialect named `name` (case-
+ * insensitive, canonical or alias), or -1. */
 int op_lookup(const char *name, size_t len);
+
+/* The call of the system-call dialect named `name` (exactly, its strace
+ * name or an alias: "pread64", "pread"), or -1. */
+int op_lookup_syscall(const char *name, size_t len);
 
 /*
  * NT status codes.  NT_OK is index 0 so that "expects success" is a test

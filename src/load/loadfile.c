@@ -30,6 +30,8 @@
 #include <zlib.h>
 
 #include "loadfile.h"
+#include "load/strset.h"
+#include "load/syscalls.h"
 
 #define MAX_TOKENS 12
 
@@ -37,15 +39,6 @@ struct token {
 	const char *s;
 	size_t len;
 	bool quoted;
-};
-
-/* A set of interned strings: open addressing on an FNV-1a hash. */
-struct strset {
-	const char **slot;
-	uint32_t *index;	/* position in insertion order, per slot */
-	size_t size;		/* power of two */
-	size_t count;
-	const char **order;	/* strings by insertion order */
 };
 
 /* A trace handle that is open at this point of the pass. */
@@ -114,65 +107,6 @@ static const char *tokstr(struct compiler *c, const struct token *t)
 {
 	int n = t->len > 48 ? 48 : (int)t->len;
 	return talloc_asprintf(c->prog, "%.*s%s", n, t->s, t->len > 48 ? "..." : "");
-}
-
-/* ---- interned strings ---- */
-
-static uint64_t fnv1a(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-static bool strset_grow(TALLOC_CTX *ctx, struct strset *set)
-{
-	size_t nsize = set->size ? set->size * 2 : 256;
-	const char **nslot = talloc_zero_array(ctx, const char *, nsize);
-	uint32_t *nindex = talloc_array(ctx, uint32_t, nsize);
-	const char **norder = talloc_realloc(ctx, set->order, const char *, nsize);
-
-	if (!nslot || !nindex || !norder)
-		return false;
-	for (size_t i = 0; i < set->size; i++) {
-		if (!set->slot[i])
-			continue;
-		size_t j = fnv1a(set->slot[i], strlen(set->slot[i])) & (nsize - 1);
-		while (nslot[j])
-			j = (j + 1) & (nsize - 1);
-		nslot[j] = set->slot[i];
-		nindex[j] = set->index[i];
-	}
-	talloc_free(set->slot);
-	talloc_free(set->index);
-	set->slot = nslot;
-	set->index = nindex;
-	set->order = norder;
-	set->size = nsize;
-	return true;
-}
-
-/* Index of the string s[0..len) in the set, adding it if new; -1 on ENOMEM. */
-static long strset_add(TALLOC_CTX *ctx, struct strset *set, const char *s, size_t len)
-{
-	if ((set->count + 1) * 2 > set->size && !strset_grow(ctx, set))
-		return -1;
-	size_t j = fnv1a(s, len) & (set->size - 1);
-	while (set->slot[j]) {
-		if (strncmp(set->slot[j], s, len) == 0 && set->slot[j][len] == '\0')
-			return set->index[j];
-		j = (j + 1) & (set->size - 1);
-	}
-	char *copy = talloc_strndup(ctx, s, len);
-	if (!copy)
-		return -1;
-	set->slot[j] = copy;
-	set->index[j] = set->count;
-	set->order[set->count] = copy;
-	return set->count++;
 }
 
 /* ---- tokens ---- */
@@ -1136,6 +1070,27 @@ static bool compile_lines(struct compiler *c, const char *text, size_t len)
 	return true;
 }
 
+/* A file of the system-call dialect (src/load/syscalls.c), with the same
+ * result conventions as loadfile_compile(). */
+static struct program *compiled_syscalls(TALLOC_CTX *mem_ctx, struct program *prog,
+					 const char *name, const char *text, size_t len,
+					 char **err)
+{
+	bool oom;
+
+	if (!syscalls_compile(prog, name, text, len, err, &oom)) {
+		if (*err)
+			*err = talloc_steal(mem_ctx, *err);
+		talloc_free(prog);
+		if (oom)
+			*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
+		errno = oom ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	sha256_hex(text, len, prog->sha256);
+	return prog;
+}
+
 struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 				 const char *text, size_t len, char **err)
 {
@@ -1146,6 +1101,8 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	if (!prog)
 		return NULL;
 	prog->source = talloc_strdup(prog, name);
+	if (prog->source && syscalls_is_dialect(text, len))
+		return compiled_syscalls(mem_ctx, prog, name, text, len, err);
 	c.cap = count_lines(text, len);
 	prog->ops = talloc_array(prog, struct op, c.cap);
 	c.open = talloc_array(prog, struct open_handle, LOADFILE_MAX_HANDLES);
@@ -1342,6 +1299,12 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 			s = talloc_asprintf_append(s, "%s %" PRIu64 "\n",
 						   op_table[i].name, prog->count[i]);
 	}
+	if (s && prog->calls)
+		s = talloc_asprintf_append(s,
+			"streams %u\nwaits %zu\nrecorded_seconds %.6f\n"
+			"init_dirs %" PRIu64 "\ninit_files %" PRIu64 "\ninit_symlinks %" PRIu64
+			"\ninit_bytes %" PRIu64 "\n", prog->nstreams, prog->ndeps, prog->duration,
+			prog->init_dirs, prog->init_files, prog->init_symlinks, prog->init_bytes);
 	if (!s)
 		return NULL;
 	return talloc_asprintf_append(s,
@@ -1355,6 +1318,8 @@ size_t loadfile_max_transfer(const struct program *prog)
 {
 	size_t max = 0;
 
+	if (prog->calls)
+		return prog->max_buffer;
 	for (size_t i = 0; i < prog->nops; i++) {
 		const struct op *op = &prog->ops[i];
 		if (op_table[op->type].bytes != BYTES_NONE && op->a[1] > 0 &&

@@ -62,11 +62,94 @@ const struct op_desc op_table[OP_COUNT] = {
 	[OP_LOCK4]     = { "LOCK4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
 	[OP_UNLOCK4]   = { "UNLOCK4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
 	[OP_TEST4]     = { "TEST4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
+
+	/* The system-call dialect: its arguments are src/load/syscalls.c's
+	 * business (nargs 0 here); a call moving bytes counts a[1]. */
+	[OP_SYS_OPEN] = { "open", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_OPENAT] = { "openat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_CREAT] = { "creat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_CLOSE] = { "close", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_READ] = { "read", NULL, 0, A(0), BYTES_READ, 1 },
+	[OP_SYS_PREAD] = { "pread64", "pread", 0, A(0), BYTES_READ, 1 },
+	[OP_SYS_READV] = { "readv", NULL, 0, A(0), BYTES_READ, 1 },
+	[OP_SYS_PREADV] = { "preadv", "preadv2", 0, A(0), BYTES_READ, 1 },
+	[OP_SYS_WRITE] = { "write", NULL, 0, A(0), BYTES_WRITE, 1 },
+	[OP_SYS_PWRITE] = { "pwrite64", "pwrite", 0, A(0), BYTES_WRITE, 1 },
+	[OP_SYS_WRITEV] = { "writev", NULL, 0, A(0), BYTES_WRITE, 1 },
+	[OP_SYS_PWRITEV] = { "pwritev", "pwritev2", 0, A(0), BYTES_WRITE, 1 },
+	[OP_SYS_LSEEK] = { "lseek", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FSYNC] = { "fsync", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FDATASYNC] = { "fdatasync", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_SYNC_FILE_RANGE] = { "sync_file_range", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FTRUNCATE] = { "ftruncate", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_TRUNCATE] = { "truncate", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FALLOCATE] = { "fallocate", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_STAT] = { "stat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LSTAT] = { "lstat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FSTAT] = { "fstat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_NEWFSTATAT] = { "newfstatat", "fstatat", 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_STATX] = { "statx", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_ACCESS] = { "access", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FACCESSAT] = { "faccessat", "faccessat2", 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_GETDENTS] = { "getdents64", "getdents", 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_MKDIR] = { "mkdir", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_MKDIRAT] = { "mkdirat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_RMDIR] = { "rmdir", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_UNLINK] = { "unlink", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_UNLINKAT] = { "unlinkat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_RENAME] = { "rename", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_RENAMEAT] = { "renameat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_RENAMEAT2] = { "renameat2", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LINK] = { "link", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LINKAT] = { "linkat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_SYMLINK] = { "symlink", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_SYMLINKAT] = { "symlinkat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_READLINK] = { "readlink", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_READLINKAT] = { "readlinkat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_CHMOD] = { "chmod", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FCHMODAT] = { "fchmodat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FCHMOD] = { "fchmod", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_CHOWN] = { "chown", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LCHOWN] = { "lchown", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FCHOWN] = { "fchown", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FCHOWNAT] = { "fchownat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_UTIMENSAT] = { "utimensat", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FUTIMENS] = { "futimens", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_GETXATTR] = { "getxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LGETXATTR] = { "lgetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FGETXATTR] = { "fgetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_SETXATTR] = { "setxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LSETXATTR] = { "lsetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FSETXATTR] = { "fsetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LISTXATTR] = { "listxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LLISTXATTR] = { "llistxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FLISTXATTR] = { "flistxattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_REMOVEXATTR] = { "removexattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_LREMOVEXATTR] = { "lremovexattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FREMOVEXATTR] = { "fremovexattr", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_STATFS] = { "statfs", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FSTATFS] = { "fstatfs", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_COPY_FILE_RANGE] = { "copy_file_range", NULL, 0, A(0), BYTES_WRITE, 1 },
+	[OP_SYS_SENDFILE] = { "sendfile", "sendfile64", 0, A(0), BYTES_WRITE, 1 },
+	[OP_SYS_DUP] = { "dup", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_DUP2] = { "dup2", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_DUP3] = { "dup3", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FCNTL] = { "fcntl", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_CHDIR] = { "chdir", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FCHDIR] = { "fchdir", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_THREAD] = { "thread", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FORK] = { "fork", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_EXEC] = { "exec", NULL, 0, A(0), BYTES_NONE, 0 },
 };
 
 static int name_is(const char *want, const char *name, size_t len)
 {
 	return want && strlen(want) == len && strncasecmp(want, name, len) == 0;
+}
+
+static int name_is_exactly(const char *want, const char *name, size_t len)
+{
+	return want && strncmp(want, name, len) == 0 && want[len] == '\0';
 }
 
 int op_lookup(const char *name, size_t len)
@@ -80,9 +163,19 @@ int op_lookup(const char *name, size_t len)
 			alias_len[i] = op_table[i].alias ? strlen(op_table[i].alias) : 0;
 		}
 	}
-	for (int i = 0; i < OP_COUNT; i++) {
+	for (int i = 0; i < OP_SYS_FIRST; i++) {
 		if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
 		    (alias_len[i] == len && strncasecmp(op_table[i].alias, name, len) == 0))
+			return i;
+	}
+	return -1;
+}
+
+int op_lookup_syscall(const char *name, size_t len)
+{
+	for (int i = OP_SYS_FIRST; i <= OP_SYS_LAST; i++) {
+		if (name_is_exactly(op_table[i].name, name, len) ||
+		    name_is_exactly(op_table[i].alias, name, len))
 			return i;
 	}
 	return -1;

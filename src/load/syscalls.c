@@ -1,0 +1,1640 @@
+/*
+ * syscalls.c - the compiler of the system-call dialect (doc/SYSCALLS.md):
+ * a recording of a program's file traffic, one call a line, into the same
+ * flat program the other dialects become (loadfile.h explains the layout).
+ *
+ * One pass over the lines: the initial state, then each call decoded by
+ * its signature (sigs[] below), its descriptors renumbered per descriptor
+ * table into slots (thread shares a table, fork copies it, exec closes the
+ * close-on-exec ones), and its waits on the other streams worked out as
+ * it goes (resource-oriented ordering): a call waits for the last call of
+ * each other stream that wrote a resource it uses, and a write also for
+ * the other streams' reads of it since.  Waits always name earlier lines,
+ * and one already implied by an earlier wait of the same stream is left
+ * out, so a single-stream file has none.  The first problem stops the
+ * compile with "FILE:LINE: message".
+ *
+ * It knows nothing of backends or of how a client replays the program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "load/strset.h"
+#include "load/syscalls.h"
+
+#define SC_MAX_TOKENS 12
+#define SC_NONE UINT16_MAX		/* no stream */
+#define SC_MAX_DATA 3072		/* bytes of one init data line */
+
+/*
+ * A call's signature: one letter per argument, in the row's order.
+ *   P the PATH (op.path)   Q a second path (op.path2)   T a symlink's
+ *   TARGET, as written (op.path2)   X an xattr NAME (op.path2)
+ *   D its FD (op.handle)   E a second FD (call.handle2)   G the new
+ *   descriptor number of dup2/dup3 (call.handle2)
+ *   N a number >= 0   S a number that may be negative   O an offset or
+ *   "-" (-1)   F flags: names joined by | or a number   L the LEN of a
+ *   call that moves bytes (op.a[2]; its counted bytes go in op.a[1])
+ * and how its RESULT reads: 'F' a new descriptor, 'B' bytes moved, 'V' a
+ * value compared as it is, 'Z' 0, 'S' a new stream.
+ */
+struct sig {
+	const char *args;
+	char result;
+};
+
+static const struct sig sigs[OP_SYS_LAST - OP_SYS_FIRST + 1] = {
+#define S(t, a, r) [OP_SYS_##t - OP_SYS_FIRST] = { a, r }
+	S(OPEN, "PFF", 'F'), S(OPENAT, "PFF", 'F'), S(CREAT, "PF", 'F'), S(CLOSE, "D", 'Z'),
+	S(READ, "DL", 'B'), S(PREAD, "DLN", 'B'), S(READV, "DL", 'B'), S(PREADV, "DLN", 'B'),
+	S(WRITE, "DL", 'B'), S(PWRITE, "DLN", 'B'), S(WRITEV, "DL", 'B'), S(PWRITEV, "DLN", 'B'),
+	S(LSEEK, "DSF", 'V'), S(FSYNC, "D", 'Z'), S(FDATASYNC, "D", 'Z'),
+	S(SYNC_FILE_RANGE, "DNNF", 'Z'), S(FTRUNCATE, "DN", 'Z'), S(TRUNCATE, "PN", 'Z'),
+	S(FALLOCATE, "DFNN", 'Z'), S(STAT, "P", 'Z'), S(LSTAT, "P", 'Z'), S(FSTAT, "D", 'Z'),
+	S(NEWFSTATAT, "PF", 'Z'), S(STATX, "PFF", 'Z'), S(ACCESS, "PF", 'Z'),
+	S(FACCESSAT, "PFF", 'Z'), S(GETDENTS, "DN", 'V'), S(MKDIR, "PF", 'Z'),
+	S(MKDIRAT, "PF", 'Z'), S(RMDIR, "P", 'Z'), S(UNLINK, "P", 'Z'), S(UNLINKAT, "PF", 'Z'),
+	S(RENAME, "PQ", 'Z'), S(RENAMEAT, "PQ", 'Z'), S(RENAMEAT2, "PQF", 'Z'),
+	S(LINK, "PQ", 'Z'), S(LINKAT, "PQF", 'Z'), S(SYMLINK, "TP", 'Z'), S(SYMLINKAT, "TP", 'Z'),
+	S(READLINK, "PN", 'V'), S(READLINKAT, "PN", 'V'), S(CHMOD, "PF", 'Z'),
+	S(FCHMODAT, "PF", 'Z'), S(FCHMOD, "DF", 'Z'), S(CHOWN, "PSS", 'Z'), S(LCHOWN, "PSS", 'Z'),
+	S(FCHOWN, "DSS", 'Z'), S(FCHOWNAT, "PSSF", 'Z'), S(UTIMENSAT, "PF", 'Z'),
+	S(FUTIMENS, "D", 'Z'), S(GETXATTR, "PXN", 'V'), S(LGETXATTR, "PXN", 'V'),
+	S(FGETXATTR, "DXN", 'V'), S(SETXATTR, "PXNF", 'Z'), S(LSETXATTR, "PXNF", 'Z'),
+	S(FSETXATTR, "DXNF", 'Z'), S(LISTXATTR, "PN", 'V'), S(LLISTXATTR, "PN", 'V'),
+	S(FLISTXATTR, "DN", 'V'), S(REMOVEXATTR, "PX", 'Z'), S(LREMOVEXATTR, "PX", 'Z'),
+	S(FREMOVEXATTR, "DX", 'Z'), S(STATFS, "P", 'Z'), S(FSTATFS, "D", 'Z'),
+	S(COPY_FILE_RANGE, "DOEOLF", 'B'), S(SENDFILE, "DEOL", 'B'), S(DUP, "D", 'F'),
+	S(DUP2, "DG", 'F'), S(DUP3, "DGF", 'F'), S(FCNTL, "DFF", 'V'), S(CHDIR, "P", 'Z'),
+	S(FCHDIR, "D", 'Z'), S(THREAD, "", 'S'), S(FORK, "", 'S'), S(EXEC, "", 'Z'),
+#undef S
+};
+
+/* The names a FLAGS argument may use, as Linux's headers spell them. */
+static const struct {
+	const char *name;
+	int64_t value;
+} flag_names[] = {
+#define F(n) { #n, n }
+	F(O_RDONLY), F(O_WRONLY), F(O_RDWR), F(O_CREAT), F(O_EXCL), F(O_NOCTTY), F(O_TRUNC),
+	F(O_APPEND), F(O_NONBLOCK), F(O_NDELAY), F(O_DSYNC), F(O_SYNC), F(O_RSYNC),
+	F(O_DIRECTORY), F(O_NOFOLLOW), F(O_CLOEXEC), F(O_DIRECT), F(O_LARGEFILE), F(O_NOATIME),
+	F(O_PATH), F(O_TMPFILE), F(O_ASYNC), F(FASYNC),
+	F(AT_SYMLINK_NOFOLLOW), F(AT_REMOVEDIR), F(AT_SYMLINK_FOLLOW), F(AT_EMPTY_PATH),
+	F(AT_NO_AUTOMOUNT), F(AT_EACCESS), F(AT_STATX_SYNC_AS_STAT), F(AT_STATX_FORCE_SYNC),
+	F(AT_STATX_DONT_SYNC), F(RENAME_NOREPLACE), F(RENAME_EXCHANGE), F(RENAME_WHITEOUT),
+	F(FALLOC_FL_KEEP_SIZE), F(FALLOC_FL_PUNCH_HOLE), F(FALLOC_FL_COLLAPSE_RANGE),
+	F(FALLOC_FL_ZERO_RANGE), F(FALLOC_FL_INSERT_RANGE), F(FALLOC_FL_UNSHARE_RANGE),
+	F(SEEK_SET), F(SEEK_CUR), F(SEEK_END), F(SEEK_DATA), F(SEEK_HOLE),
+	F(F_OK), F(R_OK), F(W_OK), F(X_OK), F(XATTR_CREATE), F(XATTR_REPLACE),
+	F(SYNC_FILE_RANGE_WAIT_BEFORE), F(SYNC_FILE_RANGE_WRITE), F(SYNC_FILE_RANGE_WAIT_AFTER),
+	F(F_DUPFD), F(F_GETFD), F(F_SETFD), F(F_GETFL), F(F_SETFL), F(F_GETLK), F(F_SETLK),
+	F(F_SETLKW), F(F_DUPFD_CLOEXEC), F(F_GETPIPE_SZ), F(F_SETPIPE_SZ), F(F_GET_SEALS),
+	F(F_ADD_SEALS), F(F_GETOWN), F(F_SETOWN), F(F_GETSIG), F(F_SETSIG), F(F_SETLEASE),
+	F(F_GETLEASE), F(F_NOTIFY), F(F_OFD_GETLK), F(F_OFD_SETLK), F(F_OFD_SETLKW),
+	F(FD_CLOEXEC), F(STATX_TYPE), F(STATX_MODE), F(STATX_NLINK), F(STATX_UID), F(STATX_GID),
+	F(STATX_ATIME), F(STATX_MTIME), F(STATX_CTIME), F(STATX_INO), F(STATX_SIZE),
+	F(STATX_BLOCKS), F(STATX_BASIC_STATS), F(STATX_BTIME), F(STATX_ALL), F(STATX_MNT_ID),
+#undef F
+};
+
+struct token {
+	const char *s;		/* for a string, its decoded bytes (in the line's buffer) */
+	size_t len;
+	bool quoted;
+};
+
+/* A resource (a path, a directory's listing, a descriptor) as the order
+ * between streams sees it: its last writer, and each stream's last read
+ * since. */
+struct res {
+	uint32_t wseq;
+	uint16_t wstream;	/* SC_NONE: never written */
+	uint16_t nreaders;
+	uint16_t readers_cap;
+	struct call_dep *readers;
+};
+
+/* A recorded descriptor in a table. */
+struct fdent {
+	int32_t slot;		/* -1: closed */
+	bool cloexec;
+	uint32_t line;		/* where it was opened */
+	int32_t path;		/* paths index it was opened on, or -1 */
+	struct res res;
+};
+
+struct table {
+	struct fdent *fd;	/* [n], indexed by the recorded number */
+	uint32_t n;
+};
+
+/* A recorded thread or process as the compile goes. */
+struct sstream {
+	uint32_t id;
+	uint32_t table;
+	uint32_t *ops;
+	uint32_t nops, cap;
+	double last_end;	/* the end of its last call, or of the row that started it */
+	struct call_dep *waited;	/* the most of each stream it has waited for */
+	uint16_t nwaited, waited_cap;
+	uint32_t start_dep_seq;	/* its first call waits for its parent's row */
+	uint16_t parent;
+};
+
+struct sc {
+	struct program *prog;
+	const char *name;
+	uint32_t line;
+	char *err;
+	bool oom;
+	struct strset paths, dirs;
+	struct res *path_res, *dir_res;
+	size_t path_res_n, dir_res_n;
+	struct sstream *streams;
+	unsigned nstreams;
+	uint16_t stream_of[2 * LOADFILE_MAX_STREAMS];	/* hash: index + 1, 0 empty */
+	struct table *tables;
+	unsigned ntables;
+	uint16_t *free_slots;
+	unsigned nfree, nslots, nopen;
+	struct op *ops;
+	struct call *calls;
+	size_t cap;
+	struct call_dep *deps;
+	size_t ndeps, deps_cap;
+	uint16_t *slot_lists;
+	size_t nslot_lists, slot_lists_cap;
+	struct init_entry *init;
+	size_t init_cap;
+	double last_start;
+	bool in_calls;
+	size_t max_buffer;
+	char buf[LOADFILE_MAX_LINE];	/* a line's decoded strings */
+	struct call_dep pending[LOADFILE_MAX_STREAMS];	/* this call's waits, unpruned */
+	unsigned npending;
+};
+
+static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void fail_oom(struct sc *c)
+{
+	c->oom = true;
+	if (!c->err)
+		c->err = "";
+}
+
+static void fail(struct sc *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err)
+		return;
+	va_start(ap, fmt);
+	char *msg = talloc_vasprintf(c->prog, fmt, ap);
+	va_end(ap);
+	c->err = msg ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s", c->name, c->line, msg)
+		     : NULL;
+	if (!c->err)
+		fail_oom(c);
+}
+
+/* A token for a message, printable and cut to a sensible length. */
+static const char *tokstr(struct sc *c, const struct token *t)
+{
+	char out[64 * 4 + 8];
+	size_t o = 0;
+
+	for (size_t i = 0; i < t->len && i < 48; i++) {
+		unsigned char ch = t->s[i];
+		if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
+			o += snprintf(out + o, sizeof(out) - o, "\\x%02x", ch);
+		else
+			out[o++] = ch;
+	}
+	out[o] = '\0';
+	return talloc_asprintf(c->prog, "%s%s", out, t->len > 48 ? "..." : "");
+}
+
+/* Grow *arr (of `size`-byte elements, *cap of them) to hold `need`. */
+static bool grow(struct sc *c, void **arr, size_t size, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return true;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap *= 2;
+	void *n = talloc_realloc_size(c->prog, *arr, ncap * size);
+	if (!n) {
+		fail_oom(c);
+		return false;
+	}
+	*arr = n;
+	*cap = ncap;
+	return true;
+}
+
+/* ---- tokens ---- */
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* A quoted string from p (at the opening quote), its escapes decoded into
+ * c->buf at *used.  Returns the byte after the closing quote, or NULL
+ * after fail(). */
+static const char *string_token(struct sc *c, const char *p, const char *end,
+				struct token *t, size_t *used)
+{
+	char *out = c->buf + *used;
+	size_t n = 0;
+
+	for (p++; p < end && *p != '"'; p++) {
+		char ch = *p;
+		if (ch == '\\') {
+			if (++p == end)
+				break;
+			switch (*p) {
+			case '\\': ch = '\\'; break;
+			case '"': ch = '"'; break;
+			case 'n': ch = '\n'; break;
+			case 't': ch = '\t'; break;
+			case 'x':
+				if (end - p < 3 || hexval(p[1]) < 0 || hexval(p[2]) < 0) {
+					fail(c, "malformed \\x escape (two hex digits)");
+					return NULL;
+				}
+				ch = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+				p += 2;
+				if (ch == '\0') {
+					fail(c, "a string may not hold a NUL byte (\\x00)");
+					return NULL;
+				}
+				break;
+			default:
+				fail(c, "unknown escape '\\%c' (\\\\ \\\" \\n \\t \\xHH)", *p);
+				return NULL;
+			}
+		}
+		out[n++] = ch;
+	}
+	if (p >= end) {
+		fail(c, "unterminated quote");
+		return NULL;
+	}
+	*t = (struct token){ out, n, true };
+	*used += n + 1;
+	out[n] = '\0';
+	return p + 1;
+}
+
+/* Split a line into tokens.  Returns the count, or -1 after fail(). */
+static int tokenize(struct sc *c, const char *p, const char *end, struct token *tok)
+{
+	int n = 0;
+	size_t used = 0;
+
+	for (const char *q = p; q < end; q++) {
+		unsigned char ch = *q;
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+			fail(c, ch ? "control byte 0x%02x in line (not a text loadfile?)"
+				   : "NUL byte in line (not a text loadfile?)", ch);
+			return -1;
+		}
+	}
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return n;
+		if (n == SC_MAX_TOKENS) {
+			fail(c, "too many fields (more than %d)", SC_MAX_TOKENS);
+			return -1;
+		}
+		struct token *t = &tok[n++];
+		if (*p == '"') {
+			if (!(p = string_token(c, p, end, t, &used)))
+				return -1;
+			if (p < end && *p != ' ' && *p != '\t') {
+				fail(c, "no space after closing quote");
+				return -1;
+			}
+			continue;
+		}
+		const char *s = p;
+		while (p < end && *p != ' ' && *p != '\t') {
+			if (*p == '"') {
+				fail(c, "stray quote inside '%.*s'", (int)(p - s + 1), s);
+				return -1;
+			}
+			p++;
+		}
+		*t = (struct token){ s, p - s, false };
+	}
+}
+
+static bool token_is(const struct token *t, const char *word)
+{
+	return !t->quoted && strlen(word) == t->len && memcmp(t->s, word, t->len) == 0;
+}
+
+/* ---- numbers ---- */
+
+/* A C integer, the whole token: [-] then 0x hex, 0 octal or decimal. */
+static bool parse_int(struct sc *c, const struct token *t, bool neg_ok, int64_t *out)
+{
+	const char *p = t->s, *end = t->s + t->len;
+	bool neg = p < end && *p == '-';
+	unsigned base = 10;
+	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX;
+
+	p += neg;
+	if (t->quoted || p == end || hexval(*p) < 0 || hexval(*p) > 9)
+		goto bad;
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (end - p > 1 && p[0] == '0') {
+		base = 8;
+		p++;
+	}
+	for (; p < end; p++) {
+		int d = hexval(*p);
+		if (d < 0 || (unsigned)d >= base || __builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, (unsigned)d, &v) || v > limit)
+			goto bad;
+	}
+	if (neg && !neg_ok && v) {
+		fail(c, "negative number '%s' where none may be", tokstr(c, t));
+		return false;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+bad:
+	fail(c, "malformed number '%s'", tokstr(c, t));
+	return false;
+}
+
+/* Seconds: decimal, at least 0. */
+static bool parse_time(struct sc *c, const struct token *t, const char *what, double *out)
+{
+	char b[32];
+	char *end;
+
+	if (t->quoted || t->len == 0 || t->len >= sizeof(b))
+		goto bad;
+	memcpy(b, t->s, t->len);
+	b[t->len] = '\0';
+	double v = strtod(b, &end);
+	if (*end || !isfinite(v) || v < 0 || v > 1e9 || strpbrk(b, "xXpPnNeE-+"))
+		goto bad;
+	*out = v;
+	return true;
+bad:
+	fail(c, "malformed %s '%s' (decimal seconds, at least 0)", what, tokstr(c, t));
+	return false;
+}
+
+/* Flags: names joined by |, each a name of flag_names[] or a number. */
+static bool parse_flags(struct sc *c, const struct token *t, int64_t *out)
+{
+	const char *p = t->s, *end = t->s + t->len;
+	int64_t v = 0;
+
+	if (t->quoted || t->len == 0)
+		goto bad;
+	while (p <= end) {
+		const char *bar = memchr(p, '|', end - p);
+		const char *e = bar ? bar : end;
+		struct token part = { p, e - p, false };
+		size_t i, nnames = sizeof(flag_names) / sizeof(flag_names[0]);
+		for (i = 0; i < nnames; i++) {
+			if (token_is(&part, flag_names[i].name))
+				break;
+		}
+		int64_t one;
+		if (i < nnames) {
+			one = flag_names[i].value;
+		} else if (part.len && hexval(*p) >= 0 && hexval(*p) <= 9) {
+			if (!parse_int(c, &part, false, &one))
+				return false;
+		} else {
+			fail(c, "unknown flag '%s' in '%s'", tokstr(c, &part), tokstr(c, t));
+			return false;
+		}
+		v |= one;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	*out = v;
+	return true;
+bad:
+	fail(c, "malformed flags '%s'", tokstr(c, t));
+	return false;
+}
+
+/* An errno by name ("ENOENT"), or 0. */
+static int errno_by_name(const struct token *t)
+{
+	if (t->quoted || t->len < 2 || t->s[0] != 'E')
+		return 0;
+	for (int e = 1; e < 4096; e++) {
+		const char *n = strerrorname_np(e);
+		if (n && token_is(t, n))
+			return e;
+	}
+	return 0;
+}
+
+/* ---- paths ---- */
+
+/* Intern a client-relative path; its index, or -1 after fail(). */
+static long intern(struct sc *c, struct strset *set, const char *s, size_t len)
+{
+	long i = strset_add(c->prog, set, s, len);
+	if (i < 0)
+		fail_oom(c);
+	else if (set == &c->dirs && i >= LOADFILE_MAX_DIRS)
+		fail(c, "more than %d distinct directories", LOADFILE_MAX_DIRS);
+	return set == &c->dirs && i >= LOADFILE_MAX_DIRS ? -1 : i;
+}
+
+/*
+ * A recorded path made client-relative: "/" separates, a leading one is
+ * dropped, "." components go, ".." is refused.  Sets *path to the
+ * interned string and *leaf_at to where its last component starts;
+ * returns its index in paths, or -1 after fail().
+ */
+static long normal_path(struct sc *c, const struct token *t, const char **path,
+			size_t *leaf_at)
+{
+	char rel[LOADFILE_MAX_LINE];
+	size_t rlen = 0;
+
+	*leaf_at = 0;
+	if (!t->quoted) {
+		fail(c, "a path is a quoted string, not '%s'", tokstr(c, t));
+		return -1;
+	}
+	for (const char *p = t->s, *end = t->s + t->len; p < end;) {
+		while (p < end && *p == '/')
+			p++;
+		const char *s = p;
+		while (p < end && *p != '/')
+			p++;
+		size_t n = p - s;
+		if (n == 0 || (n == 1 && s[0] == '.'))
+			continue;
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			fail(c, "path '%s' has a '..' component", tokstr(c, t));
+			return -1;
+		}
+		if (n > 255) {
+			fail(c, "path '%s' has a component longer than 255 bytes", tokstr(c, t));
+			return -1;
+		}
+		if (rlen)
+			rel[rlen++] = '/';
+		*leaf_at = rlen;
+		memcpy(rel + rlen, s, n);
+		rlen += n;
+	}
+	long idx = intern(c, &c->paths, rel, rlen);
+	if (idx >= 0)
+		*path = c->paths.order[idx];
+	return idx;
+}
+
+/* The directory index of `path`'s parent (path[0 .. leaf_at - 1]), or of
+ * path itself with whole. */
+static long dir_index(struct sc *c, const char *path, size_t leaf_at, bool whole)
+{
+	size_t len = whole ? strlen(path) : leaf_at ? leaf_at - 1 : 0;
+	return intern(c, &c->dirs, path, len);
+}
+
+/* ---- resources and waits ---- */
+
+static struct res *res_at(struct sc *c, struct res **arr, size_t *n, size_t idx)
+{
+	if (idx >= *n) {
+		size_t cap = *n;
+		if (!grow(c, (void **)arr, sizeof(struct res), &cap, idx + 1))
+			return NULL;
+		for (size_t i = *n; i < cap; i++)
+			(*arr)[i] = (struct res){ .wstream = SC_NONE };
+		*n = cap;
+	}
+	return &(*arr)[idx];
+}
+
+/* Note that this call waits for `seq` calls of stream s. */
+static void want(struct sc *c, uint16_t s, uint32_t seq)
+{
+	for (unsigned i = 0; i < c->npending; i++) {
+		if (c->pending[i].stream == s) {
+			if (seq > c->pending[i].seq)
+				c->pending[i].seq = seq;
+			return;
+		}
+	}
+	c->pending[c->npending++] = (struct call_dep){ seq, s };
+}
+
+/* The waits a use of resource r by this call adds. */
+static void use(struct sc *c, struct res *r, uint16_t s, bool write)
+{
+	if (!r)
+		return;
+	if (r->wstream != SC_NONE && r->wstream != s)
+		want(c, r->wstream, r->wseq);
+	if (write) {
+		for (unsigned i = 0; i < r->nreaders; i++) {
+			if (r->readers[i].stream != s)
+				want(c, r->readers[i].stream, r->readers[i].seq);
+		}
+	}
+}
+
+/* After the call (seq of stream s) is placed: it is r's news. */
+static void used(struct sc *c, struct res *r, uint16_t s, uint32_t seq, bool write)
+{
+	if (!r)
+		return;
+	if (write) {
+		r->wstream = s;
+		r->wseq = seq;
+		r->nreaders = 0;
+		return;
+	}
+	for (unsigned i = 0; i < r->nreaders; i++) {
+		if (r->readers[i].stream == s) {
+			r->readers[i].seq = seq;
+			return;
+		}
+	}
+	size_t cap = r->readers_cap;
+	if (!grow(c, (void **)&r->readers, sizeof(struct call_dep), &cap, r->nreaders + 1u))
+		return;
+	r->readers_cap = cap > UINT16_MAX ? UINT16_MAX : cap;
+	r->readers[r->nreaders++] = (struct call_dep){ seq, s };
+}
+
+/* The pending waits of a call of stream s, less those its stream has
+ * already waited for, into the program's list. */
+static void place_waits(struct sc *c, struct sstream *st, struct call *call)
+{
+	call->dep = c->ndeps;
+	for (unsigned i = 0; i < c->npending; i++) {
+		struct call_dep d = c->pending[i];
+		unsigned j;
+		for (j = 0; j < st->nwaited && st->waited[j].stream != d.stream; j++)
+			;
+		if (j < st->nwaited && st->waited[j].seq >= d.seq)
+			continue;
+		if (j == st->nwaited) {
+			size_t cap = st->waited_cap;
+			if (!grow(c, (void **)&st->waited, sizeof(struct call_dep), &cap, j + 1u))
+				return;
+			st->waited_cap = cap > UINT16_MAX ? UINT16_MAX : cap;
+			st->nwaited++;
+		}
+		st->waited[j] = d;
+		if (!grow(c, (void **)&c->deps, sizeof(struct call_dep), &c->deps_cap, c->ndeps + 1))
+			return;
+		c->deps[c->ndeps++] = d;
+	}
+	call->ndeps = c->ndeps - call->dep;
+	c->npending = 0;
+}
+
+/* ---- streams, tables, slots ---- */
+
+static unsigned stream_hash(uint32_t id)
+{
+	return (id * 2654435761u) % (2 * LOADFILE_MAX_STREAMS);
+}
+
+/* The stream of recorded id, or NULL (with *slot where it would go). */
+static struct sstream *find_stream(struct sc *c, uint32_t id, unsigned *slot)
+{
+	unsigned h = stream_hash(id);
+	while (c->stream_of[h]) {
+		struct sstream *s = &c->streams[c->stream_of[h] - 1];
+		if (s->id == id)
+			return s;
+		h = (h + 1) % (2 * LOADFILE_MAX_STREAMS);
+	}
+	if (slot)
+		*slot = h;
+	return NULL;
+}
+
+static struct sstream *new_stream(struct sc *c, uint32_t id, uint32_t table)
+{
+	unsigned h;
+
+	if (find_stream(c, id, &h)) {
+		fail(c, "stream %" PRIu32 " was started before", id);
+		return NULL;
+	}
+	if (c->nstreams == LOADFILE_MAX_STREAMS) {
+		fail(c, "more than %d streams", LOADFILE_MAX_STREAMS);
+		return NULL;
+	}
+	size_t cap = c->nstreams;
+	if (c->nstreams % 16 == 0 &&
+	    !grow(c, (void **)&c->streams, sizeof(struct sstream), &cap, c->nstreams + 16))
+		return NULL;
+	struct sstream *s = &c->streams[c->nstreams++];
+	*s = (struct sstream){ .id = id, .table = table, .parent = SC_NONE };
+	c->stream_of[h] = c->nstreams;
+	return s;
+}
+
+static uint32_t new_table(struct sc *c)
+{
+	size_t cap = c->ntables;
+	if (c->ntables % 16 == 0 &&
+	    !grow(c, (void **)&c->tables, sizeof(struct table), &cap, c->ntables + 16))
+		return UINT32_MAX;
+	c->tables[c->ntables] = (struct table){ 0 };
+	return c->ntables++;
+}
+
+/* The entry of recorded fd in table t, grown as needed. */
+static struct fdent *fd_entry(struct sc *c, uint32_t t, int64_t fd)
+{
+	struct table *tb = &c->tables[t];
+
+	if (fd < 0 || fd >= LOADFILE_MAX_FD) {
+		fail(c, "descriptor %" PRId64 " is not between 0 and %d", fd, LOADFILE_MAX_FD - 1);
+		return NULL;
+	}
+	if ((uint32_t)fd >= tb->n) {
+		size_t cap = tb->n;
+		if (!grow(c, (void **)&tb->fd, sizeof(struct fdent), &cap, (size_t)fd + 1))
+			return NULL;
+		for (size_t i = tb->n; i < cap; i++)
+			tb->fd[i] = (struct fdent){ .slot = -1, .path = -1,
+						    .res = { .wstream = SC_NONE } };
+		tb->n = cap;
+	}
+	return &tb->fd[fd];
+}
+
+static int32_t take_slot(struct sc *c)
+{
+	if (c->nopen == LOADFILE_MAX_HANDLES) {
+		fail(c, "more than %d descriptors open at once", LOADFILE_MAX_HANDLES);
+		return -1;
+	}
+	c->nopen++;
+	if (c->nopen > c->prog->max_handles)
+		c->prog->max_handles = c->nopen;
+	return c->nfree ? c->free_slots[--c->nfree] : (int32_t)c->nslots++;
+}
+
+static void give_slot(struct sc *c, struct fdent *e)
+{
+	if (e->slot < 0)
+		return;
+	c->free_slots[c->nfree++] = (uint16_t)e->slot;
+	c->nopen--;
+	e->slot = -1;
+}
+
+static bool slot_list_add(struct sc *c, uint16_t v)
+{
+	if (!grow(c, (void **)&c->slot_lists, sizeof(uint16_t), &c->slot_lists_cap,
+		  c->nslot_lists + 1))
+		return false;
+	c->slot_lists[c->nslot_lists++] = v;
+	return true;
+}
+
+/* ---- the initial state ---- */
+
+static bool init_parent_made(struct sc *c, const char *path, size_t leaf_at)
+{
+	if (leaf_at == 0)
+		return true;
+	for (size_t i = c->prog->ninit; i-- > 0;) {
+		const struct init_entry *e = &c->init[i];
+		if (e->kind == INIT_DIR && strlen(e->path) == leaf_at - 1 &&
+		    memcmp(e->path, path, leaf_at - 1) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const struct init_entry *init_find(struct sc *c, const char *path)
+{
+	for (size_t i = c->prog->ninit; i-- > 0;) {
+		if (c->init[i].kind != INIT_DATA && c->init[i].path == path)
+			return &c->init[i];
+	}
+	return NULL;
+}
+
+/* Base64 (RFC 4648, padded) into out; its length, or -1. */
+static long base64_decode(const struct token *t, unsigned char *out, size_t cap)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t n = 0;
+
+	if (t->quoted || t->len == 0 || t->len % 4)
+		return -1;
+	for (size_t i = 0; i < t->len; i += 4) {
+		uint32_t v = 0;
+		int pad = 0;
+		for (int k = 0; k < 4; k++) {
+			char ch = t->s[i + k];
+			const char *d = ch ? strchr(digits, ch) : NULL;
+			if (ch == '=' && i + 4 == t->len && k >= 2 && (k == 3 || t->s[i + 3] == '='))
+				pad++;
+			else if (!d || pad)
+				return -1;
+			v = v << 6 | (d ? (uint32_t)(d - digits) : 0);
+		}
+		for (int k = 0; k < 3 - pad; k++) {
+			if (n == cap)
+				return -1;
+			out[n++] = v >> (16 - 8 * k) & 0xff;
+		}
+	}
+	return (long)n;
+}
+
+/* init data PATH OFFSET BASE64: bytes of a file an init file line made. */
+static bool init_data(struct sc *c, struct init_entry *e, const struct init_entry *had,
+		      const struct token *tok)
+{
+	int64_t off;
+	unsigned char bytes[SC_MAX_DATA];
+
+	if (!had || had->kind != INIT_FILE) {
+		fail(c, "init data for '%s', which no init file made", e->path);
+		return false;
+	}
+	if (!parse_int(c, &tok[3], false, &off))
+		return false;
+	long len = base64_decode(&tok[4], bytes, sizeof(bytes));
+	if (len < 0) {
+		fail(c, "init data is not base64 of at most %d bytes", SC_MAX_DATA);
+		return false;
+	}
+	if (off + len > had->size) {
+		fail(c, "init data reaches byte %" PRId64 ", past the file's size %" PRId64,
+		     off + len, had->size);
+		return false;
+	}
+	e->size = off;
+	e->len = len;
+	if (!(e->data = talloc_memdup(c->prog, bytes, len ? len : 1))) {
+		fail_oom(c);
+		return false;
+	}
+	c->prog->ninit++;
+	return true;
+}
+
+static bool init_line(struct sc *c, const struct token *tok, int n)
+{
+	static const struct { const char *word; int nargs; } kinds[] = {
+		[INIT_DIR] = { "dir", 2 }, [INIT_FILE] = { "file", 3 },
+		[INIT_SYMLINK] = { "symlink", 2 }, [INIT_DATA] = { "data", 3 },
+	};
+	int k;
+
+	if (c->in_calls) {
+		fail(c, "an init line after the first call (the initial state comes first)");
+		return false;
+	}
+	for (k = 0; k < 4 && !(n >= 2 && token_is(&tok[1], kinds[k].word)); k++)
+		;
+	if (k == 4) {
+		fail(c, "init takes dir, file, symlink or data, not '%s'",
+		     n >= 2 ? tokstr(c, &tok[1]) : "");
+		return false;
+	}
+	if (n - 2 != kinds[k].nargs) {
+		fail(c, "init %s takes %d arguments, got %d", kinds[k].word, kinds[k].nargs, n - 2);
+		return false;
+	}
+	if (c->prog->ninit == LOADFILE_MAX_INIT) {
+		fail(c, "more than %d init lines", LOADFILE_MAX_INIT);
+		return false;
+	}
+	if (!grow(c, (void **)&c->init, sizeof(struct init_entry), &c->init_cap,
+		  c->prog->ninit + 1))
+		return false;
+	struct init_entry *e = &c->init[c->prog->ninit];
+	*e = (struct init_entry){ .kind = k, .line = c->line };
+	size_t leaf_at;
+	if (normal_path(c, &tok[2], &e->path, &leaf_at) < 0)
+		return false;
+	if (!*e->path) {
+		fail(c, "init may not name the root itself");
+		return false;
+	}
+	const struct init_entry *had = init_find(c, e->path);
+	if (k == INIT_DATA)
+		return init_data(c, e, had, tok);
+	if (had) {
+		fail(c, "'%s' was made before (line %" PRIu32 ")", e->path, had->line);
+		return false;
+	}
+	if (!init_parent_made(c, e->path, leaf_at)) {
+		fail(c, "the parent of '%s' is not made by an init dir line above", e->path);
+		return false;
+	}
+	int64_t v;
+	if (k == INIT_SYMLINK) {
+		if (!tok[3].quoted) {
+			fail(c, "a symlink's target is a quoted string");
+			return false;
+		}
+		long t = intern(c, &c->paths, tok[3].s, tok[3].len);
+		if (t < 0)
+			return false;
+		e->target = c->paths.order[t];
+		c->prog->init_symlinks++;
+	} else if (k == INIT_FILE) {
+		if (!parse_int(c, &tok[3], false, &e->size))
+			return false;
+		if (e->size > LOADFILE_MAX_INIT_SIZE) {
+			fail(c, "init file size %" PRId64 " is above the 1 TiB limit", e->size);
+			return false;
+		}
+		c->prog->init_files++;
+		c->prog->init_bytes += e->size;
+	} else {
+		c->prog->init_dirs++;
+	}
+	if (k != INIT_SYMLINK) {
+		if (!parse_flags(c, &tok[k == INIT_FILE ? 4 : 3], &v))
+			return false;
+		if (v < 0 || v > 07777) {
+			fail(c, "mode %" PRIo64 " is not between 0 and 07777", v);
+			return false;
+		}
+		e->mode = (uint32_t)v;
+	}
+	c->prog->ninit++;
+	return true;
+}
+
+/* ---- one call ---- */
+
+/* What a decoded call row is, before it is placed. */
+struct row {
+	struct op *op;
+	struct call *call;
+	struct sstream *st;
+	const struct sig *sig;
+	int64_t nums[5];
+	int nnum;
+	int64_t fd[2];		/* D and E/G as recorded, -1 when none */
+	long path[2];		/* paths indices of P and Q, -1 when none */
+	size_t leaf_at[2];
+	struct fdent *ent;	/* D's entry */
+	struct fdent *ent2;	/* E's or G's entry */
+};
+
+/* Decode the arguments of r's signature. */
+static bool parse_args(struct sc *c, struct row *r, const struct token *args)
+{
+	struct op *op = r->op;
+
+	for (int i = 0; r->sig->args[i]; i++) {
+		const struct token *t = &args[i];
+		int64_t v = 0;
+		char kind = r->sig->args[i];
+		bool ok = true;
+		switch (kind) {
+		case 'P':
+		case 'Q': {
+			int w = kind == 'Q';
+			const char *p;
+			r->path[w] = normal_path(c, t, &p, &r->leaf_at[w]);
+			if (r->path[w] < 0)
+				return false;
+			if (w)
+				op->path2 = p, op->leaf2 = p + r->leaf_at[1];
+			else
+				op->path = p, op->leaf = p + r->leaf_at[0];
+			continue;
+		}
+		case 'T':
+		case 'X': {
+			if (!t->quoted || (kind == 'X' && t->len == 0)) {
+				fail(c, "%s is a quoted string%s, not '%s'",
+				     kind == 'T' ? "a symlink's target" : "an xattr name",
+				     kind == 'X' ? " (not empty)" : "", tokstr(c, t));
+				return false;
+			}
+			long s = intern(c, &c->paths, t->s, t->len);
+			if (s < 0)
+				return false;
+			op->path2 = c->paths.order[s];
+			continue;
+		}
+		case 'D':
+		case 'E':
+		case 'G':
+			ok = parse_int(c, t, false, &r->fd[kind != 'D']);
+			if (ok && kind == 'D')
+				op->fnum = (int32_t)(r->fd[0] < INT32_MAX ? r->fd[0] : INT32_MAX);
+			continue;
+		case 'O':
+			if (token_is(t, "-")) {
+				v = -1;
+				break;
+			}
+			ok = parse_int(c, t, false, &v);
+			break;
+		case 'S':
+			ok = parse_int(c, t, true, &v);
+			break;
+		case 'F':
+			ok = parse_flags(c, t, &v);
+			break;
+		case 'L':
+		case 'N':
+			ok = parse_int(c, t, false, &v);
+			break;
+		}
+		if (!ok)
+			return false;
+		if (kind == 'L')
+			op->a[2] = v;
+		else if (r->nnum == 5)
+			return false;
+		else
+			r->nums[r->nnum++] = v;
+	}
+	return true;
+}
+
+/* The numbers into op.a[] and call.x[] (loadfile.h's layout). */
+static void lay_out_numbers(struct row *r)
+{
+	struct op *op = r->op;
+	int64_t *dst[5] = { &op->a[0], &op->a[1], &op->a[2], &r->call->x[0], &r->call->x[1] };
+
+	if (op_table[op->type].bytes != BYTES_NONE) {
+		dst[1] = &r->call->x[0];
+		dst[2] = &r->call->x[1];
+		op->a[0] = -1;
+	}
+	if (op->type == OP_SYS_CREAT) {
+		op->a[0] = O_CREAT | O_WRONLY | O_TRUNC;
+		dst[0] = &op->a[1];
+	}
+	for (int i = 0; i < r->nnum; i++)
+		*dst[i] = r->nums[i];
+}
+
+/* The RESULT column. */
+static bool parse_result(struct sc *c, struct row *r, const struct token *t)
+{
+	struct op *op = r->op;
+	const char *name = op_table[op->type].name;
+	int e;
+
+	if (token_is(t, "*")) {
+		if (r->sig->result == 'F' || r->sig->result == 'S') {
+			fail(c, "%s's RESULT is the %s it made: a number%s, not *", name,
+			     r->sig->result == 'F' ? "descriptor" : "stream",
+			     r->sig->result == 'F' ? " or an errno" : "");
+			return false;
+		}
+		op->flags |= OPF_ANY_STATUS;
+		return true;
+	}
+	if ((e = errno_by_name(t)) != 0) {
+		if (r->sig->result == 'S') {
+			fail(c, "%s's RESULT is the stream it started, not an errno", name);
+			return false;
+		}
+		r->call->result = -e;
+		op->status = NT_UNSUCCESSFUL;
+		return true;
+	}
+	if (!t->quoted && t->len && t->s[0] == 'E') {
+		fail(c, "unknown errno '%s'", tokstr(c, t));
+		return false;
+	}
+	int64_t v;
+	if (!parse_int(c, t, false, &v))
+		return false;
+	if (r->sig->result == 'Z' && v != 0) {
+		fail(c, "%s returns 0 or an errno, not %" PRId64, name, v);
+		return false;
+	}
+	r->call->result = v;
+	return true;
+}
+
+/* Whether open flags (or a creat) may make or empty the file: a write. */
+static bool opens_for_change(const struct op *op)
+{
+	return op->a[0] & (O_CREAT | O_TRUNC | __O_TMPFILE);
+}
+
+/* A's entry, checked: an FD that is not open is an error unless the
+ * call is expected to fail with EBADF or may do anything. */
+static bool bind_fd(struct sc *c, struct row *r, int64_t fd, struct fdent **out,
+		    uint16_t *slot)
+{
+	struct fdent *e = fd_entry(c, r->st->table, fd);
+
+	if (!e)
+		return false;
+	if (e->slot < 0 && !(r->op->flags & OPF_ANY_STATUS) && r->call->result != -EBADF) {
+		fail(c, "descriptor %" PRId64 " is not open in stream %" PRIu32 "'s table", fd,
+		     r->st->id);
+		return false;
+	}
+	*out = e->slot < 0 ? NULL : e;
+	*slot = e->slot < 0 ? HANDLE_NONE : (uint16_t)e->slot;
+	return true;
+}
+
+/* Open recorded fd `fd` in r's table on a new slot; the old one there
+ * (dup2 onto an open descriptor) gives its slot over. */
+static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint16_t *slot)
+{
+	struct fdent *e = fd_entry(c, r->st->table, fd);
+
+	if (!e)
+		return false;
+	if (e->slot < 0 && (e->slot = take_slot(c)) < 0)
+		return false;
+	e->cloexec = cloexec;
+	e->line = c->line;
+	e->path = r->path[0];
+	if (r->ent && r->ent != e)	/* a dup: the same file */
+		e->path = r->ent->path;
+	*slot = (uint16_t)e->slot;
+	r->ent2 = e;
+	return true;
+}
+
+/* fork: the child's table, a copy of the parent's on slots of its own. */
+static bool fork_table(struct sc *c, struct row *r, struct sstream *child)
+{
+	struct table *pt = &c->tables[r->st->table];
+	uint32_t t = new_table(c);
+
+	if (t == UINT32_MAX)
+		return false;
+	child->table = t;
+	r->op->a[0] = c->nslot_lists;
+	pt = &c->tables[r->st->table];	/* new_table() may have moved it */
+	for (uint32_t fd = 0; fd < pt->n; fd++) {
+		if (pt->fd[fd].slot < 0)
+			continue;
+		struct fdent *e = fd_entry(c, t, fd);
+		pt = &c->tables[r->st->table];
+		if (!e || (e->slot = take_slot(c)) < 0)
+			return false;
+		e->cloexec = pt->fd[fd].cloexec;
+		e->line = pt->fd[fd].line;
+		e->path = pt->fd[fd].path;
+		if (!slot_list_add(c, (uint16_t)pt->fd[fd].slot) ||
+		    !slot_list_add(c, (uint16_t)e->slot))
+			return false;
+		r->op->a[1]++;
+	}
+	return true;
+}
+
+/* thread and fork: a new stream. */
+static bool start_stream(struct sc *c, struct row *r)
+{
+	int64_t id = r->call->result;
+
+	if (id <= 0 || id > UINT32_MAX) {
+		fail(c, "%s's RESULT is the new stream, a positive number", op_table[r->op->type].name);
+		return false;
+	}
+	struct sstream *child = new_stream(c, (uint32_t)id, r->st->table);
+	if (!child)
+		return false;
+	r->st = &c->streams[r->call->stream];	/* new_stream() may have moved it */
+	child->parent = r->call->stream;
+	child->start_dep_seq = r->call->seq;
+	child->last_end = r->op->timestamp + r->call->duration;
+	return r->op->type == OP_SYS_THREAD || fork_table(c, r, child);
+}
+
+/* exec: the close-on-exec descriptors of the stream's table close. */
+static bool exec_closes(struct sc *c, struct row *r, uint16_t s, bool place)
+{
+	struct table *tb = &c->tables[r->st->table];
+
+	r->op->a[0] = c->nslot_lists;
+	for (uint32_t fd = 0; fd < tb->n; fd++) {
+		struct fdent *e = &tb->fd[fd];
+		if (e->slot < 0 || !e->cloexec)
+			continue;
+		if (!place) {
+			use(c, &e->res, s, true);
+			continue;
+		}
+		used(c, &e->res, s, r->call->seq, true);
+		if (!slot_list_add(c, (uint16_t)e->slot))
+			return false;
+		r->op->a[1]++;
+		give_slot(c, e);
+	}
+	return true;
+}
+
+/* The resources of call r and whether it writes each; up to 6. */
+struct use {
+	struct res *res;
+	bool write;
+};
+
+static unsigned resources(struct sc *c, struct row *r, struct use *u)
+{
+	const struct op *op = r->op;
+	unsigned n = 0;
+	int t = op->type;
+	bool reads = t == OP_SYS_STAT || t == OP_SYS_LSTAT || t == OP_SYS_NEWFSTATAT ||
+		     t == OP_SYS_STATX || t == OP_SYS_ACCESS || t == OP_SYS_FACCESSAT ||
+		     t == OP_SYS_READLINK || t == OP_SYS_READLINKAT || t == OP_SYS_GETXATTR ||
+		     t == OP_SYS_LGETXATTR || t == OP_SYS_LISTXATTR || t == OP_SYS_LLISTXATTR ||
+		     t == OP_SYS_STATFS || t == OP_SYS_CHDIR || t == OP_SYS_FSTAT ||
+		     t == OP_SYS_GETDENTS || t == OP_SYS_FGETXATTR || t == OP_SYS_FLISTXATTR ||
+		     t == OP_SYS_FSTATFS || t == OP_SYS_FCHDIR ||
+		     op_table[t].bytes == BYTES_READ;
+	bool names = t == OP_SYS_CREAT || t == OP_SYS_MKDIR || t == OP_SYS_MKDIRAT ||
+		     t == OP_SYS_RMDIR || t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT ||
+		     t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2 ||
+		     t == OP_SYS_LINK || t == OP_SYS_LINKAT || t == OP_SYS_SYMLINK ||
+		     t == OP_SYS_SYMLINKAT ||
+		     ((t == OP_SYS_OPEN || t == OP_SYS_OPENAT) && (op->a[0] & O_CREAT));
+
+	if (t == OP_SYS_OPEN || t == OP_SYS_OPENAT || t == OP_SYS_CREAT)
+		reads = !opens_for_change(op);
+	for (int w = 0; w < 2; w++) {
+		if (r->path[w] < 0 || (w == 1 && !names))
+			continue;
+		u[n++] = (struct use){ res_at(c, &c->path_res, &c->path_res_n, r->path[w]),
+				       !reads };
+		if (names) {
+			long d = dir_index(c, w ? op->path2 : op->path, r->leaf_at[w], false);
+			if (d < 0)
+				return 0;
+			u[n++] = (struct use){ res_at(c, &c->dir_res, &c->dir_res_n, d), true };
+		}
+	}
+	if (r->ent) {
+		/* the descriptor, and the file it was opened on */
+		u[n++] = (struct use){ &r->ent->res, !reads || t == OP_SYS_CLOSE };
+		long d = t == OP_SYS_GETDENTS && r->ent->path >= 0
+				 ? dir_index(c, c->paths.order[r->ent->path], 0, true) : -1;
+		if (d >= 0)
+			u[n++] = (struct use){ res_at(c, &c->dir_res, &c->dir_res_n, d), false };
+		else if (r->ent->path >= 0 && t != OP_SYS_CLOSE)
+			u[n++] = (struct use){ res_at(c, &c->path_res, &c->path_res_n,
+						      r->ent->path), !reads };
+	}
+	if (r->ent2)
+		u[n++] = (struct use){ &r->ent2->res, true };
+	return n;
+}
+
+/* The descriptors a call opens, closes or names, on slots. */
+static bool bind_descriptors(struct sc *c, struct row *r)
+{
+	struct op *op = r->op;
+	int t = op->type;
+	char res = r->sig->result;
+	bool ok = r->call->result >= 0;
+	bool cloexec;
+
+	if (r->fd[0] >= 0 && !bind_fd(c, r, r->fd[0], &r->ent, &op->handle))
+		return false;
+	if (r->fd[1] >= 0 && strchr(r->sig->args, 'E') &&
+	    !bind_fd(c, r, r->fd[1], &r->ent2, &r->call->handle2))
+		return false;
+	if ((res != 'F' && t != OP_SYS_FCNTL) || !ok)
+		return true;
+	switch (t) {
+	case OP_SYS_OPEN:
+	case OP_SYS_OPENAT:
+	case OP_SYS_CREAT:
+		return open_fd(c, r, r->call->result, op->a[0] & O_CLOEXEC, &op->handle);
+	case OP_SYS_DUP2:
+	case OP_SYS_DUP3:
+		if (r->call->result != r->fd[1]) {
+			fail(c, "%s returns its NEWFD %" PRId64 ", not %" PRId64,
+			     op_table[t].name, r->fd[1], r->call->result);
+			return false;
+		}
+		if (r->fd[1] == r->fd[0]) {	/* dup2(fd, fd): nothing changes */
+			r->call->handle2 = op->handle;
+			return true;
+		}
+		cloexec = t == OP_SYS_DUP3 && (op->a[0] & O_CLOEXEC);
+		return open_fd(c, r, r->fd[1], cloexec, &r->call->handle2);
+	case OP_SYS_FCNTL:
+		if (op->a[0] != F_DUPFD && op->a[0] != F_DUPFD_CLOEXEC)
+			return true;
+		return open_fd(c, r, r->call->result, op->a[0] == F_DUPFD_CLOEXEC,
+			       &r->call->handle2);
+	default:
+		return open_fd(c, r, r->call->result, false, &r->call->handle2);
+	}
+}
+
+/* What a call changes in its table once placed: close, FD_CLOEXEC. */
+static void table_after(struct sc *c, struct row *r)
+{
+	const struct op *op = r->op;
+
+	if (r->call->result < 0 && !(op->flags & OPF_ANY_STATUS))
+		return;
+	if (op->type == OP_SYS_CLOSE && r->ent)
+		give_slot(c, r->ent);
+	if (op->type == OP_SYS_FCNTL && op->a[0] == F_SETFD && r->ent)
+		r->ent->cloexec = op->a[1] & FD_CLOEXEC;
+}
+
+/* Checks that span arguments. */
+static bool check_call(struct sc *c, struct row *r)
+{
+	struct op *op = r->op;
+	int t = op->type;
+	const struct op_desc *d = &op_table[t];
+
+	if (op->path && !*op->path &&
+	    (t == OP_SYS_RMDIR || t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT ||
+	     t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2 ||
+	     t == OP_SYS_LINK || t == OP_SYS_LINKAT || t == OP_SYS_SYMLINK ||
+	     t == OP_SYS_SYMLINKAT || t == OP_SYS_MKDIR || t == OP_SYS_MKDIRAT)) {
+		fail(c, "%s may not name the root itself, the client's directory", d->name);
+		return false;
+	}
+	if (op->path2 && !*op->path2 && strchr(r->sig->args, 'Q')) {
+		fail(c, "%s may not name the root itself, the client's directory", d->name);
+		return false;
+	}
+	bool buffered = d->bytes != BYTES_NONE && t != OP_SYS_COPY_FILE_RANGE &&
+			t != OP_SYS_SENDFILE;
+	if (buffered && d->bytes == BYTES_READ && op->a[2] > OP_MAX_SIZE)
+		op->a[2] = OP_MAX_SIZE;	/* what it read tells: below */
+	if (buffered && (op->a[2] > OP_MAX_SIZE || r->call->result > OP_MAX_SIZE)) {
+		fail(c, "%s moves more than 16 MiB in one call, the limit", d->name);
+		return false;
+	}
+	if (d->bytes != BYTES_NONE && r->call->result > op->a[2]) {
+		fail(c, "%s returns %" PRId64 " bytes, more than its LEN %" PRId64, d->name,
+		     r->call->result, op->a[2]);
+		return false;
+	}
+	int64_t len = buffered ? op->a[2] :
+		      (t == OP_SYS_GETDENTS || t == OP_SYS_READLINK || t == OP_SYS_READLINKAT ||
+		       t == OP_SYS_LISTXATTR || t == OP_SYS_LLISTXATTR ||
+		       t == OP_SYS_FLISTXATTR) ? op->a[0] :
+		      (t >= OP_SYS_GETXATTR && t <= OP_SYS_FSETXATTR) ? op->a[0] : 0;
+	if (len > OP_MAX_SIZE) {
+		fail(c, "%s's size %" PRId64 " is above the 16 MiB limit", d->name, len);
+		return false;
+	}
+	if ((size_t)len > c->max_buffer)
+		c->max_buffer = len;
+	return true;
+}
+
+/* Place call r: its waits, its stream, its totals. */
+static bool place(struct sc *c, struct row *r)
+{
+	struct use u[8];
+	uint16_t s = r->call->stream;
+	struct op *op = r->op;
+	unsigned n = op->type == OP_SYS_EXEC ? 0 : resources(c, r, u);
+
+	if (c->err)
+		return false;
+	if (r->st->nops == 0 && r->st->parent != SC_NONE)
+		want(c, r->st->parent, r->st->start_dep_seq);
+	for (unsigned i = 0; i < n; i++)
+		use(c, u[i].res, s, u[i].write);
+	if (op->type == OP_SYS_EXEC && !exec_closes(c, r, s, false))
+		return false;
+	place_waits(c, r->st, r->call);
+	for (unsigned i = 0; i < n; i++)
+		used(c, u[i].res, s, r->call->seq, u[i].write);
+	if (op->type == OP_SYS_EXEC && r->call->result == 0 && !exec_closes(c, r, s, true))
+		return false;
+	table_after(c, r);
+	size_t cap = r->st->cap;
+	if (!grow(c, (void **)&r->st->ops, sizeof(uint32_t), &cap, r->st->nops + 1))
+		return false;
+	r->st->cap = cap;
+	r->st->ops[r->st->nops++] = c->prog->nops;
+	if (!op_is_untimed(op->type)) {
+		const struct op_desc *d = &op_table[op->type];
+		if (d->bytes == BYTES_READ)
+			c->prog->bytes_read += op->a[1];
+		else if (d->bytes == BYTES_WRITE)
+			c->prog->bytes_written += op->a[1];
+		c->prog->count[op->type]++;
+	}
+	c->prog->nops++;
+	return !c->err;
+}
+
+/* STREAM START DURATION: the row's stream, its times. */
+static bool row_head(struct sc *c, struct row *r, const struct token *tok)
+{
+	int64_t id;
+	double start, dur;
+
+	if (!parse_int(c, &tok[0], false, &id) || !parse_time(c, &tok[1], "START", &start) ||
+	    !parse_time(c, &tok[2], "DURATION", &dur))
+		return false;
+	if (id <= 0 || id > UINT32_MAX) {
+		fail(c, "stream %" PRId64 " is not a positive number", id);
+		return false;
+	}
+	if (start < c->last_start) {
+		fail(c, "a call starting at %.6f, before the line above (%.6f)", start,
+		     c->last_start);
+		return false;
+	}
+	c->last_start = start;
+	r->st = find_stream(c, (uint32_t)id, NULL);
+	if (!r->st && c->nstreams == 0) {
+		uint32_t t = new_table(c);
+		r->st = t == UINT32_MAX ? NULL : new_stream(c, (uint32_t)id, t);
+		if (!r->st)
+			return false;
+	} else if (!r->st) {
+		fail(c, "stream %" PRId64 " was not started by a thread or fork row above", id);
+		return false;
+	}
+	r->op->timestamp = start;
+	r->call->duration = (float)dur;
+	r->call->stream = r->st - c->streams;
+	r->call->seq = r->st->nops + 1;
+	double gap = start - r->st->last_end;
+	r->call->gap = gap > 0 ? (float)gap : 0;
+	r->st->last_end = start + dur;
+	if (start + dur > c->prog->duration)
+		c->prog->duration = start + dur;
+	return true;
+}
+
+static bool room_for_call(struct sc *c)
+{
+	if (c->prog->nops >= LOADFILE_MAX_OPS) {
+		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
+		return false;
+	}
+	if (c->prog->nops < c->cap)
+		return true;
+	size_t cap = c->cap, cap2 = c->cap;
+	if (!grow(c, (void **)&c->ops, sizeof(struct op), &cap, c->prog->nops + 1) ||
+	    !grow(c, (void **)&c->calls, sizeof(struct call), &cap2, c->prog->nops + 1))
+		return false;
+	c->cap = cap < cap2 ? cap : cap2;
+	return true;
+}
+
+static bool call_line(struct sc *c, const struct token *tok, int n)
+{
+	if (n < 4) {
+		fail(c, "a call is STREAM START DURATION CALL ARGUMENTS... RESULT");
+		return false;
+	}
+	int type = tok[3].quoted ? -1 : op_lookup_syscall(tok[3].s, tok[3].len);
+	if (type < 0) {
+		fail(c, "unknown call '%s'", tokstr(c, &tok[3]));
+		return false;
+	}
+	if (!room_for_call(c))
+		return false;
+	c->in_calls = true;
+	struct row r = { .sig = &sigs[type - OP_SYS_FIRST], .fd = { -1, -1 },
+			 .path = { -1, -1 } };
+	r.op = &c->ops[c->prog->nops];
+	r.call = &c->calls[c->prog->nops];
+	*r.op = (struct op){ .type = type, .line = c->line, .handle = HANDLE_NONE,
+			     .dir = DIR_NONE, .dir2 = DIR_NONE, .fnum = -1, .repeat = 1,
+			     .flags = OPF_SYSCALL };
+	*r.call = (struct call){ .handle2 = HANDLE_NONE };
+	int nargs = (int)strlen(r.sig->args);
+	if (n - 5 != nargs) {
+		fail(c, "%s takes %d argument%s and a RESULT, got %d field%s",
+		     op_table[type].name, nargs, nargs == 1 ? "" : "s", n - 4, n == 5 ? "" : "s");
+		return false;
+	}
+	if (!row_head(c, &r, tok) || !parse_args(c, &r, &tok[4]) ||
+	    !parse_result(c, &r, &tok[n - 1]))
+		return false;
+	lay_out_numbers(&r);
+	for (int w = 0; w < 2; w++) {
+		const char *p = w ? r.op->path2 : r.op->path;
+		if (r.path[w] < 0 || !*p)
+			continue;
+		long d = dir_index(c, p, r.leaf_at[w], false);
+		if (d < 0)
+			return false;
+		*(w ? &r.op->dir2 : &r.op->dir) = (uint16_t)d;
+	}
+	if (!check_call(c, &r) || !bind_descriptors(c, &r))
+		return false;
+	if (op_table[type].bytes != BYTES_NONE)	/* the bytes it counts */
+		r.op->a[1] = (r.op->flags & OPF_ANY_STATUS) ? r.op->a[2]
+			     : r.call->result > 0 ? r.call->result : 0;
+	if ((type == OP_SYS_THREAD || type == OP_SYS_FORK) && !start_stream(c, &r))
+		return false;
+	return place(c, &r);
+}
+
+/* ---- whole files ---- */
+
+static const char *first_word(const char *text, size_t len, size_t *wlen)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end;
+		const char *s = p;
+		while (s < eol && (*s == ' ' || *s == '\t' || *s == '\r'))
+			s++;
+		if (s < eol && *s != '#') {
+			const char *w = s;
+			while (w < eol && *w != ' ' && *w != '\t' && *w != '\r')
+				w++;
+			*wlen = w - s;
+			return s;
+		}
+		p = eol + 1;
+	}
+	*wlen = 0;
+	return NULL;
+}
+
+bool syscalls_is_dialect(const char *text, size_t len)
+{
+	size_t wlen;
+	const char *w = first_word(text, len, &wlen);
+
+	return w && wlen == 8 && memcmp(w, "syscalls", 8) == 0;
+}
+
+static bool compile_line(struct sc *c, const char *p, const char *end, bool *header)
+{
+	struct token tok[SC_MAX_TOKENS];
+	const char *s = p;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == end || *s == '#')
+		return true;
+	int n = tokenize(c, p, end, tok);
+	if (n < 0)
+		return false;
+	if (!*header) {
+		int64_t v;
+		if (n != 2 || !token_is(&tok[0], "syscalls") || tok[1].quoted ||
+		    hexval(tok[1].s[0]) < 0 || hexval(tok[1].s[0]) > 9) {
+			fail(c, "the first line is 'syscalls 1'");
+			return false;
+		}
+		if (!parse_int(c, &tok[1], false, &v))
+			return false;
+		if (v != 1) {
+			fail(c, "version %" PRId64 " of the system-call dialect is not known "
+				"(this dbench reads 1)", v);
+			return false;
+		}
+		*header = true;
+		return true;
+	}
+	if (token_is(&tok[0], "init"))
+		return init_line(c, tok, n);
+	if (token_is(&tok[0], "syscalls")) {
+		fail(c, "a second 'syscalls' line");
+		return false;
+	}
+	return call_line(c, tok, n);
+}
+
+/* The streams' op lists and the rest into the program. */
+static bool finish(struct sc *c)
+{
+	struct program *prog = c->prog;
+	struct stream *st = talloc_array(prog, struct stream, c->nstreams ? c->nstreams : 1);
+
+	if (!st) {
+		fail_oom(c);
+		return false;
+	}
+	for (unsigned i = 0; i < c->nstreams; i++) {
+		st[i] = (struct stream){ .id = c->streams[i].id, .nops = c->streams[i].nops,
+					 .ops = c->streams[i].ops };
+		talloc_free(c->streams[i].waited);
+	}
+	prog->streams = st;
+	prog->nstreams = c->nstreams;
+	prog->ops = c->ops;
+	prog->calls = c->calls;
+	prog->deps = c->deps;
+	prog->ndeps = c->ndeps;
+	prog->slot_lists = c->slot_lists;
+	prog->init = c->init;
+	prog->npaths = c->paths.count;
+	prog->dirs = c->dirs.order;
+	prog->ndirs = c->dirs.count;
+	prog->max_buffer = c->max_buffer;
+	return true;
+}
+
+static void free_scratch(struct sc *c)
+{
+	for (size_t i = 0; i < c->path_res_n; i++)
+		talloc_free(c->path_res[i].readers);
+	for (size_t i = 0; i < c->dir_res_n; i++)
+		talloc_free(c->dir_res[i].readers);
+	for (unsigned t = 0; t < c->ntables; t++) {
+		for (uint32_t fd = 0; fd < c->tables[t].n; fd++)
+			talloc_free(c->tables[t].fd[fd].res.readers);
+		talloc_free(c->tables[t].fd);
+	}
+	talloc_free(c->tables);
+	talloc_free(c->path_res);
+	talloc_free(c->dir_res);
+	talloc_free(c->free_slots);
+	talloc_free(c->streams);
+	strset_free_index(&c->paths);
+	strset_free_index(&c->dirs);
+}
+
+bool syscalls_compile(struct program *prog, const char *name, const char *text,
+		      size_t len, char **err, bool *oom)
+{
+	struct sc *c = talloc_zero(prog, struct sc);
+	bool header = false, ok = false;
+
+	*oom = false;
+	*err = NULL;
+	if (!c || !(c->free_slots = talloc_array(c, uint16_t, LOADFILE_MAX_HANDLES)) ||
+	    strset_add(prog, &c->dirs, "", 0) != 0) {
+		*oom = true;
+		talloc_free(c);
+		return false;
+	}
+	c->prog = prog;
+	c->name = name;
+	for (const char *p = text, *end = text + len; p < end && !c->err;) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end;
+		const char *stop = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+		c->line++;
+		if (eol - p > LOADFILE_MAX_LINE)
+			fail(c, "line longer than %d bytes", LOADFILE_MAX_LINE);
+		else
+			compile_line(c, p, stop, &header);
+		p = eol + 1;
+	}
+	if (!c->err && prog->nops == 0 &&
+	    !(c->err = talloc_asprintf(prog, "%s: no calls in the recording", name)))
+		fail_oom(c);
+	if (!c->err)
+		ok = finish(c);
+	free_scratch(c);
+	*oom = c->oom;
+	*err = c->oom ? NULL : c->err;
+	talloc_free(c);
+	return ok && !*oom;
+}
