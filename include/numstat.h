@@ -1,17 +1,21 @@
 /*
- * numstat.h - the small statistics of a handful of figures: sorting
- * doubles, median, mean, sample standard deviation, median absolute
- * deviation and the outliers it shows, and Student's t distribution with the confidence interval of
- * a mean that it gives.  One copy for every module that summarises runs or
- * clients (result, sweep, compare).
+ * numstat.h - the statistics of a handful of figures: sorting doubles,
+ * median, mean, sample standard deviation, median absolute deviation and
+ * the outliers it shows, Student's t with the confidence interval of a
+ * mean it gives, a trend over order (Spearman's rank correlation) and a
+ * two-sample rank test (Mann-Whitney).  One copy for every module that
+ * summarises runs or clients (result, sweep, compare, ab).
  *
- * The t distribution needs nothing beyond libm: the regularized
- * incomplete beta function by its continued fraction, the distribution
- * function from it, and quantiles by bisection on that.
+ * The figures come from GNU GSL (gsl_stats_*, gsl_sort, gsl_cdf_*):
+ * nothing here computes a special function itself.  What is ours is the
+ * convention around them: a figure that is not defined (the spread of one
+ * value, a test of too few) is NAN, never 0 and never an abort, and the
+ * exact small-sample distributions of the two rank statistics, counted
+ * over every arrangement of the ranks where there are few enough.
  *
- * Plain arrays of doubles in, doubles out; no allocation, no I/O.  Below
- * everything: knows nothing of runs, JSON or histograms (those percentiles
- * are hist.h's).
+ * Plain arrays of doubles in, doubles out; no I/O.  Below everything:
+ * knows nothing of runs, JSON or histograms (those percentiles are
+ * hist.h's).
  */
 #ifndef DBENCH_NUMSTAT_H
 #define DBENCH_NUMSTAT_H
@@ -35,11 +39,11 @@ double numstat_median(double *v, size_t n);
 /* The mean of v[0..n); NAN when n is 0. */
 double numstat_mean(const double *v, size_t n);
 
-/* The sample variance about `mean` (n - 1 in the denominator); 0 when n
- * is below 2. */
+/* The sample variance about `mean` (n - 1 in the denominator); NAN when
+ * n is below 2: one value has no spread to speak of. */
 double numstat_variance(const double *v, size_t n, double mean);
 
-/* The sample standard deviation of v[0..n); 0 when n is below 2. */
+/* The sample standard deviation of v[0..n); NAN when n is below 2. */
 double numstat_stddev(const double *v, size_t n);
 
 /* The median absolute deviation from the median of v[0..n), unscaled;
@@ -56,27 +60,53 @@ double numstat_mad(double *v, double *scratch, size_t n);
 /* Which of v[0..n) lie more than k scaled MADs (NUMSTAT_MAD_SCALE times
  * the MAD) from their median: out[i] is set for each, and their number
  * returned; *median and *mad (scaled) get what they were judged by.
- * Fewer than 3 values have no outlier (and NAN for both).  v is left
- * alone; scratch holds 2n doubles. */
+ * Fewer than 3 values have no outlier (and NAN for both); callers that
+ * judge runs ask for more (a MAD of 3 values is the gap between the two
+ * closest of them).  v is left alone; scratch holds 2n doubles. */
 size_t numstat_outliers(const double *v, size_t n, double k, double *scratch, bool *out,
 			double *median, double *mad);
 
 /* ---- Student's t ---- */
 
-/* The regularized incomplete beta function I_x(a, b), a, b > 0. */
-double numstat_incbeta(double a, double b, double x);
-
-/* P(T <= t) for Student's t with df degrees of freedom (df may be
- * INFINITY: the normal distribution). */
-double numstat_t_cdf(double t, double df);
-
-/* The t with P(T <= t) = p, 0 < p < 1. */
+/* The t with P(T <= t) = p for df degrees of freedom (df may be INFINITY:
+ * the normal distribution); NAN unless 0 < p < 1 and df > 0. */
 double numstat_t_quantile(double p, double df);
+
+/* The two-sided p-value of t: P(|T| >= |t|); NAN for a NAN t or df <= 0. */
+double numstat_t_p(double t, double df);
 
 /* The mean of x (n >= 1 values) and the half-width of its two-sided
  * `level` confidence interval (0.95 for 95 %), mean +- t(1 - (1 - level)/2,
  * n - 1) * s / sqrt(n).  Returns false, with *half NAN, when n < 2. */
 bool numstat_mean_interval(const double *x, size_t n, double level, double *mean,
 			   double *half);
+
+/* ---- rank statistics ---- */
+
+/* Up to this many arrangements of the ranks, the rank tests below count
+ * them all for an exact p-value; beyond it they use the large-sample
+ * approximation. */
+#define NUMSTAT_EXACT_MAX 200000
+
+/* Spearman's rank correlation of y with x (n pairs, ties given their
+ * mean rank) through *rho, and the two-sided p-value of "no monotonic
+ * trend": exact over every order of y's ranks when n! is at most
+ * NUMSTAT_EXACT_MAX (n <= 8), else from t = rho sqrt((n-2)/(1-rho^2))
+ * with n - 2 degrees of freedom.  NAN (and *rho NAN) with fewer than 3
+ * pairs or when x or y has no spread; NAN when out of memory. */
+double numstat_spearman(const double *x, const double *y, size_t n, double *rho);
+
+/* The Mann-Whitney (Wilcoxon rank-sum) test of b against a: the two-sided
+ * p-value that the two come from one distribution, from the ranks alone
+ * (ties share their mean rank).  Exact over every split of the pooled
+ * ranks into na and nb when there are at most NUMSTAT_EXACT_MAX splits,
+ * else by the normal approximation with the tie correction.  The
+ * smallest p-value it can give is 2 / C(na + nb, na): 0.1 with 3 runs a
+ * side, 0.029 with 4.  NAN when a side is empty or out of memory. */
+double numstat_rank_test(const double *a, size_t na, const double *b, size_t nb);
+
+/* The smallest two-sided p-value numstat_rank_test() can give for these
+ * sample sizes (all values distinct): 2 / C(na + nb, na). */
+double numstat_rank_test_min_p(size_t na, size_t nb);
 
 #endif

@@ -37,7 +37,7 @@ double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		} else {
 			t = (mb - ma) / sqrt(sa + sb);
 			df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
-			p = numstat_incbeta(df / 2, 0.5, df / (df + t * t));
+			p = numstat_t_p(t, df);
 		}
 	}
 	if (t_out)

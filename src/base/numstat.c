@@ -1,8 +1,13 @@
 /*
- * numstat.c - the small statistics of numstat.h.
+ * numstat.c - the statistics of numstat.h, on GNU GSL.
  */
 #include <math.h>
 #include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "numstat.h"
 
@@ -15,14 +20,12 @@ int numstat_cmp(const void *a, const void *b)
 void numstat_sort(double *v, size_t n)
 {
 	if (n > 1)
-		qsort(v, n, sizeof(*v), numstat_cmp);
+		gsl_sort(v, 1, n);
 }
 
 double numstat_median_sorted(const double *v, size_t n)
 {
-	if (n == 0)
-		return NAN;
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? gsl_stats_median_from_sorted_data(v, 1, n) : NAN;
 }
 
 double numstat_median(double *v, size_t n)
@@ -33,22 +36,12 @@ double numstat_median(double *v, size_t n)
 
 double numstat_mean(const double *v, size_t n)
 {
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / n : NAN;
+	return n ? gsl_stats_mean(v, 1, n) : NAN;
 }
 
 double numstat_variance(const double *v, size_t n, double mean)
 {
-	double s = 0;
-
-	if (n < 2)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		s += (v[i] - mean) * (v[i] - mean);
-	return s / (n - 1);
+	return n < 2 ? NAN : gsl_stats_variance_m(v, 1, n, mean);
 }
 
 double numstat_stddev(const double *v, size_t n)
@@ -58,11 +51,12 @@ double numstat_stddev(const double *v, size_t n)
 
 double numstat_mad(double *v, double *scratch, size_t n)
 {
-	double med = numstat_median(v, n);
-
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = fabs(v[i] - med);
-	return numstat_median(scratch, n);
+	if (n == 0)
+		return NAN;
+	/* gsl_stats_mad0 leaves its data alone: sorted as promised */
+	double mad = gsl_stats_mad0(v, 1, n, scratch);
+	numstat_sort(v, n);
+	return mad;
 }
 
 /* ---- outliers ---- */
@@ -90,95 +84,33 @@ size_t numstat_outliers(const double *v, size_t n, double k, double *scratch, bo
 
 /* ---- Student's t ---- */
 
-/*
- * The continued fraction of I_x(a, b) (without its front factor
- * x^a (1-x)^b / (a B(a, b))):  1 / (1 + d1 / (1 + d2 / (1 + ...))) with
- *   d(2m+1) = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1)),
- *   d(2m)   = m(b-m) x / ((a+2m-1)(a+2m)),
- * evaluated front to back by the modified Lentz method.  It converges
- * quickly for x < (a+1)/(a+b+2); the caller sees to that.
- */
-static double beta_fraction(double a, double b, double x)
+/* GSL's default error handler aborts the program; the arguments here are
+ * checked first, and what is left of an error is a NAN, not an abort. */
+static void gsl_quiet(void)
 {
-	const double tiny = 1e-300, eps = 1e-15;
-	double f = tiny, c = tiny, d = 0;
+	static bool done;
 
-	for (int j = 1; j <= 20000; j++) {
-		double num = 1;
-		int k = j - 1, m = k / 2;
-
-		if (k % 2 == 1)
-			num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		else if (k > 0)
-			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		f *= c * d;
-		if (fabs(c * d - 1) < eps)
-			break;
-	}
-	return f;
-}
-
-double numstat_incbeta(double a, double b, double x)
-{
-	if (!(a > 0) || !(b > 0) || isnan(x))
-		return NAN;
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
-			   a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_fraction(a, b, x) / a;
-	/* I_x(a, b) = 1 - I_(1-x)(b, a), where the fraction converges */
-	return 1 - front * beta_fraction(b, a, 1 - x) / b;
-}
-
-/* P(T > t) for t >= 0: the upper tail, without the cancellation that
- * 1 - cdf would suffer far out. */
-static double t_upper(double t, double df)
-{
-	if (isinf(t))
-		return 0;
-	if (isinf(df) || df > 1e7)
-		return 0.5 * erfc(t / sqrt(2));
-	return 0.5 * numstat_incbeta(df / 2, 0.5, df / (df + t * t));
-}
-
-double numstat_t_cdf(double t, double df)
-{
-	if (isnan(t) || !(df > 0))
-		return NAN;
-	return t >= 0 ? 1 - t_upper(t, df) : t_upper(-t, df);
+	if (!done)
+		gsl_set_error_handler_off();
+	done = true;
 }
 
 double numstat_t_quantile(double p, double df)
 {
+	gsl_quiet();
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
-	if (p == 0.5)
-		return 0;
-	double tail = p > 0.5 ? 1 - p : p;	/* wanted P(T > t), t > 0 */
-	double lo = 0, hi = 1;
+	/* GSL's t of infinite df is NAN: the normal it tends to */
+	return isinf(df) ? gsl_cdf_ugaussian_Pinv(p) : gsl_cdf_tdist_Pinv(p, df);
+}
 
-	while (t_upper(hi, df) > tail && hi < 1e300) {
-		lo = hi;
-		hi *= 2;
-	}
-	for (int i = 0; i < 300 && hi - lo > 1e-13 * hi; i++) {
-		double mid = lo + (hi - lo) / 2;
-		if (t_upper(mid, df) > tail)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	double t = lo + (hi - lo) / 2;
-	return p > 0.5 ? t : -t;
+double numstat_t_p(double t, double df)
+{
+	gsl_quiet();
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	double upper = isinf(df) ? gsl_cdf_ugaussian_Q(fabs(t)) : gsl_cdf_tdist_Q(fabs(t), df);
+	return fmin(1, 2 * upper);
 }
 
 bool numstat_mean_interval(const double *x, size_t n, double level, double *mean,
@@ -191,4 +123,159 @@ bool numstat_mean_interval(const double *x, size_t n, double level, double *mean
 	*half = numstat_t_quantile(1 - (1 - level) / 2, n - 1) *
 		sqrt(numstat_variance(x, n, *mean) / n);
 	return true;
+}
+
+/* ---- rank statistics ---- */
+
+/* The rank of each of v[0..n) among them, from 1, ties sharing their mean
+ * rank, into rank; *ties gets the sum of t^3 - t over groups of t equal
+ * values (for the normal approximation's correction).  False when out of
+ * memory. */
+static bool midranks(const double *v, size_t n, double *rank, double *ties)
+{
+	size_t *order = malloc(n * sizeof(*order));
+
+	if (!order)
+		return false;
+	gsl_sort_index(order, v, 1, n);
+	*ties = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && v[order[j]] == v[order[i]])
+			j++;
+		double t = j - i;
+		for (size_t k = i; k < j; k++)
+			rank[order[k]] = (i + 1 + j) / 2.0;	/* mean of i+1 .. j */
+		*ties += t * t * t - t;
+		i = j;
+	}
+	free(order);
+	return true;
+}
+
+/* C(n, k) as a double (exact while it fits in 53 bits). */
+static double choose(size_t n, size_t k)
+{
+	double c = 1;
+
+	if (k > n)
+		return 0;
+	for (size_t i = 1; i <= k; i++)
+		c = c * (n - k + i) / i;
+	return floor(c + 0.5);
+}
+
+/* Enumerating arrangements: a statistic is "at least as extreme" as the
+ * one seen when it lies as far from its mean or farther, with a little
+ * room for the rounding of sums of half-ranks. */
+struct tally {
+	double centre, seen;	/* the statistic's mean, |seen - centre| */
+	double extreme, total;	/* arrangements counted */
+};
+
+static void tally(struct tally *t, double stat)
+{
+	t->extreme += fabs(stat - t->centre) >= t->seen - 1e-9 * (1 + t->seen);
+	t->total++;
+}
+
+/* Every choice of k of rank[from..n), the sum of the chosen so far being
+ * sum, into t. */
+static void splits(const double *rank, size_t from, size_t n, size_t k, double sum,
+		   struct tally *t)
+{
+	if (k == 0) {
+		tally(t, sum);
+		return;
+	}
+	for (size_t i = from; i + k <= n; i++)
+		splits(rank, i + 1, n, k - 1, sum + rank[i], t);
+}
+
+double numstat_rank_test_min_p(size_t na, size_t nb)
+{
+	return na && nb ? fmin(1, 2 / choose(na + nb, na)) : NAN;
+}
+
+double numstat_rank_test(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	double *pool = na && nb ? malloc(2 * n * sizeof(*pool)) : NULL, ties, p = NAN;
+
+	if (!pool)
+		return NAN;
+	double *rank = pool + n;
+	for (size_t i = 0; i < na; i++)
+		pool[i] = a[i];
+	for (size_t i = 0; i < nb; i++)
+		pool[na + i] = b[i];
+	if (midranks(pool, n, rank, &ties)) {
+		double w = 0, centre = nb * (n + 1) / 2.0;
+		for (size_t i = na; i < n; i++)
+			w += rank[i];
+		if (choose(n, nb) <= NUMSTAT_EXACT_MAX) {
+			struct tally t = { .centre = centre, .seen = fabs(w - centre) };
+			splits(rank, 0, n, nb, 0, &t);
+			p = t.extreme / t.total;
+		} else {
+			double var = na * nb / 12.0 * ((n + 1) - ties / ((double)n * (n - 1)));
+			double dev = fmax(0, fabs(w - centre) - 0.5);	/* continuity */
+			p = var > 0 ? fmin(1, 2 * gsl_cdf_ugaussian_Q(dev / sqrt(var))) : 1;
+		}
+	}
+	free(pool);
+	return p;
+}
+
+/* Every order of r[from..n) (Heap's algorithm, in place), the statistic
+ * being the sum of x[i] r[i] over all i, into t. */
+static void orders(const double *x, double *r, size_t k, size_t n, struct tally *t)
+{
+	if (k <= 1) {
+		double s = 0;
+		for (size_t i = 0; i < n; i++)
+			s += x[i] * r[i];
+		tally(t, s);
+		return;
+	}
+	for (size_t i = 0; i < k; i++) {
+		orders(x, r, k - 1, n, t);
+		size_t j = k % 2 ? 0 : i;
+		double tmp = r[j];
+		r[j] = r[k - 1];
+		r[k - 1] = tmp;
+	}
+}
+
+double numstat_spearman(const double *x, const double *y, size_t n, double *rho)
+{
+	double *work = n >= 3 ? malloc(4 * n * sizeof(*work)) : NULL, p = NAN, tx, ty;
+
+	*rho = NAN;
+	if (!work)
+		return NAN;
+	double *rx = work + 2 * n, *ry = work + 3 * n;
+	if (midranks(x, n, rx, &tx) && midranks(y, n, ry, &ty) &&
+	    gsl_stats_variance(rx, 1, n) > 0 && gsl_stats_variance(ry, 1, n) > 0) {
+		*rho = gsl_stats_spearman(x, 1, y, 1, n, work);
+		double fact = 1;
+		for (size_t i = 2; i <= n; i++)
+			fact *= i;
+		if (fact <= NUMSTAT_EXACT_MAX) {
+			/* rho is linear in the sum of rx ry over the pairs: count
+			 * the orders of y's ranks that move it as far */
+			double seen = 0, centre = n * gsl_stats_mean(rx, 1, n) * gsl_stats_mean(ry, 1, n);
+			for (size_t i = 0; i < n; i++)
+				seen += rx[i] * ry[i];
+			struct tally t = { .centre = centre, .seen = fabs(seen - centre) };
+			orders(rx, ry, n, n, &t);
+			p = t.extreme / t.total;
+		} else if (fabs(*rho) >= 1) {
+			p = 0;
+		} else {
+			p = numstat_t_p(*rho * sqrt((n - 2) / (1 - *rho * *rho)), n - 2);
+		}
+	}
+	free(work);
+	return p;
 }

@@ -25,6 +25,15 @@ expect_eq "$(jq '.summary[0].p99_ms' "$T/five.json")" null "summary p99_ms"
 expect_eq "$(tail -n +2 "$T/five.csv" | cut -d, -f8 | tr '\n' ' ')" "  " "CSV p99_ms"
 end
 
+begin "one run at a count has no spread: stddev and cv% are -, null in JSON, not 0"
+out=$("$DBENCH" --sweep=1 --settle=0 --run-once -q --backend=null -D "$T/d" --json="$T/one.json"); rc=$?
+expect_status $rc 0
+# mean high low, then stddev cv% ci95% undefined, then p99 and max
+expect_match "$out" '^ +1 +1( +[0-9]+\.[0-9]+){3}( +-){3}( +[0-9]+\.[0-9]+){2}$'
+expect_eq "$(jq -c '.summary[0] | [.stddev, .cv_pct, .ci95_pct]' "$T/one.json")" "[null,null,null]" \
+	"undefined spreads"
+end
+
 begin "each run of a sweep says which of how many it is, and the time left as planned"
 out=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=1 -t 1 --warmup=1 --backend=null -q -D "$T/d"); rc=$?
 expect_status $rc 0

@@ -1,8 +1,8 @@
 /*
  * test_numstat.c - the small statistics (numstat.h) and the one
- * JSON string rule (jsontext.h), specified by example; Student's t
- * against values derived independently (closed forms, binomial sums,
- * published tables).
+ * JSON string rule (jsontext.h), specified by example; Student's t (GSL's)
+ * and the rank tests against values derived independently (closed forms,
+ * published tables, R's examples, orders counted by hand).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,7 +46,9 @@ static void mean_and_sample_stddev(void **state)
 	/* sum of squares 32 over n - 1 = 7 */
 	assert_true(fabs(numstat_variance(v, 8, 5) - 32.0 / 7) < 1e-12);
 	assert_true(fabs(numstat_stddev(v, 8) - sqrt(32.0 / 7)) < 1e-12);
-	assert_true(numstat_stddev(v, 1) == 0);
+	/* one value has no spread: undefined, not 0 */
+	assert_true(isnan(numstat_stddev(v, 1)));
+	assert_true(isnan(numstat_variance(v, 1, 2)));
 	assert_true(isnan(numstat_mean(v, 0)));
 }
 
@@ -99,82 +101,23 @@ static void assert_near(double got, double want, double tol)
 		fail_msg("got %.12g, want %.12g (within %g)", got, want, tol);
 }
 
-/* ---- incomplete beta ---- */
+/* ---- Student's t (GSL) ---- */
 
-/* For whole a and b, I_x(a, b) = P(X >= a) with X ~ Binomial(a+b-1, x):
- * an exact sum that shares nothing with the continued fraction. */
-static double binomial_upper(int a, int b, double x)
-{
-	int n = a + b - 1;
-	double sum = 0;
-
-	for (int k = a; k <= n; k++)
-		sum += exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) +
-			   k * log(x) + (n - k) * log1p(-x));
-	return sum;
-}
-
-static void incbeta_of_1_1_is_x(void **state)
-{
-	(void)state;
-	for (double x = 0.05; x < 1; x += 0.1)
-		assert_near(numstat_incbeta(1, 1, x), x, 1e-13);
-}
-
-static void incbeta_is_one_half_at_the_middle_when_symmetric(void **state)
-{
-	(void)state;
-	const double as[] = { 0.5, 1, 3, 7.5, 20, 300 };
-	for (size_t i = 0; i < N(as); i++)
-		assert_near(numstat_incbeta(as[i], as[i], 0.5), 0.5, 1e-12);
-}
-
-static void incbeta_of_2_3_at_one_half_is_11_16ths(void **state)
-{
-	(void)state;
-	/* P(Bin(4, 1/2) >= 2) = (6 + 4 + 1) / 16 */
-	assert_near(numstat_incbeta(2, 3, 0.5), 0.6875, 1e-14);
-}
-
-static void incbeta_matches_its_closed_forms_with_a_unit_parameter(void **state)
-{
-	(void)state;
-	/* I_x(a, 1) = x^a and I_x(1, b) = 1 - (1-x)^b */
-	assert_near(numstat_incbeta(2.5, 1, 0.3), pow(0.3, 2.5), 1e-14);
-	assert_near(numstat_incbeta(1, 4.5, 0.3), 1 - pow(0.7, 4.5), 1e-14);
-	assert_near(numstat_incbeta(0.5, 1, 0.81), 0.9, 1e-14);
-}
-
-static void incbeta_matches_binomial_sums(void **state)
-{
-	(void)state;
-	assert_near(numstat_incbeta(3, 5, 0.4), binomial_upper(3, 5, 0.4), 1e-13);
-	assert_near(numstat_incbeta(5, 3, 0.9), binomial_upper(5, 3, 0.9), 1e-13);
-	assert_near(numstat_incbeta(50, 60, 0.45), binomial_upper(50, 60, 0.45), 1e-12);
-	assert_near(numstat_incbeta(12, 2, 0.2), binomial_upper(12, 2, 0.2), 1e-15);
-}
-
-static void incbeta_is_symmetric_and_bounded(void **state)
-{
-	(void)state;
-	assert_near(numstat_incbeta(2.3, 7.1, 0.2) + numstat_incbeta(7.1, 2.3, 0.8), 1, 1e-13);
-	assert_true(numstat_incbeta(2, 3, 0) == 0);
-	assert_true(numstat_incbeta(2, 3, 1) == 1);
-	assert_true(isnan(numstat_incbeta(0, 3, 0.5)));
-}
-
-/* ---- Student's t ---- */
-
-static void t_cdf_matches_the_closed_forms_for_1_and_2_df(void **state)
+static void t_p_matches_the_closed_forms_for_1_and_2_df(void **state)
 {
 	(void)state;
 	const double ts[] = { -7, -1.5, -0.2, 0, 0.3, 1, 2.5, 40 };
 	for (size_t i = 0; i < N(ts); i++) {
-		double t = ts[i];
-		/* df 1 is Cauchy; df 2: 1/2 + t / (2 sqrt(2 + t^2)) */
-		assert_near(numstat_t_cdf(t, 1), 0.5 + atan(t) / M_PI, 1e-13);
-		assert_near(numstat_t_cdf(t, 2), 0.5 + t / (2 * sqrt(2 + t * t)), 1e-13);
+		double t = fabs(ts[i]);
+		/* df 1 is Cauchy: P(|T| >= t) = 1 - 2 atan(t) / pi; df 2:
+		 * 1 - t / sqrt(2 + t^2) */
+		assert_near(numstat_t_p(ts[i], 1), 1 - 2 * atan(t) / M_PI, 1e-13);
+		assert_near(numstat_t_p(ts[i], 2), 1 - t / sqrt(2 + t * t), 1e-13);
 	}
+	/* infinite df: the normal's two tails, 2 (1 - Phi(1.959963985)) */
+	assert_near(numstat_t_p(1.959963985, INFINITY), 0.05, 1e-9);
+	assert_true(isnan(numstat_t_p(NAN, 3)));
+	assert_true(isnan(numstat_t_p(1, 0)));
 }
 
 static void t_quantiles_match_the_tables(void **state)
@@ -226,6 +169,119 @@ static void t_quantiles_invert_the_closed_forms(void **state)
 	}
 }
 
+/* ---- rank statistics ---- */
+
+static void spearman_of_a_perfect_order_is_1_with_its_exact_p(void **state)
+{
+	const double x[] = { 1, 2, 3, 4, 5 }, up[] = { 10, 20, 30, 40, 50 };
+	const double down[] = { 9, 7, 5, 3, 1 };
+	double rho;
+
+	(void)state;
+	/* 2 of the 5! = 120 orders are as extreme: p = 1/60 */
+	assert_near(numstat_spearman(x, up, 5, &rho), 2.0 / 120, 1e-12);
+	assert_near(rho, 1, 1e-12);
+	assert_near(numstat_spearman(x, down, 5, &rho), 2.0 / 120, 1e-12);
+	assert_near(rho, -1, 1e-12);
+	/* four: 2 of 24 */
+	assert_near(numstat_spearman(x, up, 4, &rho), 2.0 / 24, 1e-12);
+}
+
+static void spearman_counts_every_order_of_four(void **state)
+{
+	/* y's ranks 2 1 4 3: sum d^2 = 4, rho = 1 - 6 * 4 / 60 = 0.6; of the
+	 * 24 orders, 10 have |rho| >= 0.6 (sum d^2 of 0, 2, 4, 16, 18, 20:
+	 * 1 + 3 + 1 + 1 + 3 + 1 of them) */
+	const double x[] = { 1, 2, 3, 4 }, y[] = { 2, 1, 4, 3 };
+	double rho;
+
+	(void)state;
+	assert_near(numstat_spearman(x, y, 4, &rho), 10.0 / 24, 1e-12);
+	assert_near(rho, 0.6, 1e-12);
+}
+
+static void spearman_of_many_uses_the_t_approximation(void **state)
+{
+	/* 10 pairs (10! orders are too many to count): y's ranks 1 3 2 4 5 7
+	 * 6 8 10 9, three pairs swapped, sum d^2 = 6, rho = 1 - 36 / 990 */
+	const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	const double y[] = { 1, 3, 2, 4, 5, 7, 6, 8, 10, 9 };
+	double rho, want = 1 - 36.0 / 990;
+	double t = want * sqrt(8 / (1 - want * want));
+
+	(void)state;
+	assert_near(numstat_t_p(t, 8), numstat_spearman(x, y, 10, &rho), 1e-12);
+	assert_near(rho, want, 1e-12);
+	assert_true(numstat_spearman(x, y, 10, &rho) < 1e-5);
+}
+
+static void spearman_without_spread_or_pairs_is_undefined(void **state)
+{
+	const double x[] = { 1, 2, 3 }, flat[] = { 5, 5, 5 };
+	double rho;
+
+	(void)state;
+	assert_true(isnan(numstat_spearman(x, flat, 3, &rho)) && isnan(rho));
+	assert_true(isnan(numstat_spearman(x, x, 2, &rho)) && isnan(rho));
+}
+
+static void rank_test_of_three_apart_is_one_tenth(void **state)
+{
+	/* all 3 of b above all of a: 2 of the C(6, 3) = 20 splits are as
+	 * extreme (R: wilcox.test(1:3, 4:6)$p.value = 0.1) */
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+
+	(void)state;
+	assert_near(numstat_rank_test(a, 3, b, 3), 0.1, 1e-12);
+	assert_near(numstat_rank_test(b, 3, a, 3), 0.1, 1e-12);
+	assert_near(numstat_rank_test_min_p(3, 3), 0.1, 1e-12);
+	assert_near(numstat_rank_test_min_p(4, 4), 2.0 / 70, 1e-12);
+}
+
+static void rank_test_matches_r_on_the_depression_data(void **state)
+{
+	/* R's ?wilcox.test, the two-sample example: x (10) against y (5),
+	 * W = 35, one-sided p 0.1272 (exact; no ties, so two-sided twice it) */
+	const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+
+	(void)state;
+	assert_near(numstat_rank_test(y, 5, x, 10) / 2, 0.1272, 5e-5);
+	assert_near(numstat_rank_test(x, 10, y, 5), numstat_rank_test(y, 5, x, 10), 1e-15);
+}
+
+static void rank_test_of_many_uses_the_normal_with_ties(void **state)
+{
+	/* 20 a side (C(40, 20) splits are too many): b is a shifted by 0.5
+	 * with ties; z from the tie-corrected variance, continuity 0.5 */
+	double a[20], b[20], pool[40];
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		a[i] = i / 2;	/* 0 0 1 1 ... 9 9 */
+		b[i] = i / 2 + 3;
+	}
+	for (int i = 0; i < 20; i++)
+		pool[i] = a[i], pool[20 + i] = b[i];
+	/* the ranks by hand: values 0 .. 12, each value v held by the a's
+	 * and b's equal to it */
+	double w = 0, ties = 0;
+	for (int v = 0; v <= 12; v++) {
+		int below = 0, t = 0;
+		for (int i = 0; i < 40; i++) {
+			below += pool[i] < v;
+			t += pool[i] == v;
+		}
+		double r = below + (t + 1) / 2.0;
+		for (int i = 20; i < 40; i++)
+			w += pool[i] == v ? r : 0;
+		ties += (double)t * t * t - t;
+	}
+	double var = 400 / 12.0 * (41 - ties / (40.0 * 39));
+	double z = (fabs(w - 20 * 41 / 2.0) - 0.5) / sqrt(var);
+	assert_near(numstat_rank_test(a, 20, b, 20), erfc(z / sqrt(2)), 1e-12);
+}
+
 static void a_utf8_name_is_written_as_it_is(void **state)
 {
 	json_t *j = jsontext("/mnt/caf\xc3\xa9/d");
@@ -262,16 +318,17 @@ int main(void)
 		cmocka_unit_test(the_mad_is_the_median_distance_from_the_median),
 		cmocka_unit_test(outliers_lie_beyond_3_scaled_mads_of_the_median),
 		cmocka_unit_test(fewer_than_3_values_have_no_outlier),
-		cmocka_unit_test(incbeta_of_1_1_is_x),
-		cmocka_unit_test(incbeta_is_one_half_at_the_middle_when_symmetric),
-		cmocka_unit_test(incbeta_of_2_3_at_one_half_is_11_16ths),
-		cmocka_unit_test(incbeta_matches_its_closed_forms_with_a_unit_parameter),
-		cmocka_unit_test(incbeta_matches_binomial_sums),
-		cmocka_unit_test(incbeta_is_symmetric_and_bounded),
-		cmocka_unit_test(t_cdf_matches_the_closed_forms_for_1_and_2_df),
+		cmocka_unit_test(t_p_matches_the_closed_forms_for_1_and_2_df),
 		cmocka_unit_test(t_quantiles_match_the_tables),
 		cmocka_unit_test(t_quantiles_invert_the_closed_forms),
 		cmocka_unit_test(mean_interval_is_t_times_the_standard_error),
+		cmocka_unit_test(spearman_of_a_perfect_order_is_1_with_its_exact_p),
+		cmocka_unit_test(spearman_counts_every_order_of_four),
+		cmocka_unit_test(spearman_of_many_uses_the_t_approximation),
+		cmocka_unit_test(spearman_without_spread_or_pairs_is_undefined),
+		cmocka_unit_test(rank_test_of_three_apart_is_one_tenth),
+		cmocka_unit_test(rank_test_matches_r_on_the_depression_data),
+		cmocka_unit_test(rank_test_of_many_uses_the_normal_with_ties),
 		cmocka_unit_test(a_utf8_name_is_written_as_it_is),
 		cmocka_unit_test(a_name_that_is_not_utf8_has_each_high_byte_as_hex),
 		cmocka_unit_test(no_name_is_null),
