@@ -137,6 +137,7 @@ const struct op_desc op_table[OP_COUNT] = {
 	[OP_SYS_FCNTL] = { "fcntl", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_CHDIR] = { "chdir", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_FCHDIR] = { "fchdir", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SYS_FLOCK] = { "flock", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_THREAD] = { "thread", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_FORK] = { "fork", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_EXEC] = { "exec", NULL, 0, A(0), BYTES_NONE, 0 },

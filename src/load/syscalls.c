@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -54,6 +55,15 @@ struct sig {
 	char result;
 };
 
+/* fcntl with a lock command: FD CMD TYPE WHENCE START LEN. */
+static const struct sig fcntl_lock_sig = { "DFFFSS", 'V' };
+
+static bool is_lock_command(int64_t cmd)
+{
+	return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == F_OFD_GETLK ||
+	       cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+}
+
 static const struct sig sigs[OP_SYS_LAST - OP_SYS_FIRST + 1] = {
 #define S(t, a, r) [OP_SYS_##t - OP_SYS_FIRST] = { a, r }
 	S(OPEN, "PFF", 'F'), S(OPENAT, "PFF", 'F'), S(CREAT, "PF", 'F'), S(CLOSE, "D", 'Z'),
@@ -77,7 +87,7 @@ static const struct sig sigs[OP_SYS_LAST - OP_SYS_FIRST + 1] = {
 	S(FREMOVEXATTR, "DX", 'Z'), S(STATFS, "P", 'Z'), S(FSTATFS, "D", 'Z'),
 	S(COPY_FILE_RANGE, "DOEOLF", 'B'), S(SENDFILE, "DEOL", 'B'), S(DUP, "D", 'F'),
 	S(DUP2, "DG", 'F'), S(DUP3, "DGF", 'F'), S(FCNTL, "DFF", 'V'), S(CHDIR, "P", 'Z'),
-	S(FCHDIR, "D", 'Z'), S(THREAD, "", 'S'), S(FORK, "", 'S'), S(EXEC, "", 'Z'),
+	S(FCHDIR, "D", 'Z'), S(FLOCK, "DF", 'Z'), S(THREAD, "", 'S'), S(FORK, "", 'S'), S(EXEC, "", 'Z'),
 #undef S
 };
 
@@ -103,6 +113,7 @@ static const struct {
 	F(F_SETLKW), F(F_DUPFD_CLOEXEC), F(F_GETPIPE_SZ), F(F_SETPIPE_SZ), F(F_GET_SEALS),
 	F(F_ADD_SEALS), F(F_GETOWN), F(F_SETOWN), F(F_GETSIG), F(F_SETSIG), F(F_SETLEASE),
 	F(F_GETLEASE), F(F_NOTIFY), F(F_OFD_GETLK), F(F_OFD_SETLK), F(F_OFD_SETLKW),
+	F(F_RDLCK), F(F_WRLCK), F(F_UNLCK), F(LOCK_SH), F(LOCK_EX), F(LOCK_UN), F(LOCK_NB),
 	F(FD_CLOEXEC), F(STATX_TYPE), F(STATX_MODE), F(STATX_NLINK), F(STATX_UID), F(STATX_GID),
 	F(STATX_ATIME), F(STATX_MTIME), F(STATX_CTIME), F(STATX_INO), F(STATX_SIZE),
 	F(STATX_BLOCKS), F(STATX_BASIC_STATS), F(STATX_BTIME), F(STATX_ALL), F(STATX_MNT_ID),
@@ -1450,6 +1461,8 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 			     .dir = DIR_NONE, .dir2 = DIR_NONE, .fnum = -1, .repeat = 1,
 			     .flags = OPF_SYSCALL };
 	*r.call = (struct call){ .handle2 = HANDLE_NONE };
+	if (type == OP_SYS_FCNTL && n - 5 == (int)strlen(fcntl_lock_sig.args))
+		r.sig = &fcntl_lock_sig;
 	int nargs = (int)strlen(r.sig->args);
 	if (n - 5 != nargs) {
 		fail(c, "%s takes %d argument%s and a RESULT, got %d field%s",
@@ -1460,6 +1473,13 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 	    !parse_result(c, &r, &tok[n - 1]))
 		return false;
 	lay_out_numbers(&r);
+	if (type == OP_SYS_FCNTL && is_lock_command(r.op->a[0]) != (r.sig == &fcntl_lock_sig)) {
+		fail(c, r.sig == &fcntl_lock_sig ? "fcntl with TYPE WHENCE START LEN takes a lock "
+						   "command, not %" PRId64
+						 : "fcntl's lock command %" PRId64 " takes TYPE WHENCE "
+						   "START LEN", r.op->a[0]);
+		return false;
+	}
 	for (int w = 0; w < 2; w++) {
 		const char *p = w ? r.op->path2 : r.op->path;
 		if (r.path[w] < 0 || !*p)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 
 #include <cmocka.h>
 
@@ -177,10 +178,19 @@ static void test_every_call_decodes_its_arguments(void **state)
 		"1 0 0 thread 2\n"
 		"1 0 0 exec 0\n"
 		"2 0 0 fork 3\n"					/* 75 */
-		"3 0 0 close 3 0\n");
+		"3 0 0 close 3 0\n"
+		"3 0 0 flock 4 LOCK_EX|LOCK_NB 0\n"
+		"3 0 0 fcntl 4 F_SETLKW F_WRLCK SEEK_SET -5 100 0\n");
 	const struct op *o = p->ops;
 
-	assert_int_equal(p->nops, 77);
+	assert_int_equal(p->nops, 79);
+	assert_int_equal(o[77].type, OP_SYS_FLOCK);
+	assert_int_equal(o[77].a[0], LOCK_EX | LOCK_NB);
+	assert_int_equal(o[78].a[0], F_SETLKW);
+	assert_int_equal(o[78].a[1], F_WRLCK);
+	assert_int_equal(o[78].a[2], SEEK_SET);
+	assert_int_equal(call_of(p, 78)->x[0], -5);
+	assert_int_equal(call_of(p, 78)->x[1], 100);
 	for (size_t i = 0; i < p->nops; i++)
 		assert_true(o[i].flags & OPF_SYSCALL);
 	assert_int_equal(o[0].type, OP_SYS_OPEN);
@@ -523,6 +533,10 @@ static void test_malformed_rows_are_refused(void **state)
 		  ":2: init file size 2000000000000 is above the 1 TiB limit" },
 		{ "init symlink \"s\" t\n", ":2: a symlink's target is a quoted string" },
 		{ "syscalls 1\n", ":2: a second 'syscalls' line" },
+		{ "1 0 0 openat \"a\" O_RDONLY 0 3\n1 0 0 fcntl 3 F_SETLK 0 0\n",
+		  ":3: fcntl's lock command 6 takes TYPE WHENCE START LEN" },
+		{ "1 0 0 openat \"a\" O_RDONLY 0 3\n1 0 0 fcntl 3 F_GETFL F_RDLCK 0 0 0 0\n",
+		  ":3: fcntl with TYPE WHENCE START LEN takes a lock command, not 3" },
 		{ "1 0 0 stat \"a\" 0 \x01\n", ":2: control byte 0x01 in line (not a text loadfile?)" },
 	};
 
