@@ -13,8 +13,8 @@
  *
  * libsmbclient reads its client settings from ~/.smb/smb.conf, else from
  * /etc/samba/smb.conf, as smbclient does; the dialects (SMB2_02 to
- * SMB3_11, or the one --smb-protocol pins), the port, the timeout and
- * the credentials are set here whatever those say.  The library cannot
+ * SMB3_11, or the one --smb-protocol pins, NT1 among them), the port,
+ * the timeout and the credentials are set here whatever those say.  The library cannot
  * lock byte ranges or flush a file: LockX, UnlockX and Flush are not
  * supported (counted as such, never sent).  The server resolves every
  * name: confinement beneath SHARE/PATH/clients rests on the loadfile's
@@ -63,8 +63,8 @@ static const struct poptOption smb_options[] = {
 	  "smb backend: an smbclient-style authentication file (username, password, domain)",
 	  "FILE" },
 	{ "smb-protocol", 0, POPT_ARG_STRING, &smb_opt_protocol, 0,
-	  "smb backend: the one dialect to speak, SMB2_02, SMB2_10, SMB3_00, SMB3_02 or"
-	  " SMB3_11 (default: the highest both sides speak)",
+	  "smb backend: the one dialect to speak, NT1 (SMB1), SMB2_02, SMB2_10, SMB3_00,"
+	  " SMB3_02 or SMB3_11 (default: the highest of SMB2_02 to SMB3_11 both sides speak)",
 	  "DIALECT" },
 	{ "smb-timeout", 0, POPT_ARG_INT, &smb_opt_timeout, 0,
 	  "smb backend: seconds the server may take to answer before the run fails (default 10)",
@@ -73,10 +73,13 @@ static const struct poptOption smb_options[] = {
 };
 
 /* From the newest down: without --smb-protocol, the first the server
- * accepts is the one a negotiation over the whole range settles on. */
+ * accepts is the one a negotiation over the whole range settles on.  NT1
+ * (SMB1) is last and spoken only when --smb-protocol names it: the range
+ * negotiated by default is SMB2_02 to SMB3_11 (SMB_NDEFAULT). */
 static const char *const smb_dialects[] = { "SMB3_11", "SMB3_02", "SMB3_00", "SMB2_10",
-					    "SMB2_02" };
+					    "SMB2_02", "NT1" };
 #define SMB_NDIALECTS (sizeof(smb_dialects) / sizeof(smb_dialects[0]))
+#define SMB_NDEFAULT (SMB_NDIALECTS - 1)
 
 /* What the options said, checked once by smb_targets(). */
 static struct smb_creds *smb_creds;
@@ -186,7 +189,7 @@ static SMBCCTX *smb_context(TALLOC_CTX *mem_ctx, const struct backend_target *t,
 	smbc_setOptionFallbackAfterKerberos(ctx, true);
 	smbc_setPort(ctx, (uint16_t)t->share->port);
 	smbc_setTimeout(ctx, smb_opt_timeout * 1000);
-	if (!smbc_setOptionProtocols(ctx, min ? min : smb_dialects[SMB_NDIALECTS - 1],
+	if (!smbc_setOptionProtocols(ctx, min ? min : smb_dialects[SMB_NDEFAULT - 1],
 				     max ? max : smb_dialects[0]) ||
 	    !smbc_init_context(ctx)) {
 		int err = errno ? errno : EINVAL;
@@ -227,7 +230,7 @@ static const char **smb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **e
 		return NULL;
 	}
 	if (smb_opt_protocol && !(smb_pinned = smb_protocol_of(smb_opt_protocol))) {
-		*err = talloc_asprintf(mem_ctx, "--smb-protocol '%s': not SMB2_02, SMB2_10,"
+		*err = talloc_asprintf(mem_ctx, "--smb-protocol '%s': not NT1, SMB2_02, SMB2_10,"
 				       " SMB3_00, SMB3_02 or SMB3_11", smb_opt_protocol);
 		return NULL;
 	}
@@ -336,7 +339,7 @@ static const char *smb_probe_dialect(const struct backend_target *t)
 {
 	struct stat st;
 
-	for (size_t i = 0; i < SMB_NDIALECTS; i++) {
+	for (size_t i = 0; i < SMB_NDEFAULT; i++) {
 		TALLOC_CTX *tmp = talloc_new(NULL);
 		SMBCCTX *ctx = smb_context(tmp, t, smb_dialects[i], smb_dialects[i]);
 		bool ok = ctx && smb_stat(ctx, t->share_url, &st) == 0;
@@ -445,11 +448,15 @@ static json_t *smb_target_describe(const struct backend_target *t)
 /* ---- the client ---- */
 
 /* An open the trace holds: a file, or a directory (NTCreateX opens
- * those too), and its URL (SET_FILE_INFORMATION sets times by name). */
+ * those too), its URL (SET_FILE_INFORMATION sets times by name), and the
+ * loadfile's name for it while that name still leads to it (the
+ * program's interned path, compared by pointer; NULL once a Rename,
+ * Unlink, Rmdir or Deltree at or above it has run). */
 struct smb_handle {
 	SMBCFILE *f;
 	bool dir;
 	char *url;
+	const char *path;
 };
 
 struct backend_client {
@@ -463,6 +470,7 @@ struct backend_client {
 	char *wbuf, *rbuf;	/* WriteX's zeros (or pattern), ReadX's target */
 	char url[SMB_URL_MAX], url2[SMB_URL_MAX];	/* an operation's names */
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
+	SMBCFILE *fs;		/* the client directory, listed once, for QUERY_FS_INFORMATION */
 };
 
 static int smb_close_handle(struct backend_client *bc, struct smb_handle *h)
@@ -473,6 +481,7 @@ static int smb_close_handle(struct backend_client *bc, struct smb_handle *h)
 		r = h->dir ? smbc_getFunctionClosedir(bc->ctx)(bc->ctx, h->f)
 			   : smbc_getFunctionClose(bc->ctx)(bc->ctx, h->f);
 	h->f = NULL;
+	h->path = NULL;
 	TALLOC_FREE(h->url);
 	return r == 0 ? 0 : errno;
 }
@@ -481,6 +490,9 @@ static void smb_close_handles(struct backend_client *bc)
 {
 	for (unsigned i = 0; i < bc->nh; i++)
 		smb_close_handle(bc, &bc->h[i]);
+	if (bc->fs)
+		smbc_getFunctionClosedir(bc->ctx)(bc->ctx, bc->fs);
+	bc->fs = NULL;
 }
 
 /* The URL of an operation's first (or second) path in buf: beneath the
@@ -501,6 +513,33 @@ static struct smb_handle *smb_handle_of(struct backend_client *bc, const struct 
 	if (op->handle == HANDLE_NONE || op->handle >= bc->nh || !bc->h[op->handle].f)
 		return NULL;
 	return &bc->h[op->handle];
+}
+
+/*
+ * A file the trace holds open under the name op->path, or NULL.  A query
+ * by that name is asked of the open file instead: one request on the
+ * handle the server has already resolved (SMB2 would open, query and
+ * close the name again; SMB1 looks the path up again), and no URL for
+ * libsmbclient to parse.  Only for a query expected to succeed: one
+ * expected to fail goes to the server by name, as the trace did.
+ */
+static struct smb_handle *smb_held(struct backend_client *bc, const struct op *op)
+{
+	if (op->status != NT_OK || (op->flags & OPF_ANY_STATUS) || !op->path)
+		return NULL;
+	for (unsigned i = 0; i < bc->nh; i++)
+		if (bc->h[i].f && !bc->h[i].dir && bc->h[i].path == op->path)
+			return &bc->h[i];
+	return NULL;
+}
+
+/* A name at or above `path` changed (renamed, removed): the handles
+ * opened under it, or beneath it, no longer answer for their names. */
+static void smb_names_changed(struct backend_client *bc, const char *path)
+{
+	for (unsigned i = 0; i < bc->nh; i++)
+		if (bc->h[i].path && loadfile_path_within(bc->h[i].path, path))
+			bc->h[i].path = NULL;
 }
 
 /* Remove the tree at the URL in buf (of SMB_URL_MAX; restored on return):
@@ -619,7 +658,7 @@ static int smb_ntcreatex(struct backend_client *bc, const struct op *op)
 		return errno;
 	bool keep = op->status == NT_OK && op->handle < bc->nh;
 	smb_verify_open(bc, op, true, dir, keep ? op->handle : VERIFY_NO_HANDLE, flags);
-	struct smb_handle nh = { .f = f, .dir = dir };
+	struct smb_handle nh = { .f = f, .dir = dir, .path = op->path };
 	if (keep && !(nh.url = talloc_strdup(bc, bc->url)))
 		err = ENOMEM;
 	if (!keep || err) {
@@ -654,6 +693,8 @@ static int smb_rename(struct backend_client *bc, const struct op *op)
 	/* Whether a directory moves matters to --verify only: only then is
 	 * it asked (a source that cannot be looked up counts as one). */
 	bool is_dir = bc->verify && (smb_stat(bc->ctx, bc->url, &st) != 0 || S_ISDIR(st.st_mode));
+	smb_names_changed(bc, op->path);
+	smb_names_changed(bc, op->path2);
 	if (smbc_getFunctionRename(bc->ctx)(bc->ctx, bc->url, bc->ctx, bc->url2) != 0)
 		return errno;
 	if (bc->verify)
@@ -667,6 +708,7 @@ static int smb_unlink(struct backend_client *bc, const struct op *op)
 
 	if (err)
 		return err;
+	smb_names_changed(bc, op->path);
 	if (smbc_getFunctionUnlink(bc->ctx)(bc->ctx, bc->url) != 0)
 		return errno;
 	if (bc->verify)
@@ -681,6 +723,7 @@ static int smb_deltree(struct backend_client *bc, const struct op *op)
 
 	if (err)
 		return err;
+	smb_names_changed(bc, op->path);
 	err = smb_rmtree(bc->ctx, bc->url);
 	if (bc->verify)
 		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
@@ -691,7 +734,10 @@ static int smb_rmdirop(struct backend_client *bc, const struct op *op)
 {
 	int err = smb_op_url(bc, bc->url, op, false);
 
-	if (err || (err = smb_rmdir(bc->ctx, bc->url)) != 0)
+	if (err)
+		return err;
+	smb_names_changed(bc, op->path);
+	if ((err = smb_rmdir(bc->ctx, bc->url)) != 0)
 		return err;
 	if (bc->verify)
 		verify_forget_tree(bc->verify, op->path);
@@ -710,9 +756,12 @@ static int smb_mkdirop(struct backend_client *bc, const struct op *op)
 
 static int smb_qpathinfo(struct backend_client *bc, const struct op *op)
 {
+	struct smb_handle *h = smb_held(bc, op);
 	struct stat st;
-	int err = smb_op_url(bc, bc->url, op, false);
 
+	if (h)
+		return smbc_getFunctionFstat(bc->ctx)(bc->ctx, h->f, &st) == 0 ? 0 : errno;
+	int err = smb_op_url(bc, bc->url, op, false);
 	return err ? err : smb_stat(bc->ctx, bc->url, &st);
 }
 
@@ -726,12 +775,17 @@ static int smb_qfileinfo(struct backend_client *bc, const struct op *op)
 	return smbc_getFunctionFstat(bc->ctx)(bc->ctx, h->f, &st) == 0 ? 0 : errno;
 }
 
+/* The file system's figures are asked over a listing of the client
+ * directory made once and kept (it holds nothing open on the server):
+ * statvfs() by name would stat, list and close the name every time. */
 static int smb_qfsinfo(struct backend_client *bc, const struct op *op)
 {
 	struct statvfs sv;
 
 	(void)op;
-	return smbc_getFunctionStatVFS(bc->ctx)(bc->ctx, bc->client_url, &sv) == 0 ? 0 : errno;
+	if (!bc->fs && !(bc->fs = smbc_getFunctionOpendir(bc->ctx)(bc->ctx, bc->client_url)))
+		return errno;
+	return smbc_getFunctionFstatVFS(bc->ctx)(bc->ctx, bc->fs, &sv) == 0 ? 0 : errno;
 }
 
 /* FileBasicInformation: the times set back as fileio sets them (access

@@ -19,6 +19,8 @@
 # case of the name (3000 files take seconds to make there, not minutes).
 # smbd_stop ends it by its pid (its process group, which is its own); the
 # EXIT trap does it too, so a failing test leaves no server running.
+# SMBD_GLOBAL, set before smbd_start, holds more [global] lines (a bench
+# allows NT1 with "server min protocol = NT1", say).
 # smbd runs as root and serves the share as root: SMB_USER is root, added
 # to the private passdb only.  Where that cannot be (not root, no smbd),
 # smbd_start returns 1 with the reason in $SMBD_WHY.
@@ -78,6 +80,7 @@ smbd_write_conf() {
 	load printers = no
 	printcap name = /dev/null
 	disable spoolss = yes
+${SMBD_GLOBAL:-}
 [dbench]
 	path = $_d/share
 	read only = no

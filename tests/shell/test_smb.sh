@@ -9,6 +9,10 @@
 . "$TOP/tests/shell/lib_smbd.sh"
 CLIENT_TXT=/usr/share/dbench/client.txt
 
+# NT1 is allowed so that --smb-protocol=NT1 can be tried; profiling counts
+# smbd's requests by command.
+SMBD_GLOBAL="	server min protocol = NT1
+	smbd profiling level = count"
 if ! smbd_start; then
 	echo "ok 1 # skip $SMBD_WHY"
 	exit 0
@@ -114,6 +118,22 @@ expect_eq "$(jq -r '.environment.targets[0] | "\(.protocol) \(.protocol_pinned)"
 share_empty
 end
 
+begin "--smb-protocol=NT1 speaks SMB1 (smbd's own count of SMB1 requests says so), and the JSON records it"
+smbd_smb1_creates() {
+	smbstatus -s "$T/smbd/smb.conf" --profile 2>/dev/null | awk '/^SMBntcreateX_count:/ { print $2 }'
+}
+before=$(smbd_smb1_creates)
+out=$(smb --smb-protocol=nt1 --run-once -q -c "$T/head.txt" --json="$T/nt1.json" 1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r '.environment.targets[0] | "\(.protocol) \(.protocol_pinned)"' "$T/nt1.json")" \
+	"NT1 true" "protocol"
+expect_eq "$(jq -r .result.errors "$T/nt1.json")" 0 "errors"
+after=$(smbd_smb1_creates)
+[ "$((after - before))" -ge "$(grep -c '^NTCreateX.*NT_STATUS_OK' "$T/head.txt")" ] ||
+	fail "smbd counted $((after - before)) SMB1 NTCreateX requests"
+share_empty
+end
+
 begin "--verify over SMB checks the reads and passes"
 out=$(smb --verify -c "$T/all.txt" -t 2 --warmup 0 --json="$T/verify.json" 2); rc=$?
 expect_status $rc 0
@@ -177,7 +197,7 @@ end
 begin "bad smb options: exit 2, each named, before anything is sent"
 out=$(smb --smb-protocol=SMB4 -t 2 1 2>&1); rc=$?
 expect_status $rc 2
-expect_match "$out" "^dbench: --smb-protocol 'SMB4': not SMB2_02, SMB2_10, SMB3_00, SMB3_02 or SMB3_11$"
+expect_match "$out" "^dbench: --smb-protocol 'SMB4': not NT1, SMB2_02, SMB2_10, SMB3_00, SMB3_02 or SMB3_11$"
 out=$(smb --smb-timeout=0 -t 2 1 2>&1); rc=$?
 expect_status $rc 2
 expect_match "$out" '^dbench: --smb-timeout must be 1 to 3600 seconds$'
