@@ -61,7 +61,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev \
             libsmbclient-dev libnfs-dev libgsl-dev
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
-            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient iproute2 procps \
+            libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
             nfs-ganesha nfs-ganesha-vfs rpcbind gdb
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
