@@ -48,9 +48,10 @@ NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 # The pipeline, a folder a layer: base (clock, exit codes), load (loadfile
 # to program), net (TCP plumbing, tbench's messages), backends (performing
 # operations), stats (shared-memory figures), run (plan, driver, clients),
-# report (result, text, JSON, environment), analysis (sweep, compare, plot).
+# report (result, text, JSON, environment), analysis (sweep, compare, plot),
+# record (a program's file traffic, through strace, into a loadfile).
 LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
-                      src/run/*.c src/report/*.c src/analysis/*.c)
+                      src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c)
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
 MAIN_OBJ = $(O)/main.o $(O)/cli.o

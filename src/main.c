@@ -1,5 +1,6 @@
 /*
- * main.c - dbench's entry: `dbench compare ...`, or the command line
+ * main.c - dbench's entry: `dbench compare ...`, `dbench record ...`,
+ * `dbench convert ...`, or the command line
  * (cli.h) and what it asks for: --check-loadfile, a run or a sweep; and
  * the standard descriptors, open before anything and checked at the end.
  * Nothing else lives here.
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "record.h"
 #include "sweep.h"
 #include "progname.h"
 #include "cli.h"
@@ -90,6 +92,10 @@ int main(int argc, const char **argv)
 	bool stdout_closed = std_fds_open();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return stdout_finish(compare_main(argc - 1, argv + 1), stdout_closed);
+	if (argc > 1 && strcmp(argv[1], "record") == 0)
+		return stdout_finish(record_main(argc - 1, argv + 1), stdout_closed);
+	if (argc > 1 && strcmp(argv[1], "convert") == 0)
+		return stdout_finish(convert_main(argc - 1, argv + 1), stdout_closed);
 	int rc = cluster_init();
 	if (rc)
 		return rc;

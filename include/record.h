@@ -1,0 +1,22 @@
+/*
+ * record.h - `dbench record` and `dbench convert`: a program's file
+ * traffic as a loadfile of the system-call dialect (doc/SYSCALLS.md).
+ *
+ *   dbench record [-o FILE] [--root DIR ...] [--with-data] -- CMD [ARG...]
+ *       runs CMD under strace and writes what it did beneath the roots
+ *       (default: the current directory); exits with CMD's status.
+ *   dbench convert [-o FILE] [--root DIR ...] TRACE...
+ *       the same from a trace made elsewhere: strace's -ff files (or
+ *       their common prefix), a -f file, or fio's iolog (v2 or v3).
+ *
+ * Both print a summary on standard error.  The implementation is the
+ * record layer (src/record/); main.c dispatches to these two.
+ */
+#ifndef DBENCH_RECORD_H
+#define DBENCH_RECORD_H
+
+/* argv[0] is "record" / "convert"; returns the exit status. */
+int record_main(int argc, const char **argv);
+int convert_main(int argc, const char **argv);
+
+#endif

@@ -1,0 +1,266 @@
+/*
+ * loadwriter.c - a recording as a loadfile (loadwriter.h).
+ *
+ * Owns the text of the dialect and the numbering of streams; knows
+ * nothing of strace or of the walk.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "loadfile.h"
+#include "outfile.h"
+#include "record/loadwriter.h"
+#include "record/pathmap.h"
+
+/* What the writer knows of each thread: kept, and its stream number. */
+struct tinfo {
+	bool kept;
+	unsigned stream;
+};
+
+struct writer {
+	struct recording *rec;
+	struct pathmap *threads;	/* "tid" -> struct tinfo */
+	FILE *f;
+	uint64_t bytes, lines, ops;
+	char *err;			/* a limit crossed */
+	int code;
+};
+
+static struct tinfo *tinfo(struct writer *w, int tid)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%d", tid);
+	struct tinfo *t = pathmap_get(w->threads, key);
+	if (!t && (t = talloc_zero(w->threads, struct tinfo)) && !pathmap_put(w->threads, key, t))
+		t = NULL;
+	return t;
+}
+
+static bool is_start(const struct row *r)
+{
+	return r->child != 0;
+}
+
+/* Keep the threads with a row of their own, and those that started a
+ * kept thread (the rows of a start come before the child's, so one pass
+ * from the end reaches every ancestor). */
+static bool mark_kept(struct writer *w)
+{
+	struct recording *rec = w->rec;
+
+	for (size_t i = 0; i < rec->nrows; i++) {
+		struct tinfo *t = tinfo(w, rec->rows[i].tid);
+		if (!t)
+			return false;
+		if (!is_start(&rec->rows[i]) && strcmp(rec->rows[i].call, "exec") != 0)
+			t->kept = true;
+	}
+	for (size_t i = rec->nrows; i-- > 0;) {
+		const struct row *r = &rec->rows[i];
+		struct tinfo *c = is_start(r) ? tinfo(w, r->child) : NULL;
+		if (is_start(r) && !c)
+			return false;
+		if (c && c->kept)
+			tinfo(w, r->tid)->kept = true;
+	}
+	return true;
+}
+
+/* One line out, with the limits of a loadfile checked as it goes. */
+static void line(struct writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(struct writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[LOADFILE_MAX_LINE + 2];
+
+	if (w->err)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || n > LOADFILE_MAX_LINE) {
+		w->err = talloc_asprintf(w->rec, "line %llu would be longer than %d bytes, the most a "
+					 "loadfile line holds (LOADFILE_MAX_LINE): %.60s...",
+					 (unsigned long long)w->lines + 1, LOADFILE_MAX_LINE, buf);
+		w->code = 2;
+		return;
+	}
+	w->bytes += (uint64_t)n;
+	w->lines++;
+	if (w->bytes > (uint64_t)LOADFILE_MAX_BYTES) {
+		w->err = talloc_asprintf(w->rec, "the loadfile would be larger than %ld bytes, the most "
+					 "a loadfile holds (LOADFILE_MAX_BYTES), by line %llu",
+					 (long)LOADFILE_MAX_BYTES, (unsigned long long)w->lines);
+		w->code = 2;
+		return;
+	}
+	fputs(buf, w->f);
+}
+
+char *loadwriter_base64(TALLOC_CTX *mem_ctx, const unsigned char *p, size_t n)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = talloc_array(mem_ctx, char, (n + 2) / 3 * 4 + 1);
+	size_t k = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		out[k++] = a[(v >> 18) & 63];
+		out[k++] = a[(v >> 12) & 63];
+		out[k++] = i + 1 < n ? a[(v >> 6) & 63] : '=';
+		out[k++] = i + 2 < n ? a[v & 63] : '=';
+	}
+	out[k] = '\0';
+	return out;
+}
+
+static void header(struct writer *w)
+{
+	struct recording *rec = w->rec;
+	char when[64];
+	struct tm tm;
+
+	line(w, "syscalls 1\n");
+	if (rec->command)
+		line(w, "# command: %s\n", rec->command);
+	if (rec->source)
+		line(w, "# converted from: %s\n", rec->source);
+	for (size_t i = 0; i < rec->nroots; i++)
+		line(w, "# root: %s\n", rec->roots[i]);
+	if (rec->nroots > 1)
+		line(w, "# paths are relative to: %s\n", rec->base);
+	gmtime_r(&rec->when, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	line(w, "# recorded: %s\n", when);
+	line(w, "# duration: %.6f s, %.6f s of it in the calls below\n",
+	     (double)rec->end_us / 1e6, (double)rec->io_us / 1e6);
+}
+
+/* The init data lines of one file: chunks whose lines stay within
+ * LOADFILE_MAX_LINE. */
+static void init_data(struct writer *w, const struct init_entry *e, const char *q)
+{
+	size_t room = LOADFILE_MAX_LINE - 64 - strlen(q);
+	size_t chunk = room / 4 * 3;
+
+	if (chunk > 3072)
+		chunk = 3072;
+	for (uint64_t off = 0; off < e->size && chunk > 0 && !w->err; off += chunk) {
+		size_t n = e->size - off < chunk ? (size_t)(e->size - off) : chunk;
+		char *b = loadwriter_base64(w->rec, (const unsigned char *)e->data + off, n);
+		line(w, "init data %s %" PRIu64 " %s\n", q, off, b ? b : "");
+		talloc_free(b);
+	}
+}
+
+static void init_lines(struct writer *w)
+{
+	struct recording *rec = w->rec;
+
+	for (size_t i = 0; i < rec->ninit && !w->err; i++) {
+		const struct init_entry *e = &rec->init[i];
+		char *q = recording_quote(rec, e->path);
+		switch (e->type) {
+		case INIT_DIR:
+			line(w, "init dir %s 0%o\n", q, e->mode);
+			break;
+		case INIT_FILE:
+			line(w, "init file %s %" PRIu64 " 0%o\n", q, e->size, e->mode);
+			if (e->data)
+				init_data(w, e, q);
+			break;
+		case INIT_SYMLINK: {
+			char *t = recording_quote(rec, e->target);
+			line(w, "init symlink %s %s\n", q, t);
+			talloc_free(t);
+			break;
+		}
+		}
+		talloc_free(q);
+	}
+}
+
+static void rows(struct writer *w)
+{
+	struct recording *rec = w->rec;
+	unsigned next = 1;
+	int64_t last = 0;
+
+	for (size_t i = 0; i < rec->nrows && !w->err; i++) {
+		const struct row *r = &rec->rows[i];
+		struct tinfo *t = tinfo(w, r->tid);
+		if (!t->kept)
+			continue;
+		if (is_start(r) && !tinfo(w, r->child)->kept)
+			continue;
+		if (!t->stream)
+			t->stream = next++;
+		char result[24];
+		if (is_start(r)) {
+			struct tinfo *c = tinfo(w, r->child);
+			if (!c->stream)
+				c->stream = next++;
+			snprintf(result, sizeof(result), "%u", c->stream);
+		} else {
+			snprintf(result, sizeof(result), "%s", r->result);
+		}
+		int64_t start = r->start_us < last ? last : r->start_us;
+		last = start;
+		if (++w->ops > LOADFILE_MAX_OPS) {
+			w->err = talloc_asprintf(rec, "the recording has more than %d calls, the most a "
+						 "loadfile holds (LOADFILE_MAX_OPS); the first %d end "
+						 "%.3f s into it", LOADFILE_MAX_OPS, LOADFILE_MAX_OPS,
+						 (double)start / 1e6);
+			w->code = 2;
+			return;
+		}
+		line(w, "%u %" PRId64 ".%06" PRId64 " %" PRId64 ".%06" PRId64 " %s%s %s\n", t->stream,
+		     start / 1000000, start % 1000000, r->dur_us / 1000000, r->dur_us % 1000000,
+		     r->call, r->args, result);
+	}
+	rec->streams = next - 1;
+}
+
+int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *path, char **err)
+{
+	struct writer w = { .rec = rec };
+	int e = 0;
+
+	w.threads = pathmap_new(rec);
+	if (!w.threads || !mark_kept(&w)) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		return 1;
+	}
+	struct outfile *o = outfile_open(mem_ctx, path, &w.f, &e);
+	if (!o) {
+		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, strerror(e));
+		return 1;
+	}
+	header(&w);
+	init_lines(&w);
+	rows(&w);
+	if (w.err) {
+		talloc_free(o);	/* the destination stays as it was */
+		*err = talloc_steal(mem_ctx, w.err);
+		return w.code;
+	}
+	rec->lines_written = w.lines;
+	rec->bytes_out = w.bytes;
+	if ((e = outfile_commit(o)) != 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, strerror(e));
+		return 1;
+	}
+	return 0;
+}

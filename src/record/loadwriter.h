@@ -1,0 +1,29 @@
+/*
+ * loadwriter.h - a recording written as a loadfile of the system-call
+ * dialect (doc/SYSCALLS.md): `syscalls 1`, the comments saying what it
+ * is of, the initial state, the rows.
+ *
+ * Before writing, threads that made no row (and started none that did)
+ * are left out with the `thread`/`fork` rows that started them, and the
+ * rest are numbered 1, 2, ... in the order they first appear.  The file
+ * is written through outfile.h: whole or not at all.  A recording beyond
+ * the loadfile limits (include/loadfile.h) is refused naming the limit.
+ *
+ * Knows nothing of strace or of how the rows were made.
+ */
+#ifndef RECORD_LOADWRITER_H
+#define RECORD_LOADWRITER_H
+
+#include <talloc.h>
+
+#include "record/recording.h"
+
+/* Write rec to `path` ("-": standard output).  Returns 0, or an exit
+ * code (2: beyond a limit; 1: the file could not be written) with *err a
+ * message on mem_ctx. */
+int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *path, char **err);
+
+/* The base64 of n bytes, on mem_ctx. */
+char *loadwriter_base64(TALLOC_CTX *mem_ctx, const unsigned char *p, size_t n);
+
+#endif

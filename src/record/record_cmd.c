@@ -1,0 +1,501 @@
+/*
+ * record_cmd.c - the `dbench record` and `dbench convert` commands
+ * (record.h): their options, and the steps from a command or a trace to
+ * a loadfile and its summary.
+ *
+ * Owns the order of the steps and the scratch directory of the trace;
+ * knows nothing of strace's text, the descriptor model or the dialect's
+ * text (the modules beside it do).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "badopt.h"
+#include "exitcode.h"
+#include "loadfile.h"
+#include "outfile.h"
+#include "progname.h"
+#include "record.h"
+#include "record/fio_iolog.h"
+#include "record/infer.h"
+#include "record/trace_reader.h"
+#include "record/initstate.h"
+#include "record/loadwriter.h"
+#include "record/paths.h"
+#include "record/recording.h"
+#include "record/runner.h"
+#include "record/summary.h"
+#include "record/translate.h"
+
+struct options {
+	char *output;
+	const char **roots;	/* as given */
+	size_t nroots;
+	int with_data;
+	int help;
+	const char **rest;	/* the command, or the trace files */
+	size_t nrest;
+};
+
+/* Parse argv (argv[0] the subcommand's name); EXIT_OK to go on, else the
+ * status to exit with (help printed, or a usage error said). */
+static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, struct options *o)
+{
+	char *root = NULL;
+	struct poptOption table[] = {
+		{ "output", 'o', POPT_ARG_STRING, &o->output, 'o',
+		  record ? "the loadfile to write (default record.load; - for standard output)"
+			 : "the loadfile to write (default: standard output)", "FILE" },
+		{ "root", 0, POPT_ARG_STRING, &root, 'r',
+		  "replay only what lies beneath DIR (default: the current directory, for convert the "
+		  "traced program's); may be given several times", "DIR" },
+		{ "with-data", 0, POPT_ARG_NONE, &o->with_data, 0,
+		  "copy the contents of the files found there into the loadfile (never done otherwise)",
+		  NULL },
+		{ "help", '?', POPT_ARG_NONE, &o->help, 0, "show this help message", NULL },
+		POPT_TABLEEND
+	};
+	if (!record)
+		table[2] = table[3], table[3] = (struct poptOption)POPT_TABLEEND;
+	const char **args = talloc_array(mem_ctx, const char *, argc + 1);
+	args[0] = talloc_asprintf(args, "%s %s", progname(), argv[0]);
+	memcpy(&args[1], &argv[1], (size_t)(argc - 1) * sizeof(*args));
+	args[argc] = NULL;
+	/* options end at the command's name: its own options are its own */
+	poptContext pc = poptGetContext(args[0], argc, args, table, POPT_CONTEXT_POSIXMEHARDER);
+	poptSetOtherOptionHelp(pc, record ? "[OPTION...] -- COMMAND [ARG...]" : "[OPTION...] TRACE...");
+	int id, rc = EXIT_OK;
+	while ((id = poptGetNextOpt(pc)) > 0) {
+		if (id != 'r')
+			continue;
+		o->roots = talloc_realloc(mem_ctx, o->roots, const char *, o->nroots + 1);
+		o->roots[o->nroots++] = talloc_strdup(o->roots, root);
+	}
+	if (id < -1) {
+		say("%s: %s (%s --help lists the options)\n", badopt_words(mem_ctx, pc, argc, args),
+		    poptStrerror(id), args[0]);
+		rc = EXIT_BAD_INPUT;
+	} else if (o->help) {
+		poptPrintHelp(pc, stdout, 0);
+		rc = EXIT_OK + 1000;
+	} else {
+		const char **rest = poptGetArgs(pc);
+		for (; rest && rest[o->nrest]; o->nrest++)
+			;
+		o->rest = talloc_array(mem_ctx, const char *, o->nrest + 1);
+		for (size_t i = 0; i < o->nrest; i++)
+			o->rest[i] = talloc_strdup(o->rest, rest[i]);
+		o->rest[o->nrest] = NULL;
+		if (o->nrest == 0) {
+			say("%s needs %s (%s --help)\n", args[0],
+			    record ? "a command to run: -- COMMAND [ARG...]" : "a trace to read", args[0]);
+			rc = EXIT_BAD_INPUT;
+		}
+	}
+	poptFreeContext(pc);
+	return rc;
+}
+
+/* The roots, resolved; the base they share; the recording's cwd. */
+static int set_roots(struct recording *rec, const struct options *o, const char *cwd0)
+{
+	size_t n = o->nroots ? o->nroots : 1;
+	const char **roots = talloc_array(rec, const char *, n);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *given = o->nroots ? o->roots[i] : cwd0;
+		char real[PATH_MAX];
+		struct stat st;
+		if (!realpath(given, real) || stat(real, &st) != 0) {
+			say("--root '%s': %s\n", given, strerror(errno));
+			return EXIT_BAD_INPUT;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			say("--root '%s': not a directory\n", given);
+			return EXIT_BAD_INPUT;
+		}
+		roots[i] = talloc_strdup(roots, real);
+	}
+	rec->roots = roots;
+	rec->nroots = n;
+	rec->base = path_common_dir(rec, roots, n);
+	return EXIT_OK;
+}
+
+/* The traced program's directory as the root, whether or not it exists
+ * here (a trace made on another machine). */
+static int set_roots_as_written(struct recording *rec, const char *dir)
+{
+	const char **roots = talloc_array(rec, const char *, 1);
+
+	if (!roots || !(roots[0] = path_normalize(roots, dir)))
+		return EXIT_RUN_FAILED;
+	rec->roots = roots;
+	rec->nroots = 1;
+	rec->base = roots[0];
+	return EXIT_OK;
+}
+
+/* The command as typed, each word quoted when the shell would need it. */
+static char *command_text(TALLOC_CTX *mem_ctx, const char *const *argv)
+{
+	char *s = talloc_strdup(mem_ctx, "");
+
+	for (size_t i = 0; s && argv[i]; i++) {
+		const char *a = argv[i];
+		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "0123456789-_./=:,+@%") == strlen(a);
+		s = talloc_asprintf_append(s, "%s", i ? " " : "");
+		if (plain) {
+			s = talloc_asprintf_append(s, "%s", a);
+			continue;
+		}
+		s = talloc_asprintf_append(s, "'");
+		for (const char *p = a; s && *p; p++)
+			s = *p == '\'' ? talloc_asprintf_append(s, "'\\''")
+				       : *p == '\n' ? talloc_asprintf_append(s, "\\n")
+				       : talloc_asprintf_append(s, "%c", *p);
+		s = talloc_asprintf_append(s, "'");
+	}
+	return s;
+}
+
+/* Every file of the -ff set PREFIX.*, in dir. */
+static const char **trace_files(TALLOC_CTX *mem_ctx, const char *dir, const char *base, size_t *n)
+{
+	DIR *d = opendir(dir);
+	const char **v = talloc_array(mem_ctx, const char *, 1);
+	size_t len = strlen(base);
+
+	*n = 0;
+	if (!d || !v) {
+		if (d)
+			closedir(d);
+		return NULL;
+	}
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, base, len) != 0 || de->d_name[len] != '.')
+			continue;
+		v = talloc_realloc(mem_ctx, v, const char *, *n + 2);
+		if (!v)
+			break;
+		v[(*n)++] = talloc_asprintf(v, "%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	if (v)
+		v[*n] = NULL;
+	return v;
+}
+
+/* Read the trace through the translation into rec; stops at once at the
+ * loadfile's limit of calls.  EXIT_OK or a status, said. */
+static int translate_trace(struct recording *rec, const char *const *files, size_t n,
+			   struct infer *inf)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	char *err = NULL;
+	int rc = EXIT_OK;
+	struct trace_reader *r = trace_open(tmp, files, n, &err);
+	struct translate *tr = r ? translate_new(tmp, rec) : NULL;
+	TALLOC_CTX *one = talloc_new(tmp);
+
+	if (!r || !tr) {
+		say("%s\n", err ? err : "out of memory");
+		talloc_free(tmp);
+		return r ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+	}
+	translate_infer(tr, inf);
+	struct sc_call c;
+	int got;
+	while ((got = trace_next(r, one, &c, &err)) > 0) {
+		if (translate_call(tr, &c) != 0) {
+			say("out of memory translating the trace at %s\n", trace_where(one, r));
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		talloc_free_children(one);
+		if (rec->nrows > LOADFILE_MAX_OPS) {
+			say("the recording has more than %d calls, the most a loadfile holds "
+			    "(LOADFILE_MAX_OPS): the first %d end %.3f s into it; record a shorter run "
+			    "or narrow --root\n", LOADFILE_MAX_OPS, LOADFILE_MAX_OPS,
+			    (double)rec->rows[LOADFILE_MAX_OPS - 1].start_us / 1e6);
+			rc = EXIT_BAD_INPUT;
+			break;
+		}
+	}
+	if (got < 0) {
+		say("%s\n", err);
+		rc = EXIT_BAD_INPUT;
+	}
+	rec->unjoined = trace_unjoined(r);
+	rec->bad_lines = trace_bad_lines(r);
+	talloc_free(tmp);
+	return rc;
+}
+
+/* Choose the initial state, write the loadfile and say what it holds. */
+static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk *w,
+		  struct infer *inf, const char *output)
+{
+	char *err = NULL;
+
+	if ((w && !initstate_choose(rec, w)) || (inf && !infer_finish(inf, rec))) {
+		say("out of memory choosing the initial state\n");
+		return EXIT_RUN_FAILED;
+	}
+	int rc = loadwriter_write(mem_ctx, rec, output, &err);
+	if (rc) {
+		say("%s\n", err);
+		return rc;
+	}
+	summary_print(stderr, rec, strcmp(output, "-") == 0 ? "standard output" : output);
+	return EXIT_OK;
+}
+
+static char *scratch_dir(TALLOC_CTX *mem_ctx)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *t = talloc_asprintf(mem_ctx, "%s/dbench-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	return t && mkdtemp(t) ? t : NULL;
+}
+
+static void remove_dir(const char *dir)
+{
+	size_t n;
+	const char **files = trace_files(NULL, dir, "trace", &n);
+
+	for (size_t i = 0; files && i < n; i++)
+		unlink(files[i]);
+	talloc_free(files);
+	rmdir(dir);
+}
+
+/* Everything before the command runs: EXIT_OK, or a status (said). */
+static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recording *rec,
+			  char **scratch, struct walk **w)
+{
+	char *err = NULL;
+	char cwd[PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		say("cannot tell the current directory: %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	rec->cwd0 = talloc_strdup(rec, cwd);
+	int rc = set_roots(rec, o, cwd);
+	if (rc)
+		return rc;
+	int e = strcmp(o->output, "-") == 0 ? 0 : outfile_check(o->output);
+	if (e) {
+		say("cannot write '%s': %s\n", o->output, strerror(e));
+		return EXIT_BAD_INPUT;
+	}
+	if (runner_find(top, o->rest[0], &err) != 0 || runner_check(top, &err) != 0) {
+		say("%s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	if (!(*scratch = scratch_dir(top))) {
+		say("cannot make a scratch directory for the trace: %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	*w = walk_roots(top, rec, *scratch, o->with_data, (uint64_t)LOADFILE_MAX_BYTES / 4 * 3, &err);
+	if (!*w) {
+		say("%s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	return EXIT_OK;
+}
+
+int record_main(int argc, const char **argv)
+{
+	TALLOC_CTX *top = talloc_new(NULL);
+	struct options o = { .output = NULL };
+	struct recording *rec = recording_new(top);
+	char *scratch = NULL, *err = NULL;
+	struct walk *w = NULL;
+	int rc = rec ? parse(top, argc, argv, true, &o) : EXIT_RUN_FAILED;
+
+	if (rc == EXIT_OK + 1000) {
+		talloc_free(top);
+		return EXIT_OK;
+	}
+	if (!o.output)
+		o.output = "record.load";
+	if (rc == EXIT_OK)
+		rc = record_prepare(top, &o, rec, &scratch, &w);
+	if (rc != EXIT_OK) {
+		if (scratch)
+			rmdir(scratch);
+		talloc_free(top);
+		return rc;
+	}
+	rec->command = command_text(rec, o.rest);
+	rec->when = time(NULL);
+	char *prefix = talloc_asprintf(top, "%s/trace", scratch);
+	int status = runner_run(top, translate_trace_set(top), (char *const *)o.rest, prefix, &err);
+	if (status < 0) {
+		say("%s\n", err);
+		remove_dir(scratch);
+		talloc_free(top);
+		return EXIT_BAD_INPUT;
+	}
+	size_t n;
+	const char **files = trace_files(top, scratch, "trace", &n);
+	if (files && n) {
+		rc = translate_trace(rec, files, n, NULL);
+	} else {
+		say("strace left no trace of '%s'\n", o.rest[0]);
+		rc = EXIT_RUN_FAILED;
+	}
+	remove_dir(scratch);
+	if (rc == EXIT_OK)
+		rc = finish(top, rec, w, NULL, o.output);
+	if (rc == EXIT_OK && status != 0)
+		say("the command exited with status %d: %s holds what it did until then\n", status,
+		    o.output);
+	talloc_free(top);
+	return rc == EXIT_OK ? status : rc;
+}
+
+/* The working directory the trace's first -y annotation of AT_FDCWD
+ * names ("AT_FDCWD</home/alice/src>"), or NULL. */
+static char *traced_cwd(TALLOC_CTX *mem_ctx, const char *const *files, size_t n)
+{
+	char *found = NULL, *line = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < n && !found; i++) {
+		FILE *f = fopen(files[i], "r");
+		for (int k = 0; f && k < 2000 && !found && getline(&line, &cap, f) >= 0; k++) {
+			char *p = strstr(line, "AT_FDCWD<");
+			char *e = p ? strchr(p, '>') : NULL;
+			if (!e)
+				continue;
+			*e = '\0';
+			char *quoted = talloc_asprintf(mem_ctx, "\"%s\"", p + 9);
+			found = quoted ? strace_string(mem_ctx, quoted, NULL) : NULL;
+		}
+		if (f)
+			fclose(f);
+	}
+	free(line);
+	return found;
+}
+
+/* The trace's files: those named, or the -ff set of a prefix named. */
+static const char **convert_files(TALLOC_CTX *mem_ctx, const struct options *o, size_t *n)
+{
+	struct stat st;
+
+	if (o->nrest == 1 && stat(o->rest[0], &st) != 0) {
+		char *dir = talloc_strdup(mem_ctx, o->rest[0]);
+		char *slash = strrchr(dir, '/');
+		const char *base = slash ? slash + 1 : dir;
+		if (slash)
+			*slash = '\0';
+		const char **v = trace_files(mem_ctx, slash ? (*dir ? dir : "/") : ".", base, n);
+		if (v && *n)
+			return v;
+		say("cannot open '%s': %s (nor is it the prefix of strace -ff files)\n", o->rest[0],
+		    strerror(ENOENT));
+		return NULL;
+	}
+	*n = o->nrest;
+	return o->rest;
+}
+
+/* The first line of a file, for telling a fio log from a trace. */
+static char *first_line(TALLOC_CTX *mem_ctx, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[256] = "";
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return talloc_strdup(mem_ctx, buf);
+}
+
+static int convert_run(TALLOC_CTX *top, struct options *o, struct recording *rec)
+{
+	size_t n;
+	const char **files = convert_files(top, o, &n);
+	char cwd[PATH_MAX];
+	char *err = NULL;
+
+	if (!files)
+		return EXIT_BAD_INPUT;
+	char *line = first_line(top, files[0]);
+	if (!line) {
+		say("cannot open '%s': %s\n", files[0], strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	bool fio = fio_iolog_version(line) != 0;
+	if (fio && n > 1) {
+		say("convert reads one fio log at a time\n");
+		return EXIT_BAD_INPUT;
+	}
+	char *traced = fio ? NULL : traced_cwd(top, files, n);
+	if (!getcwd(cwd, sizeof(cwd))) {
+		say("cannot tell the current directory: %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	/* the traced program's directory need not exist here: the roots are
+	 * taken as written when it does not */
+	rec->cwd0 = traced ? traced : o->nroots ? o->roots[0] : talloc_strdup(rec, cwd);
+	int rc = traced && !o->nroots ? set_roots_as_written(rec, traced) : set_roots(rec, o, cwd);
+	if (rc)
+		return rc;
+	if (rec->cwd0[0] != '/')
+		rec->cwd0 = rec->roots[0];
+	rec->source = talloc_asprintf(rec, "%s%s", o->nrest == 1 ? o->rest[0] : files[0],
+				      n > 1 ? " (and the rest of the set)" : "");
+	rec->when = time(NULL);
+	if (fio) {
+		if (fio_iolog_read(top, rec, files[0], &err) != 0) {
+			say("%s\n", err);
+			return EXIT_BAD_INPUT;
+		}
+		rec->streams = 1;
+		return finish(top, rec, NULL, NULL, o->output);
+	}
+	struct infer *inf = infer_new(top);
+	if (!inf)
+		return EXIT_RUN_FAILED;
+	rc = translate_trace(rec, files, n, inf);
+	if (rc == EXIT_OK && rec->first_tid < 0) {
+		say("'%s' holds no call strace printed\n", files[0]);
+		rc = EXIT_BAD_INPUT;
+	}
+	return rc ? rc : finish(top, rec, NULL, inf, o->output);
+}
+
+int convert_main(int argc, const char **argv)
+{
+	TALLOC_CTX *top = talloc_new(NULL);
+	struct options o = { .output = NULL };
+	struct recording *rec = recording_new(top);
+	int rc = rec ? parse(top, argc, argv, false, &o) : EXIT_RUN_FAILED;
+
+	if (rc == EXIT_OK + 1000)
+		rc = EXIT_OK;
+	else if (rc == EXIT_OK) {
+		if (!o.output)
+			o.output = "-";
+		rc = convert_run(top, &o, rec);
+	}
+	talloc_free(top);
+	return rc;
+}

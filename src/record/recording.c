@@ -1,0 +1,166 @@
+/*
+ * recording.c - a recording's rows, touched paths and tallies
+ * (recording.h).
+ *
+ * Owns the arrays and maps of a recording; knows nothing of where the
+ * calls came from or how the file is written.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/pathmap.h"
+#include "record/recording.h"
+
+struct recording *recording_new(TALLOC_CTX *mem_ctx)
+{
+	struct recording *rec = talloc_zero(mem_ctx, struct recording);
+
+	if (!rec)
+		return NULL;
+	rec->touched = pathmap_new(rec);
+	rec->calls.map = pathmap_new(rec);
+	rec->norow.map = pathmap_new(rec);
+	rec->outside.map = pathmap_new(rec);
+	if (!rec->touched || !rec->calls.map || !rec->norow.map || !rec->outside.map) {
+		talloc_free(rec);
+		return NULL;
+	}
+	rec->first_tid = -1;
+	return rec;
+}
+
+struct row *recording_add(struct recording *rec)
+{
+	if (rec->nrows == rec->caprows) {
+		size_t cap = rec->caprows ? rec->caprows * 2 : 1024;
+		struct row *r = talloc_realloc(rec, rec->rows, struct row, cap);
+		if (!r)
+			return NULL;
+		rec->rows = r;
+		rec->caprows = cap;
+	}
+	struct row *r = &rec->rows[rec->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->args = (char *)"";
+	strcpy(r->result, "0");
+	return r;
+}
+
+bool recording_touch(struct recording *rec, const char *rel, unsigned bits)
+{
+	uintptr_t old = (uintptr_t)pathmap_get(rec->touched, rel);
+
+	if ((old | bits) == old)
+		return true;
+	return pathmap_put(rec->touched, rel, (void *)(old | bits));
+}
+
+bool tally_add(struct tally *t, const char *name, uint64_t n)
+{
+	uint64_t *v = pathmap_get(t->map, name);
+
+	if (!v) {
+		v = talloc_zero(t->map, uint64_t);
+		if (!v || !pathmap_put(t->map, name, v))
+			return false;
+	}
+	*v += n;
+	return true;
+}
+
+uint64_t tally_get(const struct tally *t, const char *name)
+{
+	uint64_t *v = pathmap_get(t->map, name);
+
+	return v ? *v : 0;
+}
+
+uint64_t tally_total(const struct tally *t)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < pathmap_count(t->map); i++) {
+		void *v;
+		pathmap_key(t->map, i, &v);
+		total += *(uint64_t *)v;
+	}
+	return total;
+}
+
+struct named {
+	const char *name;
+	uint64_t n;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+char *tally_text(TALLOC_CTX *mem_ctx, const struct tally *t, size_t max)
+{
+	size_t n = pathmap_count(t->map);
+	struct named *v = talloc_array(mem_ctx, struct named, n ? n : 1);
+	char *s = talloc_strdup(mem_ctx, "");
+
+	if (!v || !s)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		void *p;
+		v[i].name = pathmap_key(t->map, i, &p);
+		v[i].n = *(uint64_t *)p;
+	}
+	qsort(v, n, sizeof(*v), by_count);
+	for (size_t i = 0; i < n && i < max && s; i++)
+		s = talloc_asprintf_append(s, "%s%s %llu", i ? ", " : "", v[i].name,
+					   (unsigned long long)v[i].n);
+	if (s && n > max)
+		s = talloc_asprintf_append(s, ", %zu more", n - max);
+	talloc_free(v);
+	return s;
+}
+
+char *recording_quote(TALLOC_CTX *mem_ctx, const char *s)
+{
+	size_t len = strlen(s);
+	char *out = talloc_array(mem_ctx, char, len * 4 + 3);
+	size_t n = 0;
+
+	if (!out)
+		return NULL;
+	out[n++] = '"';
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\' || *p == '"') {
+			out[n++] = '\\';
+			out[n++] = (char)*p;
+		} else if (*p == '\n') {
+			out[n++] = '\\';
+			out[n++] = 'n';
+		} else if (*p == '\t') {
+			out[n++] = '\\';
+			out[n++] = 't';
+		} else if (*p < 0x20 || *p >= 0x7f) {
+			n += (size_t)snprintf(out + n, 5, "\\x%02x", *p);
+		} else {
+			out[n++] = (char)*p;
+		}
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+	return out;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct init_entry *)a)->path, ((const struct init_entry *)b)->path);
+}
+
+void recording_sort_init(struct init_entry *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), by_path);
+}

@@ -1,0 +1,126 @@
+/*
+ * recording.h - a recording on its way to a loadfile: the rows of the
+ * system-call dialect (doc/SYSCALLS.md), what the rows touched, and the
+ * tallies of the summary.
+ *
+ * The translation (strace's calls, fio's iolog) appends rows in the order
+ * the calls started; the initial state is chosen from what they touched;
+ * the writer numbers the streams and writes the file; the summary reads
+ * the tallies.  Rows name threads by their thread ids until the writer
+ * turns those into stream numbers.
+ *
+ * Knows nothing of strace's text or of files: it is the data between them.
+ */
+#ifndef RECORD_RECORDING_H
+#define RECORD_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <talloc.h>
+
+/* One call of the dialect. */
+struct row {
+	int64_t start_us;	/* from the recording's start */
+	int64_t dur_us;
+	int tid;		/* the thread that made it */
+	int child;		/* `thread` and `fork`: the thread started; else 0 */
+	const char *call;	/* the name written (static) */
+	char *args;		/* the arguments, each after a space, or "" */
+	char result[24];	/* "3", "ENOENT", "*" */
+};
+
+/* What a row did to a path beneath the roots (bits of the touched map). */
+enum {
+	TOUCH_USED = 1,		/* named by a call */
+	TOUCH_LISTED = 2,	/* a directory whose listing was read */
+};
+
+/* One entry of the initial state. */
+enum init_type { INIT_DIR, INIT_FILE, INIT_SYMLINK };
+struct init_entry {
+	char *path;		/* relative to the recording's base */
+	enum init_type type;
+	unsigned mode;		/* permission bits */
+	uint64_t size;		/* INIT_FILE */
+	char *target;		/* INIT_SYMLINK */
+	const char *data;	/* INIT_FILE's bytes (size of them), or NULL */
+};
+
+/* A count by name (calls by type, reasons for leaving out). */
+struct tally {
+	struct pathmap *map;	/* name -> uint64_t* */
+};
+
+struct recording {
+	/* what it is of */
+	const char *command;	/* as typed, for the comment; or NULL */
+	const char *source;	/* convert: the trace's name; or NULL */
+	const char *const *roots;	/* absolute, resolved */
+	size_t nroots;
+	const char *base;	/* the longest directory the roots share */
+	const char *cwd0;	/* the first thread's working directory */
+	time_t when;		/* when it was made */
+
+	/* the rows */
+	struct row *rows;
+	size_t nrows, caprows;
+	int first_tid;		/* stream 1 */
+	int64_t t0_us;		/* the first call's start, absolute */
+	int64_t end_us;		/* the last call's end, from t0 */
+	int64_t io_us;		/* the rows' durations added up */
+
+	/* the initial state, parents first */
+	struct init_entry *init;
+	size_t ninit;
+	bool walk_cut;		/* the walk stopped at its bound */
+
+	struct pathmap *touched;	/* relative path -> TOUCH_* bits (as a pointer) */
+
+	/* the summary's tallies */
+	struct tally calls;		/* rows by call */
+	struct tally norow;		/* calls beneath the roots with no row, by call */
+	struct tally outside;		/* calls on paths outside, by top directory */
+	uint64_t fd_outside;		/* calls on descriptors not beneath the roots */
+	uint64_t mmaps;			/* files beneath the roots mapped into memory */
+	uint64_t restarted;		/* interrupted and restarted, or never returned */
+	uint64_t cut_paths;		/* paths strace cut short */
+	uint64_t bytes_read, bytes_written;
+	uint64_t threads_seen, processes_seen;
+	uint64_t untraced_starts;	/* threads whose start was not in the trace */
+	uint64_t unjoined;		/* -f halves never rejoined */
+	uint64_t bad_lines;		/* lines that are not strace's */
+	unsigned streams;		/* numbered by the writer */
+	uint64_t lines_written;
+	uint64_t bytes_out;
+};
+
+/* An empty recording on mem_ctx (NULL when memory ran out). */
+struct recording *recording_new(TALLOC_CTX *mem_ctx);
+
+/* A new row at the end (its fields zeroed but for result "0"), or NULL
+ * when memory ran out. */
+struct row *recording_add(struct recording *rec);
+
+/* Mark a path (relative) with TOUCH_* bits; false when memory ran out. */
+bool recording_touch(struct recording *rec, const char *rel, unsigned bits);
+
+/* Sort initial-state entries by path: parents before children. */
+void recording_sort_init(struct init_entry *v, size_t n);
+
+/* Count n more of `name` in a tally; false when memory ran out. */
+bool tally_add(struct tally *t, const char *name, uint64_t n);
+
+/* The count of `name`, and the total over every name. */
+uint64_t tally_get(const struct tally *t, const char *name);
+uint64_t tally_total(const struct tally *t);
+
+/* "name N, name N, ..." largest first (ties by name), at most `max`
+ * names and then "N more"; "" for an empty tally. */
+char *tally_text(TALLOC_CTX *mem_ctx, const struct tally *t, size_t max);
+
+/* `rel` as the dialect writes a string: in double quotes, with \\ \" \n
+ * \t and \xHH for every other byte outside printable ASCII. */
+char *recording_quote(TALLOC_CTX *mem_ctx, const char *s);
+
+#endif

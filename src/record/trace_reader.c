@@ -1,0 +1,289 @@
+/*
+ * trace_reader.c - a trace's calls in start order (trace_reader.h).
+ *
+ * Owns the trace files while they are read and the calls waiting for
+ * their turn; knows nothing of what the calls do.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/trace_reader.h"
+
+/* A call read and waiting for its turn (its strings hang off it). */
+struct qcall {
+	struct sc_call c;
+	uint64_t line;
+};
+
+struct source {
+	const char *path;
+	int file_tid;		/* from PREFIX.TID, or 0 */
+	FILE *f;
+	int64_t first;		/* the start of its first call */
+	bool done;		/* read to the end (or never had a call) */
+	uint64_t line;
+	struct qcall **ready;	/* whole calls, ascending start */
+	size_t nready, capready;
+	struct qcall **pending;	/* first halves waiting for their second */
+	size_t npending, cappending;
+};
+
+struct trace_reader {
+	struct source *src;	/* ascending first start */
+	size_t n;
+	size_t next_idle;	/* src[next_idle ...] not yet opened */
+	uint64_t bad, unjoined;
+	const char *last_path;
+	uint64_t last_line;
+	char *linebuf;
+	size_t linecap;
+};
+
+static int tid_of_name(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+
+	if (!dot || (slash && dot < slash) || !dot[1])
+		return 0;
+	for (const char *p = dot + 1; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	return atoi(dot + 1);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct source *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int reader_destructor(struct trace_reader *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->src[i].f)
+			fclose(r->src[i].f);
+	free(r->linebuf);
+	return 0;
+}
+
+/* The start of the file's first call, by its first lines. */
+static int first_start(struct trace_reader *r, struct source *s, char **err, TALLOC_CTX *mem_ctx)
+{
+	FILE *f = fopen(s->path, "r");
+
+	if (!f) {
+		*err = talloc_asprintf(mem_ctx, "cannot open '%s': %s", s->path, strerror(errno));
+		return -1;
+	}
+	s->done = true;
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	ssize_t len;
+	while ((len = getline(&r->linebuf, &r->linecap, f)) >= 0) {
+		struct sc_call c;
+		if (len > 0 && r->linebuf[len - 1] == '\n')
+			r->linebuf[len - 1] = '\0';
+		if (strace_line_parse(tmp, r->linebuf, &c) == 0 && c.kind != SC_OTHER) {
+			s->first = c.start_us;
+			s->done = false;
+			break;
+		}
+		talloc_free_children(tmp);
+	}
+	talloc_free(tmp);
+	fclose(f);
+	return 0;
+}
+
+struct trace_reader *trace_open(TALLOC_CTX *mem_ctx, const char *const *files, size_t n,
+				char **err)
+{
+	struct trace_reader *r = talloc_zero(mem_ctx, struct trace_reader);
+
+	if (!r || !(r->src = talloc_zero_array(r, struct source, n ? n : 1)))
+		goto nomem;
+	talloc_set_destructor(r, reader_destructor);
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		r->src[i].path = talloc_strdup(r, files[i]);
+		if (!r->src[i].path)
+			goto nomem;
+		r->src[i].file_tid = n > 1 ? tid_of_name(files[i]) : 0;
+		if (first_start(r, &r->src[i], err, mem_ctx) != 0) {
+			talloc_free(r);
+			return NULL;
+		}
+	}
+	qsort(r->src, n, sizeof(*r->src), cmp_first);
+	return r;
+nomem:
+	talloc_free(r);
+	*err = talloc_strdup(mem_ctx, "out of memory");
+	return NULL;
+}
+
+static bool push(struct source *s, struct qcall ***arr, size_t *n, size_t *cap, struct qcall *q)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct qcall **a = talloc_realloc(s->path, *arr, struct qcall *, c);
+		if (!a)
+			return false;
+		*arr = a;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = q;
+	return true;
+}
+
+/* A whole call into the ready list, which stays in start order. */
+static bool ready_add(struct source *s, struct qcall *q)
+{
+	if (!push(s, &s->ready, &s->nready, &s->capready, q))
+		return false;
+	size_t i = s->nready - 1;
+	while (i > 0 && s->ready[i - 1]->c.start_us > q->c.start_us) {
+		s->ready[i] = s->ready[i - 1];
+		i--;
+	}
+	s->ready[i] = q;
+	return true;
+}
+
+/* Whether the head of the ready list may go: no first half still waiting
+ * started before it. */
+static bool head_free(const struct source *s)
+{
+	if (!s->nready)
+		return false;
+	for (size_t i = 0; i < s->npending; i++)
+		if (s->pending[i]->c.start_us < s->ready[0]->c.start_us)
+			return false;
+	return true;
+}
+
+/* One line of s taken in: a whole call, a half, or nothing.  -1 when
+ * memory ran out. */
+static int take_line(struct trace_reader *r, struct source *s, const char *line)
+{
+	struct qcall *q = talloc_zero(s->path, struct qcall);
+
+	if (!q)
+		return -1;
+	q->line = s->line;
+	if (strace_line_parse(q, line, &q->c) != 0 || q->c.kind == SC_OTHER) {
+		if (q->c.kind == SC_OTHER && q->c.start_us == 0 && *line)
+			r->bad++;
+		talloc_free(q);
+		return 0;
+	}
+	if (q->c.tid == 0)
+		q->c.tid = s->file_tid ? s->file_tid : 1;
+	if (q->c.kind == SC_CALL)
+		return ready_add(s, q) ? 0 : -1;
+	if (q->c.kind == SC_UNFINISHED)
+		return push(s, &s->pending, &s->npending, &s->cappending, q) ? 0 : -1;
+	/* SC_RESUMED: the first half of the same thread and call */
+	for (size_t i = 0; i < s->npending; i++) {
+		struct qcall *p = s->pending[i];
+		if (p->c.tid != q->c.tid || strcmp(p->c.name, q->c.name) != 0)
+			continue;
+		s->pending[i] = s->pending[--s->npending];
+		int rc = strace_line_join(p, &p->c, &q->c);
+		talloc_free(q);
+		return rc == 0 && ready_add(s, p) ? 0 : -1;
+	}
+	r->unjoined++;
+	talloc_free(q);
+	return 0;
+}
+
+/* Read s until its head may go or it ends. */
+static int fill(struct trace_reader *r, struct source *s, char **err, TALLOC_CTX *mem_ctx)
+{
+	while (!s->done && !head_free(s)) {
+		errno = 0;
+		ssize_t len = getline(&r->linebuf, &r->linecap, s->f);
+		if (len < 0) {
+			if (ferror(s->f)) {
+				*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", s->path,
+						       strerror(errno ? errno : EIO));
+				return -1;
+			}
+			s->done = true;
+			r->unjoined += s->npending;
+			s->npending = 0;
+			fclose(s->f);
+			s->f = NULL;
+			break;
+		}
+		s->line++;
+		if (len > 0 && r->linebuf[len - 1] == '\n')
+			r->linebuf[len - 1] = '\0';
+		if (take_line(r, s, r->linebuf) != 0) {
+			*err = talloc_strdup(mem_ctx, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int activate(struct trace_reader *r, struct source *s, char **err, TALLOC_CTX *mem_ctx)
+{
+	s->f = fopen(s->path, "r");
+	if (!s->f) {
+		*err = talloc_asprintf(mem_ctx, "cannot open '%s': %s", s->path, strerror(errno));
+		return -1;
+	}
+	return fill(r, s, err, mem_ctx);
+}
+
+int trace_next(struct trace_reader *r, TALLOC_CTX *mem_ctx, struct sc_call *c, char **err)
+{
+	for (;;) {
+		struct source *best = NULL;
+		for (size_t i = 0; i < r->next_idle; i++) {
+			struct source *s = &r->src[i];
+			if (s->nready && (!best || s->ready[0]->c.start_us < best->ready[0]->c.start_us))
+				best = s;
+		}
+		if (r->next_idle < r->n &&
+		    (!best || r->src[r->next_idle].first <= best->ready[0]->c.start_us)) {
+			struct source *s = &r->src[r->next_idle++];
+			if (!s->done && activate(r, s, err, mem_ctx) != 0)
+				return -1;
+			continue;
+		}
+		if (!best)
+			return 0;
+		struct qcall *q = best->ready[0];
+		memmove(best->ready, best->ready + 1, --best->nready * sizeof(*best->ready));
+		*c = q->c;
+		talloc_steal(mem_ctx, q);
+		r->last_path = best->path;
+		r->last_line = q->line;
+		if (fill(r, best, err, mem_ctx) != 0)
+			return -1;
+		return 1;
+	}
+}
+
+uint64_t trace_bad_lines(const struct trace_reader *r)
+{
+	return r->bad;
+}
+
+uint64_t trace_unjoined(const struct trace_reader *r)
+{
+	return r->unjoined;
+}
+
+const char *trace_where(TALLOC_CTX *mem_ctx, const struct trace_reader *r)
+{
+	return talloc_asprintf(mem_ctx, "%s:%llu", r->last_path ? r->last_path : "?",
+			       (unsigned long long)r->last_line);
+}

@@ -1,0 +1,853 @@
+/*
+ * translate.c - strace's calls into the dialect's rows (translate.h).
+ *
+ * Owns the table of calls it knows (what strace prints for each, what
+ * the row holds, what the call does to descriptors) and the resolution
+ * of paths; knows nothing of files, of the walk or of the writer.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loadfile.h"
+#include "record/fdmodel.h"
+#include "record/infer.h"
+#include "record/paths.h"
+#include "record/translate.h"
+
+struct translate {
+	struct recording *rec;
+	struct fdmodel *fds;
+	struct infer *inf;	/* convert: the initial state is inferred; else NULL */
+	TALLOC_CTX *tmp;	/* freed after every call */
+};
+
+/* What a call does beyond its row, when it succeeds. */
+enum effect {
+	E_NONE,
+	E_OPEN,		/* the result is a new descriptor on the path */
+	E_CLOSE,
+	E_DUP,		/* dup, dup2, dup3: the result is a copy of the FD */
+	E_READ,		/* the result is bytes read */
+	E_WRITE,	/* the result is bytes written */
+	E_LIST,		/* getdents: the FD's directory was listed */
+	E_CHDIR,
+	E_FCHDIR,
+	E_NOROW,	/* beneath the roots but the dialect has no row for it */
+};
+
+/*
+ * A call and strace's arguments, one letter each:
+ *   P  a path (after a D: relative to that directory descriptor)
+ *   D  a directory descriptor, for the P after it
+ *   F  a descriptor, which must be open beneath the roots
+ *   N  a number or flags, written as printed
+ *   O  the same, but strace leaves it out at times: written as 0 then
+ *   S  a string (an xattr's name, a link's target), written quoted
+ *   V  an iovec: the total of its lengths is written
+ *   L  an offset given by address, [N] or NULL: N or "-"
+ *   _  not written (a buffer, a structure)
+ */
+struct callspec {
+	const char *name;	/* as strace prints it */
+	const char *write;	/* the row's name when another, else NULL */
+	const char *shape;
+	enum effect effect;
+};
+
+static const struct callspec calls[] = {
+	{ "open", NULL, "PNO", E_OPEN },
+	{ "openat", NULL, "DPNO", E_OPEN },
+	{ "creat", NULL, "PN", E_OPEN },
+	{ "close", NULL, "F", E_CLOSE },
+	{ "read", NULL, "F_N", E_READ },
+	{ "pread64", NULL, "F_NN", E_READ },
+	{ "readv", NULL, "FV_", E_READ },
+	{ "preadv", NULL, "FV_N", E_READ },
+	{ "preadv2", NULL, "FV_N_", E_READ },
+	{ "write", NULL, "F_N", E_WRITE },
+	{ "pwrite64", NULL, "F_NN", E_WRITE },
+	{ "writev", NULL, "FV_", E_WRITE },
+	{ "pwritev", NULL, "FV_N", E_WRITE },
+	{ "pwritev2", NULL, "FV_N_", E_WRITE },
+	{ "lseek", NULL, "FNN", E_NONE },
+	{ "fsync", NULL, "F", E_NONE },
+	{ "fdatasync", NULL, "F", E_NONE },
+	{ "sync_file_range", NULL, "FNNN", E_NONE },
+	{ "ftruncate", NULL, "FN", E_NONE },
+	{ "truncate", NULL, "PN", E_NONE },
+	{ "fallocate", NULL, "FNNN", E_NONE },
+	{ "stat", NULL, "P_", E_NONE },
+	{ "lstat", NULL, "P_", E_NONE },
+	{ "fstat", NULL, "F_", E_NONE },
+	{ "newfstatat", NULL, "DP_N", E_NONE },
+	{ "statx", NULL, "DPNN_", E_NONE },
+	{ "access", NULL, "PN", E_NONE },
+	{ "faccessat", NULL, "DPNO", E_NONE },
+	{ "faccessat2", NULL, "DPNN", E_NONE },
+	{ "getdents64", NULL, "F_N", E_LIST },
+	{ "getdents", NULL, "F_N", E_LIST },
+	{ "mkdir", NULL, "PN", E_NONE },
+	{ "mkdirat", NULL, "DPN", E_NONE },
+	{ "rmdir", NULL, "P", E_NONE },
+	{ "unlink", NULL, "P", E_NONE },
+	{ "unlinkat", NULL, "DPN", E_NONE },
+	{ "rename", NULL, "PP", E_NONE },
+	{ "renameat", NULL, "DPDP", E_NONE },
+	{ "renameat2", NULL, "DPDPN", E_NONE },
+	{ "link", NULL, "PP", E_NONE },
+	{ "linkat", NULL, "DPDPN", E_NONE },
+	{ "symlink", NULL, "SP", E_NONE },
+	{ "symlinkat", NULL, "SDP", E_NONE },
+	{ "readlink", NULL, "P_N", E_NONE },
+	{ "readlinkat", NULL, "DP_N", E_NONE },
+	{ "chmod", NULL, "PN", E_NONE },
+	{ "fchmod", NULL, "FN", E_NONE },
+	{ "fchmodat", NULL, "DPN", E_NONE },
+	{ "chown", NULL, "PNN", E_NONE },
+	{ "lchown", NULL, "PNN", E_NONE },
+	{ "fchown", NULL, "FNN", E_NONE },
+	{ "fchownat", NULL, "DPNNN", E_NONE },
+	{ "utimensat", NULL, "DP_N", E_NONE },
+	{ "getxattr", NULL, "PS_N", E_NONE },
+	{ "lgetxattr", NULL, "PS_N", E_NONE },
+	{ "fgetxattr", NULL, "FS_N", E_NONE },
+	{ "setxattr", NULL, "PS_NN", E_NONE },
+	{ "lsetxattr", NULL, "PS_NN", E_NONE },
+	{ "fsetxattr", NULL, "FS_NN", E_NONE },
+	{ "listxattr", NULL, "P_N", E_NONE },
+	{ "llistxattr", NULL, "P_N", E_NONE },
+	{ "flistxattr", NULL, "F_N", E_NONE },
+	{ "removexattr", NULL, "PS", E_NONE },
+	{ "lremovexattr", NULL, "PS", E_NONE },
+	{ "fremovexattr", NULL, "FS", E_NONE },
+	{ "statfs", NULL, "P_", E_NONE },
+	{ "fstatfs", NULL, "F_", E_NONE },
+	{ "copy_file_range", NULL, "FLFLNN", E_NONE },
+	{ "sendfile", NULL, "FFLN", E_NONE },
+	{ "dup", NULL, "F", E_DUP },
+	{ "dup2", NULL, "FN", E_DUP },
+	{ "dup3", NULL, "FNN", E_DUP },
+	{ "flock", NULL, "FN", E_NONE },
+	{ "chdir", NULL, "P", E_CHDIR },
+	{ "fchdir", NULL, "F", E_FCHDIR },
+	/* beneath the roots, but with no row: counted */
+	{ "mknod", NULL, "PNO", E_NOROW },
+	{ "mknodat", NULL, "DPNO", E_NOROW },
+	{ "utime", NULL, "P_", E_NOROW },
+	{ "utimes", NULL, "P_", E_NOROW },
+	{ "futimesat", NULL, "DP_", E_NOROW },
+	{ "inotify_add_watch", NULL, "FPN", E_NOROW },
+	{ "name_to_handle_at", NULL, "DP___", E_NOROW },
+	{ "fadvise64", NULL, "FNNN", E_NOROW },
+	{ "readahead", NULL, "FNN", E_NOROW },
+	{ "syncfs", NULL, "F", E_NOROW },
+	{ "ioctl", NULL, "F__", E_NOROW },
+};
+
+/* The calls the recorder asks strace to trace: the table's and the ones
+ * handled apart (processes, fcntl, mmap, close_range, openat2). */
+const char *translate_trace_set(TALLOC_CTX *mem_ctx)
+{
+	static const char *const extra[] = {
+		"fcntl", "openat2", "mmap", "close_range", "clone", "clone3", "fork", "vfork",
+		"execve", "execveat",
+	};
+	char *s = talloc_strdup(mem_ctx, "");
+
+	for (size_t i = 0; s && i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (strcmp(calls[i].name, "ioctl") != 0)
+			s = talloc_asprintf_append(s, "%s?%s", *s ? "," : "", calls[i].name);
+	for (size_t i = 0; s && i < sizeof(extra) / sizeof(extra[0]); i++)
+		s = talloc_asprintf_append(s, ",?%s", extra[i]);
+	return s;
+}
+
+static const struct callspec *spec_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (strcmp(calls[i].name, name) == 0)
+			return &calls[i];
+	return NULL;
+}
+
+/* The top directory of an absolute path outside the roots, for the
+ * summary ("/usr"). */
+static char *top_dir(TALLOC_CTX *mem_ctx, const char *abs)
+{
+	const char *e = strchr(abs + 1, '/');
+
+	return e ? talloc_strndup(mem_ctx, abs, (size_t)(e - abs)) : talloc_strdup(mem_ctx, abs);
+}
+
+/* ---- one call ---- */
+
+/* Where a call's arguments lead: every path and descriptor beneath the
+ * roots, or why not. */
+enum where { W_IN, W_OUTSIDE, W_FD_OUTSIDE, W_UNKNOWN };
+
+struct call_state {
+	struct translate *tr;
+	const struct sc_call *c;
+	const struct callspec *spec;
+	enum where where;
+	const char *outside_top;	/* a path outside: its top directory */
+	char *args;			/* the row's arguments so far */
+	const char *path[2];		/* the absolute paths named, in order */
+	const char *rel[2];
+	int npath;
+	int fd[2];			/* the descriptors named */
+	int nfd;
+	bool empty_path_fd;		/* a D P pair with "" and AT_EMPTY_PATH */
+};
+
+static void addf(struct call_state *s, const char *fmt, const char *v)
+{
+	if (s->args)
+		s->args = talloc_asprintf_append(s->args, fmt, v);
+}
+
+static bool has_flag(const char *text, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	for (const char *p = text; p && (p = strstr(p, flag)) != NULL; p += n) {
+		bool start = p == text || p[-1] == '|' || p[-1] == ' ' || p[-1] == '=' || p[-1] == '{';
+		bool end = p[n] == '\0' || p[n] == '|' || p[n] == ',' || p[n] == '}' || p[n] == ' ';
+		if (start && end)
+			return true;
+	}
+	return false;
+}
+
+/* A number or flags as printed, less strace's comments ("0x10 /\* AT_??? *\/"). */
+static char *token(TALLOC_CTX *mem_ctx, const char *text)
+{
+	const char *c = strstr(text, " /*");
+	size_t n = c ? (size_t)(c - text) : strlen(text);
+
+	return talloc_strndup(mem_ctx, text, n);
+}
+
+/* Resolve path argument `text` against directory descriptor dirfd (or
+ * the working directory): the absolute path, or NULL with s->where set. */
+static const char *resolve(struct call_state *s, int dirfd, const char *text)
+{
+	struct translate *tr = s->tr;
+	bool cut;
+	char *p = strace_string(tr->tmp, text, &cut);
+
+	if (!p || cut) {
+		if (cut)
+			tr->rec->cut_paths++;
+		s->where = W_UNKNOWN;
+		return NULL;
+	}
+	if (p[0] == '/')
+		return path_normalize(tr->tmp, p);
+	const char *dir;
+	if (dirfd == SC_AT_FDCWD) {
+		dir = fdmodel_cwd(tr->fds, s->c->tid);
+	} else {
+		struct ofd *o = fdmodel_get(tr->fds, s->c->tid, dirfd);
+		dir = o ? o->path : NULL;
+	}
+	if (!dir) {
+		s->where = W_UNKNOWN;
+		return NULL;
+	}
+	return path_normalize(tr->tmp, talloc_asprintf(tr->tmp, "%s/%s", dir, p));
+}
+
+/* A path argument: resolved, checked, written. */
+static void arg_path(struct call_state *s, int dirfd, const char *text)
+{
+	const char *abs;
+
+	if (s->empty_path_fd) {
+		struct ofd *o = fdmodel_get(s->tr->fds, s->c->tid, dirfd);
+		abs = o ? o->path : NULL;
+		if (!abs)
+			s->where = W_UNKNOWN;
+	} else {
+		abs = resolve(s, dirfd, text);
+	}
+	if (!abs)
+		return;
+	const char *rel = path_in_roots(s->tr->tmp, s->tr->rec, abs);
+	if (!rel) {
+		if (s->where == W_IN) {
+			s->where = W_OUTSIDE;
+			s->outside_top = top_dir(s->tr->tmp, abs);
+		}
+		return;
+	}
+	if (s->npath < 2) {
+		s->path[s->npath] = abs;
+		s->rel[s->npath++] = rel;
+	}
+	addf(s, " %s", recording_quote(s->tr->tmp, rel));
+}
+
+static void arg_fd(struct call_state *s, const char *text)
+{
+	int fd;
+
+	if (!strace_fd(text, &fd) || fd < 0) {
+		s->where = W_UNKNOWN;
+		return;
+	}
+	struct ofd *o = fdmodel_get(s->tr->fds, s->c->tid, fd);
+	if (!o || !o->in_root) {
+		if (s->where == W_IN)
+			s->where = W_FD_OUTSIDE;
+		return;
+	}
+	if (s->nfd < 2)
+		s->fd[s->nfd++] = fd;
+	char num[16];
+	snprintf(num, sizeof(num), "%d", fd);
+	addf(s, " %s", num);
+}
+
+/* The arguments by the spec's shape. */
+static void walk_shape(struct call_state *s)
+{
+	const struct sc_call *c = s->c;
+	int dirfd = SC_AT_FDCWD;
+	int i = 0;
+
+	for (const char *k = s->spec->shape; *k && s->where == W_IN; k++, i++) {
+		const char *a = i < c->nargs ? c->arg[i] : NULL;
+		if (!a && *k != 'O') {
+			s->where = W_UNKNOWN;
+			break;
+		}
+		switch (*k) {
+		case 'D':
+			if (!strace_fd(a, &dirfd))
+				s->where = W_UNKNOWN;
+			break;
+		case 'P':
+			arg_path(s, dirfd, a);
+			dirfd = SC_AT_FDCWD;
+			s->empty_path_fd = false;
+			break;
+		case 'F':
+			arg_fd(s, a);
+			break;
+		case 'N':
+			addf(s, " %s", token(s->tr->tmp, a));
+			break;
+		case 'O':
+			addf(s, " %s", a ? token(s->tr->tmp, a) : "0");
+			break;
+		case 'S': {
+			char *str = strace_string(s->tr->tmp, a, NULL);
+			if (!str)
+				s->where = W_UNKNOWN;
+			else
+				addf(s, " %s", recording_quote(s->tr->tmp, str));
+			break;
+		}
+		case 'V': {
+			char num[24];
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)strace_iov_total(a));
+			addf(s, " %s", num);
+			break;
+		}
+		case 'L': {
+			int64_t v;
+			char num[24];
+			if (strace_bracketed_int(a, &v))
+				snprintf(num, sizeof(num), "%lld", (long long)v);
+			else
+				strcpy(num, "-");
+			addf(s, " %s", num);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static struct row *add_row(struct translate *tr, const struct sc_call *c, const char *call,
+			   const char *args)
+{
+	struct recording *rec = tr->rec;
+	struct row *r = recording_add(rec);
+
+	if (!r)
+		return NULL;
+	r->start_us = c->start_us - rec->t0_us;
+	if (r->start_us < 0)
+		r->start_us = 0;
+	r->dur_us = c->dur_us > 0 ? c->dur_us : 0;
+	r->tid = c->tid;
+	r->call = call;
+	r->args = talloc_strdup(rec, args ? args : "");
+	if (c->ret < 0 && c->err[0])
+		snprintf(r->result, sizeof(r->result), "%s", c->err);
+	else
+		snprintf(r->result, sizeof(r->result), "%lld", (long long)c->ret);
+	if (r->start_us + r->dur_us > rec->end_us)
+		rec->end_us = r->start_us + r->dur_us;
+	rec->io_us += r->dur_us;
+	if (!r->args || !tally_add(&rec->calls, call, 1))
+		return NULL;
+	return r;
+}
+
+/* Count a call left out, by why. */
+static bool left_out(struct translate *tr, const struct call_state *s)
+{
+	struct recording *rec = tr->rec;
+
+	switch (s->where) {
+	case W_OUTSIDE:
+		return tally_add(&rec->outside, s->outside_top ? s->outside_top : "?", 1);
+	case W_UNKNOWN:
+		return tally_add(&rec->outside, "(unresolved)", 1);
+	case W_FD_OUTSIDE:
+		rec->fd_outside++;
+		return true;
+	case W_IN:
+		break;
+	}
+	return true;
+}
+
+/* The open family's descriptor, once it is known to be beneath the roots. */
+static bool effect_open(struct translate *tr, const struct call_state *s, const char *flags)
+{
+	struct ofd *o = fdmodel_open(tr->fds, s->c->tid, (int)s->c->ret,
+				     flags && has_flag(flags, "O_CLOEXEC"), true);
+
+	if (!o || !(o->path = talloc_strdup(o, s->path[0])))
+		return false;
+	o->is_dir = flags && has_flag(flags, "O_DIRECTORY");
+	o->append = flags && has_flag(flags, "O_APPEND");
+	return true;
+}
+
+/* A call opening a descriptor on a path outside the roots: the descriptor
+ * is known, so that later calls on it are counted as outside. */
+static bool open_outside(struct translate *tr, const struct sc_call *c, const char *abs,
+			 const char *flags)
+{
+	struct ofd *o = fdmodel_open(tr->fds, c->tid, (int)c->ret,
+				     flags && has_flag(flags, "O_CLOEXEC"), false);
+
+	return o && (!abs || (o->path = talloc_strdup(o, abs)));
+}
+
+static const char *flags_arg(const struct call_state *s)
+{
+	const char *shape = s->spec->shape;
+
+	for (int i = 0; shape[i]; i++)
+		if (shape[i] == 'N' && i < s->c->nargs)
+			return s->c->arg[i];
+	return NULL;
+}
+
+/* read, write, readv, writev move the offset; lseek sets it. */
+static void advance(struct translate *tr, const struct call_state *s)
+{
+	struct ofd *o = fdmodel_get(tr->fds, s->c->tid, s->fd[0]);
+	const char *n = s->c->name;
+
+	if (o && (strcmp(n, "read") == 0 || strcmp(n, "write") == 0 || strcmp(n, "readv") == 0 ||
+		  strcmp(n, "writev") == 0))
+		o->pos += (uint64_t)s->c->ret;
+}
+
+/* The inference's view of a row: its paths (a descriptor's file), and
+ * for a read where it ended and what it asked for. */
+static bool infer_row(struct translate *tr, const struct call_state *s)
+{
+	const struct sc_call *c = s->c;
+	const char *rel = s->npath ? s->rel[0] : NULL;
+	uint64_t extent = 0, asked = 0;
+
+	if (!s->npath && s->nfd) {
+		struct ofd *o = fdmodel_get(tr->fds, c->tid, s->fd[0]);
+		rel = o ? path_in_roots(tr->tmp, tr->rec, o->path) : NULL;
+		if (o && s->spec->effect == E_READ && c->ret >= 0) {
+			int64_t off = -1;
+			const char *shape = s->spec->shape;
+			if (strlen(shape) >= 4 && shape[3] == 'N')
+				strace_int(c->arg[3], &off);
+			uint64_t from = off >= 0 ? (uint64_t)off : o->pos;
+			extent = from + (uint64_t)c->ret;
+			asked = shape[1] == 'V' ? strace_iov_total(c->arg[1])
+						: (uint64_t)strtoull(c->arg[2], NULL, 0);
+		}
+	}
+	return infer_call(tr->inf, c, rel, s->npath > 1 ? s->rel[1] : NULL, extent, asked);
+}
+
+/* What a successful call does to the model. */
+static bool apply_effect(struct translate *tr, struct call_state *s)
+{
+	const struct sc_call *c = s->c;
+	struct recording *rec = tr->rec;
+
+	switch (s->spec->effect) {
+	case E_OPEN:
+		return effect_open(tr, s, strcmp(c->name, "creat") == 0 ? NULL : flags_arg(s));
+	case E_CLOSE:
+		fdmodel_close(tr->fds, c->tid, s->fd[0]);
+		return true;
+	case E_DUP: {
+		bool cloexec = strcmp(c->name, "dup3") == 0 && c->nargs > 2 &&
+			       has_flag(c->arg[2], "O_CLOEXEC");
+		return fdmodel_dup(tr->fds, c->tid, s->fd[0], (int)c->ret, cloexec);
+	}
+	case E_READ:
+		rec->bytes_read += (uint64_t)c->ret;
+		advance(tr, s);
+		return true;
+	case E_WRITE:
+		rec->bytes_written += (uint64_t)c->ret;
+		advance(tr, s);
+		return true;
+	case E_LIST: {
+		struct ofd *o = fdmodel_get(tr->fds, c->tid, s->fd[0]);
+		const char *rel = o ? path_in_roots(tr->tmp, rec, o->path) : NULL;
+		return !rel || recording_touch(rec, rel, TOUCH_LISTED);
+	}
+	case E_CHDIR:
+		return fdmodel_chdir(tr->fds, c->tid, s->path[0]);
+	case E_FCHDIR: {
+		struct ofd *o = fdmodel_get(tr->fds, c->tid, s->fd[0]);
+		return !o || fdmodel_chdir(tr->fds, c->tid, o->path);
+	}
+	case E_NONE:
+	case E_NOROW:
+		break;
+	}
+	return true;
+}
+
+/* utimensat(fd, NULL, times, 0): glibc's futimens(). */
+static const struct callspec futimens_spec = { "utimensat", "futimens", "F___", E_NONE };
+
+/* A call of the table. */
+static int generic(struct translate *tr, const struct sc_call *c, const struct callspec *spec)
+{
+	struct call_state s = { .tr = tr, .c = c, .spec = spec, .where = W_IN };
+	const char *call = spec->write ? spec->write : spec->name;
+
+	s.args = talloc_strdup(tr->tmp, "");
+	/* fstat(), futimens() and the like as glibc makes them: on an FD */
+	bool empty = c->nargs > 1 && strcmp(c->arg[1], "\"\"") == 0 && spec->shape[0] == 'D';
+	if (empty && strcmp(c->name, "newfstatat") == 0 && has_flag(c->arg[3], "AT_EMPTY_PATH")) {
+		spec = spec_of("fstat");
+		call = "fstat";
+		s.spec = spec;
+	} else if (strcmp(c->name, "utimensat") == 0 && c->nargs > 1 && strcmp(c->arg[1], "NULL") == 0) {
+		call = "futimens";
+		s.spec = &futimens_spec;
+	} else if (empty) {
+		s.empty_path_fd = true;	/* statx(fd, "", AT_EMPTY_PATH): the FD's file */
+	}
+	walk_shape(&s);
+	if (!s.args)
+		return -1;
+	if (s.where == W_IN && s.npath == 0 && s.nfd == 0)
+		s.where = W_UNKNOWN;
+	if (s.where != W_IN) {
+		/* a descriptor opened outside the roots is still a descriptor */
+		if (spec->effect == E_OPEN && c->ret >= 0) {
+			bool cut;
+			const char *text = c->arg[spec->shape[0] == 'D' ? 1 : 0];
+			char *p = strace_string(tr->tmp, text, &cut);
+			if (!open_outside(tr, c, p && p[0] == '/' ? p : NULL,
+					  strcmp(c->name, "creat") == 0 ? NULL : flags_arg(&s)))
+				return -1;
+		} else if (spec->effect == E_DUP && c->ret >= 0) {
+			int fd;
+			if (strace_fd(c->arg[0], &fd) && fdmodel_get(tr->fds, c->tid, fd))
+				fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, false);
+			else
+				fdmodel_close(tr->fds, c->tid, (int)c->ret);
+		} else if (spec->effect == E_CLOSE) {
+			int fd;
+			if (strace_fd(c->arg[0], &fd))
+				fdmodel_close(tr->fds, c->tid, fd);
+		} else if (spec->effect == E_CHDIR && c->ret == 0 && s.where == W_OUTSIDE) {
+			bool cut;
+			char *p = strace_string(tr->tmp, c->arg[0], &cut);
+			const char *cwd = fdmodel_cwd(tr->fds, c->tid);
+			if (p && !cut && cwd &&
+			    !fdmodel_chdir(tr->fds, c->tid,
+					   path_normalize(tr->tmp, p[0] == '/' ? p
+							  : talloc_asprintf(tr->tmp, "%s/%s", cwd, p))))
+				return -1;
+		}
+		return left_out(tr, &s) ? 0 : -1;
+	}
+	for (int i = 0; i < s.npath; i++)
+		if (!recording_touch(tr->rec, s.rel[i], TOUCH_USED))
+			return -1;
+	if (spec->effect == E_NOROW)
+		return tally_add(&tr->rec->norow, c->name, 1) ? 0 : -1;
+	struct row *r = add_row(tr, c, call, s.args);
+	if (!r || (tr->inf && !infer_row(tr, &s)))
+		return -1;
+	if (tr->inf && spec->effect == E_LIST && c->ret >= 0)
+		strcpy(r->result, "*");	/* the listing holds what the trace never named */
+	if (strcmp(c->name, "lseek") == 0 && c->ret >= 0) {
+		struct ofd *o = fdmodel_get(tr->fds, c->tid, s.fd[0]);
+		if (o)
+			o->pos = (uint64_t)c->ret;
+	}
+	if (c->ret < 0)
+		return strcmp(c->name, "close") == 0 ? (fdmodel_close(tr->fds, c->tid, s.fd[0]), 0) : 0;
+	return apply_effect(tr, &s) ? 0 : -1;
+}
+
+/* fcntl: descriptor copies, close-on-exec, flags and locks have rows;
+ * the other commands are counted. */
+static int do_fcntl(struct translate *tr, const struct sc_call *c)
+{
+	int fd;
+	struct ofd *o = c->nargs >= 2 && strace_fd(c->arg[0], &fd) ? fdmodel_get(tr->fds, c->tid, fd) : NULL;
+	const char *cmd = c->nargs >= 2 ? c->arg[1] : "";
+	bool dupfd = strcmp(cmd, "F_DUPFD") == 0 || strcmp(cmd, "F_DUPFD_CLOEXEC") == 0;
+
+	if (!o || !o->in_root) {
+		if (dupfd && c->ret >= 0) {
+			if (o)
+				fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, false);
+			else
+				fdmodel_close(tr->fds, c->tid, (int)c->ret);
+		}
+		if (o && strcmp(cmd, "F_SETFD") == 0 && c->ret == 0)
+			fdmodel_set_cloexec(tr->fds, c->tid, fd, c->nargs > 2 && has_flag(c->arg[2], "FD_CLOEXEC"));
+		tr->rec->fd_outside++;
+		return 0;
+	}
+	char *args = talloc_asprintf(tr->tmp, " %d %s", fd, cmd);
+	bool lock = strstr(cmd, "LK") != NULL && strncmp(cmd, "F_", 2) == 0;
+	if (lock && c->nargs > 2) {
+		const char *a = c->arg[2];
+		char *type = strace_field(tr->tmp, a, "l_type");
+		char *whence = strace_field(tr->tmp, a, "l_whence");
+		char *start = strace_field(tr->tmp, a, "l_start");
+		char *len = strace_field(tr->tmp, a, "l_len");
+		if (!type || !whence || !start || !len)
+			return tally_add(&tr->rec->norow, "fcntl", 1) ? 0 : -1;
+		args = talloc_asprintf_append(args, " %s %s %s %s", type, whence, start, len);
+	} else if (dupfd || strcmp(cmd, "F_SETFD") == 0 || strcmp(cmd, "F_GETFD") == 0 ||
+		   strcmp(cmd, "F_GETFL") == 0 || strcmp(cmd, "F_SETFL") == 0) {
+		args = talloc_asprintf_append(args, " %s", c->nargs > 2 ? token(tr->tmp, c->arg[2]) : "0");
+	} else {
+		return tally_add(&tr->rec->norow, "fcntl", 1) ? 0 : -1;
+	}
+	if (!args || !add_row(tr, c, "fcntl", args))
+		return -1;
+	if (c->ret < 0)
+		return 0;
+	if (dupfd)
+		return fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, strcmp(cmd, "F_DUPFD_CLOEXEC") == 0) ? 0 : -1;
+	if (strcmp(cmd, "F_SETFD") == 0)
+		fdmodel_set_cloexec(tr->fds, c->tid, fd, c->nargs > 2 && has_flag(c->arg[2], "FD_CLOEXEC"));
+	return 0;
+}
+
+/* openat2(dirfd, path, {flags=..., mode=..., resolve=...}, size): written
+ * as the openat it amounts to. */
+static int do_openat2(struct translate *tr, const struct sc_call *c)
+{
+	if (c->nargs < 3)
+		return 0;
+	char *flags = strace_field(tr->tmp, c->arg[2], "flags");
+	char *mode = strace_field(tr->tmp, c->arg[2], "mode");
+	struct sc_call o = *c;
+	o.nargs = 4;
+	o.arg[2] = flags ? flags : (char *)"0";
+	o.arg[3] = mode ? mode : (char *)"0";
+	return generic(tr, &o, spec_of("openat"));
+}
+
+/* mmap of a file: memory-mapped I/O, which no row can replay. */
+static int do_mmap(struct translate *tr, const struct sc_call *c)
+{
+	int fd;
+
+	if (c->nargs < 5 || !strace_fd(c->arg[4], &fd) || fd < 0 || c->ret == -1)
+		return 0;
+	struct ofd *o = fdmodel_get(tr->fds, c->tid, fd);
+	if (o && o->in_root)
+		tr->rec->mmaps++;
+	else
+		tr->rec->fd_outside++;
+	return 0;
+}
+
+struct range_state {
+	struct translate *tr;
+	int tid;
+	bool cloexec;
+	bool in_root;
+};
+
+static void range_one(void *arg, int fd, struct ofd *o)
+{
+	struct range_state *r = arg;
+
+	r->in_root = r->in_root || o->in_root;
+	if (r->cloexec)
+		fdmodel_set_cloexec(r->tr->fds, r->tid, fd, true);
+	else
+		fdmodel_close(r->tr->fds, r->tid, fd);
+}
+
+/* close_range(lo, hi, flags): the descriptors go (or become close-on-exec)
+ * with no row; the replay closes them when their numbers are opened again. */
+static int do_close_range(struct translate *tr, const struct sc_call *c)
+{
+	int64_t lo, hi;
+
+	if (c->ret != 0 || c->nargs < 2 || !strace_int(c->arg[0], &lo))
+		return 0;
+	if (!strace_int(c->arg[1], &hi))
+		hi = 1 << 30;
+	struct range_state r = { tr, c->tid, c->nargs > 2 && has_flag(c->arg[2], "CLOSE_RANGE_CLOEXEC"), false };
+	fdmodel_each(tr->fds, c->tid, (int)lo, (int)(hi > 1 << 30 ? 1 << 30 : hi), range_one, &r);
+	if (r.in_root)
+		return tally_add(&tr->rec->norow, "close_range", 1) ? 0 : -1;
+	return 0;
+}
+
+/* clone's flags: CLONE_FILES and CLONE_FS are what the model needs. */
+static unsigned long clone_flags(const char *text)
+{
+	unsigned long f = 0;
+
+	if (has_flag(text, "CLONE_FILES"))
+		f |= CLONE_FILES;
+	if (has_flag(text, "CLONE_FS"))
+		f |= CLONE_FS;
+	if (has_flag(text, "CLONE_THREAD"))
+		f |= CLONE_THREAD;
+	return f;
+}
+
+/* clone, clone3, fork, vfork: a `thread` or `fork` row, and the child's
+ * table shared or copied. */
+static int do_clone(struct translate *tr, const struct sc_call *c)
+{
+	if (c->ret <= 0)
+		return 0;
+	unsigned long flags = 0;
+	if (strcmp(c->name, "clone") == 0 || strcmp(c->name, "clone3") == 0) {
+		char *f = strace_field(tr->tmp, c->raw, "flags");
+		flags = f ? clone_flags(f) : 0;
+	}
+	int child = (int)c->ret;
+	if (!fdmodel_clone(tr->fds, c->tid, child, flags))
+		return -1;
+	if (flags & CLONE_THREAD)
+		tr->rec->threads_seen++;
+	else
+		tr->rec->processes_seen++;
+	struct row *r = add_row(tr, c, (flags & CLONE_FILES) ? "thread" : "fork", "");
+	if (!r)
+		return -1;
+	r->child = child;
+	return 0;
+}
+
+static void count_cloexec(void *arg, int fd, struct ofd *o)
+{
+	(void)fd;
+	*(bool *)arg = *(bool *)arg || o->in_root;
+}
+
+/* execve: the close-on-exec descriptors close; a row when one of them lay
+ * beneath the roots (else the exec changes nothing a replay holds). */
+static int do_exec(struct translate *tr, const struct sc_call *c)
+{
+	if (c->ret != 0)
+		return 0;
+	bool in_root = false;
+	fdmodel_each_cloexec(tr->fds, c->tid, count_cloexec, &in_root);
+	fdmodel_exec(tr->fds, c->tid);
+	if (!in_root)
+		return 0;
+	return add_row(tr, c, "exec", "") ? 0 : -1;
+}
+
+struct translate *translate_new(TALLOC_CTX *mem_ctx, struct recording *rec)
+{
+	struct translate *tr = talloc_zero(mem_ctx, struct translate);
+
+	if (!tr || !(tr->fds = fdmodel_new(tr)) || !(tr->tmp = talloc_new(tr))) {
+		talloc_free(tr);
+		return NULL;
+	}
+	tr->rec = rec;
+	return tr;
+}
+
+/* Whether the call's outcome says nothing: interrupted and restarted, or
+ * never returned (the thread ended inside it). */
+static bool no_outcome(const struct sc_call *c)
+{
+	return !c->has_result || c->ret_unknown ||
+	       (c->ret < 0 && strncmp(c->err, "ERESTART", 8) == 0);
+}
+
+int translate_call(struct translate *tr, const struct sc_call *c)
+{
+	struct recording *rec = tr->rec;
+	int rc = 0;
+
+	if (rec->first_tid < 0) {
+		rec->first_tid = c->tid;
+		rec->t0_us = c->start_us;
+	}
+	if (!fdmodel_known(tr->fds, c->tid)) {
+		if (c->tid != rec->first_tid)
+			rec->untraced_starts++;
+		if (!fdmodel_add(tr->fds, c->tid, rec->cwd0))
+			return -1;
+	}
+	if (no_outcome(c)) {
+		rec->restarted++;
+		return 0;
+	}
+	const struct callspec *spec = spec_of(c->name);
+	if (spec)
+		rc = generic(tr, c, spec);
+	else if (strcmp(c->name, "fcntl") == 0 || strcmp(c->name, "fcntl64") == 0)
+		rc = do_fcntl(tr, c);
+	else if (strcmp(c->name, "openat2") == 0)
+		rc = do_openat2(tr, c);
+	else if (strcmp(c->name, "mmap") == 0)
+		rc = do_mmap(tr, c);
+	else if (strcmp(c->name, "close_range") == 0)
+		rc = do_close_range(tr, c);
+	else if (strcmp(c->name, "clone") == 0 || strcmp(c->name, "clone3") == 0 ||
+		 strcmp(c->name, "fork") == 0 || strcmp(c->name, "vfork") == 0)
+		rc = do_clone(tr, c);
+	else if (strcmp(c->name, "execve") == 0 || strcmp(c->name, "execveat") == 0)
+		rc = do_exec(tr, c);
+	talloc_free_children(tr->tmp);
+	return rc;
+}
+
+void translate_infer(struct translate *tr, struct infer *inf)
+{
+	tr->inf = inf;
+}
+
+unsigned translate_max_open(const struct translate *tr)
+{
+	return fdmodel_max_in_root(tr->fds);
+}

@@ -1,0 +1,41 @@
+/*
+ * translate.h - strace's calls, one at a time, into the rows of the
+ * system-call dialect (doc/SYSCALLS.md).
+ *
+ * For each call it resolves every path whole (against the thread's
+ * working directory or the directory descriptor's path, lexically), keeps
+ * the rows of calls beneath the roots and counts the rest by why they
+ * were left out, and keeps the descriptor model (fdmodel.h) up to date:
+ * opens, closes, dups, close-on-exec, clone, execve, chdir.  The thread
+ * of the first call is stream 1, working in rec->cwd0.
+ *
+ * Knows nothing of strace's files or of how the loadfile is written.
+ */
+#ifndef RECORD_TRANSLATE_H
+#define RECORD_TRANSLATE_H
+
+#include <talloc.h>
+
+#include "record/recording.h"
+#include "record/strace_line.h"
+
+struct translate;
+
+/* A translation into rec, whose roots, base and cwd0 are set. */
+struct translate *translate_new(TALLOC_CTX *mem_ctx, struct recording *rec);
+
+/* Infer the initial state as the calls go (convert: no walk). */
+struct infer;
+void translate_infer(struct translate *tr, struct infer *inf);
+
+/* Take one call (in start order).  Returns 0, or -1 when memory ran out. */
+int translate_call(struct translate *tr, const struct sc_call *c);
+
+/* The calls `dbench record` asks strace to trace (strace's -e trace=
+ * list, each name with '?' so that one this machine lacks is no error). */
+const char *translate_trace_set(TALLOC_CTX *mem_ctx);
+
+/* The most descriptors beneath the roots open at once. */
+unsigned translate_max_open(const struct translate *tr);
+
+#endif
