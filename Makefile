@@ -103,10 +103,15 @@ $(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.
 	@mkdir -p $(O)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/stats/hist.o $(O)/load/ops.o
 
+# A program of the record tests: two threads sharing one file.
+$(O)/tests/twothreads: tests/tools/twothreads.c
+	@mkdir -p $(O)/tests
+	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
+
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge
+check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) sh tests/run.sh
 
 check-sanitize:

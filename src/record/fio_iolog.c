@@ -170,7 +170,7 @@ static bool initial_state(struct fio_state *st)
 	size_t n = pathmap_count(st->files);
 	struct recording *rec = st->rec;
 	struct pathmap *dirs = pathmap_new(st->mem_ctx);
-	struct init_entry *v = talloc_zero_array(rec, struct init_entry, n * 8 + 1);
+	struct rec_init *v = talloc_zero_array(rec, struct rec_init, n * 8 + 1);
 	size_t k = 0, cap = n * 8 + 1;
 
 	if (!dirs || !v)
@@ -185,13 +185,13 @@ static bool initial_state(struct fio_state *st)
 				continue;
 			if (!pathmap_put(dirs, d, d))
 				return false;
-			if (k == cap && !(v = talloc_realloc(rec, v, struct init_entry, cap *= 2)))
+			if (k == cap && !(v = talloc_realloc(rec, v, struct rec_init, cap *= 2)))
 				return false;
-			v[k++] = (struct init_entry){ .path = d, .type = INIT_DIR, .mode = 0755 };
+			v[k++] = (struct rec_init){ .path = d, .type = REC_DIR, .mode = 0755 };
 		}
-		if (k == cap && !(v = talloc_realloc(rec, v, struct init_entry, cap *= 2)))
+		if (k == cap && !(v = talloc_realloc(rec, v, struct rec_init, cap *= 2)))
 			return false;
-		v[k++] = (struct init_entry){ .path = talloc_strdup(v, f->rel), .type = INIT_FILE,
+		v[k++] = (struct rec_init){ .path = talloc_strdup(v, f->rel), .type = REC_FILE,
 					      .mode = 0644, .size = f->extent };
 	}
 	recording_sort_init(v, k);

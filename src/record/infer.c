@@ -19,7 +19,7 @@ enum state {
 
 struct ipath {
 	enum state state;
-	enum init_type type;
+	enum rec_init_type type;
 	bool type_known;
 	unsigned mode;
 	bool mode_known;
@@ -58,7 +58,7 @@ static struct ipath *get(struct infer *inf, const char *rel)
 	return p;
 }
 
-static void set_type(struct ipath *p, enum init_type t)
+static void set_type(struct ipath *p, enum rec_init_type t)
 {
 	if (!p->type_known) {
 		p->type = t;
@@ -82,7 +82,7 @@ static struct ipath *existed(struct infer *inf, const char *rel)
 		struct ipath *d = get(inf, dir);
 		if (!d)
 			break;
-		set_type(d, INIT_DIR);
+		set_type(d, REC_DIR);
 		if (d->state && d->state != S_MAYBE)
 			break;
 		d->state = S_EXISTED;
@@ -92,7 +92,7 @@ static struct ipath *existed(struct infer *inf, const char *rel)
 }
 
 /* rel was made by the trace: its parent was there (or made before it). */
-static void created(struct infer *inf, const char *rel, enum init_type t)
+static void created(struct infer *inf, const char *rel, enum rec_init_type t)
 {
 	struct ipath *p = get(inf, rel);
 
@@ -109,7 +109,7 @@ static void created(struct infer *inf, const char *rel, enum init_type t)
 			if (d && !d->state)
 				existed(inf, dir);
 			if (d)
-				set_type(d, INIT_DIR);
+				set_type(d, REC_DIR);
 		}
 		talloc_free(dir);
 	}
@@ -130,17 +130,17 @@ static void from_stat(struct ipath *p, const char *text)
 		return;
 	m = strchr(m, '=') + 1;
 	if (strncmp(m, "S_IFDIR", 7) == 0)
-		set_type(p, INIT_DIR);
+		set_type(p, REC_DIR);
 	else if (strncmp(m, "S_IFLNK", 7) == 0)
-		set_type(p, INIT_SYMLINK);
+		set_type(p, REC_SYMLINK);
 	else if (strncmp(m, "S_IFREG", 7) == 0)
-		set_type(p, INIT_FILE);
+		set_type(p, REC_FILE);
 	const char *bar = strchr(m, '|');
 	if (bar && bar[1] == '0') {
 		p->mode = (unsigned)strtoul(bar + 1, NULL, 8) & 07777;
 		p->mode_known = true;
 	}
-	if (sz && p->type == INIT_FILE) {
+	if (sz && p->type == REC_FILE) {
 		p->size = strtoull(strchr(sz, '=') + 1, NULL, 10);
 		p->size_exact = true;
 	}
@@ -194,15 +194,15 @@ static void on_open(struct infer *inf, const struct sc_call *c, const char *rel)
 		return;
 	}
 	if (strstr(f, "O_DIRECTORY"))
-		set_type(p, INIT_DIR);
+		set_type(p, REC_DIR);
 	if (!creat)
 		existed(inf, rel);
 	else if (excl)
-		created(inf, rel, INIT_FILE);
+		created(inf, rel, REC_FILE);
 	else if (!p->state || p->state == S_ABSENT)
 		p->state = p->state == S_ABSENT ? S_CREATED : S_MAYBE;
 	if (creat) {
-		set_type(p, INIT_FILE);
+		set_type(p, REC_FILE);
 		const char *s = strrchr(rel, '/');
 		if (s) {
 			char *dir = talloc_strndup(NULL, rel, (size_t)(s - rel));
@@ -225,7 +225,7 @@ static void on_read(struct infer *inf, const char *rel, int64_t got, uint64_t ex
 		existed(inf, rel);
 	if (p->state != S_EXISTED)
 		return;
-	set_type(p, INIT_FILE);
+	set_type(p, REC_FILE);
 	if (p->size_exact)
 		return;
 	if (extent > p->size)
@@ -257,10 +257,10 @@ bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, con
 		if (rel2 && ok)
 			existed(inf, rel);
 		if (ok)
-			created(inf, made, strncmp(n, "mkdir", 5) == 0 ? INIT_DIR
-					   : strncmp(n, "symlink", 7) == 0 ? INIT_SYMLINK : INIT_FILE);
+			created(inf, made, strncmp(n, "mkdir", 5) == 0 ? REC_DIR
+					   : strncmp(n, "symlink", 7) == 0 ? REC_SYMLINK : REC_FILE);
 		else if (strcmp(c->err, "EEXIST") == 0 && existed(inf, made) && strncmp(n, "mkdir", 5) == 0)
-			set_type(get(inf, made), INIT_DIR);
+			set_type(get(inf, made), REC_DIR);
 	} else if (named(n, needs_path)) {
 		struct ipath *p = get(inf, rel);
 		if (p && !ok && strcmp(c->err, "ENOENT") == 0 && !p->state)
@@ -268,24 +268,24 @@ bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, con
 		if (p && ok) {
 			existed(inf, rel);
 			if (strcmp(n, "rmdir") == 0 || strcmp(n, "chdir") == 0)
-				set_type(p, INIT_DIR);
+				set_type(p, REC_DIR);
 			for (int i = 1; i < c->nargs; i++)
 				if (c->arg[i][0] == '{')
 					from_stat(p, c->arg[i]);
 			if ((strcmp(n, "readlink") == 0 || strcmp(n, "readlinkat") == 0) && !p->target) {
-				set_type(p, INIT_SYMLINK);
+				set_type(p, REC_SYMLINK);
 				p->target = strace_string(p, c->arg[strcmp(n, "readlink") ? 2 : 1], NULL);
 			}
 		}
 		if (ok && rel2)
-			created(inf, rel2, INIT_FILE);
+			created(inf, rel2, REC_FILE);
 	} else if (ok && (strcmp(n, "fstat") == 0 || strcmp(n, "getdents64") == 0 ||
 			  strcmp(n, "getdents") == 0 || strcmp(n, "fchdir") == 0)) {
 		struct ipath *p = get(inf, rel);
 		if (p && strcmp(n, "fstat") == 0 && c->nargs > 1)
 			from_stat(p, c->arg[1]);
 		else if (p)
-			set_type(p, INIT_DIR);
+			set_type(p, REC_DIR);
 	}
 	return inf->ok;
 }
@@ -293,7 +293,7 @@ bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, con
 bool infer_finish(struct infer *inf, struct recording *rec)
 {
 	size_t n = pathmap_count(inf->paths), k = 0;
-	struct init_entry *v = talloc_zero_array(rec, struct init_entry, n ? n : 1);
+	struct rec_init *v = talloc_zero_array(rec, struct rec_init, n ? n : 1);
 
 	if (!v || !inf->ok)
 		return false;
@@ -303,13 +303,13 @@ bool infer_finish(struct infer *inf, struct recording *rec)
 		struct ipath *p = val;
 		if (p->state != S_EXISTED || !*rel)
 			continue;
-		if (p->type == INIT_SYMLINK && !p->target)
-			p->type = INIT_FILE;	/* a link whose target the trace never read */
-		struct init_entry *e = &v[k++];
+		if (p->type == REC_SYMLINK && !p->target)
+			p->type = REC_FILE;	/* a link whose target the trace never read */
+		struct rec_init *e = &v[k++];
 		e->path = talloc_strdup(v, rel);
-		e->type = p->type_known ? p->type : INIT_FILE;
-		e->mode = p->mode_known ? p->mode : e->type == INIT_DIR ? 0755 : 0644;
-		e->size = e->type == INIT_FILE ? p->size : 0;
+		e->type = p->type_known ? p->type : REC_FILE;
+		e->mode = p->mode_known ? p->mode : e->type == REC_DIR ? 0755 : 0644;
+		e->size = e->type == REC_FILE ? p->size : 0;
 		e->target = p->target ? talloc_strdup(v, p->target) : NULL;
 	}
 	recording_sort_init(v, k);

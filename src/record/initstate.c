@@ -17,7 +17,7 @@
 #include "record/paths.h"
 
 struct wentry {
-	struct init_entry e;
+	struct rec_init e;
 	bool chosen;
 };
 
@@ -73,14 +73,14 @@ static bool add(struct walk *w, int dirfd, const char *name, const char *rel, co
 	we->e.path = talloc_strdup(we, rel);
 	we->e.mode = st->st_mode & 07777;
 	if (S_ISDIR(st->st_mode)) {
-		we->e.type = INIT_DIR;
+		we->e.type = REC_DIR;
 	} else if (S_ISLNK(st->st_mode)) {
 		char buf[4096];
 		ssize_t n = readlinkat(dirfd, name, buf, sizeof(buf) - 1);
-		we->e.type = INIT_SYMLINK;
+		we->e.type = REC_SYMLINK;
 		we->e.target = talloc_strndup(we, buf, n > 0 ? (size_t)n : 0);
 	} else if (S_ISREG(st->st_mode)) {
-		we->e.type = INIT_FILE;
+		we->e.type = REC_FILE;
 		we->e.size = (uint64_t)st->st_size;
 		if (w->with_data && !(we->e.data = read_data(w, dirfd, name, we->e.size, rel)))
 			return false;
@@ -199,7 +199,7 @@ bool walk_cut(const struct walk *w)
 struct chooser {
 	struct recording *rec;
 	const struct walk *w;
-	struct init_entry *out;
+	struct rec_init *out;
 	size_t n, cap;
 	bool ok;
 };
@@ -211,7 +211,7 @@ static void choose_one(struct chooser *ch, struct wentry *we)
 	we->chosen = true;
 	if (ch->n == ch->cap) {
 		size_t cap = ch->cap ? ch->cap * 2 : 256;
-		struct init_entry *v = talloc_realloc(ch->rec, ch->out, struct init_entry, cap);
+		struct rec_init *v = talloc_realloc(ch->rec, ch->out, struct rec_init, cap);
 		if (!v) {
 			ch->ok = false;
 			return;
@@ -261,7 +261,7 @@ static void choose_path(struct chooser *ch, const char *rel, int depth)
 		if (!we)
 			return;
 		choose_one(ch, we);
-		if (we->e.type == INIT_SYMLINK) {
+		if (we->e.type == REC_SYMLINK) {
 			choose_target(ch, we->e.path, we->e.target, p, depth);
 			return;
 		}

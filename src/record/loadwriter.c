@@ -150,7 +150,7 @@ static void header(struct writer *w)
 
 /* The init data lines of one file: chunks whose lines stay within
  * LOADFILE_MAX_LINE. */
-static void init_data(struct writer *w, const struct init_entry *e, const char *q)
+static void init_data(struct writer *w, const struct rec_init *e, const char *q)
 {
 	size_t room = LOADFILE_MAX_LINE - 64 - strlen(q);
 	size_t chunk = room / 4 * 3;
@@ -169,19 +169,26 @@ static void init_lines(struct writer *w)
 {
 	struct recording *rec = w->rec;
 
+	if (rec->ninit > LOADFILE_MAX_INIT) {
+		w->err = talloc_asprintf(rec, "the initial state has %zu entries, more than the %d a "
+					 "loadfile holds (LOADFILE_MAX_INIT): narrow --root", rec->ninit,
+					 LOADFILE_MAX_INIT);
+		w->code = 2;
+		return;
+	}
 	for (size_t i = 0; i < rec->ninit && !w->err; i++) {
-		const struct init_entry *e = &rec->init[i];
+		const struct rec_init *e = &rec->init[i];
 		char *q = recording_quote(rec, e->path);
 		switch (e->type) {
-		case INIT_DIR:
+		case REC_DIR:
 			line(w, "init dir %s 0%o\n", q, e->mode);
 			break;
-		case INIT_FILE:
+		case REC_FILE:
 			line(w, "init file %s %" PRIu64 " 0%o\n", q, e->size, e->mode);
 			if (e->data)
 				init_data(w, e, q);
 			break;
-		case INIT_SYMLINK: {
+		case REC_SYMLINK: {
 			char *t = recording_quote(rec, e->target);
 			line(w, "init symlink %s %s\n", q, t);
 			talloc_free(t);
@@ -231,6 +238,12 @@ static void rows(struct writer *w)
 		     r->call, r->args, result);
 	}
 	rec->streams = next - 1;
+	if (!w->err && rec->streams > LOADFILE_MAX_STREAMS) {
+		w->err = talloc_asprintf(rec, "the recording has %u threads and processes, more than "
+					 "the %d a loadfile holds (LOADFILE_MAX_STREAMS)", rec->streams,
+					 LOADFILE_MAX_STREAMS);
+		w->code = 2;
+	}
 }
 
 int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *path, char **err)

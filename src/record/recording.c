@@ -157,10 +157,10 @@ char *recording_quote(TALLOC_CTX *mem_ctx, const char *s)
 
 static int by_path(const void *a, const void *b)
 {
-	return strcmp(((const struct init_entry *)a)->path, ((const struct init_entry *)b)->path);
+	return strcmp(((const struct rec_init *)a)->path, ((const struct rec_init *)b)->path);
 }
 
-void recording_sort_init(struct init_entry *v, size_t n)
+void recording_sort_init(struct rec_init *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), by_path);
 }

@@ -37,14 +37,14 @@ enum {
 };
 
 /* One entry of the initial state. */
-enum init_type { INIT_DIR, INIT_FILE, INIT_SYMLINK };
-struct init_entry {
+enum rec_init_type { REC_DIR, REC_FILE, REC_SYMLINK };
+struct rec_init {
 	char *path;		/* relative to the recording's base */
-	enum init_type type;
+	enum rec_init_type type;
 	unsigned mode;		/* permission bits */
-	uint64_t size;		/* INIT_FILE */
-	char *target;		/* INIT_SYMLINK */
-	const char *data;	/* INIT_FILE's bytes (size of them), or NULL */
+	uint64_t size;		/* REC_FILE */
+	char *target;		/* REC_SYMLINK */
+	const char *data;	/* REC_FILE's bytes (size of them), or NULL */
 };
 
 /* A count by name (calls by type, reasons for leaving out). */
@@ -71,7 +71,7 @@ struct recording {
 	int64_t io_us;		/* the rows' durations added up */
 
 	/* the initial state, parents first */
-	struct init_entry *init;
+	struct rec_init *init;
 	size_t ninit;
 	bool walk_cut;		/* the walk stopped at its bound */
 
@@ -106,7 +106,7 @@ struct row *recording_add(struct recording *rec);
 bool recording_touch(struct recording *rec, const char *rel, unsigned bits);
 
 /* Sort initial-state entries by path: parents before children. */
-void recording_sort_init(struct init_entry *v, size_t n);
+void recording_sort_init(struct rec_init *v, size_t n);
 
 /* Count n more of `name` in a tally; false when memory ran out. */
 bool tally_add(struct tally *t, const char *name, uint64_t n);

@@ -26,9 +26,9 @@ static void files_line(FILE *f, const struct recording *rec)
 	char b[32];
 
 	for (size_t i = 0; i < rec->ninit; i++) {
-		if (rec->init[i].type == INIT_DIR)
+		if (rec->init[i].type == REC_DIR)
 			dirs++;
-		else if (rec->init[i].type == INIT_SYMLINK)
+		else if (rec->init[i].type == REC_SYMLINK)
 			links++;
 		else {
 			files++;
@@ -44,34 +44,34 @@ static void files_line(FILE *f, const struct recording *rec)
 static void left_out(FILE *f, const struct recording *rec)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
-	const char *lead = "  left out ";
+	const char *lead = "  left out  ";
 	uint64_t outside = tally_total(&rec->outside);
 	uint64_t norow = tally_total(&rec->norow);
 
 	if (outside) {
 		fprintf(f, "%s%" PRIu64 " calls on paths outside the roots (%s)\n", lead, outside,
 			tally_text(tmp, &rec->outside, 6));
-		lead = "           ";
+		lead = "            ";
 	}
 	if (rec->mmaps) {
 		fprintf(f, "%s%" PRIu64 " files beneath the roots mapped into memory (mmap): their "
 			"memory-mapped I/O has no row\n", lead, rec->mmaps);
-		lead = "           ";
+		lead = "            ";
 	}
 	if (norow) {
 		fprintf(f, "%s%" PRIu64 " calls beneath the roots with no row (%s)\n", lead, norow,
 			tally_text(tmp, &rec->norow, 8));
-		lead = "           ";
+		lead = "            ";
 	}
 	if (rec->fd_outside) {
 		fprintf(f, "%s%" PRIu64 " calls on descriptors not opened beneath the roots (pipes, "
 			"sockets, the terminal, files outside, those inherited)\n", lead, rec->fd_outside);
-		lead = "           ";
+		lead = "            ";
 	}
 	if (rec->restarted) {
 		fprintf(f, "%s%" PRIu64 " calls with no outcome (interrupted and restarted, or never "
 			"returned)\n", lead, rec->restarted);
-		lead = "           ";
+		lead = "            ";
 	}
 	if (rec->cut_paths)
 		fprintf(f, "%s%" PRIu64 " paths strace cut short\n", lead, rec->cut_paths);

@@ -31,6 +31,7 @@ enum effect {
 	E_DUP,		/* dup, dup2, dup3: the result is a copy of the FD */
 	E_READ,		/* the result is bytes read */
 	E_WRITE,	/* the result is bytes written */
+	E_COPY,		/* the result is bytes read and written */
 	E_LIST,		/* getdents: the FD's directory was listed */
 	E_CHDIR,
 	E_FCHDIR,
@@ -124,8 +125,8 @@ static const struct callspec calls[] = {
 	{ "fremovexattr", NULL, "FS", E_NONE },
 	{ "statfs", NULL, "P_", E_NONE },
 	{ "fstatfs", NULL, "F_", E_NONE },
-	{ "copy_file_range", NULL, "FLFLNN", E_NONE },
-	{ "sendfile", NULL, "FFLN", E_NONE },
+	{ "copy_file_range", NULL, "FLFLNN", E_COPY },
+	{ "sendfile", NULL, "FFLN", E_COPY },
 	{ "dup", NULL, "F", E_DUP },
 	{ "dup2", NULL, "FN", E_DUP },
 	{ "dup3", NULL, "FNN", E_DUP },
@@ -513,6 +514,10 @@ static bool apply_effect(struct translate *tr, struct call_state *s)
 	case E_WRITE:
 		rec->bytes_written += (uint64_t)c->ret;
 		advance(tr, s);
+		return true;
+	case E_COPY:
+		rec->bytes_read += (uint64_t)c->ret;
+		rec->bytes_written += (uint64_t)c->ret;
 		return true;
 	case E_LIST: {
 		struct ofd *o = fdmodel_get(tr->fds, c->tid, s->fd[0]);
