@@ -236,10 +236,10 @@ static void on_read(struct infer *inf, const char *rel, int64_t got, uint64_t ex
 	}
 }
 
-bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, const char *rel2,
-		uint64_t extent, uint64_t asked)
+bool infer_call(struct infer *inf, const char *call, const struct sc_call *c, const char *rel,
+		const char *rel2, uint64_t extent, uint64_t asked)
 {
-	const char *n = c->name;
+	const char *n = call;
 	bool ok = c->ret >= 0;
 
 	if (!rel)
@@ -248,6 +248,11 @@ bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, con
 		on_open(inf, c, rel);
 	} else if (named(n, reads)) {
 		on_read(inf, rel, c->ret, extent, asked);
+	} else if (strcmp(n, "copy_file_range") == 0 || strcmp(n, "sendfile") == 0) {
+		on_read(inf, rel, c->ret, extent, asked);
+		struct ipath *p = rel2 ? get(inf, rel2) : NULL;
+		if (p && ok)
+			p->changed = true;
 	} else if (named(n, changes)) {
 		struct ipath *p = get(inf, rel);
 		if (p && ok)
@@ -282,9 +287,10 @@ bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, con
 	} else if (ok && (strcmp(n, "fstat") == 0 || strcmp(n, "getdents64") == 0 ||
 			  strcmp(n, "getdents") == 0 || strcmp(n, "fchdir") == 0)) {
 		struct ipath *p = get(inf, rel);
-		if (p && strcmp(n, "fstat") == 0 && c->nargs > 1)
-			from_stat(p, c->arg[1]);
-		else if (p)
+		for (int i = 1; p && strcmp(n, "fstat") == 0 && i < c->nargs; i++)
+			if (c->arg[i][0] == '{')
+				from_stat(p, c->arg[i]);
+		if (p && strcmp(n, "fstat") != 0)
 			set_type(p, REC_DIR);
 	}
 	return inf->ok;

@@ -31,13 +31,15 @@ struct infer;
 struct infer *infer_new(TALLOC_CTX *mem_ctx);
 
 /*
- * A row's call c (its name as strace gave it) on rel (the first path,
- * or the descriptor's file) and rel2 (the second path of rename and
- * link).  For reads, `extent` is where the read ended (its offset plus
- * what it read) and `asked` what it asked for.  false when memory ran out.
+ * A row: `call` as written, strace's call c (its arguments and outcome)
+ * on rel (the first path, or the descriptor's file) and rel2 (the second
+ * path of rename and link; the file written by copy_file_range and
+ * sendfile).  For reads and copies, `extent` is where the read ended
+ * (its offset plus what it read) and `asked` what it asked for.  false
+ * when memory ran out.
  */
-bool infer_call(struct infer *inf, const struct sc_call *c, const char *rel, const char *rel2,
-		uint64_t extent, uint64_t asked);
+bool infer_call(struct infer *inf, const char *call, const struct sc_call *c, const char *rel,
+		const char *rel2, uint64_t extent, uint64_t asked);
 
 /* rec->init from what was inferred, parents first.  false when memory
  * ran out. */

@@ -465,29 +465,44 @@ static void advance(struct translate *tr, const struct call_state *s)
 		o->pos += (uint64_t)s->c->ret;
 }
 
+/* Where a read or copy of the call starts: its offset argument at
+ * shape position i ([N] or N), or the descriptor's offset. */
+static uint64_t read_from(const struct call_state *s, struct ofd *o, int i)
+{
+	int64_t off;
+
+	if (i < s->c->nargs && (strace_int(s->c->arg[i], &off) || strace_bracketed_int(s->c->arg[i], &off)))
+		return (uint64_t)off;
+	return o->pos;
+}
+
 /* The inference's view of a row: its paths (a descriptor's file), and
- * for a read where it ended and what it asked for. */
-static bool infer_row(struct translate *tr, const struct call_state *s)
+ * for a read or copy where it ended and what it asked for. */
+static bool infer_row(struct translate *tr, const struct call_state *s, const char *call)
 {
 	const struct sc_call *c = s->c;
-	const char *rel = s->npath ? s->rel[0] : NULL;
+	const char *rel = s->npath ? s->rel[0] : NULL, *rel2 = s->npath > 1 ? s->rel[1] : NULL;
 	uint64_t extent = 0, asked = 0;
+	struct ofd *o = s->nfd ? fdmodel_get(tr->fds, c->tid, s->fd[0]) : NULL;
 
-	if (!s->npath && s->nfd) {
-		struct ofd *o = fdmodel_get(tr->fds, c->tid, s->fd[0]);
-		rel = o ? path_in_roots(tr->tmp, tr->rec, o->path) : NULL;
-		if (o && s->spec->effect == E_READ && c->ret >= 0) {
-			int64_t off = -1;
-			const char *shape = s->spec->shape;
-			if (strlen(shape) >= 4 && shape[3] == 'N')
-				strace_int(c->arg[3], &off);
-			uint64_t from = off >= 0 ? (uint64_t)off : o->pos;
-			extent = from + (uint64_t)c->ret;
+	if (!s->npath && o) {
+		rel = path_in_roots(tr->tmp, tr->rec, o->path);
+		const char *shape = s->spec->shape;
+		if (s->spec->effect == E_READ && c->ret >= 0) {
+			extent = read_from(s, o, strlen(shape) >= 4 && shape[3] == 'N' ? 3 : 99) + (uint64_t)c->ret;
 			asked = shape[1] == 'V' ? strace_iov_total(c->arg[1])
 						: (uint64_t)strtoull(c->arg[2], NULL, 0);
+		} else if (s->spec->effect == E_COPY && c->ret >= 0 && s->nfd > 1) {
+			bool cfr = strcmp(c->name, "copy_file_range") == 0;
+			struct ofd *out = fdmodel_get(tr->fds, c->tid, s->fd[cfr ? 1 : 0]);
+			struct ofd *in = fdmodel_get(tr->fds, c->tid, s->fd[cfr ? 0 : 1]);
+			rel = in ? path_in_roots(tr->tmp, tr->rec, in->path) : NULL;
+			rel2 = out ? path_in_roots(tr->tmp, tr->rec, out->path) : NULL;
+			extent = in ? read_from(s, in, 2 - cfr) + (uint64_t)c->ret : 0;
+			asked = (uint64_t)strtoull(c->arg[cfr ? 4 : 3], NULL, 0);
 		}
 	}
-	return infer_call(tr->inf, c, rel, s->npath > 1 ? s->rel[1] : NULL, extent, asked);
+	return infer_call(tr->inf, call, c, rel, rel2, extent, asked);
 }
 
 /* What a successful call does to the model. */
@@ -601,7 +616,7 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	if (spec->effect == E_NOROW)
 		return tally_add(&tr->rec->norow, c->name, 1) ? 0 : -1;
 	struct row *r = add_row(tr, c, call, s.args);
-	if (!r || (tr->inf && !infer_row(tr, &s)))
+	if (!r || (tr->inf && !infer_row(tr, &s, call)))
 		return -1;
 	if (tr->inf && spec->effect == E_LIST && c->ret >= 0)
 		strcpy(r->result, "*");	/* the listing holds what the trace never named */
