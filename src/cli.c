@@ -1,9 +1,12 @@
 /*
- * cli.c - the command line (see cli.h): the popt table, the checks that
- * popt's types cannot express, and the plans built from what was given.
+ * cli.c - the command line (see cli.h): the popt table (data: options[]),
+ * the checks that popt's types cannot express, and the plans built from
+ * what was given, a function for each part of the plan.
  * Knows nothing of how a run is carried out.
  */
 #include <ctype.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <errno.h>
 #include <limits.h>
 #include <popt.h>
@@ -56,6 +59,113 @@ struct cmdline {
 	int one_byte_write_fix, stat_check, fake_io;	/* dbench 4.0's fileio options */
 	char *tcp_options;	/* -T: dbench 4.0's socket options, for tbench */
 	bool tbench;		/* entered as "tbench": sockio, NPROCS [SERVER] */
+};
+
+/*
+ * The options, in the order --help lists them: popt's table, except that
+ * each pointer is the offset of the field of struct cmdline it sets
+ * (FIELD), for option_table() to point at one parse's cmdline.  The
+ * backends' own options follow these (backend_option_table()).
+ */
+#define FIELD(f) ((void *)offsetof(struct cmdline, f))
+
+static const struct poptOption options[] = {
+	{ "timelimit", 't', POPT_ARG_INT, FIELD(timelimit), OPT_TIMELIMIT,
+	  "execute phase length (default 600)", "SECS" },
+	{ "warmup", 0, POPT_ARG_INT, FIELD(warmup), 0,
+	  "warmup before it (default: timelimit/5)", "SECS" },
+	{ "stop-timeout", 0, POPT_ARG_INT, FIELD(stop_timeout), 0,
+	  "once the run ends, a client or the probe that has not stopped within"
+	  " this long, or an MPI rank silent this long, fails the run (default 10)", "SECS" },
+	{ "loadfile", 'c', POPT_ARG_STRING, FIELD(loadfile), 0,
+	  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
+	{ "directory", 'D', POPT_ARG_ARGV, FIELD(dirs), 0,
+	  "target directory (default .); repeat to spread clients", "DIR" },
+	{ "sync", 's', POPT_ARG_NONE, FIELD(sync_open), 0,
+	  "open files O_SYNC", NULL },
+	{ "sync-dir", 'S', POPT_ARG_NONE, FIELD(sync_dir), 0,
+	  "fdatasync the directory after unlink, rmdir, rename", NULL },
+	{ "fsync", 'F', POPT_ARG_NONE, FIELD(fsync_writes), 0,
+	  "fsync after every write", NULL },
+	{ "xattr", 'x', POPT_ARG_NONE, FIELD(xattr), 0,
+	  "DOS attribute xattr traffic, as dbench 4.0", NULL },
+	{ "target-rate", 'R', POPT_ARG_DOUBLE, FIELD(target_rate), 0,
+	  "pace each client to this rate", "MB/s" },
+	{ "clients-per-process", 0, POPT_ARG_INT, FIELD(clients_per_process), 0,
+	  "clients sharing one process", "K" },
+	{ "cpus", 0, POPT_ARG_STRING, FIELD(cpus), 0,
+	  "keep client processes on these CPUs, round robin (0,2-3)", "LIST" },
+	{ "skip-cleanup", 0, POPT_ARG_NONE, FIELD(skip_cleanup), 0,
+	  "leave the clients/ tree behind", NULL },
+	{ "per-client-results", 0, POPT_ARG_NONE, FIELD(per_client_results), 0,
+	  "a result line per client", NULL },
+	{ "run-once", 0, POPT_ARG_NONE, FIELD(run_once), 0,
+	  "replay the loadfile once per client, then stop", NULL },
+	{ "continue-on-error", 0, POPT_ARG_NONE, FIELD(continue_on_error), 0,
+	  "count unexpected outcomes per operation instead of stopping", NULL },
+	{ "no-resolve", 0, POPT_ARG_NONE, FIELD(no_resolve), 0,
+	  "no case-insensitive name resolution", NULL },
+	{ "verify", 0, POPT_ARG_NONE, FIELD(verify), 0,
+	  "write a known pattern and check every read of it; a mismatch fails"
+	  " the run", NULL },
+	{ "quiet", 'q', POPT_ARG_NONE, FIELD(quiet), 0,
+	  "no progress lines", NULL },
+	{ "json", 0, POPT_ARG_STRING, FIELD(json), 0,
+	  "write the result as JSON (- for stdout; text goes to stderr)", "FILE" },
+	{ "sweep", 0, POPT_ARG_STRING, FIELD(sweep), 0,
+	  "run each client count in LIST (1,2,4 or 1..128: powers of two)", "LIST" },
+	{ "repeat", 0, POPT_ARG_INT, FIELD(repeat), 0,
+	  "runs per client count (default 1; with --precision the most, default 10)",
+	  "K" },
+	{ "precision", 0, POPT_ARG_STRING, FIELD(precision), 0,
+	  "repeat each count until the 95% interval of the mean is within +-PCT% of"
+	  " it (3 runs at least)", "PCT" },
+	{ "settle", 0, POPT_ARG_INT, FIELD(settle), 0,
+	  "sync, then rest this long between sweep runs (default 3)", "SECS" },
+	{ "drop-caches", 0, POPT_ARG_NONE, FIELD(drop_caches), 0,
+	  "drop the page cache between sweep runs (root)", NULL },
+	{ "csv", 0, POPT_ARG_STRING, FIELD(csv), 0,
+	  "write one row per sweep run to FILE", "FILE" },
+	{ "plot", 0, POPT_ARG_STRING, FIELD(plot), 0,
+	  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
+	{ "plot-log", 0, POPT_ARG_NONE, FIELD(plot_log), 0,
+	  "draw the plot's p99 axis on a log scale (the default when the p99s span"
+	  " more than two decades)", NULL },
+	{ "label", 0, POPT_ARG_STRING, FIELD(label), 0,
+	  "name the run or sweep in its JSON, plot legends and dbench compare", "TEXT" },
+	{ "think-time", 0, POPT_ARG_STRING, FIELD(think), 0,
+	  "pause before each operation: USEC, or exp:USEC for an exponential"
+	  " pause with that mean (not counted in latency)", "[exp:]USEC" },
+	{ "probe", 0, POPT_ARG_ARGV | POPT_ARGFLAG_OPTIONAL, FIELD(probes), 0,
+	  "time an ls -l of DIR once a second during the run (default: a"
+	  " directory of 3000 files made for it in clients/); repeat for a process"
+	  " per directory", "DIR" },
+	{ "backend", 'B', POPT_ARG_STRING, FIELD(backend), 0,
+	  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
+	{ "output-format", 0, POPT_ARG_STRING, FIELD(output_format), 0,
+	  "classic (default) or dbench4: dbench 4.0's text, line for line", "FORMAT" },
+	{ "machine-readable", 0, POPT_ARG_NONE, FIELD(machine_readable), 0,
+	  "the dbench4 layout in dbench 5.0's machine-readable lines", NULL },
+	{ "show-execute-time", 0, POPT_ARG_NONE, FIELD(show_execute_time), 0,
+	  "a line per finished loadfile pass: client, its time, time since the start",
+	  NULL },
+	{ "one-byte-write-fix", 0, POPT_ARG_NONE, FIELD(one_byte_write_fix), 0,
+	  "dbench 4.0's: skip a 1-byte write of the byte already there", NULL },
+	{ "stat-check", 0, POPT_ARG_NONE, FIELD(stat_check), 0,
+	  "dbench 4.0's: stat first, skip calls that would change nothing", NULL },
+	{ "fake-io", 0, POPT_ARG_NONE, FIELD(fake_io), 0,
+	  "dbench 4.0's: count ReadX and WriteX bytes without reading or writing", NULL },
+	{ "tcp-options", 'T', POPT_ARG_STRING, FIELD(tcp_options), 0,
+	  "tbench's socket options (default \"" SOCKOPT_DEFAULT "\")", "OPTIONS" },
+	{ "check-loadfile", 0, POPT_ARG_NONE, FIELD(check_loadfile), 0,
+	  "validate the loadfile, print its summary, run nothing", NULL },
+	{ "version", 'V', POPT_ARG_NONE, FIELD(version), 0,
+	  "print the version", NULL },
+	{ "help", '?', POPT_ARG_NONE, FIELD(help), 0,
+	  "show this help message", NULL },
+	{ "usage", 0, POPT_ARG_NONE, FIELD(usage), 0,
+	  "show a brief usage message", NULL },
+	POPT_TABLEEND
 };
 
 /* --think-time: "USEC" or "exp:USEC". */
@@ -386,17 +496,43 @@ static int cmdline_destructor(struct cmdline *cl)
 	return 0;
 }
 
+/* Whether the i-th --probe may be used: not given twice, a directory
+ * that can be listed, or bare where the targets are local.  False after
+ * saying what is wrong. */
+static bool probe_ok(const struct cmdline *cl, unsigned i, const struct backend *backend)
+{
+	const char *dir = cl->probes[i];
+
+	for (unsigned j = 0; j < i; j++) {
+		if (strcmp(cl->probes[j], dir) == 0) {
+			say("--probe%s%s is given twice\n", *dir ? "=" : "", dir);
+			return false;
+		}
+	}
+	int err = *dir ? probe_check_directory(dir) : 0;
+	if (err) {
+		say("cannot use probe directory '%s': %s\n", dir, strerror(err));
+		return false;
+	}
+	if (!*dir && !backend->local_clients_fd && !backend->lister_open) {
+		say("--probe makes its directory in a local target, and the %s backend's are"
+		    " not: give --probe=DIR\n", backend->name);
+		return false;
+	}
+	return true;
+}
+
 /*
- * The --probe options: each DIR a directory to list, once each, and a
- * bare --probe at most once (DIR/clients/probe in the first of `targets`,
- * whose index goes to *own); at most PROBE_MAX.  False after saying what
- * is wrong.
+ * The --probe options in the plan (after its targets): each DIR a
+ * directory to list, once each, and a bare --probe at most once
+ * (DIR/clients/probe in the first target, its index own_probe); at most
+ * PROBE_MAX.  Rank 0 runs the probes for all ranks.  False after saying
+ * what is wrong.
  */
-static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
-			 const struct backend *backend, const char **targets,
-			 const char ***dirs, unsigned *n, int *own)
+static bool plan_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl, struct run_plan *plan)
 {
 	unsigned count = 0;
+	const char **dirs;
 
 	while (cl->probes && cl->probes[count])
 		count++;
@@ -404,37 +540,23 @@ static bool check_probes(TALLOC_CTX *mem_ctx, const struct cmdline *cl,
 		say("--probe is given %u times: at most %d\n", count, PROBE_MAX);
 		return false;
 	}
-	*n = count;
-	if (!count || !(*dirs = talloc_zero_array(mem_ctx, const char *, count)))
-		return count == 0;
+	if (!count)
+		return true;
+	if (!(dirs = talloc_zero_array(mem_ctx, const char *, count)))
+		return false;
 	for (unsigned i = 0; i < count; i++) {
-		const char *dir = cl->probes[i];
-		for (unsigned j = 0; j < i; j++) {
-			if (strcmp(cl->probes[j], dir) == 0) {
-				say("--probe%s%s is given twice\n", *dir ? "=" : "",
-					dir);
-				return false;
-			}
-		}
-		int perr = *dir ? probe_check_directory(dir) : 0;
-		if (perr) {
-			say("cannot use probe directory '%s': %s\n", dir,
-				strerror(perr));
+		if (!probe_ok(cl, i, plan->backend))
 			return false;
-		}
-		if (!*dir && !backend->local_clients_fd && !backend->lister_open) {
-			say("--probe makes its directory in a local target, and"
-				" the %s backend's are not: give --probe=DIR\n", backend->name);
-			return false;
-		}
-		if (!*dir) {
-			*own = (int)i;
-			dir = talloc_asprintf(*dirs, "%s/clients/" PROBE_OWN_DIR, targets[0]);
-			if (!dir)
+		dirs[i] = cl->probes[i];	/* popt's string, freed with the cmdline */
+		if (!*dirs[i]) {
+			plan->own_probe = (int)i;
+			dirs[i] = talloc_asprintf(dirs, "%s/clients/" PROBE_OWN_DIR, plan->dirs[0]);
+			if (!dirs[i])
 				return false;
 		}
-		(*dirs)[i] = dir;	/* popt's string, freed with the cmdline */
 	}
+	plan->probe_dirs = dirs;
+	plan->nprobes = cluster_rank() == 0 ? count : 0;
 	return true;
 }
 
@@ -449,269 +571,288 @@ static unsigned count_targets(const char **dirs)
 }
 
 /*
+ * The words after the options: how many, the first (NPROCS) in *nprocs,
+ * and tbench's SERVER in *server: one word more than NPROCS (or than
+ * none, with --sweep).
+ */
+static unsigned take_words(poptContext pc, const struct cmdline *cl, const char **nprocs,
+			   const char **server)
+{
+	const char *words[3] = { NULL };
+	unsigned n = 0;
+
+	while (n < 3 && (words[n] = poptGetArg(pc)))
+		n++;
+	*server = cl->tbench && n == (cl->sweep ? 1u : 2u) ? words[--n] : NULL;
+	*nprocs = n ? words[0] : NULL;
+	return n;
+}
+
+/*
+ * The client counts: NPROCS in the plan, or --sweep's list; a series of
+ * one count (--repeat, --precision) has a list of that one.  False after
+ * saying what is wrong.
+ */
+static bool plan_clients(TALLOC_CTX *mem_ctx, const struct cmdline *cl, const char *nprocs,
+			 unsigned nwords, struct cli *out)
+{
+	char *err = NULL;
+
+	if (cl->sweep && nprocs) {
+		say("--sweep takes the client counts from its list, not NPROCS '%s'\n", nprocs);
+		return false;
+	}
+	if (cl->sweep) {
+		if (!sweep_parse_list(mem_ctx, cl->sweep, &out->sweep.procs, &out->sweep.nprocs,
+				      &err)) {
+			say("%s\n", err);
+			return false;
+		}
+		return true;
+	}
+	if (!nprocs || nwords > 1) {
+		usage_error(cl, nprocs ? cl->tbench ? "give NPROCS and at most one SERVER"
+						    : "give exactly one NPROCS"
+				       : "NPROCS is missing");
+		return false;
+	}
+	if (!parse_nprocs(nprocs, &out->plan.nclients)) {
+		say("NPROCS '%s' is not a whole number from 1 to %d\n", nprocs, DBENCH_MAX_CLIENTS);
+		return false;
+	}
+	if (series(cl)) {
+		out->sweep.procs = talloc_memdup(mem_ctx, &out->plan.nclients, sizeof(unsigned));
+		out->sweep.nprocs = 1;
+	}
+	return true;
+}
+
+/*
+ * The targets: -D's directories, tbench's SERVER, or "." without either,
+ * as the plan's backend reads them (its targets()).  False after saying
+ * what is wrong (nothing, when memory ran out).
+ */
+static bool plan_targets(TALLOC_CTX *mem_ctx, const struct cmdline *cl, const char *server,
+			 struct run_plan *plan)
+{
+	static const char *here[] = { ".", NULL };
+	const char **given = cl->dirs;
+	char *err = NULL;
+
+	if (server) {	/* the server is the target */
+		if (!(given = talloc_zero_array(mem_ctx, const char *, 2)))
+			return false;
+		given[0] = talloc_strdup(given, server);	/* popt's words go with it */
+		if (!given[0])
+			return false;
+	}
+	const char **dirs = given ? given : here;
+	if (plan->backend->targets && !(dirs = plan->backend->targets(mem_ctx, given, &err))) {
+		say("%s\n", err ? err : "out of memory");
+		return false;
+	}
+	plan->dirs = dirs;
+	plan->ndirs = count_targets(dirs);
+	return true;
+}
+
+/* --think-time in the plan.  False after saying what is wrong. */
+static bool plan_think(const struct cmdline *cl, struct run_plan *plan)
+{
+	if (cl->think && !parse_think(cl->think, &plan->think_us, &plan->think_exp)) {
+		say("--think-time '%s' is not USEC or exp:USEC (0 to 60000000 microseconds)\n",
+		    cl->think);
+		return false;
+	}
+	return true;
+}
+
+/* --cpus in the plan.  False after saying what is wrong. */
+static bool plan_cpus(TALLOC_CTX *mem_ctx, const struct cmdline *cl, struct run_plan *plan)
+{
+	unsigned *cpus = NULL;
+	char *why = cl->cpus ? parse_cpus(mem_ctx, cl->cpus, &cpus, &plan->ncpus) : NULL;
+
+	if (why) {
+		say("%s\n", why);
+		return false;
+	}
+	plan->cpus = cpus;
+	return true;
+}
+
+/* What the options say directly of the run: its phases, clients and
+ * output. */
+static void plan_settings(const struct cmdline *cl, const char *cmdline, struct run_plan *plan)
+{
+	plan->clients_per_process = cl->clients_per_process;
+	plan->timelimit = cl->timelimit;
+	plan->warmup = cl->warmup != WARMUP_DEFAULT ? (unsigned)cl->warmup
+						    : (unsigned)cl->timelimit / 5;
+	plan->timelimit_default = !cl->timelimit_given;
+	plan->warmup_default = cl->warmup == WARMUP_DEFAULT;
+	plan->stop_timeout = cl->stop_timeout;
+	plan->target_rate = cl->target_rate;
+	plan->skip_cleanup = cl->skip_cleanup;
+	plan->per_client_results = cl->per_client_results;
+	plan->run_once = cl->run_once;
+	plan->quiet = cl->quiet;
+	plan->machine_readable = cl->machine_readable;
+	plan->output_format = dbench4_layout(cl) ? OUTPUT_DBENCH4 : OUTPUT_CLASSIC;
+	plan->show_execute_time = cl->show_execute_time;
+	plan->continue_on_error = cl->continue_on_error;
+	plan->json_path = series(cl) ? NULL : cl->json;	/* a series writes its own */
+	plan->command_line = cmdline;
+	plan->label = cl->label;
+}
+
+/* What the options ask of every backend. */
+static struct backend_options backend_settings(const struct cmdline *cl, unsigned nclients)
+{
+	return (struct backend_options){
+		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
+		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
+		.no_resolve = cl->no_resolve, .verify = cl->verify,
+		.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
+		.tcp_options = cl->tcp_options,
+		.ranked = cluster_mpi(), .rank = cluster_rank(), .nclients = nclients,
+	};
+}
+
+/*
+ * A run's --json file, checked before the run rather than after it (a
+ * series checks its files itself; under mpirun rank 0 alone writes, so
+ * none checks).  False after saying what is wrong.
+ */
+static bool check_json_file(const struct cmdline *cl)
+{
+	int err = !series(cl) && cl->json && strcmp(cl->json, "-") != 0 && !cluster_mpi()
+			  ? outfile_check(cl->json) : 0;
+
+	if (err)
+		say("cannot write JSON to '%s': %s\n", cl->json, strerror(err));
+	return !err;
+}
+
+/* What the options say of a series: its runs, rests and files. */
+static void sweep_settings(const struct cmdline *cl, struct sweep_plan *sweep)
+{
+	sweep->repeat = cl->repeat != NOT_GIVEN ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
+	sweep->precision = cl->precision ? parse_percent(cl->precision) : 0;
+	sweep->settle = cl->settle != NOT_GIVEN ? (unsigned)cl->settle : 3;
+	sweep->drop_caches = cl->drop_caches;
+	sweep->json_path = cl->json;
+	sweep->csv_path = cl->csv;
+	sweep->plot_path = cl->plot;
+	sweep->plot_log = cl->plot_log;
+}
+
+/*
  * After the options: NPROCS (or --sweep's list), the loadfile, the
- * targets and what only a check can tell, then the plans.  Returns the
- * action; CLI_EXIT (exit 2) after saying what is wrong.
+ * targets and what only a check can tell, then the plans, in that order
+ * (the first thing wrong is the one said).  Returns the action; CLI_EXIT
+ * (exit 2, or 1 when memory ran out) after saying what is wrong.
  */
 static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 				   const char *cmdline, struct cli *out)
 {
-	static const char *here[] = { ".", NULL };
-	const char *args[3] = { NULL }, *server = NULL;
-	unsigned nargs = 0;
-	const struct backend *backend = cli_backend(cl);
-	unsigned nclients = 0, *cpus = NULL, ncpus = 0;
-	double think_us = 0;
-	bool think_exp = false;
-	char *err = NULL;
+	struct run_plan *plan = &out->plan;
+	const char *nprocs, *server;
+	unsigned nwords = take_words(pc, cl, &nprocs, &server);
 
-	while (nargs < 3 && (args[nargs] = poptGetArg(pc)))
-		nargs++;
-	/* tbench: one word more than NPROCS (or than none, with --sweep) is
-	 * the server */
-	if (cl->tbench && nargs == (cl->sweep ? 1u : 2u))
-		server = args[--nargs];
-	const char *arg = nargs ? args[0] : NULL;
-
-	if (cl->sweep) {
-		if (arg) {
-			say("--sweep takes the client counts from its list,"
-				" not NPROCS '%s'\n", arg);
-			return CLI_EXIT;
-		}
-		if (!sweep_parse_list(mem_ctx, cl->sweep, &out->sweep.procs, &out->sweep.nprocs,
-				      &err)) {
-			say("%s\n", err);
-			return CLI_EXIT;
-		}
-	} else if (!arg || nargs > 1) {
-		usage_error(cl, arg ? cl->tbench ? "give NPROCS and at most one SERVER"
-					     : "give exactly one NPROCS"
-				    : "NPROCS is missing");
+	plan->backend = cli_backend(cl);
+	plan->own_probe = -1;
+	if (!plan_clients(mem_ctx, cl, nprocs, nwords, out))
 		return CLI_EXIT;
-	} else if (!parse_nprocs(arg, &nclients)) {
-		say("NPROCS '%s' is not a whole number from 1 to %d\n",
-			arg, DBENCH_MAX_CLIENTS);
+	notice_dbench4_options(cl, plan->backend);
+	if (!(plan->prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)) ||
+	    !plan_targets(mem_ctx, cl, server, plan) || !plan_think(cl, plan) ||
+	    !plan_cpus(mem_ctx, cl, plan) || !plan_probes(mem_ctx, cl, plan))
 		return CLI_EXIT;
-	} else if (series(cl)) {
-		out->sweep.procs = talloc_memdup(mem_ctx, &nclients, sizeof(nclients));
-		out->sweep.nprocs = 1;
-	}
-	notice_dbench4_options(cl, backend);
-	const struct program *prog = load_program(mem_ctx, cl->loadfile, &out->exit_code);
-	if (!prog)
+	plan_settings(cl, cmdline, plan);
+	plan->bopts = backend_settings(cl, plan->nclients);
+	if (!check_json_file(cl))
 		return CLI_EXIT;
-	const char **given = cl->dirs;
-	if (server) {	/* the server is the target */
-		if (!(given = talloc_zero_array(mem_ctx, const char *, 2)))
-			return CLI_EXIT;
-		given[0] = talloc_strdup(given, server);	/* popt's words go with it */
-		if (!given[0])
-			return CLI_EXIT;
-	}
-	const char **dirs = given ? given : here;
-	if (backend->targets && !(dirs = backend->targets(mem_ctx, given, &err))) {
-		say("%s\n", err ? err : "out of memory");
-		return CLI_EXIT;
-	}
-	if (cl->think && !parse_think(cl->think, &think_us, &think_exp)) {
-		say("--think-time '%s' is not USEC or exp:USEC"
-			" (0 to 60000000 microseconds)\n", cl->think);
-		return CLI_EXIT;
-	}
-	if (cl->cpus) {
-		char *why = parse_cpus(mem_ctx, cl->cpus, &cpus, &ncpus);
-		if (why) {
-			say("%s\n", why);
-			return CLI_EXIT;
-		}
-	}
-	const char **probe_dirs = NULL;
-	unsigned nprobes = 0;
-	int own_probe = -1;
-	if (!check_probes(mem_ctx, cl, backend, dirs, &probe_dirs, &nprobes, &own_probe))
-		return CLI_EXIT;
-	out->plan = (struct run_plan){
-		.nclients = nclients,
-		.clients_per_process = cl->clients_per_process,
-		.cpus = cpus,
-		.ncpus = ncpus,
-		.timelimit = cl->timelimit,
-		.warmup = cl->warmup != WARMUP_DEFAULT ? (unsigned)cl->warmup
-						       : (unsigned)cl->timelimit / 5,
-		.timelimit_default = !cl->timelimit_given,
-		.warmup_default = cl->warmup == WARMUP_DEFAULT,
-		.stop_timeout = cl->stop_timeout,
-		.dirs = dirs,
-		.ndirs = count_targets(dirs),
-		.target_rate = cl->target_rate,
-		.think_us = think_us,
-		.think_exp = think_exp,
-		.skip_cleanup = cl->skip_cleanup,
-		.per_client_results = cl->per_client_results,
-		.run_once = cl->run_once,
-		.quiet = cl->quiet,
-		.machine_readable = cl->machine_readable,
-		.output_format = dbench4_layout(cl) ? OUTPUT_DBENCH4 : OUTPUT_CLASSIC,
-		.show_execute_time = cl->show_execute_time,
-		.continue_on_error = cl->continue_on_error,
-		.nprobes = cluster_rank() == 0 ? nprobes : 0,	/* the probes for all ranks */
-		.probe_dirs = probe_dirs,
-		.own_probe = own_probe,
-		.json_path = series(cl) ? NULL : cl->json,	/* a series writes its own */
-		.command_line = cmdline,
-		.label = cl->label,
-		.bopts = {
-			.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
-			.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
-			.no_resolve = cl->no_resolve, .verify = cl->verify,
-			.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
-			.tcp_options = cl->tcp_options,
-			.ranked = cluster_mpi(), .rank = cluster_rank(), .nclients = nclients,
-		},
-		.backend = backend,
-		.prog = prog,
-	};
-	/* a run's --json, before the run rather than after it (a series checks
-	 * its files itself; under mpirun rank 0 alone writes, so none checks) */
-	int json_err = !series(cl) && cl->json && strcmp(cl->json, "-") != 0 && !cluster_mpi()
-			       ? outfile_check(cl->json) : 0;
-	if (json_err) {
-		say("cannot write JSON to '%s': %s\n", cl->json,
-			strerror(json_err));
-		return CLI_EXIT;
-	}
 	if (!series(cl))
 		return CLI_RUN;
-	out->sweep.repeat = cl->repeat != NOT_GIVEN ? (unsigned)cl->repeat : cl->precision ? 10 : 1;
-	out->sweep.precision = cl->precision ? parse_percent(cl->precision) : 0;
-	out->sweep.settle = cl->settle != NOT_GIVEN ? (unsigned)cl->settle : 3;
-	out->sweep.drop_caches = cl->drop_caches;
-	out->sweep.json_path = cl->json;
-	out->sweep.csv_path = cl->csv;
-	out->sweep.plot_path = cl->plot;
-	out->sweep.plot_log = cl->plot_log;
+	sweep_settings(cl, &out->sweep);
 	return CLI_SWEEP;
+}
+
+/* A cmdline with every option at its default, on mem_ctx; its popt
+ * strings go when it does.  NULL when out of memory. */
+static struct cmdline *new_cmdline(TALLOC_CTX *mem_ctx)
+{
+	struct cmdline *cl = talloc(mem_ctx, struct cmdline);
+
+	if (!cl)
+		return NULL;
+	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT, .stop_timeout = 10,
+				.clients_per_process = 1, .repeat = NOT_GIVEN, .settle = NOT_GIVEN,
+				.tbench = progname_tbench() };
+	talloc_set_destructor(cl, cmdline_destructor);
+	return cl;
+}
+
+/* This parse's popt table, on cl: options[] pointed at cl's fields, then
+ * the backends' options.  NULL when out of memory. */
+static struct poptOption *option_table(struct cmdline *cl)
+{
+	size_t n = sizeof(options) / sizeof(options[0]);	/* with the end */
+	struct poptOption *t = talloc_array(cl, struct poptOption, n + 1);
+
+	for (size_t i = 0; t && i + 1 < n; i++) {
+		t[i] = options[i];
+		t[i].arg = (char *)cl + (uintptr_t)options[i].arg;
+	}
+	if (t) {
+		t[n - 1] = (struct poptOption){ .argInfo = POPT_ARG_INCLUDE_TABLE,
+						.arg = backend_option_table(cl) };
+		t[n] = (struct poptOption)POPT_TABLEEND;
+	}
+	return t;
+}
+
+/* --help or --usage (popt's own --help would exit() from inside the
+ * parser), with the commands beside a run. */
+static void print_help(poptContext pc, const struct cmdline *cl)
+{
+	if (cl->help)
+		poptPrintHelp(pc, stdout, 0);
+	else
+		poptPrintUsage(pc, stdout, 0);
+	print_commands(stdout, progname(), cl->help);
+}
+
+/* --check-loadfile: the program, and the backend it is checked against. */
+static enum cli_action check_loadfile(TALLOC_CTX *mem_ctx, poptContext pc,
+				      const struct cmdline *cl, struct cli *out)
+{
+	out->plan.backend = cli_backend(cl);
+	out->backend_given = cl->backend != NULL;
+	if (poptPeekArg(pc)) {
+		say("--check-loadfile takes no NPROCS (usage: %s --check-loadfile [-c FILE])\n",
+		    progname());
+		return CLI_EXIT;
+	}
+	out->plan.prog = load_program(mem_ctx, cl->loadfile, &out->exit_code);
+	return out->plan.prog ? CLI_CHECK_LOADFILE : CLI_EXIT;
 }
 
 void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out)
 {
-	struct cmdline *cl = talloc(mem_ctx, struct cmdline);
+	struct cmdline *cl = new_cmdline(mem_ctx);
+	struct poptOption *table = cl ? option_table(cl) : NULL;
+	const char *prog_name = progname(), *bad;
+	int opt;
 
 	*out = (struct cli){ .action = CLI_EXIT, .exit_code = EXIT_BAD_INPUT };
-	if (!cl) {
+	if (!table) {
 		say("out of memory\n");
 		return;
 	}
-	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT, .stop_timeout = 10,
-				.clients_per_process = 1, .repeat = NOT_GIVEN, .settle = NOT_GIVEN,
-				.tbench = progname_tbench() };
-	const char *prog_name = progname();
-	talloc_set_destructor(cl, cmdline_destructor);
-	struct poptOption table[] = {
-		{ "timelimit", 't', POPT_ARG_INT, &cl->timelimit, OPT_TIMELIMIT,
-		  "execute phase length (default 600)", "SECS" },
-		{ "warmup", 0, POPT_ARG_INT, &cl->warmup, 0,
-		  "warmup before it (default: timelimit/5)", "SECS" },
-		{ "stop-timeout", 0, POPT_ARG_INT, &cl->stop_timeout, 0,
-		  "once the run ends, a client or the probe that has not stopped within"
-		  " this long, or an MPI rank silent this long, fails the run (default 10)", "SECS" },
-		{ "loadfile", 'c', POPT_ARG_STRING, &cl->loadfile, 0,
-		  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
-		{ "directory", 'D', POPT_ARG_ARGV, &cl->dirs, 0,
-		  "target directory (default .); repeat to spread clients", "DIR" },
-		{ "sync", 's', POPT_ARG_NONE, &cl->sync_open, 0,
-		  "open files O_SYNC", NULL },
-		{ "sync-dir", 'S', POPT_ARG_NONE, &cl->sync_dir, 0,
-		  "fdatasync the directory after unlink, rmdir, rename", NULL },
-		{ "fsync", 'F', POPT_ARG_NONE, &cl->fsync_writes, 0,
-		  "fsync after every write", NULL },
-		{ "xattr", 'x', POPT_ARG_NONE, &cl->xattr, 0,
-		  "DOS attribute xattr traffic, as dbench 4.0", NULL },
-		{ "target-rate", 'R', POPT_ARG_DOUBLE, &cl->target_rate, 0,
-		  "pace each client to this rate", "MB/s" },
-		{ "clients-per-process", 0, POPT_ARG_INT, &cl->clients_per_process, 0,
-		  "clients sharing one process", "K" },
-		{ "cpus", 0, POPT_ARG_STRING, &cl->cpus, 0,
-		  "keep client processes on these CPUs, round robin (0,2-3)", "LIST" },
-		{ "skip-cleanup", 0, POPT_ARG_NONE, &cl->skip_cleanup, 0,
-		  "leave the clients/ tree behind", NULL },
-		{ "per-client-results", 0, POPT_ARG_NONE, &cl->per_client_results, 0,
-		  "a result line per client", NULL },
-		{ "run-once", 0, POPT_ARG_NONE, &cl->run_once, 0,
-		  "replay the loadfile once per client, then stop", NULL },
-		{ "continue-on-error", 0, POPT_ARG_NONE, &cl->continue_on_error, 0,
-		  "count unexpected outcomes per operation instead of stopping", NULL },
-		{ "no-resolve", 0, POPT_ARG_NONE, &cl->no_resolve, 0,
-		  "no case-insensitive name resolution", NULL },
-		{ "verify", 0, POPT_ARG_NONE, &cl->verify, 0,
-		  "write a known pattern and check every read of it; a mismatch fails"
-		  " the run", NULL },
-		{ "quiet", 'q', POPT_ARG_NONE, &cl->quiet, 0,
-		  "no progress lines", NULL },
-		{ "json", 0, POPT_ARG_STRING, &cl->json, 0,
-		  "write the result as JSON (- for stdout; text goes to stderr)", "FILE" },
-		{ "sweep", 0, POPT_ARG_STRING, &cl->sweep, 0,
-		  "run each client count in LIST (1,2,4 or 1..128: powers of two)", "LIST" },
-		{ "repeat", 0, POPT_ARG_INT, &cl->repeat, 0,
-		  "runs per client count (default 1; with --precision the most, default 10)",
-		  "K" },
-		{ "precision", 0, POPT_ARG_STRING, &cl->precision, 0,
-		  "repeat each count until the 95% interval of the mean is within +-PCT% of"
-		  " it (3 runs at least)", "PCT" },
-		{ "settle", 0, POPT_ARG_INT, &cl->settle, 0,
-		  "sync, then rest this long between sweep runs (default 3)", "SECS" },
-		{ "drop-caches", 0, POPT_ARG_NONE, &cl->drop_caches, 0,
-		  "drop the page cache between sweep runs (root)", NULL },
-		{ "csv", 0, POPT_ARG_STRING, &cl->csv, 0,
-		  "write one row per sweep run to FILE", "FILE" },
-		{ "plot", 0, POPT_ARG_STRING, &cl->plot, 0,
-		  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
-		{ "plot-log", 0, POPT_ARG_NONE, &cl->plot_log, 0,
-		  "draw the plot's p99 axis on a log scale (the default when the p99s span"
-		  " more than two decades)", NULL },
-		{ "label", 0, POPT_ARG_STRING, &cl->label, 0,
-		  "name the run or sweep in its JSON, plot legends and dbench compare", "TEXT" },
-		{ "think-time", 0, POPT_ARG_STRING, &cl->think, 0,
-		  "pause before each operation: USEC, or exp:USEC for an exponential"
-		  " pause with that mean (not counted in latency)", "[exp:]USEC" },
-		{ "probe", 0, POPT_ARG_ARGV | POPT_ARGFLAG_OPTIONAL, &cl->probes, 0,
-		  "time an ls -l of DIR once a second during the run (default: a"
-		  " directory of 3000 files made for it in clients/); repeat for a process"
-		  " per directory", "DIR" },
-		{ "backend", 'B', POPT_ARG_STRING, &cl->backend, 0,
-		  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
-		{ "output-format", 0, POPT_ARG_STRING, &cl->output_format, 0,
-		  "classic (default) or dbench4: dbench 4.0's text, line for line", "FORMAT" },
-		{ "machine-readable", 0, POPT_ARG_NONE, &cl->machine_readable, 0,
-		  "the dbench4 layout in dbench 5.0's machine-readable lines", NULL },
-		{ "show-execute-time", 0, POPT_ARG_NONE, &cl->show_execute_time, 0,
-		  "a line per finished loadfile pass: client, its time, time since the start",
-		  NULL },
-		{ "one-byte-write-fix", 0, POPT_ARG_NONE, &cl->one_byte_write_fix, 0,
-		  "dbench 4.0's: skip a 1-byte write of the byte already there", NULL },
-		{ "stat-check", 0, POPT_ARG_NONE, &cl->stat_check, 0,
-		  "dbench 4.0's: stat first, skip calls that would change nothing", NULL },
-		{ "fake-io", 0, POPT_ARG_NONE, &cl->fake_io, 0,
-		  "dbench 4.0's: count ReadX and WriteX bytes without reading or writing", NULL },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &cl->tcp_options, 0,
-		  "tbench's socket options (default \"" SOCKOPT_DEFAULT "\")", "OPTIONS" },
-		{ "check-loadfile", 0, POPT_ARG_NONE, &cl->check_loadfile, 0,
-		  "validate the loadfile, print its summary, run nothing", NULL },
-		{ "version", 'V', POPT_ARG_NONE, &cl->version, 0,
-		  "print the version", NULL },
-		{ "help", '?', POPT_ARG_NONE, &cl->help, 0,
-		  "show this help message", NULL },
-		{ "usage", 0, POPT_ARG_NONE, &cl->usage, 0,
-		  "show a brief usage message", NULL },
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, NULL, 0, NULL, NULL },	/* the backends' */
-		POPT_TABLEEND
-	};
-	table[sizeof(table) / sizeof(table[0]) - 2].arg = backend_option_table(mem_ctx);
 	const char **args = join_optional_args(mem_ctx, argc, argv);
 	poptContext pc = poptGetContext(prog_name, argc, args ? args : argv, table, 0);
-	const char *bad;
-	int opt;
 
 	poptSetOtherOptionHelp(pc, cl->tbench ? "[OPTION...] NPROCS [SERVER]" : "[OPTION...] NPROCS");
 	while ((opt = poptGetNextOpt(pc)) > 0)
@@ -725,24 +866,13 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	} else if ((bad = bad_option(mem_ctx, cl))) {
 		say("%s\n", bad);
 	} else if (cl->help || cl->usage) {
-		/* popt's own --help would exit() from inside the parser */
-		if (cl->help)
-			poptPrintHelp(pc, stdout, 0);
-		else
-			poptPrintUsage(pc, stdout, 0);
-		print_commands(stdout, prog_name, cl->help);
+		print_help(pc, cl);
 		out->exit_code = EXIT_OK;
 	} else if (cl->version) {
 		printf("%s %s\n", prog_name, DBENCH_VERSION);
 		out->exit_code = EXIT_OK;
 	} else if (cl->check_loadfile) {
-		if (poptPeekArg(pc))
-			say("--check-loadfile takes no NPROCS (usage: %s"
-				" --check-loadfile [-c FILE])\n", prog_name);
-		else if ((out->plan.prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)))
-			out->action = CLI_CHECK_LOADFILE;
-		out->plan.backend = cli_backend(cl);
-		out->backend_given = cl->backend != NULL;
+		out->action = check_loadfile(mem_ctx, pc, cl, out);
 	} else {
 		out->action = build_plans(mem_ctx, pc, cl, command_line(mem_ctx, argc, argv), out);
 	}
