@@ -223,8 +223,9 @@ static void record_known_listings(struct stats_region *st)
 	stats_record_listing(p, PHASE_STOP, PHASE_STOP, 2, 60 * MS, 6);
 }
 
-/* The finished result of a run with --probe (probe_dir NULL: the default
- * directory) that made the known operations and listings. */
+/* The finished result of a run with --probe (probe_dir NULL: a bare
+ * --probe, whose directory the command line makes DIR/clients/probe in
+ * the first target) that made the known operations and listings. */
 static struct run_result *probe_result(void **state, const char *probe_dir)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
@@ -235,6 +236,10 @@ static struct run_result *probe_result(void **state, const char *probe_dir)
 	assert_non_null(st);
 	record_known_ops(st);
 	record_known_listings(st);
+	if (!probe_dir) {
+		probe_dir = talloc_asprintf(plan, "%s/clients/probe", plan->dirs[0]);
+		plan->own_probe = 0;
+	}
 	plan->probe_dirs = talloc_memdup(plan, &probe_dir, sizeof(probe_dir));
 	plan->nprobes = 1;
 	result_fill(res, st);
@@ -891,6 +896,8 @@ static void fill_without_probe_has_no_probe_result(void **state)
 }
 
 /* Only warmup and stop-phase listings: nothing to show, all zero. */
+static const char *const bare_probe_dir[] = { "/a/clients/probe" };	/* a bare --probe's */
+
 static void fill_probe_without_execute_listings_is_zero(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
@@ -901,7 +908,8 @@ static void fill_probe_without_execute_listings_is_zero(void **state)
 	assert_non_null(st);
 	stats_record_listing(&st->probe[0], PHASE_WARMUP, PHASE_WARMUP, 3000, 5 * MS, 0);
 	stats_record_listing(&st->probe[0], PHASE_STOP, PHASE_STOP, 3000, 6 * MS, 9);
-	plan->probe_dirs = talloc_zero_array(plan, const char *, 1);	/* the default */
+	plan->probe_dirs = bare_probe_dir;
+	plan->own_probe = 0;
 	plan->nprobes = 1;
 	res->plan = plan;
 	res->nclients = 3;
