@@ -21,13 +21,12 @@
  * "faster"/"slower" ("better"/"worse" for latency) only when p < alpha,
  * else "no significant change"; a (1 - alpha) confidence interval for
  * mean B - mean A goes with it.  With a single run on a side there is no
- * test, and the verdict follows the sign of the difference alone.
+ * test and no verdict: the change is shown, "untested".
  *
  * --fail-above=PCT turns the throughput verdicts into an exit status: 3
  * when at some nprocs a document is "slower" than A and by more than PCT
- * percent of A's mean.  So with a test the drop must be significant as
- * well as large; with a single run the plain difference decides.  Latency
- * never changes the exit status.
+ * percent of A's mean: the drop must be significant as well as large, and
+ * an untested side never fails.  Latency never changes the exit status.
  *
  * The parts of the report, each testable alone, are in
  * src/analysis/compare_internal.h.  Nothing exits but through

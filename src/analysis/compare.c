@@ -98,9 +98,9 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 		row->ci_low = diff - half;
 		row->ci_high = diff + half;
 	}
-	if (diff == 0)
-		row->verdict = row->tested ? COMPARE_NO_CHANGE : COMPARE_SAME;
-	else if (row->tested && !(row->p < alpha))
+	if (!row->tested)
+		row->verdict = COMPARE_UNTESTED;
+	else if (diff == 0 || !(row->p < alpha))
 		row->verdict = COMPARE_NO_CHANGE;
 	else
 		row->verdict = (diff > 0) == higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
@@ -262,14 +262,20 @@ static const struct measure latency_measure = {
 	"p99 latency, ms (lower is better)", "p99", "%.4g", "better", "worse", false,
 };
 
+/* "untested (1 run of B)": which side had too few runs for a test. */
+static const char *untested_text(TALLOC_CTX *ctx, const struct compare_row *r)
+{
+	if (r->na < 2 && r->nb < 2)
+		return "untested (1 run a side)";
+	return talloc_asprintf(ctx, "untested (1 run of %s)", r->na < 2 ? "A" : "B");
+}
+
 static const char *verdict_text(TALLOC_CTX *ctx, const struct measure *m,
 				const struct compare_row *r)
 {
-	const char *word = r->verdict == COMPARE_BETTER ? m->better
-			 : r->verdict == COMPARE_WORSE ? m->worse
-			 : r->verdict == COMPARE_SAME ? "same" : "no significant change";
-
-	return r->tested ? word : talloc_asprintf(ctx, "%s (1 run: no test)", word);
+	return r->verdict == COMPARE_BETTER ? m->better
+	     : r->verdict == COMPARE_WORSE ? m->worse
+	     : r->verdict == COMPARE_NO_CHANGE ? "no significant change" : untested_text(ctx, r);
 }
 
 static const char *num(TALLOC_CTX *ctx, const char *fmt, double v)
@@ -576,8 +582,9 @@ static size_t print_outliers(FILE *out, const struct rundoc *doc, const char *la
 	bool *flag = talloc_array(scratch, bool, g->nruns);
 	size_t n = 0;
 
-	if (flag && numstat_outliers(g->mb_s, g->nruns, COMPARE_OUTLIER_MADS, scratch, flag,
-				     &median, &mad)) {
+	if (g->nruns >= COMPARE_OUTLIER_MIN_RUNS && flag &&
+	    numstat_outliers(g->mb_s, g->nruns, COMPARE_OUTLIER_MADS, scratch, flag, &median,
+			     &mad)) {
 		for (size_t r = 0; r < g->nruns; r++) {
 			if (!flag[r])
 				continue;
@@ -616,17 +623,24 @@ static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_
 			weak += why != NULL;
 		}
 	}
+	bool judged = true;
 	for (size_t k = 0; k < ndocs; k++)
-		for (size_t i = 0; i < docs[k]->ngroups; i++)
+		for (size_t i = 0; i < docs[k]->ngroups; i++) {
 			n += print_outliers(out, docs[k], compare_label(k), &docs[k]->groups[i]);
+			judged = judged && docs[k]->groups[i].nruns >= COMPARE_OUTLIER_MIN_RUNS;
+		}
+	if (!judged)
+		fprintf(out, "Outliers: not looked for where a side has fewer than %d runs (the"
+			" median distance of 3 runs is the gap between the two closest)\n",
+			COMPARE_OUTLIER_MIN_RUNS);
 	if (weak)
 		fprintf(out, "  (--repeat=N: the smallest N, %d at least, with t(%g, 2N-2) * CV *"
 			" sqrt(2/N), the half-width of the interval of X-A with N runs a side at the"
 			" larger CV of the two, within the width named)\n", COMPARE_MIN_RUNS,
 			1 - opt->alpha / 2);
 	else if (n == 0)
-		fprintf(out, "Evidence: %d or more runs a side, CV at most %g%%, no outlier\n",
-			COMPARE_MIN_RUNS, COMPARE_WEAK_CV);
+		fprintf(out, "Evidence: %d or more runs a side, CV at most %g%%%s\n",
+			COMPARE_MIN_RUNS, COMPARE_WEAK_CV, judged ? ", no outlier" : "");
 	talloc_free(tmp);
 	return n + weak;
 }
@@ -641,9 +655,7 @@ static const struct {
 	{ COMPARE_WORSE, true, "slower" },
 	{ COMPARE_BETTER, true, "faster" },
 	{ COMPARE_NO_CHANGE, true, "no significant change" },
-	{ COMPARE_WORSE, false, "slower without a test (1 run)" },
-	{ COMPARE_BETTER, false, "faster without a test (1 run)" },
-	{ COMPARE_SAME, false, "the same (1 run)" },
+	{ COMPARE_UNTESTED, false, "untested (a side of 1 run)" },
 };
 
 /* Document k against the baseline in a few words: "B against A: slower

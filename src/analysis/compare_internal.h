@@ -43,9 +43,9 @@ char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
 /* ---- judging one figure ---- */
 
 enum compare_verdict {
-	COMPARE_SAME,		/* single run, no difference at all */
-	COMPARE_BETTER,		/* faster, or lower latency */
-	COMPARE_WORSE,		/* slower, or higher latency */
+	COMPARE_UNTESTED,	/* a side has a single run: no test, no verdict */
+	COMPARE_BETTER,		/* faster, or lower latency: tested, p < alpha */
+	COMPARE_WORSE,		/* slower, or higher latency: tested, p < alpha */
 	COMPARE_NO_CHANGE,	/* tested, p >= alpha */
 };
 
@@ -65,7 +65,8 @@ struct compare_row {
 void compare_samples(struct compare_row *row, const double *a, size_t na,
 		     const double *b, size_t nb, double alpha, bool higher_is_better);
 
-/* Whether a throughput row fails --fail-above=pct (see the top). */
+/* Whether a throughput row fails --fail-above=pct: significantly slower
+ * by more than pct percent; an untested row never does. */
 bool compare_fails(const struct compare_row *row, double pct);
 
 /* The throughput at nprocs of doc against the baseline base; false, with
@@ -81,8 +82,11 @@ struct compare_options {
 };
 
 /* A run further than this many scaled MADs (numstat.h) from the median
- * of its group is named as an outlier. */
+ * of its group is named as an outlier, in a group of at least
+ * COMPARE_OUTLIER_MIN_RUNS runs: the MAD of 3 runs is the gap between
+ * the two closest, and flags the third whenever it is not between them. */
 #define COMPARE_OUTLIER_MADS 3.0
+#define COMPARE_OUTLIER_MIN_RUNS 5
 
 /* The report for ndocs (2 .. COMPARE_MAX_DOCS) loaded documents, each
  * sharing at least one nprocs with docs[0], the baseline.  Returns EXIT_OK

@@ -46,7 +46,7 @@ out=$(compare "$T/r1.json" "$T/r2.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" "^A: $T/r1.json \\(1 run at nprocs 1\\)\$"
 expect_match "$out" '^Environments: no differences$'
-expect_match "$out" '^ +1 +1/1 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% .* (faster|slower|same) \(1 run: no test\)$'
+expect_match "$out" '^ +1 +1/1 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% .* untested \(1 run a side\)$'
 expect_match "$(compare --all "$T/r1.json" "$T/r2.json")" '^ +1  ReadX +1/1 '
 end
 
@@ -81,7 +81,7 @@ jq '.probes[1].p99_ms = 80' "$T/pb2.json" >"$T/pb2s.json"
 out=$(compare --all "$T/pa2.json" "$T/pb2s.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" '^ +1  \(probe listing\) +1/1 +2\.5 +2\.5 +\+0\.00% '
-expect_match "$out" '^ +1  \(probe listing 2\) +1/1 +40 +80 +\+100\.00% .* worse \(1 run: no test\)$'
+expect_match "$out" '^ +1  \(probe listing 2\) +1/1 +40 +80 +\+100\.00% .* untested \(1 run a side\)$'
 out=$(compare --all "$T/pa2.json" "$T/pa99.json"); rc=$?
 expect_no_match "$out" 'probe listing 2'
 end
@@ -173,7 +173,9 @@ end
 
 begin "steady evidence says so; one verdict line"
 out=$(compare "$T/a.json" "$T/slow.json"); rc=$?
-expect_match "$out" '^Evidence: 3 or more runs a side, CV at most 10%, no outlier$'
+# 3 runs a side: steady, but too few to look for outliers in
+expect_match "$out" '^Evidence: 3 or more runs a side, CV at most 10%$'
+expect_match "$out" '^Outliers: not looked for where a side has fewer than 5 runs '
 expect_no_match "$out" '^Warning'
 expect_eq "$(printf '%s\n' "$out" | grep -c '^Verdict: ')" 1 "verdict lines"
 expect_match "$out" '^Verdict: B against A: slower at nprocs 1$'
@@ -225,14 +227,15 @@ expect_match "$out" '^B: .*part1.json \(sweep, 4 runs at nprocs 1; 1 ignored: fa
 expect_match "$out" '^ +1 +3/3 +100\.000 +70\.000 '
 end
 
-begin "single runs are judged by the plain difference"
+begin "single runs are untested: the difference shown, no verdict, --fail-above never trips"
 jq '.result.throughput_mb_s = 100' "$T/r1.json" >"$T/one-a.json"
 jq '.result.throughput_mb_s = 94' "$T/r1.json" >"$T/one-b.json"
 out=$(compare --fail-above=5 "$T/one-a.json" "$T/one-b.json"); rc=$?
-expect_rc $rc 3
-expect_match "$out" '^ +1 +1/1 +100\.000 +94\.000 +-6\.00% .* slower \(1 run: no test\)$'
-compare --fail-above=7 "$T/one-a.json" "$T/one-b.json" >/dev/null; rc=$?
 expect_rc $rc 0
+expect_match "$out" '^ +1 +1/1 +100\.000 +94\.000 +-6\.00% .* untested \(1 run a side\)$'
+expect_match "$out" '^Verdict: B against A: untested \(a side of 1 run\) at nprocs 1; 1 warning above$'
+expect_match "$out" '^OK: B is nowhere slower than A by more than 5%$'
+expect_no_match "$out" '^Regression'
 end
 
 begin "a document from dbench --sweep is read run by run"
@@ -246,7 +249,7 @@ expect_match "$out" '^ +2 +2/2 .* 1\.0000 .* no significant change$'
 expect_match "$out" '^ +2  ReadX +2/2 '
 out=$(compare "$T/sweep.json" "$T/r1.json"); rc=$?
 expect_rc $rc 0
-expect_match "$out" '^ +1 +2/1 .* \(1 run: no test\)$'
+expect_match "$out" '^ +1 +2/1 .* untested \(1 run of B\)$'
 expect_match "$out" '^  nprocs 2: only in A$'
 end
 

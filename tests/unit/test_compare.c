@@ -186,28 +186,28 @@ static void noise_is_no_significant_change_and_never_fails(void **state)
 	assert_false(compare_fails(&r, 5));
 }
 
-static void single_runs_are_judged_by_sign_alone(void **state)
+static void single_runs_are_untested_and_never_fail(void **state)
 {
 	(void)state;
 	const double a[] = { 100 }, b[] = { 94 }, c[] = { 100 }, d[] = { 90, 91 };
 	struct compare_row r;
 
+	/* a 6 % drop seen once is no verdict: the noise of one run is unknown */
 	compare_samples(&r, a, 1, b, 1, 0.05, true);
 	assert_false(r.tested);
 	assert_true(isnan(r.p));
-	assert_int_equal(r.verdict, COMPARE_WORSE);
-	assert_true(compare_fails(&r, 5));
-	assert_false(compare_fails(&r, 6));
+	assert_int_equal(r.verdict, COMPARE_UNTESTED);
+	assert_near(r.change_pct, -6, 1e-12);
+	assert_false(compare_fails(&r, 0));
 	compare_samples(&r, a, 1, c, 1, 0.05, true);
-	assert_int_equal(r.verdict, COMPARE_SAME);
-	assert_false(compare_fails(&r, 0));
+	assert_int_equal(r.verdict, COMPARE_UNTESTED);
 	compare_samples(&r, b, 1, a, 1, 0.05, true);
-	assert_int_equal(r.verdict, COMPARE_BETTER);
-	assert_false(compare_fails(&r, 0));
+	assert_int_equal(r.verdict, COMPARE_UNTESTED);
 	/* two runs against one: still no test */
 	compare_samples(&r, a, 1, d, 2, 0.05, true);
 	assert_false(r.tested);
-	assert_int_equal(r.verdict, COMPARE_WORSE);
+	assert_int_equal(r.verdict, COMPARE_UNTESTED);
+	assert_false(compare_fails(&r, 0));
 }
 
 /* ---- how much evidence ---- */
@@ -562,15 +562,21 @@ static void runs_that_move_no_bytes_have_no_interval_in_percent_but_are_not_one_
 	free(text);
 }
 
-static void single_runs_exit_3_on_the_plain_difference(void **state)
+static void single_runs_never_exit_3_however_large_the_drop(void **state)
 {
 	char *text = NULL;
 
-	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 94, 0), 5, &text),
-			 EXIT_SLOWER);
-	assert_non_null(strstr(text, "slower (1 run: no test)\n"));
+	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 50, 0), 5, &text), 0);
+	assert_non_null(strstr(text, "-50.00%"));
+	assert_non_null(strstr(text, "untested (1 run a side)\n"));
+	assert_non_null(strstr(text, "\nOK: B is nowhere slower than A by more than 5%\n"));
 	free(text);
-	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 96, 0), 5, &text), 0);
+	/* nor one run against three */
+	const int np[] = { 2, 2, 2 };
+	const double mb[] = { 50, 51, 49 };
+	assert_int_equal(report_of(state, run_doc(2, 100, 0), sweep_doc(3, np, mb, NULL), 5, &text),
+			 0);
+	assert_non_null(strstr(text, "untested (1 run of A)\n"));
 	free(text);
 }
 
@@ -588,7 +594,7 @@ static void latency_rows_follow_the_operation_table(void **state)
 	assert_non_null(r);
 	assert_true(w < r);
 	assert_non_null(strstr(r, "+100.00%"));
-	assert_non_null(strstr(r, "worse (1 run: no test)\n"));
+	assert_non_null(strstr(r, "untested (1 run a side)\n"));
 	free(text);
 }
 
@@ -644,7 +650,7 @@ static void a_single_run_shows_no_spread(void **state)
 	assert_non_null(strstr(text, "\nWarning: weak evidence at nprocs 2 (B against A): 1 run of A"
 				     " and 1 of B (fewer than 3 a side); a single run shows no"
 				     " spread: --repeat=3 at least\n"));
-	assert_non_null(strstr(text, "\nVerdict: B against A: slower without a test (1 run) at"
+	assert_non_null(strstr(text, "\nVerdict: B against A: untested (a side of 1 run) at"
 				     " nprocs 2; 1 warning above\n"));
 	free(text);
 }
@@ -680,6 +686,23 @@ static void an_outlier_is_named_by_its_place_in_its_file(void **state)
 	report_of_n(state, docs, 2, -1, false, &text);
 	assert_non_null(strstr(text, "\nWarning: outlier at nprocs 1: runs[5] of A.json (A), 52.000"
 				     " MB/sec, 16.2 MADs from the median 100.000 of its 5 runs\n"));
+	free(text);
+}
+
+static void three_runs_are_too_few_for_the_outlier_rule(void **state)
+{
+	/* 100 101 130: the MAD (1) would make 130 an outlier of 29 MADs; of
+	 * three runs that says only that the third is not between the others */
+	const int np[] = { 1, 1, 1 };
+	const double ma[] = { 100, 101, 130 }, mb[] = { 100, 101, 102 };
+	json_t *docs[] = { sweep_doc(3, np, ma, NULL), sweep_doc(3, np, mb, NULL) };
+	char *text = NULL;
+
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_null(strstr(text, "outlier at"));
+	assert_non_null(strstr(text, "\nOutliers: not looked for where a side has fewer than 5"
+				     " runs (the median distance of 3 runs is the gap between the"
+				     " two closest)\n"));
 	free(text);
 }
 
@@ -806,7 +829,7 @@ int main(void)
 		cmocka_unit_test(a_clear_drop_in_throughput_is_slower),
 		cmocka_unit_test(a_lower_latency_is_better),
 		cmocka_unit_test(noise_is_no_significant_change_and_never_fails),
-		cmocka_unit_test(single_runs_are_judged_by_sign_alone),
+		cmocka_unit_test(single_runs_are_untested_and_never_fail),
 		T(a_single_run_is_one_group_at_its_nprocs),
 		T(a_sweep_is_grouped_by_nprocs_without_its_failed_runs),
 		T(a_set_leaves_nothing_behind_when_freed),
@@ -821,11 +844,12 @@ int main(void)
 		T(a_drop_within_the_limit_exits_0),
 		T(a_noisy_drop_exits_0_however_large),
 		T(runs_that_move_no_bytes_have_no_interval_in_percent_but_are_not_one_run),
-		T(single_runs_exit_3_on_the_plain_difference),
+		T(single_runs_never_exit_3_however_large_the_drop),
 		T(latency_rows_follow_the_operation_table),
 		T(each_document_is_judged_against_the_first),
 		T(no_document_slower_beyond_the_limit_exits_0),
 		cmocka_unit_test(the_labels_run_from_a_to_z),
+		T(three_runs_are_too_few_for_the_outlier_rule),
 		cmocka_unit_test(the_runs_needed_follow_the_interval_of_a_difference),
 		T(significant_p99_rows_alone_without_all),
 		T(two_runs_a_side_are_weak_evidence_with_the_runs_needed),
