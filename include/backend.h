@@ -281,6 +281,17 @@ enum nt_disposition {
  * SUPERSEDE and OPEN_IF.) */
 int backend_open_flags(int64_t disposition);
 
+/* open(2) flags for the flags of dbench 5.0's SMB OPEN (SMB5_O_*, its
+ * a[0]): O_RDWR for RDWR or for RDONLY and WRONLY together, else
+ * O_WRONLY or O_RDONLY, then O_CREAT, O_EXCL, O_TRUNC, O_APPEND. */
+int backend_smb5_open_flags(int64_t flags);
+
+/* A dbench 5.0 SMB READ or WRITE, or an NFS row, with its offset
+ * evaluated for the client of `st` (loadfile_offset()): a copy in *out
+ * that a backend's ReadX or WriteX performs as it stands. */
+const struct op *backend_op_at_offset(struct op *out, const struct program *prog,
+				      const struct op *op, struct offset_state *st);
+
 /* The name of client `id`'s directory beneath DIR/clients: "client<id>",
  * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network
  * filesystem never meet. */

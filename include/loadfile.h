@@ -65,6 +65,24 @@
  * Paths of an NFS row that lie outside \clients are taken beneath the
  * client's directory, so that clients never share a file.
  */
+/*
+ * dbench 5.0's SMB dialect (src/load/smbload.h) compiles as the NFS
+ * dialect does, with its own rows (OP_SMB_*): its paths are taken
+ * beneath the client's directory too, "/client1" (5.0's name for each
+ * client's own) being that directory; OPEN, READ, WRITE and CLOSE name
+ * the file by path, which the compiler turns into a handle slot as it
+ * does a dbench 4 fnum; READ and WRITE must move their whole length.
+ * OPEN's flags (a[0]) are 5.0's bits, which the backend maps:
+ */
+#define SMB5_O_RDONLY	0x01
+#define SMB5_O_WRONLY	0x02
+#define SMB5_O_RDWR	0x04
+#define SMB5_O_CREAT	0x08
+#define SMB5_O_EXCL	0x10
+#define SMB5_O_TRUNC	0x20
+#define SMB5_O_APPEND	0x40
+#define SMB5_O_ALL	0x7f
+
 #define OFFSET_EXPR_MAX_QUAL 4
 
 enum offset_base {
@@ -105,6 +123,8 @@ struct offset_state {
  *   WRITE3      a[0] offset  a[1] size  a[2] stable (0 unstable, 1 data, 2 file)
  *   LOCK4, UNLOCK4, TEST4  a[0] offset  a[1] length
  *   ACCESS3     a[0] access asked  a[1] access expected
+ *   OPEN        a[0] flags (SMB5_O_*)
+ *   READ, WRITE a[0] offset  a[1] size  a[2] the size again (all of it)
  * An offset that is an expression is evaluated by loadfile_offset().
  */
 struct op {

@@ -15,7 +15,11 @@
  * (doc/SYSCALLS.md, src/load/syscalls.c), one per call, named exactly as
  * strace prints them ("openat", "pread64"); a file of that dialect holds
  * nothing else, and the other dialects' lookup (op_lookup()) never finds
- * them.
+ * them.  The rows OP_SMB_FIRST .. OP_SMB_LAST are dbench 5.0's SMB
+ * dialect (OPEN, READ, WRITE, CLOSE ... by path, status SUCCESS, ERROR or
+ * "*"); some share a name with a dbench 4 row ("CLOSE", "Mkdir"), so a
+ * row is told to be of it by its shape (src/load/smbload.c), and only
+ * op_lookup_smb() finds them.
  *
  * NT status codes are the expected-outcome column of a dbench 4 loadfile.
  * We keep the names and numeric values of the codes that real traces use;
@@ -148,19 +152,33 @@ enum op_type {
 	OP_SYS_THREAD,
 	OP_SYS_FORK,
 	OP_SYS_EXEC,
+	/* dbench 5.0's SMB dialect (smb*.load, src/load/smbload.c): files
+	 * named by path, SUCCESS, ERROR or * for the status; op_is_smb(). */
+	OP_SMB_OPEN,
+	OP_SMB_CLOSE,
+	OP_SMB_READ,
+	OP_SMB_WRITE,
+	OP_SMB_MKDIR,
+	OP_SMB_RMDIR,
+	OP_SMB_UNLINK,
+	OP_SMB_READDIR,
+	OP_SMB_DELTREE,
 	OP_COUNT
 };
 
 #define OP_SYS_FIRST OP_SYS_OPEN
 #define OP_SYS_LAST OP_SYS_EXEC
+#define OP_SMB_FIRST OP_SMB_OPEN
+#define OP_SMB_LAST OP_SMB_DELTREE
 
 /* What one loadfile argument is; the parser validates and decodes by kind. */
 enum arg_kind {
 	ARG_PATH,	/* quoted "\clients\client1\..." path, stored client-relative */
 	ARG_HANDLE,	/* fnum chosen by the trace, compiled to a handle slot */
 	ARG_NUM,	/* any C integer: levels, flags, attributes, counts */
-	ARG_OFFSET,	/* file offset: 0 .. OP_MAX_OFFSET; in an NFS row also an
-			 * expression evaluated as it runs (loadfile.h) */
+	ARG_OFFSET,	/* file offset: 0 .. OP_MAX_OFFSET; in an NFS or dbench 5.0
+			 * SMB row also an expression evaluated as it runs
+			 * (loadfile.h) */
 	ARG_SIZE,	/* transfer or lock length: 0 .. OP_MAX_SIZE */
 };
 
@@ -198,6 +216,12 @@ static inline bool op_is_syscall(int t)
 	return t >= OP_SYS_FIRST && t <= OP_SYS_LAST;
 }
 
+/* Whether operation type t is of dbench 5.0's SMB dialect. */
+static inline bool op_is_smb(int t)
+{
+	return t >= OP_SMB_FIRST && t <= OP_SMB_LAST;
+}
+
 /* Whether operation type t is performed but neither timed nor counted:
  * the system-call dialect's thread, fork and exec rows. */
 static inline bool op_is_untimed(int t)
@@ -212,6 +236,10 @@ int op_lookup(const char *name, size_t len);
 /* The call of the system-call dialect named `name` (exactly, its strace
  * name or an alias: "pread64", "pread"), or -1. */
 int op_lookup_syscall(const char *name, size_t len);
+
+/* The operation of dbench 5.0's SMB dialect named `name` (case-
+ * insensitive: "Deltree" is DELTREE), or -1. */
+int op_lookup_smb(const char *name, size_t len);
 
 /*
  * NT status codes.  NT_OK is index 0 so that "expects success" is a test

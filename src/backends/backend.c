@@ -26,6 +26,35 @@ int backend_open_flags(int64_t disposition)
 	}
 }
 
+int backend_smb5_open_flags(int64_t flags)
+{
+	int f = O_RDONLY;
+
+	if ((flags & SMB5_O_RDWR) ||
+	    (flags & (SMB5_O_RDONLY | SMB5_O_WRONLY)) == (SMB5_O_RDONLY | SMB5_O_WRONLY))
+		f = O_RDWR;
+	else if (flags & SMB5_O_WRONLY)
+		f = O_WRONLY;
+	if (flags & SMB5_O_CREAT)
+		f |= O_CREAT;
+	if (flags & SMB5_O_EXCL)
+		f |= O_EXCL;
+	if (flags & SMB5_O_TRUNC)
+		f |= O_TRUNC;
+	if (flags & SMB5_O_APPEND)
+		f |= O_APPEND;
+	return f;
+}
+
+const struct op *backend_op_at_offset(struct op *out, const struct program *prog,
+				      const struct op *op, struct offset_state *st)
+{
+	*out = *op;
+	out->a[0] = (int64_t)loadfile_offset(prog, op, st);
+	out->expr = 0;
+	return out;
+}
+
 void backend_client_name(char *buf, size_t len, const struct backend_options *opts,
 			 unsigned id)
 {

@@ -72,6 +72,7 @@ struct backend_client {
 	char *dents;		/* getdents64 buffer for directory scans */
 	uint64_t rng;		/* xorshift state for the xattr payload */
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
+	struct offset_state ost;	/* dbench 5.0 SMB rows' offset expressions */
 };
 
 /* ---- descriptors ---- */
@@ -830,6 +831,107 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 	return matches > 0 ? 0 : ENOENT;
 }
 
+/* ---- dbench 5.0's SMB dialect ---- */
+
+/* OPEN: open(2) of the path with 5.0's flags (backend_smb5_open_flags),
+ * kept in the handle slot the compiler gave the path. */
+static int fileio_smb_open(struct backend_client *bc, const struct op *op)
+{
+	const char *leaf;
+	int flags = backend_smb5_open_flags(op->a[0]);
+	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+
+	if (dirfd < 0)
+		return -dirfd;
+	int fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC |
+			(bc->opts.sync_open ? O_SYNC : 0), 0600);
+	if (fd < 0)
+		return errno;
+	if (op->handle >= bc->nfds) {	/* not expected to open: keep nothing */
+		close(fd);
+		return 0;
+	}
+	if (bc->verify) {
+		verify_close(bc->verify, op->handle);
+		verify_open(bc->verify, op->handle, op->path, (flags & O_TRUNC) != 0);
+	}
+	fileio_close(&bc->fds[op->handle]);
+	bc->fds[op->handle] = fd;
+	return 0;
+}
+
+static int fileio_readx(struct backend_client *bc, const struct op *op);
+static int fileio_writex(struct backend_client *bc, const struct op *op);
+
+/* READ and WRITE: ReadX and WriteX at the offset the row's expression
+ * gives this client, of the whole length. */
+static int fileio_smb_read(struct backend_client *bc, const struct op *op)
+{
+	struct op at;
+
+	return fileio_readx(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
+}
+
+static int fileio_smb_write(struct backend_client *bc, const struct op *op)
+{
+	struct op at;
+
+	return fileio_writex(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
+}
+
+/* The directory at op->path, opened afresh to be read.  -errno on failure. */
+static int fileio_smb_dir(struct backend_client *bc, const struct op *op,
+			  struct fileio_scan *s, char *buf)
+{
+	const char *leaf;
+	struct stat st;
+	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+
+	if (dirfd < 0)
+		return dirfd;
+	int err = fileio_scan_start(s, fileio_open_subdir(bc, dirfd, leaf), buf, &st);
+	return -err;
+}
+
+/* READDIR: every entry of the directory read, as 5.0's opendir over SMB
+ * lists them all. */
+static int fileio_smb_readdir(struct backend_client *bc, const struct op *op)
+{
+	struct fileio_scan s;
+	int err = 0;
+
+	if (bc->dents == NULL && (bc->dents = talloc_size(bc, FILEIO_DENTS_SIZE)) == NULL)
+		return ENOMEM;
+	int e = fileio_smb_dir(bc, op, &s, bc->dents);
+	if (e < 0)
+		return -e;
+	while (fileio_scan_next(&s, &err) != NULL)
+		;
+	fileio_close(&s.fd);
+	return err;
+}
+
+/* Deltree as dbench 5.0's SMB backend has it: everything beneath the
+ * directory goes, the directory stays; a missing one fails. */
+static int fileio_smb_deltree(struct backend_client *bc, const struct op *op)
+{
+	struct fileio_scan s;
+
+	if (op->flags & OPF_CLIENTS_DIR)
+		return EACCES;	/* every client's files are under it */
+	char *buf = talloc_size(bc, FILEIO_DENTS_SIZE);
+	int err = buf ? -fileio_smb_dir(bc, op, &s, buf) : ENOMEM;
+	if (err == 0) {
+		err = fileio_empty_dir(bc, &s);
+		fileio_close(&s.fd);
+	}
+	talloc_free(buf);
+	fileio_invalidate(bc, op->path);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);
+	return err;
+}
+
 /* ---- data ---- */
 
 /*
@@ -1051,6 +1153,8 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 				       .clients_fd = -1, .client_fd = -1,
 				       .nfds = prog->max_handles, .ndirs = prog->ndirs,
 				       .rng = 0x9e3779b97f4a7c15ull ^ id };
+	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
+					 .client = id - 1, .nclients = opts->nclients };
 	backend_client_name(bc->name, sizeof(bc->name), opts, id);
 	bc->fds = fileio_fd_table(bc, bc->nfds);
 	bc->dir_fds = fileio_fd_table(bc, (unsigned)bc->ndirs);	/* <= LOADFILE_MAX_DIRS */
@@ -1129,6 +1233,15 @@ const struct backend fileio_backend = {
 		[OP_LOCKX] = fileio_lockx,
 		[OP_UNLOCKX] = fileio_unlockx,
 		[OP_FLUSH] = fileio_flush,
+		[OP_SMB_OPEN] = fileio_smb_open,
+		[OP_SMB_CLOSE] = fileio_closeop,
+		[OP_SMB_READ] = fileio_smb_read,
+		[OP_SMB_WRITE] = fileio_smb_write,
+		[OP_SMB_MKDIR] = fileio_mkdir,
+		[OP_SMB_RMDIR] = fileio_rmdir,
+		[OP_SMB_UNLINK] = fileio_unlink,
+		[OP_SMB_READDIR] = fileio_smb_readdir,
+		[OP_SMB_DELTREE] = fileio_smb_deltree,
 	},
 	.verify = fileio_verify,
 	.pass_end = fileio_pass_end,

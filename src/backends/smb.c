@@ -471,6 +471,7 @@ struct backend_client {
 	char url[SMB_URL_MAX], url2[SMB_URL_MAX];	/* an operation's names */
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
 	SMBCFILE *fs;		/* the client directory, listed once, for QUERY_FS_INFORMATION */
+	struct offset_state ost;	/* dbench 5.0 SMB rows' offset expressions */
 };
 
 static int smb_close_handle(struct backend_client *bc, struct smb_handle *h)
@@ -542,10 +543,12 @@ static void smb_names_changed(struct backend_client *bc, const char *path)
 			bc->h[i].path = NULL;
 }
 
-/* Remove the tree at the URL in buf (of SMB_URL_MAX; restored on return):
- * a file is unlinked, a directory emptied and removed.  The names are
- * read first, then removed, so that no listing runs while it changes. */
-static int smb_rmtree(SMBCCTX *ctx, char *buf)
+static int smb_rmtree(SMBCCTX *ctx, char *buf);
+
+/* Empty the directory at the URL in buf (of SMB_URL_MAX; restored on
+ * return); ENOTDIR when it is none.  The names are read first, then
+ * removed, so that no listing runs while it changes. */
+static int smb_empty(SMBCCTX *ctx, char *buf)
 {
 	SMBCFILE *d = smbc_getFunctionOpendir(ctx)(ctx, buf);
 	struct smbc_dirent *de;
@@ -555,12 +558,8 @@ static int smb_rmtree(SMBCCTX *ctx, char *buf)
 	size_t n = 0;
 	int err = 0;
 
-	if (!d) {
-		err = errno;
-		if (err == ENOTDIR)
-			err = smbc_getFunctionUnlink(ctx)(ctx, buf) == 0 ? 0 : errno;
-		return err;
-	}
+	if (!d)
+		return errno;
 	tmp = talloc_new(NULL);
 	while (tmp && (de = smbc_getFunctionReaddir(ctx)(ctx, d)) != NULL) {
 		if (strcmp(de->name, ".") == 0 || strcmp(de->name, "..") == 0)
@@ -585,8 +584,17 @@ static int smb_rmtree(SMBCCTX *ctx, char *buf)
 		buf[len] = '\0';
 	}
 	talloc_free(tmp);
-	if (!tmp)
-		return ENOMEM;
+	return tmp ? err : ENOMEM;
+}
+
+/* Remove the tree at the URL in buf (restored on return): a file is
+ * unlinked, a directory emptied and removed. */
+static int smb_rmtree(SMBCCTX *ctx, char *buf)
+{
+	int err = smb_empty(ctx, buf);
+
+	if (err == ENOTDIR)
+		return smbc_getFunctionUnlink(ctx)(ctx, buf) == 0 ? 0 : errno;
 	return err ? err : smb_rmdir(ctx, buf);
 }
 
@@ -892,6 +900,86 @@ static int smb_writex(struct backend_client *bc, const struct op *op)
 	return n == op->a[2] ? 0 : EIO;
 }
 
+/* ---- dbench 5.0's SMB dialect ---- */
+
+/* OPEN: smbc_open() of the path with 5.0's flags, as 5.0's smb backend
+ * opens it, kept in the handle slot the compiler gave the path. */
+static int smb_open5(struct backend_client *bc, const struct op *op)
+{
+	int flags = backend_smb5_open_flags(op->a[0]);
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err)
+		return err;
+	SMBCFILE *f = smbc_getFunctionOpen(bc->ctx)(bc->ctx, bc->url, flags, 0644);
+	if (!f)
+		return errno;
+	struct smb_handle nh = { .f = f, .path = op->path };
+	if (op->handle >= bc->nh || !(nh.url = talloc_strdup(bc, bc->url))) {
+		/* not expected to open: keep nothing */
+		smb_close_handle(bc, &nh);
+		return op->handle >= bc->nh ? 0 : ENOMEM;
+	}
+	if (bc->verify) {
+		verify_close(bc->verify, op->handle);
+		verify_open(bc->verify, op->handle, op->path, (flags & O_TRUNC) != 0);
+	}
+	smb_close_handle(bc, &bc->h[op->handle]);
+	bc->h[op->handle] = nh;
+	return 0;
+}
+
+/* READ and WRITE: ReadX and WriteX at the offset the row's expression
+ * gives this client, of the whole length. */
+static int smb_read5(struct backend_client *bc, const struct op *op)
+{
+	struct op at;
+
+	return smb_readx(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
+}
+
+static int smb_write5(struct backend_client *bc, const struct op *op)
+{
+	struct op at;
+
+	return smb_writex(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
+}
+
+/* READDIR: the directory listed, as 5.0's smbc_opendir() lists it. */
+static int smb_readdir5(struct backend_client *bc, const struct op *op)
+{
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err)
+		return err;
+	SMBCFILE *d = smbc_getFunctionOpendir(bc->ctx)(bc->ctx, bc->url);
+	if (!d)
+		return errno;
+	errno = 0;
+	while (smbc_getFunctionReaddir(bc->ctx)(bc->ctx, d) != NULL)
+		;
+	err = errno == ENOENT ? 0 : errno;	/* the end of the listing */
+	smbc_getFunctionClosedir(bc->ctx)(bc->ctx, d);
+	return err;
+}
+
+/* Deltree as 5.0's SMB backend has it: everything beneath the directory
+ * goes, the directory stays; a missing one fails. */
+static int smb_deltree5(struct backend_client *bc, const struct op *op)
+{
+	int err = smb_op_url(bc, bc->url, op, false);
+
+	if (err)
+		return err;
+	if (op->flags & OPF_CLIENTS_DIR)
+		return EACCES;	/* every client's files are under it */
+	smb_names_changed(bc, op->path);
+	err = smb_empty(bc->ctx, bc->url);
+	if (bc->verify)
+		verify_forget_tree(bc->verify, op->path);
+	return err;
+}
+
 /* ---- the client's life ---- */
 
 static int smb_client_destructor(struct backend_client *bc)
@@ -914,6 +1002,8 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 		goto nomem;
 	bc->t = t;
 	bc->prog = prog;
+	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
+					 .client = id - 1, .nclients = opts->nclients };
 	bc->nh = prog->max_handles;
 	bc->max_xfer = loadfile_max_transfer(prog);
 	backend_client_name(name, sizeof(name), opts, id);
@@ -1087,6 +1177,15 @@ const struct backend smb_backend = {
 		[OP_FINDFIRST] = smb_findfirst,
 		[OP_WRITEX] = smb_writex,
 		[OP_READX] = smb_readx,
+		[OP_SMB_OPEN] = smb_open5,
+		[OP_SMB_CLOSE] = smb_closeop,
+		[OP_SMB_READ] = smb_read5,
+		[OP_SMB_WRITE] = smb_write5,
+		[OP_SMB_MKDIR] = smb_mkdirop,
+		[OP_SMB_RMDIR] = smb_rmdirop,
+		[OP_SMB_UNLINK] = smb_unlink,
+		[OP_SMB_READDIR] = smb_readdir5,
+		[OP_SMB_DELTREE] = smb_deltree5,
 		/* LockX, UnlockX, Flush: libsmbclient has no call for them. */
 	},
 	.verify = smb_verify,

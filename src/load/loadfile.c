@@ -31,15 +31,11 @@
 
 #include "loadfile.h"
 #include "load/strset.h"
+#include "load/smbload.h"
 #include "load/syscalls.h"
+#include "load/token.h"
 
 #define MAX_TOKENS 12
-
-struct token {
-	const char *s;
-	size_t len;
-	bool quoted;
-};
 
 /* A trace handle that is open at this point of the pass. */
 struct open_handle {
@@ -309,10 +305,12 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 	n = next_component(&p, end);
 	if (t->len == 0 || !is_sep(t->s[0]))
 		goto outside;
-	if (!component_is(p - n, n, "clients")) {
-		if (!op_is_nfs(op->type))
+	if (op_is_smb(op->type) && smbload_client_component(p - n, n)) {
+		n = 1;		/* dbench 5.0's name for the client's own directory */
+	} else if (!component_is(p - n, n, "clients")) {
+		if (!op_is_nfs(op->type) && !op_is_smb(op->type))
 			goto outside;
-		p = t->s;	/* an NFS row's own file: beneath the client dir */
+		p = t->s;	/* an NFS or SMB row's own file: beneath the client dir */
 		n = 1;
 	} else if ((n = next_component(&p, end)) == 0) {
 		op->flags |= OPF_CLIENTS_DIR;
@@ -356,7 +354,7 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 	}
 	return true;
 outside:
-	if (op_is_nfs(op->type))
+	if (op_is_nfs(op->type) || op_is_smb(op->type))
 		fail(c, "path '%s' does not begin with / or is beneath \\clients but not "
 			"\\clients\\client1", tokstr(c, t));
 	else
@@ -370,6 +368,7 @@ static bool check_clients_dir(struct compiler *c, const struct op *op)
 	switch (op->flags & OPF_CLIENTS_DIR ? op->type : OP_COUNT) {
 	case OP_COUNT:
 	case OP_MKDIR:
+	case OP_SMB_MKDIR:
 	case OP_QPATHINFO:
 	case OP_MKDIR3:
 	case OP_GETATTR3:
@@ -427,13 +426,36 @@ static void close_handle(struct compiler *c, struct open_handle *h)
  */
 static bool bind_handle(struct compiler *c, struct op *op)
 {
-	if (op->type == OP_NTCREATEX) {
+	bool by_path = op_is_smb(op->type);
+
+	if (by_path) {
+		/* dbench 5.0's SMB rows name an open file by its path: the
+		 * path's index in the set stands for the trace's handle */
+		long idx = strset_add(c->prog, &c->paths, op->path, strlen(op->path));
+		if (idx < 0) {
+			fail_oom(c);
+			return false;
+		}
+		op->fnum = (int32_t)idx;
+	}
+	if (op->type == OP_NTCREATEX || op->type == OP_SMB_OPEN) {
+		struct open_handle *h = by_path ? find_open(c, op->fnum) : NULL;
+		if (h && op->status == NT_OK) {
+			fail(c, "OPEN of a file that is open already (since line %" PRIu32 ")",
+			     h->line);
+			return false;
+		}
 		if (op->status == NT_OK)
 			return open_handle(c, op);
 		op->handle = HANDLE_NONE;
 		return true;
 	}
 	struct open_handle *h = find_open(c, op->fnum);
+	if (!h && op->status == NT_OK && by_path) {
+		fail(c, "%s of a file that is not open (no OPEN of it before)",
+		     op_table[op->type].name);
+		return false;
+	}
 	if (!h && op->status == NT_OK) {
 		fail(c, "handle %" PRId32 " is not open", op->fnum);
 		return false;
@@ -441,7 +463,7 @@ static bool bind_handle(struct compiler *c, struct op *op)
 	op->handle = h ? h->slot : HANDLE_NONE;
 	if (h)
 		op->path = h->path;	/* for messages: the file the handle is on */
-	if (h && op->type == OP_CLOSE && op->status == NT_OK)
+	if (h && (op->type == OP_CLOSE || op->type == OP_SMB_CLOSE) && op->status == NT_OK)
 		close_handle(c, h);
 	return true;
 }
@@ -575,7 +597,7 @@ static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
 
 	if (kind == ARG_PATH)
 		return parse_path(c, t, op, (*npath)++ > 0);
-	if (kind == ARG_OFFSET && op_is_nfs(op->type) && !t->quoted &&
+	if (kind == ARG_OFFSET && (op_is_nfs(op->type) || op_is_smb(op->type)) && !t->quoted &&
 	    (t->s[0] == '*' || t->s[0] == '+')) {
 		op->a[(*nnum)++] = 0;
 		return parse_offset_expr(c, t, op);
@@ -611,15 +633,23 @@ static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
 	return true;
 }
 
+/* An NFS or 5.0 SMB row has all its arguments and a status: no dbench 3
+ * form. */
+static bool has_status(struct compiler *c, const struct op_desc *d, int nargs)
+{
+	if (nargs == d->nargs + 1)
+		return true;
+	fail(c, "%s takes %d argument%s and a status, got %d field%s", d->name,
+	     d->nargs, d->nargs == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s");
+	return false;
+}
+
 /* An NFS row's status column: an NFS3 status number (0x...) or "*". */
 static bool parse_nfs_status(struct compiler *c, struct op *op, const struct op_desc *d,
 			     const struct token *tok, int nargs)
 {
-	if (nargs != d->nargs + 1) {
-		fail(c, "%s takes %d argument%s and a status, got %d field%s", d->name,
-		     d->nargs, d->nargs == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s");
+	if (!has_status(c, d, nargs))
 		return false;
-	}
 	const struct token *t = &tok[nargs - 1];
 	uint64_t v = 0;
 	bool ok = !t->quoted && t->len >= 3 && t->len <= 10 && t->s[0] == '0' &&
@@ -641,12 +671,37 @@ static bool parse_nfs_status(struct compiler *c, struct op *op, const struct op_
 	return true;
 }
 
+/* A dbench 5.0 SMB row's status column: SUCCESS, ERROR or "*". */
+static bool parse_smb_status(struct compiler *c, struct op *op, const struct op_desc *d,
+			     const struct token *tok, int nargs)
+{
+	if (!has_status(c, d, nargs))
+		return false;
+	switch (smbload_status(&tok[nargs - 1])) {
+	case SMBLOAD_SUCCESS:
+		op->status = NT_OK;
+		return true;
+	case SMBLOAD_ERROR:
+		op->status = NT_UNSUCCESSFUL;
+		return true;
+	case SMBLOAD_ANY:
+		op->flags |= OPF_ANY_STATUS;
+		return true;
+	default:
+		fail(c, "malformed status '%s' (dbench 5.0's %s takes SUCCESS, ERROR or *)",
+		     tokstr(c, &tok[nargs - 1]), d->name);
+		return false;
+	}
+}
+
 /* The status column, or its absence in the dbench 3 form. */
 static bool parse_status(struct compiler *c, struct op *op, const struct op_desc *d,
 			 const struct token *tok, int nargs)
 {
 	if (op_is_nfs(op->type))
 		return parse_nfs_status(c, op, d, tok, nargs);
+	if (op_is_smb(op->type))
+		return parse_smb_status(c, op, d, tok, nargs);
 	if (nargs == d->nargs + 1 && tok[nargs - 1].len == 1 && tok[nargs - 1].s[0] == '*' &&
 	    !tok[nargs - 1].quoted) {
 		op->flags |= OPF_ANY_STATUS;
@@ -696,7 +751,8 @@ static void count_op(struct program *prog, const struct op *op)
 static bool check_directives(struct compiler *c, struct op *op)
 {
 	const struct op_desc *d = &op_table[op->type];
-	bool handle = d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX;
+	bool handle = d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX ||
+		      op->type == OP_SMB_OPEN || op->type == OP_SMB_CLOSE;
 
 	op->repeat = c->repeat ? c->repeat : 1;
 	if (handle && c->repeat) {
@@ -728,12 +784,21 @@ static bool finish_op(struct compiler *c, struct op *op)
 		fail(c, "stable %" PRId64 " is not 0 (unstable), 1 (data) or 2 (file)", op->a[2]);
 		return false;
 	}
+	if (op->type == OP_SMB_OPEN && (op->a[0] & ~(int64_t)SMB5_O_ALL)) {
+		fail(c, "OPEN flags 0x%" PRIx64 " hold bits outside 0x%x (0x01 O_RDONLY,"
+			" 0x02 O_WRONLY, 0x04 O_RDWR, 0x08 O_CREAT, 0x10 O_EXCL, 0x20 O_TRUNC,"
+			" 0x40 O_APPEND)", (uint64_t)op->a[0], SMB5_O_ALL);
+		return false;
+	}
+	if (op->type == OP_SMB_READ || op->type == OP_SMB_WRITE)
+		op->a[2] = op->a[1];	/* all of it, or the operation failed */
 	if (d->bytes != BYTES_NONE && !op_is_nfs(op->type) && op->a[2] > op->a[1]) {
 		fail(c, "expected return %" PRId64 " is more than the size %" PRId64,
 		     op->a[2], op->a[1]);
 		return false;
 	}
-	if (d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX) {
+	if (d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX || op->type == OP_SMB_OPEN ||
+	    op->type == OP_SMB_CLOSE || op->type == OP_SMB_READ || op->type == OP_SMB_WRITE) {
 		if (!bind_handle(c, op))
 			return false;
 	}
@@ -996,15 +1061,17 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 		fail(c, "this is a dbench 1 (SMB sniff) loadfile, which is not supported");
 		return false;
 	}
-	int type = name->quoted ? -1 : op_lookup(name->s, name->len);
+	const struct token *args = &tok[first + 1];
+	int nargs = n - first - 1;
+	int type = smbload_row(name, args, nargs);
+	if (type < 0)
+		type = name->quoted ? -1 : op_lookup(name->s, name->len);
 	if (type < 0) {
 		fail(c, "unknown operation '%s'", tokstr(c, name));
 		return false;
 	}
 	op->type = type;
 	const struct op_desc *d = &op_table[type];
-	const struct token *args = &tok[first + 1];
-	int nargs = n - first - 1;
 	if (!parse_status(c, op, d, args, nargs))
 		return false;
 

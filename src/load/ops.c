@@ -141,6 +141,18 @@ const struct op_desc op_table[OP_COUNT] = {
 	[OP_SYS_THREAD] = { "thread", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_FORK] = { "fork", NULL, 0, A(0), BYTES_NONE, 0 },
 	[OP_SYS_EXEC] = { "exec", NULL, 0, A(0), BYTES_NONE, 0 },
+
+	/* dbench 5.0's SMB dialect: a file by path; READ and WRITE expect
+	 * their whole length (a[2] = a[1]); src/load/smbload.c. */
+	[OP_SMB_OPEN]    = { "OPEN", NULL, 2, A(ARG_PATH, ARG_NUM), BYTES_NONE, 0 },
+	[OP_SMB_CLOSE]   = { "CLOSE", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SMB_READ]    = { "READ", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_READ, 2 },
+	[OP_SMB_WRITE]   = { "WRITE", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_WRITE, 2 },
+	[OP_SMB_MKDIR]   = { "MKDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SMB_RMDIR]   = { "RMDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SMB_UNLINK]  = { "UNLINK", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SMB_READDIR] = { "READDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+	[OP_SMB_DELTREE] = { "DELTREE", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
 };
 
 static int name_is(const char *want, const char *name, size_t len)
@@ -167,6 +179,15 @@ int op_lookup(const char *name, size_t len)
 	for (int i = 0; i < OP_SYS_FIRST; i++) {
 		if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
 		    (alias_len[i] == len && strncasecmp(op_table[i].alias, name, len) == 0))
+			return i;
+	}
+	return -1;
+}
+
+int op_lookup_smb(const char *name, size_t len)
+{
+	for (int i = OP_SMB_FIRST; i <= OP_SMB_LAST; i++) {
+		if (strlen(op_table[i].name) == len && strncasecmp(op_table[i].name, name, len) == 0)
 			return i;
 	}
 	return -1;

@@ -327,7 +327,8 @@ static void test_every_operation_decodes_its_arguments(void **state)
 
 	assert_int_equal(prog->nops, 17);
 	for (int t = 0; t < OP_COUNT; t++)
-		assert_int_equal(prog->count[t], op_is_nfs(t) || op_is_syscall(t) ? 0 : 1);
+		assert_int_equal(prog->count[t], op_is_nfs(t) || op_is_syscall(t) || op_is_smb(t)
+						 ? 0 : 1);
 
 	assert_int_equal(op[0].type, OP_NTCREATEX);
 	assert_string_equal(op[0].path, "dir/f.txt");
@@ -1083,6 +1084,132 @@ static void test_overlong_line_is_rejected(void **state)
 }
 
 
+/* ---- dbench 5.0's SMB dialect (smb*.load) ---- */
+
+static void test_smb5_rows_name_files_by_path_with_a_status(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"MKDIR \"/client1\" *\n"
+		"MKDIR \"/foo\" SUCCESS\n"
+		"OPEN \"/client1/test.txt\" 0x0c SUCCESS\n"
+		"WRITE \"/client1/test.txt\" 0 50 SUCCESS\n"
+		"REPEAT 10\n"
+		"WRITE \"/client1/test.txt\" *%0x10000000/4096 4096 SUCCESS\n"
+		"READ \"/client1/test.txt\" +50 100 ERROR\n"
+		"CLOSE \"/client1/test.txt\" SUCCESS\n"
+		"UNLINK \"/test.txt\" SUCCESS\n"
+		"READDIR \"/\" SUCCESS\n"
+		"RMDIR \"/foo\" ERROR\n"
+		"Deltree \"/foo\" *\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(prog->nops, 11);
+	assert_int_equal(op[0].type, OP_SMB_MKDIR);
+	assert_string_equal(op[0].path, "");	/* 5.0's name for the client's own */
+	assert_true(op[0].flags & OPF_ANY_STATUS);
+	assert_string_equal(op[1].path, "foo");
+	assert_int_equal(op[1].status, NT_OK);
+	assert_false(op[1].flags & OPF_ANY_STATUS);
+	assert_int_equal(op[2].type, OP_SMB_OPEN);
+	assert_string_equal(op[2].path, "test.txt");
+	assert_int_equal(op[2].a[0], SMB5_O_RDWR | SMB5_O_CREAT);
+	assert_int_equal(op[2].handle, 0);
+	assert_int_equal(op[3].type, OP_SMB_WRITE);
+	assert_int_equal(op[3].handle, 0);
+	assert_int_equal(op[3].a[0], 0);
+	assert_int_equal(op[3].a[1], 50);
+	assert_int_equal(op[3].a[2], 50);	/* all of it */
+	assert_int_equal(op[4].repeat, 10);
+	assert_int_not_equal(op[4].expr, 0);
+	assert_int_equal(op[5].type, OP_SMB_READ);
+	assert_int_equal(op[5].status, NT_UNSUCCESSFUL);
+	assert_int_equal(op[5].handle, 0);
+	assert_int_equal(op[6].type, OP_SMB_CLOSE);
+	assert_int_equal(op[6].handle, 0);
+	assert_int_equal(op[7].type, OP_SMB_UNLINK);
+	assert_string_equal(op[7].path, "test.txt");
+	assert_int_equal(op[8].type, OP_SMB_READDIR);
+	assert_string_equal(op[8].path, "");
+	assert_int_equal(op[9].type, OP_SMB_RMDIR);
+	assert_int_equal(op[10].type, OP_SMB_DELTREE);
+	assert_int_equal(prog->count[OP_SMB_WRITE], 11);
+	assert_int_equal(prog->bytes_written, 50 + 10 * 4096);
+	assert_int_equal(prog->bytes_read, 100);
+	assert_int_equal(prog->max_handles, 1);
+	assert_string_equal(op_table[OP_SMB_DELTREE].name, "DELTREE");
+}
+
+/* A row is of the dialect by its shape: dbench 4's rows of the same
+ * names (Close, Mkdir, Unlink, Deltree) compile as they always did, and
+ * READ or WRITE with an offset first (5.0's block dialect) is none of
+ * it. */
+static void test_smb5_rows_are_told_from_dbench4_rows_by_shape(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		OPEN1
+		"Close 1 NT_STATUS_OK\n"
+		"Mkdir \"\\clients\\client1\\d\" *\n"
+		"MKDIR \"/d\" *\n"
+		"Mkdir \"\\clients\\client1\\e\" SUCCESS\n"
+		"Deltree \"\\clients\\client1\\d\" NT_STATUS_OK\n"
+		"deltree \"/d\" ERROR\n"
+		"Unlink \"\\clients\\client1\\f\" 0x6\n"
+		"UNLINK \"/f\" *\n"
+		"OPEN \"/clients/client1/g\" 0x0c *\n"
+		"close \"/g\" *\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(op[1].type, OP_CLOSE);
+	assert_int_equal(op[2].type, OP_MKDIR);
+	assert_int_equal(op[3].type, OP_SMB_MKDIR);
+	assert_int_equal(op[4].type, OP_SMB_MKDIR);
+	assert_string_equal(op[4].path, "e");
+	assert_int_equal(op[5].type, OP_DELTREE);
+	assert_int_equal(op[6].type, OP_SMB_DELTREE);
+	assert_int_equal(op[7].type, OP_UNLINK);
+	assert_true(op[7].flags & OPF_DBENCH3);
+	assert_int_equal(op[8].type, OP_SMB_UNLINK);
+	assert_int_equal(op[9].type, OP_SMB_OPEN);
+	assert_string_equal(op[9].path, "g");
+	assert_int_equal(op[10].type, OP_SMB_CLOSE);
+	assert_int_equal(op[10].handle, op[9].handle);
+	assert_rejected(ctx_of(state), "READ 0 4096 0x00000000\n",
+			"t.load:1: unknown operation 'READ'");
+}
+
+static void test_smb5_rows_are_rejected_with_their_line(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "#\nOPEN \"/f\" 0x0c NT_STATUS_OK\n",
+			"t.load:2: malformed status 'NT_STATUS_OK' (dbench 5.0's OPEN takes "
+			"SUCCESS, ERROR or *)");
+	assert_rejected(ctx, "WRITE \"/f\" 0 4096\n",
+			"t.load:1: WRITE takes 3 arguments and a status, got 3 fields");
+	assert_rejected(ctx, "OPEN \"/f\" 0x80 SUCCESS\n",
+			"t.load:1: OPEN flags 0x80 hold bits outside 0x7f (0x01 O_RDONLY, "
+			"0x02 O_WRONLY, 0x04 O_RDWR, 0x08 O_CREAT, 0x10 O_EXCL, 0x20 O_TRUNC, "
+			"0x40 O_APPEND)");
+	assert_rejected(ctx, "WRITE \"/f\" 0 1 SUCCESS\n",
+			"t.load:1: WRITE of a file that is not open (no OPEN of it before)");
+	assert_rejected(ctx, "OPEN \"/f\" 4 SUCCESS\nCLOSE \"/f\" SUCCESS\n"
+			"CLOSE \"/f\" SUCCESS\n",
+			"t.load:3: CLOSE of a file that is not open (no OPEN of it before)");
+	assert_rejected(ctx, "OPEN \"/f\" 4 SUCCESS\nOPEN \"/client1/f\" 4 SUCCESS\n",
+			"t.load:2: OPEN of a file that is open already (since line 1)");
+	assert_rejected(ctx, "REPEAT 2\nOPEN \"/f\" 4 SUCCESS\n",
+			"t.load:2: REPEAT (line 1) may not repeat OPEN, which uses a handle");
+	assert_rejected(ctx, "MKDIR \"/a/../b\" SUCCESS\n",
+			"t.load:1: path '/a/../b' has a '..' component");
+	assert_rejected(ctx, "MKDIR \"/clients/client2/b\" SUCCESS\n",
+			"t.load:1: path '/clients/client2/b' does not begin with / or is beneath "
+			"\\clients but not \\clients\\client1");
+	assert_rejected(ctx, "RMDIR \"/clients\" SUCCESS\n",
+			"t.load:1: RMDIR may not name \\clients, which all clients share");
+	assert_rejected(ctx, "OPEN \"/f\" 4 SUCCESS\nREAD \"/f\" *%0 1 SUCCESS\n",
+			"t.load:2: offset '*%0' divides by zero");
+}
+
 /* ---- the NFS dialect (dbench 5.0's nfs*.load) ---- */
 
 static void test_nfs_rows_take_paths_offsets_sizes_and_a_status(void **state)
@@ -1804,6 +1931,10 @@ int main(void)
 		T(test_binary_garbage_is_rejected),
 		T(test_mutated_loadfiles_never_crash),
 		T(test_overlong_line_is_rejected),
+		/* dbench 5.0's SMB dialect */
+		T(test_smb5_rows_name_files_by_path_with_a_status),
+		T(test_smb5_rows_are_told_from_dbench4_rows_by_shape),
+		T(test_smb5_rows_are_rejected_with_their_line),
 		/* the NFS dialect */
 		T(test_nfs_rows_take_paths_offsets_sizes_and_a_status),
 		T(test_nfs_status_numbers_map_to_nt_statuses),
