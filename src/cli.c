@@ -730,7 +730,7 @@ static bool check_json_file(const struct cmdline *cl)
 			  ? outfile_check(cl->json) : 0;
 
 	if (err)
-		say("cannot write JSON to '%s': %s\n", cl->json, strerror(err));
+		say("cannot write JSON to '%s': %s\n", cl->json, outfile_strerror(err));
 	return !err;
 }
 

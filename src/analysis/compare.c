@@ -14,6 +14,7 @@
 #include "analysis/plot.h"
 #include "badopt.h"
 #include "numstat.h"
+#include "outfile.h"
 #include "progname.h"
 #include "ops.h"
 #include "plan.h"
@@ -1041,6 +1042,7 @@ int compare_main(int argc, const char **argv)
 	size_t ndocs = 0;
 	poptContext pc;
 	char *err;
+	int perr;
 
 	if (!args || argc < 1) {
 		talloc_free(top);
@@ -1074,16 +1076,18 @@ int compare_main(int argc, const char **argv)
 		poptPrintUsage(pc, stderr, 0);
 	} else if ((err = load_all(top, paths, ndocs, docs))) {
 		say("%s\n", err);
+	} else if (plot && (perr = outfile_check(plot)) != 0) {
+		say("cannot write the plot to '%s': %s\n", plot, outfile_strerror(perr));
 	} else {
 		opt.all = all;
 		/* a report that cannot be written is main()'s to tell, as for
 		 * every command */
 		rc = compare_report(stdout, docs, ndocs, &opt);
-		int perr = plot ? compare_plot(top, plot, plot_log, docs, ndocs, opt.alpha) : 0;
+		perr = plot ? compare_plot(top, plot, plot_log, docs, ndocs, opt.alpha) : 0;
 		if (perr) {
 			say("cannot write the plot to '%s': %s\n", plot,
-				strerror(perr));
-			rc = rc ? rc : EXIT_BAD_INPUT;
+				outfile_strerror(perr));
+			rc = rc ? rc : EXIT_RUN_FAILED;
 		}
 	}
 	free(plot);

@@ -609,7 +609,7 @@ static int check_destinations(const struct sweep_plan *sp)
 		int err = out[i].path ? outfile_check(out[i].path) : 0;
 		if (err) {
 			say("cannot write %s to '%s': %s\n", out[i].what,
-				out[i].path, strerror(err));
+				out[i].path, outfile_strerror(err));
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -666,18 +666,18 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 	int err = 0;
 	if (sp->csv_path && (err = write_csv(sp->csv_path, runs, repeat_of, summary)) != 0)
 		say("cannot write CSV to '%s': %s\n", sp->csv_path,
-			strerror(err));
+			outfile_strerror(err));
 	int perr = 0;
 	if (sp->plot_path && (perr = write_plot(sp, base, summary)) != 0)
 		say("cannot write the plot to '%s': %s\n", sp->plot_path,
-			strerror(perr));
+			outfile_strerror(perr));
 	err = err ? err : perr;
 	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp, base), "runs", runs,
 				"summary", summary);
 	int jerr = 0;
 	if (sp->json_path && (jerr = report_json_dump(doc, sp->json_path)) != 0)
 		say("cannot write JSON to '%s': %s\n", sp->json_path,
-			strerror(jerr));
+			outfile_strerror(jerr));
 	json_decref(doc);
 	free(repeat_of);
 	return rc != EXIT_OK ? rc : (err || jerr) ? EXIT_RUN_FAILED : EXIT_OK;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "opclock.h"
+#include "outfile.h"
 #include "progname.h"
 #include "run/driver_internal.h"
 
@@ -172,7 +173,7 @@ int collect_report(struct driver *d, struct run_result *res)
 		int err = report_json_write(res, d->plan->json_path);
 		if (err) {
 			say("cannot write JSON to '%s': %s\n",
-				d->plan->json_path, strerror(err));
+				d->plan->json_path, outfile_strerror(err));
 			return res->exit_code ? res->exit_code : EXIT_RUN_FAILED;
 		}
 	}
