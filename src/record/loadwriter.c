@@ -258,7 +258,7 @@ int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *pat
 	}
 	struct outfile *o = outfile_open(mem_ctx, path, &w.f, &e);
 	if (!o) {
-		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, strerror(e));
+		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, outfile_strerror(e));
 		return 1;
 	}
 	header(&w);
@@ -272,7 +272,7 @@ int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *pat
 	rec->lines_written = w.lines;
 	rec->bytes_out = w.bytes;
 	if ((e = outfile_commit(o)) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, strerror(e));
+		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, outfile_strerror(e));
 		return 1;
 	}
 	return 0;

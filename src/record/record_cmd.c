@@ -297,7 +297,7 @@ static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recor
 		return rc;
 	int e = strcmp(o->output, "-") == 0 ? 0 : outfile_check(o->output);
 	if (e) {
-		say("cannot write '%s': %s\n", o->output, strerror(e));
+		say("cannot write '%s': %s\n", o->output, outfile_strerror(e));
 		return EXIT_BAD_INPUT;
 	}
 	if (runner_find(top, o->rest[0], &err) != 0 || runner_check(top, &err) != 0) {
