@@ -43,6 +43,7 @@ enum effect {
  *   P  a path (after a D: relative to that directory descriptor)
  *   D  a directory descriptor, for the P after it
  *   F  a descriptor, which must be open beneath the roots
+ *   G  a descriptor a call makes (dup2's NEWFD): its number alone
  *   N  a number or flags, written as printed
  *   O  the same, but strace leaves it out at times: written as 0 then
  *   S  a string (an xattr's name, a link's target), written quoted
@@ -128,8 +129,8 @@ static const struct callspec calls[] = {
 	{ "copy_file_range", NULL, "FLFLNN", E_COPY },
 	{ "sendfile", NULL, "FFLN", E_COPY },
 	{ "dup", NULL, "F", E_DUP },
-	{ "dup2", NULL, "FN", E_DUP },
-	{ "dup3", NULL, "FNN", E_DUP },
+	{ "dup2", NULL, "FG", E_DUP },
+	{ "dup3", NULL, "FGN", E_DUP },
 	{ "flock", NULL, "FN", E_NONE },
 	{ "chdir", NULL, "P", E_CHDIR },
 	{ "fchdir", NULL, "F", E_FCHDIR },
@@ -341,6 +342,13 @@ static void walk_shape(struct call_state *s)
 		case 'N':
 			addf(s, " %s", token(s->tr->tmp, a));
 			break;
+		case 'G': {
+			int fd;
+			char num[16];
+			snprintf(num, sizeof(num), "%d", strace_fd(a, &fd) ? fd : -1);
+			addf(s, " %s", num);
+			break;
+		}
 		case 'O':
 			addf(s, " %s", a ? token(s->tr->tmp, a) : "0");
 			break;

@@ -1,0 +1,212 @@
+# test_record.sh - `dbench record -- CMD` and `dbench convert`: real
+# programs recorded under strace into the system-call dialect, each
+# recording checked by the compiler (--check-loadfile); the command's exit
+# status passed on; strace missing, a command not found, a line beyond the
+# loadfile's limits; the roots, privacy (--with-data) and traces made
+# elsewhere (strace -ff, strace -f, fio's iolog).
+. "$TOP/tests/shell/lib.sh"
+
+command -v strace >/dev/null || { echo "ok 1 # skip strace is not installed"; exit 0; }
+if ! strace -f -qq -o /dev/null true 2>/dev/null; then
+	echo "ok 1 # skip strace cannot trace here (ptrace refused)"
+	exit 0
+fi
+
+TWO=$UNIT_DIR/twothreads
+
+# record_in DIR OUT CMD...: record CMD run in DIR into OUT (stderr in OUT.err).
+record_in() {
+	_d=$1 _o=$2
+	shift 2
+	(cd "$_d" && "$DBENCH" record -o "$_o" -- "$@" 2>"$_o.err")
+}
+
+# checked FILE: the compiler takes it (exit 0) and it has some call.
+checked() {
+	_sum=$("$DBENCH" --check-loadfile -c "$1" 2>&1) || fail "--check-loadfile $1: $_sum"
+	_ops=$(printf '%s\n' "$_sum" | awk '$1 == "operations" { print $2 }')
+	[ "${_ops:-0}" -gt 0 ] || fail "$1 has no call: $_sum"
+}
+
+# A small tree to archive and copy: files, a subdirectory, a symbolic link.
+mkdir -p "$T/w/src/sub"
+for i in 1 2 3; do head -c $((i * 7000)) /dev/urandom >"$T/w/src/f$i"; done
+echo "small" >"$T/w/src/sub/note"
+ln -s f1 "$T/w/src/link"
+(cd "$T/w" && tar cf "$T/src.tar" src)
+
+begin "tar extracting an archive: its directories, files and link, nothing outside the roots"
+mkdir -p "$T/x"
+record_in "$T/x" "$T/tarx.load" tar xf "$T/src.tar" || fail "exit status $?"
+checked "$T/tarx.load"
+expect_match "$(cat "$T/tarx.load")" '^1 [0-9.]+ [0-9.]+ mkdirat "src" 0[0-7]+ 0$'
+expect_match "$(cat "$T/tarx.load")" '^1 [0-9.]+ [0-9.]+ openat "src/f3" O_WRONLY\|O_CREAT\|O_EXCL[A-Z_|]* 0[0-7]+ [0-9]+$'
+expect_match "$(cat "$T/tarx.load")" '^1 [0-9.]+ [0-9.]+ symlinkat "f1" "src/link" 0$'
+expect_no_match "$(grep -v '^#' "$T/tarx.load")" '"/|src.tar'
+expect_match "$(cat "$T/tarx.load.err")" '^  left out  [0-9]+ calls on paths outside the roots \(.*/usr'
+expect_match "$(cat "$T/tarx.load.err")" '^  wrote     .*tarx.load: [0-9]+ lines'
+end
+
+begin "tar creating an archive: the files it read are the initial state, with their sizes"
+record_in "$T/w" "$T/tarc.load" tar czf out.tgz src || fail "exit status $?"
+checked "$T/tarc.load"
+expect_match "$(cat "$T/tarc.load")" '^init file "src/f3" 21000 0644$'
+expect_match "$(cat "$T/tarc.load")" '^init symlink "src/link" "f1"$'
+expect_match "$(cat "$T/tarc.load")" '^init dir "src/sub" 0755$'
+expect_match "$(cat "$T/tarc.load")" ' (creat "out.tgz" 0[0-7]+|openat "out.tgz" O_WRONLY[A-Z_|]*O_CREAT[A-Z_|]* 0[0-7]+) [0-9]+$'
+expect_no_match "$(cat "$T/tarc.load")" '^init file "out.tgz"'
+end
+
+begin "cp -a of a tree: reads, writes and the listing of every directory"
+rm -rf "$T/w/dst"
+record_in "$T/w" "$T/cpa.load" cp -a src dst || fail "exit status $?"
+checked "$T/cpa.load"
+expect_match "$(cat "$T/cpa.load")" ' getdents64 [0-9]+ [0-9]+ [1-9][0-9]*$'
+expect_match "$(cat "$T/cpa.load")" ' mkdir(at)? "dst/sub" '
+expect_match "$(cat "$T/cpa.load")" '^init file "src/sub/note" 6 0644$'
+end
+
+begin "git init, add and commit, where git is installed"
+if command -v git >/dev/null; then
+	mkdir -p "$T/g"
+	cp -a "$T/w/src" "$T/g/src"
+	record_in "$T/g" "$T/git.load" sh -c 'git init -q repo && cp -r src repo/ && cd repo &&
+		git add . && git -c user.name=t -c user.email=t@example.org commit -qm one' ||
+		fail "exit status $?"
+	checked "$T/git.load"
+	expect_match "$(cat "$T/git.load")" ' fork [0-9]+$'
+	expect_match "$(cat "$T/git.load")" ' openat "repo/.git/index.lock" '
+	expect_match "$(cat "$T/git.load.err")" 'mapped into memory \(mmap\)'
+else
+	echo "# git is not installed"
+fi
+end
+
+begin "a database written by sqlite3 (or python3's sqlite3)"
+mkdir -p "$T/db"
+if command -v sqlite3 >/dev/null; then
+	record_in "$T/db" "$T/db.load" sqlite3 t.db 'create table t(a, b); begin;
+		insert into t values (1, 2); insert into t values (3, 4); commit;' || fail "exit status $?"
+else
+	record_in "$T/db" "$T/db.load" python3 -c 'import sqlite3; c = sqlite3.connect("t.db");
+c.execute("create table t(a, b)"); c.execute("insert into t values (1, 2)"); c.commit()' ||
+		fail "exit status $?"
+fi
+checked "$T/db.load"
+expect_match "$(cat "$T/db.load")" ' pwrite64 [0-9]+ [0-9]+ [0-9]+ [0-9]+$'
+expect_match "$(cat "$T/db.load")" ' fdatasync [0-9]+ 0$'
+expect_match "$(cat "$T/db.load")" ' fcntl [0-9]+ F_SETLK F_(RD|WR|UN)LCK SEEK_SET [0-9]+ [0-9]+ 0$'
+end
+
+begin "two threads sharing one file: a thread row, both streams on the one descriptor"
+mkdir -p "$T/th"
+record_in "$T/th" "$T/th.load" "$TWO" shared 4 || fail "exit status $?"
+checked "$T/th.load"
+expect_match "$(cat "$T/th.load")" '^1 [0-9.]+ [0-9.]+ thread 2$'
+expect_match "$(cat "$T/th.load")" '^1 [0-9.]+ [0-9.]+ thread 3$'
+expect_eq "$(grep -Ec '^[23] [0-9.]+ [0-9.]+ pwrite64 3 8192 (0|8192) 8192$' "$T/th.load")" 8 "pwrites by the threads"
+expect_match "$(cat "$T/th.load")" '^[23] [0-9.]+ [0-9.]+ dup 3 [0-9]+$'
+expect_match "$(cat "$T/th.load")" '^1 [0-9.]+ [0-9.]+ rename "shared" "shared.done" 0$'
+expect_match "$(cat "$T/th.load.err")" '^  streams   3 '
+end
+
+begin "a command that fails leaves what it did, says so, and exits with its status"
+mkdir -p "$T/f"
+record_in "$T/f" "$T/fail.load" sh -c 'echo x > made; exit 3'
+expect_status $? 3
+checked "$T/fail.load"
+expect_match "$(cat "$T/fail.load")" ' openat "made" '
+expect_match "$(cat "$T/fail.load.err")" 'the command exited with status 3: .*fail.load holds what it did'
+end
+
+begin "a command killed by a signal: 128+N, and the loadfile still written"
+record_in "$T/f" "$T/kill.load" sh -c 'echo y > before; kill -TERM $$'
+expect_status $? 143
+expect_match "$(cat "$T/kill.load")" ' openat "before" '
+end
+
+begin "strace missing, or a command not found: exit 2 with a clear line, nothing written"
+out=$(cd "$T/f" && PATH=/nonexistent "$DBENCH" record -o "$T/none.load" -- /bin/true 2>&1)
+expect_status $? 2
+expect_match "$out" '^dbench: strace is not installed'
+out=$(cd "$T/f" && "$DBENCH" record -o "$T/none.load" -- no-such-command-here 2>&1)
+expect_status $? 2
+expect_match "$out" "^dbench: cannot run 'no-such-command-here': not found on PATH"
+[ ! -e "$T/none.load" ] || fail "a loadfile was written"
+out=$("$DBENCH" record 2>&1)
+expect_status $? 2
+expect_match "$out" 'needs a command to run'
+end
+
+begin "a line beyond the loadfile's limit is refused at once, naming the limit"
+e=$(printf '\303\251%.0s' $(seq 120))
+deep="$T/deep/$e/$e/$e/$e/$e"
+mkdir -p "$deep"
+out=$(cd "$T/deep" && "$DBENCH" record -o "$T/deep.load" -- stat "$deep" 2>&1)
+expect_status $? 2
+expect_match "$out" 'LOADFILE_MAX_LINE'
+[ ! -e "$T/deep.load" ] || fail "a loadfile was written"
+end
+
+begin "--root: several roots, paths from the directory they share; others left out"
+mkdir -p "$T/r1/a" "$T/r2/b" "$T/r3"
+echo one >"$T/r1/a/x"
+(cd "$T/r3" && "$DBENCH" record --root "$T/r1" --root "$T/r2" -o "$T/roots.load" -- \
+	sh -c "cat $T/r1/a/x > $T/r2/b/y; cat $T/r1/a/x > here" 2>"$T/roots.err") || fail "exit status $?"
+checked "$T/roots.load"
+expect_match "$(cat "$T/roots.load")" '^init file "r1/a/x" 4 0644$'
+expect_match "$(cat "$T/roots.load")" ' openat "r2/b/y" O_WRONLY'
+expect_no_match "$(cat "$T/roots.load")" '"here"|"r3'
+expect_match "$(cat "$T/roots.load")" "^# root: $T/r1$"
+end
+
+begin "privacy: no file's contents in a recording unless --with-data"
+mkdir -p "$T/p"
+printf 'SECRET-%s\n' sesame >"$T/p/secret"
+record_in "$T/p" "$T/plain.load" cat secret >/dev/null || fail "exit status $?"
+expect_no_match "$(cat "$T/plain.load")" 'SECRET|U0VDUkVU'
+expect_match "$(cat "$T/plain.load")" '^init file "secret" 14 0644$'
+(cd "$T/p" && "$DBENCH" record --with-data -o "$T/data.load" -- cat secret >/dev/null 2>&1) ||
+	fail "--with-data: exit status $?"
+checked "$T/data.load"
+expect_match "$(cat "$T/data.load")" "^init data \"secret\" 0 $(printf 'SECRET-sesame\n' | base64)$"
+end
+
+begin "convert: strace -ff files by their prefix, and a -f file with its halves rejoined"
+mkdir -p "$T/c"
+cp "$T/w/src/f1" "$T/c/in"
+(cd "$T/c" && strace -ff -ttt -T -y -xx -o "$T/ff" sh -c 'cat in > out & cat in > out2; wait') ||
+	fail "strace -ff"
+"$DBENCH" convert -o "$T/ff.load" "$T/ff" 2>"$T/ff.err" || fail "convert -ff: exit status $?"
+checked "$T/ff.load"
+expect_match "$(cat "$T/ff.load")" '^init file "in" 7000 0644$'
+expect_match "$(cat "$T/ff.load")" ' openat "out2" O_WRONLY\|O_CREAT\|O_TRUNC 0666 [0-9]+$'
+(cd "$T/c" && strace -f -ttt -T -y -o "$T/f.trace" sh -c 'cat in > out & cat in > out2; wait') ||
+	fail "strace -f"
+"$DBENCH" convert -o "$T/f.load" "$T/f.trace" 2>"$T/f.err" || fail "convert -f: exit status $?"
+checked "$T/f.load"
+expect_match "$(cat "$T/f.load")" '^init file "in" 7000 0644$'
+expect_eq "$(grep -c ' fork ' "$T/f.load")" "$(grep -c ' fork ' "$T/ff.load")" "forks in -f and -ff"
+out=$("$DBENCH" convert "$T/nothing-here" 2>&1)
+expect_status $? 2
+expect_match "$out" "cannot open '$T/nothing-here'"
+end
+
+begin "convert: fio's iolog (version 3 as fio writes it, and version 2)"
+if command -v fio >/dev/null; then
+	mkdir -p "$T/fio"
+	(cd "$T/fio" && fio --name=j --filename=data --size=64k --bs=4k --rw=randrw \
+		--write_iolog=j.log --output=/dev/null) || fail "fio: exit status $?"
+	"$DBENCH" convert -o "$T/fio.load" "$T/fio/j.log" 2>/dev/null || fail "convert: exit status $?"
+	checked "$T/fio.load"
+	expect_match "$(cat "$T/fio.load")" '^init file "data" [0-9]+ 0644$'
+	n=$(grep -Ec ' (read|write) ' "$T/fio/j.log")
+	expect_eq "$(grep -Ec ' (pread64|pwrite64) ' "$T/fio.load")" "$n" "reads and writes"
+fi
+printf 'fio version 2 iolog\nd/f add\nd/f open\nd/f write 0 4096\nd/f close\n' >"$T/v2.log"
+"$DBENCH" convert -o "$T/v2.load" "$T/v2.log" 2>/dev/null || fail "convert v2: exit status $?"
+checked "$T/v2.load"
+expect_match "$(cat "$T/v2.load")" '^1 [0-9.]+ [0-9.]+ pwrite64 3 4096 0 4096$'
+end
+
+finish
