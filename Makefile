@@ -82,6 +82,9 @@ $(O)/%.o: src/%.c $(HEADERS) | $(O)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# A loadfile named without a path is looked up where make install puts them.
+$(O)/load/lookup.o: ALL_CFLAGS += -DDBENCH_DATADIR='"$(DATADIR)"'
+
 # Switching MPI on or off rebuilds what depends on it.
 $(O)/mpi-$(MPI).stamp: | $(O)
 	rm -f $(O)/mpi-*.stamp && touch $@
@@ -133,7 +136,7 @@ install: $(BIN) $(TBENCH_SRV)
 	ln -f $(DESTDIR)$(BINDIR)/dbench $(DESTDIR)$(BINDIR)/tbench
 	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
 	install -m 644 man/dbench.1 man/tbench.1 man/tbench_srv.1 $(DESTDIR)$(MANDIR)/
-	install -m 644 loadfiles/*.txt $(DESTDIR)$(DATADIR)/
+	install -m 644 loadfiles/*.txt loadfiles/*.load loadfiles/README $(DESTDIR)$(DATADIR)/
 
 deps:
 	apt-get update -qq

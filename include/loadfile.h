@@ -283,6 +283,18 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
  */
 struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err);
 
+/*
+ * Where the loadfile the user named is: `name` itself when it holds a
+ * '/' or names a file here; else the first of NAME, NAME.load and
+ * NAME.txt found in loadfile_dir(); else `name` (whose error then names
+ * what was typed).  The result is name or a string on mem_ctx.
+ */
+const char *loadfile_lookup(TALLOC_CTX *mem_ctx, const char *name);
+
+/* The directory of installed loadfiles: $DBENCH_LOADFILE_DIR, else
+ * PREFIX/share/dbench as built. */
+const char *loadfile_dir(void);
+
 /* The loadfile built into the binary (loadfiles/default.txt). */
 struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err);
 

@@ -266,7 +266,7 @@ static bool parse_nprocs(const char *s, unsigned *out)
 static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *rc)
 {
 	char *err = NULL;
-	struct program *prog = path ? loadfile_read(mem_ctx, path, &err)
+	struct program *prog = path ? loadfile_read(mem_ctx, loadfile_lookup(mem_ctx, path), &err)
 				    : loadfile_default(mem_ctx, &err);
 	if (!prog) {
 		*rc = errno == ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
