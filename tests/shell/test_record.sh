@@ -209,4 +209,23 @@ checked "$T/v2.load"
 expect_match "$(cat "$T/v2.load")" '^1 [0-9.]+ [0-9.]+ pwrite64 3 4096 0 4096$'
 end
 
+begin "the library: each recording in loadfiles/ compiles, is found by name, and is installed"
+for f in "$TOP"/loadfiles/*.load; do
+	checked "$f"
+	n=$(basename "$f" .load)
+	grep -q "^$n\.load " "$TOP/loadfiles/README" || fail "loadfiles/README says nothing of $n.load"
+done
+mkdir -p "$T/elsewhere"
+out=$(cd "$T/elsewhere" && DBENCH_LOADFILE_DIR="$TOP/loadfiles" "$DBENCH" --check-loadfile -c sqlite 2>&1) ||
+	fail "-c sqlite: $out"
+expect_match "$out" "^loadfile $TOP/loadfiles/sqlite.load$"
+cp "$T/tarx.load" "$T/elsewhere/sqlite"
+out=$(cd "$T/elsewhere" && DBENCH_LOADFILE_DIR="$TOP/loadfiles" "$DBENCH" --check-loadfile -c sqlite 2>&1)
+expect_match "$out" '^loadfile sqlite$'
+out=$(cd "$T/elsewhere" && DBENCH_LOADFILE_DIR="$TOP/loadfiles" "$DBENCH" --check-loadfile -c nosuch 2>&1)
+expect_status $? 2
+expect_match "$out" "nosuch"
+expect_match "$(make -s -n -C "$TOP" install DESTDIR="$T/inst" 2>&1)" 'install -m 644 .*loadfiles/\*\.load'
+end
+
 finish
