@@ -143,7 +143,8 @@ bool fdmodel_clone(struct fdmodel *m, int parent, int child, unsigned long flags
 		c->fs = p->fs;
 		c->fs->refs++;
 	} else {
-		if (!(c->fs = talloc_zero(m, struct fsinfo)) || !(c->fs->cwd = talloc_strdup(c->fs, p->fs->cwd)))
+		if (!(c->fs = talloc_zero(m, struct fsinfo)) ||
+		    (p->fs->cwd && !(c->fs->cwd = talloc_strdup(c->fs, p->fs->cwd))))
 			return false;
 		c->fs->refs = 1;
 	}
@@ -296,9 +297,9 @@ const char *fdmodel_cwd(const struct fdmodel *m, int tid)
 bool fdmodel_chdir(struct fdmodel *m, int tid, const char *path)
 {
 	struct thread *t = thread_of(m, tid);
-	char *cwd = t ? talloc_strdup(t->fs, path) : NULL;
+	char *cwd = t && path ? talloc_strdup(t->fs, path) : NULL;
 
-	if (!cwd)
+	if (!t || (path && !cwd))
 		return false;
 	talloc_free(t->fs->cwd);
 	t->fs->cwd = cwd;

@@ -81,10 +81,13 @@ void fdmodel_each(struct fdmodel *m, int tid, int lo, int hi,
 void fdmodel_each_cloexec(struct fdmodel *m, int tid,
 			  void (*fn)(void *arg, int fd, struct ofd *o), void *arg);
 
-/* The working directory of tid (absolute), or NULL when tid is unknown. */
+/* The working directory of tid (absolute), or NULL when tid or its
+ * directory is unknown. */
 const char *fdmodel_cwd(const struct fdmodel *m, int tid);
 
-/* Change tid's working directory (shared with those it shares it with). */
+/* Change tid's working directory (shared with those it shares it with);
+ * NULL when the trace cannot tell where it went (paths relative to it
+ * are then unresolved). */
 bool fdmodel_chdir(struct fdmodel *m, int tid, const char *path);
 
 /* Descriptors open now beneath the roots, and the most there ever were

@@ -560,6 +560,48 @@ static bool apply_effect(struct translate *tr, struct call_state *s)
 	return true;
 }
 
+/*
+ * A call left out still changes the model: a descriptor opened outside
+ * the roots is still a descriptor (later calls on it are counted as
+ * outside, and its number is no longer what it was), a dup can put one
+ * over a descriptor beneath the roots, a chdir moves the working
+ * directory.  false when memory ran out.
+ */
+static bool outside(struct translate *tr, const struct call_state *s)
+{
+	const struct sc_call *c = s->c;
+	const struct callspec *spec = s->spec;
+	int fd;
+
+	if (spec->effect == E_OPEN && c->ret >= 0) {
+		const char *text = c->arg[spec->shape[0] == 'D' ? 1 : 0];
+		char *p = strace_string(tr->tmp, text, NULL);
+		return open_outside(tr, c, p && p[0] == '/' ? p : NULL,
+				    strcmp(c->name, "creat") == 0 ? NULL : flags_arg(s));
+	}
+	if (spec->effect == E_DUP && c->ret >= 0) {
+		if (strace_fd(c->arg[0], &fd) && fdmodel_get(tr->fds, c->tid, fd))
+			fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, false);
+		else
+			fdmodel_close(tr->fds, c->tid, (int)c->ret);
+	} else if (spec->effect == E_CLOSE && strace_fd(c->arg[0], &fd)) {
+		fdmodel_close(tr->fds, c->tid, fd);
+	} else if (spec->effect == E_FCHDIR && c->ret == 0 && strace_fd(c->arg[0], &fd)) {
+		struct ofd *o = fdmodel_get(tr->fds, c->tid, fd);
+		return fdmodel_chdir(tr->fds, c->tid, o ? o->path : NULL);
+	} else if (spec->effect == E_CHDIR && c->ret == 0) {
+		bool cut;
+		char *p = strace_string(tr->tmp, c->arg[0], &cut);
+		const char *cwd = fdmodel_cwd(tr->fds, c->tid);
+		if (p && !cut && (cwd || p[0] == '/')) {
+			char *abs = p[0] == '/' ? p : talloc_asprintf(tr->tmp, "%s/%s", cwd, p);
+			return abs && fdmodel_chdir(tr->fds, c->tid, path_normalize(tr->tmp, abs));
+		}
+		return fdmodel_chdir(tr->fds, c->tid, NULL);	/* somewhere unknown */
+	}
+	return true;
+}
+
 /* utimensat(fd, NULL, times, 0): glibc's futimens(). */
 static const struct callspec futimens_spec = { "utimensat", "futimens", "F___", E_NONE };
 
@@ -587,37 +629,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 		return -1;
 	if (s.where == W_IN && s.npath == 0 && s.nfd == 0)
 		s.where = W_UNKNOWN;
-	if (s.where != W_IN) {
-		/* a descriptor opened outside the roots is still a descriptor */
-		if (spec->effect == E_OPEN && c->ret >= 0) {
-			bool cut;
-			const char *text = c->arg[spec->shape[0] == 'D' ? 1 : 0];
-			char *p = strace_string(tr->tmp, text, &cut);
-			if (!open_outside(tr, c, p && p[0] == '/' ? p : NULL,
-					  strcmp(c->name, "creat") == 0 ? NULL : flags_arg(&s)))
-				return -1;
-		} else if (spec->effect == E_DUP && c->ret >= 0) {
-			int fd;
-			if (strace_fd(c->arg[0], &fd) && fdmodel_get(tr->fds, c->tid, fd))
-				fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, false);
-			else
-				fdmodel_close(tr->fds, c->tid, (int)c->ret);
-		} else if (spec->effect == E_CLOSE) {
-			int fd;
-			if (strace_fd(c->arg[0], &fd))
-				fdmodel_close(tr->fds, c->tid, fd);
-		} else if (spec->effect == E_CHDIR && c->ret == 0 && s.where == W_OUTSIDE) {
-			bool cut;
-			char *p = strace_string(tr->tmp, c->arg[0], &cut);
-			const char *cwd = fdmodel_cwd(tr->fds, c->tid);
-			if (p && !cut && cwd &&
-			    !fdmodel_chdir(tr->fds, c->tid,
-					   path_normalize(tr->tmp, p[0] == '/' ? p
-							  : talloc_asprintf(tr->tmp, "%s/%s", cwd, p))))
-				return -1;
-		}
-		return left_out(tr, &s) ? 0 : -1;
-	}
+	if (s.where != W_IN)
+		return outside(tr, &s) && left_out(tr, &s) ? 0 : -1;
 	for (int i = 0; i < s.npath; i++)
 		if (!recording_touch(tr->rec, s.rel[i], TOUCH_USED))
 			return -1;

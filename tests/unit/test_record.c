@@ -220,6 +220,28 @@ static void test_paths_resolve_against_directory_descriptors_and_the_working_dir
 	assert_int_equal(tally_get(&rec->outside, "/usr"), 1);
 }
 
+static void test_a_working_directory_outside_the_roots_leaves_relative_paths_outside(void **state)
+{
+	const char *lines[] = {
+		"100 1.000000 openat(AT_FDCWD</r>, \"/usr\", O_RDONLY|O_DIRECTORY) = 5</usr> <0.000001>",
+		"100 1.000010 fchdir(5</usr>) = 0 <0.000001>",
+		"100 1.000020 openat(AT_FDCWD</usr>, \"x\", O_RDONLY) = 6</usr/x> <0.000001>",
+		"100 1.000030 chdir(\"/r/d\") = 0 <0.000001>",
+		"100 1.000040 chdir(\"\\x2e\\x2e\"...) = 0 <0.000001>",
+		"100 1.000050 stat(\"y\", 0x1) = 0 <0.000001>",
+		NULL
+	};
+	struct recording *rec;
+
+	/* after a chdir strace cut short, where "y" is cannot be told */
+	assert_string_equal(rows_of(state, lines, false, &rec),
+		"syscalls 1\n"
+		"1 0.000030 0.000001 chdir \"d\" 0\n");
+	assert_int_equal(tally_get(&rec->outside, "/usr"), 2);
+	assert_true(rec->fd_outside == 1);	/* the fchdir */
+	assert_int_equal(tally_get(&rec->outside, "(unresolved)"), 2);
+}
+
 static void test_a_fork_copies_the_table_and_a_thread_shares_it(void **state)
 {
 	const char *lines[] = {
@@ -439,6 +461,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths_are_made_plain_lexically, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_path_beneath_a_root_is_taken_from_the_base, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_paths_resolve_against_directory_descriptors_and_the_working_directory, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_a_working_directory_outside_the_roots_leaves_relative_paths_outside, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_fork_copies_the_table_and_a_thread_shares_it, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_close_on_exec_descriptors_close_at_exec, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_identity_comes_from_the_opening_call_not_the_y_name, fixture_setup, fixture_teardown),
