@@ -177,6 +177,13 @@ void fdmodel_exec(struct fdmodel *m, int tid)
 		}
 }
 
+bool fdmodel_shared(const struct fdmodel *m, int tid)
+{
+	struct thread *t = thread_of(m, tid);
+
+	return t && t->t->refs > 1;
+}
+
 static struct fdent *slot(const struct fdmodel *m, int tid, int fd)
 {
 	struct thread *t = thread_of(m, tid);

@@ -55,6 +55,9 @@ bool fdmodel_clone(struct fdmodel *m, int parent, int child, unsigned long flags
  * (the table is its own from then on, as the kernel unshares it). */
 void fdmodel_exec(struct fdmodel *m, int tid);
 
+/* Whether tid's table is shared with another thread. */
+bool fdmodel_shared(const struct fdmodel *m, int tid);
+
 /* The description descriptor fd of tid points at, or NULL. */
 struct ofd *fdmodel_get(const struct fdmodel *m, int tid, int fd);
 

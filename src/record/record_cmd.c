@@ -236,6 +236,10 @@ static int translate_trace(struct recording *rec, const char *const *files, size
 		say("%s\n", err);
 		rc = EXIT_BAD_INPUT;
 	}
+	if (rc == EXIT_OK && translate_finish(tr) != 0) {
+		say("out of memory translating the trace\n");
+		rc = EXIT_RUN_FAILED;
+	}
 	rec->unjoined = trace_unjoined(r);
 	rec->bad_lines = trace_bad_lines(r);
 	talloc_free(tmp);

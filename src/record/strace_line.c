@@ -265,6 +265,24 @@ int strace_line_join(TALLOC_CTX *mem_ctx, struct sc_call *first, const struct sc
 	return split_args(mem_ctx, first);
 }
 
+struct sc_call *strace_call_copy(TALLOC_CTX *mem_ctx, const struct sc_call *c)
+{
+	struct sc_call *d = talloc(mem_ctx, struct sc_call);
+	bool ok = d != NULL;
+
+	if (ok) {
+		*d = *c;
+		ok = !c->raw || (d->raw = talloc_strdup(d, c->raw)) != NULL;
+	}
+	for (int i = 0; ok && i < c->nargs; i++)
+		ok = (d->arg[i] = talloc_strdup(d, c->arg[i])) != NULL;
+	if (!ok) {
+		talloc_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -57,6 +57,10 @@ int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c);
  */
 int strace_line_join(TALLOC_CTX *mem_ctx, struct sc_call *first, const struct sc_call *second);
 
+/* A copy of c whose strings hang off the copy, on mem_ctx (NULL when
+ * memory ran out). */
+struct sc_call *strace_call_copy(TALLOC_CTX *mem_ctx, const struct sc_call *c);
+
 /*
  * Decode a string argument as strace printed it ("\x2f\x74", "a\nb",
  * "\123", with a trailing "..." when it was cut short) into a NUL-ended

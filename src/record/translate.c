@@ -18,6 +18,8 @@
 
 struct translate {
 	struct recording *rec;
+	struct sc_call **deferred;	/* opens waiting for the close of their FD */
+	size_t ndeferred;
 	struct fdmodel *fds;
 	struct infer *inf;	/* convert: the initial state is inferred; else NULL */
 	TALLOC_CTX *tmp;	/* freed after every call */
@@ -844,26 +846,12 @@ static bool no_outcome(const struct sc_call *c)
 	       (c->ret < 0 && strncmp(c->err, "ERESTART", 8) == 0);
 }
 
-int translate_call(struct translate *tr, const struct sc_call *c)
+/* One call, by its name. */
+static int dispatch(struct translate *tr, const struct sc_call *c)
 {
-	struct recording *rec = tr->rec;
+	const struct callspec *spec = spec_of(c->name);
 	int rc = 0;
 
-	if (rec->first_tid < 0) {
-		rec->first_tid = c->tid;
-		rec->t0_us = c->start_us;
-	}
-	if (!fdmodel_known(tr->fds, c->tid)) {
-		if (c->tid != rec->first_tid)
-			rec->untraced_starts++;
-		if (!fdmodel_add(tr->fds, c->tid, rec->cwd0))
-			return -1;
-	}
-	if (no_outcome(c)) {
-		rec->restarted++;
-		return 0;
-	}
-	const struct callspec *spec = spec_of(c->name);
 	if (spec)
 		rc = generic(tr, c, spec);
 	else if (strcmp(c->name, "fcntl") == 0 || strcmp(c->name, "fcntl64") == 0)
@@ -881,6 +869,86 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		rc = do_exec(tr, c);
 	talloc_free_children(tr->tmp);
 	return rc;
+}
+
+/* Whether c hands out the lowest free descriptor (an open, dup, F_DUPFD),
+ * which cannot be one still open in its table. */
+static bool takes_free_fd(const struct sc_call *c)
+{
+	static const char *const names[] = { "open", "openat", "creat", "openat2", "dup" };
+
+	if (c->ret < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(c->name, names[i]) == 0)
+			return true;
+	return strncmp(c->name, "fcntl", 5) == 0 && c->nargs > 1 && strncmp(c->arg[1], "F_DUPFD", 7) == 0;
+}
+
+/*
+ * Calls are taken in the order they started, but a descriptor is handed
+ * out when its call ends: a thread's open that started before another
+ * thread's close of the same number, and returned that number, comes
+ * after the close.  Such an open waits here until its descriptor is free
+ * in the model (the close came) or the calls reach its end; its row then
+ * goes after the close's (the writer keeps the start times in order).
+ */
+static int run_deferred(struct translate *tr, int64_t now, bool all)
+{
+	for (size_t i = 0; i < tr->ndeferred;) {
+		struct sc_call *d = tr->deferred[i];
+		bool free_now = !fdmodel_get(tr->fds, d->tid, (int)d->ret);
+		if (!all && !free_now && d->start_us + (d->dur_us > 0 ? d->dur_us : 0) > now) {
+			i++;
+			continue;
+		}
+		memmove(tr->deferred + i, tr->deferred + i + 1, (--tr->ndeferred - i) * sizeof(*tr->deferred));
+		int rc = dispatch(tr, d);
+		talloc_free(d);
+		if (rc)
+			return rc;
+		i = 0;
+	}
+	return 0;
+}
+
+int translate_call(struct translate *tr, const struct sc_call *c)
+{
+	struct recording *rec = tr->rec;
+
+	if (rec->first_tid < 0) {
+		rec->first_tid = c->tid;
+		rec->t0_us = c->start_us;
+	}
+	if (!fdmodel_known(tr->fds, c->tid)) {
+		if (c->tid != rec->first_tid)
+			rec->untraced_starts++;
+		if (!fdmodel_add(tr->fds, c->tid, rec->cwd0))
+			return -1;
+	}
+	if (no_outcome(c)) {
+		rec->restarted++;
+		return 0;
+	}
+	if (run_deferred(tr, c->start_us, false))
+		return -1;
+	if (takes_free_fd(c) && fdmodel_get(tr->fds, c->tid, (int)c->ret) &&
+	    fdmodel_shared(tr->fds, c->tid)) {
+		struct sc_call **v = talloc_realloc(tr, tr->deferred, struct sc_call *, tr->ndeferred + 1);
+		if (!v || !(v[tr->ndeferred] = strace_call_copy(v, c)))
+			return -1;
+		tr->deferred = v;
+		tr->ndeferred++;
+		return 0;
+	}
+	if (dispatch(tr, c))
+		return -1;
+	return tr->ndeferred ? run_deferred(tr, c->start_us, false) : 0;
+}
+
+int translate_finish(struct translate *tr)
+{
+	return run_deferred(tr, 0, true);
 }
 
 void translate_infer(struct translate *tr, struct infer *inf)

@@ -31,6 +31,10 @@ void translate_infer(struct translate *tr, struct infer *inf);
 /* Take one call (in start order).  Returns 0, or -1 when memory ran out. */
 int translate_call(struct translate *tr, const struct sc_call *c);
 
+/* The end of the calls: what still waits is taken.  0, or -1 when
+ * memory ran out. */
+int translate_finish(struct translate *tr);
+
 /* The calls `dbench record` asks strace to trace (strace's -e trace=
  * list, each name with '?' so that one this machine lacks is no error). */
 const char *translate_trace_set(TALLOC_CTX *mem_ctx);

@@ -178,6 +178,7 @@ static char *rows_of(void **state, const char *const *lines, bool infer, struct 
 			c.tid = 100;
 		assert_int_equal(translate_call(tr, &c), 0);
 	}
+	assert_int_equal(translate_finish(tr), 0);
 	if (inf)
 		assert_true(infer_finish(inf, rec));
 	char *path = talloc_asprintf(ctx, "%s/out.load", fixture_scratch_dir(state, "record"));
@@ -266,6 +267,26 @@ static void test_a_fork_copies_the_table_and_a_thread_shares_it(void **state)
 		"1 0.000030 0.000001 write 3 1 1\n"
 		"1 0.000040 0.000001 thread 3\n"
 		"3 0.000050 0.000001 close 3 0\n");
+}
+
+static void test_an_open_that_got_the_number_another_thread_closed_comes_after_the_close(void **state)
+{
+	const char *lines[] = {
+		"100 1.000000 openat(AT_FDCWD</r>, \"a\", O_RDONLY) = 3</r/a> <0.000001>",
+		"100 1.000005 clone(child_stack=0x1, flags=CLONE_VM|CLONE_FILES|CLONE_THREAD) = 300 <0.000001>",
+		"300 1.000010 openat(AT_FDCWD</r>, \"b\", O_RDONLY) = 3</r/b> <0.000040>",
+		"100 1.000020 close(3</r/a>) = 0 <0.000001>",
+		"300 1.000060 read(3</r/b>, \"\", 10) = 10 <0.000001>",
+		NULL
+	};
+
+	assert_string_equal(rows_of(state, lines, false, NULL),
+		"syscalls 1\n"
+		"1 0.000000 0.000001 openat \"a\" O_RDONLY 0 3\n"
+		"1 0.000005 0.000001 thread 2\n"
+		"1 0.000020 0.000001 close 3 0\n"
+		"2 0.000020 0.000040 openat \"b\" O_RDONLY 0 3\n"
+		"2 0.000060 0.000001 read 3 10 10\n");
 }
 
 static void test_close_on_exec_descriptors_close_at_exec(void **state)
@@ -463,6 +484,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths_resolve_against_directory_descriptors_and_the_working_directory, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_working_directory_outside_the_roots_leaves_relative_paths_outside, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_fork_copies_the_table_and_a_thread_shares_it, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_an_open_that_got_the_number_another_thread_closed_comes_after_the_close, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_close_on_exec_descriptors_close_at_exec, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_identity_comes_from_the_opening_call_not_the_y_name, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_descriptors_outside_the_roots_have_no_row, fixture_setup, fixture_teardown),
