@@ -209,6 +209,39 @@ checked "$T/v2.load"
 expect_match "$(cat "$T/v2.load")" '^1 [0-9.]+ [0-9.]+ pwrite64 3 4096 0 4096$'
 end
 
+# Whether this build replays the dialect (the replay came after the recorder).
+printf 'syscalls 1\n1 0.0 0.0 mkdir "x" 0755 0\n' >"$T/probe.load"
+mkdir -p "$T/probe"
+if "$DBENCH" -c "$T/probe.load" --run-once -q -D "$T/probe" 1 2>&1 | grep -q 'not supported'; then
+	replays=false
+else
+	replays=true
+fi
+
+# replayed FILE N: one pass at N clients, every outcome as recorded.
+replayed() {
+	rm -rf "$T/replay"
+	mkdir -p "$T/replay"
+	_out=$("$DBENCH" -c "$1" --run-once --strict -q -D "$T/replay" "$2" 2>&1)
+	_rc=$?
+	[ "$_rc" -eq 0 ] || fail "$1 at N=$2: exit status $_rc: $(printf '%s\n' "$_out" | grep -E 'FAILED|skipped|rror' | head -3)"
+	printf '%s\n' "$_out" | grep -Eq 'not supported|skipped' &&
+		fail "$1 at N=$2: $(printf '%s\n' "$_out" | grep -E 'not supported|skipped')"
+	return 0
+}
+
+for n in 1 8; do
+	begin "the recordings replay at N=$n with no outcome difference (tar, cp -a, git, the database, two threads)"
+	if $replays; then
+		for f in tarx tarc cpa git db th fail; do
+			[ -f "$T/$f.load" ] && replayed "$T/$f.load" "$n"
+		done
+	else
+		echo "# skip: this build does not replay the system-call dialect"
+	fi
+	end
+done
+
 begin "the library: each recording in loadfiles/ compiles, is found by name, and is installed"
 for f in "$TOP"/loadfiles/*.load; do
 	checked "$f"
