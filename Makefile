@@ -75,7 +75,7 @@ $(BIN): $(LIB_OBJS) $(MAIN_OBJ)
 $(TBENCH): $(BIN)
 	ln -f $(BIN) $@
 
-$(TBENCH_SRV): $(O)/servers/tbench_srv.o $(O)/base/badopt.o $(NET_OBJS)
+$(TBENCH_SRV): $(O)/servers/tbench_srv.o $(O)/base/badopt.o $(O)/base/secret.o $(NET_OBJS)
 	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
 
 $(O)/%.o: src/%.c $(HEADERS) | $(O)

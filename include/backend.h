@@ -18,8 +18,6 @@
  *                    name) rather than from -D DIR ("." by default).
  *   options          optional popt table of the backend's own options;
  *                    main shows and parses every backend's.
- *   scrub_argv()     optional, in main once the options are parsed: blank
- *                    the secrets (a password) they carried in argv.
  *   check_program()  optional: what of a loadfile the backend cannot
  *                    express (--check-loadfile --backend=NAME says).
  *   target_open()    in the parent, once per target spec, before any
@@ -112,12 +110,6 @@ struct backend {
 	/* Optional: the backend's own command-line options, a popt table
 	 * whose values the backend keeps; main includes it in --help. */
 	const struct poptOption *options;
-
-	/* Optional: blank in place the secrets (a password) that the
-	 * backend's options carried in argv, so that `ps` no longer shows
-	 * them; main calls it once the options are parsed (popt keeps its
-	 * own copies), before anything records the command line. */
-	void (*scrub_argv)(int argc, char **argv);
 
 	/*
 	 * Optional: the target specs, a NULL-terminated list on mem_ctx, for
@@ -309,9 +301,6 @@ const char *backend_names(TALLOC_CTX *mem_ctx);
  * its backend's name in *owner; NULL when there is none.  It knows what
  * the last parse with backend_option_table()'s table saw. */
 const char *backend_foreign_option(const struct backend *b, const char **owner);
-
-/* Every backend's scrub_argv(), whichever backend runs. */
-void backend_scrub_argv(int argc, char **argv);
 
 /* A popt table including every backend's own options (for main), which
  * notes those given for backend_foreign_option(); NULL when out of

@@ -15,7 +15,7 @@
  * After poptGetNextOpt() failed: "-t abc" when the value after an option
  * was bad (popt names the value alone), otherwise what popt names
  * ("--foo", "--port=abc").  argv is what poptGetContext() was given.  On
- * mem_ctx, or popt's own string.
+ * mem_ctx, with any password in them masked (secret.h).
  */
 const char *badopt_words(TALLOC_CTX *mem_ctx, poptContext pc, int argc, const char **argv);
 

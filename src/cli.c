@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "badopt.h"
+#include "secret.h"
 #include "outfile.h"
 #include "progname.h"
 #include "version.h"
@@ -449,13 +450,16 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 	return NULL;
 }
 
-/* The command line as one string, each word quoted where a shell needs it. */
+/* The command line as one string, each word quoted where a shell needs it
+ * and its passwords masked (secret.h). */
 static char *command_line(TALLOC_CTX *mem_ctx, int argc, const char **argv)
 {
 	char *s = talloc_strdup(mem_ctx, "");
 
 	for (int i = 0; i < argc && s; i++) {
-		const char *a = argv[i];
+		const char *a = secret_mask_word(mem_ctx, argv[i], i > 0 ? argv[i - 1] : NULL);
+		if (!a)
+			return NULL;
 		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					     "0123456789-_=./,:+@%") == strlen(a);
 		s = talloc_asprintf_append(s, "%s%s", i ? " " : "", plain ? a : "'");
@@ -857,9 +861,6 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 	poptSetOtherOptionHelp(pc, cl->tbench ? "[OPTION...] NPROCS [SERVER]" : "[OPTION...] NPROCS");
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		cl->timelimit_given = cl->timelimit_given || opt == OPT_TIMELIMIT;
-	/* No password in `ps` or the recorded command line from here on.
-	 * The strings of argv are the process's own, and writable. */
-	backend_scrub_argv(argc, (char **)argv);
 	if (opt < -1) {
 		say("%s: %s (%s --help lists the options)\n",
 		    badopt_words(mem_ctx, pc, argc, args ? args : argv), poptStrerror(opt), prog_name);

@@ -36,7 +36,8 @@ struct cli {
  * Parse argv and build the plans, all on mem_ctx (the strings the plan
  * points to live as long as it).  What was wrong with the command line
  * is said on stderr, with out->action CLI_EXIT and exit_code 2 (or 1).
- * Passwords among the arguments are scrubbed from argv (backend.h).
+ * The command line recorded in the plan has its passwords masked
+ * (secret.h); main has hidden them from `ps` before.
  */
 void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out);
 

@@ -17,6 +17,7 @@
 #include "record.h"
 #include "sweep.h"
 #include "progname.h"
+#include "secret.h"
 #include "cli.h"
 #include "loadfile.h"
 #include "cluster.h"
@@ -88,6 +89,7 @@ static int stdout_finish(int rc, bool stdout_closed)
 
 int main(int argc, const char **argv)
 {
+	secret_hide_argv(argc, (char **)argv);	/* before `ps` or anything else reads them */
 	progname_set(argc > 0 ? argv[0] : NULL);
 	bool stdout_closed = std_fds_open();
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)

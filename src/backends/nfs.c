@@ -57,6 +57,7 @@
 #include "backends/dosmatch.h"
 #include "backends/nfs3.h"
 #include "backends/pathcache.h"
+#include "secret.h"
 
 #define NFS_TIMEOUT_MS 5000		/* one call at most, then it fails */
 #define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)
@@ -190,10 +191,17 @@ static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **
 	for (size_t i = 0; list && i < n; i++) {
 		size_t len = strcspn(p, ",");
 		if (len == 0) {
-			*err = talloc_asprintf(mem_ctx, "--nfs '%s' has an empty URL", nfs_urls);
+			*err = talloc_asprintf(mem_ctx, "--nfs '%s' has an empty URL",
+					       secret_mask_url(mem_ctx, nfs_urls));
 			return NULL;
 		}
 		list[i] = talloc_strndup(list, p, len);
+		const char *shown = list[i] ? secret_mask_url(list, list[i]) : NULL;
+		if (shown && strcmp(shown, list[i]) != 0) {	/* never handed to libnfs */
+			*err = talloc_asprintf(mem_ctx, "--nfs '%s': a password in the URL (NFS"
+					       " takes none: nfs://HOST/EXPORT)", shown);
+			return NULL;
+		}
 		p += len + (p[len] == ',');
 	}
 	if (!list)

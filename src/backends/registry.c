@@ -1,7 +1,7 @@
 /*
  * registry.c - the list of backends, found by name for --backend, their
  * options gathered for the command line (and one given to the wrong
- * backend found), their passwords scrubbed from argv, and the check of
+ * backend found), and the check of
  * what a backend cannot express.  Adding a backend adds it to `backends`
  * below and nothing else here.  The layers above reach the backends
  * through this file; no backend calls into it.
@@ -89,13 +89,6 @@ const char *backend_foreign_option(const struct backend *b, const char **owner)
 		}
 	}
 	return NULL;
-}
-
-void backend_scrub_argv(int argc, char **argv)
-{
-	for (size_t i = 0; i < NBACKENDS; i++)
-		if (backends[i]->scrub_argv)
-			backends[i]->scrub_argv(argc, argv);
 }
 
 unsigned backend_check_program(TALLOC_CTX *mem_ctx, const struct backend *b,

@@ -245,12 +245,6 @@ static const char **smb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **e
 	return specs;
 }
 
-/* What popt copied stays in our heap, which `ps` does not show. */
-static void smb_scrub_argv(int argc, char **argv)
-{
-	smb_args_scrub_argv(argc, argv);
-}
-
 /* ---- the server's reasons ---- */
 
 /*
@@ -1152,7 +1146,6 @@ const struct backend smb_backend = {
 	.name = "smb",
 	.options = smb_options,
 	.targets = smb_targets,
-	.scrub_argv = smb_scrub_argv,
 	.target_open = smb_target_open,
 	.target_close = smb_target_close,
 	.target_describe = smb_target_describe,

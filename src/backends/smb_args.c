@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backends/smb_args.h"
+#include "secret.h"
 
 /* ---- the share ---- */
 
@@ -37,7 +38,7 @@ static struct smb_share *smb_args_share_fail(struct smb_share *sh, TALLOC_CTX *m
 					     char **err, const char *why)
 {
 	*err = talloc_asprintf(mem_ctx, "--smb-share '%s': %s (want //HOST[:PORT]/SHARE[/PATH])",
-			       sh->spec, why);
+			       secret_mask_url(sh, sh->spec), why);
 	talloc_free(sh);
 	return NULL;
 }
@@ -105,6 +106,9 @@ struct smb_share *smb_args_share(TALLOC_CTX *mem_ctx, const char *spec, char **e
 	else
 		return smb_args_share_fail(sh, mem_ctx, err, "it does not start with //");
 	size_t hn = strcspn(p, "/");
+	if (memchr(p, '@', hn))
+		return smb_args_share_fail(sh, mem_ctx, err, "a user in the share's name (give"
+					   " it with --smb-user or --smb-credentials)");
 	if ((why = smb_args_host(sh, p, hn)) != NULL)
 		return smb_args_share_fail(sh, mem_ctx, err, why);
 	p += hn;
@@ -303,20 +307,4 @@ bool smb_args_creds(TALLOC_CTX *mem_ctx, const char *user, const char *file,
 		return false;
 	}
 	return true;
-}
-
-void smb_args_scrub_argv(int argc, char **argv)
-{
-	static const char opt[] = "--smb-user";
-
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		char *val = NULL;
-		if (strncmp(argv[i], opt, sizeof(opt) - 1) == 0 && argv[i][sizeof(opt) - 1] == '=')
-			val = argv[i] + sizeof(opt);
-		else if (strcmp(argv[i], opt) == 0 && i + 1 < argc)
-			val = argv[++i];
-		char *pct = val ? strchr(val, '%') : NULL;
-		if (pct)
-			smb_args_wipe(pct + 1);
-	}
 }

@@ -7,9 +7,9 @@
  *
  * This module only parses and checks text; it knows nothing of
  * libsmbclient, of the run or of how the password is sent.  A password
- * lives in one talloc string whose destructor wipes it, and
- * smb_args_scrub_argv() blanks it in the process's argument vector so that
- * `ps` shows no password while a run goes on.  Errors are talloc strings
+ * lives in one talloc string whose destructor wipes it (main has masked
+ * it in the process's argument area already, secret.h, so that `ps`
+ * shows no password while a run goes on).  Errors are talloc strings
  * on mem_ctx naming the input ("--smb-share '...': ..."), never holding a
  * password.
  */
@@ -70,13 +70,5 @@ bool smb_args_user(TALLOC_CTX *mem_ctx, const char *arg, const char *what,
  */
 bool smb_args_credentials_file(TALLOC_CTX *mem_ctx, const char *path,
 			       struct smb_creds *creds, char **err);
-
-/*
- * Blank the password of every --smb-user=USER%PASSWORD (or "--smb-user
- * USER%PASSWORD") in argv, in place, so that /proc/PID/cmdline no longer
- * holds it.  Stops at "--".  Call it after smb_args_creds(), which copies
- * what it keeps.
- */
-void smb_args_scrub_argv(int argc, char **argv);
 
 #endif

@@ -74,12 +74,28 @@ static void test_share_errors(void **state)
 	share_bad(state, "//fs1:65536/data", "port");
 	share_bad(state, "//fs1:/data", "empty port");
 	share_bad(state, "//fs1:44x/data", "port");
-	share_bad(state, "//us@fs1/data", "host name");
+	share_bad(state, "//us@fs1/data", "a user in the share's name");
 	share_bad(state, "//[::1/data", "IPv6");
 	share_bad(state, "//fs1/da*ta", "share name");
 	share_bad(state, "//fs1/data/../etc", "'.' or '..'");
 	share_bad(state, "//fs1/data/a//b", "empty name");
 	share_bad(state, "//fs1/data/a\\b", "not allowed");
+}
+
+/* A password in the share's URL is refused, and not echoed. */
+static void test_share_password_is_masked(void **state)
+{
+	static const char *const specs[] = { "//bob:Secret@fs1/data", "smb://d;bob:Secret@fs1/d",
+					     "//bob%Secret@fs1:99999/data" };
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		char *err = NULL;
+		assert_null(smb_args_share(fixture_ctx(state), specs[i], &err));
+		assert_non_null(err);
+		if (strstr(err, "Secret") || !strstr(err, ":***@") == !strstr(err, "%***@") ||
+		    !strstr(err, "a user in the share's name"))
+			fail_msg("'%s': message '%s'", specs[i], err);
+	}
 }
 
 /* ---- credentials ---- */
@@ -233,22 +249,6 @@ static void test_password_wiped_on_free(void **state)
 	assert_memory_equal(seen_at_free, "\0\0\0\0\0\0\0", sizeof(seen_at_free));
 }
 
-static void test_scrub_argv(void **state)
-{
-	char a0[] = "dbench", a1[] = "--smb-user=dom/u%topsecret", a2[] = "--smb-user",
-	     a3[] = "v%hidden", a4[] = "--smb-share=//h/s", a5[] = "--",
-	     a6[] = "--smb-user=x%kept";
-	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
-
-	(void)state;
-	smb_args_scrub_argv(7, argv);
-	assert_string_equal(argv[1], "--smb-user=dom/u%");
-	assert_memory_equal(a1 + strlen("--smb-user=dom/u%"), "\0\0\0\0\0\0\0\0\0", 9);
-	assert_string_equal(argv[3], "v%");
-	assert_string_equal(argv[4], "--smb-share=//h/s");
-	assert_string_equal(argv[6], "--smb-user=x%kept");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +256,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_share_port_and_path, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_share_smb_scheme_and_ipv6, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_share_errors, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_share_password_is_masked, fixture_setup,
+						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_user_forms, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_user_errors, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_credentials_file, fixture_setup, fixture_teardown),
@@ -263,7 +265,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_creds_precedence, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_creds_missing, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_password_wiped_on_free, fixture_setup, fixture_teardown),
-		cmocka_unit_test_setup_teardown(test_scrub_argv, fixture_setup, fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
