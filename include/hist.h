@@ -76,6 +76,29 @@ uint64_t hist_quantile(const struct hist *h, double q);
  */
 uint64_t hist_quantile_min_count(double q);
 
+/* ---- the saved form ---- */
+
+/*
+ * A histogram saved as text (a run's JSON keeps one per operation type):
+ * its non-empty buckets in ascending order, "INDEX:COUNT" each, separated
+ * by single spaces ("70:3 71:12 130:1"); the count, sum, minimum and
+ * maximum are saved beside it.  hist_format() writes it into buf (len
+ * bytes, NUL-terminated, cut short if too small) and returns the length
+ * it needs without the NUL, as snprintf does; a histogram may be live.
+ * hist_parse() adds the buckets of `text` and the totals given to h,
+ * which is then whole; it returns NULL, or what is wrong with text (an
+ * index out of range or out of order, a count of 0, counts that do not
+ * add up to `count`), and then h is unchanged.
+ */
+size_t hist_format(const struct hist *h, char *buf, size_t len);
+const char *hist_parse(struct hist *h, const char *text, uint64_t count, uint64_t sum_ns,
+		       uint64_t min_ns, uint64_t max_ns);
+
+/* The values recorded in buckets above b, all of them past the bucket's
+ * high end (for the share of a run's operations slower than a latency
+ * taken from other runs). */
+uint64_t hist_count_above(const struct hist *h, unsigned b);
+
 /* Mean in ns, 0 when empty. */
 double hist_mean(const struct hist *h);
 

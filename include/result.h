@@ -44,6 +44,11 @@ struct op_result {
 						 * the percentile needs (hist.h
 						 * hist_quantile_min_count()) */
 	double max_ms;		/* exact */
+	/* The histogram it was filled from, borrowed, for the JSON to save
+	 * whole (runs are pooled from it later): valid as long as the figures
+	 * it came from, which the driver keeps until the run's reports are
+	 * written; NULL when not kept. */
+	const struct hist *hist;
 };
 
 struct client_result {

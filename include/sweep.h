@@ -8,8 +8,9 @@
  * with --drop-caches drops the page cache.  At the end it prints a table,
  * one row per N: runs, mean, high, low, standard deviation and coefficient
  * of variation of the throughput, the 95 % confidence interval of its
- * mean (as a half-width in percent of the mean), the median over runs of
- * the worst operation type's p99 latency, and the worst maximum latency.
+ * mean (as a half-width in percent of the mean), the worst operation
+ * type's p99 latency over its runs pooled (their histograms merged), and
+ * the worst maximum latency.
  * A failed run is recorded and the sweep goes on; an interrupted one ends
  * it.  What completed is always kept.
  *

@@ -19,99 +19,6 @@
 #include "ops.h"
 #include "plan.h"
 
-/* ---- statistics ---- */
-
-double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
-		       double *t_out, double *df_out)
-{
-	double t = NAN, df = NAN, p = NAN;
-
-	if (na >= 2 && nb >= 2) {
-		double ma = numstat_mean(a, na), mb = numstat_mean(b, nb);
-		double sa = numstat_variance(a, na, ma) / na, sb = numstat_variance(b, nb, mb) / nb;
-
-		if (sa + sb == 0) {
-			/* no spread at all: the means either agree or they do not */
-			df = na + nb - 2;
-			t = ma == mb ? 0 : copysign(INFINITY, mb - ma);
-			p = ma == mb ? 1 : 0;
-		} else {
-			t = (mb - ma) / sqrt(sa + sb);
-			df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
-			p = numstat_t_p(t, df);
-		}
-	}
-	if (t_out)
-		*t_out = t;
-	if (df_out)
-		*df_out = df;
-	return p;
-}
-
-/* ---- how much evidence ---- */
-
-/* The half-width of the (1 - alpha) interval of mean B - mean A with n
- * runs a side whose coefficient of variation is cv (both in percent of
- * the mean): t(1 - alpha/2, 2n - 2) * cv * sqrt(2 / n). */
-static double diff_half_width(double cv, size_t n, double alpha)
-{
-	return numstat_t_quantile(1 - alpha / 2, 2.0 * n - 2) * cv * sqrt(2.0 / n);
-}
-
-size_t compare_runs_needed(double cv_pct, double resolution_pct, double alpha)
-{
-	size_t lo = 2, hi = COMPARE_MAX_REPEAT;
-
-	if (!(cv_pct >= 0) || !(resolution_pct > 0))
-		return 0;
-	if (diff_half_width(cv_pct, hi, alpha) > resolution_pct)
-		return 0;
-	/* the half-width falls as n grows: the first n within the resolution */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (diff_half_width(cv_pct, mid, alpha) <= resolution_pct)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-/* ---- judging one figure ---- */
-
-void compare_samples(struct compare_row *row, const double *a, size_t na,
-		     const double *b, size_t nb, double alpha, bool higher_is_better)
-{
-	double diff;
-
-	*row = (struct compare_row){ .na = na, .nb = nb, .t = NAN, .df = NAN, .p = NAN,
-				     .ci_low = NAN, .ci_high = NAN };
-	row->mean_a = numstat_mean(a, na);
-	row->mean_b = numstat_mean(b, nb);
-	diff = row->mean_b - row->mean_a;
-	row->change_pct = diff == 0 ? 0 : diff / row->mean_a * 100;
-	row->tested = na >= 2 && nb >= 2;
-	if (row->tested) {
-		double se = sqrt(numstat_variance(a, na, row->mean_a) / na +
-				 numstat_variance(b, nb, row->mean_b) / nb);
-		row->p = compare_welch_p(a, na, b, nb, &row->t, &row->df);
-		double half = numstat_t_quantile(1 - alpha / 2, row->df) * se;
-		row->ci_low = diff - half;
-		row->ci_high = diff + half;
-	}
-	if (!row->tested)
-		row->verdict = COMPARE_UNTESTED;
-	else if (diff == 0 || !(row->p < alpha))
-		row->verdict = COMPARE_NO_CHANGE;
-	else
-		row->verdict = (diff > 0) == higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
-}
-
-bool compare_fails(const struct compare_row *row, double pct)
-{
-	return row->verdict == COMPARE_WORSE && fabs(row->change_pct) > pct;
-}
-
 size_t compare_common(const struct rundoc *a, const struct rundoc *b)
 {
 	size_t n = 0;
@@ -225,27 +132,6 @@ char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
 
 /* ---- the report ---- */
 
-static const char *const labels[COMPARE_MAX_DOCS] = {
-	"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
-	"N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z",
-};
-
-const char *compare_label(size_t i)
-{
-	return i < COMPARE_MAX_DOCS ? labels[i] : "?";
-}
-
-bool compare_throughput(struct compare_row *row, const struct rundoc *base,
-			const struct rundoc *doc, unsigned nprocs, double alpha)
-{
-	const struct rundoc_group *ga = rundoc_group_of(base, nprocs);
-	const struct rundoc_group *gb = rundoc_group_of(doc, nprocs);
-
-	if (!ga || !gb)
-		return false;
-	compare_samples(row, ga->mb_s, ga->nruns, gb->mb_s, gb->nruns, alpha, true);
-	return true;
-}
 
 /* How one kind of figure is shown and judged. */
 struct measure {
@@ -259,34 +145,11 @@ struct measure {
 static const struct measure throughput_measure = {
 	"Throughput, MB/sec (higher is better)", "mean", "%.3f", "faster", "slower", true,
 };
-static const struct measure latency_measure = {
-	"p99 latency, ms (lower is better)", "p99", "%.4g", "better", "worse", false,
-};
-
-/* "untested (1 run of B)": which side had too few runs for a test. */
-static const char *untested_text(TALLOC_CTX *ctx, const struct compare_row *r)
-{
-	if (r->na < 2 && r->nb < 2)
-		return "untested (1 run a side)";
-	return talloc_asprintf(ctx, "untested (1 run of %s)", r->na < 2 ? "A" : "B");
-}
 
 static const char *verdict_text(TALLOC_CTX *ctx, const struct measure *m,
 				const struct compare_row *r)
 {
-	return r->verdict == COMPARE_BETTER ? m->better
-	     : r->verdict == COMPARE_WORSE ? m->worse
-	     : r->verdict == COMPARE_NO_CHANGE ? "no significant change" : untested_text(ctx, r);
-}
-
-static const char *num(TALLOC_CTX *ctx, const char *fmt, double v)
-{
-	return isnan(v) ? "-" : talloc_asprintf(ctx, fmt, v);
-}
-
-static const char *p_text(TALLOC_CTX *ctx, const struct compare_row *r)
-{
-	return r->tested && r->p < 0.0001 ? "<0.0001" : num(ctx, "%.4f", r->p);
+	return compare_verdict_text(ctx, r, m->better, m->worse);
 }
 
 static const char *interval_text(TALLOC_CTX *ctx, const struct measure *m,
@@ -301,16 +164,13 @@ static const char *interval_text(TALLOC_CTX *ctx, const struct measure *m,
 /* The heading of a table of pairs, B against A.  With a side column (three
  * documents or more) each row names its document X, and the figures are
  * X against A. */
-static void print_head(FILE *out, const struct measure *m, bool with_op, bool with_side,
-		       double alpha)
+static void print_head(FILE *out, const struct measure *m, bool with_side, double alpha)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	const char *x = with_side ? "X" : "B";
 
 	fprintf(out, "\n%s\n", m->title);
 	fprintf(out, "%6s  ", "nprocs");
-	if (with_op)
-		fprintf(out, "%-22s  ", "operation");
 	if (with_side)
 		fprintf(out, "%-4s  ", "side");
 	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %6s  %7s  %-24s  %s\n",
@@ -320,75 +180,21 @@ static void print_head(FILE *out, const struct measure *m, bool with_op, bool wi
 	talloc_free(tmp);
 }
 
-static void print_row(FILE *out, const struct measure *m, unsigned nprocs, const char *op,
-		      const char *side, const struct compare_row *r)
+static void print_row(FILE *out, const struct measure *m, unsigned nprocs, const char *side,
+		      const struct compare_row *r)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
 
 	fprintf(out, "%6u  ", nprocs);
-	if (op)
-		fprintf(out, "%-22s  ", op);
 	if (side)
 		fprintf(out, "%-4s  ", side);
 	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %6s  %7s  %-24s  %s\n",
 		talloc_asprintf(tmp, "%zu/%zu", r->na, r->nb),
-		num(tmp, m->num_fmt, r->mean_a), num(tmp, m->num_fmt, r->mean_b),
-		num(tmp, "%+.2f%%", r->change_pct),
-		num(tmp, "%.3f", r->t), num(tmp, "%.2f", r->df), p_text(tmp, r),
+		compare_num(tmp, m->num_fmt, r->mean_a), compare_num(tmp, m->num_fmt, r->mean_b),
+		compare_num(tmp, "%+.2f%%", r->change_pct),
+		compare_num(tmp, "%.3f", r->t), compare_num(tmp, "%.2f", r->df), compare_p_text(tmp, r),
 		interval_text(tmp, m, r), verdict_text(tmp, m, r));
 	talloc_free(tmp);
-}
-
-/* The latency rows: one per operation type (0 .. OP_COUNT - 1), then one
- * per --probe directory, in the order of the run's "probes". */
-
-/* A row's name: the operation's, or "(probe listing)" for the first
- * probe and "(probe listing 2)" ... for the others. */
-static const char *row_name(TALLOC_CTX *ctx, int row)
-{
-	if (row < OP_COUNT)
-		return op_table[row].name;
-	return row == OP_COUNT ? "(probe listing)"
-			       : talloc_asprintf(ctx, "(probe listing %d)", row - OP_COUNT + 1);
-}
-
-/* The most --probe directories a run of g listed. */
-static int group_probes(const struct rundoc_group *g)
-{
-	int most = 0;
-
-	for (size_t i = 0; i < g->nruns; i++) {
-		const json_t *probes = json_object_get(g->runs[i], "probes");
-		int n = json_is_array(probes) ? (int)json_array_size(probes)
-					      : json_is_object(json_object_get(g->runs[i], "probe"));
-		most = n > most ? n : most;
-	}
-	return most;
-}
-
-/* The figures of a row in one run: an operation type's, or a probe's
- * (the first from "probe", which every document with --probe has; the
- * others from "probes"). */
-static const json_t *row_figures(const json_t *run, int row)
-{
-	if (row < OP_COUNT)
-		return json_object_get(json_object_get(run, "ops"), op_table[row].name);
-	if (row == OP_COUNT)
-		return json_object_get(run, "probe");
-	return json_array_get(json_object_get(run, "probes"), row - OP_COUNT);
-}
-
-/* The p99 of a row in each run of g that has one; their number. */
-static size_t row_p99s(const struct rundoc_group *g, int row, double *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nruns; i++) {
-		const json_t *p99 = json_object_get(row_figures(g->runs[i], row), "p99_ms");
-		if (json_is_number(p99))
-			out[n++] = json_number_value(p99);
-	}
-	return n;
 }
 
 /* The highest and lowest throughput of a group's runs. */
@@ -460,11 +266,11 @@ static void print_unshared(FILE *out, const struct rundoc *const *docs, size_t n
 static void report_pair_throughput(FILE *out, const struct rundoc *a, const struct rundoc *b,
 				   double alpha)
 {
-	print_head(out, &throughput_measure, false, false, alpha);
+	print_head(out, &throughput_measure, false, alpha);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		struct compare_row r;
 		if (compare_throughput(&r, a, b, a->groups[i].nprocs, alpha))
-			print_row(out, &throughput_measure, a->groups[i].nprocs, NULL, NULL, &r);
+			print_row(out, &throughput_measure, a->groups[i].nprocs, NULL, &r);
 	}
 }
 
@@ -480,7 +286,7 @@ static void print_side_row(FILE *out, unsigned nprocs, const char *side,
 	group_range(g, &hi, &lo);
 	fprintf(out, "%6u  %-4s  %4zu  %10.3f  %10.3f  %10.3f  %8s  %7s  %-24s  %s\n", nprocs,
 		side, g->nruns, numstat_mean(g->mb_s, g->nruns), hi, lo,
-		r ? num(tmp, "%+.2f%%", r->change_pct) : "-", r ? p_text(tmp, r) : "-",
+		r ? compare_num(tmp, "%+.2f%%", r->change_pct) : "-", r ? compare_p_text(tmp, r) : "-",
 		r ? interval_text(tmp, m, r) : "-", r ? verdict_text(tmp, m, r) : "baseline");
 	talloc_free(tmp);
 }
@@ -805,51 +611,6 @@ static void report_disks(FILE *out, const struct rundoc *const *docs, size_t ndo
 	talloc_free(tmp);
 }
 
-/* Each operation's p99 at each client count, each document against A:
- * the rows of a significant change, or all of them. */
-static void report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
-			   double alpha, bool all)
-{
-	const struct rundoc *a = docs[0];
-	size_t rows = 0, hidden = 0;
-
-	print_head(out, &latency_measure, true, ndocs > 2, alpha);
-	for (size_t i = 0; i < a->ngroups; i++) {
-		const struct rundoc_group *ga = &a->groups[i];
-		double *va = talloc_array(NULL, double, ga->nruns);
-		int nrows = OP_COUNT + group_probes(ga);
-		for (int row = 0; va && row < nrows; row++) {
-			const char *name = row_name(va, row);
-			size_t na = row_p99s(ga, row, va);
-			for (size_t k = 1; na && k < ndocs; k++) {
-				const struct rundoc_group *gb = rundoc_group_of(docs[k], ga->nprocs);
-				double *vb = gb ? talloc_array(va, double, gb->nruns) : NULL;
-				size_t nb = vb ? row_p99s(gb, row, vb) : 0;
-				struct compare_row r;
-				if (nb == 0)
-					continue;
-				compare_samples(&r, va, na, vb, nb, alpha, false);
-				if (!all && !(r.tested && r.p < alpha)) {
-					hidden++;
-					continue;
-				}
-				print_row(out, &latency_measure, ga->nprocs, name,
-					  ndocs > 2 ? compare_label(k) : NULL, &r);
-				rows++;
-			}
-		}
-		talloc_free(va);
-	}
-	if (rows == 0 && hidden == 0)
-		fprintf(out, "  (no operation in common)\n");
-	else if (rows == 0)
-		fprintf(out, "  (no significant change in any of the %zu rows: --all shows them)\n",
-			hidden);
-	else
-		fprintf(out, "  (%zu row%s without a significant change left out: --all shows"
-			" them)\n", hidden, hidden == 1 ? "" : "s");
-}
-
 /* The client counts, as " 1 2 4", at which doc fails --fail-above against
  * the baseline; "" where it fails nowhere. */
 static char *failing_counts(TALLOC_CTX *ctx, const struct rundoc *base,
@@ -922,7 +683,7 @@ int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 	size_t nwarnings = report_warnings(out, docs, ndocs, opt);
 	report_precision(out, docs, ndocs);
 	report_disks(out, docs, ndocs);
-	report_latency(out, docs, ndocs, opt->alpha, opt->all);
+	compare_report_latency(out, docs, ndocs, opt->alpha, opt->all);
 	report_verdict(out, docs, ndocs, opt->alpha, nwarnings);
 	return report_gate(out, docs, ndocs, opt);
 }
@@ -967,22 +728,16 @@ static struct plot_series side_series(TALLOC_CTX *mem_ctx, const struct rundoc *
 						   set->ngroups ? set->ngroups : 1);
 	for (size_t g = 0; pts && g < set->ngroups; g++) {
 		const struct rundoc_group *gr = &set->groups[g];
-		double *p99 = talloc_array(pts, double, gr->nruns);
 		double hi, lo;
 		struct compare_row r;
 		group_range(gr, &hi, &lo);
-		size_t np99 = 0;
-		for (size_t i = 0; p99 && i < gr->nruns; i++) {
-			p99[np99] = rundoc_worst_p99(gr->runs[i]);
-			np99 += !isnan(p99[np99]);	/* none from too few operations */
-		}
 		bool judged = k > 0 && compare_throughput(&r, docs[0], set, gr->nprocs, alpha) &&
 			      r.tested;
 		*tested = *tested || judged;
 		pts[g] = (struct plot_point){
 			.procs = gr->nprocs, .mean = numstat_mean(gr->mb_s, gr->nruns),
 			.high = hi, .low = lo,
-			.p99_ms = p99 ? numstat_median(p99, np99) : NAN,
+			.p99_ms = rundoc_pooled_worst_p99(gr->runs, gr->nruns),
 			.marked = judged && (r.verdict == COMPARE_BETTER ||
 					     r.verdict == COMPARE_WORSE),
 		};

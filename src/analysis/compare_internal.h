@@ -3,7 +3,9 @@
  * command and what it reports), each specified by the unit tests: the
  * documents' labels and shared client counts, the settings that differ,
  * one figure judged A against B, the report put together, how much
- * evidence is enough, and Welch's test.
+ * evidence is enough, and Welch's test.  compare_judge.c judges one
+ * figure and has the words for it; compare_latency.c is the latency
+ * table; compare.c the rest of the report and the command.
  *
  * The t distribution is numstat's (numstat.h).  Nothing here prints
  * but compare_report() to its stream, and nothing exits.
@@ -58,12 +60,25 @@ struct compare_row {
 	double t, df, p;	/* Welch's test; t > 0 when B is higher */
 	double ci_low, ci_high;	/* (1 - alpha) interval for mean B - mean A */
 	enum compare_verdict verdict;
+	/* compare_pooled_p99(): the means are the sides' pooled p99s, and the
+	 * test (t, df, p, interval, verdict) is of the shares below */
+	bool pooled;
+	double above_a, above_b;	/* mean % of a run's operations above the
+					 * joint p99; NAN when not pooled */
 };
 
 /* Judge samples a (na >= 1 values) against b (nb >= 1).
  * higher_is_better: true for throughput, false for latency. */
 void compare_samples(struct compare_row *row, const double *a, size_t na,
 		     const double *b, size_t nb, double alpha, bool higher_is_better);
+
+/* The p99 of operation type op at one nprocs, the runs of ga (A) and gb
+ * pooled each, judged on the share of each run's operations slower than
+ * the p99 of both sides pooled (compare_latency.c says why).  False, with
+ * *row untouched, where a run kept no histogram or a side has fewer than
+ * the 100 operations a p99 needs. */
+bool compare_pooled_p99(struct compare_row *row, const struct rundoc_group *ga,
+			const struct rundoc_group *gb, const char *op, double alpha);
 
 /* Whether a throughput row fails --fail-above=pct: significantly slower
  * by more than pct percent; an untested row never does. */
@@ -93,6 +108,25 @@ struct compare_options {
  * or EXIT_SLOWER. */
 int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 		   const struct compare_options *opt);
+
+/* The latency part of the report: each operation's p99 (and each
+ * --probe's) at each nprocs of the baseline, every document against it;
+ * only the significant rows unless all. */
+void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+			    double alpha, bool all);
+
+/* ---- the report's words ---- */
+
+/* fmt of v, or "-" for NAN (on ctx). */
+const char *compare_num(TALLOC_CTX *ctx, const char *fmt, double v);
+
+/* A row's p-value as text, "<0.0001" below that. */
+const char *compare_p_text(TALLOC_CTX *ctx, const struct compare_row *r);
+
+/* A row's verdict in words: `better` or `worse` (faster or slower, for
+ * throughput), "no significant change", or "untested (1 run of B)". */
+const char *compare_verdict_text(TALLOC_CTX *ctx, const struct compare_row *r,
+				 const char *better, const char *worse);
 
 /* ---- how much evidence ---- */
 

@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/rundoc.h"
+#include "numstat.h"
+#include "ops.h"
 #include "plan.h"
 
 unsigned rundoc_nprocs(const json_t *run)
@@ -42,6 +45,81 @@ double rundoc_worst_p99(const json_t *run)
 		if (json_is_number(v) && !(json_number_value(v) <= worst))
 			worst = json_number_value(v);
 	}
+	return worst;
+}
+
+/* ---- latency histograms ---- */
+
+/* A member that is a whole number of 0 or more, into *v. */
+static bool get_count(const json_t *obj, const char *key, uint64_t *v)
+{
+	const json_t *j = json_object_get(obj, key);
+
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return false;
+	*v = (uint64_t)json_integer_value(j);
+	return true;
+}
+
+/* The run's "ops.OP.hist", or NULL. */
+static const json_t *rundoc_member_hist(const json_t *run, const char *op)
+{
+	return json_object_get(json_object_get(json_object_get(run, "ops"), op), "hist");
+}
+
+bool rundoc_add_hist(struct hist *h, const json_t *run, const char *op)
+{
+	const json_t *o = rundoc_member_hist(run, op);
+	const char *buckets = json_string_value(json_object_get(o, "buckets"));
+	uint64_t count, sum, min, max;
+
+	return buckets && get_count(o, "count", &count) && get_count(o, "sum_ns", &sum) &&
+	       get_count(o, "min_ns", &min) && get_count(o, "max_ns", &max) &&
+	       hist_parse(h, buckets, count, sum, min, max) == NULL;
+}
+
+bool rundoc_hists_whole(const json_t *const *runs, size_t n, const char *op)
+{
+	for (size_t i = 0; i < n; i++) {
+		const json_t *o = json_object_get(json_object_get(runs[i], "ops"), op);
+		if (json_integer_value(json_object_get(o, "count")) > 0 &&
+		    !json_is_object(rundoc_member_hist(runs[i], op)))
+			return false;
+	}
+	return true;
+}
+
+double rundoc_pooled_worst_p99(const json_t *const *runs, size_t n)
+{
+	struct hist *pool = malloc(sizeof(*pool));
+	double worst = NAN, *each = NULL;
+	bool whole = pool != NULL;
+
+	for (int t = 0; whole && t < OP_COUNT; t++) {
+		const char *op = op_table[t].name;
+		whole = rundoc_hists_whole(runs, n, op);
+		memset(pool, 0, sizeof(*pool));
+		/* those without one performed none (rundoc_hists_whole()) */
+		for (size_t i = 0; whole && i < n; i++)
+			if (rundoc_member_hist(runs[i], op))
+				whole = rundoc_add_hist(pool, runs[i], op);
+		if (whole && pool->count >= hist_quantile_min_count(0.99)) {
+			double p99 = hist_quantile(pool, 0.99) / 1e6;
+			worst = isnan(worst) || p99 > worst ? p99 : worst;
+		}
+	}
+	free(pool);
+	if (whole)
+		return worst;
+	/* a run without its histograms: the median of the runs' own */
+	each = malloc(sizeof(*each) * (n ? n : 1));
+	size_t k = 0;
+	for (size_t i = 0; each && i < n; i++) {
+		each[k] = rundoc_worst_p99(runs[i]);
+		k += !isnan(each[k]);
+	}
+	worst = each ? numstat_median(each, k) : NAN;
+	free(each);
 	return worst;
 }
 

@@ -21,6 +21,8 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "hist.h"
+
 /* ---- one run ---- */
 
 /* The member at a dotted path ("config.nprocs"), or NULL. */
@@ -40,6 +42,25 @@ double rundoc_number(const json_t *run, const char *path);
 /* The worst p99_ms over the run's operation types that have one (a p99
  * needs 100 operations), NAN without any. */
 double rundoc_worst_p99(const json_t *run);
+
+/* ---- latency histograms ---- */
+
+/* Adds the run's latency histogram of operation type `op` ("ops.OP.hist",
+ * hist.h's saved form) into h.  False, with h unchanged, when the run
+ * has none for it (a document from before histograms were saved, or no
+ * such operation) or it does not read back whole. */
+bool rundoc_add_hist(struct hist *h, const json_t *run, const char *op);
+
+/* Whether every one of runs[0..n) that performed operation type op kept
+ * its histogram: only then can they be pooled. */
+bool rundoc_hists_whole(const json_t *const *runs, size_t n, const char *op);
+
+/* The p99 over runs[0..n) pooled, in ms: for each operation type, every
+ * run's histogram merged and its p99 taken (where the pool holds the 100
+ * values a p99 needs), the worst of them.  Where a run performed a type
+ * without keeping its histogram, the median over the runs of each run's
+ * worst p99 (rundoc_worst_p99()) instead.  NAN when there is neither. */
+double rundoc_pooled_worst_p99(const json_t *const *runs, size_t n);
 
 /* ---- a file of runs ---- */
 

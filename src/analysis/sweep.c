@@ -205,10 +205,10 @@ static json_t *disks_summary(const json_t *const *ok, size_t n)
  * succeeded the figures are null, not a made-up 0. */
 static json_t *summarise(json_t *runs, unsigned procs, double precision)
 {
-	double tp[SWEEP_MAX_RUNS], p99[SWEEP_MAX_RUNS], hi = 0, lo = 0, maxl = 0;
+	double tp[SWEEP_MAX_RUNS], hi = 0, lo = 0, maxl = 0;
 	double mean = 0, half = NAN;
 	const json_t *ok[SWEEP_MAX_RUNS];
-	size_t n = 0, np99 = 0, tried = 0, i;
+	size_t n = 0, tried = 0, i;
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
@@ -218,8 +218,6 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		if (n == SWEEP_MAX_RUNS || !rundoc_ok(doc))
 			continue;
 		tp[n] = rundoc_number(doc, "result.throughput_mb_s");
-		p99[np99] = rundoc_worst_p99(doc);
-		np99 += !isnan(p99[np99]);	/* runs too short for any p99 have none */
 		double m = rundoc_number(doc, "result.max_latency_ms");
 		maxl = m > maxl ? m : maxl;
 		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
@@ -229,7 +227,8 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 	if (n)
 		numstat_mean_interval(tp, n, SWEEP_LEVEL, &mean, &half);
 	double sd = sqrt(numstat_variance(tp, n, mean));
-	double med = numstat_median(p99, np99);	/* NAN without a run that has one */
+	/* the runs' latencies pooled: NAN without 100 operations of a type */
+	double p99 = rundoc_pooled_worst_p99(ok, n);
 	if (tried == 0)
 		return NULL;
 	if (n == 0)
@@ -246,7 +245,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 							: isnan(half) ? NAN : 0));
 	json_object_set_new(s, "ci95_high", real_or_null(mean + half));
 	json_object_set_new(s, "ci95_pct", real_or_null(mean > 0 ? half / mean * 100 : NAN));
-	json_object_set_new(s, "p99_ms", real_or_null(med));
+	json_object_set_new(s, "p99_ms", real_or_null(p99));
 	json_object_set_new(s, "max_ms", real_or_null(maxl));
 	if (precision > 0)
 		json_object_set_new(s, "precision_reached",

@@ -118,6 +118,30 @@ static json_t *result_json(const struct run_result *res)
 			 "straddled", straddled_json(res));
 }
 
+/* A count or time in ns as a JSON integer, which is signed: a saturated
+ * sum (hist.h) stays the largest there is rather than turn negative. */
+static json_int_t json_u64(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v;
+}
+
+/* A histogram in its saved form (hist.h): {count, sum_ns, min_ns, max_ns,
+ * buckets}; null when memory runs out for its text. */
+static json_t *hist_json(const struct hist *h)
+{
+	size_t len = hist_format(h, NULL, 0);
+	char *text = malloc(len + 1);
+
+	if (!text)
+		return json_null();
+	hist_format(h, text, len + 1);
+	json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:s}", "count", json_u64(h->count),
+			      "sum_ns", json_u64(h->sum_ns), "min_ns", json_u64(h->min_ns),
+			      "max_ns", json_u64(h->max_ns), "buckets", text);
+	free(text);
+	return j;
+}
+
 static json_t *ops_json(const struct run_result *res)
 {
 	json_t *ops = json_object();
@@ -134,6 +158,8 @@ static json_t *ops_json(const struct run_result *res)
 				      "p999_ms", real(o->p999_ms), "max_ms", real(o->max_ms));
 		if (j && o->unsupported)	/* only where a backend could not */
 			json_object_set_new(j, "not_supported", json_integer((json_int_t)o->unsupported));
+		if (j && o->hist && o->count)	/* the latencies, for pooling runs exactly */
+			json_object_set_new(j, "hist", hist_json(o->hist));
 		json_object_set_new(ops, op_table[t].name, j);
 	}
 	return ops;

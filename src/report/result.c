@@ -40,6 +40,7 @@ static void fill_op(struct op_result *o, const struct hist *h, uint64_t errors)
 	o->p99_ms = quantile_ms(h, 0.99);
 	o->p999_ms = quantile_ms(h, 0.999);
 	o->max_ms = ms(h->max_ns);
+	o->hist = h;
 }
 
 /* The fairness of the n rates in v, which it sorts. */
@@ -134,6 +135,7 @@ static void note_missing(struct run_result *res, const char *what)
 	if (!res->missing)
 		res->missing = what;
 }
+
 
 static void fill_clients(struct run_result *res, const struct stats_client *figs)
 {
@@ -289,6 +291,8 @@ void result_fill(struct run_result *res, const struct stats_region *stats)
 	if (res->plan->nprobes)
 		result_fill_probe(res, stats);
 out:
+	for (int t = 0; t < OP_COUNT; t++)
+		res->op[t].hist = NULL;		/* g's, going */
 	talloc_free(g);
 	talloc_free(scratch);
 	talloc_free(clients);

@@ -21,7 +21,12 @@
  * order, so a reader never sees more values counted than it finds in the
  * buckets; on x86 both are plain moves.
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "hist.h"
 
@@ -226,4 +231,89 @@ double hist_mean(const struct hist *h)
 	uint64_t n = get_count(h);
 
 	return n ? (double)get64(&h->sum_ns) / (double)n : 0.0;
+}
+
+uint64_t hist_count_above(const struct hist *h, unsigned b)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = b + 1u; i <= TOP; i++)
+		n += get64(&h->bucket[i]);
+	return n;
+}
+
+/* ---- the saved form ---- */
+
+size_t hist_format(const struct hist *h, char *buf, size_t len)
+{
+	size_t need = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned b = 0; b <= TOP; b++) {
+		uint64_t n = get64(&h->bucket[b]);
+		if (n == 0)
+			continue;
+		/* past the end of buf, snprintf() only counts */
+		need += (size_t)snprintf(need < len ? buf + need : NULL, need < len ? len - need : 0,
+					 "%s%u:%" PRIu64, need ? " " : "", b, n);
+	}
+	return need;
+}
+
+/* A whole number at *p (digits only), moving *p past it; false when
+ * there is none or it overflows. */
+static bool read_u64(const char **p, uint64_t *v)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return false;
+	errno = 0;
+	unsigned long long x = strtoull(*p, &end, 10);
+	if (errno)
+		return false;
+	*p = end;
+	*v = x;
+	return true;
+}
+
+const char *hist_parse(struct hist *h, const char *text, uint64_t count, uint64_t sum_ns,
+		       uint64_t min_ns, uint64_t max_ns)
+{
+	const char *p = text;
+	uint64_t seen = 0, prev = 0;
+	bool first = true;
+
+	/* a first pass checks it all, so that h changes only when whole */
+	while (*p) {
+		uint64_t b, n;
+		if (!first && *p++ != ' ')
+			return "buckets are not separated by single spaces";
+		if (!read_u64(&p, &b) || *p++ != ':' || !read_u64(&p, &n))
+			return "a bucket is not INDEX:COUNT";
+		if (b > TOP)
+			return "a bucket index is past the top";
+		if (!first && b <= prev)
+			return "bucket indexes are not in ascending order";
+		if (n == 0)
+			return "a bucket has a count of 0";
+		if (__builtin_add_overflow(seen, n, &seen))
+			return "the counts overflow";
+		prev = b;
+		first = false;
+	}
+	if (seen != count)
+		return "the buckets' counts do not add up to the count";
+	if (count && (min_ns > max_ns || hist_bucket_of(min_ns) > hist_bucket_of(max_ns)))
+		return "the minimum is above the maximum";
+	for (p = text; *p; p += *p == ' ') {
+		uint64_t b, n;
+		read_u64(&p, &b);
+		p++;
+		read_u64(&p, &n);
+		hist_add_bucket(h, (unsigned)b, n);
+	}
+	hist_add_totals(h, count, sum_ns, min_ns, max_ns);
+	return NULL;
 }

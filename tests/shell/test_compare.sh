@@ -182,16 +182,35 @@ expect_match "$out" '^Verdict: B against A: slower at nprocs 1$'
 end
 
 begin "p99 rows only where the change is significant; --all shows every row"
-jq '.runs |= map(.ops.ReadX.p99_ms *= 10)' "$T/slow.json" >"$T/slowread.json"
+# ReadX twice as slow in every run of B: each bucket an octave (64
+# buckets) up, the totals doubled
+jq '.runs |= map(.ops.ReadX.hist |= (.sum_ns *= 2 | .min_ns *= 2 | .max_ns *= 2 |
+	.buckets |= (split(" ") | map(split(":") | "\((.[0] | tonumber) + 64):\(.[1])") | join(" "))))' \
+	"$T/slow.json" >"$T/slowread.json"
 out=$(compare "$T/a.json" "$T/slowread.json"); rc=$?
 expect_rc $rc 0
 expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z][^ ]* +3/3 ')" 1 "p99 rows"
-expect_match "$out" '^ +1  ReadX +3/3 .* worse$'
-# the operations with a p99 (from 100 of them on) each have a row
-ops=$(jq '[.runs[0].ops[] | select(.p99_ms != null)] | length' "$T/a.json")
+# the pooled p99 doubles, and more of B's reads than of A's lie above
+# the p99 of both sides pooled (copies of one run: no spread, p < 0.0001)
+expect_match "$out" '^ +1  ReadX +3/3 +[0-9.]+ +[0-9.]+ +\+(99|100)\.[0-9]+% +[0-9.]+% +[0-9.]+% .* <0\.0001 +worse$'
+expect_match "$out" '^  \(p99: each side.s runs pooled; >p99: the mean share of a run.s operations slower than the p99 of both sides pooled'
+# the operations with a pooled p99 (from 100 of them in 3 runs on) each
+# have a row
+ops=$(jq '[.runs[0].ops[] | select(.count * 3 >= 100)] | length' "$T/a.json")
 expect_match "$out" "^  \\($((ops - 1)) rows without a significant change left out: --all shows them\\)\$"
 out=$(compare --all "$T/a.json" "$T/slowread.json")
 expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z][^ ]* +3/3 ')" "$ops" "p99 rows with --all"
+end
+
+begin "runs saved without histograms are judged on each run's own p99"
+for f in a slow; do
+	jq '.runs |= map(.ops |= map_values(del(.hist)))' "$T/$f.json" >"$T/old-$f.json"
+done
+jq '.runs |= map(.ops.ReadX.p99_ms *= 10)' "$T/old-slow.json" >"$T/old-slowread.json"
+out=$(compare "$T/old-a.json" "$T/old-slowread.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^ +1  ReadX +3/3 +[0-9.]+ +[0-9.]+ +\+900\.00% +- +- .* worse$'
+expect_match "$out" '^  \(rows without >p99: runs saved without histograms, or the probe.s listings: the test compares each run.s own p99\)$'
 end
 
 begin "each side's disks at each count, the mean over its runs, one under the other"
@@ -353,7 +372,7 @@ end
 
 # with_p99 IN OUT MS: IN with every operation's p99 set to MS
 with_p99() {
-	jq --argjson ms "$3" '(if .runs then .runs[] else . end).ops |= map_values(.p99_ms = $ms)' \
+	jq --argjson ms "$3" '(if .runs then .runs[] else . end).ops |= map_values(.p99_ms = $ms | del(.hist))' \
 		"$1" >"$2" || fail "cannot make $2"
 }
 

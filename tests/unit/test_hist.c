@@ -439,6 +439,102 @@ static void test_merging_eight_parts_equals_recording_all_in_one(void **state)
 	free(whole);
 }
 
+/* ---- the saved form ---- */
+
+static void test_a_saved_histogram_reads_back_whole(void **state)
+{
+	struct hist *h = hist_new(), *back = hist_new();
+	size_t len;
+	char *text;
+
+	(void)state;
+	rng_seed(9);
+	for (unsigned i = 0; i < 100000; i++)
+		hist_record(h, (rng_next() >> (24 + rng_next() % 40)) + 1);
+	len = hist_format(h, NULL, 0);
+	text = malloc(len + 1);
+	assert_non_null(text);
+	assert_int_equal(hist_format(h, text, len + 1), len);
+	assert_int_equal(strlen(text), len);
+	assert_null(hist_parse(back, text, h->count, h->sum_ns, h->min_ns, h->max_ns));
+	assert_hist_equal(back, h);
+	/* a buffer too small is cut short, terminated, and says what it needs */
+	char small[16];
+	assert_int_equal(hist_format(h, small, sizeof(small)), len);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_memory_equal(small, text, sizeof(small) - 1);
+	free(text);
+	free(back);
+	free(h);
+}
+
+static void test_the_saved_form_is_index_colon_count(void **state)
+{
+	struct hist *h = hist_new();
+	char text[64];
+
+	(void)state;
+	hist_record(h, 5);
+	hist_record(h, 5);
+	hist_record(h, 64);
+	hist_record(h, 1000);	/* octave 9: (9 - 5) * 64 + (1000 >> 3 & 63) = 256 + 61 */
+	assert_int_equal(hist_format(h, text, sizeof(text)), strlen("5:2 64:1 317:1"));
+	assert_string_equal(text, "5:2 64:1 317:1");
+	/* an empty one is an empty string */
+	free(h);
+	h = hist_new();
+	assert_int_equal(hist_format(h, text, sizeof(text)), 0);
+	assert_string_equal(text, "");
+	assert_null(hist_parse(h, "", 0, 0, 0, 0));
+	assert_int_equal(h->count, 0);
+	free(h);
+}
+
+static void test_a_bad_saved_form_is_refused_and_changes_nothing(void **state)
+{
+	static const struct { const char *text; uint64_t count; const char *why; } bad[] = {
+		{ "5:2 64", 3, "a bucket is not INDEX:COUNT" },
+		{ "5:2  64:1", 3, "a bucket is not INDEX:COUNT" },
+		{ "5:2,64:1", 3, "buckets are not separated by single spaces" },
+		{ "64:1 5:2", 3, "bucket indexes are not in ascending order" },
+		{ "5:2 5:1", 3, "bucket indexes are not in ascending order" },
+		{ "5:0", 0, "a bucket has a count of 0" },
+		{ "999999:1", 1, "a bucket index is past the top" },
+		{ "5:2 64:1", 4, "the buckets' counts do not add up to the count" },
+		{ "-5:2", 2, "a bucket is not INDEX:COUNT" },
+		{ "5:18446744073709551615 6:1", 0, "the counts overflow" },
+	};
+	struct hist *h = hist_new(), *empty = hist_new();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *why = hist_parse(h, bad[i].text, bad[i].count, 10, 5, 64);
+		if (!why || strcmp(why, bad[i].why) != 0)
+			fail_msg("'%s': got '%s', want '%s'", bad[i].text, why ? why : "(accepted)",
+				 bad[i].why);
+		assert_hist_equal(h, empty);
+	}
+	assert_non_null(hist_parse(h, "5:1", 1, 5, 64, 5));	/* min above max */
+	free(empty);
+	free(h);
+}
+
+static void test_count_above_a_bucket_leaves_that_bucket_out(void **state)
+{
+	struct hist *h = hist_new();
+
+	(void)state;
+	hist_record(h, 10);
+	hist_record(h, 100);
+	hist_record(h, 100);
+	hist_record(h, 5000);
+	assert_int_equal(hist_count_above(h, hist_bucket_of(10)), 3);
+	assert_int_equal(hist_count_above(h, hist_bucket_of(100)), 1);
+	assert_int_equal(hist_count_above(h, hist_bucket_of(5000)), 0);
+	assert_int_equal(hist_count_above(h, TOP), 0);
+	free(h);
+}
+
 static void test_merging_an_empty_histogram_changes_nothing(void **state)
 {
 	struct hist *h = hist_new(), *empty = hist_new();
@@ -646,6 +742,10 @@ int main(void)
 		/* merging */
 		cmocka_unit_test(test_merging_eight_parts_equals_recording_all_in_one),
 		cmocka_unit_test(test_merging_an_empty_histogram_changes_nothing),
+		cmocka_unit_test(test_a_saved_histogram_reads_back_whole),
+		cmocka_unit_test(test_the_saved_form_is_index_colon_count),
+		cmocka_unit_test(test_a_bad_saved_form_is_refused_and_changes_nothing),
+		cmocka_unit_test(test_count_above_a_bucket_leaves_that_bucket_out),
 		cmocka_unit_test(test_merging_into_an_empty_histogram_copies),
 		cmocka_unit_test(test_merge_takes_the_smaller_min_and_larger_max),
 		/* edges */

@@ -18,6 +18,12 @@
 #include "analysis/rundoc.h"
 #include "plan.h"
 
+static void assert_near_p99(double got, double want)
+{
+	if (!(fabs(got - want) <= 1e-9 * want))
+		fail_msg("got %.12g, want %.12g", got, want);
+}
+
 static json_t *doc(const char *text)
 {
 	json_t *j = json_loads(text, 0, NULL);
@@ -71,6 +77,70 @@ static void the_worst_p99_is_over_every_operation_type(void **state)
 }
 
 /* ---- what the disks did ---- */
+
+/* A run whose ReadX latencies are those of h, saved as report_json
+ * saves them (with a p99_ms of its own, which pooling must not use). */
+static json_t *run_with_hist(const struct hist *h, double own_p99)
+{
+	char text[8192];
+
+	assert_true(hist_format(h, text, sizeof(text)) < sizeof(text));
+	return json_pack("{s:{s:{s:I, s:f, s:{s:I, s:I, s:I, s:I, s:s}}}}", "ops", "ReadX",
+			 "count", (json_int_t)h->count, "p99_ms", own_p99, "hist",
+			 "count", (json_int_t)h->count, "sum_ns", (json_int_t)h->sum_ns,
+			 "min_ns", (json_int_t)h->min_ns, "max_ns", (json_int_t)h->max_ns,
+			 "buckets", text);
+}
+
+static void pooled_runs_give_the_p99_of_their_merged_histograms(void **state)
+{
+	/* 60 fast reads in one run, 60 slow in the other: neither has the 100
+	 * a p99 needs, their pool does, and its p99 is among the slow ones */
+	struct hist *a = calloc(3, sizeof(*a)), *b = a + 1, *both = a + 2;
+
+	(void)state;
+	for (int i = 0; i < 60; i++) {
+		hist_record(a, 1000 + i);
+		hist_record(b, 5000000 + 1000 * i);
+	}
+	hist_merge(both, a);
+	hist_merge(both, b);
+	const json_t *runs[2] = { run_with_hist(a, 9), run_with_hist(b, 9) };
+	assert_true(rundoc_hists_whole(runs, 2, "ReadX"));
+	assert_near_p99(rundoc_pooled_worst_p99(runs, 2), hist_quantile(both, 0.99) / 1e6);
+	assert_true(hist_quantile(both, 0.99) > 5000000);
+	/* one run alone has too few */
+	assert_true(isnan(rundoc_pooled_worst_p99(runs, 1)));
+	json_decref((json_t *)runs[0]);
+	json_decref((json_t *)runs[1]);
+	free(a);
+}
+
+static void runs_without_histograms_pool_the_median_of_their_own_p99s(void **state)
+{
+	json_t *r1 = doc("{\"ops\": {\"ReadX\": {\"count\": 500, \"p99_ms\": 2}}}");
+	json_t *r2 = doc("{\"ops\": {\"ReadX\": {\"count\": 500, \"p99_ms\": 4}}}");
+	json_t *r3 = doc("{\"ops\": {\"ReadX\": {\"count\": 500, \"p99_ms\": 9}}}");
+	const json_t *runs[3] = { r1, r2, r3 };
+
+	(void)state;
+	assert_false(rundoc_hists_whole(runs, 3, "ReadX"));
+	assert_true(rundoc_pooled_worst_p99(runs, 3) == 4);
+	json_decref(r1), json_decref(r2), json_decref(r3);
+}
+
+static void a_histogram_that_does_not_add_up_is_not_read(void **state)
+{
+	json_t *bad = doc("{\"ops\": {\"ReadX\": {\"count\": 3, \"hist\": {\"count\": 3,"
+			  " \"sum_ns\": 30, \"min_ns\": 5, \"max_ns\": 20, \"buckets\": \"5:1 20:1\"}}}}");
+	struct hist h = { 0 };
+
+	(void)state;
+	assert_false(rundoc_add_hist(&h, bad, "ReadX"));
+	assert_int_equal(h.count, 0);
+	assert_false(rundoc_add_hist(&h, bad, "WriteX"));
+	json_decref(bad);
+}
 
 static void a_disks_figures_are_the_mean_over_the_runs_that_give_them(void **state)
 {
@@ -148,6 +218,9 @@ int main(void)
 		cmocka_unit_test(nprocs_is_a_whole_number_in_range_or_0),
 		cmocka_unit_test(a_run_succeeded_when_its_exit_code_is_0),
 		cmocka_unit_test(the_worst_p99_is_over_every_operation_type),
+		cmocka_unit_test(pooled_runs_give_the_p99_of_their_merged_histograms),
+		cmocka_unit_test(runs_without_histograms_pool_the_median_of_their_own_p99s),
+		cmocka_unit_test(a_histogram_that_does_not_add_up_is_not_read),
 		cmocka_unit_test(a_disks_figures_are_the_mean_over_the_runs_that_give_them),
 		cmocka_unit_test(runs_without_disks_have_none),
 		cmocka_unit_test(a_disk_prints_in_iostat_columns),
