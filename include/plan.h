@@ -70,6 +70,11 @@ struct run_plan {
 	const char *command_line;	/* as typed, for the record */
 	const char *label;		/* --label: the run's name in its JSON, plot
 					 * legends and compare's headers, or NULL */
+	unsigned series_position;	/* its place in a series of runs (sweep, ab),
+					 * from 1; 0 for a run on its own */
+	unsigned series_runs;		/* the runs the series plans (the most, with
+					 * --precision) */
+	const char *series_side;	/* dbench ab: "A" or "B"; else NULL */
 	struct backend_options bopts;
 	const struct backend *backend;
 	const struct program *prog;	/* compiled loadfile, read-only */

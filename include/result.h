@@ -17,6 +17,7 @@
 #include <talloc.h>
 
 #include "blockstat.h"
+#include "hostload.h"
 #include "plan.h"
 #include "hist.h"
 #include "stats.h"
@@ -183,6 +184,9 @@ struct run_result {
 	struct blockstat_disk *disks;	/* the devices under the targets (blockstat.h) */
 	size_t ndisks;
 	struct blockstat_memory memory;	/* dirty and writeback pages (NAN: unread) */
+	struct hostload host;		/* how busy the machine was in the execute
+					 * window (rank 0's); host.measured false
+					 * when it was not read */
 	json_t *environment;		/* owned: released with the result */
 	const char *missing;		/* what memory ran out for while the result
 					 * was filled, left out of it (clients,

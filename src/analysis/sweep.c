@@ -577,6 +577,8 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 			if (json_array_size(runs) > 0)
 				rest(sp);
 			print_position(text, base, sp, ++k, i, r);
+			plan.series_position = k;
+			plan.series_runs = sp->nprocs * sp->repeat;
 			int rc = driver_run(&plan);
 			if (driver_is_client())
 				return rc;	/* a client process, on its way out */

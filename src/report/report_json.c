@@ -336,6 +336,40 @@ static json_t *fairness_json(const struct fairness *f)
 			 "jain_index", real(f->jain_index));
 }
 
+/* Three load averages, null where unread. */
+static json_t *loadavg_json(const double v[3])
+{
+	return json_pack("[o, o, o]", real(v[0]), real(v[1]), real(v[2]));
+}
+
+/* How busy the machine was in the execute window (hostload.h); null
+ * when it was not read. */
+static json_t *host_json(const struct hostload *h)
+{
+	if (!h->measured)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
+			 "cpus", (json_int_t)h->cpus, "window_s", real(h->window_s),
+			 "other_cpu_s", real(h->other_cpu_s), "other_cpu_pct", real(h->other_cpu_pct),
+			 "own_cpu_s", real(h->own_cpu_s), "steal_s", real(h->steal_s),
+			 "steal_pct", real(h->steal_pct), "cpu_wait_s", real(h->cpu_wait_s),
+			 "cpu_wait_pct", real(h->cpu_wait_pct),
+			 "client_processes", (json_int_t)h->clients,
+			 "client_processes_read", (json_int_t)h->procs_read,
+			 "loadavg_start", loadavg_json(h->loadavg_start),
+			 "loadavg_end", loadavg_json(h->loadavg_end));
+}
+
+/* The run's place in a series: {position, runs, side}. */
+static json_t *series_json(const struct run_plan *plan)
+{
+	bool alone = plan->series_position == 0;
+
+	return json_pack("{s:I, s:I, s:o}", "position", (json_int_t)(alone ? 1 : plan->series_position),
+			 "runs", (json_int_t)(alone ? 1 : plan->series_runs),
+			 "side", jsontext(plan->series_side));
+}
+
 static json_t *status_json(const struct run_result *res)
 {
 	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
@@ -360,7 +394,7 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", jsontext(res->started_at),
 		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
@@ -379,6 +413,8 @@ json_t *report_json(const struct run_result *res)
 		"ranks", ranks_json(res),
 		"fairness", fairness_json(&res->fairness),
 		"rank_fairness", fairness_json(&res->rank_fairness),
+		"host", host_json(&res->host),
+		"series", series_json(res->plan),
 		"status", status_json(res));
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include "opclock.h"
 #include "outfile.h"
@@ -127,6 +128,9 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 	}
 	result_fill_ranks(res);
 	result_fill_disks(res, d->sampler.disks);
+	if (d->sampler.host_marks == 2)
+		hostload_figures(&res->host, &d->sampler.host_start, &d->sampler.host_end,
+				 res->exec_seconds, (unsigned)get_nprocs());
 	res->failure = talloc_steal(res, d->failure);
 	/* a signal after the execute window ended leaves the results whole,
 	 * unless a second one abandoned the clients' cleanup */

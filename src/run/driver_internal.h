@@ -33,6 +33,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "hostload.h"
 #include "report.h"
 #include "result.h"
 #include "cluster.h"
@@ -94,6 +95,10 @@ struct sampler {
 	size_t npasses;
 	uint64_t passes_lost;
 	struct blockstat *disks;	/* rank 0: the targets' devices, or NULL */
+	struct hostload_reading host_start, host_end;	/* rank 0: the machine as the
+							 * execute window opened and
+							 * ended (hostload.h) */
+	unsigned host_marks;		/* of them taken, in order */
 };
 
 /* The end of the run, made before any fork: collect.c's.  The result

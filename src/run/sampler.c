@@ -16,8 +16,30 @@
 #include "opclock.h"
 #include "run/driver_internal.h"
 
+/* Rank 0: a reading of how busy the machine is (hostload.h) and of the
+ * run's processes, the clients first, then the probes. */
+static void host_mark(struct driver *d, struct hostload_reading *r)
+{
+	unsigned nclients = d->procs.nprocs, n = nclients + d->plan->nprobes;
+	pid_t *pids = talloc_array(d->ctx, pid_t, n ? n : 1);
+
+	if (cluster_rank() != 0 || !pids || !d->procs.pids)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		pids[i] = i < nclients ? d->procs.pids[i]
+			: d->procs.probe_pids ? d->procs.probe_pids[i - nclients] : 0;
+	hostload_read(d->ctx, r, pids, n, nclients);
+	d->sampler.host_marks++;
+	talloc_free(pids);
+}
+
 void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 {
+	/* the machine at both ends of the execute window */
+	if (ph == PHASE_EXECUTE && d->sampler.phase != PHASE_EXECUTE)
+		host_mark(d, &d->sampler.host_start);
+	else if (ph == PHASE_STOP && d->sampler.phase == PHASE_EXECUTE)
+		host_mark(d, &d->sampler.host_end);
 	d->sampler.phase = ph;
 	d->sampler.phase_ns = now;
 	stats_set(&d->stats->ctl.phase, ph);

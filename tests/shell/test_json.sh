@@ -84,6 +84,44 @@ jq -e '(.timeline | map(.mb_s) | add) as $s |
 	fail "timeline MB do not add up to the total"
 end
 
+begin "each operation keeps its latency histogram whole: its counts add up, its extremes agree"
+# every operation type with a count has hist, and hist agrees with it
+jq -e '[.ops[] | select(.count > 0)] | length > 0' "$T/r.json" >/dev/null || fail "no operations"
+bad=$(jq -r '.ops | to_entries[] | select(.value.count > 0) | .key as $op | .value as $o |
+	($o.hist.buckets | split(" ") | map(split(":") | map(tonumber))) as $b |
+	select(($o.hist.count != $o.count) or ($b | map(.[1]) | add) != $o.count or
+	       ([$b[] | .[0]] | . != (sort | unique)) or ($b | map(.[1] > 0) | all | not) or
+	       $o.hist.min_ns > $o.hist.max_ns or
+	       (($o.hist.max_ns / 1e6 - $o.max_ms) | fabs) > 1e-6 or
+	       (($o.hist.sum_ns / $o.count / 1e6 - $o.mean_ms) | fabs) > 1e-6) | $op' "$T/r.json")
+expect_eq "$bad" "" "operations whose histogram disagrees"
+# none where nothing was done
+expect_eq "$(jq '[.ops[] | select(.count == 0 and has("hist"))] | length' "$T/r.json")" 0 \
+	"histograms of operations never performed"
+end
+
+begin "the machine's state over the execute window: host and series"
+for k in cpus window_s other_cpu_s other_cpu_pct own_cpu_s steal_s steal_pct cpu_wait_s \
+	cpu_wait_pct client_processes client_processes_read loadavg_start loadavg_end; do
+	jq -e ".host | has(\"$k\")" "$T/r.json" >/dev/null || fail "no host.$k"
+done
+expect_eq "$(jq .host.cpus "$T/r.json")" "$(getconf _NPROCESSORS_ONLN)" "host.cpus"
+expect_eq "$(jq '[.host.client_processes, .host.client_processes_read]' -c "$T/r.json")" "[3,3]" \
+	"client processes read"
+jq -e '(.host.window_s - .result.elapsed_s | fabs) < 0.05' "$T/r.json" >/dev/null ||
+	fail "host.window_s $(jq .host.window_s "$T/r.json") is not the execute window"
+jq -e '.host | .other_cpu_s >= 0 and .own_cpu_s > 0 and .steal_s >= 0 and
+	.cpu_wait_pct >= 0 and .cpu_wait_pct <= 100 and .other_cpu_pct >= 0 and
+	(.other_cpu_pct <= 100) and (.loadavg_start | length == 3) and (.loadavg_end | length == 3) and
+	(.loadavg_start + .loadavg_end | map(. >= 0) | all)' "$T/r.json" >/dev/null ||
+	fail "host figures out of range: $(jq -c .host "$T/r.json")"
+expect_eq "$(jq -c .series "$T/r.json")" '{"position":1,"runs":1,"side":null}' "series of a run alone"
+"$DBENCH" --sweep=1,2 --settle=0 --run-once -q --backend=null -D "$T/d" --json="$T/sw.json" \
+	>/dev/null || fail "the sweep failed"
+expect_eq "$(jq -c '[.runs[].series | [.position, .runs]]' "$T/sw.json")" "[[1,2],[2,2]]" \
+	"series of a sweep"
+end
+
 begin "percentiles come out of known latencies end to end (null backend)"
 : >"$T/qfs.txt"
 i=0; delays=

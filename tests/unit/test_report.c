@@ -1045,7 +1045,7 @@ static void json_has_every_top_level_key(void **state)
 					    "config", "environment", "result", "probe", "probes", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status", "disks",
-					    "memory" };
+					    "memory", "host", "series" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
