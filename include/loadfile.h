@@ -235,6 +235,7 @@ struct program {
 	uint64_t count[OP_COUNT];	/* operations of each type run in one pass */
 	uint64_t bytes_read;	/* ReadX and READ3 bytes in one pass */
 	uint64_t bytes_written;	/* WriteX and WRITE3 bytes in one pass */
+	size_t max_transfer;	/* the largest count of bytes one op moves */
 	const struct offset_expr *exprs;	/* offset expressions, op.expr - 1 */
 	size_t nexprs;
 	const char *write_pattern;	/* WRITEPATTERN's text, or NULL */
@@ -319,7 +320,8 @@ uint64_t loadfile_ops_per_pass(const struct program *prog);
 
 /* The most bytes one operation of prog moves (ReadX, WriteX, READ3,
  * WRITE3): what a client's transfer buffer must hold; 0 when none moves
- * any. */
+ * any.  Kept as the program is compiled (max_transfer), so that each of
+ * a thousand clients does not read the whole program to learn it. */
 size_t loadfile_max_transfer(const struct program *prog);
 
 /* Whether client-relative `path` (op.path's form) is `top` itself or lies

@@ -742,6 +742,8 @@ static void count_op(struct program *prog, const struct op *op)
 		prog->bytes_read += (uint64_t)op->a[1] * op->repeat;
 	else if (d->bytes == BYTES_WRITE)
 		prog->bytes_written += (uint64_t)op->a[1] * op->repeat;
+	if (d->bytes != BYTES_NONE && op->a[1] > 0 && (uint64_t)op->a[1] > prog->max_transfer)
+		prog->max_transfer = (size_t)op->a[1];
 	prog->count[op->type] += op->repeat;
 	prog->nops++;
 }
@@ -1383,17 +1385,9 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 
 size_t loadfile_max_transfer(const struct program *prog)
 {
-	size_t max = 0;
-
 	if (prog->calls)
 		return prog->max_buffer;
-	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
-		if (op_table[op->type].bytes != BYTES_NONE && op->a[1] > 0 &&
-		    (uint64_t)op->a[1] > max)
-			max = (size_t)op->a[1];
-	}
-	return max;
+	return prog->max_transfer;
 }
 
 uint64_t loadfile_ops_per_pass(const struct program *prog)
