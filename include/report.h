@@ -46,6 +46,12 @@ struct progress {
  */
 void report_header(FILE *out, const struct run_plan *plan, unsigned nranks);
 void report_ready(FILE *out, const struct run_plan *plan, unsigned nranks, double setup_s);
+/* Once a second while the clients set up, before report_ready(): "312 of
+ * 1000 clients prepared, 1 s" (dbench4: 4.0's "312 of 1000 processes
+ * prepared for launch   1 sec"), `ready` clients of this process's. */
+void report_setup(FILE *out, const struct run_plan *plan, unsigned ready, double secs);
+/* A signal before the clients were released: nothing was measured. */
+void report_setup_interrupted(FILE *out);
 void report_progress(FILE *out, const struct progress *p);
 void report_progress_end(FILE *out, const struct progress *p);
 

@@ -284,6 +284,11 @@ static inline void stats_window_note(struct latency_windows *w, uint64_t tick, u
 		stats_set(&w->max_ns[i], ns);
 }
 uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick);
+/* 1 + the latest tick in which the ring's writer noted a latency (an
+ * operation of its ended then), 0 when it never noted one: how the parent
+ * tells a client that goes on finishing operations from one that does
+ * not (parent side). */
+uint64_t stats_window_latest(const struct latency_windows *w);
 /* Count an operation of type op that began in the warmup and ended in
  * the execute phase after ns (client side). */
 void stats_record_straddle(struct client_slot *s, enum op_type op, uint64_t ns);
@@ -365,6 +370,12 @@ static inline uint64_t stats_bytes(const struct phase_stats *p)
 
 /* The worst latency any client saw during `tick`, in ns (parent side). */
 uint64_t stats_window_max(const struct stats_region *r, uint64_t tick);
+
+/* The worst latency of any operation any client has finished so far, in
+ * any phase (those that straddled warmup and execute, and those that
+ * ended after the end, included), in ns (parent side): a look at every
+ * slot's figures, for the rare moment it is wanted. */
+uint64_t stats_max_latency(const struct stats_region *r);
 
 /* Sum of all clients' figures for a phase (parent side). */
 void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out);

@@ -111,6 +111,24 @@ void report_ready(FILE *out, const struct run_plan *plan, unsigned nranks, doubl
 	fflush(out);
 }
 
+void report_setup(FILE *out, const struct run_plan *plan, unsigned ready, double secs)
+{
+	unsigned cpp = plan->clients_per_process ? plan->clients_per_process : 1;
+
+	if (dbench4(plan))
+		fprintf(out, "%u of %u processes prepared for launch %3.0f sec\n", ready / cpp,
+			processes(plan, 1), secs);
+	else
+		fprintf(out, "%u of %u clients prepared, %.0f s\n", ready, plan->nclients, secs);
+	fflush(out);
+}
+
+void report_setup_interrupted(FILE *out)
+{
+	fprintf(out, "\ninterrupted in setup: no results\n");
+	fflush(out);
+}
+
 /* dbench4: 4.0's line, or with --machine-readable 5.0's @-line. */
 static void progress_dbench4(FILE *out, const struct progress *p)
 {
@@ -132,11 +150,15 @@ void report_progress(FILE *out, const struct progress *p)
 {
 	if (p->format == OUTPUT_DBENCH4)
 		progress_dbench4(out, p);
-	else
+	else {
 		fprintf(out, "%4u %9" PRIu64 " %8.2f MB/sec  %-7s %3u sec  latency %.3f ms"
-			"  now %.2f MB/sec\n",
+			"  now %.2f MB/sec",
 			p->nclients, p->nclients ? p->lines / p->nclients : 0, p->mb_s,
 			p->phase, p->secs, p->max_latency_ms, p->last_mb_s);
+		if (strcmp(p->phase, "cleanup") == 0)	/* and how many are not done */
+			fprintf(out, "  %u left", p->active);
+		fputc('\n', out);
+	}
 	fflush(out);
 }
 

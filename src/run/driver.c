@@ -89,6 +89,12 @@ static bool clock_ready(void)
 	return false;
 }
 
+/* A line a second while the clients set up (procs_wait_ready()). */
+static void show_setup(struct driver *d, unsigned ready)
+{
+	report_setup(d->text, d->plan, ready, (monotonic_ns() - d->sampler.phase_ns) / 1e9);
+}
+
 bool driver_check_start(const struct run_plan *plan)
 {
 	struct driver d = { .plan = plan, .ctx = talloc_new(NULL) };
@@ -155,7 +161,8 @@ int driver_run(const struct run_plan *plan)
 		goto out;
 	}
 	uint64_t fork_ns = d.sampler.phase_ns;
-	bool ready = forked && procs_wait_ready(&d);
+	bool ready = forked && procs_wait_ready(&d, plan->quiet || cluster_mpi() ? NULL
+										 : show_setup);
 	d.setup_s = (monotonic_ns() - fork_ns) / 1e9;
 	bool started = sampler_start_together(&d, ready);
 	cluster_bound(plan->stop_timeout);	/* no rank waits for a silent one for ever */
@@ -194,8 +201,11 @@ int driver_run(const struct run_plan *plan)
 		rc = collect_report(&d, res);
 	else
 		talloc_free(res);	/* and env with it */
-	if (!started && !d.failure && procs_interrupts())
+	if (!started && !d.failure && procs_interrupts()) {
 		rc = 128 + procs_interrupt_signal();
+		if (root)
+			report_setup_interrupted(d.text);
+	}
 	struct cluster_order end = { .exit_code = rc };
 	cluster_order(&end);		/* every rank leaves with rank 0's code */
 	cluster_run_end();

@@ -60,6 +60,13 @@ struct procs {
 	uint64_t *stuck_ns;		/* per process, the probes' last: since when it
 					 * has not stopped after the run ended, 0 if it
 					 * has (procs_enforce_stop) */
+	struct {			/* after the end: the run's progress, as
+					 * procs_enforce_stop() last saw it */
+		uint64_t at_ns;		/* when it last saw some */
+		unsigned replaying;	/* processes still replaying then */
+		unsigned running;	/* processes not yet reaped then */
+		uint64_t latest;	/* stats_window_latest() of their clients */
+	} progress;
 	struct run_failure *spare;	/* set aside before the fork, for a failure
 					 * memory runs out for (procs_new_failure) */
 	char *spare_text;		/* ... and the room for its message */
@@ -154,23 +161,37 @@ const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err);
 unsigned procs_interrupts(void);
 int procs_interrupt_signal(void);
 /* Fork the client processes and the probe; false when one could not be
- * (the failure noted).  In a child it returns false with procs.in_child. */
+ * (the failure noted) or a signal came first: procs.nprocs then counts
+ * those forked.  In a child it returns false with procs.in_child. */
 bool procs_fork_clients(struct driver *d);
-/* Wait until every client and the probe is set up; false on a failure
- * or an interrupt first. */
-bool procs_wait_ready(struct driver *d);
+/* Wait until every client and the probe is set up, calling each_second
+ * (if not NULL) with how many clients are, once a second; false on a
+ * failure or an interrupt first. */
+bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready));
 /* Reap exited processes, noting the first failure; block for one if asked. */
 void procs_reap(struct driver *d, bool block);
 /* Look at every slot for a failure recorded before its process exited. */
 void procs_check_slots(struct driver *d);
 /* A second SIGINT in cleanup: kill the clients, abandon their cleanup. */
 void procs_abandon(struct driver *d);
-/* After the run ended at end_ns: a process that has not stopped within
- * plan->stop_timeout seconds, or has been held stopped (SIGSTOP) that
- * long, fails the run and is killed.  With end_ns 0, before the run
- * ended (the setup; with --run-once, the passes): one held stopped that
- * long. */
-void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now);
+/* The time procs_enforce_stop() judges by, from the sampler. */
+struct run_clock {
+	uint64_t now;			/* CLOCK_MONOTONIC */
+	uint64_t start_ns;		/* the clients were released: tick 0 began */
+	uint64_t end_ns;		/* the run ended; 0 while it has not */
+};
+/*
+ * Once a second.  After the run ended (clk->end_ns), a process still
+ * replaying is waited for while it is slow, not hung: it fails the run and
+ * is killed only once plan->stop_timeout seconds have passed since the
+ * end and since the run last made progress (a client finished an
+ * operation or stopped replaying, a process exited), and its operation in
+ * hand has lasted twice the worst latency the run has seen.  One held
+ * stopped (SIGSTOP) for plan->stop_timeout seconds after the end, or
+ * while it cleans up, fails at once.  Before the end (clk->end_ns 0: the
+ * setup; with --run-once, the passes): one held stopped that long.
+ */
+void procs_enforce_stop(struct driver *d, const struct run_clock *clk);
 /* Set aside the record of a failure, before any fork; false (after
  * saying so) when there is not enough memory. */
 bool procs_reserve(struct driver *d);

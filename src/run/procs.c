@@ -370,6 +370,15 @@ static void pin_process(const struct run_plan *plan, unsigned p)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Forking ended before client process p (a signal, a fork that failed):
+ * those started are still to be reaped, the others never were. */
+static void stop_forking(struct driver *d, TALLOC_CTX *pool, unsigned p)
+{
+	talloc_free(pool);
+	d->procs.nprocs = p;
+	index_pids(d);
+}
+
 /*
  * Fork the client processes.  Between two forks the parent writes to no
  * memory a child inherits but its stack: the clients' pool (client.h) is
@@ -395,14 +404,17 @@ bool procs_fork_clients(struct driver *d)
 	for (unsigned p = 0; p < d->procs.nprocs; p++) {
 		unsigned first = p * k;
 		unsigned count = plan->nclients - first < k ? plan->nclients - first : k;
+		if (interrupted) {	/* a signal: those started stop at once */
+			stop_forking(d, pool, p);
+			return false;
+		}
 		pid_t pid = fork();
 		if (pid < 0) {
 			int err = errno;
-			talloc_free(pool);
 			fail_process(d, first, talloc_asprintf(d->ctx,
 				"cannot start its process: %s%s", strerror(err),
 				procs_limit_hint(d->ctx, err)));
-			index_pids(d);	/* those started are still to be reaped */
+			stop_forking(d, pool, p);
 			return false;
 		}
 		if (pid == 0) {
@@ -501,27 +513,29 @@ void procs_check_slots(struct driver *d)
 
 /* Wait until every client, and every probe, is set up and waiting for the
  * start. */
-bool procs_wait_ready(struct driver *d)
+bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready))
 {
 	uint64_t next_look = monotonic_ns() + 1000000000u;
 
 	for (;;) {
 		procs_reap(d, false);
 		procs_check_slots(d);
-		if (monotonic_ns() >= next_look) {	/* one held stopped? */
-			procs_enforce_stop(d, 0, monotonic_ns());
-			next_look += 1000000000u;
-		}
 		if (d->failure || interrupted ||
 		    d->procs.running < d->procs.nprocs + d->plan->nprobes)
 			return false;
-		unsigned ready = 0;
+		unsigned ready = 0, probes = 0;
 		for (unsigned i = 0; i < d->plan->nclients; i++)
 			ready += stats_get(&d->stats->slot[i].state) == CLIENT_READY;
 		for (unsigned i = 0; i < d->plan->nprobes; i++)
-			ready += stats_get(&d->stats->probe[i].state) == CLIENT_READY;
-		if (ready == d->plan->nclients + d->plan->nprobes)
+			probes += stats_get(&d->stats->probe[i].state) == CLIENT_READY;
+		if (ready + probes == d->plan->nclients + d->plan->nprobes)
 			return true;
+		if (monotonic_ns() >= next_look) {	/* one held stopped? */
+			procs_enforce_stop(d, &(struct run_clock){ .now = monotonic_ns() });
+			if (each_second)
+				each_second(d, ready);
+			next_look += 1000000000u;
+		}
 		monotonic_sleep_until(monotonic_ns() + 10000000u);
 	}
 }
@@ -580,48 +594,127 @@ static const char *doing(uint64_t state, bool probe)
 	       : probe ? "listed its directory" : "replayed the loadfile";
 }
 
+/* 1 + the latest tick in which a client of process p finished an
+ * operation, 0 when none has (stats_window_latest()). */
+static uint64_t latest_op(const struct driver *d, unsigned p)
+{
+	unsigned k = d->plan->clients_per_process;
+	uint64_t latest = 0;
+
+	for (unsigned c = p * k; c < (p + 1) * k && c < d->plan->nclients; c++) {
+		uint64_t t = stats_window_latest(&d->stats->slot[c].win);
+		latest = t > latest ? t : latest;
+	}
+	return latest;
+}
+
+/*
+ * After the end: whether the run moved since the last look, a second ago:
+ * a client finished an operation (in this tick or the last), a process
+ * stopped replaying, or one exited.  Notes when it last did.
+ */
+static void note_progress(struct driver *d, const struct run_clock *clk)
+{
+	uint64_t tick = stats_get(&d->stats->ctl.tick);
+	unsigned replaying = 0, alive = 0;
+	bool moved = false;
+
+	for (unsigned p = 0; p < d->procs.nprocs; p++) {
+		alive += d->procs.pids[p] != 0;
+		if (!d->procs.pids[p] || client_not_stopped(d, p) < 0)
+			continue;
+		replaying++;
+		moved = moved || latest_op(d, p) >= tick;
+	}
+	if (!d->procs.progress.at_ns)	/* the first look: since the end */
+		moved = moved || replaying < alive || alive < d->procs.nprocs;
+	else
+		moved = moved || replaying < d->procs.progress.replaying ||
+			d->procs.running < d->procs.progress.running;
+	if (moved || !d->procs.progress.at_ns)
+		d->procs.progress.at_ns = moved && clk->now > clk->end_ns ? clk->now : clk->end_ns;
+	d->procs.progress.replaying = replaying;
+	d->procs.progress.running = d->procs.running;
+}
+
+/*
+ * Whether client process p, still replaying after the end, is slow rather
+ * than hung: the run moved within the stop timeout, or p's operation in
+ * hand (begun no earlier than the end of the tick in which its last one
+ * ended, or than the release) is younger than twice the worst latency
+ * the run has seen.  *op_s is that operation's age, in seconds.
+ */
+static bool slow_not_hung(const struct driver *d, unsigned p, const struct run_clock *clk,
+			  double *op_s, uint64_t *worst_ns)
+{
+	uint64_t began = clk->start_ns + latest_op(d, p) * 1000000000ull;
+
+	*op_s = clk->now > began ? (clk->now - began) / 1e9 : 0;
+	if (clk->now - d->procs.progress.at_ns < d->plan->stop_timeout * 1000000000ull)
+		return true;
+	*worst_ns = stats_max_latency(d->stats);
+	return *op_s * 1e9 < 2.0 * *worst_ns;
+}
+
 /*
  * Whether process `pid` (client process p, or probe i with p ==
- * nprocs + i) is stuck at `now`: still replaying after the run ended at
- * end_ns, or held stopped while it was `what` (set up, replayed the
- * loadfile, cleaned up...).  stuck_ns[p] keeps since when; the answer is
- * what went wrong once that is stop_timeout ago.
+ * nprocs + i) is stuck: still replaying (or listing) after the run ended,
+ * or held stopped while it was `what` (set up, replayed the loadfile,
+ * cleaned up...).  stuck_ns[p] keeps since when; the answer is what went
+ * wrong once that is stop_timeout ago, and, for a client process held by
+ * nothing but a slow operation, once the run has stopped moving too
+ * (slow_not_hung()).
  */
 static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying,
-			 uint64_t end_ns, uint64_t now, const char *what)
+			 const struct run_clock *clk, const char *what)
 {
 	uint64_t *since = &d->procs.stuck_ns[p];
 	bool held = held_stopped(pid);
 	unsigned secs = d->plan->stop_timeout;
+	double op_s = 0;
+	uint64_t worst_ns = 0;
 
 	if (!replaying && !held) {
 		*since = 0;
 		return NULL;
 	}
 	if (!*since)
-		*since = replaying ? end_ns : now;
-	if (now - *since < secs * 1000000000ull)
+		*since = replaying ? clk->end_ns : clk->now;
+	if (clk->now - *since < secs * 1000000000ull)
 		return NULL;
+	if (replaying && held)
+		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
+				" after the run ended (it was held stopped by a signal); killed",
+				(int)pid, secs));
+	if (replaying && p < d->procs.nprocs && slow_not_hung(d, p, clk, &op_s, &worst_ns))
+		return NULL;
+	if (replaying && p < d->procs.nprocs)
+		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
+				" after the run ended: the run made no progress for %u s, and its"
+				" operation in hand had taken %.0f s, over twice the worst latency"
+				" seen (%.3f s); killed", (int)pid, secs, secs, op_s,
+				worst_ns / 1e9));
 	if (replaying)
 		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
-				" after the run ended%s; killed", (int)pid, secs,
-				held ? " (it was held stopped by a signal)" : ""));
+				" after the run ended; killed", (int)pid, secs));
 	return procs_or_lost(talloc_asprintf(d->ctx, "process %d was held stopped by a signal"
 			" for %u s while it %s; killed", (int)pid, secs, what));
 }
 
-void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
+void procs_enforce_stop(struct driver *d, const struct run_clock *clk)
 {
 	unsigned n = d->procs.nprocs;
 
 	if (!d->procs.stuck_ns &&
 	    !(d->procs.stuck_ns = talloc_zero_array(d->ctx, uint64_t, n + d->plan->nprobes)))
 		return;
+	if (clk->end_ns)
+		note_progress(d, clk);
 	for (unsigned p = 0; p < n; p++) {
 		pid_t pid = d->procs.pids[p];
 		int c = pid ? client_not_stopped(d, p) : -1;
 		uint64_t st = c >= 0 ? stats_get(&d->stats->slot[c].state) : CLIENT_DONE;
-		const char *why = pid ? stuck(d, p, pid, end_ns && c >= 0, end_ns, now,
+		const char *why = pid ? stuck(d, p, pid, clk->end_ns && c >= 0, clk,
 					      doing(st, false))
 				      : NULL;
 		if (why) {
@@ -633,9 +726,9 @@ void procs_enforce_stop(struct driver *d, uint64_t end_ns, uint64_t now)
 	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++) {
 		pid_t probe = d->procs.probe_pids[i];
 		uint64_t st = probe ? stats_get(&d->stats->probe[i].state) : 0;
-		const char *why = probe ? stuck(d, n + i, probe, end_ns && (st == CLIENT_READY ||
+		const char *why = probe ? stuck(d, n + i, probe, clk->end_ns && (st == CLIENT_READY ||
 						st == CLIENT_RUNNING || st == CLIENT_STARTING),
-						end_ns, now, doing(st, true))
+						clk, doing(st, true))
 					: NULL;
 		if (why) {
 			fail_probe(d, i, why);

@@ -463,6 +463,19 @@ static int between_ticks(struct driver *d, uint64_t next)
 	return 0;
 }
 
+/* Once a second, after the run ended (a time limit is a limit) and with
+ * --run-once during the passes too (a pass has none, being held stopped
+ * has). */
+static void enforce_stop(struct driver *d, uint64_t now)
+{
+	struct run_clock clk = {
+		.now = now, .start_ns = d->sampler.start_ns,
+		.end_ns = d->sampler.phase == PHASE_STOP ? d->sampler.end_ns : 0,
+	};
+
+	procs_enforce_stop(d, &clk);
+}
+
 /* The sampler: once a second until every client process (and the probes)
  * has exited. */
 void sampler_loop(struct driver *d)
@@ -482,10 +495,8 @@ void sampler_loop(struct driver *d)
 			monotonic_sleep_until(next);
 		uint64_t now = monotonic_ns();
 		procs_reap(d, false);		/* an exit's failure is noted here */
-		if (d->sampler.phase == PHASE_STOP)	/* a time limit is a limit */
-			procs_enforce_stop(d, d->sampler.end_ns, now);
-		else if (d->plan->run_once && now >= next)	/* a pass has no limit, */
-			procs_enforce_stop(d, 0, now);	/* being held stopped has */
+		if (now >= next && (d->sampler.phase == PHASE_STOP || d->plan->run_once))
+			enforce_stop(d, now);
 		double cpu0 = cpu_ms();
 		if (now >= next)
 			procs_check_slots(d);	/* a failure before exiting, once a second */

@@ -69,7 +69,11 @@ void targets_clean_leftovers(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
 
-	for (unsigned i = 0; i < plan->nclients; i++) {
+	/* clients of processes never forked (a signal or a failed fork
+	 * stopped the forking) made nothing */
+	unsigned forked = d->procs.nprocs * plan->clients_per_process;
+
+	for (unsigned i = 0; i < plan->nclients && i < forked; i++) {
 		if (stats_get(&d->stats->slot[i].cleaned))
 			continue;
 		TALLOC_CTX *tmp = talloc_new(d->ctx);

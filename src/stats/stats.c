@@ -97,6 +97,18 @@ uint64_t stats_window_get(const struct latency_windows *w, uint64_t tick)
 	return stats_get(&w->tick[i]) == tick ? v : 0;
 }
 
+uint64_t stats_window_latest(const struct latency_windows *w)
+{
+	uint64_t latest = 0;
+
+	for (unsigned i = 0; i < STATS_WINDOWS; i++) {
+		uint64_t t = stats_get(&w->tick[i]);
+		if ((t > 0 || stats_get(&w->max_ns[i]) > 0) && t + 1 > latest)
+			latest = t + 1;
+	}
+	return latest;
+}
+
 void stats_record_straddle(struct client_slot *s, enum op_type op, uint64_t ns)
 {
 	stats_add(&s->straddled.count, 1);
@@ -139,6 +151,23 @@ uint64_t stats_window_max(const struct stats_region *r, uint64_t tick)
 		uint64_t v = stats_window_get(&r->slot[i].win, tick);
 		if (v > max)
 			max = v;
+	}
+	return max;
+}
+
+uint64_t stats_max_latency(const struct stats_region *r)
+{
+	uint64_t max = 0;
+
+	for (unsigned i = 0; i < r->nclients; i++) {
+		const struct client_slot *s = &r->slot[i];
+		uint64_t v = stats_get(&s->straddled.max_ns);
+		max = v > max ? v : max;
+		for (int ph = 0; ph < PHASE_COUNT; ph++)
+			for (int t = 0; t < OP_COUNT; t++) {
+				v = stats_get(&s->phase[ph].op[t].max_ns);
+				max = v > max ? v : max;
+			}
 	}
 	return max;
 }

@@ -2119,6 +2119,43 @@ static void classic_lines_before_the_table_never_say_execute(void **state)
 	assert_non_null(strstr(text, "3 clients ready in 0.25 s\n"));
 }
 
+/* Classic: a cleanup line says how many clients are not done. */
+static void classic_cleanup_lines_count_down_the_clients_left(void **state)
+{
+	struct run_plan *plan = plan_new(ctx_of(state));
+	struct progress p[] = {
+		{ OUTPUT_CLASSIC, false, 3, 3, 30000, 133.714, 120.5, "execute", 12, 12, 0.25 },
+		{ OUTPUT_CLASSIC, false, 3, 2, 30000, 0, 0, "cleanup", 1, 13, 1.5 },
+		{ 0 },
+	};
+
+	assert_non_null(strstr(lines_of(state, plan, p),
+		"   3     10000   133.71 MB/sec  execute  12 sec  latency 0.250 ms  now 120.50 MB/sec\n"
+		"   3     10000     0.00 MB/sec  cleanup   1 sec  latency 1.500 ms  now 0.00 MB/sec"
+		"  2 left\n"));
+}
+
+/* The lines while the clients set up, in both layouts, and the one of a
+ * signal that came before they were released. */
+static void setup_lines_count_the_clients_prepared(void **state)
+{
+	struct run_plan *plan = plan_new(ctx_of(state));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	report_setup(fp, plan, 2, 1.4);
+	plan->output_format = OUTPUT_DBENCH4;
+	report_setup(fp, plan, 2, 1.4);
+	report_setup_interrupted(fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf, "2 of 3 clients prepared, 1 s\n"
+				 "2 of 3 processes prepared for launch   1 sec\n"
+				 "\ninterrupted in setup: no results\n");
+	free(buf);
+}
+
 /* --show-execute-time: the line of the dbench that mmtests builds. */
 static void pass_line_is_the_mmtests_forks(void **state)
 {
@@ -2262,6 +2299,8 @@ int main(void)
 		T(dbench4_machine_readable_is_5_0s),
 		T(dbench4_lines_before_the_table_are_4_0s),
 		T(classic_lines_before_the_table_never_say_execute),
+		T(classic_cleanup_lines_count_down_the_clients_left),
+		T(setup_lines_count_the_clients_prepared),
 		T(pass_line_is_the_mmtests_forks),
 		T(json_passes_list_each_pass_with_the_option),
 	};
