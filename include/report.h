@@ -65,6 +65,10 @@ void report_pass(FILE *out, const struct run_plan *plan, const struct pass_time 
  * False when memory ran out for the list of stalls, left out. */
 bool report_text(FILE *out, const struct run_result *res);
 
+/* A share of the loadfile (1 = one pass) in percent, with as many
+ * decimals as it needs to say something: "57 %", "3.3 %", "0.41 %". */
+const char *report_share_pct(char buf[16], double share);
+
 /* The classic line alone: "Throughput X MB/sec (NB=Y MB/sec  Z MBit/sec)  N procs". */
 void report_throughput_line(FILE *out, const struct run_result *res);
 

@@ -59,6 +59,7 @@ struct client_result {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t errors;
+	uint64_t unsupported;	/* operations it went past, not performed */
 	double seconds;		/* its time in the execute window: to the end of
 				 * its pass with --run-once, else all of it; 0
 				 * when unknown (killed, failed in its setup) */
@@ -119,6 +120,20 @@ struct verify_result {
 	double cost_pct;
 };
 
+/* How much of the loadfile the clients replayed in the execute window.
+ * A window too short for the load (hundreds of clients on a few CPUs)
+ * holds the early part of a pass alone, and its figures are those of
+ * that part, not of the workload. */
+struct replayed {
+	uint64_t per_pass;	/* operations in a pass of the loadfile */
+	uint64_t median_ops;	/* the median client's operations in the window,
+				 * those the backend could not express included */
+	double median_share;	/* median_ops / per_pass; NAN when not known */
+	bool moved_nothing;	/* the median client moved no bytes, where a pass
+				 * moves some */
+	bool too_short;		/* median_share below 1 pass, or moved_nothing */
+};
+
 /* Why a run failed. */
 struct run_failure {
 	int rank;		/* MPI rank, -1 in a plain run */
@@ -155,6 +170,7 @@ struct run_result {
 	struct client_result *clients;	/* nclients */
 	struct dir_result *dirs;	/* plan->ndirs of them */
 	struct fairness fairness;
+	struct replayed replayed;	/* of the loadfile, by the median client */
 	struct rank_result *ranks;	/* nranks of them */
 	unsigned nranks;
 	bool mpi;			/* run by mpirun: name ranks in messages */

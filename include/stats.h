@@ -401,6 +401,8 @@ struct stats_client {
 	uint64_t bytes;		/* ReadX + WriteX */
 	uint64_t ops;
 	uint64_t errors;
+	uint64_t unsupported;	/* operations it went past, not performed
+				 * (BACKEND_NOT_SUPPORTED) */
 	double seconds;		/* of the execute window it replayed in: up to
 				 * its own end (--run-once: its pass), or all;
 				 * 0 when it never said when it stopped */

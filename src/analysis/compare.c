@@ -18,6 +18,7 @@
 #include "progname.h"
 #include "ops.h"
 #include "plan.h"
+#include "report.h"
 
 size_t compare_common(const struct rundoc *a, const struct rundoc *b)
 {
@@ -410,6 +411,34 @@ static size_t print_outliers(FILE *out, const struct rundoc *doc, const char *la
 	return n;
 }
 
+/* Two sides that replayed different shares of the loadfile in their
+ * measured windows, one of them less than a pass, measured different
+ * parts of the workload: a line at each shared count where they did
+ * (a share a quarter larger than the other, or some against none); how
+ * many. */
+static size_t print_replayed(FILE *out, const struct rundoc *a, const struct rundoc *b,
+			     const char *label)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->ngroups; i++) {
+		const struct rundoc_group *ga = &a->groups[i];
+		const struct rundoc_group *gb = rundoc_group_of(b, ga->nprocs);
+		double sa = gb ? rundoc_replayed_median(ga->runs, ga->nruns) : NAN;
+		double sb = gb ? rundoc_replayed_median(gb->runs, gb->nruns) : NAN;
+		double lo = sa < sb ? sa : sb, hi = sa < sb ? sb : sa;
+		char pa[16], pb[16];
+		if (isnan(sa) || isnan(sb) || lo >= 1 || hi <= lo * COMPARE_SHARE_RATIO)
+			continue;
+		fprintf(out, "Warning: different shares of the loadfile at nprocs %u (%s against A):"
+			" the median client replayed %s of it in A's measured window and %s in %s's;"
+			" the two measured different parts of the workload\n", ga->nprocs, label,
+			report_share_pct(pa, sa), report_share_pct(pb, sb), label);
+		n++;
+	}
+	return n;
+}
+
 /* Where the evidence is weak, and the runs far from their group: a
  * "Warning:" line each; their number. */
 static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_t ndocs,
@@ -419,6 +448,8 @@ static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_
 	size_t n = 0, weak = 0;
 
 	fputc('\n', out);
+	for (size_t k = 1; k < ndocs; k++)
+		n += print_replayed(out, docs[0], docs[k], compare_label(k));
 	for (size_t k = 1; k < ndocs; k++) {
 		for (size_t i = 0; i < docs[0]->ngroups; i++) {
 			const struct rundoc_group *ga = &docs[0]->groups[i];

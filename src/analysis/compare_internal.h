@@ -96,6 +96,11 @@ struct compare_options {
 	bool all;		/* --all: every p99 row, not only the significant */
 };
 
+/* Shares of the loadfile replayed in the measured window (one side's
+ * under a pass) further apart than this ratio are named: the two sides
+ * measured different parts of the workload. */
+#define COMPARE_SHARE_RATIO 1.25
+
 /* A run further than this many scaled MADs (numstat.h) from the median
  * of its group is named as an outlier, in a group of at least
  * COMPARE_OUTLIER_MIN_RUNS runs: the MAD of 3 runs is the gap between

@@ -123,6 +123,28 @@ double rundoc_pooled_worst_p99(const json_t *const *runs, size_t n)
 	return worst;
 }
 
+double rundoc_replayed(const json_t *run)
+{
+	const json_t *v = rundoc_member(run, "replayed.median_share");
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+double rundoc_replayed_median(const json_t *const *runs, size_t n)
+{
+	double *v = talloc_array(NULL, double, n ? n : 1), median;
+	size_t k = 0;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[k] = rundoc_replayed(runs[i])))
+			k++;
+	median = numstat_median(v, k);
+	talloc_free(v);
+	return median;
+}
+
 const json_t *rundoc_member(const json_t *obj, const char *path)
 {
 	char key[64];

@@ -62,6 +62,15 @@ bool rundoc_hists_whole(const json_t *const *runs, size_t n, const char *op);
  * worst p99 (rundoc_worst_p99()) instead.  NAN when there is neither. */
 double rundoc_pooled_worst_p99(const json_t *const *runs, size_t n);
 
+/* The share of the loadfile the run's median client replayed in the
+ * measured window (replayed.median_share: 1 is a whole pass), NAN where
+ * the document does not say. */
+double rundoc_replayed(const json_t *run);
+
+/* The median of rundoc_replayed() over those of runs[0..n) that say,
+ * NAN when none does. */
+double rundoc_replayed_median(const json_t *const *runs, size_t n);
+
 /* ---- a file of runs ---- */
 
 /* The successful runs of a document at one nprocs. */

@@ -209,6 +209,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 	double mean = 0, half = NAN;
 	const json_t *ok[SWEEP_MAX_RUNS];
 	size_t n = 0, tried = 0, i;
+	bool too_short = false;
 	json_t *doc;
 
 	json_array_foreach(runs, i, doc) {
@@ -217,6 +218,7 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		tried++;
 		if (n == SWEEP_MAX_RUNS || !rundoc_ok(doc))
 			continue;
+		too_short = too_short || json_is_true(rundoc_member(doc, "replayed.short_window"));
 		tp[n] = rundoc_number(doc, "result.throughput_mb_s");
 		double m = rundoc_number(doc, "result.max_latency_ms");
 		maxl = m > maxl ? m : maxl;
@@ -251,6 +253,8 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		json_object_set_new(s, "precision_reached",
 				    json_boolean(n >= 3 && half / mean * 100 <= precision));
 	json_object_set_new(s, "disks", disks_summary(ok, n));
+	json_object_set_new(s, "replayed_share", real_or_null(rundoc_replayed_median(ok, n)));
+	json_object_set_new(s, "short_window", json_boolean(too_short));
 	return s;
 }
 
@@ -311,6 +315,29 @@ static void print_summary(FILE *out, json_t *summary)
 				fprintf(out, " %*s", col[c].width, "-");
 		}
 		fputc('\n', out);
+	}
+	fflush(out);
+}
+
+/* The counts whose measured window was too short for the load, a line
+ * each: their figures are not those of the workload the others ran. */
+static void print_short(FILE *out, json_t *summary)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(summary, i, s) {
+		long long procs = json_integer_value(json_object_get(s, "procs"));
+		json_t *share = json_object_get(s, "replayed_share");
+		char pct[16];
+		if (!json_is_true(json_object_get(s, "short_window")))
+			continue;
+		fprintf(out, "Short window at %lld client%s: the median client replayed %s of the"
+			" loadfile in the measured window%s; the figures at that count are those of"
+			" that part of it, not of the whole workload\n", procs, procs == 1 ? "" : "s",
+			json_is_number(share) ? report_share_pct(pct, json_number_value(share)) : "?",
+			json_integer_value(json_object_get(s, "runs")) > 1
+				? " (the median over its runs)" : "");
 	}
 	fflush(out);
 }
@@ -662,6 +689,7 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 			json_array_append_new(summary, row);
 	}
 	print_summary(text, summary);
+	print_short(text, summary);
 	print_disks(text, summary);
 	print_precision(text, summary, sp);
 	int err = 0;

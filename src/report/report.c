@@ -2,6 +2,7 @@
  * report.c - the human-readable output of a run (see report.h).
  */
 #include <inttypes.h>
+#include <sched.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,6 +16,9 @@
 #define D4_PROGRESS "%4u  %8" PRIu64 "  %7.2f MB/sec  %s %3u sec  latency %.03f ms\n"
 #define D4_CLEANUP "%4u  cleanup %3u sec\n"
 #define D4_MACHINE "@%c@%u@%" PRIu64 "@%.2f@%u@%.03f@\n"	/* dbench 5.0's */
+
+/* More clients than this to a CPU are far more than the CPUs (report_cpus). */
+#define REPORT_CLIENTS_PER_CPU 10
 
 static bool dbench4(const struct run_plan *plan)
 {
@@ -64,6 +68,28 @@ static void report_load_options(FILE *out, const struct run_plan *plan)
 	talloc_free(s);
 }
 
+/* The CPUs this process's clients may run on: --cpus, else those it may
+ * use itself; 0 when not known. */
+static unsigned usable_cpus(const struct run_plan *plan)
+{
+	cpu_set_t set;
+
+	if (plan->ncpus)
+		return plan->ncpus;
+	return sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 0;
+}
+
+/* Far more clients than CPUs: said once, as a fact, for the latencies
+ * it makes (an operation waits its turn for a CPU). */
+static void report_cpus(FILE *out, const struct run_plan *plan)
+{
+	unsigned cpus = usable_cpus(plan);
+
+	if (cpus && plan->nclients > REPORT_CLIENTS_PER_CPU * cpus)
+		fprintf(out, "%u clients on %u CPU%s: an operation's latency includes its wait"
+			" for a CPU\n", plan->nclients, cpus, cpus == 1 ? "" : "s");
+}
+
 void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 {
 	unsigned n = plan->nclients * nranks;
@@ -94,6 +120,7 @@ void report_header(FILE *out, const struct run_plan *plan, unsigned nranks)
 	for (unsigned i = 0; i < plan->ndirs; i++)
 		fprintf(out, "%s: %s\n", plan->backend->targets ? "target" : "directory",
 			plan->dirs[i]);
+	report_cpus(out, plan);
 	fflush(out);
 }
 
@@ -508,6 +535,29 @@ static void report_text_dbench4(FILE *out, const struct run_result *res)
 /* Everything of ours that is not the table or the Throughput line: above
  * the table, so that the table block holds only the table and the
  * Throughput line is the last. */
+const char *report_share_pct(char buf[16], double share)
+{
+	double pct = share * 100;
+
+	snprintf(buf, 16, "%.*f %%", pct >= 10 ? 0 : pct >= 1 ? 1 : 2, pct);
+	return buf;
+}
+
+/* A window too short for the load: how much of the loadfile the median
+ * client replayed in it. */
+static void report_replayed(FILE *out, const struct replayed *r)
+{
+	char pct[16];
+
+	if (!r->too_short)
+		return;
+	fprintf(out, "Short window: the median client replayed %s of the loadfile (%" PRIu64
+		" of %" PRIu64 " operations) in the measured window%s; the figures are those of"
+		" that part of it, not of the whole workload\n",
+		report_share_pct(pct, r->median_share), r->median_ops, r->per_pass,
+		r->moved_nothing ? " and moved no data" : "");
+}
+
 static bool report_notes(FILE *out, const struct run_result *res)
 {
 	bool whole;
@@ -515,6 +565,7 @@ static bool report_notes(FILE *out, const struct run_result *res)
 	fprintf(out, "\n");
 	if (res->interrupted)
 		fprintf(out, "interrupted after %.1f s of the measured window\n", res->exec_seconds);
+	report_replayed(out, &res->replayed);
 	for (unsigned i = 0; i < res->nprobes; i++)
 		report_probe(out, &res->probe[i]);
 	if (res->plan->bopts.verify)

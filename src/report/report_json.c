@@ -370,6 +370,17 @@ static json_t *series_json(const struct run_plan *plan)
 			 "side", jsontext(plan->series_side));
 }
 
+/* How much of the loadfile the median client replayed in the window. */
+static json_t *replayed_json(const struct replayed *r)
+{
+	return json_pack("{s:I, s:I, s:o, s:b, s:b}",
+			 "operations_per_pass", (json_int_t)r->per_pass,
+			 "median_operations", (json_int_t)r->median_ops,
+			 "median_share", real(r->median_share),
+			 "moved_nothing", r->moved_nothing,
+			 "short_window", r->too_short);
+}
+
 static json_t *status_json(const struct run_result *res)
 {
 	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
@@ -394,7 +405,7 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", jsontext(res->started_at),
 		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
@@ -415,6 +426,7 @@ json_t *report_json(const struct run_result *res)
 		"rank_fairness", fairness_json(&res->rank_fairness),
 		"host", host_json(&res->host),
 		"series", series_json(res->plan),
+		"replayed", replayed_json(&res->replayed),
 		"status", status_json(res));
 }
 

@@ -160,6 +160,7 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 		c->bytes = figs[i].bytes;
 		c->ops = figs[i].ops;
 		c->errors = figs[i].errors;
+		c->unsupported = figs[i].unsupported;
 		/* its own time: with --run-once, until its pass ended; none
 		 * (its rate missing) when it never ran in the execute window
 		 * or never said when it stopped (killed, failed in its setup) */
@@ -169,6 +170,42 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 	}
 	res->fairness = fairness_of(rates, res->nclients);
 	drop_rates(res, rates);
+}
+
+/* The median over the clients of each one's bytes (moved) or operations
+ * (performed or gone past), in the scratch of the rates. */
+static double client_median(struct run_result *res, bool bytes)
+{
+	double *v = rates_of(res, res->nclients), median;
+
+	if (!v)
+		return NAN;
+	for (unsigned i = 0; i < res->nclients; i++) {
+		const struct client_result *c = &res->clients[i];
+		v[i] = bytes ? (double)c->bytes : (double)(c->ops + c->unsupported);
+	}
+	numstat_sort(v, res->nclients);
+	median = numstat_median_sorted(v, res->nclients);
+	drop_rates(res, v);
+	return median;
+}
+
+/* How much of the loadfile the median client replayed in the window. */
+static void fill_replayed(struct run_result *res)
+{
+	const struct program *prog = res->plan->prog;
+	struct replayed *r = &res->replayed;
+
+	*r = (struct replayed){ .per_pass = loadfile_ops_per_pass(prog), .median_share = NAN };
+	if (!res->clients || res->nclients == 0 || r->per_pass == 0)
+		return;
+	double ops = client_median(res, false), bytes = client_median(res, true);
+	if (isnan(ops) || isnan(bytes))
+		return;
+	r->median_ops = (uint64_t)ops;
+	r->median_share = ops / r->per_pass;
+	r->moved_nothing = bytes == 0 && prog->bytes_read + prog->bytes_written > 0;
+	r->too_short = r->median_share < 1 || r->moved_nothing;
 }
 
 /* Directory d's time: with --run-once, until the last of its clients
@@ -258,6 +295,7 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 	if (res->straddled_max_ms > res->max_latency_ms)
 		res->max_latency_ms = res->straddled_max_ms;
 	fill_clients(res, f->clients);
+	fill_replayed(res);
 	if (!res->dirs && !(res->dirs = talloc_zero_array(res, struct dir_result,
 							  res->plan->ndirs)))
 		note_missing(res, "the per-directory figures");

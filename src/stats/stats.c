@@ -303,8 +303,10 @@ void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
 		add_phase(&one, p);
 		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops,
 						.seconds = end > exec_ns ? (end - exec_ns) / 1e9 : 0 };
-		for (int t = 0; t < OP_COUNT; t++)
+		for (int t = 0; t < OP_COUNT; t++) {
 			out[i].errors += one.op[t].errors;
+			out[i].unsupported += one.op[t].unsupported;
+		}
 	}
 }
 

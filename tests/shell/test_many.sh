@@ -136,4 +136,78 @@ expect_match "$(grep '^FAILED' "$T/hung.out")" '^FAILED: client 1, process [0-9]
 [ "$took" -le 10 ] || fail "the run took $took s"
 end
 
+# The seeds ran a sweep to 128 clients with -t 5 on two CPUs: at 128 each
+# client replayed a few per cent of the loadfile, its early part, and the
+# point measured another workload than the point at 1, unsaid.
+begin "--sweep=1,128 -t 3: a point too short for the workload says how much of the loadfile it replayed, in the JSON too"
+d=$(target sweep)
+"$DBENCH" --sweep=1,128 -t 3 -D "$d" --json="$T/sweep.json" >"$T/sweep.out" 2>&1
+status_of "$T/sweep.out" $? 0
+pass=$(jq '.runs[1].replayed.operations_per_pass' "$T/sweep.json")
+# a pass of the built-in loadfile is some 40000 operations: 128 clients
+# on a few CPUs replay far less than one each in 3 s
+if [ "$(nproc)" -le 8 ]; then
+	expect_eq "$(jq -c '.summary[1] | [.procs, .short_window, .replayed_share < 1]' \
+		"$T/sweep.json")" '[128,true,true]' "the 128-client point"
+fi
+for i in 0 1; do
+	n=$(jq ".runs[$i].config.nprocs" "$T/sweep.json")
+	ops=$(jq ".runs[$i].replayed.median_operations" "$T/sweep.json")
+	short=$(jq ".runs[$i].replayed.short_window" "$T/sweep.json")
+	s=; [ "$n" -eq 1 ] || s=s
+	if [ "$short" = true ]; then
+		expect_match "$(cat "$T/sweep.out")" "^Short window: the median client replayed [0-9.]+ % of the loadfile \\($ops of $pass operations\\) in the measured window( and moved no data)?; the figures are those of that part of it, not of the whole workload\$"
+		expect_match "$(cat "$T/sweep.out")" "^Short window at $n client$s: the median client replayed [0-9.]+ % of the loadfile in the measured window; the figures at that count are those of that part of it, not of the whole workload\$"
+	else
+		expect_no_match "$(cat "$T/sweep.out")" "^Short window at $n client$s:"
+	fi
+done
+expect_match "$(cat "$T/sweep.out")" '^128 clients on [0-9]+ CPUs?: an operation.s latency includes its wait for a CPU$'
+expect_eq "$(grep -c 'latency includes its wait for a CPU' "$T/sweep.out")" 1 "lines saying so"
+end
+
+begin "compare names two documents that replayed different shares of the loadfile"
+jq '.runs[1]' "$T/sweep.json" >"$T/short.json"
+jq '.runs[1] | .replayed.median_share = 1.5 | .replayed.short_window = false' \
+	"$T/sweep.json" >"$T/whole.json"
+out=$("$DBENCH" compare "$T/short.json" "$T/whole.json" 2>&1)
+expect_match "$out" '^Warning: different shares of the loadfile at nprocs 128 \(B against A\): the median client replayed [0-9.]+ % of it in A.s measured window and 150 % in B.s; the two measured different parts of the workload$'
+# a pass or more on both sides: each replayed the whole loadfile
+jq '.replayed.median_share = 3' "$T/whole.json" >"$T/whole3.json"
+expect_no_match "$("$DBENCH" compare "$T/whole.json" "$T/whole3.json" 2>&1)" 'different shares'
+end
+
+# The seeds' scenario: "dbench 775 on 5 partitions", five runs at once of
+# 50, 50, 75, 150 and 450 clients, while a listing of a big directory was
+# timed in each (--probe: 3000 files).
+begin "five runs at once, 775 clients over five file systems, each timing a big listing: all end 0 and report it"
+i=0 pids=
+for n in 50 50 75 150 450; do
+	i=$((i + 1))
+	d="$T/part$i"
+	mkdir -p "$d"
+	if [ "$(id -u)" -eq 0 ] && command -v mkfs.ext4 >/dev/null &&
+	   { truncate -s 4G "$T/part$i.img" && mkfs.ext4 -q -F "$T/part$i.img" &&
+	     mount -o loop "$T/part$i.img" "$d"; } >/dev/null 2>&1; then
+		echo "# part$i: a loop-mounted ext4"
+	else
+		echo "# part$i: a directory (no loop mount here)"
+	fi
+	"$DBENCH" -t 3 --warmup 1 --probe -D "$d" --json="$T/part$i.json" $n \
+		>"$T/part$i.out" 2>&1 &
+	pids="$pids $!"
+done
+i=0
+for p in $pids; do
+	i=$((i + 1))
+	wait $p
+	status_of "$T/part$i.out" $? 0
+	full_result "$T/part$i.out"
+	expect_match "$(cat "$T/part$i.out")" '^Probe: [0-9]+ listings? of [0-9]+ entries'
+	expect_eq "$(jq -c '[.status.exit_code, .probe.count > 0, .probe.max_ms > 0]' \
+		"$T/part$i.json")" '[0,true,true]' "part$i: exit code, listings, time"
+	expect_eq "$(ls -A "$T/part$i" | grep -v lost+found)" "" "left in part$i"
+done
+end
+
 finish

@@ -1045,7 +1045,7 @@ static void json_has_every_top_level_key(void **state)
 					    "config", "environment", "result", "probe", "probes", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status", "disks",
-					    "memory", "host", "series" };
+					    "memory", "host", "series", "replayed" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
@@ -2119,6 +2119,68 @@ static void classic_lines_before_the_table_never_say_execute(void **state)
 	assert_non_null(strstr(text, "3 clients ready in 0.25 s\n"));
 }
 
+/* The three clients of record_known_ops() (4, 2 and 1 operations; the
+ * second moved 131072 bytes, the median) against a loadfile of per_pass
+ * ReadX of 64 KiB. */
+static struct run_result *result_of_passes(void **state, uint64_t per_pass, bool moves)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *st = region_new(ctx);
+	struct run_result *res = talloc_zero(ctx, struct run_result);
+	struct run_plan *plan = plan_new(ctx);
+	struct program *prog = (struct program *)plan->prog;
+
+	assert_non_null(st);
+	assert_non_null(res);
+	record_known_ops(st);
+	prog->count[moves ? OP_READX : OP_QFSINFO] = per_pass;
+	prog->bytes_read = moves ? 65536 * per_pass : 0;
+	res->plan = plan;
+	res->nclients = 3;
+	res->exec_seconds = EXEC_SECONDS;
+	result_fill(res, st);
+	return res;
+}
+
+/* The median client (2 operations) replayed a quarter of a pass of 8. */
+static void text_short_window_line_names_the_median_clients_share(void **state)
+{
+	struct run_result *res = result_of_passes(state, 8, true);
+	json_t *r = get(doc_of(state, res), "replayed");
+
+	assert_string_equal(line_starting(state, text_of(state, res), "Short window:"),
+		"Short window: the median client replayed 25 % of the loadfile (2 of 8 operations)"
+		" in the measured window; the figures are those of that part of it, not of the"
+		" whole workload");
+	assert_int_equal(json_integer_value(get(r, "operations_per_pass")), 8);
+	assert_int_equal(json_integer_value(get(r, "median_operations")), 2);
+	assert_true(json_real_value(get(r, "median_share")) == 0.25);
+	assert_true(json_is_false(get(r, "moved_nothing")));
+	assert_true(json_is_true(get(r, "short_window")));
+}
+
+/* A pass of 2: the median client replayed all of it; no line. */
+static void text_has_no_short_window_line_after_a_whole_pass(void **state)
+{
+	struct run_result *res = result_of_passes(state, 2, true);
+
+	assert_null(line_starting(state, text_of(state, res), "Short window:"));
+	assert_true(json_is_false(get(get(doc_of(state, res), "replayed"), "short_window")));
+}
+
+/* A loadfile that moves nothing: the median client's 0 bytes are no
+ * news, its share is. */
+static void short_window_moved_nothing_only_where_a_pass_moves_bytes(void **state)
+{
+	struct run_result *res = result_of_passes(state, 2, false);
+
+	assert_false(res->replayed.moved_nothing);
+	assert_false(res->replayed.too_short);
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.0412), "4.1 %");
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.00041), "0.04 %");
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 1.5), "150 %");
+}
+
 /* Classic: a cleanup line says how many clients are not done. */
 static void classic_cleanup_lines_count_down_the_clients_left(void **state)
 {
@@ -2300,6 +2362,9 @@ int main(void)
 		T(dbench4_lines_before_the_table_are_4_0s),
 		T(classic_lines_before_the_table_never_say_execute),
 		T(classic_cleanup_lines_count_down_the_clients_left),
+		T(text_short_window_line_names_the_median_clients_share),
+		T(text_has_no_short_window_line_after_a_whole_pass),
+		T(short_window_moved_nothing_only_where_a_pass_moves_bytes),
 		T(setup_lines_count_the_clients_prepared),
 		T(pass_line_is_the_mmtests_forks),
 		T(json_passes_list_each_pass_with_the_option),
