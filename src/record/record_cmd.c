@@ -45,8 +45,11 @@ struct options {
 	size_t nrest;
 };
 
-/* Parse argv (argv[0] the subcommand's name); EXIT_OK to go on, else the
- * status to exit with (help printed, or a usage error said). */
+/* What parse() returns when --help was printed: exit 0, do nothing else. */
+#define PARSE_HELP (-1)
+
+/* Parse argv (argv[0] the subcommand's name); EXIT_OK to go on, PARSE_HELP,
+ * or the status to exit with (a usage error, said). */
 static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, struct options *o)
 {
 	char *root = NULL;
@@ -57,14 +60,15 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		{ "root", 0, POPT_ARG_STRING, &root, 'r',
 		  "replay only what lies beneath DIR (default: the current directory, for convert the "
 		  "traced program's); may be given several times", "DIR" },
+		{ "help", '?', POPT_ARG_NONE, &o->help, 0, "show this help message", NULL },
+		/* record's own, the last but one: convert ends the table before it */
 		{ "with-data", 0, POPT_ARG_NONE, &o->with_data, 0,
 		  "copy the contents of the files found there into the loadfile (never done otherwise)",
 		  NULL },
-		{ "help", '?', POPT_ARG_NONE, &o->help, 0, "show this help message", NULL },
 		POPT_TABLEEND
 	};
 	if (!record)
-		table[2] = table[3], table[3] = (struct poptOption)POPT_TABLEEND;
+		table[3] = (struct poptOption)POPT_TABLEEND;
 	const char **args = talloc_array(mem_ctx, const char *, argc + 1);
 	args[0] = talloc_asprintf(args, "%s %s", progname(), argv[0]);
 	memcpy(&args[1], &argv[1], (size_t)(argc - 1) * sizeof(*args));
@@ -85,7 +89,7 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		rc = EXIT_BAD_INPUT;
 	} else if (o->help) {
 		poptPrintHelp(pc, stdout, 0);
-		rc = EXIT_OK + 1000;
+		rc = PARSE_HELP;
 	} else {
 		const char **rest = poptGetArgs(pc);
 		for (; rest && rest[o->nrest]; o->nrest++)
@@ -261,6 +265,10 @@ static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk 
 		say("%s\n", err);
 		return rc;
 	}
+	if (rec->command)
+		say("recorded: %s\n", rec->command);
+	else
+		say("converted: %s\n", rec->source);
 	summary_print(stderr, rec, strcmp(output, "-") == 0 ? "standard output" : output);
 	return EXIT_OK;
 }
@@ -329,7 +337,7 @@ int record_main(int argc, const char **argv)
 	struct walk *w = NULL;
 	int rc = rec ? parse(top, argc, argv, true, &o) : EXIT_RUN_FAILED;
 
-	if (rc == EXIT_OK + 1000) {
+	if (rc == PARSE_HELP) {
 		talloc_free(top);
 		return EXIT_OK;
 	}
@@ -493,7 +501,7 @@ int convert_main(int argc, const char **argv)
 	struct recording *rec = recording_new(top);
 	int rc = rec ? parse(top, argc, argv, false, &o) : EXIT_RUN_FAILED;
 
-	if (rc == EXIT_OK + 1000)
+	if (rc == PARSE_HELP)
 		rc = EXIT_OK;
 	else if (rc == EXIT_OK) {
 		if (!o.output)
