@@ -54,16 +54,26 @@ static bool beneath(const char *abs, const char *dir)
 const char *path_in_roots(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *abs)
 {
 	bool in = false;
+	char *real = NULL;
 
-	for (size_t i = 0; i < rec->nroots && !in; i++)
+	for (size_t i = 0; i < rec->nroots && !in; i++) {
 		in = beneath(abs, rec->roots[i]);
+		const char *alias = rec->aliases ? rec->aliases[i] : NULL;
+		if (!in && alias && beneath(abs, alias)) {
+			/* the same directory by a symbolic link's name */
+			in = (real = talloc_asprintf(mem_ctx, "%s%s", rec->roots[i], abs + strlen(alias))) != NULL;
+			abs = real;
+		}
+	}
 	if (!in)
 		return NULL;
 	size_t n = strcmp(rec->base, "/") == 0 ? 0 : strlen(rec->base);
 	const char *rel = abs + n;
 	while (*rel == '/')
 		rel++;
-	return talloc_strdup(mem_ctx, rel);
+	char *out = talloc_strdup(mem_ctx, rel);
+	talloc_free(real);
+	return out;
 }
 
 char *path_common_dir(TALLOC_CTX *mem_ctx, const char *const *paths, size_t n)

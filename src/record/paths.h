@@ -19,7 +19,7 @@
 char *path_normalize(TALLOC_CTX *mem_ctx, const char *abs);
 
 /* `abs` (normalised) relative to rec's base when it lies beneath one of
- * its roots ("" for the base itself), else NULL. */
+ * its roots, or of their aliases ("" for the base itself), else NULL. */
 const char *path_in_roots(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *abs);
 
 /* The longest directory that every one of the n absolute, normalised

@@ -113,9 +113,14 @@ static int set_roots(struct recording *rec, const struct options *o, const char 
 {
 	size_t n = o->nroots ? o->nroots : 1;
 	const char **roots = talloc_array(rec, const char *, n);
+	const char **aliases = talloc_zero_array(rec, const char *, n);
 
 	for (size_t i = 0; i < n; i++) {
 		const char *given = o->nroots ? o->roots[i] : cwd0;
+		/* the name the command may use: as given, or the shell's $PWD */
+		const char *alias = o->nroots ? given : getenv("PWD");
+		if (alias && alias[0] != '/')
+			alias = talloc_asprintf(aliases, "%s/%s", cwd0, alias);
 		char real[PATH_MAX];
 		struct stat st;
 		if (!realpath(given, real) || stat(real, &st) != 0) {
@@ -127,8 +132,13 @@ static int set_roots(struct recording *rec, const struct options *o, const char 
 			return EXIT_BAD_INPUT;
 		}
 		roots[i] = talloc_strdup(roots, real);
+		char alias_real[PATH_MAX];
+		if (alias && realpath(alias, alias_real) && strcmp(alias_real, real) == 0 &&
+		    strcmp((alias = path_normalize(aliases, alias)), real) != 0)
+			aliases[i] = alias;
 	}
 	rec->roots = roots;
+	rec->aliases = aliases;
 	rec->nroots = n;
 	rec->base = path_common_dir(rec, roots, n);
 	return EXIT_OK;

@@ -57,6 +57,9 @@ struct recording {
 	const char *command;	/* as typed, for the comment; or NULL */
 	const char *source;	/* convert: the trace's name; or NULL */
 	const char *const *roots;	/* absolute, resolved */
+	const char *const *aliases;	/* [nroots]: each root as the command may
+					 * name it (through a symbolic link: $PWD,
+					 * --root as given), or NULL */
 	size_t nroots;
 	const char *base;	/* the longest directory the roots share */
 	const char *cwd0;	/* the first thread's working directory */

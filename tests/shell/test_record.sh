@@ -160,6 +160,19 @@ expect_no_match "$(cat "$T/roots.load")" '"here"|"r3'
 expect_match "$(cat "$T/roots.load")" "^# root: $T/r1$"
 end
 
+begin "the root by a symbolic link's name (\$PWD, --root as given) is the root"
+mkdir -p "$T/real"
+ln -s real "$T/link"
+echo data >"$T/real/f"
+(cd "$T/link" && PWD="$T/link" "$DBENCH" record -o "$T/alias.load" -- cat "$T/link/f" >/dev/null 2>&1) ||
+	fail "exit status $?"
+expect_match "$(cat "$T/alias.load")" '^1 [0-9.]+ [0-9.]+ openat "f" O_RDONLY 0 [0-9]+$'
+expect_match "$(cat "$T/alias.load")" "^# root: $T/real$"
+(cd "$T/f" && "$DBENCH" record --root "$T/link" -o "$T/alias2.load" -- cat "$T/link/f" >/dev/null 2>&1) ||
+	fail "exit status $?"
+expect_match "$(cat "$T/alias2.load")" '^init file "f" 5 0644$'
+end
+
 begin "privacy: no file's contents in a recording unless --with-data"
 mkdir -p "$T/p"
 printf 'SECRET-%s\n' sesame >"$T/p/secret"
