@@ -138,6 +138,17 @@ expect_status $? 2
 expect_match "$out" 'needs a command to run'
 end
 
+begin "ptrace refused (as strace says in a container without CAP_SYS_PTRACE): exit 2, saying so"
+mkdir -p "$T/fakebin"
+printf '#!/bin/sh\necho "strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted" >&2\nexit 1\n' \
+	>"$T/fakebin/strace"
+chmod +x "$T/fakebin/strace"
+out=$(cd "$T/f" && PATH="$T/fakebin:$PATH" "$DBENCH" record -o "$T/refused.load" -- /bin/true 2>&1)
+expect_status $? 2
+expect_match "$out" '^dbench: strace cannot trace here \(strace: .*Operation not permitted\): ptrace is refused'
+[ ! -e "$T/refused.load" ] || fail "a loadfile was written"
+end
+
 begin "a line beyond the loadfile's limit is refused at once, naming the limit"
 e=$(printf '\303\251%.0s' $(seq 120))
 deep="$T/deep/$e/$e/$e/$e/$e"
