@@ -141,6 +141,44 @@ static void dispositions_open_with_their_nt_meaning(void **state)
 	assert_int_equal(backend_open_flags(-1), -1);
 }
 
+/* dbench 5.0's OPEN flags as its smb backend passes them to open(2):
+ * 0x0c (smb.load's) is read-write and create. */
+static void smb5_open_flags_are_5_0s_bits(void **state)
+{
+	(void)state;
+	assert_int_equal(backend_smb5_open_flags(SMB5_O_RDONLY), O_RDONLY);
+	assert_int_equal(backend_smb5_open_flags(SMB5_O_WRONLY), O_WRONLY);
+	assert_int_equal(backend_smb5_open_flags(SMB5_O_RDWR), O_RDWR);
+	assert_int_equal(backend_smb5_open_flags(SMB5_O_RDONLY | SMB5_O_WRONLY), O_RDWR);
+	assert_int_equal(backend_smb5_open_flags(0x0c), O_RDWR | O_CREAT);
+	assert_int_equal(backend_smb5_open_flags(SMB5_O_WRONLY | SMB5_O_CREAT | SMB5_O_EXCL |
+						 SMB5_O_TRUNC | SMB5_O_APPEND),
+			 O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_APPEND);
+	assert_int_equal(backend_smb5_open_flags(0), O_RDONLY);
+}
+
+/* A 5.0 SMB READ or WRITE goes to the backend with its offset worked
+ * out for the client: +N adds to the client's previous offset. */
+static void an_offset_expression_becomes_the_ops_offset(void **state)
+{
+	static const char text[] = "OPEN \"/f\" 4 SUCCESS\nWRITE \"/f\" 100 10 SUCCESS\n"
+				   "WRITE \"/f\" +4096 10 SUCCESS\nCLOSE \"/f\" SUCCESS\n";
+	char *err = NULL;
+	struct program *prog = loadfile_compile(ctx_of(state), "t.load", text,
+						sizeof(text) - 1, &err);
+	struct offset_state st = { .rng = 1, .client = 0, .nclients = 1 };
+	struct op at;
+
+	assert_non_null(prog);
+	assert_int_equal(backend_op_at_offset(&at, prog, &prog->ops[1], &st)->a[0], 100);
+	const struct op *op = backend_op_at_offset(&at, prog, &prog->ops[2], &st);
+	assert_ptr_equal(op, &at);
+	assert_int_equal(op->a[0], 4196);
+	assert_int_equal(op->expr, 0);
+	assert_int_equal(op->a[1], 10);
+	assert_int_equal(op->handle, prog->ops[2].handle);
+}
+
 static void a_local_target_makes_its_clients_directory_and_removes_it_empty(void **state)
 {
 	const char *dir = fixture_scratch_dir(state, "localdir");
@@ -203,6 +241,8 @@ int main(void)
 		T(a_backends_own_check_adds_to_the_report),
 		T(fileio_expresses_dbench4s_operations_and_null_every_one),
 		T(dispositions_open_with_their_nt_meaning),
+		T(smb5_open_flags_are_5_0s_bits),
+		T(an_offset_expression_becomes_the_ops_offset),
 		T(a_local_target_makes_its_clients_directory_and_removes_it_empty),
 		T(a_symbolic_link_at_clients_is_refused),
 		T(a_missing_directory_is_named_in_the_error),
