@@ -38,7 +38,9 @@
  *                    local: the probe process's own session, its
  *                    directory made, listed and removed (local targets
  *                    give local_clients_fd() instead).
- *   pass_end(), cleanup()  per client, at the end of a pass and the run.
+ *   pass_end(), cleanup()  per client, at the end of a pass and the run;
+ *                    pass_begin() optional, before each pass after the
+ *                    first.
  *   target_close()   in the parent after the clients are gone (and in an
  *                    orphaned client process, see below): remove the
  *                    clients directory if the clients left it empty.
@@ -99,6 +101,18 @@ struct backend_lister;	/* the --probe process's session on a remote target */
  * An op[] entry left NULL means the same for every operation of its type.
  */
 #define BACKEND_NOT_SUPPORTED (-1)
+
+/*
+ * A call of the system-call dialect (OPF_SYSCALL) returns 0 only when it
+ * returned what the recording says (its byte count, offset, value), or a
+ * positive errno when it failed; and two more outcomes, both outcome
+ * differences (the client counts them as errors): it succeeded with
+ * another value (BACKEND_OTHER_RESULT), or it was not made at all, for a
+ * descriptor it names was never opened by the replay (BACKEND_SKIPPED),
+ * so that no call is ever sent to a wrong descriptor.
+ */
+#define BACKEND_OTHER_RESULT (-2)
+#define BACKEND_SKIPPED (-3)
 
 /* What one talloc allocation costs beyond its size: its header and the
  * rounding, rounded up. */
@@ -245,6 +259,14 @@ struct backend {
 
 	/* Close every handle still open: called at the end of each pass. */
 	void (*pass_end)(struct backend_client *bc);
+
+	/*
+	 * Optional: before each pass but the first (client_new() readies
+	 * that one), outside the timed operations: a recording's initial
+	 * state (program.init) made again in an emptied client directory.
+	 * 0 or a positive errno, which fails the client.
+	 */
+	int (*pass_begin)(struct backend_client *bc);
 
 	/*
 	 * Remove the client's directory and everything in it, never

@@ -45,6 +45,7 @@ struct cluster_tick {
 	uint64_t bytes, ops;		/* current phase so far */
 	uint64_t exec_bytes, exec_ops;	/* execute phase so far */
 	uint64_t max_ns;		/* worst latency in the second that ended */
+	struct lag lag;			/* a recording's exact timing, so far */
 	uint64_t running;		/* client processes not yet reaped */
 	uint64_t ready;			/* ranks whose clients are all set up */
 	uint64_t done;			/* ranks whose clients finished (--run-once) */

@@ -26,6 +26,13 @@ enum output_format {
 	OUTPUT_DBENCH4,
 };
 
+/* --replay-timing: how a recording's calls are spaced (doc/SYSCALLS.md). */
+enum replay_timing {
+	REPLAY_ASAP,		/* each as soon as the calls it waits for are done */
+	REPLAY_THINK,		/* keeping the gaps between a stream's calls */
+	REPLAY_EXACT,		/* each at its recorded time from the pass's start */
+};
+
 struct run_plan {
 	unsigned nclients;		/* NPROCS: clients in all */
 	unsigned clients_per_process;	/* clients sharing one process */
@@ -56,6 +63,12 @@ struct run_plan {
 	bool machine_readable;		/* dbench4 layout in dbench 5.0's @-lines */
 	bool show_execute_time;		/* a line per finished loadfile pass */
 	bool continue_on_error;		/* count unexpected outcomes, do not stop */
+	enum replay_timing replay_timing;	/* a recording's (--replay-timing) */
+	double replay_speed;		/* --replay-speed: recorded times divided by it */
+	double stagger_s;		/* --stagger: client i starts i * stagger_s /
+					 * nclients seconds after the release */
+	bool strict;			/* --strict: a recording's first outcome
+					 * difference fails the run */
 	unsigned nprobes;		/* --probe, once per directory: processes that
 					 * time `ls -l` under load; 0 without */
 	const char *const *probe_dirs;	/* [nprobes]: the directory each probe

@@ -34,6 +34,9 @@ struct progress {
 	unsigned exec_secs;	/* seconds since the execute phase began (its
 				 * cleanup lines count from there in dbench4) */
 	double max_latency_ms;	/* worst operation latency in the last second */
+	bool behind;		/* a recording in exact timing: how far behind */
+	double behind_mean_ms;	/* the calls so far started late, on average */
+	double behind_max_ms;	/* ... and at worst */
 };
 
 /*

@@ -40,6 +40,8 @@ struct op_result {
 	uint64_t errors;
 	uint64_t unsupported;	/* not performed: the backend cannot express
 				 * them (backend.h BACKEND_NOT_SUPPORTED) */
+	uint64_t skipped;	/* a recording's calls not made: a descriptor they
+				 * name was never opened (BACKEND_SKIPPED) */
 	double mean_ms;
 	double p50_ms, p90_ms, p99_ms, p999_ms;	/* NAN from fewer operations than
 						 * the percentile needs (hist.h
@@ -192,6 +194,9 @@ struct run_result {
 	int exit_code;
 	double setup_s;			/* from the first fork to all clients ready */
 	double think_time_mean_us;	/* pauses before operations, per operation */
+	uint64_t behind_calls;		/* --replay-timing=exact: calls timed, */
+	double behind_mean_ms;		/* how late they started, on average */
+	double behind_max_ms;		/* ... and at worst */
 	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
 	bool sampler_realtime;		/* ... taken at a real-time priority */
 	const char *op_clock;		/* what latencies were read from (opclock.h) */

@@ -83,7 +83,9 @@ struct op_stats {
 	uint64_t bytes;		/* ReadX or WriteX bytes requested, by op_table */
 	uint64_t unsupported;	/* not performed: the backend cannot express them
 				 * (BACKEND_NOT_SUPPORTED); not in count */
-	uint64_t unused;
+	uint64_t skipped;	/* a recording's calls not made, for a descriptor
+				 * they name was never opened (BACKEND_SKIPPED);
+				 * not in count */
 };
 _Static_assert(sizeof(struct op_stats) == STATS_CACHELINE, "op_stats fills a cache line");
 
@@ -136,6 +138,14 @@ struct straddle {
 	uint64_t type;		/* its enum op_type */
 };
 
+/* How far behind the recording a replay with --replay-timing=exact runs:
+ * each call's start against its recorded one, in the execute phase. */
+struct lag {
+	uint64_t count;		/* calls */
+	uint64_t sum_ns;	/* late by, summed (a call on time adds 0) */
+	uint64_t max_ns;	/* the latest */
+};
+
 struct client_slot {
 	uint64_t state;				/* enum client_state */
 	uint64_t passes;			/* completed loadfile passes */
@@ -144,6 +154,7 @@ struct client_slot {
 	uint64_t pause_ns;			/* execute phase: think time and
 						 * timestamp waits before operations */
 	struct straddle straddled;		/* begun in warmup, ended in execute */
+	struct lag lag;				/* --replay-timing=exact */
 	struct latency_windows win;		/* worst operation of each tick */
 	struct phase_slot phase[PHASE_COUNT];	/* by the phase an op started in */
 	struct client_failure failure;
@@ -296,6 +307,22 @@ void stats_record_straddle(struct client_slot *s, enum op_type op, uint64_t ns);
 /* Count one operation the backend could not express (client side). */
 void stats_record_unsupported(struct client_slot *s, enum phase ph, enum op_type op);
 
+/* Count one call of a recording not made (BACKEND_SKIPPED; client side). */
+void stats_record_skipped(struct client_slot *s, enum phase ph, enum op_type op);
+
+/* Note that a call started late_ns after its recorded time (client side,
+ * execute phase). */
+static inline void stats_record_lag(struct client_slot *s, uint64_t late_ns)
+{
+	stats_add(&s->lag.count, 1);
+	stats_add(&s->lag.sum_ns, late_ns);
+	if (late_ns > s->lag.max_ns)
+		stats_set(&s->lag.max_ns, late_ns);
+}
+
+/* l += what slot lag `s` holds (parent side). */
+void stats_lag_add(struct lag *l, const struct lag *s);
+
 /* Add the verification work of one operation (client side). */
 void stats_record_verify(struct client_slot *s, enum phase ph, const struct verify_tally *t);
 
@@ -391,6 +418,7 @@ void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *
 struct stats_group {
 	uint64_t clients;
 	uint64_t pause_ns;		/* think time and timestamp waits */
+	struct lag lag;			/* behind the recording (exact timing) */
 	struct straddle straddled;	/* count summed, the longest kept */
 	struct phase_stats exec;	/* sums; op[].max_ns is the largest */
 	struct hist hist[OP_COUNT];	/* merged latencies */

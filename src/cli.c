@@ -28,6 +28,7 @@
 #include "probe.h"
 
 #define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
+#define SPEED_DEFAULT (-1.0)	/* --replay-speed not given: 1 */
 #define NOT_GIVEN INT_MIN	/* --repeat or --settle not given (-1 is bad input) */
 #define OPT_TIMELIMIT 1		/* poptGetNextOpt()'s value for -t */
 
@@ -54,6 +55,10 @@ struct cmdline {
 	int plot_log;		/* --plot-log */
 	char *label;		/* --label=TEXT */
 	char *think;		/* --think-time=USEC or exp:USEC */
+	char *replay_timing;	/* --replay-timing=asap|think|exact */
+	double replay_speed;	/* --replay-speed=X, SPEED_DEFAULT when not given */
+	double stagger;		/* --stagger=SECS */
+	int strict;		/* --strict */
 	const char **probes;	/* each --probe[=DIR]; "" for the default directory */
 	char *output_format;	/* --output-format=classic|dbench4 */
 	int machine_readable, show_execute_time;
@@ -104,6 +109,16 @@ static const struct poptOption options[] = {
 	  "replay the loadfile once per client, then stop", NULL },
 	{ "continue-on-error", 0, POPT_ARG_NONE, FIELD(continue_on_error), 0,
 	  "count unexpected outcomes per operation instead of stopping", NULL },
+	{ "replay-timing", 0, POPT_ARG_STRING, FIELD(replay_timing), 0,
+	  "a recording's calls: as soon as they may (asap, the default), keeping"
+	  " each stream's gaps (think) or at their recorded times (exact)",
+	  "asap|think|exact" },
+	{ "replay-speed", 0, POPT_ARG_DOUBLE, FIELD(replay_speed), 0,
+	  "a recording's times and gaps divided by X (default 1)", "X" },
+	{ "strict", 0, POPT_ARG_NONE, FIELD(strict), 0,
+	  "a recording's first outcome difference fails the run", NULL },
+	{ "stagger", 0, POPT_ARG_DOUBLE, FIELD(stagger), 0,
+	  "spread the clients' starts over SECS seconds", "SECS" },
 	{ "no-resolve", 0, POPT_ARG_NONE, FIELD(no_resolve), 0,
 	  "no case-insensitive name resolution", NULL },
 	{ "verify", 0, POPT_ARG_NONE, FIELD(verify), 0,
@@ -705,6 +720,9 @@ static void plan_settings(const struct cmdline *cl, const char *cmdline, struct 
 	plan->output_format = dbench4_layout(cl) ? OUTPUT_DBENCH4 : OUTPUT_CLASSIC;
 	plan->show_execute_time = cl->show_execute_time;
 	plan->continue_on_error = cl->continue_on_error;
+	plan->replay_speed = cl->replay_speed > 0 ? cl->replay_speed : 1;
+	plan->stagger_s = cl->stagger;
+	plan->strict = cl->strict;
 	plan->json_path = series(cl) ? NULL : cl->json;	/* a series writes its own */
 	plan->command_line = cmdline;
 	plan->label = cl->label;
@@ -757,6 +775,41 @@ static void sweep_settings(const struct cmdline *cl, struct sweep_plan *sweep)
  * (the first thing wrong is the one said).  Returns the action; CLI_EXIT
  * (exit 2, or 1 when memory ran out) after saying what is wrong.
  */
+/* The options of a recording's replay, checked against the loadfile,
+ * and its timing in the plan.  False after saying what is wrong. */
+static bool plan_replay(const struct cmdline *cl, struct run_plan *plan)
+{
+	const struct program *prog = plan->prog;
+	enum replay_timing *timing = &plan->replay_timing;
+	static const char *const names[] = { "asap", "think", "exact" };
+	bool speed = cl->replay_speed != SPEED_DEFAULT;
+	const char *only = cl->replay_timing ? "--replay-timing" : speed ? "--replay-speed"
+			   : cl->strict ? "--strict" : NULL;
+
+	if (only && !prog->calls) {
+		say("%s is for a recording (a loadfile of the system-call dialect),"
+		    " which %s is not\n", only, prog->source);
+		return false;
+	}
+	for (*timing = REPLAY_ASAP; cl->replay_timing && *timing <= REPLAY_EXACT; (*timing)++) {
+		if (strcmp(cl->replay_timing, names[*timing]) == 0)
+			break;
+	}
+	if (*timing > REPLAY_EXACT) {
+		say("--replay-timing '%s' is not asap, think or exact\n", cl->replay_timing);
+		return false;
+	}
+	if (speed && !(cl->replay_speed >= 0.001 && cl->replay_speed <= 1e6)) {
+		say("--replay-speed %g is not between 0.001 and 1000000\n", cl->replay_speed);
+		return false;
+	}
+	if (!(cl->stagger >= 0 && cl->stagger <= 86400)) {
+		say("--stagger %g is not between 0 and 86400 seconds\n", cl->stagger);
+		return false;
+	}
+	return true;
+}
+
 static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 				   const char *cmdline, struct cli *out)
 {
@@ -771,7 +824,8 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	notice_dbench4_options(cl, plan->backend);
 	if (!(plan->prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)) ||
 	    !plan_targets(mem_ctx, cl, server, plan) || !plan_think(cl, plan) ||
-	    !plan_cpus(mem_ctx, cl, plan) || !plan_probes(mem_ctx, cl, plan))
+	    !plan_cpus(mem_ctx, cl, plan) || !plan_probes(mem_ctx, cl, plan) ||
+	    !plan_replay(cl, plan))
 		return CLI_EXIT;
 	plan_settings(cl, cmdline, plan);
 	plan->bopts = backend_settings(cl, plan->nclients);
@@ -792,6 +846,7 @@ static struct cmdline *new_cmdline(TALLOC_CTX *mem_ctx)
 	if (!cl)
 		return NULL;
 	*cl = (struct cmdline){ .timelimit = 600, .warmup = WARMUP_DEFAULT, .stop_timeout = 10,
+				.replay_speed = SPEED_DEFAULT,
 				.clients_per_process = 1, .repeat = NOT_GIVEN, .settle = NOT_GIVEN,
 				.tbench = progname_tbench() };
 	talloc_set_destructor(cl, cmdline_destructor);

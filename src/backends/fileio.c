@@ -46,6 +46,7 @@
 
 #include "backend.h"
 #include "backends/dosmatch.h"
+#include "backends/sysio.h"
 #include "localdir.h"
 
 #define FILEIO_DIR_FDS_MAX 256		/* cached directory descriptors at once */
@@ -73,6 +74,7 @@ struct backend_client {
 	uint64_t rng;		/* xorshift state for the xattr payload */
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
 	struct offset_state ost;	/* dbench 5.0 SMB rows' offset expressions */
+	struct sysio *sys;	/* a recording's replay (the system-call dialect), or NULL */
 };
 
 /* ---- descriptors ---- */
@@ -966,6 +968,8 @@ static int fileio_prepare(TALLOC_CTX *mem_ctx, const struct program *prog)
 	}
 	*owner = fileio_shared_buf = p;
 	fileio_shared_len = len;
+	if (prog->calls)	/* a recording's writes send a pattern, not zeros */
+		sysio_fill_pattern(p, len);
 	talloc_set_destructor(owner, fileio_unmap_shared);
 	return 0;
 }
@@ -1137,7 +1141,37 @@ static size_t fileio_client_mem(const struct program *prog, const struct backend
 			depth = d + 1;
 	}
 	return sizeof(struct backend_client) + (prog->max_handles + prog->ndirs) * sizeof(int) +
-	       (1 + depth) * FILEIO_DENTS_SIZE + (4 + depth) * BACKEND_ALLOC_OVERHEAD;
+	       (1 + depth) * FILEIO_DENTS_SIZE + (4 + depth) * BACKEND_ALLOC_OVERHEAD +
+	       (prog->calls ? sysio_mem(prog) : 0);
+}
+
+/*
+ * A recording's pass starts in an empty client directory holding its
+ * initial state: whatever the last pass (or a run before, --skip-cleanup)
+ * left goes first, the directory made anew.  0 or a positive errno.
+ */
+static int fileio_sys_start(struct backend_client *bc)
+{
+	if (bc->sys)
+		sysio_close_all(bc->sys);
+	fileio_invalidate(bc, "");
+	int err = fileio_rmtree_at(bc, bc->clients_fd, bc->name);
+	if (err && err != ENOENT)
+		return err;
+	if (mkdirat(bc->clients_fd, bc->name, 0755) != 0)
+		return errno;
+	if (!bc->sys) {
+		bc->sys = sysio_new(bc, bc->prog, bc->clients_fd, bc->name, fileio_shared_buf,
+				    fileio_shared_len);
+		return bc->sys ? 0 : errno;
+	}
+	return sysio_pass_start(bc->sys);
+}
+
+/* A call of the system-call dialect. */
+static int fileio_syscall(struct backend_client *bc, const struct op *op)
+{
+	return sysio_op(bc->sys, op);
 }
 
 static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
@@ -1178,6 +1212,12 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 		return NULL;
 	}
 	bc->max_xfer = loadfile_max_transfer(prog);
+	if (prog->calls && (errno = fileio_sys_start(bc)) != 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot make the initial state in clients/%s: %s",
+				       bc->name, localdir_strerror(errno));
+		talloc_free(bc);
+		return NULL;
+	}
 	if (opts->verify &&
 	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
 		goto nomem;
@@ -1197,11 +1237,22 @@ static void fileio_pass_end(struct backend_client *bc)
 {
 	fileio_close_handles(bc);
 	verify_pass_end(bc->verify);
+	if (bc->sys)
+		sysio_close_all(bc->sys);
+}
+
+/* Each pass of a recording starts from its initial state. */
+static int fileio_pass_begin(struct backend_client *bc)
+{
+	return bc->sys ? fileio_sys_start(bc) : 0;
 }
 
 static int fileio_cleanup(struct backend_client *bc)
 {
-	fileio_pass_end(bc);
+	fileio_close_handles(bc);
+	verify_pass_end(bc->verify);
+	if (bc->sys)
+		sysio_close_all(bc->sys);
 	verify_cleanup(bc->verify);
 	fileio_invalidate(bc, "");
 	return fileio_rmtree_at(bc, bc->clients_fd, bc->name);
@@ -1242,8 +1293,10 @@ const struct backend fileio_backend = {
 		[OP_SMB_UNLINK] = fileio_unlink,
 		[OP_SMB_READDIR] = fileio_smb_readdir,
 		[OP_SMB_DELTREE] = fileio_smb_deltree,
+		[OP_SYS_FIRST ... OP_SYS_LAST] = fileio_syscall,
 	},
 	.verify = fileio_verify,
 	.pass_end = fileio_pass_end,
+	.pass_begin = fileio_pass_begin,
 	.cleanup = fileio_cleanup,
 };

@@ -184,6 +184,9 @@ void report_progress(FILE *out, const struct progress *p)
 			p->phase, p->secs, p->max_latency_ms, p->last_mb_s);
 		if (strcmp(p->phase, "cleanup") == 0)	/* and how many are not done */
 			fprintf(out, "  %u left", p->active);
+		if (p->behind)		/* a recording in exact timing */
+			fprintf(out, "  behind %.3f ms, worst %.3f ms", p->behind_mean_ms,
+				p->behind_max_ms);
 		fputc('\n', out);
 	}
 	fflush(out);
@@ -239,6 +242,15 @@ static void report_table(FILE *out, const struct run_result *res)
 			few = few || isnan(o->p50_ms) || isnan(o->p99_ms) || isnan(o->p999_ms);
 		if (o->unsupported) {
 			fprintf(out, "%s %s %" PRIu64, sep, op_table[t].name, o->unsupported);
+			sep = ",";
+		}
+	}
+	if (*sep == ',')
+		fprintf(out, "\n");
+	sep = "\n skipped (a descriptor they name was never opened by the replay):";
+	for (int t = 0; t < OP_COUNT; t++) {
+		if (res->op[t].skipped) {
+			fprintf(out, "%s %s %" PRIu64, sep, op_table[t].name, res->op[t].skipped);
 			sep = ",";
 		}
 	}
@@ -578,6 +590,11 @@ static bool report_notes(FILE *out, const struct run_result *res)
 			" measured window, in no table; the longest (%s) took %.3f ms\n", res->straddled,
 			res->straddled == 1 ? "" : "s",
 			res->straddled_op ? res->straddled_op : "?", res->straddled_max_ms);
+	if (res->behind_calls)
+		fprintf(out, "Behind the recording: mean %.3f ms, worst %.3f ms (%" PRIu64
+			" call%s held to their recorded time, at --replay-speed %g)\n",
+			res->behind_mean_ms, res->behind_max_ms, res->behind_calls,
+			res->behind_calls == 1 ? "" : "s", res->plan->replay_speed);
 	report_disks(out, res);
 	whole = report_stalls(out, res);
 	if (res->plan->per_client_results)

@@ -142,13 +142,33 @@ static json_t *hist_json(const struct hist *h)
 	return j;
 }
 
+/* A recording's replay: its timing and, in exact timing, how far behind
+ * the recording it ran; null for the other dialects. */
+static json_t *replay_json(const struct run_result *res)
+{
+	static const char *const timing[] = { "asap", "think", "exact" };
+	const struct run_plan *plan = res->plan;
+
+	if (!plan->prog->calls)
+		return json_null();
+	bool exact = plan->replay_timing == REPLAY_EXACT;
+	return json_pack("{s:s, s:o, s:I, s:o, s:o, s:o}",
+			 "timing", timing[plan->replay_timing],
+			 "speed", real(plan->replay_speed),
+			 "streams", (json_int_t)plan->prog->nstreams,
+			 "behind_calls", exact ? json_integer((json_int_t)res->behind_calls)
+					       : json_null(),
+			 "behind_mean_ms", exact ? real(res->behind_mean_ms) : json_null(),
+			 "behind_max_ms", exact ? real(res->behind_max_ms) : json_null());
+}
+
 static json_t *ops_json(const struct run_result *res)
 {
 	json_t *ops = json_object();
 
 	for (int t = 0; t < OP_COUNT; t++) {
 		const struct op_result *o = &res->op[t];
-		if (o->count == 0 && o->errors == 0 && o->unsupported == 0)
+		if (o->count == 0 && o->errors == 0 && o->unsupported == 0 && o->skipped == 0)
 			continue;
 		json_t *j = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 				      "count", (json_int_t)o->count,
@@ -160,6 +180,8 @@ static json_t *ops_json(const struct run_result *res)
 			json_object_set_new(j, "not_supported", json_integer((json_int_t)o->unsupported));
 		if (j && o->hist && o->count)	/* the latencies, for pooling runs exactly */
 			json_object_set_new(j, "hist", hist_json(o->hist));
+		if (j && o->skipped)	/* a recording's calls on a descriptor never opened */
+			json_object_set_new(j, "skipped", json_integer((json_int_t)o->skipped));
 		json_object_set_new(ops, op_table[t].name, j);
 	}
 	return ops;
@@ -405,13 +427,14 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", jsontext(res->started_at),
 		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
 		"config", config_json(res->plan, res->nranks ? res->nranks : 1),
 		"environment", env,
 		"result", result_json(res),
+		"replay", replay_json(res),
 		"probe", res->nprobes ? probe_json(&res->probe[0]) : json_null(),
 		"probes", probes_json(res),
 		"ops", ops_json(res),

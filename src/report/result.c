@@ -277,6 +277,7 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 		busy_ns += sum->op[t].total_ns;
 		fill_op(&res->op[t], &f->all->hist[t], sum->op[t].errors);
 		res->op[t].unsupported = sum->op[t].unsupported;
+		res->op[t].skipped = sum->op[t].skipped;
 		res->errors += sum->op[t].errors;
 		if (res->op[t].max_ms > res->max_latency_ms)
 			res->max_latency_ms = res->op[t].max_ms;
@@ -300,6 +301,9 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 							  res->plan->ndirs)))
 		note_missing(res, "the per-directory figures");
 	res->think_time_mean_us = res->ops ? f->all->pause_ns / 1e3 / res->ops : 0;
+	res->behind_calls = f->all->lag.count;
+	res->behind_mean_ms = f->all->lag.count ? f->all->lag.sum_ns / 1e6 / f->all->lag.count : 0;
+	res->behind_max_ms = f->all->lag.max_ns / 1e6;
 }
 
 void result_fill(struct run_result *res, const struct stats_region *stats)

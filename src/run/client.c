@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,17 @@
 #include <unistd.h>
 
 #include "run/client.h"
+#include "run/streams.h"
 #include "opclock.h"
+
+/* What a thread replaying a client keeps of its own: the client's one
+ * lane, or in a recording of several streams, one per stream. */
+struct lane {
+	uint64_t prev_end_ns;		/* --replay-timing=think: its last call's end */
+	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
+	uint64_t rng;			/* xorshift64 state for exponential think time */
+	pthread_mutex_t *lock;		/* the client's, when lanes share its slot */
+};
 
 /* One client's replay state, private to its process. */
 struct client {
@@ -26,10 +37,15 @@ struct client {
 	size_t pos;			/* next operation */
 	uint32_t rep;			/* times ops[pos] has run (REPEAT) */
 	uint64_t pass_start_ns;		/* when the current pass began */
-	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
 	uint64_t pace_start_ns;
+	uint64_t start_ns;		/* --stagger: not before then */
 	bool finished;			/* --run-once: its pass is done */
-	uint64_t rng;			/* xorshift64 state for exponential think time */
+	struct lane lane;		/* a single stream's */
+	/* a recording of several streams: a thread each */
+	struct streams *ss;
+	struct lane *lanes;		/* [nstreams] */
+	pthread_mutex_t lock;		/* the slot's, shared by the lanes */
+	bool failed;			/* a lane stopped the run */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -113,32 +129,32 @@ static bool wait_for_timestamp(const struct run_plan *plan, const struct stats_r
 	return true;
 }
 
-/* A uniform draw in (0, 1] from the client's own generator. */
-static double uniform(struct client *c)
+/* A uniform draw in (0, 1] from the lane's own generator. */
+static double uniform(struct lane *l)
 {
-	c->rng ^= c->rng << 13;
-	c->rng ^= c->rng >> 7;
-	c->rng ^= c->rng << 17;
-	return ((c->rng >> 11) + 1) * (1.0 / 9007199254740992.0);
+	l->rng ^= l->rng << 13;
+	l->rng ^= l->rng >> 7;
+	l->rng ^= l->rng << 17;
+	return ((l->rng >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
 /* --think-time: the pause a networked client makes before each request.
  * True when there is one. */
-static bool think(const struct run_plan *plan, const struct stats_region *r, struct client *c)
+static bool think(const struct run_plan *plan, const struct stats_region *r, struct lane *l)
 {
 	if (plan->think_us <= 0)
 		return false;
-	double us = plan->think_exp ? -log(uniform(c)) * plan->think_us : plan->think_us;
+	double us = plan->think_exp ? -log(uniform(l)) * plan->think_us : plan->think_us;
 	sleep_until(r, monotonic_ns() + (uint64_t)(us * 1000));
 	return true;
 }
 
 /* -R: after moving bytes, wait until the target rate has caught up. */
 static void hold_to_rate(const struct run_plan *plan, const struct stats_region *r,
-			 const struct client *c)
+			 const struct client *c, const struct lane *l)
 {
 	if (plan->target_rate > 0) {
-		double ns = c->paced_bytes / (plan->target_rate * 1e6) * 1e9;
+		double ns = l->paced_bytes / (plan->target_rate * 1e6) * 1e9;
 		/* beyond 2^62 ns (146 years) the conversion would overflow:
 		 * that is "until the run stops" */
 		sleep_until(r, ns < 0x1p62 ? c->pace_start_ns + (uint64_t)ns : UINT64_MAX);
@@ -151,7 +167,7 @@ static void record_failure(struct client *c, const struct op *op, int err,
 	struct client_failure *f = &c->slot->failure;
 	f->line = op->line;
 	f->op = op->type;
-	f->err = err;
+	f->err = err < 0 ? 0 : err;
 	f->expected = op->status;
 	snprintf(f->path, sizeof(f->path), "%s", op->path ? op->path : "");
 	snprintf(f->detail, sizeof(f->detail), "%s", detail ? detail : "");
@@ -173,20 +189,38 @@ static void prefetch_op(const struct op *op)
 	__builtin_prefetch(p + sizeof(*op) / 2);
 }
 
-/* Move client c on to its next operation, ending a pass after the last. */
-static void next_op(const struct run_plan *plan, struct client *c)
+/* A pass of client c is over; the next is readied unless it was the
+ * last.  False when that failed (recorded in the slot). */
+static bool pass_over(const struct run_plan *plan, struct client *c)
+{
+	plan->backend->pass_end(c->bc);
+	uint64_t end = monotonic_ns();
+	stats_pass_done(c->slot, c->pass_start_ns, end, plan->show_execute_time);
+	c->pass_start_ns = end;
+	c->finished = plan->run_once;
+	int err = !c->finished && plan->backend->pass_begin ? plan->backend->pass_begin(c->bc) : 0;
+	if (err) {
+		struct client_failure *f = &c->slot->failure;
+		f->err = err;
+		snprintf(f->path, sizeof(f->path), "cannot ready the next pass: %s", strerror(err));
+		stats_set(&c->slot->state, CLIENT_FAILED);
+		return false;
+	}
+	c->pass_start_ns = monotonic_ns();	/* the readying is no part of the pass */
+	return true;
+}
+
+/* Move client c on to its next operation, ending a pass after the last;
+ * false when the next pass could not be readied. */
+static bool next_op(const struct run_plan *plan, struct client *c)
 {
 	if (plan->prog->ops[c->pos].repeat > 1 && ++c->rep < plan->prog->ops[c->pos].repeat)
-		return;		/* REPEAT: the same operation again */
+		return true;	/* REPEAT: the same operation again */
 	c->rep = 0;
-	if (++c->pos == plan->prog->nops) {
-		plan->backend->pass_end(c->bc);
-		uint64_t end = monotonic_ns();
-		stats_pass_done(c->slot, c->pass_start_ns, end, plan->show_execute_time);
-		c->pos = 0;
-		c->pass_start_ns = end;
-		c->finished = plan->run_once;
-	}
+	if (++c->pos < plan->prog->nops)
+		return true;
+	c->pos = 0;
+	return pass_over(plan, c);
 }
 
 /* What the operation bc just failed has to say beyond its errno: --verify's
@@ -200,24 +234,111 @@ static const char *failure_detail(const struct backend *b, struct backend_client
 	return detail;
 }
 
-/* Run one operation of client c; false when it did not go as the
- * loadfile expected.  An operation the backend cannot express
- * (BACKEND_NOT_SUPPORTED) is counted as such and passed over. */
-static bool step(const struct run_plan *plan, struct stats_region *r, struct client *c,
-		 enum phase ph)
+/* ---- a recording's outcomes and timing ---- */
+
+/* Whether a call of a recording came out otherwise than recorded. */
+static bool call_differs(const struct program *prog, const struct op *op, int err)
 {
-	const struct program *prog = plan->prog;
-	const struct op *op = &prog->ops[c->pos];
+	if (err == BACKEND_SKIPPED)
+		return true;
+	if (op->flags & OPF_ANY_STATUS)
+		return false;
+	int64_t r = loadfile_call(prog, op)->result;
+	return err != (r < 0 ? (int)-r : 0);
+}
+
+/* What a call's difference was, for the failure record. */
+static const char *call_difference(char *buf, size_t len, const struct program *prog,
+				   const struct op *op, int err)
+{
+	int64_t r = loadfile_call(prog, op)->result;
+	const char *want = r < 0 ? strerrorname_np((int)-r) : NULL;
+	char rec[32];
+
+	if (want)
+		snprintf(rec, sizeof(rec), "%s", want);
+	else
+		snprintf(rec, sizeof(rec), "%lld", (long long)r);
+	if (err == BACKEND_SKIPPED)
+		snprintf(buf, len, "not made: descriptor %d was never opened by the replay",
+			 (int)op->fnum);
+	else if (err == BACKEND_OTHER_RESULT)
+		snprintf(buf, len, "returned another value than the recorded %s", rec);
+	else if (err)
+		snprintf(buf, len, "%s (%s), recorded %s", strerrorname_np(err) ? strerrorname_np(err)
+			 : "?", strerror(err), rec);
+	else
+		snprintf(buf, len, "succeeded, recorded %s", rec);
+	return buf;
+}
+
+/* --replay-timing: hold a call of a recording back to its time.  True
+ * when it paused; in exact timing, how late it starts is noted. */
+static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
+		      struct client *c, struct lane *l, const struct op *op, enum phase ph)
+{
+	const struct call *call = loadfile_call(plan->prog, op);
+	uint64_t at;
+
+	if (plan->replay_timing == REPLAY_ASAP || plan->target_rate > 0)
+		return false;
+	if (plan->replay_timing == REPLAY_THINK)
+		at = l->prev_end_ns + (uint64_t)(call->gap / plan->replay_speed * 1e9);
+	else
+		at = c->pass_start_ns + (uint64_t)(op->timestamp / plan->replay_speed * 1e9);
+	uint64_t now = monotonic_ns();
+	if (now >= at) {
+		if (plan->replay_timing == REPLAY_EXACT && ph == PHASE_EXECUTE) {
+			if (l->lock)
+				pthread_mutex_lock(l->lock);
+			stats_record_lag(c->slot, now - at);
+			if (l->lock)
+				pthread_mutex_unlock(l->lock);
+		}
+		return false;
+	}
+	sleep_until(r, at);
+	if (plan->replay_timing == REPLAY_EXACT && ph == PHASE_EXECUTE &&
+	    current_phase(r) != PHASE_STOP) {
+		if (l->lock)
+			pthread_mutex_lock(l->lock);
+		stats_record_lag(c->slot, 0);
+		if (l->lock)
+			pthread_mutex_unlock(l->lock);
+	}
+	return true;
+}
+
+/* ---- one operation ---- */
+
+/*
+ * Run one operation of client c on lane l: its pacing, the call, its
+ * outcome and its record.  False when it did not go as the loadfile
+ * expected and that stops the run (a recording's difference does only
+ * with --strict).  An operation the backend cannot express
+ * (BACKEND_NOT_SUPPORTED), or a recording's call not made
+ * (BACKEND_SKIPPED), is counted as such and passed over; a recording's
+ * thread, fork and exec rows are performed but not counted.
+ */
+static bool run_op(const struct run_plan *plan, struct stats_region *r, struct client *c,
+		   struct lane *l, const struct op *op, const struct op *next, enum phase ph)
+{
 	const struct op_desc *d = &op_table[op->type];
+	bool call = op->flags & OPF_SYSCALL;
 
 	uint64_t t0 = opclock_start();
 	/* The clock is read again only after a pause, which is not latency. */
-	bool paused = wait_for_timestamp(plan, r, c, op);
-	paused = think(plan, r, c) || paused;
+	bool paused = call ? pace_call(plan, r, c, l, op, ph) : wait_for_timestamp(plan, r, c, op);
+	paused = think(plan, r, l) || paused;
 	if (paused) {
 		uint64_t t = opclock_start();
-		if (ph == PHASE_EXECUTE)
+		if (ph == PHASE_EXECUTE) {
+			if (l->lock)
+				pthread_mutex_lock(l->lock);
 			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
+			if (l->lock)
+				pthread_mutex_unlock(l->lock);
+		}
 		if (current_phase(r) == PHASE_STOP)
 			return true;	/* the run ended during the pause */
 		t0 = t;
@@ -225,16 +346,30 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
 	int err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
 	uint64_t t1 = opclock_end();
-	prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
-	if (err == BACKEND_NOT_SUPPORTED) {	/* counted, never a failure */
-		stats_record_unsupported(c->slot, ph, op->type);
-		next_op(plan, c);
-		return true;
+	if (next)
+		prefetch_op(next);
+	if (call) {
+		l->prev_end_ns = monotonic_ns();
+		if (op_is_untimed(op->type))
+			return true;
+	}
+	if (err == BACKEND_NOT_SUPPORTED || err == BACKEND_SKIPPED) {	/* counted, not timed */
+		if (l->lock)
+			pthread_mutex_lock(l->lock);
+		if (err == BACKEND_SKIPPED)
+			stats_record_skipped(c->slot, ph, op->type);
+		else
+			stats_record_unsupported(c->slot, ph, op->type);
+		if (l->lock)
+			pthread_mutex_unlock(l->lock);
+		if (err == BACKEND_NOT_SUPPORTED || !plan->strict)
+			return true;
 	}
 	/* A failure with a detail (wrong data) no expected status excuses. */
-	const char *detail = err ? failure_detail(plan->backend, c->bc) : NULL;
-	bool failed = (!(op->flags & OPF_ANY_STATUS) && (err == 0) != (op->status == NT_OK)) ||
-		      detail;
+	const char *detail = err > 0 ? failure_detail(plan->backend, c->bc) : NULL;
+	bool failed = call ? call_differs(plan->prog, op, err)
+			   : (!(op->flags & OPF_ANY_STATUS) && (err == 0) != (op->status == NT_OK));
+	failed = failed || detail;
 	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
 
 	/* One that ended after the execute window is not counted in it (a
@@ -243,22 +378,148 @@ static bool step(const struct run_plan *plan, struct stats_region *r, struct cli
 	 * reported. */
 	if (ph == PHASE_EXECUTE && current_phase(r) == PHASE_STOP)
 		ph = PHASE_STOP;
-	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
-		     failed, stats_get(&r->ctl.tick));
+	if (l->lock)
+		pthread_mutex_lock(l->lock);
+	if (err != BACKEND_SKIPPED)
+		stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes,
+			     opclock_ns(t0, t1), failed, stats_get(&r->ctl.tick));
 	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
 		stats_record_straddle(c->slot, op->type, opclock_ns(t0, t1));
 	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify) {
 		struct verify_tally t = verify_drain(plan->backend->verify(c->bc));
 		stats_record_verify(c->slot, ph, &t);
 	}
-	c->paced_bytes += bytes;
-	hold_to_rate(plan, r, c);
-	if (failed && (!plan->continue_on_error || detail)) {
-		record_failure(c, op, err, detail);
-		return false;
+	bool stop = failed && (call ? plan->strict || detail
+				    : !plan->continue_on_error || detail);
+	if (stop && !c->failed) {
+		char why[VERIFY_DETAIL_MAX];
+		c->failed = true;
+		record_failure(c, op, err,
+			       detail ? detail : call ? call_difference(why, sizeof(why),
+									 plan->prog, op, err)
+						: NULL);
 	}
-	next_op(plan, c);
+	if (l->lock)
+		pthread_mutex_unlock(l->lock);
+	l->paced_bytes += bytes;
+	hold_to_rate(plan, r, c, l);
+	return !stop;
+}
+
+/* Run client c's next operation and move on; false when that stops the
+ * run. */
+static bool step(const struct run_plan *plan, struct stats_region *r, struct client *c,
+		 enum phase ph)
+{
+	const struct program *prog = plan->prog;
+
+	if (!run_op(plan, r, c, &c->lane, &prog->ops[c->pos],
+		    &prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0], ph))
+		return false;
+	return next_op(plan, c);
+}
+
+/* ---- a recording of several streams ---- */
+
+struct lane_run {
+	const struct run_plan *plan;
+	struct stats_region *r;
+	struct client *c;
+};
+
+/* One stream's calls of the pass, in order, each after those it waits
+ * for. */
+static void run_stream(void *arg, unsigned s)
+{
+	struct lane_run *lr = arg;
+	const struct program *prog = lr->plan->prog;
+	const struct stream *st = &prog->streams[s];
+	struct lane *l = &lr->c->lanes[s];
+
+	l->prev_end_ns = lr->c->pass_start_ns;
+	for (uint32_t i = 0; i < st->nops; i++) {
+		const struct op *op = &prog->ops[st->ops[i]];
+		const struct call *call = loadfile_call(prog, op);
+		enum phase ph = current_phase(lr->r);
+		if (ph == PHASE_STOP || !streams_wait(lr->c->ss, &prog->deps[call->dep], call->ndeps))
+			break;
+		if (i == 0 && s > 0)	/* think: its gap counts from its start */
+			l->prev_end_ns = monotonic_ns();
+		if (!run_op(lr->plan, lr->r, lr->c, l, op, NULL, ph)) {
+			streams_abort(lr->c->ss);
+			break;
+		}
+		streams_done(lr->c->ss, s, i + 1);
+	}
+	if (current_phase(lr->r) == PHASE_STOP)
+		streams_abort(lr->c->ss);
+}
+
+/* Client c's passes of a recording of several streams; false when it
+ * stopped the run. */
+static bool replay_streams(const struct run_plan *plan, struct stats_region *r,
+			   struct client *c)
+{
+	struct lane_run lr = { plan, r, c };
+
+	if (c->start_ns > monotonic_ns())	/* --stagger */
+		sleep_until(r, c->start_ns);
+	c->pass_start_ns = monotonic_ns();
+	while (current_phase(r) != PHASE_STOP) {
+		if (!streams_run(c->ss, run_stream, &lr)) {
+			struct client_failure *f = &c->slot->failure;
+			f->err = errno;
+			snprintf(f->path, sizeof(f->path), "cannot start the recording's threads");
+			stats_set(&c->slot->state, CLIENT_FAILED);
+			return false;
+		}
+		if (c->failed)
+			return false;
+		if (streams_aborted(c->ss))
+			return true;	/* stopped within the pass */
+		if (!pass_over(plan, c))
+			return false;
+		if (c->finished)
+			return true;
+	}
 	return true;
+}
+
+static void *client_thread(void *arg)
+{
+	struct lane_run *lr = arg;
+
+	return replay_streams(lr->plan, lr->r, lr->c) ? NULL : (void *)1;
+}
+
+/* Each client of the process on a thread of its own (the first on this
+ * one), each running its streams' threads. */
+static bool replay_all_streams(const struct run_plan *plan, struct stats_region *r,
+			       struct client *cl, unsigned count)
+{
+	struct lane_run lr[count];
+	pthread_t th[count];
+	bool started[count], ok = true;
+
+	for (unsigned i = 0; i < count; i++) {
+		lr[i] = (struct lane_run){ plan, r, &cl[i] };
+		started[i] = i > 0 && pthread_create(&th[i], NULL, client_thread, &lr[i]) == 0;
+		if (i > 0 && !started[i])
+			ok = replay_streams(plan, r, &cl[i]) && ok;
+	}
+	ok = replay_streams(plan, r, &cl[0]) && ok;
+	for (unsigned i = 1; i < count; i++) {
+		void *ret = NULL;
+		if (started[i] && pthread_join(th[i], &ret) == 0 && ret)
+			ok = false;
+	}
+	return ok;
+}
+
+/* --stagger: client c is held back until its start. */
+static bool staggered(const struct client *c, uint64_t now)
+{
+	return c->start_ns > now;
 }
 
 /* Take one operation of each unfinished client in turn until told to stop. */
@@ -268,14 +529,24 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 	uint64_t start = monotonic_ns();
 
 	for (unsigned i = 0; i < count; i++) {
-		cl[i].pass_start_ns = cl[i].pace_start_ns = start;
+		cl[i].start_ns = start + (uint64_t)(plan->stagger_s * 1e9 * cl[i].id /
+						    (plan->nclients ? plan->nclients : 1));
+		cl[i].pass_start_ns = cl[i].pace_start_ns = cl[i].lane.prev_end_ns = cl[i].start_ns;
 		stats_set(&cl[i].slot->state, CLIENT_RUNNING);
 	}
+	if (plan->prog->nstreams > 1)
+		return replay_all_streams(plan, r, cl, count);
 	for (unsigned left = count; left > 0;) {
+		uint64_t now = plan->stagger_s > 0 ? monotonic_ns() : 0, next = UINT64_MAX;
 		left = 0;
 		for (unsigned i = 0; i < count; i++) {
 			if (cl[i].finished)
 				continue;
+			left++;
+			if (now && staggered(&cl[i], now)) {
+				next = cl[i].start_ns < next ? cl[i].start_ns : next;
+				continue;
+			}
 			/* looked at before each operation: with many clients in
 			 * a process, a round can outlast the time limit */
 			enum phase ph = current_phase(r);
@@ -283,8 +554,13 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 				return true;
 			if (!step(plan, r, &cl[i], ph))
 				return false;
-			left += !cl[i].finished;
+			left -= cl[i].finished;
+			next = 0;
 		}
+		if (next != UINT64_MAX && next != 0)
+			sleep_until(r, next);
+		if (current_phase(r) == PHASE_STOP)
+			return true;
 	}
 	return true;
 }
@@ -371,6 +647,22 @@ TALLOC_CTX *client_pool(const struct run_plan *plan, unsigned count)
 	return m;
 }
 
+/* A recording of several streams: a lane each, sharing the slot under
+ * the client's lock, and their threads' waits. */
+static bool client_streams(const struct run_plan *plan, struct client *c, TALLOC_CTX *mem)
+{
+	unsigned n = plan->prog->nstreams;
+
+	c->ss = streams_new(mem, n);
+	c->lanes = talloc_zero_array(mem, struct lane, n);
+	if (!c->ss || !c->lanes || pthread_mutex_init(&c->lock, NULL) != 0)
+		return false;
+	for (unsigned s = 0; s < n; s++)
+		c->lanes[s] = (struct lane){ .rng = c->lane.rng ^ (0xbf58476d1ce4e5b9ull * (s + 1)),
+					     .lock = &c->lock };
+	return true;
+}
+
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct stats_region *stats, unsigned first, unsigned count,
 			struct backend_target *const *targets, int start_fd)
@@ -387,9 +679,12 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		cl[i].id = id;
 		cl[i].slot = &stats->slot[id];
 		cl[i].sets = stats_sets_of(stats, id);
-		cl[i].rng = 0x9e3779b97f4a7c15ull * (id + 1);
-		cl[i].bc = plan->backend->client_new(mem->each[i], targets[id % plan->ndirs],
-						     id + 1, plan->prog, &plan->bopts, &err);
+		cl[i].lane.rng = 0x9e3779b97f4a7c15ull * (id + 1);
+		if (plan->prog->nstreams > 1 && !client_streams(plan, &cl[i], mem->each[i]))
+			err = "out of memory for the recording's streams";
+		else
+			cl[i].bc = plan->backend->client_new(mem->each[i], targets[id % plan->ndirs],
+							     id + 1, plan->prog, &plan->bopts, &err);
 		if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;
 			f->err = errno ? errno : EIO;
@@ -411,6 +706,9 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 	client_close_if_orphaned(plan, targets, plan->ndirs);
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
+	for (unsigned i = 0; cl && i < count; i++)
+		if (cl[i].lanes)
+			pthread_mutex_destroy(&cl[i].lock);
 	talloc_free(pool);
 	return client_exit_status(stats, ok);
 }

@@ -292,6 +292,7 @@ void cluster_tick_combine(struct cluster_tick *dst, const struct cluster_tick *s
 	dst->exec_ops += src->exec_ops;
 	if (src->max_ns > dst->max_ns)
 		dst->max_ns = src->max_ns;
+	stats_lag_add(&dst->lag, &src->lag);
 	dst->running += src->running;
 	dst->ready += src->ready;
 	dst->done += src->done;

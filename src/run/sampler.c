@@ -128,6 +128,8 @@ static void local_tick(struct driver *d, uint64_t tick, struct cluster_tick *t)
 		.interrupted = procs_interrupts() ? procs_interrupt_signal() : 0,
 		.failed_rank = -1,
 	};
+	for (unsigned i = 0; d->plan->replay_timing == REPLAY_EXACT && i < d->plan->nclients; i++)
+		stats_lag_add(&t->lag, &d->stats->slot[i].lag);
 	if (d->plan->run_once && d->sampler.phase == PHASE_EXECUTE && all_passes_done(d)) {
 		t->done = 1;
 		t->done_s = sampler_rank_seconds(d);
@@ -241,6 +243,9 @@ static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev
 		.phase = phase_name(d->sampler.phase),
 		.secs = (unsigned)(secs + 0.5),
 		.max_latency_ms = max_ms,
+		.behind = d->plan->prog->calls && d->plan->replay_timing == REPLAY_EXACT,
+		.behind_mean_ms = all->lag.count ? all->lag.sum_ns / 1e6 / all->lag.count : 0,
+		.behind_max_ms = all->lag.max_ns / 1e6,
 	};
 	*prev_bytes = all->bytes;
 	d->sampler.shown = p;

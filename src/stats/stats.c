@@ -128,6 +128,20 @@ static void add_straddle(struct straddle *dst, uint64_t count, uint64_t max_ns, 
 	}
 }
 
+void stats_record_skipped(struct client_slot *s, enum phase ph, enum op_type op)
+{
+	stats_add(&s->phase[ph].op[op].skipped, 1);
+}
+
+void stats_lag_add(struct lag *l, const struct lag *s)
+{
+	l->count += stats_get(&s->count);
+	l->sum_ns += stats_get(&s->sum_ns);
+	uint64_t m = stats_get(&s->max_ns);
+	if (m > l->max_ns)
+		l->max_ns = m;
+}
+
 void stats_record_unsupported(struct client_slot *s, enum phase ph, enum op_type op)
 {
 	stats_add(&s->phase[ph].op[op].unsupported, 1);
@@ -200,6 +214,7 @@ static void add_figures(struct phase_stats *out, const struct op_stats *op,
 			out->bytes_written += bytes;
 		d->errors += stats_get(&o->errors);
 		d->unsupported += stats_get(&o->unsupported);
+		d->skipped += stats_get(&o->skipped);
 		d->total_ns += stats_get(&o->total_ns);
 		uint64_t m = stats_get(&o->max_ns);
 		if (m > d->max_ns)
@@ -266,6 +281,7 @@ void stats_group_collect(struct stats_group *g, const struct stats_region *r, in
 		const struct client_slot *s = &r->slot[i];
 		g->clients++;
 		g->pause_ns += stats_get(&s->pause_ns);
+		stats_lag_add(&g->lag, &s->lag);
 		add_straddle(&g->straddled, stats_get(&s->straddled.count),
 			     stats_get(&s->straddled.max_ns), stats_get(&s->straddled.type));
 		add_phase(&exec, &s->phase[PHASE_EXECUTE]);
@@ -284,6 +300,7 @@ void stats_group_add(struct stats_group *dst, const struct stats_group *src)
 {
 	dst->clients += src->clients;
 	dst->pause_ns += src->pause_ns;
+	stats_lag_add(&dst->lag, &src->lag);
 	add_straddle(&dst->straddled, src->straddled.count, src->straddled.max_ns,
 		     src->straddled.type);
 	add_sums(&dst->exec, &src->exec);

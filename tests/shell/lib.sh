@@ -73,8 +73,8 @@ expect_status() {
 # only_progress_says_execute FILE: mmtests picks the progress lines out
 # with "grep execute"; no other line of the output may hold the word.
 only_progress_says_execute() {
-	_n=$(grep execute "$1" | grep -Evc ' MB/sec  execute +[0-9]+ sec  latency ')
-	expect_eq "$_n" 0 "lines of $1 that say execute and are no progress line"
+	_lines=$(grep execute "$1" | grep -Evc ' MB/sec  execute +[0-9]+ sec  latency ')
+	expect_eq "$_lines" 0 "lines of $1 that say execute and are no progress line"
 }
 
 # A size-limited tmpfs at $1 (needs root); returns 1 where mounting is refused.

@@ -1045,7 +1045,7 @@ static void json_has_every_top_level_key(void **state)
 					    "config", "environment", "result", "probe", "probes", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status", "disks",
-					    "memory", "host", "series", "replayed" };
+					    "memory", "host", "series", "replayed", "replay" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
@@ -2082,9 +2082,9 @@ static void dbench4_lines_before_the_table_are_4_0s(void **state)
 {
 	struct run_plan *plan = plan_new(ctx_of(state));
 	struct progress p[] = {
-		{ OUTPUT_DBENCH4, false, 3, 3, 3000, 12.5, 0, "warmup", 1, 0, 4.5 },
-		{ OUTPUT_DBENCH4, false, 3, 3, 30000, 133.714, 0, "execute", 12, 12, 0.25 },
-		{ OUTPUT_DBENCH4, false, 3, 2, 30000, 0, 0, "cleanup", 1, 13, 0 },
+		{ OUTPUT_DBENCH4, false, 3, 3, 3000, 12.5, 0, "warmup", 1, 0, 4.5, false, 0, 0 },
+		{ OUTPUT_DBENCH4, false, 3, 3, 30000, 133.714, 0, "execute", 12, 12, 0.25, false, 0, 0 },
+		{ OUTPUT_DBENCH4, false, 3, 2, 30000, 0, 0, "cleanup", 1, 13, 0, false, 0, 0 },
 		{ 0 },
 	};
 
@@ -2186,8 +2186,8 @@ static void classic_cleanup_lines_count_down_the_clients_left(void **state)
 {
 	struct run_plan *plan = plan_new(ctx_of(state));
 	struct progress p[] = {
-		{ OUTPUT_CLASSIC, false, 3, 3, 30000, 133.714, 120.5, "execute", 12, 12, 0.25 },
-		{ OUTPUT_CLASSIC, false, 3, 2, 30000, 0, 0, "cleanup", 1, 13, 1.5 },
+		{ OUTPUT_CLASSIC, false, 3, 3, 30000, 133.714, 120.5, "execute", 12, 12, 0.25, false, 0, 0 },
+		{ OUTPUT_CLASSIC, false, 3, 2, 30000, 0, 0, "cleanup", 1, 13, 1.5, false, 0, 0 },
 		{ 0 },
 	};
 

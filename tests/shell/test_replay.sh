@@ -1,0 +1,229 @@
+# test_replay.sh - a recording (the system-call dialect, doc/SYSCALLS.md)
+# replayed: streams in their recorded order, exact timing, N clients that
+# never meet, the outcome check and --strict, skipped calls, the options.
+. "$TOP/tests/shell/lib.sh"
+mkdir -p "$T/d"
+
+# within LOW HIGH VALUE
+within() {
+	awk -v lo="$1" -v hi="$2" -v v="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
+}
+
+# Two streams share one file: stream 1 appends to "a" and renames it to
+# "b"; stream 2 then opens "b", reads all of it (the 4096 bytes made
+# before the pass and the 1000 appended) and finds "a" gone; stream 1
+# renames it back.  Run out of order, the open, the read or the stat has
+# another outcome.
+cat >"$T/two.load" <<'EOF'
+syscalls 1
+init file "a" 4096 0644
+1 0.000 0.001 thread 2
+1 0.010 0.001 openat "a" O_WRONLY|O_APPEND 0 3
+1 0.020 0.001 write 3 1000 1000
+1 0.030 0.001 close 3 0
+1 0.040 0.001 rename "a" "b" 0
+2 0.050 0.001 openat "b" O_RDONLY 0 3
+2 0.060 0.001 read 3 65536 5096
+2 0.070 0.001 close 3 0
+2 0.080 0.001 stat "a" ENOENT
+1 0.090 0.001 rename "b" "a" 0
+EOF
+
+begin "two streams renaming and reading one file replay in the recorded order 200 times"
+passes=0 runs=0
+while [ "$passes" -lt 200 ] && [ "$runs" -lt 20 ]; do
+	"$DBENCH" -q -t 2 --warmup 0 --replay-timing=asap -c "$T/two.load" -D "$T/d" \
+		--json="$T/two.json" 1 >"$T/two.out" 2>&1 || fail "exit status $?: $(tail -3 "$T/two.out")"
+	errs=$(jq '[.ops[].errors] | add' "$T/two.json")
+	expect_eq "$errs" 0 "outcome differences"
+	expect_eq "$(jq '[.ops[].skipped // 0] | add' "$T/two.json")" 0 "skipped calls"
+	# a pass is one read; a pass cut by the time limit may leave its
+	# read in without its last rename
+	n=$(jq '.ops.rename.count / 2 | floor' "$T/two.json")
+	passes=$((passes + n)) runs=$((runs + 1))
+done
+[ "$passes" -ge 200 ] || fail "only $passes passes in $runs runs"
+end
+
+# 31 calls, one every 0.1 s: a recording of 3 seconds.
+{
+	echo 'syscalls 1'
+	i=0
+	while [ $i -le 30 ]; do
+		printf '1 %d.%d00000 0.000010 stat "x" ENOENT\n' $((i / 10)) $((i % 10))
+		i=$((i + 1))
+	done
+} >"$T/exact.load"
+
+begin "exact timing replays a 3-second recording in 3 s and says how far behind it ran"
+"$DBENCH" --run-once --replay-timing=exact -c "$T/exact.load" -D "$T/d" \
+	--json="$T/exact.json" 1 >"$T/exact.out" 2>&1 || fail "exit status $?"
+el=$(jq .result.elapsed_s "$T/exact.json")
+# never early (each call is held to its time); late by at most 5 %: the
+# calls are a few microseconds of work, so on a busy machine only the
+# wake-ups can be late, and 150 ms over 31 of them is generous for that
+within 2.99 3.15 "$el" || fail "the pass took $el s"
+expect_eq "$(jq -r .replay.timing "$T/exact.json")" exact
+expect_eq "$(jq .replay.behind_calls "$T/exact.json")" 31 "calls held to their time"
+mx=$(jq .replay.behind_max_ms "$T/exact.json")
+within 0 150 "$mx" || fail "worst $mx ms behind"
+expect_match "$(cat "$T/exact.out")" '^Behind the recording: mean [0-9.]+ ms, worst [0-9.]+ ms \(31 calls'
+# as fast as possible, the same 31 calls take a moment
+"$DBENCH" --run-once -c "$T/exact.load" -D "$T/d" --json="$T/asap.json" 1 >/dev/null 2>&1 ||
+	fail "asap: exit status $?"
+el=$(jq .result.elapsed_s "$T/asap.json")
+within 0 1 "$el" || fail "asap took $el s"
+expect_eq "$(jq .replay.behind_calls "$T/asap.json")" null "asap has no lag"
+end
+
+begin "--replay-speed=2 replays it in half the time; progress lines say how far behind"
+"$DBENCH" --run-once --replay-timing=exact --replay-speed=2 -c "$T/exact.load" -D "$T/d" \
+	--json="$T/fast.json" 1 >"$T/fast.out" 2>&1 || fail "exit status $?"
+el=$(jq .result.elapsed_s "$T/fast.json")
+within 1.49 1.65 "$el" || fail "the pass took $el s at speed 2"
+expect_match "$(cat "$T/fast.out")" ' MB/sec  execute +[0-9]+ sec  latency .* behind [0-9.]+ ms, worst [0-9.]+ ms$'
+only_progress_says_execute "$T/fast.out"
+end
+
+# A program working in a tree: absolute paths, a symbolic link to / and
+# one climbing out, a file created through each; every one of them must
+# land beneath the client's own directory.
+cat >"$T/tree.load" <<'EOF'
+syscalls 1
+init dir "src" 0755
+init file "src/in.c" 3000 0644
+init symlink "root" "/"
+init symlink "up" "../../../.."
+1 0 0 openat "/src/in.c" O_RDONLY 0 3
+1 0 0 read 3 8192 3000
+1 0 0 close 3 0
+1 0 0 mkdir "/obj" 0755 0
+1 0 0 openat "obj/in.o" O_WRONLY|O_CREAT|O_EXCL 0644 4
+1 0 0 write 4 2000 2000
+1 0 0 close 4 0
+1 0 0 openat "root/escaped-root" O_WRONLY|O_CREAT 0644 5
+1 0 0 close 5 0
+1 0 0 openat "up/escaped-up" O_WRONLY|O_CREAT 0644 6
+1 0 0 close 6 0
+1 0 0 rename "obj/in.o" "obj/out.o" 0
+1 0 0 stat "obj/in.o" ENOENT
+1 0 0 getdents64 4 32768 EBADF
+EOF
+
+begin "8 clients replay one recording, each in its own directory, and none escapes"
+rm -rf "$T/d8" && mkdir "$T/d8"
+"$DBENCH" --run-once --skip-cleanup -c "$T/tree.load" -D "$T/d8" --json="$T/d8.json" 8 \
+	>"$T/d8.out" 2>&1 || fail "exit status $?: $(tail -3 "$T/d8.out")"
+expect_eq "$(jq '[.ops[].errors] | add' "$T/d8.json")" 0 "outcome differences"
+expect_eq "$(jq .ops.openat.count "$T/d8.json")" 32 "openat calls"
+i=1
+while [ $i -le 8 ]; do
+	c="$T/d8/clients/client$i"
+	[ "$(stat -c %s "$c/obj/out.o" 2>/dev/null)" = 2000 ] || fail "client$i has no obj/out.o of 2000 bytes"
+	[ -f "$c/escaped-root" ] && [ -f "$c/escaped-up" ] || fail "client$i: the links did not resolve inside it"
+	i=$((i + 1))
+done
+expect_eq "$(ls "$T/d8/clients" | wc -l)" 8 "entries of DIR/clients"
+expect_eq "$(ls "$T/d8" | tr '\n' ' ')" "clients " "entries of DIR"
+[ -e /escaped-root ] && fail "a file was made at /escaped-root"
+[ -e "$T/escaped-up" ] && fail "a file was made above DIR"
+end
+
+begin "the initial state is made before the measured window, each pass from anew"
+"$DBENCH" -q -t 2 --warmup 0 -c "$T/tree.load" -D "$T/d" --json="$T/p.json" 1 >/dev/null 2>&1 ||
+	fail "exit status $?"
+# mkdir /obj and the O_EXCL create succeed in every pass: the last pass's
+# tree was removed and the initial state made again
+expect_eq "$(jq '[.ops[].errors] | add' "$T/p.json")" 0 "outcome differences over passes"
+n=$(jq .ops.mkdir.count "$T/p.json")
+[ "$n" -ge 2 ] || fail "only $n passes"
+expect_eq "$(jq '.ops | has("init")' "$T/p.json")" false "init lines counted"
+end
+
+cat >"$T/diff.load" <<'EOF'
+syscalls 1
+1 0 0 stat "made-by-nobody" 0
+1 0 0 openat "missing" O_RDONLY 0 3
+1 0 0 read 3 100 100
+1 0 0 close 3 0
+1 0 0 stat "other" ENOENT
+EOF
+
+begin "an outcome difference is counted per call, and the run goes on"
+"$DBENCH" --run-once -c "$T/diff.load" -D "$T/d" --json="$T/diff.json" 1 >"$T/diff.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq .ops.stat.errors "$T/diff.json")" 1 "stat's differences"
+expect_eq "$(jq .ops.stat.count "$T/diff.json")" 2 "stats made"
+expect_eq "$(jq .ops.openat.errors "$T/diff.json")" 1 "openat's differences"
+# the read and the close name a descriptor the replay never opened: not
+# made, counted apart
+expect_eq "$(jq .ops.read.skipped "$T/diff.json")" 1 "reads skipped"
+expect_eq "$(jq .ops.close.skipped "$T/diff.json")" 1 "closes skipped"
+expect_eq "$(jq '.ops.read.count' "$T/diff.json")" 0 "reads made"
+expect_match "$(cat "$T/diff.out")" '^ stat +2 .* 1$'
+expect_match "$(cat "$T/diff.out")" 'skipped \(a descriptor they name was never opened by the replay\): close 1, read 1'
+end
+
+begin "--strict fails the run on the first difference, naming its line"
+"$DBENCH" --run-once --strict -c "$T/diff.load" -D "$T/d" 1 >"$T/strict.out" 2>&1
+expect_status $? 1
+expect_match "$(cat "$T/strict.out")" 'FAILED: client 1, .*diff.load:2 stat .*: ENOENT \(No such file or directory\), recorded 0'
+expect_no_match "$(cat "$T/strict.out")" 'diff.load:[3-9]'
+end
+
+begin "several streams keep one client's figures exact"
+{
+	echo 'syscalls 1'
+	s=2
+	while [ $s -le 8 ]; do echo "1 0 0 thread $s"; s=$((s + 1)); done
+	i=0
+	while [ $i -lt 500 ]; do
+		s=1
+		while [ $s -le 8 ]; do echo "$s 0 0 stat \"f$s\" ENOENT"; s=$((s + 1)); done
+		i=$((i + 1))
+	done
+} >"$T/many.load"
+"$DBENCH" --backend=null --run-once -c "$T/many.load" -D "$T/d" --json="$T/many.json" 4 \
+	>/dev/null 2>&1 || fail "exit status $?"
+expect_eq "$(jq .ops.stat.count "$T/many.json")" 16000 "stat calls of 4 clients x 8 streams"
+expect_eq "$(jq .result.operations "$T/many.json")" 16000 "operations"
+expect_eq "$(jq .replay.streams "$T/many.json")" 8 "streams"
+end
+
+begin "--stagger spreads the clients' starts"
+"$DBENCH" --backend=null --run-once --stagger=2 -c "$T/diff.load" -D "$T/d" \
+	--json="$T/st.json" 4 >/dev/null 2>&1
+expect_status $? 0
+el=$(jq .result.elapsed_s "$T/st.json")
+# the last of 4 starts 1.5 s in
+within 1.4 5 "$el" || fail "4 clients staggered over 2 s took $el s"
+end
+
+begin "--check-loadfile summarises a recording and names what a backend cannot replay"
+out=$("$DBENCH" --check-loadfile -c "$T/tree.load" 2>&1) || fail "exit status $?"
+expect_match "$out" '^streams 1$'
+expect_match "$out" '^init_files 1$'
+expect_match "$out" '^init_symlinks 2$'
+expect_match "$out" '^init_bytes 3000$'
+expect_match "$out" '^openat 4$'
+out=$("$DBENCH" --check-loadfile --backend=smb -c "$T/tree.load" 2>&1)
+expect_match "$out" 'getdents64: 1 operation not supported by the smb backend'
+end
+
+begin "bad recordings and replay options are refused before any client starts"
+printf 'syscalls 1\n1 0 0 stat "a/../b" 0\n' >"$T/bad.load"
+out=$("$DBENCH" -c "$T/bad.load" -D "$T/d" 1 2>&1)
+expect_status $? 2
+expect_match "$out" "bad.load:2: path 'a/../b' has a '..' component"
+out=$("$DBENCH" --replay-timing=later -c "$T/diff.load" -D "$T/d" 1 2>&1)
+expect_status $? 2
+expect_match "$out" "--replay-timing 'later' is not asap, think or exact"
+out=$("$DBENCH" --replay-speed=0 --replay-timing=exact -c "$T/diff.load" -D "$T/d" 1 2>&1)
+expect_status $? 2
+out=$("$DBENCH" --strict -D "$T/d" 1 2>&1)
+expect_status $? 2
+expect_match "$out" '--strict is for a recording'
+[ -z "$(ls "$T/d/clients" 2>/dev/null)" ] || fail "a client started"
+end
+
+finish
