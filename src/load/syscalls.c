@@ -180,6 +180,12 @@ struct sc {
 	unsigned ntables;
 	uint16_t *free_slots;
 	unsigned nfree, nslots, nopen;
+	/* A slot is a resource too: a call taking one that another stream's
+	 * call gave up waits for it, else the two could meet on it. */
+	struct res slot_res[LOADFILE_MAX_HANDLES];
+	uint16_t cur_stream;		/* the stream of the call being compiled */
+	uint16_t *touched;		/* slots it took or gave up */
+	size_t ntouched, touched_cap;
 	struct op *ops;
 	struct call *calls;
 	size_t cap;
@@ -713,6 +719,15 @@ static struct fdent *fd_entry(struct sc *c, uint32_t t, int64_t fd)
 	return &tb->fd[fd];
 }
 
+static void use(struct sc *c, struct res *r, uint16_t s, bool write);
+
+/* Note that the call takes or gives up `slot`. */
+static void touch_slot(struct sc *c, uint16_t slot)
+{
+	if (grow(c, (void **)&c->touched, sizeof(uint16_t), &c->touched_cap, c->ntouched + 1))
+		c->touched[c->ntouched++] = slot;
+}
+
 static int32_t take_slot(struct sc *c)
 {
 	if (c->nopen == LOADFILE_MAX_HANDLES) {
@@ -722,7 +737,10 @@ static int32_t take_slot(struct sc *c)
 	c->nopen++;
 	if (c->nopen > c->prog->max_handles)
 		c->prog->max_handles = c->nopen;
-	return c->nfree ? c->free_slots[--c->nfree] : (int32_t)c->nslots++;
+	int32_t slot = c->nfree ? c->free_slots[--c->nfree] : (int32_t)c->nslots++;
+	use(c, &c->slot_res[slot], c->cur_stream, true);	/* after its last giver */
+	touch_slot(c, (uint16_t)slot);
+	return slot;
 }
 
 static void give_slot(struct sc *c, struct fdent *e)
@@ -730,6 +748,7 @@ static void give_slot(struct sc *c, struct fdent *e)
 	if (e->slot < 0)
 		return;
 	c->free_slots[c->nfree++] = (uint16_t)e->slot;
+	touch_slot(c, (uint16_t)e->slot);
 	c->nopen--;
 	e->slot = -1;
 }
@@ -1365,6 +1384,9 @@ static bool place(struct sc *c, struct row *r)
 	if (op->type == OP_SYS_EXEC && r->call->result == 0 && !exec_closes(c, r, s, true))
 		return false;
 	table_after(c, r);
+	for (size_t i = 0; i < c->ntouched; i++)
+		used(c, &c->slot_res[c->touched[i]], s, r->call->seq, true);
+	c->ntouched = 0;
 	size_t cap = r->st->cap;
 	if (!grow(c, (void **)&r->st->ops, sizeof(uint32_t), &cap, r->st->nops + 1))
 		return false;
@@ -1414,6 +1436,7 @@ static bool row_head(struct sc *c, struct row *r, const struct token *tok)
 	r->op->timestamp = start;
 	r->call->duration = (float)dur;
 	r->call->stream = r->st - c->streams;
+	c->cur_stream = r->call->stream;
 	r->call->seq = r->st->nops + 1;
 	double gap = start - r->st->last_end;
 	r->call->gap = gap > 0 ? (float)gap : 0;
@@ -1611,6 +1634,9 @@ static void free_scratch(struct sc *c)
 			talloc_free(c->tables[t].fd[fd].res.readers);
 		talloc_free(c->tables[t].fd);
 	}
+	for (unsigned i = 0; i < LOADFILE_MAX_HANDLES; i++)
+		talloc_free(c->slot_res[i].readers);
+	talloc_free(c->touched);
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
 	talloc_free(c->dir_res);
@@ -1636,6 +1662,8 @@ bool syscalls_compile(struct program *prog, const char *name, const char *text,
 	}
 	c->prog = prog;
 	c->name = name;
+	for (unsigned i = 0; i < LOADFILE_MAX_HANDLES; i++)
+		c->slot_res[i].wstream = SC_NONE;
 	for (const char *p = text, *end = text + len; p < end && !c->err;) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *eol = nl ? nl : end;

@@ -55,6 +55,16 @@ end
 	done
 } >"$T/exact.load"
 
+begin "the recordings shipped replay with no outcome difference"
+for f in build git; do
+	"$DBENCH" --run-once -c "$TOP/loadfiles/$f.load" -D "$T/d" --json="$T/$f.json" 2 \
+		>"$T/$f.out" 2>&1 || fail "$f: exit status $?: $(tail -3 "$T/$f.out")"
+	expect_eq "$(jq '[.ops[].errors] | add' "$T/$f.json")" 0 "$f: outcome differences"
+	expect_eq "$(jq '[.ops[].skipped // 0] | add' "$T/$f.json")" 0 "$f: calls skipped"
+	[ "$(jq .replay.streams "$T/$f.json")" -gt 1 ] || fail "$f: one stream"
+done
+end
+
 begin "exact timing replays a 3-second recording in 3 s and says how far behind it ran"
 "$DBENCH" --run-once --replay-timing=exact -c "$T/exact.load" -D "$T/d" \
 	--json="$T/exact.json" 1 >"$T/exact.out" 2>&1 || fail "exit status $?"

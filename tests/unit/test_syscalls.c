@@ -424,6 +424,25 @@ static void test_waits_follow_the_resources(void **state)
 	}
 }
 
+/* A slot one stream gave up and another takes is a resource of its own:
+ * else the first's close could come after the second's open, on the
+ * second's descriptor. */
+static void test_a_slot_taken_again_waits_for_its_giver(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 thread 2\n"
+		"2 0 0 openat \"a\" O_RDONLY 0 3\n"
+		"2 0 0 close 3 0\n"
+		"1 0 0 openat \"b\" O_RDONLY 0 4\n");
+
+	assert_int_equal(p->ops[3].handle, p->ops[1].handle);
+	const struct call *c = call_of(p, 3);
+	assert_int_equal(c->ndeps, 1);
+	assert_int_equal(p->deps[c->dep].stream, 1);
+	assert_int_equal(p->deps[c->dep].seq, 2);
+}
+
 static void test_a_single_stream_has_no_waits(void **state)
 {
 	TALLOC_CTX *ctx = fixture_ctx(state);
@@ -602,6 +621,7 @@ int main(void)
 		T(test_fork_copies_the_descriptor_table),
 		T(test_exec_closes_close_on_exec_descriptors),
 		T(test_waits_follow_the_resources),
+		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
 		T(test_escapes_in_strings),
