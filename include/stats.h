@@ -336,9 +336,9 @@ void stats_record_verify(struct client_slot *s, enum phase ph, const struct veri
  * bucket before the count that covers it is published, so that a reader
  * loading the counts first finds at least as many values in the buckets.
  */
-static inline void stats_record(struct client_slot *s, const struct stats_sets *sets,
-				unsigned cpu, enum phase ph, enum op_type op, uint64_t bytes,
-				uint64_t ns, int failed, uint64_t tick)
+static inline __attribute__((always_inline)) void
+stats_record(struct client_slot *s, const struct stats_sets *sets, unsigned cpu, enum phase ph,
+	     enum op_type op, uint64_t bytes, uint64_t ns, int failed, uint64_t tick)
 {
 	struct op_stats *o = &s->phase[ph].op[op];
 	uint64_t n = o->count;		/* ours: we are the only writer */

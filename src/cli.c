@@ -112,7 +112,7 @@ static const struct poptOption options[] = {
 	{ "replay-timing", 0, POPT_ARG_STRING, FIELD(replay_timing), 0,
 	  "a recording's calls: as soon as they may (asap, the default), keeping"
 	  " each stream's gaps (think) or at their recorded times (exact)",
-	  "asap|think|exact" },
+	  "MODE" },
 	{ "replay-speed", 0, POPT_ARG_DOUBLE, FIELD(replay_speed), 0,
 	  "a recording's times and gaps divided by X (default 1)", "X" },
 	{ "strict", 0, POPT_ARG_NONE, FIELD(strict), 0,

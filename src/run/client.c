@@ -276,6 +276,9 @@ static const char *call_difference(char *buf, size_t len, const struct program *
  * when it paused; in exact timing, how late it starts is noted. */
 static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
 		      struct client *c, struct lane *l, const struct op *op, enum phase ph)
+	__attribute__((noinline));
+static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
+		      struct client *c, struct lane *l, const struct op *op, enum phase ph)
 {
 	const struct call *call = loadfile_call(plan->prog, op);
 	uint64_t at;
@@ -311,20 +314,58 @@ static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
 
 /* ---- one operation ---- */
 
+/* The first failure of client c that stops the run, in its slot (under
+ * the client's lock when its lanes share it). */
+static void stop_on(const struct run_plan *plan, struct client *c, const struct op *op,
+		    int err, const char *detail)
+{
+	char why[VERIFY_DETAIL_MAX];
+
+	if (c->failed)
+		return;
+	c->failed = true;
+	if (!detail && (op->flags & OPF_SYSCALL))
+		detail = call_difference(why, sizeof(why), plan->prog, op, err);
+	record_failure(c, op, err, detail);
+}
+
+/* An operation the backend cannot express, or a recording's call on a
+ * descriptor never opened: counted as such, not timed.  False when that
+ * stops the run (a call not made, with --strict). */
+static bool not_made(const struct run_plan *plan, struct client *c, struct lane *l,
+		     const struct op *op, int err, enum phase ph, bool shared)
+{
+	if (shared)
+		pthread_mutex_lock(l->lock);
+	if (err == BACKEND_SKIPPED)
+		stats_record_skipped(c->slot, ph, op->type);
+	else
+		stats_record_unsupported(c->slot, ph, op->type);
+	bool stop = err == BACKEND_SKIPPED && plan->strict;
+	if (stop)
+		stop_on(plan, c, op, err, NULL);
+	if (shared)
+		pthread_mutex_unlock(l->lock);
+	return !stop;
+}
+
 /*
  * Run one operation of client c on lane l: its pacing, the call, its
- * outcome and its record.  False when it did not go as the loadfile
+ * outcome and its record.  Always inlined with `shared` (lanes share the
+ * slot: take the client's lock) and `call` (the program is a recording)
+ * constant, so that the loop of a dbench 4 or 5 loadfile carries nothing
+ * of recordings.  False when it did not go as the loadfile
  * expected and that stops the run (a recording's difference does only
  * with --strict).  An operation the backend cannot express
  * (BACKEND_NOT_SUPPORTED), or a recording's call not made
  * (BACKEND_SKIPPED), is counted as such and passed over; a recording's
  * thread, fork and exec rows are performed but not counted.
  */
-static bool run_op(const struct run_plan *plan, struct stats_region *r, struct client *c,
-		   struct lane *l, const struct op *op, const struct op *next, enum phase ph)
+static inline __attribute__((always_inline)) bool
+run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, struct lane *l,
+       const struct op *op, const struct op *next, enum phase ph, bool shared, bool call)
 {
 	const struct op_desc *d = &op_table[op->type];
-	bool call = op->flags & OPF_SYSCALL;
 
 	uint64_t t0 = opclock_start();
 	/* The clock is read again only after a pause, which is not latency. */
@@ -333,10 +374,10 @@ static bool run_op(const struct run_plan *plan, struct stats_region *r, struct c
 	if (paused) {
 		uint64_t t = opclock_start();
 		if (ph == PHASE_EXECUTE) {
-			if (l->lock)
+			if (shared)
 				pthread_mutex_lock(l->lock);
 			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
-			if (l->lock)
+			if (shared)
 				pthread_mutex_unlock(l->lock);
 		}
 		if (current_phase(r) == PHASE_STOP)
@@ -353,18 +394,8 @@ static bool run_op(const struct run_plan *plan, struct stats_region *r, struct c
 		if (op_is_untimed(op->type))
 			return true;
 	}
-	if (err == BACKEND_NOT_SUPPORTED || err == BACKEND_SKIPPED) {	/* counted, not timed */
-		if (l->lock)
-			pthread_mutex_lock(l->lock);
-		if (err == BACKEND_SKIPPED)
-			stats_record_skipped(c->slot, ph, op->type);
-		else
-			stats_record_unsupported(c->slot, ph, op->type);
-		if (l->lock)
-			pthread_mutex_unlock(l->lock);
-		if (err == BACKEND_NOT_SUPPORTED || !plan->strict)
-			return true;
-	}
+	if (__builtin_expect(err == BACKEND_NOT_SUPPORTED || (call && err == BACKEND_SKIPPED), 0))
+		return not_made(plan, c, l, op, err, ph, shared);	/* counted, not timed */
 	/* A failure with a detail (wrong data) no expected status excuses. */
 	const char *detail = err > 0 ? failure_detail(plan->backend, c->bc) : NULL;
 	bool failed = call ? call_differs(plan->prog, op, err)
@@ -378,11 +409,10 @@ static bool run_op(const struct run_plan *plan, struct stats_region *r, struct c
 	 * reported. */
 	if (ph == PHASE_EXECUTE && current_phase(r) == PHASE_STOP)
 		ph = PHASE_STOP;
-	if (l->lock)
+	if (shared)
 		pthread_mutex_lock(l->lock);
-	if (err != BACKEND_SKIPPED)
-		stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes,
-			     opclock_ns(t0, t1), failed, stats_get(&r->ctl.tick));
+	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
+		     failed, stats_get(&r->ctl.tick));
 	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
 		stats_record_straddle(c->slot, op->type, opclock_ns(t0, t1));
 	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify) {
@@ -391,15 +421,9 @@ static bool run_op(const struct run_plan *plan, struct stats_region *r, struct c
 	}
 	bool stop = failed && (call ? plan->strict || detail
 				    : !plan->continue_on_error || detail);
-	if (stop && !c->failed) {
-		char why[VERIFY_DETAIL_MAX];
-		c->failed = true;
-		record_failure(c, op, err,
-			       detail ? detail : call ? call_difference(why, sizeof(why),
-									 plan->prog, op, err)
-						: NULL);
-	}
-	if (l->lock)
+	if (__builtin_expect(stop, 0))
+		stop_on(plan, c, op, err, detail);
+	if (shared)
 		pthread_mutex_unlock(l->lock);
 	l->paced_bytes += bytes;
 	hold_to_rate(plan, r, c, l);
@@ -408,13 +432,14 @@ static bool run_op(const struct run_plan *plan, struct stats_region *r, struct c
 
 /* Run client c's next operation and move on; false when that stops the
  * run. */
-static bool step(const struct run_plan *plan, struct stats_region *r, struct client *c,
-		 enum phase ph)
+static inline __attribute__((always_inline)) bool
+step(const struct run_plan *plan, struct stats_region *r, struct client *c, enum phase ph,
+     bool calls)
 {
 	const struct program *prog = plan->prog;
 
 	if (!run_op(plan, r, c, &c->lane, &prog->ops[c->pos],
-		    &prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0], ph))
+		    &prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0], ph, false, calls))
 		return false;
 	return next_op(plan, c);
 }
@@ -445,7 +470,7 @@ static void run_stream(void *arg, unsigned s)
 			break;
 		if (i == 0 && s > 0)	/* think: its gap counts from its start */
 			l->prev_end_ns = monotonic_ns();
-		if (!run_op(lr->plan, lr->r, lr->c, l, op, NULL, ph)) {
+		if (!run_op(lr->plan, lr->r, lr->c, l, op, NULL, ph, true, true)) {
 			streams_abort(lr->c->ss);
 			break;
 		}
@@ -516,10 +541,59 @@ static bool replay_all_streams(const struct run_plan *plan, struct stats_region 
 	return ok;
 }
 
-/* --stagger: client c is held back until its start. */
-static bool staggered(const struct client *c, uint64_t now)
+/* One operation of each unfinished client in turn until told to stop;
+ * inlined once for recordings and once for the other dialects. */
+static inline __attribute__((always_inline)) bool
+rounds(const struct run_plan *plan, struct stats_region *r, struct client *cl, unsigned count,
+       bool calls)
 {
-	return c->start_ns > now;
+	for (unsigned left = count; left > 0;) {
+		left = 0;
+		for (unsigned i = 0; i < count; i++) {
+			if (cl[i].finished)
+				continue;
+			/* looked at before each operation: with many clients in
+			 * a process, a round can outlast the time limit */
+			enum phase ph = current_phase(r);
+			if (ph == PHASE_STOP)
+				return true;
+			if (!step(plan, r, &cl[i], ph, calls))
+				return false;
+			left += !cl[i].finished;
+		}
+	}
+	return true;
+}
+
+/* replay() with --stagger: a client is passed over until its start. */
+static bool replay_staggered(const struct run_plan *plan, struct stats_region *r,
+			     struct client *cl, unsigned count)
+{
+	for (unsigned left = count; left > 0;) {
+		uint64_t now = monotonic_ns(), next = UINT64_MAX;
+		left = 0;
+		for (unsigned i = 0; i < count; i++) {
+			if (cl[i].finished)
+				continue;
+			left++;
+			if (cl[i].start_ns > now) {
+				next = cl[i].start_ns < next ? cl[i].start_ns : next;
+				continue;
+			}
+			enum phase ph = current_phase(r);
+			if (ph == PHASE_STOP)
+				return true;
+			if (!step(plan, r, &cl[i], ph, plan->prog->calls != NULL))
+				return false;
+			left -= cl[i].finished;
+			next = 0;
+		}
+		if (next != UINT64_MAX && next != 0)
+			sleep_until(r, next);
+		if (current_phase(r) == PHASE_STOP)
+			return true;
+	}
+	return true;
 }
 
 /* Take one operation of each unfinished client in turn until told to stop. */
@@ -536,33 +610,10 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 	}
 	if (plan->prog->nstreams > 1)
 		return replay_all_streams(plan, r, cl, count);
-	for (unsigned left = count; left > 0;) {
-		uint64_t now = plan->stagger_s > 0 ? monotonic_ns() : 0, next = UINT64_MAX;
-		left = 0;
-		for (unsigned i = 0; i < count; i++) {
-			if (cl[i].finished)
-				continue;
-			left++;
-			if (now && staggered(&cl[i], now)) {
-				next = cl[i].start_ns < next ? cl[i].start_ns : next;
-				continue;
-			}
-			/* looked at before each operation: with many clients in
-			 * a process, a round can outlast the time limit */
-			enum phase ph = current_phase(r);
-			if (ph == PHASE_STOP)
-				return true;
-			if (!step(plan, r, &cl[i], ph))
-				return false;
-			left -= cl[i].finished;
-			next = 0;
-		}
-		if (next != UINT64_MAX && next != 0)
-			sleep_until(r, next);
-		if (current_phase(r) == PHASE_STOP)
-			return true;
-	}
-	return true;
+	if (plan->stagger_s > 0)
+		return replay_staggered(plan, r, cl, count);
+	return plan->prog->calls ? rounds(plan, r, cl, count, true)
+				 : rounds(plan, r, cl, count, false);
 }
 
 /* Every client of the process says it has stopped before the first
