@@ -1620,6 +1620,7 @@ static bool finish(struct sc *c)
 	prog->dirs = c->dirs.order;
 	prog->ndirs = c->dirs.count;
 	prog->max_buffer = c->max_buffer;
+	prog->max_transfer = c->max_buffer;
 	return true;
 }
 
