@@ -14,11 +14,16 @@
  * libsmbclient reads its client settings from ~/.smb/smb.conf, else from
  * /etc/samba/smb.conf, as smbclient does; the dialects (SMB2_02 to
  * SMB3_11, or the one --smb-protocol pins, NT1 among them), the port,
- * the timeout and the credentials are set here whatever those say.  The library cannot
- * lock byte ranges or flush a file: LockX, UnlockX and Flush are not
- * supported (counted as such, never sent).  The server resolves every
- * name: confinement beneath SHARE/PATH/clients rests on the loadfile's
- * paths (which never hold "..") and on the server's own rules for links.
+ * the timeout and the credentials are set here whatever those say.  The
+ * library cannot lock byte ranges or flush a file: LockX, UnlockX and
+ * Flush are not supported (counted as such, never sent).  dbench 5.0's
+ * SMB dialect (OPEN ... Deltree) is sent as that version's smb backend
+ * sent it, through the same calls.  A query by a name the trace holds
+ * open goes to the open file (smb_held()): libsmbclient has no compound,
+ * so that is the one way to spare the server a create and a close.  The
+ * server resolves every name: confinement beneath SHARE/PATH/clients
+ * rests on the loadfile's paths (which never hold "..") and on the
+ * server's own rules for links.
  */
 #include <errno.h>
 #include <fcntl.h>
