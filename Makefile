@@ -63,7 +63,7 @@ DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libj
             libsmbclient-dev libnfs-dev libgsl-dev
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
-            nfs-ganesha nfs-ganesha-vfs rpcbind gdb
+            nfs-ganesha nfs-ganesha-vfs rpcbind gdb git sqlite3 fio
 
 .PHONY: all check check-sanitize fuzz install loadfile clean deps
 
