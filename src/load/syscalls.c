@@ -849,7 +849,10 @@ static bool init_data(struct sc *c, struct init_entry *e, const struct init_entr
 	return true;
 }
 
-static bool init_line(struct sc *c, const struct token *tok, int n)
+/* The kind of entry an init line makes (INIT_DIR ...), with its count of
+ * arguments and the room for one more checked; -1 after saying what is
+ * wrong. */
+static int init_kind(struct sc *c, const struct token *tok, int n)
 {
 	static const struct { const char *word; int nargs; } kinds[] = {
 		[INIT_DIR] = { "dir", 2 }, [INIT_FILE] = { "file", 3 },
@@ -859,23 +862,73 @@ static bool init_line(struct sc *c, const struct token *tok, int n)
 
 	if (c->in_calls) {
 		fail(c, "an init line after the first call (the initial state comes first)");
-		return false;
+		return -1;
 	}
 	for (k = 0; k < 4 && !(n >= 2 && token_is(&tok[1], kinds[k].word)); k++)
 		;
 	if (k == 4) {
 		fail(c, "init takes dir, file, symlink or data, not '%s'",
 		     n >= 2 ? tokstr(c, &tok[1]) : "");
-		return false;
+		return -1;
 	}
 	if (n - 2 != kinds[k].nargs) {
 		fail(c, "init %s takes %d arguments, got %d", kinds[k].word, kinds[k].nargs, n - 2);
-		return false;
+		return -1;
 	}
 	if (c->prog->ninit == LOADFILE_MAX_INIT) {
 		fail(c, "more than %d init lines", LOADFILE_MAX_INIT);
+		return -1;
+	}
+	return k;
+}
+
+/* What an init dir, file or symlink line says beside its path: the
+ * symlink's target, the file's size, the mode of either other; counted
+ * in the program's summary.  False after saying what is wrong. */
+static bool init_made(struct sc *c, struct init_entry *e, const struct token *tok)
+{
+	int64_t v;
+
+	if (e->kind == INIT_SYMLINK) {
+		if (!tok[3].quoted) {
+			fail(c, "a symlink's target is a quoted string");
+			return false;
+		}
+		long t = intern(c, &c->paths, tok[3].s, tok[3].len);
+		if (t < 0)
+			return false;
+		e->target = c->paths.order[t];
+		c->prog->init_symlinks++;
+		return true;
+	}
+	if (e->kind == INIT_FILE) {
+		if (!parse_int(c, &tok[3], false, &e->size))
+			return false;
+		if (e->size > LOADFILE_MAX_INIT_SIZE) {
+			fail(c, "init file size %" PRId64 " is above the 1 TiB limit", e->size);
+			return false;
+		}
+		c->prog->init_files++;
+		c->prog->init_bytes += e->size;
+	} else {
+		c->prog->init_dirs++;
+	}
+	if (!parse_flags(c, &tok[e->kind == INIT_FILE ? 4 : 3], &v))
+		return false;
+	if (v < 0 || v > 07777) {
+		fail(c, "mode %" PRIo64 " is not between 0 and 07777", v);
 		return false;
 	}
+	e->mode = (uint32_t)v;
+	return true;
+}
+
+static bool init_line(struct sc *c, const struct token *tok, int n)
+{
+	int k = init_kind(c, tok, n);
+
+	if (k < 0)
+		return false;
 	if (!grow(c, (void **)&c->init, sizeof(struct init_entry), &c->init_cap,
 		  c->prog->ninit + 1))
 		return false;
@@ -899,38 +952,8 @@ static bool init_line(struct sc *c, const struct token *tok, int n)
 		fail(c, "the parent of '%s' is not made by an init dir line above", e->path);
 		return false;
 	}
-	int64_t v;
-	if (k == INIT_SYMLINK) {
-		if (!tok[3].quoted) {
-			fail(c, "a symlink's target is a quoted string");
-			return false;
-		}
-		long t = intern(c, &c->paths, tok[3].s, tok[3].len);
-		if (t < 0)
-			return false;
-		e->target = c->paths.order[t];
-		c->prog->init_symlinks++;
-	} else if (k == INIT_FILE) {
-		if (!parse_int(c, &tok[3], false, &e->size))
-			return false;
-		if (e->size > LOADFILE_MAX_INIT_SIZE) {
-			fail(c, "init file size %" PRId64 " is above the 1 TiB limit", e->size);
-			return false;
-		}
-		c->prog->init_files++;
-		c->prog->init_bytes += e->size;
-	} else {
-		c->prog->init_dirs++;
-	}
-	if (k != INIT_SYMLINK) {
-		if (!parse_flags(c, &tok[k == INIT_FILE ? 4 : 3], &v))
-			return false;
-		if (v < 0 || v > 07777) {
-			fail(c, "mode %" PRIo64 " is not between 0 and 07777", v);
-			return false;
-		}
-		e->mode = (uint32_t)v;
-	}
+	if (!init_made(c, e, tok))
+		return false;
 	c->prog->ninit++;
 	return true;
 }

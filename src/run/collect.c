@@ -70,16 +70,13 @@ void collect_dump_hists(struct driver *d)
 	talloc_free(path);
 }
 
-/* Every rank's figures, reduced to rank 0 and turned into the result
- * there, in the memory collect_reserve() made.  The other ranks take part
- * and get NULL. */
-struct run_result *collect_result(struct driver *d, json_t *env)
+/* Every rank's figures reduced to rank 0, all and a directory at a time,
+ * and the totals, clients and directories of res filled there (the other
+ * ranks take part, with res NULL). */
+static void collect_figures(struct driver *d, struct run_result *res)
 {
 	const struct run_plan *plan = d->plan;
 	struct collect *c = &d->collect;
-	unsigned nranks = cluster_size(), ndirs = plan->ndirs;
-	bool root = cluster_rank() == 0;
-	struct run_result *res = c->res;
 	struct cluster_rank me = { .seconds = sampler_rank_seconds(d) };
 	const struct sampler *s = &d->sampler;
 
@@ -90,23 +87,26 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 	cluster_reduce_groups(c->all, 1);
 	cluster_gather_clients(c->mine, plan->nclients, c->clients);
 	cluster_gather_ranks(&me, c->ranks);
-	if (root) {
+	if (res) {
 		res->started_at = c->started_at;
 		res->mpi = cluster_mpi();
 		res->exec_seconds = s->end_ns > s->exec_ns ? (s->end_ns - s->exec_ns) / 1e9 : 0;
 		result_fill_figures(res, &(struct run_figures){ c->all, c->clients });
 	}
-	for (unsigned i = 0; i < ndirs; i++) {	/* one directory's group at a time */
+	for (unsigned i = 0; i < plan->ndirs; i++) {	/* one directory's group at a time */
 		memset(c->dir, 0, sizeof(*c->dir));
 		stats_group_collect(c->dir, d->stats, (int)i);
 		cluster_reduce_groups(c->dir, 1);
-		if (root)
+		if (res)
 			result_fill_dir(res, i, c->dir, c->merged);
 	}
-	if (!root)
-		return NULL;
-	c->res = NULL;		/* the caller's now */
-	if (plan->nprobes)
+}
+
+/* What the sampler kept, handed to the result: the probe's listings,
+ * the timeline, the passes. */
+static void collect_sampled(struct driver *d, struct run_result *res)
+{
+	if (d->plan->nprobes)
 		result_fill_probe(res, d->stats);	/* rank 0's: the only ones */
 	res->timeline = talloc_steal(res, d->sampler.timeline);
 	res->ntimeline = d->sampler.ntimeline;
@@ -115,22 +115,31 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 	res->passes = talloc_steal(res, d->sampler.passes);
 	res->npasses = d->sampler.npasses;
 	res->passes_lost = d->sampler.passes_lost;
-	for (unsigned r = 0; r < nranks; r++) {
+}
+
+/* Each rank's bytes and time, its host and kernel. */
+static void collect_ranks(struct driver *d, struct run_result *res)
+{
+	const struct run_plan *plan = d->plan;
+
+	for (unsigned r = 0; r < cluster_size(); r++) {
 		/* a broken cluster gathered rank 0's alone: the others' figures
 		 * are missing (no time, so no rate), not a rank that moved nothing */
 		bool known = r == 0 || !cluster_broken();
 		res->ranks[r] = (struct rank_result){
 			.rank = r, .host = cluster_host(r), .kernel = cluster_kernel(r),
-			.clients = plan->nclients, .bytes = known ? c->ranks[r].bytes : 0,
-			.seconds = !known ? 0 : plan->run_once ? c->ranks[r].seconds
+			.clients = plan->nclients, .bytes = known ? d->collect.ranks[r].bytes : 0,
+			.seconds = !known ? 0 : plan->run_once ? d->collect.ranks[r].seconds
 							       : res->exec_seconds,
 		};
 	}
 	result_fill_ranks(res);
-	result_fill_disks(res, d->sampler.disks);
-	if (d->sampler.host_marks == 2)
-		hostload_figures(&res->host, &d->sampler.host_start, &d->sampler.host_end,
-				 res->exec_seconds, (unsigned)get_nprocs());
+}
+
+/* How the run ended: its failure, the signal that interrupted it, and the
+ * exit code they make. */
+static void collect_outcome(struct driver *d, struct run_result *res)
+{
 	res->failure = talloc_steal(res, d->failure);
 	/* a signal after the execute window ended leaves the results whole,
 	 * unless a second one abandoned the clients' cleanup */
@@ -143,21 +152,48 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 		       : 128 + sig;
 	if (res->missing && res->exit_code == EXIT_OK)
 		res->exit_code = EXIT_RUN_FAILED;
+}
+
+/* The environment record (rank 0's, or NULL), with every rank's host and
+ * kernel, taken by the result. */
+static void collect_environment(struct run_result *res, json_t *env)
+{
+	res->environment = env;
+	if (!env)
+		return;
+	json_t *list = json_array();
+	for (unsigned r = 0; r < cluster_size(); r++)
+		json_array_append_new(list, json_pack("{s:I, s:s, s:s}",
+			"rank", (json_int_t)r, "host", cluster_host(r),
+			"kernel", cluster_kernel(r)));
+	json_object_set_new(env, "ranks", list);
+	result_keep_json(res, env);
+}
+
+/* Every rank's figures, reduced to rank 0 and turned into the result
+ * there, in the memory collect_reserve() made.  The other ranks take part
+ * and get NULL. */
+struct run_result *collect_result(struct driver *d, json_t *env)
+{
+	struct run_result *res = cluster_rank() == 0 ? d->collect.res : NULL;
+
+	collect_figures(d, res);
+	if (!res)
+		return NULL;
+	d->collect.res = NULL;		/* the caller's now */
+	collect_sampled(d, res);
+	collect_ranks(d, res);
+	result_fill_disks(res, d->sampler.disks);
+	if (d->sampler.host_marks == 2)
+		hostload_figures(&res->host, &d->sampler.host_start, &d->sampler.host_end,
+				 res->exec_seconds, (unsigned)get_nprocs());
+	collect_outcome(d, res);
 	res->setup_s = d->setup_s;
 	res->sampler_cpu_ms = d->sampler.cpu_ms;
 	res->sampler_realtime = d->sampler.realtime;
 	res->op_clock = opclock_name();
 	res->op_clock_hz = opclock.hz;
-	res->environment = env;
-	if (env) {
-		json_t *list = json_array();
-		for (unsigned r = 0; r < nranks; r++)
-			json_array_append_new(list, json_pack("{s:I, s:s, s:s}",
-				"rank", (json_int_t)r, "host", cluster_host(r),
-				"kernel", cluster_kernel(r)));
-		json_object_set_new(env, "ranks", list);
-		result_keep_json(res, env);
-	}
+	collect_environment(res, env);
 	return res;
 }
 

@@ -109,12 +109,138 @@ bool driver_check_start(const struct run_plan *plan)
 	return ok;
 }
 
+/*
+ * What the clients need before they fork: the statistics, the pipe that
+ * starts them, the slots of processes and results, the backend prepared;
+ * on rank 0 the environment (into *env, for a JSON record) and the disks
+ * to sample.  False after saying what is wrong.
+ */
+static bool driver_prepare(struct driver *d, json_t **env)
+{
+	const struct run_plan *plan = d->plan;
+	bool root = cluster_rank() == 0;
+
+	d->stats = stats_map(d->ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf(),
+			     plan->nprobes);
+	if (!d->stats) {
+		say("cannot set up shared statistics for %u clients: %s\n",
+			plan->nclients, strerror(errno));
+		return false;
+	}
+	if (pipe2(d->procs.start_pipe, O_CLOEXEC) < 0) {
+		int err = errno;
+		say("cannot make the pipe that starts the clients: %s%s\n",
+			strerror(err), procs_limit_hint(d->ctx, err));
+		return false;
+	}
+	if (!procs_reserve(d) || !collect_reserve(d))
+		return false;
+	int perr = plan->backend->prepare ? plan->backend->prepare(d->ctx, plan->prog) : 0;
+	if (perr) {
+		say("cannot prepare the %s backend: %s\n",
+			plan->backend->name, strerror(perr));
+		return false;
+	}
+	if (root && (plan->json_path || plan->result_doc))
+		*env = env_capture(plan->dirs, plan->ndirs, targets_describe(d));
+	if (root)
+		d->sampler.disks = blockstat_open(d->ctx, plan->dirs, plan->ndirs);
+	return true;
+}
+
+/*
+ * The setup phase: the clients forked, each ready, and every rank agreed
+ * to start.  Whether the run starts; false too in a forked client
+ * (d->procs.in_child), which leaves the driver with its own status.
+ */
+static bool driver_setup(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+
+	utc_now(d->collect.started_at);
+	report_header(d->text, plan, cluster_size());
+	sampler_set_phase(d, PHASE_SETUP, monotonic_ns());
+	d->sampler.realtime = sampler_priority_raise();
+	bool forked = procs_fork_clients(d);
+	if (d->procs.in_child)
+		return false;
+	uint64_t fork_ns = d->sampler.phase_ns;
+	bool ready = forked && procs_wait_ready(d, plan->quiet || cluster_mpi() ? NULL
+										: show_setup);
+	d->setup_s = (monotonic_ns() - fork_ns) / 1e9;
+	bool started = sampler_start_together(d, ready);
+	cluster_bound(plan->stop_timeout);	/* no rank waits for a silent one for ever */
+	if (started)
+		report_ready(d->text, plan, cluster_size(), d->setup_s);
+	return started;
+}
+
+/* The clients released at once (or, when the run did not start, told to
+ * stop), the phases sampled to the end, the progress lines closed. */
+static void driver_execute(struct driver *d, bool started)
+{
+	const struct run_plan *plan = d->plan;
+
+	close(d->procs.start_pipe[0]);
+	d->sampler.start_ns = monotonic_ns();
+	if (!started)
+		sampler_stop_now(d);
+	else if (plan->run_once || plan->warmup == 0)
+		sampler_start_execute(d, d->sampler.start_ns);
+	else
+		sampler_set_phase(d, PHASE_WARMUP, d->sampler.start_ns);
+	close(d->procs.start_pipe[1]);		/* releases every client at once */
+	sampler_loop(d);
+	sampler_take_passes(d);
+	if (started && cluster_rank() == 0 && !plan->quiet) {
+		d->sampler.shown.format = plan->output_format;
+		d->sampler.shown.machine_readable = plan->machine_readable;
+		d->sampler.shown.exec_secs =
+			(unsigned)((monotonic_ns() - d->sampler.exec_ns) / 1e9 + 0.5);
+		report_progress_end(d->text, &d->sampler.shown);
+	}
+}
+
+/*
+ * After the end: the clients reaped, their files removed, the result
+ * collected and reported (it takes *env), and every rank leaving with
+ * rank 0's exit code, which is returned.
+ */
+static int driver_finish(struct driver *d, bool started, json_t **env)
+{
+	int rc = EXIT_RUN_FAILED;
+
+	procs_reap(d, false);
+	sampler_priority_drop(d);
+	if (!d->plan->skip_cleanup)
+		targets_clean_leftovers(d);
+	cluster_barrier();		/* every rank's clients are gone */
+	targets_close(d);
+	collect_dump_hists(d);
+	struct run_result *res = started || d->failure || cluster_mpi()
+					 ? collect_result(d, *env) : NULL;
+	if (res)
+		*env = NULL;		/* the result holds it now */
+	if (res && (started || d->failure))
+		rc = collect_report(d, res);
+	else
+		talloc_free(res);	/* and env with it */
+	if (!started && !d->failure && procs_interrupts()) {
+		rc = 128 + procs_interrupt_signal();
+		if (cluster_rank() == 0)
+			report_setup_interrupted(d->text);
+	}
+	struct cluster_order end = { .exit_code = rc };
+	cluster_order(&end);		/* every rank leaves with rank 0's code */
+	cluster_run_end();
+	return (int)end.exit_code;
+}
+
 int driver_run(const struct run_plan *plan)
 {
 	struct driver d = { .plan = plan, .ctx = talloc_new(NULL),
 			    .procs = { .start_pipe = { -1, -1 } } };
 	bool json_stdout = plan->json_path && strcmp(plan->json_path, "-") == 0;
-	bool root = cluster_rank() == 0;
 	json_t *env = NULL;	/* rank 0's environment record, until the result takes it */
 	int rc = EXIT_BAD_INPUT;
 
@@ -126,90 +252,15 @@ int driver_run(const struct run_plan *plan)
 	if (!clock_ready() || !targets_open(&d))
 		goto out;
 	rc = EXIT_RUN_FAILED;
-	d.stats = stats_map(d.ctx, plan->nclients, plan->ndirs, (unsigned)get_nprocs_conf(),
-			    plan->nprobes);
-	if (!d.stats) {
-		say("cannot set up shared statistics for %u clients: %s\n",
-			plan->nclients, strerror(errno));
+	if (!driver_prepare(&d, &env))
 		goto out;
-	}
-	if (pipe2(d.procs.start_pipe, O_CLOEXEC) < 0) {
-		int err = errno;
-		say("cannot make the pipe that starts the clients: %s%s\n",
-			strerror(err), procs_limit_hint(d.ctx, err));
-		goto out;
-	}
-	if (!procs_reserve(&d) || !collect_reserve(&d))
-		goto out;
-	int perr = plan->backend->prepare ? plan->backend->prepare(d.ctx, plan->prog) : 0;
-	if (perr) {
-		say("cannot prepare the %s backend: %s\n",
-			plan->backend->name, strerror(perr));
-		goto out;
-	}
-	if (root && (plan->json_path || plan->result_doc))
-		env = env_capture(plan->dirs, plan->ndirs, targets_describe(&d));
-	if (root)
-		d.sampler.disks = blockstat_open(d.ctx, plan->dirs, plan->ndirs);
-	utc_now(d.collect.started_at);
-	report_header(d.text, plan, cluster_size());
-	sampler_set_phase(&d, PHASE_SETUP, monotonic_ns());
-	d.sampler.realtime = sampler_priority_raise();
-	bool forked = procs_fork_clients(&d);
+	bool started = driver_setup(&d);
 	if (d.procs.in_child) {
 		rc = d.procs.child_status;
 		goto out;
 	}
-	uint64_t fork_ns = d.sampler.phase_ns;
-	bool ready = forked && procs_wait_ready(&d, plan->quiet || cluster_mpi() ? NULL
-										 : show_setup);
-	d.setup_s = (monotonic_ns() - fork_ns) / 1e9;
-	bool started = sampler_start_together(&d, ready);
-	cluster_bound(plan->stop_timeout);	/* no rank waits for a silent one for ever */
-	if (started)
-		report_ready(d.text, plan, cluster_size(), d.setup_s);
-	close(d.procs.start_pipe[0]);
-	d.sampler.start_ns = monotonic_ns();
-	if (!started)
-		sampler_stop_now(&d);
-	else if (plan->run_once || plan->warmup == 0)
-		sampler_start_execute(&d, d.sampler.start_ns);
-	else
-		sampler_set_phase(&d, PHASE_WARMUP, d.sampler.start_ns);
-	close(d.procs.start_pipe[1]);		/* releases every client at once */
-	sampler_loop(&d);
-	sampler_take_passes(&d);
-	if (started && root && !plan->quiet) {
-		d.sampler.shown.format = plan->output_format;
-		d.sampler.shown.machine_readable = plan->machine_readable;
-		d.sampler.shown.exec_secs =
-			(unsigned)((monotonic_ns() - d.sampler.exec_ns) / 1e9 + 0.5);
-		report_progress_end(d.text, &d.sampler.shown);
-	}
-	procs_reap(&d, false);
-	sampler_priority_drop(&d);
-	if (!plan->skip_cleanup)
-		targets_clean_leftovers(&d);
-	cluster_barrier();		/* every rank's clients are gone */
-	targets_close(&d);
-	collect_dump_hists(&d);
-	struct run_result *res = started || d.failure || cluster_mpi()
-					 ? collect_result(&d, env) : NULL;
-	if (res)
-		env = NULL;		/* the result holds it now */
-	if (res && (started || d.failure))
-		rc = collect_report(&d, res);
-	else
-		talloc_free(res);	/* and env with it */
-	if (!started && !d.failure && procs_interrupts()) {
-		rc = 128 + procs_interrupt_signal();
-		if (root)
-			report_setup_interrupted(d.text);
-	}
-	struct cluster_order end = { .exit_code = rc };
-	cluster_order(&end);		/* every rank leaves with rank 0's code */
-	cluster_run_end();
-	rc = (int)end.exit_code;
+	driver_execute(&d, started);
+	rc = driver_finish(&d, started, &env);
 out:
 	if (!d.procs.in_child)
 		targets_close(&d);	/* left early: what targets_open() made */
