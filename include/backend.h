@@ -211,12 +211,14 @@ struct backend {
 	 * client's directory beneath the target's clients directory is named
 	 * by backend_client_name() and exists when this returns.  The state
 	 * is allocated on mem_ctx and closes what it holds when freed.  On
-	 * failure NULL and *err (on mem_ctx).
+	 * failure NULL and *err (on mem_ctx).  `verify` is the client's
+	 * --verify state (verify.h), the caller's, NULL without --verify or
+	 * when the backend does not verify (below).
 	 */
 	struct backend_client *(*client_new)(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					     unsigned id, const struct program *prog,
 					     const struct backend_options *opts,
-					     char **err);
+					     struct verify *verify, char **err);
 
 	/*
 	 * Optional: about how many bytes client_new() and the operations
@@ -247,15 +249,16 @@ struct backend {
 	const char *(*failure_detail)(struct backend_client *bc);
 
 	/*
-	 * Optional, for --verify: the client's verify state (verify.h), which
-	 * the backend keeps told of what its operations, pass_end() and
-	 * cleanup() do; NULL without --verify.  The client module asks it
-	 * for the work done (verify_drain()) and, after a failure, for a
-	 * mismatch: a ReadX that read wrong data fails with EILSEQ, with
-	 * verify_failure_detail() as its detail ("data mismatch at offset N:
-	 * expected .. found ..").
+	 * For --verify: the backend writes the pattern and checks what it
+	 * reads back with the state client_new() is given, which it tells
+	 * what only it can know (verify.h: what an NTCreateX opened, whether
+	 * a renamed name is a directory, the bytes of ReadX and WriteX).  The
+	 * client module does the rest: the Close, Unlink, Rmdir and Deltree
+	 * bookkeeping, the ends of a pass and of the run, the tally, and a
+	 * ReadX that read wrong data, which fails with EILSEQ and
+	 * verify_failure_detail() as its detail.
 	 */
-	struct verify *(*verify)(struct backend_client *bc);
+	bool verifies;
 
 	/* Close every handle still open: called at the end of each pass. */
 	void (*pass_end)(struct backend_client *bc);

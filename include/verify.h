@@ -1,7 +1,7 @@
 /*
  * verify.h - --verify: the data pattern every WriteX writes, one
  * client's record of which bytes of which file hold it, so that a ReadX
- * can be checked, and what a backend's --verify hooks answer from it.
+ * can be checked, and the glue between it and the backends, in one place.
  *
  * The pattern is a function of a 64-bit key and the file offset alone.
  * Each 64-byte block b of a file has a base, splitmix64's output number
@@ -109,25 +109,55 @@ void verify_wrote(struct verify *v, unsigned handle, uint64_t off, size_t len);
 int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *buf,
 		 size_t len);
 
-/* ---- a backend's hooks (backend.h) ----
+/* ---- the glue: what is the same for every backend ----
  *
- * What every backend that supports --verify answers alike, from its
- * client's state, which is NULL without --verify. */
+ * The client module (run/client.c) owns a client's state, makes it when
+ * the run has --verify and the backend checks data (backend.h), hands it
+ * to the backend's client_new(), and tells it of what every backend does
+ * alike; a backend tells it only what takes the backend's own knowledge
+ * (what an NTCreateX opened, whether a renamed name is a directory, the
+ * bytes of a ReadX or WriteX).  Each function here does nothing when v is
+ * NULL (no --verify). */
 
-/* failure_detail(): "data mismatch at offset N: expected .. found .." when
- * the last verify_check() found a difference not asked about yet, else
- * NULL; asking clears it. */
+/* How an NTCreateX ended, for verify_ntcreatex(). */
+enum verify_opened {
+	VERIFY_OPEN_FAILED,	/* failed: nothing about the name can be trusted */
+	VERIFY_OPENED_FILE,	/* opened a regular file */
+	VERIFY_OPENED_OTHER,	/* opened a directory, or anything but a file */
+};
+
+/*
+ * An NTCreateX of `path` ended as `what`.  `handle` is the slot its
+ * descriptor is kept in (VERIFY_NO_HANDLE when it is not), whose earlier
+ * file is closed; `truncated`: the open emptied or created the file.
+ */
+void verify_ntcreatex(struct verify *v, unsigned handle, const char *path,
+		      enum verify_opened what, bool truncated);
+
+struct op;
+
+/*
+ * Operation `op` ended with `err` (0 or an errno): a Close forgets its
+ * handle, a successful Unlink its name, a successful Rmdir and every
+ * Deltree (a failed one may have removed part of the tree) everything
+ * beneath.  Each only forgets, so a backend's own outcome never makes a
+ * false mismatch.
+ */
+void verify_after(struct verify *v, const struct op *op, int err);
+
+/* "data mismatch at offset N: expected .. found .." when the last
+ * verify_check() found a difference not asked about yet, else NULL;
+ * asking clears it. */
 const char *verify_failure_detail(struct verify *v);
 
-/* verify_drain(): the work done since the last call, which starts a new
- * count (nothing, when v is NULL). */
+/* The work done since the last call, which starts a new count. */
 struct verify_tally verify_drain(struct verify *v);
 
-/* pass_end(): every handle closed. */
+/* At the end of a pass: every handle closed. */
 void verify_pass_end(struct verify *v);
 
-/* cleanup(): every handle closed and the client directory removed, so
- * everything in it forgotten. */
+/* At the end of the run: every handle closed and the client directory
+ * removed, so everything in it forgotten. */
 void verify_cleanup(struct verify *v);
 
 #endif

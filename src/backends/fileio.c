@@ -591,24 +591,6 @@ static int fileio_create_open(struct backend_client *bc, const struct op *op,
 	return fd < 0 ? -errno : fd;
 }
 
-/*
- * --verify: an NTCreateX opened `path`, into handle `handle` when the
- * descriptor is kept.  `st` is the fstat of what was opened, or NULL when
- * that failed: then nothing about the name can be trusted any more.
- */
-static void fileio_verify_open(struct backend_client *bc, const struct op *op,
-			       const struct stat *st, unsigned handle)
-{
-	if (!bc->verify)
-		return;
-	verify_close(bc->verify, handle);
-	if (st == NULL)
-		verify_unlink(bc->verify, op->path);
-	else if (S_ISREG(st->st_mode))
-		verify_open(bc->verify, handle, op->path,
-			    (backend_open_flags(op->a[1]) & O_TRUNC) != 0);
-}
-
 static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
@@ -625,7 +607,11 @@ static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
 	if (err == 0 && !S_ISDIR(st.st_mode))
 		err = fileio_xattr_write_fd(bc, fd);
 	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nfds;
-	fileio_verify_open(bc, op, stat_ok ? &st : NULL, keep ? op->handle : VERIFY_NO_HANDLE);
+	/* a failed fstat leaves nothing about the name to trust */
+	verify_ntcreatex(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
+			 !stat_ok ? VERIFY_OPEN_FAILED
+			 : S_ISREG(st.st_mode) ? VERIFY_OPENED_FILE : VERIFY_OPENED_OTHER,
+			 (backend_open_flags(op->a[1]) & O_TRUNC) != 0);
 	if (!keep) {
 		/* failed after all, or not expected to open: keep nothing */
 		close(fd);
@@ -643,8 +629,6 @@ static int fileio_closeop(struct backend_client *bc, const struct op *op)
 	if (fd < 0)
 		return -fd;
 	bc->fds[op->handle] = -1;
-	if (bc->verify)
-		verify_close(bc->verify, op->handle);
 	return close(fd) == 0 ? 0 : errno;
 }
 
@@ -686,12 +670,6 @@ static int fileio_remove(struct backend_client *bc, const struct op *op, int at_
 	int serr = fileio_sync_dir(bc, dirfd);
 	if (err == 0 && (at_flags & AT_REMOVEDIR))
 		fileio_invalidate(bc, op->path);
-	if (err == 0 && bc->verify) {
-		if (at_flags & AT_REMOVEDIR)
-			verify_forget_tree(bc->verify, op->path);
-		else
-			verify_unlink(bc->verify, op->path);
-	}
 	return err ? err : serr;
 }
 
@@ -715,8 +693,6 @@ static int fileio_deltree(struct backend_client *bc, const struct op *op)
 		return -dirfd;
 	int err = fileio_rmtree_at(bc, dirfd, leaf);
 	fileio_invalidate(bc, op->path);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
 	return err;
 }
 
@@ -853,10 +829,8 @@ static int fileio_smb_open(struct backend_client *bc, const struct op *op)
 		close(fd);
 		return 0;
 	}
-	if (bc->verify) {
-		verify_close(bc->verify, op->handle);
-		verify_open(bc->verify, op->handle, op->path, (flags & O_TRUNC) != 0);
-	}
+	verify_ntcreatex(bc->verify, op->handle, op->path, VERIFY_OPENED_FILE,
+			 (flags & O_TRUNC) != 0);
 	fileio_close(&bc->fds[op->handle]);
 	bc->fds[op->handle] = fd;
 	return 0;
@@ -929,8 +903,6 @@ static int fileio_smb_deltree(struct backend_client *bc, const struct op *op)
 	}
 	talloc_free(buf);
 	fileio_invalidate(bc, op->path);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, op->path);
 	return err;
 }
 
@@ -1177,7 +1149,7 @@ static int fileio_syscall(struct backend_client *bc, const struct op *op)
 static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 						unsigned id, const struct program *prog,
 						const struct backend_options *opts,
-						char **err)
+						struct verify *verify, char **err)
 {
 	struct backend_client *bc = talloc(mem_ctx, struct backend_client);
 
@@ -1218,9 +1190,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 		talloc_free(bc);
 		return NULL;
 	}
-	if (opts->verify &&
-	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
-		goto nomem;
+	bc->verify = verify;
 	return bc;
 nomem:
 	talloc_free(bc);
@@ -1228,15 +1198,9 @@ nomem:
 	return NULL;
 }
 
-static struct verify *fileio_verify(struct backend_client *bc)
-{
-	return bc->verify;
-}
-
 static void fileio_pass_end(struct backend_client *bc)
 {
 	fileio_close_handles(bc);
-	verify_pass_end(bc->verify);
 	if (bc->sys)
 		sysio_close_all(bc->sys);
 }
@@ -1250,10 +1214,8 @@ static int fileio_pass_begin(struct backend_client *bc)
 static int fileio_cleanup(struct backend_client *bc)
 {
 	fileio_close_handles(bc);
-	verify_pass_end(bc->verify);
 	if (bc->sys)
 		sysio_close_all(bc->sys);
-	verify_cleanup(bc->verify);
 	fileio_invalidate(bc, "");
 	return fileio_rmtree_at(bc, bc->clients_fd, bc->name);
 }
@@ -1295,7 +1257,7 @@ const struct backend fileio_backend = {
 		[OP_SMB_DELTREE] = fileio_smb_deltree,
 		[OP_SYS_FIRST ... OP_SYS_LAST] = fileio_syscall,
 	},
-	.verify = fileio_verify,
+	.verifies = true,
 	.pass_end = fileio_pass_end,
 	.pass_begin = fileio_pass_begin,
 	.cleanup = fileio_cleanup,

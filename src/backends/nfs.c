@@ -315,7 +315,8 @@ static int nfsb_client_destructor(struct backend_client *bc)
 
 static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					     unsigned id, const struct program *prog,
-					     const struct backend_options *opts, char **err)
+					     const struct backend_options *opts,
+					     struct verify *verify, char **err)
 {
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 
@@ -342,9 +343,7 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 	}
 	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
 					 .client = id - 1, .nclients = opts->nclients };
-	if (opts->verify &&
-	    !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
-		goto nomem;
+	bc->verify = verify;
 	bc->nfs = nfsb_connect(mem_ctx, t->url, NULL, err);
 	if (!bc->nfs) {
 		errno = EIO;
@@ -937,14 +936,9 @@ static int nfsb_ntcreatex(struct backend_client *bc, const struct op *op)
 		err = nfsb_file_open(bc, op, flags, &f, &is_file);
 	}
 	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nh;
-	if (bc->verify) {
-		verify_close(bc->verify, op->handle < bc->nh ? op->handle : VERIFY_NO_HANDLE);
-		if (err)
-			verify_unlink(bc->verify, op->path);
-		else if (is_file)
-			verify_open(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
-				    (flags & O_TRUNC) != 0);
-	}
+	verify_ntcreatex(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
+			 err ? VERIFY_OPEN_FAILED : is_file ? VERIFY_OPENED_FILE : VERIFY_OPENED_OTHER,
+			 (flags & O_TRUNC) != 0);
 	if (!keep) {
 		nfsb_file_close(bc, &f);
 		return err;
@@ -963,8 +957,6 @@ static int nfsb_closeop(struct backend_client *bc, const struct op *op)
 	int rc = h->f.fh ? nfs_close(bc->nfs, h->f.fh) : 0;
 	h->f.fh = NULL;
 	nfsb_handle_close(bc, h);
-	if (bc->verify)
-		verify_close(bc->verify, op->handle);
 	return nfsb_rc(rc);
 }
 
@@ -1004,8 +996,6 @@ static int nfsb_unlink(struct backend_client *bc, const struct op *op)
 		err = nfsb_rc(nfs_unlink(bc->nfs, nfsb_path(bc, op, false)));
 	else if ((err = nfsb3_parent(bc, op, false, &dir, &leaf)) == 0)
 		err = nfs3_remove(bc->c3, dir, leaf);
-	if (err == 0 && bc->verify)
-		verify_unlink(bc->verify, op->path);
 	return err;
 }
 
@@ -1036,8 +1026,6 @@ static int nfsb_mkdir_op(struct backend_client *bc, const struct op *op)
 static int nfsb_deltree(struct backend_client *bc, const struct op *op)
 {
 	nfsb_cached_drop(bc, op->path);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, op->path);
 	int err = nfsb_rmtree_op(bc, op);
 	nfsb3_forget(bc, op->path, (op->flags & OPF_CLIENTS_DIR) != 0);
 	return err == ENOENT ? 0 : err;
@@ -1297,11 +1285,6 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 
 /* ---- the rest of the vtable ---- */
 
-static struct verify *nfsb_verify(struct backend_client *bc)
-{
-	return bc->verify;
-}
-
 static void nfsb_pass_end(struct backend_client *bc)
 {
 	for (unsigned i = 0; i < bc->nh; i++) {
@@ -1309,7 +1292,6 @@ static void nfsb_pass_end(struct backend_client *bc)
 			nfsb_handle_close(bc, &bc->h[i]);
 	}
 	nfsb_cached_drop(bc, "");
-	verify_pass_end(bc->verify);
 }
 
 static int nfsb_cleanup(struct backend_client *bc)
@@ -1318,7 +1300,6 @@ static int nfsb_cleanup(struct backend_client *bc)
 	int err;
 
 	nfsb_pass_end(bc);
-	verify_cleanup(bc->verify);
 	if (!bc->c3)
 		err = nfsb4_rmtree(bc, bc->dir, 0);
 	else if ((err = nfsb3_clients(bc, &clients)) == 0)
@@ -1356,7 +1337,7 @@ const struct backend nfs_backend = {
 		[OP_COMMIT3] = nfsb3_commit, [OP_LOCK4] = nfsb4_lock, [OP_UNLOCK4] = nfsb4_lock,
 		[OP_TEST4] = nfsb4_lock,
 	},
-	.verify = nfsb_verify,
+	.verifies = true,
 	.pass_end = nfsb_pass_end,
 	.cleanup = nfsb_cleanup,
 };

@@ -71,11 +71,12 @@ static bool parse_unsupported(struct backend_client *bc, const char *s)
 
 static struct backend_client *null_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					      unsigned id, const struct program *prog,
-					      const struct backend_options *opts, char **err)
+					      const struct backend_options *opts,
+					      struct verify *verify, char **err)
 {
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 
-	(void)t, (void)id, (void)opts;
+	(void)t, (void)id, (void)opts, (void)verify;	/* it reads and writes nothing */
 	if (!bc) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 		return NULL;

@@ -621,19 +621,6 @@ static int smb_disposition_flags(int64_t disposition)
 	}
 }
 
-/* --verify: an NTCreateX opened a file (`ok`) or failed; see fileio. */
-static void smb_verify_open(struct backend_client *bc, const struct op *op, bool ok,
-			    bool dir, unsigned handle, int flags)
-{
-	if (!bc->verify)
-		return;
-	verify_close(bc->verify, handle);
-	if (!ok)
-		verify_unlink(bc->verify, op->path);
-	else if (!dir)
-		verify_open(bc->verify, handle, op->path, (flags & O_TRUNC) != 0);
-}
-
 static int smb_ntcreatex(struct backend_client *bc, const struct op *op)
 {
 	SMBCCTX *ctx = bc->ctx;
@@ -657,14 +644,16 @@ static int smb_ntcreatex(struct backend_client *bc, const struct op *op)
 		dir = !f && errno == EISDIR && !(op->a[0] & SMB_NON_DIRECTORY_FILE);
 		if (!f && !dir) {
 			err = errno;
-			smb_verify_open(bc, op, false, false, VERIFY_NO_HANDLE, flags);
+			verify_ntcreatex(bc->verify, VERIFY_NO_HANDLE, op->path,
+					 VERIFY_OPEN_FAILED, false);
 			return err;
 		}
 	}
 	if (dir && !(f = smbc_getFunctionOpendir(ctx)(ctx, bc->url)))
 		return errno;
 	bool keep = op->status == NT_OK && op->handle < bc->nh;
-	smb_verify_open(bc, op, true, dir, keep ? op->handle : VERIFY_NO_HANDLE, flags);
+	verify_ntcreatex(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
+			 dir ? VERIFY_OPENED_OTHER : VERIFY_OPENED_FILE, (flags & O_TRUNC) != 0);
 	struct smb_handle nh = { .f = f, .dir = dir, .path = op->path };
 	if (keep && !(nh.url = talloc_strdup(bc, bc->url)))
 		err = ENOMEM;
@@ -684,8 +673,6 @@ static int smb_closeop(struct backend_client *bc, const struct op *op)
 
 	if (!h)
 		return EBADF;
-	if (bc->verify)
-		verify_close(bc->verify, op->handle);
 	return smb_close_handle(bc, h);
 }
 
@@ -718,8 +705,6 @@ static int smb_unlink(struct backend_client *bc, const struct op *op)
 	smb_names_changed(bc, op->path);
 	if (smbc_getFunctionUnlink(bc->ctx)(bc->ctx, bc->url) != 0)
 		return errno;
-	if (bc->verify)
-		verify_unlink(bc->verify, op->path);
 	return 0;
 }
 
@@ -732,8 +717,6 @@ static int smb_deltree(struct backend_client *bc, const struct op *op)
 		return err;
 	smb_names_changed(bc, op->path);
 	err = smb_rmtree(bc->ctx, bc->url);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, op->path);	/* even what a failure left */
 	return err == ENOENT ? 0 : err;
 }
 
@@ -744,11 +727,7 @@ static int smb_rmdirop(struct backend_client *bc, const struct op *op)
 	if (err)
 		return err;
 	smb_names_changed(bc, op->path);
-	if ((err = smb_rmdir(bc->ctx, bc->url)) != 0)
-		return err;
-	if (bc->verify)
-		verify_forget_tree(bc->verify, op->path);
-	return 0;
+	return smb_rmdir(bc->ctx, bc->url);
 }
 
 /* "\clients" exists already (target_open() made it): that is no error. */
@@ -919,10 +898,8 @@ static int smb_open5(struct backend_client *bc, const struct op *op)
 		smb_close_handle(bc, &nh);
 		return op->handle >= bc->nh ? 0 : ENOMEM;
 	}
-	if (bc->verify) {
-		verify_close(bc->verify, op->handle);
-		verify_open(bc->verify, op->handle, op->path, (flags & O_TRUNC) != 0);
-	}
+	verify_ntcreatex(bc->verify, op->handle, op->path, VERIFY_OPENED_FILE,
+			 (flags & O_TRUNC) != 0);
 	smb_close_handle(bc, &bc->h[op->handle]);
 	bc->h[op->handle] = nh;
 	return 0;
@@ -973,10 +950,7 @@ static int smb_deltree5(struct backend_client *bc, const struct op *op)
 	if (op->flags & OPF_CLIENTS_DIR)
 		return EACCES;	/* every client's files are under it */
 	smb_names_changed(bc, op->path);
-	err = smb_empty(bc->ctx, bc->url);
-	if (bc->verify)
-		verify_forget_tree(bc->verify, op->path);
-	return err;
+	return smb_empty(bc->ctx, bc->url);
 }
 
 /* ---- the client's life ---- */
@@ -990,7 +964,8 @@ static int smb_client_destructor(struct backend_client *bc)
 
 static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 					     unsigned id, const struct program *prog,
-					     const struct backend_options *opts, char **err)
+					     const struct backend_options *opts,
+					     struct verify *verify, char **err)
 {
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 	char name[48];
@@ -1025,8 +1000,7 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 				       t->share->spec, name, e ? strerror(e) : "not a directory");
 		goto fail;
 	}
-	if (opts->verify && !(bc->verify = verify_new(bc, id, prog->max_handles, prog->npaths)))
-		goto nomem;
+	bc->verify = verify;
 	return bc;
 nomem:
 	*err = talloc_asprintf(mem_ctx, "client %u: out of memory", id);
@@ -1045,21 +1019,14 @@ static size_t smb_client_mem(const struct program *prog, const struct backend_op
 	       2 * loadfile_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD;
 }
 
-static struct verify *smb_verify(struct backend_client *bc)
-{
-	return bc->verify;
-}
-
 static void smb_pass_end(struct backend_client *bc)
 {
 	smb_close_handles(bc);
-	verify_pass_end(bc->verify);
 }
 
 static int smb_cleanup(struct backend_client *bc)
 {
 	smb_pass_end(bc);
-	verify_cleanup(bc->verify);
 	if (smb_url(bc->url, bc->client_url, "") != 0)
 		return ENAMETOOLONG;
 	int err = smb_rmtree(bc->ctx, bc->url);
@@ -1186,7 +1153,7 @@ const struct backend smb_backend = {
 		[OP_SMB_DELTREE] = smb_deltree5,
 		/* LockX, UnlockX, Flush: libsmbclient has no call for them. */
 	},
-	.verify = smb_verify,
+	.verifies = true,
 	.pass_end = smb_pass_end,
 	.cleanup = smb_cleanup,
 };

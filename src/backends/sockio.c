@@ -308,12 +308,13 @@ static int client_destroy(struct backend_client *bc)
 
 static struct backend_client *sockio_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
 						unsigned id, const struct program *prog,
-						const struct backend_options *opts, char **err)
+						const struct backend_options *opts,
+						struct verify *verify, char **err)
 {
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 	char name[64];
 
-	(void)prog;
+	(void)prog, (void)verify;	/* no data to check (pointless_option) */
 	if (!bc) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 		return NULL;

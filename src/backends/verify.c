@@ -1,8 +1,10 @@
 /*
  * verify.c - the --verify pattern and one client's record of what it
  * wrote where (see verify.h): file records with their extent lists, the
- * name table that finds them, the handles that hold them, and the check
- * of a ReadX's bytes.
+ * name table that finds them, the handles that hold them, the check of
+ * a ReadX's bytes, and the glue every backend shares (verify_ntcreatex,
+ * verify_after, and what the client module asks at the end of an
+ * operation, a pass and the run).
  */
 #include <endian.h>
 #include <errno.h>
@@ -544,7 +546,47 @@ int verify_check(struct verify *v, unsigned handle, uint64_t off, const void *bu
 	return err;
 }
 
-/* ---- a backend's hooks ---- */
+/* ---- the glue ---- */
+
+void verify_ntcreatex(struct verify *v, unsigned handle, const char *path,
+		      enum verify_opened what, bool truncated)
+{
+	if (!v)
+		return;
+	verify_close(v, handle);
+	if (what == VERIFY_OPEN_FAILED)
+		verify_unlink(v, path);
+	else if (what == VERIFY_OPENED_FILE)
+		verify_open(v, handle, path, truncated);
+}
+
+void verify_after(struct verify *v, const struct op *op, int err)
+{
+	if (!v)
+		return;
+	switch (op->type) {	/* dbench 4.0's operations and 5.0's SMB dialect's */
+	case OP_CLOSE:
+	case OP_SMB_CLOSE:
+		verify_close(v, op->handle);
+		break;
+	case OP_UNLINK:
+	case OP_SMB_UNLINK:
+		if (err == 0)
+			verify_unlink(v, op->path);
+		break;
+	case OP_RMDIR:
+	case OP_SMB_RMDIR:
+		if (err == 0)
+			verify_forget_tree(v, op->path);
+		break;
+	case OP_DELTREE:
+	case OP_SMB_DELTREE:
+		verify_forget_tree(v, op->path);
+		break;
+	default:
+		break;
+	}
+}
 
 const char *verify_failure_detail(struct verify *v)
 {

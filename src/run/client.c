@@ -34,6 +34,7 @@ struct client {
 	struct client_slot *slot;
 	struct stats_sets sets;		/* its directory's latency histograms */
 	struct backend_client *bc;
+	struct verify *verify;		/* --verify: what it wrote where, else NULL */
 	size_t pos;			/* next operation */
 	uint32_t rep;			/* times ops[pos] has run (REPEAT) */
 	uint64_t pass_start_ns;		/* when the current pass began */
@@ -194,6 +195,7 @@ static void prefetch_op(const struct op *op)
 static bool pass_over(const struct run_plan *plan, struct client *c)
 {
 	plan->backend->pass_end(c->bc);
+	verify_pass_end(c->verify);
 	uint64_t end = monotonic_ns();
 	stats_pass_done(c->slot, c->pass_start_ns, end, plan->show_execute_time);
 	c->pass_start_ns = end;
@@ -225,12 +227,12 @@ static bool next_op(const struct run_plan *plan, struct client *c)
 
 /* What the operation bc just failed has to say beyond its errno: --verify's
  * mismatch, else the backend's own account; or NULL. */
-static const char *failure_detail(const struct backend *b, struct backend_client *bc)
+static const char *failure_detail(const struct backend *b, struct client *c)
 {
-	const char *detail = b->verify ? verify_failure_detail(b->verify(bc)) : NULL;
+	const char *detail = verify_failure_detail(c->verify);
 
 	if (!detail && b->failure_detail)
-		detail = b->failure_detail(bc);
+		detail = b->failure_detail(c->bc);
 	return detail;
 }
 
@@ -396,8 +398,10 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 	}
 	if (__builtin_expect(err == BACKEND_NOT_SUPPORTED || (call && err == BACKEND_SKIPPED), 0))
 		return not_made(plan, c, l, op, err, ph, shared);	/* counted, not timed */
+	if (!call && c->verify)	/* a recording's calls are none of --verify's */
+		verify_after(c->verify, op, err);
 	/* A failure with a detail (wrong data) no expected status excuses. */
-	const char *detail = err > 0 ? failure_detail(plan->backend, c->bc) : NULL;
+	const char *detail = err > 0 ? failure_detail(plan->backend, c) : NULL;
 	bool failed = call ? call_differs(plan->prog, op, err)
 			   : (!(op->flags & OPF_ANY_STATUS) && (err == 0) != (op->status == NT_OK));
 	failed = failed || detail;
@@ -415,8 +419,8 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 		     failed, stats_get(&r->ctl.tick));
 	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
 		stats_record_straddle(c->slot, op->type, opclock_ns(t0, t1));
-	if (plan->bopts.verify && d->bytes != BYTES_NONE && plan->backend->verify) {
-		struct verify_tally t = verify_drain(plan->backend->verify(c->bc));
+	if (c->verify && d->bytes != BYTES_NONE) {
+		struct verify_tally t = verify_drain(c->verify);
 		stats_record_verify(c->slot, ph, &t);
 	}
 	bool stop = failed && (call ? plan->strict || detail
@@ -629,8 +633,11 @@ static void clean_up(const struct run_plan *plan, struct stats_region *r, unsign
 		if (!cl[i].bc)
 			continue;
 		plan->backend->pass_end(cl[i].bc);
+		verify_pass_end(cl[i].verify);
 		if (!plan->skip_cleanup && plan->backend->cleanup(cl[i].bc) == 0)
 			stats_set(&cl[i].slot->cleaned, 1);
+		if (!plan->skip_cleanup)
+			verify_cleanup(cl[i].verify);
 	}
 }
 
@@ -714,6 +721,22 @@ static bool client_streams(const struct run_plan *plan, struct client *c, TALLOC
 	return true;
 }
 
+/* Client c's backend state on ctx, with its --verify state when the run
+ * verifies data; NULL and *err when either cannot be made. */
+static struct backend_client *client_open(TALLOC_CTX *ctx, const struct run_plan *plan,
+					  struct client *c, struct backend_target *t, char **err)
+{
+	const struct program *prog = plan->prog;
+
+	if (plan->bopts.verify && plan->backend->verifies &&
+	    !(c->verify = verify_new(ctx, c->id + 1, prog->max_handles, prog->npaths))) {
+		*err = talloc_asprintf(ctx, "client %u: out of memory", c->id + 1);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return plan->backend->client_new(ctx, t, c->id + 1, prog, &plan->bopts, c->verify, err);
+}
+
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct stats_region *stats, unsigned first, unsigned count,
 			struct backend_target *const *targets, int start_fd)
@@ -734,8 +757,8 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		if (plan->prog->nstreams > 1 && !client_streams(plan, &cl[i], mem->each[i]))
 			err = "out of memory for the recording's streams";
 		else
-			cl[i].bc = plan->backend->client_new(mem->each[i], targets[id % plan->ndirs],
-							     id + 1, plan->prog, &plan->bopts, &err);
+			cl[i].bc = client_open(mem->each[i], plan, &cl[i], targets[id % plan->ndirs],
+					       &err);
 		if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;
 			f->err = errno ? errno : EIO;

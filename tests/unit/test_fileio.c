@@ -39,6 +39,7 @@ struct fx {
 	struct program prog;
 	struct backend_options opts;
 	struct backend_client *bc;
+	struct verify *verify;	/* --verify's state, the client's (run/client.c makes it) */
 };
 
 /* ---- building operations ---- */
@@ -226,7 +227,7 @@ static int fx_setup(void **state)
 	f->prog.ops[0] = handle_op(OP_WRITEX, 0, 0, XFER, XFER);
 	f->prog.nops = 1;
 	f->prog.max_transfer = XFER;
-	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, &err);
+	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, f->verify, &err);
 	assert_non_null(f->bc);
 	*state = f;
 	return make_dir(f, "");
@@ -248,8 +249,10 @@ static void reopen_client(struct fx *f, const struct backend_options *opts)
 	char *err = NULL;
 
 	talloc_free(f->bc);
+	talloc_free(f->verify);
 	f->opts = *opts;
-	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, &err);
+	f->verify = opts->verify ? verify_new(f, 1, f->prog.max_handles, f->prog.npaths) : NULL;
+	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, f->verify, &err);
 	assert_non_null(f->bc);
 }
 
@@ -298,7 +301,7 @@ static void test_verify_writes_a_pattern_and_catches_a_changed_byte(void **state
 	assert_memory_not_equal(disk, zeros, 100);	/* the pattern, not zeros */
 	op = handle_op(OP_READX, 1, 0, 100, 100);
 	assert_int_equal(run(f, &op), 0);
-	assert_null(verify_failure_detail(fileio_backend.verify(f->bc)));
+	assert_null(verify_failure_detail(f->verify));
 
 	unsigned char bad = disk[42] ^ 0x5a;
 	assert_int_equal(pwrite(fd, &bad, 1, 42), 1);
@@ -309,11 +312,11 @@ static void test_verify_writes_a_pattern_and_catches_a_changed_byte(void **state
 		 disk[42], disk[43], disk[44], disk[45], disk[46], disk[47], disk[48], disk[49],
 		 disk[50], disk[51], disk[52], disk[53], disk[54], disk[55], disk[56], disk[57],
 		 bad);
-	const char *detail = verify_failure_detail(fileio_backend.verify(f->bc));
+	const char *detail = verify_failure_detail(f->verify);
 	assert_non_null(detail);
 	assert_memory_equal(detail, want, strlen(want));
-	assert_null(verify_failure_detail(fileio_backend.verify(f->bc)));	/* asking clears it */
-	struct verify_tally t = verify_drain(fileio_backend.verify(f->bc));
+	assert_null(verify_failure_detail(f->verify));	/* asking clears it */
+	struct verify_tally t = verify_drain(f->verify);
 	assert_int_equal(t.bytes_checked, 100 + 43);
 	assert_int_equal(t.reads_checked, 2);
 	assert_int_equal(t.mismatches, 1);
@@ -727,7 +730,7 @@ static void test_client_dir_replaced_by_symlink_is_not_followed(void **state)
 	rm_rf(f->client);
 	snprintf(p, sizeof(p), "%s/clients/client1", f->root);
 	assert_int_equal(symlink(f->canary, p), 0);
-	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, &err);
+	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, f->verify, &err);
 	assert_null(f->bc);
 	assert_string_equal(err, "cannot use directory clients/client1: "
 				 "not a directory (a symbolic link?)");
@@ -776,7 +779,7 @@ static void test_freeing_client_closes_descriptors_and_frees_memory(void **state
 	int before = open_fds();
 
 	struct backend_client *bc = fileio_backend.client_new(ctx, f->target, 1, &f->prog,
-							      &f->opts, &err);
+							      &f->opts, f->verify, &err);
 	assert_non_null(bc);
 	struct fx g = *f;
 	g.bc = bc;
@@ -813,7 +816,7 @@ static void test_client_fits_the_pool_client_mem_asks_for(void **state)
 	assert_int_equal(talloc_set_memlimit(pool, size + 256), 0);
 #pragma GCC diagnostic pop
 	struct fx g = *f;
-	g.bc = fileio_backend.client_new(pool, f->target, 1, &f->prog, &f->opts, &err);
+	g.bc = fileio_backend.client_new(pool, f->target, 1, &f->prog, &f->opts, f->verify, &err);
 	assert_non_null(g.bc);
 	assert_int_equal(make_dir(&g, "d"), 0);
 	assert_int_equal(make_dir(&g, "d/e"), 0);

@@ -1,7 +1,8 @@
 /*
  * test_verify.c - the --verify pattern and the written-range bookkeeping
  * (verify.h), driven directly: open, write, read and rename as fileio
- * reports them, with buffers made by hand.
+ * reports them, with buffers made by hand; and the glue every backend
+ * shares (verify_ntcreatex, verify_after).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "loadfile.h"
 #include "verify.h"
 
 #define SIZE 8192
@@ -418,11 +420,117 @@ static void test_hooks_of_a_client_without_verify_do_nothing(void **state)
 {
 	(void)state;
 	struct verify_tally t = verify_drain(NULL);
+	struct op close0 = { .type = OP_CLOSE, .handle = 0 };
 
 	assert_null(verify_failure_detail(NULL));
 	assert_int_equal(t.bytes_checked | t.reads_checked | t.mismatches | t.ns, 0);
+	verify_ntcreatex(NULL, 0, "f", VERIFY_OPENED_FILE, true);
+	verify_after(NULL, &close0, 0);
 	verify_pass_end(NULL);
 	verify_cleanup(NULL);
+}
+
+/* The bytes a read through handle h checks of `file` [0, 100). */
+static uint64_t checked(struct verify *v, unsigned h, const unsigned char *file)
+{
+	verify_drain(v);
+	assert_int_equal(read_range(v, h, file, 0, 100), 0);
+	return verify_drain(v).bytes_checked;
+}
+
+/* An NTCreateX that opened a file holds its record in the handle; one
+ * that opened a directory holds nothing; a failed one forgets the name
+ * (the handles that hold its file still check it). */
+static void test_ntcreatex_tells_a_file_a_directory_and_a_failure_apart(void **state)
+{
+	struct verify *v = new_state(state);
+	static unsigned char file[SIZE];
+
+	create(v, 0, "f", 100, file);
+	verify_ntcreatex(v, 1, "f", VERIFY_OPENED_FILE, false);
+	assert_int_equal(checked(v, 1, file), 100);
+	verify_ntcreatex(v, 2, "f", VERIFY_OPENED_OTHER, false);
+	assert_int_equal(checked(v, 2, file), 0);
+	verify_ntcreatex(v, VERIFY_NO_HANDLE, "f", VERIFY_OPEN_FAILED, false);
+	verify_ntcreatex(v, 3, "f", VERIFY_OPENED_FILE, false);	/* the name anew */
+	assert_int_equal(checked(v, 3, file), 0);
+	assert_int_equal(checked(v, 0, file), 100);
+	verify_ntcreatex(v, 1, "f", VERIFY_OPENED_FILE, true);	/* truncated: closes h 1 */
+	assert_int_equal(checked(v, 1, file), 0);
+	assert_int_equal(checked(v, 0, file), 100);
+}
+
+/* After an operation, what every backend removed is forgotten: a Close's
+ * handle, a successful Unlink's name (a failed one's stays), a successful
+ * Rmdir's tree, and any Deltree's, failed or not. */
+static void test_after_an_operation_what_it_removed_is_forgotten(void **state)
+{
+	struct verify *v = new_state(state);
+	static unsigned char file[SIZE];
+	struct op close0 = { .type = OP_CLOSE, .handle = 0 };
+	struct op unlink_g = { .type = OP_UNLINK, .path = "g" };
+	struct op rmdir_e = { .type = OP_RMDIR, .path = "e" };
+	struct op deltree_d = { .type = OP_DELTREE, .path = "d" };
+
+	create(v, 0, "f", 100, file);
+	verify_after(v, &close0, 0);
+	assert_int_equal(checked(v, 0, file), 0);
+
+	create(v, 1, "g", 100, file);
+	verify_close(v, 1);
+	verify_after(v, &unlink_g, ENOENT);
+	verify_open(v, 1, "g", false);
+	assert_int_equal(checked(v, 1, file), 100);
+	verify_close(v, 1);
+	verify_after(v, &unlink_g, 0);
+	verify_open(v, 1, "g", false);
+	assert_int_equal(checked(v, 1, file), 0);
+
+	create(v, 2, "e/x", 100, file);
+	verify_close(v, 2);
+	verify_after(v, &rmdir_e, ENOTEMPTY);
+	verify_open(v, 2, "e/x", false);
+	assert_int_equal(checked(v, 2, file), 100);
+	verify_close(v, 2);
+	verify_after(v, &rmdir_e, 0);
+	verify_open(v, 2, "e/x", false);
+	assert_int_equal(checked(v, 2, file), 0);
+
+	create(v, 3, "d/x", 100, file);
+	verify_close(v, 3);
+	verify_after(v, &deltree_d, EIO);
+	verify_open(v, 3, "d/x", false);
+	assert_int_equal(checked(v, 3, file), 0);
+}
+
+/* dbench 5.0's SMB dialect closes, unlinks, removes and empties alike. */
+static void test_after_a_5_0_operation_the_same_is_forgotten(void **state)
+{
+	struct verify *v = new_state(state);
+	static unsigned char file[SIZE];
+	struct op close0 = { .type = OP_SMB_CLOSE, .handle = 0 };
+	struct op unlink_g = { .type = OP_SMB_UNLINK, .path = "g" };
+	struct op rmdir_e = { .type = OP_SMB_RMDIR, .path = "e" };
+	struct op deltree_d = { .type = OP_SMB_DELTREE, .path = "d" };
+
+	create(v, 0, "f", 100, file);
+	verify_after(v, &close0, 0);
+	assert_int_equal(checked(v, 0, file), 0);
+	create(v, 1, "g", 100, file);
+	verify_close(v, 1);
+	verify_after(v, &unlink_g, 0);
+	verify_open(v, 1, "g", false);
+	assert_int_equal(checked(v, 1, file), 0);
+	create(v, 2, "e/x", 100, file);
+	verify_close(v, 2);
+	verify_after(v, &rmdir_e, 0);
+	verify_open(v, 2, "e/x", false);
+	assert_int_equal(checked(v, 2, file), 0);
+	create(v, 3, "d/x", 100, file);
+	verify_close(v, 3);
+	verify_after(v, &deltree_d, ENOENT);
+	verify_open(v, 3, "d/x", false);
+	assert_int_equal(checked(v, 3, file), 0);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
@@ -449,6 +557,9 @@ int main(void)
 		T(test_a_mismatch_is_told_once),
 		T(test_cleanup_forgets_every_file),
 		T(test_hooks_of_a_client_without_verify_do_nothing),
+		T(test_ntcreatex_tells_a_file_a_directory_and_a_failure_apart),
+		T(test_after_an_operation_what_it_removed_is_forgotten),
+		T(test_after_a_5_0_operation_the_same_is_forgotten),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
