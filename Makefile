@@ -1,7 +1,8 @@
 # Makefile - builds ./dbench, runs every test, installs.
 #
 #   make                 build ./dbench, ./tbench (a link to it) and ./tbench_srv
-#   make check           build and run the unit and shell tests
+#   make check           build and run the unit and shell tests, two at a time
+#                        (TEST_JOBS=N; TESTS="unit shell/test_cli.sh" runs those)
 #   make check-sanitize  the same suite with ASan + UBSan, in build/san
 #   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
 #                        FUZZ_SECONDS (default 60; 0 only replays the corpus)
@@ -115,7 +116,7 @@ $(O):
 	mkdir -p $(O)
 
 check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads
-	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) sh tests/run.sh
+	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) TESTS="$(TESTS)" bash tests/run.sh
 
 check-sanitize:
 	$(MAKE) O=build/san SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check

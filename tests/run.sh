@@ -1,47 +1,140 @@
-#!/bin/sh
-# tests/run.sh - runs every test and prints one summary line.
+#!/bin/bash
+# tests/run.sh - runs the test programs, TEST_JOBS of them at a time
+# (default 2), and prints their results as one TAP stream.
 #
 # Unit tests are cmocka binaries in $UNIT_DIR, run with TAP output; shell
 # tests are tests/shell/test_*.sh, which print TAP through tests/shell/lib.sh.
-# Each "ok" / "not ok" line counts as one test, and a test program that
-# exits non-zero without reporting a failure (a crash) counts as one more
-# failure.  The last line is "N passed, N failed".  A test program still
-# running after TEST_TIMEOUT seconds (default 1200) is stopped (SIGTERM,
-# then SIGKILL 10 s later) and counted as failed, so that one hang costs
-# that program and not the whole suite.
+# Each program's output is printed whole once it is done, in the order the
+# programs are listed, its "ok" / "not ok" lines renumbered 1, 2, ... across
+# the whole run ("ok 57 - shell/test_run.sh: the result line ...") and
+# followed by a line with the program's counts and its time; the plan
+# ("1..N") comes last, then the summary "N passed, N failed".
+#
+# A test program that exits non-zero without reporting a failure (a
+# crash) counts as one more failure.  One still running after
+# TEST_TIMEOUT seconds (default 1200) is stopped (SIGTERM, then SIGKILL
+# 10 s later) and counted as failed, so that one hang costs that program
+# and not the whole suite.
+#
+# A shell test with a line "# run alone: REASON" (timing it measures, a
+# machine-wide resource) runs with no other test beside it.  TESTS, when
+# set, names the programs to run ("unit/test_stats shell/test_mpi.sh";
+# "unit" for every unit test).
 : "${DBENCH:?DBENCH must name the binary under test}"
 : "${UNIT_DIR:?UNIT_DIR must name the unit test directory}"
 top=$(cd "$(dirname "$0")/.." && pwd)
 limit=${TEST_TIMEOUT:-1200}
-log=$(mktemp)
-out=$(mktemp)
-trap 'rm -f "$log" "$out"' EXIT
+jobs=${TEST_JOBS:-2}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-run_one() {
-	name=$1
-	shift
-	echo "# $name"
-	timeout -k 10 "$limit" "$@" >"$out" 2>&1
-	rc=$?
-	cat "$out"
-	cat "$out" >>"$log"
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		echo "not ok - $name stopped after ${limit} s (a hang?)" | tee -a "$log"
-	elif [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
-		echo "not ok - $name exited with status $rc" | tee -a "$log"
-	fi
+# The programs, one a line: NAME, whether it runs alone, the command.
+wanted() {
+	[ -z "${TESTS:-}" ] && return 0
+	case " $TESTS " in *" $1 "* | *" ${1%%/*} "*) return 0 ;; esac
+	return 1
 }
-
+names=() alone=() cmds=()
 for t in "$UNIT_DIR"/test_*; do
 	[ -x "$t" ] || continue
-	CMOCKA_MESSAGE_OUTPUT=TAP run_one "unit/$(basename "$t")" "$t"
+	wanted "unit/$(basename "$t")" || continue
+	names+=("unit/$(basename "$t")") alone+=(0) cmds+=("$t")
 done
 for t in "$top"/tests/shell/test_*.sh; do
 	[ -f "$t" ] || continue
-	DBENCH="$DBENCH" TOP="$top" UNIT_DIR="$UNIT_DIR" run_one "shell/$(basename "$t")" sh "$t"
+	wanted "shell/$(basename "$t")" || continue
+	a=0
+	grep -q '^# run alone: ' "$t" && a=1
+	names+=("shell/$(basename "$t")") alone+=("$a") cmds+=("$t")
 done
+count=${#names[@]}
 
-passed=$(grep -c '^ok ' "$log")
-failed=$(grep -c '^not ok' "$log")
+# run_one I: program I into $work/I.out, its status in $work/I.rc and its
+# seconds in $work/I.time (written last: the program is done).
+run_one() {
+	local i=$1 name=${names[$1]} start
+	start=$(date +%s.%N)
+	case $name in
+	unit/*) CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 10 "$limit" "${cmds[$i]}" ;;
+	shell/*) DBENCH="$DBENCH" TOP="$top" UNIT_DIR="$UNIT_DIR" \
+		 timeout -k 10 "$limit" sh "${cmds[$i]}" ;;
+	esac >"$work/$i.out" 2>&1 </dev/null
+	echo $? >"$work/$i.rc"
+	awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f\n", e - s }' >"$work/$i.time.new"
+	mv "$work/$i.time.new" "$work/$i.time"
+}
+
+# show I: program I's output, renumbered into the one stream.
+n=0 passed=0 failed=0
+show() {
+	local i=$1 name=${names[$1]} rc out p f
+	rc=$(cat "$work/$i.rc")
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "not ok - stopped after ${limit} s (a hang?)" >>"$work/$i.out"
+	elif [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$work/$i.out"; then
+		echo "not ok - exited with status $rc" >>"$work/$i.out"
+	fi
+	echo "# $name"
+	# the program's own plan is left out: the stream has one, at its end
+	# and its own numbers must run 1, 2, 3 ... (a test that skips or
+	# repeats one has lost count of its tests)
+	out=$(awk -v n="$n" -v name="$name" '
+		/^(not )?ok / {
+			not = /^not /
+			if (match($0, /^(not )?ok [0-9]+/)) {
+				own = $0
+				sub(/^(not )?ok /, "", own)
+				if (own + 0 != ++k && !bad)
+					bad = "its test " k " is numbered " (own + 0)
+			}
+			sub(/^(not )?ok( [0-9]+)?( -)? ?/, "")
+			printf "%sok %d - %s: %s\n", not ? "not " : "", ++n, name, $0
+			next
+		}
+		/^[0-9]+\.\.[0-9]+$/ { next }
+		{ print }
+		END {
+			if (bad)
+				printf "not ok %d - %s: its TAP numbering is not 1, 2, 3 ...: %s\n",
+				       ++n, name, bad
+		}' "$work/$i.out")
+	[ -n "$out" ] && printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
+	n=$((n + p + f)) passed=$((passed + p)) failed=$((failed + f))
+	echo "# $name: $p passed, $f failed in $(cat "$work/$i.time") s"
+}
+
+# Start the programs in order, at most $jobs at a time, one marked to run
+# alone with nothing beside it; print each, in order, once it is done.
+running=0 next_show=0
+flush() {
+	while [ "$next_show" -lt "$count" ] && [ -f "$work/$next_show.time" ]; do
+		show "$next_show"
+		next_show=$((next_show + 1))
+	done
+}
+reap() {	# wait for one program to finish
+	wait -n
+	running=$((running - 1))
+	flush
+}
+suite_start=$(date +%s)
+for ((next = 0; next < count; next++)); do
+	limit_now=$jobs
+	[ "${alone[$next]}" -eq 1 ] && limit_now=1
+	while [ "$running" -ge "$limit_now" ]; do
+		reap
+	done
+	run_one "$next" &
+	running=$((running + 1))
+	if [ "${alone[$next]}" -eq 1 ]; then
+		while [ "$running" -gt 0 ]; do reap; done
+	fi
+done
+while [ "$running" -gt 0 ]; do reap; done
+flush
+echo "1..$n"
+echo "# $count test programs in $(($(date +%s) - suite_start)) s, $jobs at a time"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

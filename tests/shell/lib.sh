@@ -77,6 +77,18 @@ only_progress_says_execute() {
 	expect_eq "$_lines" 0 "lines of $1 that say execute and are no progress line"
 }
 
+# wait_for_line FILE ERE [SECONDS]: wait (up to SECONDS, default 60: a
+# busy machine can take that long to set a run up) until a line of FILE
+# matches ERE; 1 when none did.
+wait_for_line() {
+	_i=0
+	while ! grep -Eq -- "$2" "$1" 2>/dev/null; do
+		[ $_i -ge $((${3:-60} * 10)) ] && return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
 # A size-limited tmpfs at $1 (needs root); returns 1 where mounting is refused.
 mount_tmpfs() {
 	mkdir -p "$1" && mount -t tmpfs -o "size=${2:-64m}" dbench-test "$1" 2>/dev/null
