@@ -129,33 +129,64 @@ while [ $i -lt 100 ]; do
 	echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >>"$T/qfs.txt"
 	i=$((i + 1)); delays="$delays${delays:+,}$((i * 100))"
 done
-# The client spins out each latency on the clock; a real-time priority
-# (where allowed) keeps other work on a busy machine from stretching them.
-# A virtual CPU can still be taken away by its host for milliseconds, which
-# no priority inside the guest prevents, so a run whose figures are off is
-# made again, up to three runs in all; every run's figures are kept for the
-# failure message. A wrong percentile is wrong in every run.
+# The client spins out each latency on the clock, so no latency is
+# shorter than its delay: every figure is at least the delays' own, less
+# the histogram's 2 %.  Above, a busy machine stretches latencies (a spin
+# preempted, or a virtual CPU taken away by its host, which a real-time
+# priority, used where allowed, cannot prevent), and how much it stretched
+# this run is seen in the run's mean, which is exact (a sum over a count):
+# - every run: the figures are those of the raw histogram the client
+#   recorded (DBENCH_TEST_HIST_DIR, merged by hist_merge), and at least the
+#   delays' own;
+# - a run whose mean is within 10 % of the delays' 5.05 ms (a quiet
+#   machine): p50 and p90 are also at most 2 % above the delays' own, plus
+#   the mean stretch that every operation may share, plus 0.3 ms for three
+#   operations stretched past others (each moves a percentile by a step of
+#   the delays, 0.1 ms).  Which rank a percentile takes is test_hist's.
+# A run that fails them is made again, up to three in all, every run's
+# figures kept for the failure message (a wrong percentile is wrong in
+# every run); when all three were stretched beyond 10 % the upper bounds
+# are said to be unchecked, and the rest still holds.
 rt=
 chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
-percentiles_off() {
-	close "$(echo "$1" | jq .p50_ms)" 5.0 0.02 || { echo "p50 of 0.1..10 ms"; return; }
-	close "$(echo "$1" | jq .p90_ms)" 9.0 0.02 || { echo "p90"; return; }
-	close "$(echo "$1" | jq .p99_ms)" 9.9 0.02 || { echo "p99"; return; }
-	close "$(echo "$1" | jq .max_ms)" 10.0 0.02 || { echo "max"; return; }
-	close "$(echo "$1" | jq .mean_ms)" 5.05 0.02 || echo "mean"
+# within GOT WANT SLACK: WANT less 2 % <= GOT <= WANT plus 2 % and SLACK
+within() {
+	awk -v g="$1" -v w="$2" -v s="$3" 'BEGIN { exit !(g >= w * 0.98 && g <= w * 1.02 + s) }'
 }
-runs=
+# percentiles_off JSON RAW: what is off in the figures JSON of the
+# operation, RAW the hist_merge line of its histogram; "" when nothing
+percentiles_off() {
+	echo "$2" | awk -v j="$(echo "$1" | jq -r '"\(.p50_ms) \(.p90_ms) \(.p99_ms) \(.max_ms)"')" '
+		{ split(j, v, " "); d = 0
+		  for (i = 1; i <= 4; i++) { x = $(i + 2 + (i == 4)) - v[i]; d += x < 0 ? -x : x }
+		  exit !(d < 1e-9) }' || { echo "not the histogram's ($2)"; return; }
+	slack=1e9
+	[ "$(echo "$1" | jq '.mean_ms <= 5.05 * 1.1')" = true ] &&
+		slack=$(echo "$1" | jq '([.mean_ms - 5.05, 0] | max) + 0.3')
+	within "$(echo "$1" | jq .p50_ms)" 5.0 "$slack" || { echo "p50 of 0.1..10 ms"; return; }
+	within "$(echo "$1" | jq .p90_ms)" 9.0 "$slack" || { echo "p90"; return; }
+	within "$(echo "$1" | jq .p99_ms)" 9.9 "$(echo "$1" | jq '(.max_ms - 9.9) * 1.02')" ||
+		{ echo "p99"; return; }
+	within "$(echo "$1" | jq .max_ms)" 10.0 1e9 || { echo "max"; return; }
+	within "$(echo "$1" | jq .mean_ms)" 5.05 1e9 || echo "mean"
+}
+runs= quiet=
 for attempt in 1 2 3; do
-	DBENCH_NULL_DELAY_US=$delays $rt "$DBENCH" --backend=null --run-once -q --json="$T/p.json" \
-		-c "$T/qfs.txt" -D "$T/d" 1 >/dev/null; rc=$?
+	rm -rf "$T/ph" && mkdir -p "$T/ph"
+	DBENCH_TEST_HIST_DIR="$T/ph" DBENCH_NULL_DELAY_US=$delays $rt "$DBENCH" --backend=null \
+		--run-once -q --json="$T/p.json" -c "$T/qfs.txt" -D "$T/d" 1 >/dev/null; rc=$?
 	expect_status $rc 0
 	o=$(jq -c '.ops.QUERY_FS_INFORMATION' "$T/p.json")
 	expect_eq "$(echo "$o" | jq .count)" 100 "count"
-	off=$(percentiles_off "$o")
+	raw=$("$UNIT_DIR/hist_merge" "$T"/ph/*.hist | grep '^QUERY_FS_INFORMATION ')
+	off=$(percentiles_off "$o" "$raw")
+	[ "$(echo "$o" | jq '.mean_ms <= 5.05 * 1.1')" = true ] && quiet=true
 	[ -z "$off" ] && break
 	runs="$runs${runs:+; }run $attempt, $off off: $o"
 done
 [ -z "$off" ] || fail "$runs"
+[ -n "$quiet" ] || echo "# the machine stretched every run (the last one's mean $(echo "$o" |
+	jq .mean_ms) ms for the delays' 5.05): p50 and p90 held to the histogram, and from below"
 expect_eq "$(jq .config.backend "$T/p.json")" '"null"' "backend"
 end
 
@@ -172,10 +203,14 @@ expect_match "$out" '^ -: fewer operations than the percentile needs \(p50 2, p9
 end
 
 begin "a stall is named with its second"
-: >"$T/stall.txt"
-for i in 1 2 3 4 5 6 7 8 9 10; do echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK' >>"$T/stall.txt"; done
-delays=$(awk 'BEGIN { for (i = 0; i < 1000; i++) printf "1000,"; print 2500000 }')
-out=$(DBENCH_NULL_DELAY_US=$delays "$DBENCH" --backend=null -q -t 6 --warmup 0 \
+# One pass: 400 operations of 5 ms, one of 2.5 s, 600 of 5 ms; the stall
+# lies between seconds of work however much a busy machine stretches the
+# short ones (a time limit could end the run before it).
+awk 'BEGIN { for (i = 0; i < 1001; i++) print "QUERY_FS_INFORMATION 1 NT_STATUS_OK" }' \
+	>"$T/stall.txt"
+delays=$(awk 'BEGIN { for (i = 0; i < 1001; i++) printf "%s%d", i ? "," : "",
+	i == 400 ? 2500000 : 5000 }')
+out=$(DBENCH_NULL_DELAY_US=$delays "$DBENCH" --backend=null -q --run-once \
 	--json="$T/s.json" -c "$T/stall.txt" -D "$T/d" 1); rc=$?
 expect_status $rc 0
 expect_match "$out" '^Stall: second [0-9]+ of the measured window: '

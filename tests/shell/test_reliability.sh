@@ -505,14 +505,31 @@ end
 
 # A run whose one client is held stopped across the end of its execute
 # window, so that the parent waits for it in the cleanup; $pid, $victim.
+# Timed from what the run says, not from its start: on a busy machine the
+# setup alone can take seconds.  The client is stopped once the run says
+# it is ready (the 4 s window starts then: time enough to stop it inside
+# the window however slow this shell is), and the window is over 4 s
+# later; 2 s more let a slow parent see the end.  The stop timeout (60 s)
+# keeps the parent waiting for the client for as long as the test needs.
 start_held_run() {
 	mkdir -p "$1"
-	"$DBENCH" -t 2 --warmup 0 -D "$1" --json="$1.json" 1 >"$1.out" 2>&1 &
+	"$DBENCH" -t 4 --warmup 0 --stop-timeout=60 -D "$1" --json="$1.json" 1 >"$1.out" 2>&1 &
 	pid=$!
-	sleep 1
+	wait_for_line "$1.out" ' ready in ' || fail "the run never said it was ready"
 	victim=$(pgrep -P $pid | head -n 1)
 	kill -s STOP "$victim"
-	sleep 2.5
+	sleep 6
+}
+
+# gone PID [SECONDS]: wait up to SECONDS (default 10) for PID to end; 1
+# when it is still there.
+gone() {
+	_t=0
+	while kill -0 "$1" 2>/dev/null; do
+		[ $_t -ge $((${2:-10} * 10)) ] && return 1
+		sleep 0.1
+		_t=$((_t + 1))
+	done
 }
 
 begin "a SIGINT after the execute window ended: results whole, exit 0, the cleanup goes on"
@@ -533,8 +550,8 @@ start_held_run "$T/late2"
 kill -s INT $pid
 sleep 0.5
 kill -s INT $pid
-sleep 0.5
-kill -0 "$victim" 2>/dev/null && fail "the second SIGINT left the client alive"
+# the parent kills it at once; 10 s are for a busy machine
+gone "$victim" 10 || fail "the second SIGINT left the client alive"
 kill -s CONT "$victim" 2>/dev/null
 wait $pid; rc=$?
 expect_status $rc 130
