@@ -799,6 +799,22 @@ static int compare_plot(TALLOC_CTX *mem_ctx, const char *path, bool log_latency,
 	return plot_svg(path, &style, s, ndocs);
 }
 
+/* The report on stdout and the plot, if asked for: the exit code.  A
+ * report that cannot be written is main()'s to tell, as for every
+ * command. */
+static int compare_and_plot(TALLOC_CTX *mem_ctx, const struct rundoc *const *docs, size_t ndocs,
+			    const struct compare_options *opt, const char *plot, int plot_log)
+{
+	int rc = compare_report(stdout, docs, ndocs, opt);
+	int err = plot ? compare_plot(mem_ctx, plot, plot_log, docs, ndocs, opt->alpha) : 0;
+
+	if (err) {
+		say("cannot write the plot to '%s': %s\n", plot, outfile_strerror(err));
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	}
+	return rc;
+}
+
 int compare_main(int argc, const char **argv)
 {
 	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
@@ -866,15 +882,7 @@ int compare_main(int argc, const char **argv)
 		say("cannot write the plot to '%s': %s\n", plot, outfile_strerror(perr));
 	} else {
 		opt.all = all;
-		/* a report that cannot be written is main()'s to tell, as for
-		 * every command */
-		rc = compare_report(stdout, docs, ndocs, &opt);
-		perr = plot ? compare_plot(top, plot, plot_log, docs, ndocs, opt.alpha) : 0;
-		if (perr) {
-			say("cannot write the plot to '%s': %s\n", plot,
-				outfile_strerror(perr));
-			rc = rc ? rc : EXIT_RUN_FAILED;
-		}
+		rc = compare_and_plot(top, docs, ndocs, &opt, plot, plot_log);
 	}
 	free(plot);
 	poptFreeContext(pc);
