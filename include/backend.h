@@ -114,6 +114,16 @@ struct backend_lister;	/* the --probe process's session on a remote target */
 #define BACKEND_OTHER_RESULT (-2)
 #define BACKEND_SKIPPED (-3)
 
+/*
+ * What an operation returns when it met a file that its client did not
+ * make and left it alone (localdir.h says which files): a positive value
+ * beyond every errno, with failure_detail() saying why ("refused: it has
+ * 2 links ...").  It fails the operation whatever status the loadfile
+ * expected; under --continue-on-error it is counted as an error and the
+ * run goes on.
+ */
+#define BACKEND_REFUSED 4100
+
 /* What one talloc allocation costs beyond its size: its header and the
  * rounding, rounded up. */
 #define BACKEND_ALLOC_OVERHEAD 128
@@ -244,7 +254,8 @@ struct backend {
 	 * Optional: what the operation just performed, which failed, has to
 	 * say beyond its errno (sockio: the connection's account), or NULL;
 	 * asking clears it.  A failure with a detail is an error whatever
-	 * status the loadfile expected.
+	 * status the loadfile expected, and stops the run even under
+	 * --continue-on-error, unless it is BACKEND_REFUSED.
 	 */
 	const char *(*failure_detail)(struct backend_client *bc);
 

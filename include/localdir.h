@@ -1,7 +1,8 @@
 /*
  * localdir.h - a target that is a local directory: what the fileio and
- * null backends open for each -D DIR, and the one place that makes and
- * removes DIR/clients.
+ * null backends open for each -D DIR, the one place that makes and
+ * removes DIR/clients, and the rule that a client opens only files of
+ * its own (below).
  *
  * Opening checks that DIR is a directory we can open, makes DIR/clients
  * (or takes over one an earlier run left), locks it against another run
@@ -10,11 +11,13 @@
  * holds descriptors of both.
  * DIR/clients must be a real directory: a symbolic link at that name is
  * refused, never followed.  The descriptors are closed when the target is
- * freed.  Knows nothing of the driver, of clients or of operations.
+ * freed.  Knows nothing of the driver or of operations.
  */
 #ifndef DBENCH_LOCALDIR_H
 #define DBENCH_LOCALDIR_H
 
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <talloc.h>
 
 #include "backend.h"
@@ -35,5 +38,57 @@ int localdir_clients_fd(const struct backend_target *t);
  * (errno `err`), for a message: "not a directory (a symbolic link?)" for
  * ELOOP and ENOTDIR, else strerror(err). */
 const char *localdir_strerror(int err);
+
+/* ---- a client's own files ----
+ *
+ * A client writes only through files it made in this run (doc/DESIGN.md,
+ * "Safety"), so that nothing another process plants in its directory
+ * leads a write out of the target.  A file is refused, and left as it
+ * was, when
+ *   - it has more than one link: a hard link to a file elsewhere;
+ *   - it belongs to neither the user running dbench nor the owner of the
+ *     client's directory (the same, unless the file system maps users as
+ *     NFS's root_squash does);
+ *   - it is neither a regular file nor a directory (a device or a FIFO);
+ *   - it is not what the name led to a moment before the open (another
+ *     file was swapped in between the lookup and the open).
+ * What a descriptor refers to cannot change, so the check is made once,
+ * on what was opened, before anything is written: a truncation asked
+ * for by the open comes after it.  Every backend that opens local files
+ * by name (fileio, and the system-call dialect's replay) opens them with
+ * localdir_open_own(); one that changes a file by name without opening
+ * it checks an fstatat() of it with localdir_not_own() first.
+ */
+
+/* Who a client's files may belong to. */
+struct localdir_owners {
+	uid_t uid[2];	/* the user running dbench; the client directory's owner */
+};
+
+/* The owners of the files a client makes in directory `client_fd`. */
+void localdir_owners(struct localdir_owners *o, int client_fd);
+
+/*
+ * Why the file of `st` is not the client's own, as the detail of its
+ * failure ("refused: it has 2 links ..."), written to why[len]; NULL when
+ * it is.  `seen`, when not NULL, is what the name led to before the open
+ * (st_mode 0 for nothing).
+ */
+const char *localdir_not_own(const struct stat *st, const struct stat *seen,
+			     const struct localdir_owners *o, char *why, size_t len);
+
+/*
+ * openat(dirfd, leaf, flags, mode) for a client, through nothing but a
+ * file of its own: O_NOFOLLOW and O_NONBLOCK are added (a FIFO planted
+ * there must not hold the client in open()), O_TRUNC is left out of the
+ * open and done by ftruncate() once the file is known to be the client's
+ * (on a file that holds anything).  *st gets the fstat of what was
+ * opened (the one fstat dbench 4.0 makes after every open).  Returns the
+ * descriptor, -errno, or -BACKEND_REFUSED with why[len] set (nothing
+ * was written).
+ */
+int localdir_open_own(int dirfd, const char *leaf, int flags, mode_t mode,
+		      const struct localdir_owners *o, const struct stat *seen,
+		      struct stat *st, char *why, size_t len);
 
 #endif

@@ -75,6 +75,9 @@ struct backend_client {
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
 	struct offset_state ost;	/* dbench 5.0 SMB rows' offset expressions */
 	struct sysio *sys;	/* a recording's replay (the system-call dialect), or NULL */
+	struct localdir_owners owners;	/* who the files it opens may belong to */
+	char detail[VERIFY_DETAIL_MAX];	/* why a file was refused, for failure_detail() */
+	bool has_detail;	/* ... until failure_detail() is asked */
 };
 
 /* ---- descriptors ---- */
@@ -426,10 +429,11 @@ static int fileio_resolve(struct backend_client *bc, int dirfd, const char *leaf
 /*
  * How every operation on op->path starts: the parent directory (a
  * descriptor, or -errno) and the leaf, then dbench 4.0's name resolution
- * of the leaf, whose outcome (0 or an errno) goes to *found if asked.
+ * of the leaf, whose outcome (0 or an errno) goes to *found and what it
+ * found to *seen (st_mode 0 for nothing) if asked.
  */
 static int fileio_lookup(struct backend_client *bc, const struct op *op, const char **leaf,
-			 int *found)
+			 int *found, struct stat *seen)
 {
 	struct stat st;
 	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, leaf);
@@ -438,6 +442,8 @@ static int fileio_lookup(struct backend_client *bc, const struct op *op, const c
 		int f = fileio_resolve(bc, dirfd, *leaf, &st);
 		if (found)
 			*found = f;
+		if (seen)
+			*seen = f == 0 ? st : (struct stat){ .st_mode = 0 };
 	}
 	return dirfd;
 }
@@ -567,10 +573,25 @@ static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *n
 
 /* ---- operations ---- */
 
+/* Open `leaf` in `dirfd` if it is a file of the client's own
+ * (localdir_open_own(), which fills *st); a refusal's reason is kept for
+ * failure_detail(). */
+static int fileio_open_own(struct backend_client *bc, int dirfd, const char *leaf, int flags,
+			   const struct stat *seen, struct stat *st)
+{
+	int fd = localdir_open_own(dirfd, leaf, flags, 0600, &bc->owners, seen, st, bc->detail,
+				   sizeof(bc->detail));
+
+	bc->has_detail = fd == -BACKEND_REFUSED;
+	return fd;
+}
+
 /* Open the object an NTCreateX names, creating it as the disposition and
- * create options say.  Returns a descriptor or -errno. */
+ * create options say: a file of the client's own, whose fstat goes to
+ * *st.  `seen` is what the lookup found.  Returns a descriptor or -errno
+ * (-BACKEND_REFUSED). */
 static int fileio_create_open(struct backend_client *bc, const struct op *op,
-			      int dirfd, const char *leaf)
+			      int dirfd, const char *leaf, const struct stat *seen, struct stat *st)
 {
 	int flags = backend_open_flags(op->a[1]);
 	int fd;
@@ -585,32 +606,29 @@ static int fileio_create_open(struct backend_client *bc, const struct op *op,
 	} else {
 		flags |= O_RDWR | (bc->opts.sync_open ? O_SYNC : 0);
 	}
-	fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EISDIR)
-		fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	fd = fileio_open_own(bc, dirfd, leaf, flags, seen, st);
+	if (fd == -EISDIR)
+		fd = fileio_open_own(bc, dirfd, leaf, O_RDONLY | O_DIRECTORY, seen, st);
+	return fd;
 }
 
 static int fileio_ntcreatex(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
-	struct stat st;
-	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
+	struct stat seen, st;
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL, &seen);
 
 	if (dirfd < 0)
 		return -dirfd;
-	int fd = fileio_create_open(bc, op, dirfd, leaf);
+	int fd = fileio_create_open(bc, op, dirfd, leaf, &seen, &st);
+	if (fd == -BACKEND_REFUSED)	/* the name is no longer one we know */
+		verify_ntcreatex(bc->verify, VERIFY_NO_HANDLE, op->path, VERIFY_OPEN_FAILED, false);
 	if (fd < 0)
 		return -fd;
-	bool stat_ok = fstat(fd, &st) == 0;
-	int err = stat_ok ? 0 : errno;
-	if (err == 0 && !S_ISDIR(st.st_mode))
-		err = fileio_xattr_write_fd(bc, fd);
+	int err = S_ISDIR(st.st_mode) ? 0 : fileio_xattr_write_fd(bc, fd);
 	bool keep = err == 0 && op->status == NT_OK && op->handle < bc->nfds;
-	/* a failed fstat leaves nothing about the name to trust */
 	verify_ntcreatex(bc->verify, keep ? op->handle : VERIFY_NO_HANDLE, op->path,
-			 !stat_ok ? VERIFY_OPEN_FAILED
-			 : S_ISREG(st.st_mode) ? VERIFY_OPENED_FILE : VERIFY_OPENED_OTHER,
+			 S_ISREG(st.st_mode) ? VERIFY_OPENED_FILE : VERIFY_OPENED_OTHER,
 			 (backend_open_flags(op->a[1]) & O_TRUNC) != 0);
 	if (!keep) {
 		/* failed after all, or not expected to open: keep nothing */
@@ -662,7 +680,7 @@ static int fileio_rename(struct backend_client *bc, const struct op *op)
 static int fileio_remove(struct backend_client *bc, const struct op *op, int at_flags)
 {
 	const char *leaf;
-	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL, NULL);
 
 	if (dirfd < 0)
 		return -dirfd;
@@ -706,7 +724,7 @@ static int fileio_rmdir(struct backend_client *bc, const struct op *op)
 static int fileio_mkdir(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
-	int dirfd = fileio_lookup(bc, op, &leaf, NULL);
+	int dirfd = fileio_lookup(bc, op, &leaf, NULL, NULL);
 
 	if (dirfd < 0)
 		return -dirfd;
@@ -721,7 +739,7 @@ static int fileio_qpathinfo(struct backend_client *bc, const struct op *op)
 {
 	const char *leaf;
 	int found = 0;
-	int dirfd = fileio_lookup(bc, op, &leaf, &found);
+	int dirfd = fileio_lookup(bc, op, &leaf, &found, NULL);
 
 	return dirfd < 0 ? -dirfd : found;
 }
@@ -787,7 +805,7 @@ static int fileio_findfirst(struct backend_client *bc, const struct op *op)
 	int64_t left = op->a[1];
 	unsigned matches = 0;
 	int err = 0, found = 0;
-	int dirfd = fileio_lookup(bc, op, &leaf, &found);
+	int dirfd = fileio_lookup(bc, op, &leaf, &found, NULL);
 
 	if (dirfd < 0)
 		return -dirfd;
@@ -821,10 +839,11 @@ static int fileio_smb_open(struct backend_client *bc, const struct op *op)
 
 	if (dirfd < 0)
 		return -dirfd;
-	int fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC |
-			(bc->opts.sync_open ? O_SYNC : 0), 0600);
+	struct stat st;
+	int fd = fileio_open_own(bc, dirfd, leaf, flags | (bc->opts.sync_open ? O_SYNC : 0),
+				 NULL, &st);
 	if (fd < 0)
-		return errno;
+		return -fd;
 	if (op->handle >= bc->nfds) {	/* not expected to open: keep nothing */
 		close(fd);
 		return 0;
@@ -1183,6 +1202,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 		talloc_free(bc);
 		return NULL;
 	}
+	localdir_owners(&bc->owners, bc->client_fd);
 	bc->max_xfer = loadfile_max_transfer(prog);
 	if (prog->calls && (errno = fileio_sys_start(bc)) != 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot make the initial state in clients/%s: %s",
@@ -1196,6 +1216,15 @@ nomem:
 	talloc_free(bc);
 	*err = talloc_asprintf(mem_ctx, "client %u: out of memory", id);
 	return NULL;
+}
+
+/* Why the last operation's file was refused, once. */
+static const char *fileio_failure_detail(struct backend_client *bc)
+{
+	bool has = bc->has_detail;
+
+	bc->has_detail = false;
+	return has ? bc->detail : NULL;
 }
 
 static void fileio_pass_end(struct backend_client *bc)
@@ -1258,6 +1287,7 @@ const struct backend fileio_backend = {
 		[OP_SYS_FIRST ... OP_SYS_LAST] = fileio_syscall,
 	},
 	.verifies = true,
+	.failure_detail = fileio_failure_detail,
 	.pass_end = fileio_pass_end,
 	.pass_begin = fileio_pass_begin,
 	.cleanup = fileio_cleanup,

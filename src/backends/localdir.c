@@ -1,11 +1,13 @@
 /*
  * localdir.c - local directory targets (see localdir.h): the descriptors
  * of DIR and DIR/clients, made and checked in the parent before any fork,
- * inherited by every client process, closed when the target is freed.
+ * inherited by every client process, closed when the target is freed;
+ * and the rule that a client opens only files of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -171,4 +173,70 @@ const char *localdir_strerror(int err)
 int localdir_clients_fd(const struct backend_target *t)
 {
 	return t->clients_fd;
+}
+
+/* ---- a client's own files ---- */
+
+void localdir_owners(struct localdir_owners *o, int client_fd)
+{
+	struct stat st;
+
+	o->uid[0] = o->uid[1] = geteuid();
+	if (fstat(client_fd, &st) == 0)
+		o->uid[1] = st.st_uid;
+}
+
+/* What kind of file st is, for a refusal. */
+static const char *localdir_kind(mode_t m)
+{
+	return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	     : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link"
+	     : "not a regular file";
+}
+
+const char *localdir_not_own(const struct stat *st, const struct stat *seen,
+			     const struct localdir_owners *o, char *why, size_t len)
+{
+	static const char rule[] = "; a client writes only files it made";
+
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
+		snprintf(why, len, "refused: it is %s, not a file or directory%s",
+			 localdir_kind(st->st_mode), rule);
+	else if (S_ISREG(st->st_mode) && st->st_nlink > 1)
+		snprintf(why, len, "refused: it has %ju links (a hard link to a file elsewhere?)%s",
+			 (uintmax_t)st->st_nlink, rule);
+	else if (st->st_uid != o->uid[0] && st->st_uid != o->uid[1])
+		snprintf(why, len, "refused: it belongs to uid %ju, not to this run's (uid %ju)%s",
+			 (uintmax_t)st->st_uid, (uintmax_t)o->uid[0], rule);
+	else if (seen && seen->st_mode &&
+		 (seen->st_ino != st->st_ino || seen->st_dev != st->st_dev))
+		snprintf(why, len, "refused: another file took its name between the lookup and"
+			 " the open%s", rule);
+	else
+		return NULL;
+	return why;
+}
+
+int localdir_open_own(int dirfd, const char *leaf, int flags, mode_t mode,
+		      const struct localdir_owners *o, const struct stat *seen,
+		      struct stat *st, char *why, size_t len)
+{
+	int fd = openat(dirfd, leaf, (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			mode);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) != 0)
+		err = errno;
+	else if (localdir_not_own(st, seen, o, why, len))
+		err = BACKEND_REFUSED;
+	else if ((flags & O_TRUNC) && S_ISREG(st->st_mode) && st->st_size > 0 &&
+		 (err = ftruncate(fd, 0) == 0 ? 0 : errno) == 0)
+		st->st_size = 0;
+	if (err) {
+		close(fd);
+		return -err;
+	}
+	return fd;
 }

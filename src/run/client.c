@@ -423,8 +423,11 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 		struct verify_tally t = verify_drain(c->verify);
 		stats_record_verify(c->slot, ph, &t);
 	}
-	bool stop = failed && (call ? plan->strict || detail
-				    : !plan->continue_on_error || detail);
+	/* --continue-on-error (a recording's replay without --strict) goes on
+	 * past a refused file, to which nothing was written, never past wrong
+	 * data or a connection's end. */
+	bool hard = detail && err != BACKEND_REFUSED;
+	bool stop = failed && (call ? plan->strict || hard : !plan->continue_on_error || hard);
 	if (__builtin_expect(stop, 0))
 		stop_on(plan, c, op, err, detail);
 	if (shared)

@@ -54,6 +54,52 @@ canary_intact
 expect_eq "$(ls -A "$T/d4")" "" "left in $T/d4"
 end
 
+begin "a hard link planted where a client writes is refused with a FAILED line, the file left as it was"
+mkdir -p "$T/hl1/clients/client1" && ln "$T/canary/file" "$T/hl1/clients/client1/ANNUAL.DOC"
+printf '%s\n' 'NTCreateX "\clients\client1\ANNUAL.DOC" 0x40 0x5 1 NT_STATUS_OK' \
+	'WriteX 1 0 65536 65536 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' >"$T/link.txt"
+out=$("$DBENCH" --run-once -c "$T/link.txt" -D "$T/hl1" 1); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: client 1, $T/link.txt:1 NTCreateX $T/hl1/clients/client1/ANNUAL.DOC: refused: it has 2 links \(a hard link to a file elsewhere\?\); a client writes only files it made\$"
+canary_intact
+expect_eq "$(stat -c %h "$T/canary/file")" 1 "links of the canary's file after the cleanup"
+end
+
+begin "a process hard-linking a file from outside into a client's directory during the run: the file unchanged byte for byte"
+# The client creates ANNUAL.DOC (OPEN_IF: O_CREAT, no O_EXCL), writes it,
+# removes it, then idles: the racer links the outside file to that name
+# whenever it is free, and the next NTCreateX meets the link.
+head -c 15 /dev/urandom >"$T/outside.doc"
+before=$(sha256sum <"$T/outside.doc")
+{
+	printf '%s\n' 'NTCreateX "\clients\client1\office" 0x1 0x3 2 NT_STATUS_OK'
+	printf '%s\n' 'Close 2 NT_STATUS_OK'
+	printf '%s\n' 'NTCreateX "\clients\client1\office\docs" 0x1 0x3 2 NT_STATUS_OK'
+	printf '%s\n' 'Close 2 NT_STATUS_OK'
+	printf '%s\n' 'NTCreateX "\clients\client1\office\docs\ANNUAL.DOC" 0x40 0x3 1 NT_STATUS_OK'
+	printf '%s\n' 'WriteX 1 0 2097152 2097152 NT_STATUS_OK'
+	printf '%s\n' 'Close 1 NT_STATUS_OK'
+	printf '%s\n' 'Unlink "\clients\client1\office\docs\ANNUAL.DOC" 0x0 NT_STATUS_OK'
+	i=0; while [ $i -lt 300 ]; do printf '%s\n' 'QUERY_FS_INFORMATION 1 NT_STATUS_OK'; i=$((i + 1)); done
+} >"$T/race.txt"
+mkdir -p "$T/hl2"
+perl -e '
+	my ($from, $to, $secs) = @ARGV; my ($n, $end) = (0, time + $secs);
+	while (time < $end) { $n++ if link($from, $to); }
+	print "$n\n";' "$T/outside.doc" "$T/hl2/clients/client1/office/docs/ANNUAL.DOC" 5 \
+	>"$T/links" &
+racer=$!
+"$DBENCH" -t 3 --warmup 0 --continue-on-error -c "$T/race.txt" --json="$T/race.json" \
+	-D "$T/hl2" 1 >"$T/race.out"; rc=$?
+wait $racer
+expect_status $rc 0
+expect_eq "$(sha256sum <"$T/outside.doc")" "$before" "the outside file's checksum"
+expect_eq "$(stat -c %s "$T/outside.doc")" 15 "the outside file's size"
+refused=$(jq '.ops.NTCreateX.errors' "$T/race.json")
+[ "$(cat "$T/links")" -gt 0 ] && [ "$refused" -gt 0 ] ||
+	fail "the race was never run: $(cat "$T/links") links made, $refused NTCreateX refused"
+end
+
 begin "loadfile paths that climb out are refused at parse time, nothing touched"
 for p in '\clients\client1\..\..\canary\file' '\clients\client2\x' '/etc/passwd' '\clients\..\canary'; do
 	printf 'Unlink "%s" 0x6 NT_STATUS_OK\n' "$p" >"$T/escape.txt"

@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "backend.h"
+#include "localdir.h"
 
 /* Directories the program names, by index; D_MANY onwards are "many0".. for the cache test. */
 enum { D_ROOT, D_SUB, D_D, D_DE, D_D2, D_D2E, D_M, D_MANY };
@@ -754,6 +756,90 @@ static void test_client_dir_replaced_by_symlink_is_not_followed(void **state)
 	assert_canary_intact(f);
 }
 
+/* ---- files of someone else's (localdir.h) ---- */
+
+/* The reason fileio gave for its last refusal. */
+static const char *refusal(struct fx *f)
+{
+	const char *why = fileio_backend.failure_detail(f->bc);
+	return why ? why : "(none)";
+}
+
+static void assert_refused_because(struct fx *f, int err, const char *because)
+{
+	assert_int_equal(err, BACKEND_REFUSED);
+	const char *why = refusal(f);
+	if (!strstr(why, because) || !strstr(why, "a client writes only files it made"))
+		fail_msg("refusal '%s' lacks '%s'", why, because);
+}
+
+/* A hard link to a file outside the target, planted where the client
+ * opens, truncates or writes: refused before anything changes it. */
+static void test_hard_link_from_outside_is_refused_and_left_alone(void **state)
+{
+	struct fx *f = *state;
+	struct op w = handle_op(OP_WRITEX, 0, 0, 10, 10);
+	char keep[128], p[256];
+
+	snprintf(keep, sizeof(keep), "%s/keep", f->canary);
+	snprintf(p, sizeof(p), "%s/x", f->client);
+	assert_int_equal(link(keep, p), 0);
+	for (int64_t disp = 0; disp <= 5; disp++) {	/* every disposition */
+		assert_refused_because(f, create(f, "x", 0x40, disp, 0), "it has 2 links");
+		assert_int_equal(run(f, &w), EBADF);	/* no handle to write through */
+	}
+	assert_canary_intact(f);
+	assert_int_equal(path_call(f, OP_UNLINK, "x"), 0);	/* our name goes, not the file */
+	assert_canary_intact(f);
+	assert_int_equal(create(f, "x", 0x40, 5, 0), 0);	/* a file of our own again */
+	assert_int_equal(run(f, &w), 0);
+}
+
+static void test_files_of_another_user_devices_and_fifos_are_refused(void **state)
+{
+	struct fx *f = *state;
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/fifo", f->client);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_refused_because(f, create(f, "fifo", 0x40, 1, 0), "it is a FIFO");
+	snprintf(p, sizeof(p), "%s/theirs", f->client);
+	assert_int_equal(make_file(f, "theirs"), 0);
+	if (chown(p, 65534, 65534) != 0 || geteuid() == 65534)
+		skip();		/* not root: no file of another user to make */
+	assert_refused_because(f, create(f, "theirs", 0x40, 5, 0), "it belongs to uid 65534");
+	snprintf(p, sizeof(p), "%s/null", f->client);
+	assert_int_equal(mknod(p, S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_refused_because(f, create(f, "null", 0x40, 1, 0), "it is a character device");
+}
+
+/* What the lookup saw is not what the open got: another file was put in
+ * its place in between. */
+static void test_a_file_swapped_between_lookup_and_open_is_refused(void **state)
+{
+	struct fx *f = *state;
+	struct localdir_owners own;
+	struct stat seen, st;
+	char why[192];
+	int dirfd = openat(f->clients_fd, "client1", O_RDONLY | O_DIRECTORY);
+
+	assert_true(dirfd >= 0);
+	localdir_owners(&own, dirfd);
+	assert_int_equal(make_file(f, "a"), 0);
+	assert_int_equal(make_file(f, "b"), 0);
+	assert_int_equal(fstatat(dirfd, "a", &seen, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(renameat(dirfd, "b", dirfd, "a"), 0);	/* the swap */
+	assert_int_equal(localdir_open_own(dirfd, "a", O_RDWR | O_TRUNC, 0, &own, &seen, &st, why,
+					   sizeof(why)), -BACKEND_REFUSED);
+	assert_non_null(strstr(why, "another file took its name between the lookup and the open"));
+	assert_int_equal(fstatat(dirfd, "a", &seen, AT_SYMLINK_NOFOLLOW), 0);
+	int fd = localdir_open_own(dirfd, "a", O_RDWR | O_TRUNC, 0, &own, &seen, &st, why,
+				   sizeof(why));
+	assert_true(fd >= 0);
+	close(fd);
+	close(dirfd);
+}
+
 /* ---- lifetime ---- */
 
 static void test_cleanup_removes_client_dir_and_tolerates_absence(void **state)
@@ -864,6 +950,9 @@ int main(void)
 		T(test_symlink_leaf_is_not_followed),
 		T(test_deltree_and_cleanup_do_not_follow_symlinks),
 		T(test_client_dir_replaced_by_symlink_is_not_followed),
+		T(test_hard_link_from_outside_is_refused_and_left_alone),
+		T(test_files_of_another_user_devices_and_fifos_are_refused),
+		T(test_a_file_swapped_between_lookup_and_open_is_refused),
 		T(test_cleanup_removes_client_dir_and_tolerates_absence),
 		T(test_freeing_client_closes_descriptors_and_frees_memory),
 		T(test_client_fits_the_pool_client_mem_asks_for),
