@@ -34,10 +34,11 @@ int localdir_close(struct backend_target *t);
 /* backend.local_clients_fd: the open descriptor of DIR/clients. */
 int localdir_clients_fd(const struct backend_target *t);
 
-/* Why a directory could not be opened with O_DIRECTORY | O_NOFOLLOW
- * (errno `err`), for a message: "not a directory (a symbolic link?)" for
- * ELOOP and ENOTDIR, else strerror(err). */
-const char *localdir_strerror(int err);
+/* Why directory `name` in `dirfd` could not be opened with O_DIRECTORY |
+ * O_NOFOLLOW (errno `err`), for a message: for ELOOP and ENOTDIR, what is
+ * there instead ("not a directory (a symbolic link?)", "not a directory
+ * but a regular file"), else strerror(err). */
+const char *localdir_strerror_at(int dirfd, const char *name, int err);
 
 /* ---- a client's own files ----
  *

@@ -1198,7 +1198,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 	if ((mkdirat(bc->clients_fd, bc->name, 0755) < 0 && errno != EEXIST) ||
 	    fileio_client_fd(bc) < 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot use directory clients/%s: %s", bc->name,
-				       localdir_strerror(errno));
+				       localdir_strerror_at(bc->clients_fd, bc->name, errno));
 		talloc_free(bc);
 		return NULL;
 	}

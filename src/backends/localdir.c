@@ -123,7 +123,7 @@ static int open_clients(struct backend_target *t, const struct backend_options *
 			*err = talloc_asprintf(mem_ctx, "another dbench run is using '%s'", t->dir);
 		else if (e)
 			*err = talloc_asprintf(mem_ctx, "cannot use '%s/clients': %s", t->dir,
-					       localdir_strerror(e));
+					       localdir_strerror_at(t->dirfd, "clients", e));
 		if (e && made && e != EWOULDBLOCK)
 			unlinkat(t->dirfd, "clients", AT_REMOVEDIR);	/* ours, and empty */
 		return e;
@@ -164,10 +164,27 @@ int localdir_close(struct backend_target *t)
 	return 0;
 }
 
-const char *localdir_strerror(int err)
+/* What kind of file mode m is, for a message. */
+static const char *localdir_kind(mode_t m)
 {
-	return err == ELOOP || err == ENOTDIR ? "not a directory (a symbolic link?)"
-					      : strerror(err);
+	return S_ISREG(m) ? "a regular file" : S_ISCHR(m) ? "a character device"
+	     : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+	     : S_ISLNK(m) ? "a symbolic link" : "no file of a known kind";
+}
+
+const char *localdir_strerror_at(int dirfd, const char *name, int err)
+{
+	struct stat st;
+
+	if (err != ELOOP && err != ENOTDIR)
+		return strerror(err);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode))
+		return "not a directory (a symbolic link?)";
+	return S_ISREG(st.st_mode) ? "not a directory but a regular file"
+	     : S_ISFIFO(st.st_mode) ? "not a directory but a FIFO"
+	     : S_ISSOCK(st.st_mode) ? "not a directory but a socket"
+	     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "not a directory but a device"
+	     : "not a directory";
 }
 
 int localdir_clients_fd(const struct backend_target *t)
@@ -186,21 +203,13 @@ void localdir_owners(struct localdir_owners *o, int client_fd)
 		o->uid[1] = st.st_uid;
 }
 
-/* What kind of file st is, for a refusal. */
-static const char *localdir_kind(mode_t m)
-{
-	return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-	     : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link"
-	     : "not a regular file";
-}
-
 const char *localdir_not_own(const struct stat *st, const struct stat *seen,
 			     const struct localdir_owners *o, char *why, size_t len)
 {
 	static const char rule[] = "; a client writes only files it made";
 
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
-		snprintf(why, len, "refused: it is %s, not a file or directory%s",
+		snprintf(why, len, "refused: it is %s, not a regular file or directory%s",
 			 localdir_kind(st->st_mode), rule);
 	else if (S_ISREG(st->st_mode) && st->st_nlink > 1)
 		snprintf(why, len, "refused: it has %ju links (a hard link to a file elsewhere?)%s",

@@ -1246,8 +1246,9 @@ static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len
 		if (n == cap) {
 			/* one byte past the limit tells a file that reaches it */
 			if (cap > (size_t)LOADFILE_MAX_BYTES) {
-				*err = talloc_asprintf(mem_ctx,
-					"%s: more than %ld MiB once decompressed, the loadfile limit",
+				*err = talloc_asprintf(mem_ctx, gzdirect(gz)
+					? "%s: larger than %ld MiB, the loadfile limit"
+					: "%s: more than %ld MiB once decompressed, the loadfile limit",
 					path, LOADFILE_MAX_BYTES >> 20);
 				errno = EFBIG;
 				break;

@@ -1,6 +1,7 @@
 /*
  * sockopt.c - parsing and applying -T socket options (see sockopt.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <netinet/in.h>
@@ -83,18 +84,22 @@ static const char *parse_word(const char *w, size_t len, struct sockopt_setting 
 		return eq ? "takes no value" : NULL;
 	}
 	if (eq) {
-		char num[16];
+		char num[32];
 		size_t vlen = len - nlen - 1;
 		char *end;
-		if (vlen == 0 || vlen >= sizeof(num))
-			return "needs a whole number after '='";
+		if (vlen == 0 || vlen >= sizeof(num) || !isdigit((unsigned char)eq[1]))
+			return vlen >= sizeof(num) && strspn(eq + 1, "0123456789") == vlen
+			       ? "is too large: at most 2147483647"
+			       : "needs a whole number from 0 to 2147483647 after '='";
 		memcpy(num, eq + 1, vlen);
 		num[vlen] = '\0';
 		errno = 0;
-		long v = strtol(num, &end, 0);
-		if (*end || errno || v < 0 || v > INT_MAX)
-			return "needs a whole number after '='";
-		out->value = v;
+		long long v = strtoll(num, &end, 0);
+		if (*end)
+			return "needs a whole number from 0 to 2147483647 after '='";
+		if (errno == ERANGE || v > INT_MAX)
+			return "is too large: at most 2147483647";
+		out->value = (int)v;
 	}
 	return NULL;
 }

@@ -83,7 +83,7 @@ static bool make_directory(struct probe *p)
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fail(p, "setup: cannot use directory '%s': %s", p->dir,
-			    localdir_strerror(errno));
+			    localdir_strerror_at(p->clients_dirfd, PROBE_NAME, errno));
 	bool ok = true;
 	for (unsigned i = 0; ok && i < PROBE_FILES; i++) {
 		char name[16];

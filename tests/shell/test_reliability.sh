@@ -76,6 +76,12 @@ expect_eq "$out" "dbench: $T/bomb.gz: more than 192 MiB once decompressed, the l
 rm -f "$T/bomb.gz"
 grep -q 'more than 192 MiB once decompressed' "$TOP/man/dbench.1" ||
 	fail "the man page does not give the 192 MiB limit"
+# A plain file over the limit is no question of decompression.
+{ echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK'; head -c 200M /dev/zero | tr '\0' '\n'; } >"$T/big.txt"
+out=$("$DBENCH" --check-loadfile -c "$T/big.txt" 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: $T/big.txt: larger than 192 MiB, the loadfile limit"
+rm -f "$T/big.txt"
 end
 
 begin "a loadfile of more than 3000000 operations is refused, naming the file, line and limit"

@@ -23,6 +23,16 @@ canary_intact
 [ -L "$T/d1/clients" ] || fail "the planted link was removed"
 end
 
+begin "DIR/clients that is a regular file or a FIFO is named for what it is, not as a link"
+mkdir -p "$T/nd1" "$T/nd2" && touch "$T/nd1/clients" && mkfifo "$T/nd2/clients"
+err=$("$DBENCH" -t 2 --warmup 0 -D "$T/nd1" 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use '$T/nd1/clients': not a directory but a regular file"
+err=$("$DBENCH" -t 2 --warmup 0 -D "$T/nd2" 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use '$T/nd2/clients': not a directory but a FIFO"
+end
+
 begin "a symlink planted at a client directory stops the run with a clear error"
 mkdir -p "$T/d2/clients" && ln -s "$T/canary" "$T/d2/clients/client2"
 out=$("$DBENCH" -t 2 --warmup 0 -D "$T/d2" 2); rc=$?

@@ -93,6 +93,27 @@ static void bad_values_are_refused(void **state)
 	}
 }
 
+/* A whole number too large is said to be too large, not not a number. */
+static void each_bad_value_is_named_for_what_is_wrong(void **state)
+{
+	static const struct { const char *spec, *why; } cases[] = {
+		{ "SO_RCVTIMEO=99999999999", "'SO_RCVTIMEO=99999999999' is too large: at most 2147483647" },
+		{ "SO_RCVTIMEO=2147483648", "is too large: at most 2147483647" },
+		{ "SO_RCVTIMEO=999999999999999999999999999999999", "is too large" },
+		{ "SO_SNDBUF=-1", "needs a whole number from 0 to 2147483647 after '='" },
+		{ "SO_SNDBUF=12k", "needs a whole number from 0 to 2147483647 after '='" },
+		{ "SO_SNDBUF=", "needs a whole number from 0 to 2147483647 after '='" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *err = NULL;
+		assert_null(sockopt_parse(fixture_ctx(state), cases[i].spec, &err));
+		if (!strstr(err, cases[i].why))
+			fail_msg("'%s': '%s' lacks '%s'", cases[i].spec, err, cases[i].why);
+	}
+	char *err = NULL;
+	assert_non_null(sockopt_parse(fixture_ctx(state), "SO_RCVTIMEO=2147483647", &err));
+}
+
 static void the_header_holds_both_lengths_big_endian(void **state)
 {
 	uint8_t hdr[8];
@@ -187,6 +208,8 @@ int main(void)
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(an_unknown_name_is_refused_naming_it, fixture_setup,
 						fixture_teardown),
+		cmocka_unit_test_setup_teardown(each_bad_value_is_named_for_what_is_wrong,
+						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(bad_values_are_refused, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(the_header_holds_both_lengths_big_endian,
