@@ -439,11 +439,11 @@ static int fileio_lookup(struct backend_client *bc, const struct op *op, const c
 	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, leaf);
 
 	if (dirfd >= 0) {
-		int f = fileio_resolve(bc, dirfd, *leaf, &st);
+		int f = fileio_resolve(bc, dirfd, *leaf, seen ? seen : &st);
 		if (found)
 			*found = f;
-		if (seen)
-			*seen = f == 0 ? st : (struct stat){ .st_mode = 0 };
+		if (seen && f != 0)
+			seen->st_mode = 0;
 	}
 	return dirfd;
 }
@@ -1206,7 +1206,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 	bc->max_xfer = loadfile_max_transfer(prog);
 	if (prog->calls && (errno = fileio_sys_start(bc)) != 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot make the initial state in clients/%s: %s",
-				       bc->name, localdir_strerror(errno));
+				       bc->name, strerror(errno));
 		talloc_free(bc);
 		return NULL;
 	}

@@ -45,9 +45,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -140,12 +142,70 @@ struct backend_client {
 
 /* ---- URLs and mounts ---- */
 
+/* What nfsb_mount()'s callback heard. */
+struct nfsb_mounting {
+	bool done;
+	int err;		/* 0, or libnfs' negative status */
+	char why[160];		/* its words, when it failed */
+};
+
+static void nfsb_mount_cb(int err, struct nfs_context *nfs, void *data, void *priv)
+{
+	struct nfsb_mounting *m = priv;
+
+	(void)nfs;
+	m->done = true;
+	m->err = err;
+	if (err)
+		snprintf(m->why, sizeof(m->why), "%s", data ? (const char *)data : "mount failed");
+}
+
+/*
+ * nfs_mount(), with the cause of a failure kept: the synchronous call
+ * says only "nfs_service failed" when the server's answer cannot be read
+ * (it overwrites the RPC layer's own words, such as "Incoming PDU exceeds
+ * limit": a peer that sends something other than NFS).  The service loop
+ * is ours, waking every 100 ms so that libnfs' own timeout is kept.
+ * NULL, or the reason (on mem_ctx).  What the callback writes to lives on
+ * mem_ctx: libnfs calls it once more when the context is destroyed after
+ * a failure.
+ */
+static const char *nfsb_mount(TALLOC_CTX *mem_ctx, struct nfs_context *nfs, const char *server,
+			      const char *path)
+{
+	struct nfsb_mounting *m = talloc_zero(mem_ctx, struct nfsb_mounting);
+
+	if (!m)
+		return "out of memory";
+	if (nfs_mount_async(nfs, server, path, nfsb_mount_cb, m) != 0)
+		return talloc_strdup(mem_ctx, nfs_get_error(nfs));
+	while (!m->done) {
+		struct pollfd p = { .fd = nfs_get_fd(nfs), .events = nfs_which_events(nfs) };
+		int soerr = 0;
+		socklen_t len = sizeof(soerr);
+		if (poll(&p, 1, 100) < 0 && errno != EINTR)
+			return talloc_asprintf(mem_ctx, "poll: %s", strerror(errno));
+		if (p.revents & (POLLHUP | POLLERR))	/* libnfs says only "POLLHUP" */
+			(void)getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+		if (nfs_service(nfs, p.revents) >= 0)
+			continue;
+		/* a read of nothing (the peer closed) fails with no words */
+		const char *why = nfs_get_error(nfs);
+		if ((p.revents & (POLLHUP | POLLERR)) || !why || !*why)
+			return soerr ? strerror(soerr) : "the server closed the connection";
+		return talloc_asprintf(mem_ctx, "%s%s", why, strstr(why, "PDU")
+				       ? " (what the server sent is no NFS reply)" : "");
+	}
+	return m->err ? talloc_strdup(mem_ctx, m->why) : NULL;
+}
+
 /* A context mounted on url, or NULL and *err. */
 static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 				       struct nfs_url **parsed, char **err)
 {
 	struct nfs_context *nfs = nfs_init_context();
 	struct nfs_url *u = NULL;
+	const char *why;
 
 	if (!nfs) {
 		*err = talloc_asprintf(mem_ctx, "'%s': cannot make a libnfs context", url);
@@ -158,9 +218,8 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 	if (!u) {
 		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL: %s", url,
 				       nfs_get_error(nfs));
-	} else if (nfs_mount(nfs, u->server, u->path) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot mount '%s': %s", url,
-				       nfs_get_error(nfs));
+	} else if ((why = nfsb_mount(mem_ctx, nfs, u->server, u->path)) != NULL) {
+		*err = talloc_asprintf(mem_ctx, "cannot mount '%s': %s", url, why);
 	} else {
 		if (parsed)
 			*parsed = u;
@@ -1285,6 +1344,28 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 
 /* ---- the rest of the vtable ---- */
 
+/*
+ * What a failure has to say beyond its errno: over NFSv4, the known limit
+ * of libnfs 4.0 that the server's NFS4ERR_BAD_SEQID or NFS4ERR_BAD_STATEID
+ * reveals (libnfs makes them "Numerical result out of range" or "Invalid
+ * argument"), with the way out; else nothing.  The words are libnfs' last
+ * error, which the failed call set.
+ */
+static const char *nfsb_failure_detail(struct backend_client *bc)
+{
+	const char *e = bc->version == 4 ? nfs_get_error(bc->nfs) : NULL;
+
+	if (e && strstr(e, "NFS4ERR_BAD_SEQID"))
+		return "the server answered NFS4ERR_BAD_SEQID: libnfs 4.0 keeps its NFSv4 state"
+		       " wrong after a lock or a SETATTR (man page, --nfs); measure over NFSv3"
+		       " (?version=3)";
+	if (e && strstr(e, "NFS4ERR_BAD_STATEID"))
+		return "the server answered NFS4ERR_BAD_STATEID: libnfs 4.0 keeps its NFSv4 state"
+		       " wrong after a lock or a SETATTR (man page, --nfs); measure over NFSv3"
+		       " (?version=3)";
+	return NULL;
+}
+
 static void nfsb_pass_end(struct backend_client *bc)
 {
 	for (unsigned i = 0; i < bc->nh; i++) {
@@ -1338,6 +1419,7 @@ const struct backend nfs_backend = {
 		[OP_TEST4] = nfsb4_lock,
 	},
 	.verifies = true,
+	.failure_detail = nfsb_failure_detail,
 	.pass_end = nfsb_pass_end,
 	.cleanup = nfsb_cleanup,
 };

@@ -41,6 +41,7 @@
 #include "jsontext.h"
 #include "backends/dosmatch.h"
 #include "backends/smb_args.h"
+#include "backends/smb_probe.h"
 
 /* NTCreateX's create_options bit beside NT_DIRECTORY_FILE (backend.h). */
 #define SMB_NON_DIRECTORY_FILE 0x40
@@ -288,8 +289,13 @@ static char *smb_connect_error(TALLOC_CTX *mem_ctx, const struct backend_target 
 	case ENODEV:
 		return talloc_asprintf(mem_ctx, "%s: no share '%s' on %s", sh->spec, sh->share,
 				       t->server);
-	default:
-		return talloc_asprintf(mem_ctx, "%s: cannot connect: %s", sh->spec, strerror(err));
+	default: {
+		/* libsmbclient cannot tell a peer that speaks no SMB */
+		const char *what = err == ECONNREFUSED || err == EHOSTUNREACH || err == ENETUNREACH
+			? NULL : smb_probe_peer(mem_ctx, sh->host, sh->port, 2);
+		return talloc_asprintf(mem_ctx, "%s: cannot connect: %s", sh->spec,
+				       what ? what : strerror(err));
+	}
 	}
 }
 

@@ -263,6 +263,15 @@ expect_eq "$(jq '[.ops[].errors] | add' "$T/lock4.json")" 0 "errors"
 export_empty
 end
 
+begin "the built-in loadfile over NFSv4 fails on libnfs 4.0's known limit, and says so with the way out"
+out=$("$DBENCH" --backend=nfs --nfs="$NFS_URL?version=4" -t 2 --warmup 0 1 2>&1); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: client 1, \(built-in\):[0-9]+ NTCreateX .*: the server answered NFS4ERR_BAD_SEQID: libnfs 4.0 keeps its NFSv4 state wrong after a lock or a SETATTR \(man page, --nfs\); measure over NFSv3 \(\?version=3\)\$"
+grep -q 'NFS4ERR_BAD_SEQID: libnfs 4.0 keeps its NFSv4 state wrong' "$TOP/man/dbench.1" ||
+	fail "the man page does not give the message"
+export_empty
+end
+
 # Over NFSv4 the 32 KiB writes go in pieces (libnfs 4.0 encodes no more
 # than 4 KiB a call): they too must land whole.
 for v in 3 4; do
