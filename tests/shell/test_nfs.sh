@@ -323,10 +323,10 @@ begin "--think-time over NFS pauses before every operation, outside its latency"
 expect_status $? 0
 m=$(jq .result.think_time_mean_us "$T/think.json")
 # A pause is a sleep, never shorter than asked; a busy machine wakes it
-# late by milliseconds (5.3 ms on average were seen at a load of 120 on
-# two CPUs), so the bound above is generous.  No pause, or one in the
-# wrong unit, falls far outside.
-awk -v v="$m" 'BEGIN { exit !(v >= 2000 && v <= 10000) }' || fail "mean pause $m us for --think-time=2000"
+# late by milliseconds (3.3 ms on average at a load of 120 on two CPUs,
+# 9.2 ms with two busy loops and a CI run beside it), so the bound above
+# is generous.  No pause, or one in the wrong unit, falls far outside.
+awk -v v="$m" 'BEGIN { exit !(v >= 2000 && v <= 50000) }' || fail "mean pause $m us for --think-time=2000"
 expect_eq "$(jq .ops.FSSTAT3.count "$T/think.json")" 200 "FSSTAT3 count"
 export_empty
 end
