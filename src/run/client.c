@@ -365,14 +365,15 @@ static bool not_made(const struct run_plan *plan, struct client *c, struct lane 
  */
 static inline __attribute__((always_inline)) bool
 run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, struct lane *l,
-       const struct op *op, const struct op *next, enum phase ph, bool shared, bool call)
+       const struct op *op, enum phase ph, bool shared, bool call)
 {
 	const struct op_desc *d = &op_table[op->type];
 
 	uint64_t t0 = opclock_start();
 	/* The clock is read again only after a pause, which is not latency. */
 	bool paused = call ? pace_call(plan, r, c, l, op, ph) : wait_for_timestamp(plan, r, c, op);
-	paused = think(plan, r, l) || paused;
+	if (plan->think_us > 0)
+		paused = think(plan, r, l) || paused;
 	if (paused) {
 		uint64_t t = opclock_start();
 		if (ph == PHASE_EXECUTE) {
@@ -389,8 +390,10 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
 	int err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
 	uint64_t t1 = opclock_end();
-	if (next)
-		prefetch_op(next);
+	if (!shared) {	/* one lane: the next operation is the client's next */
+		const struct program *prog = plan->prog;
+		prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
+	}
 	if (call) {
 		l->prev_end_ns = monotonic_ns();
 		if (op_is_untimed(op->type))
@@ -445,8 +448,7 @@ step(const struct run_plan *plan, struct stats_region *r, struct client *c, enum
 {
 	const struct program *prog = plan->prog;
 
-	if (!run_op(plan, r, c, &c->lane, &prog->ops[c->pos],
-		    &prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0], ph, false, calls))
+	if (!run_op(plan, r, c, &c->lane, &prog->ops[c->pos], ph, false, calls))
 		return false;
 	return next_op(plan, c);
 }
@@ -477,7 +479,7 @@ static void run_stream(void *arg, unsigned s)
 			break;
 		if (i == 0 && s > 0)	/* think: its gap counts from its start */
 			l->prev_end_ns = monotonic_ns();
-		if (!run_op(lr->plan, lr->r, lr->c, l, op, NULL, ph, true, true)) {
+		if (!run_op(lr->plan, lr->r, lr->c, l, op, ph, true, true)) {
 			streams_abort(lr->c->ss);
 			break;
 		}
