@@ -55,7 +55,7 @@ LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src
                       src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c)
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
-MAIN_OBJ = $(O)/main.o $(O)/cli.o
+MAIN_OBJ = $(O)/main.o $(O)/cli.o $(O)/cli_ab.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 

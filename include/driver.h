@@ -41,4 +41,11 @@ bool driver_check_start(const struct run_plan *plan);
  * returned in it). */
 bool driver_is_client(void);
 
+/* A series of runs between them (its rests, its --prepare commands):
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT are noted, as a run notes them,
+ * rather than end the process; driver_interrupt() says the first that
+ * came (0 while none has), and a run started after one stops at once. */
+void driver_catch_signals(void);
+int driver_interrupt(void);
+
 #endif

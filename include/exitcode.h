@@ -12,6 +12,8 @@ enum {
 	EXIT_RUN_FAILED = 1,		/* an operation error, a client died, an output lost */
 	EXIT_BAD_INPUT = 2,		/* options, loadfile, target: found before any client starts */
 	EXIT_SLOWER = 3,		/* dbench compare: a slowdown beyond --fail-above */
+	EXIT_INCONCLUSIVE = 4,		/* compare or ab: such a slowdown, but the machine's
+					 * load or drift could explain it */
 	EXIT_INTERRUPTED = 130,		/* SIGINT (128 + signal in general) */
 	EXIT_TERMINATED = 143,		/* SIGTERM */
 };

@@ -75,6 +75,14 @@ double numstat_t_quantile(double p, double df);
 /* The two-sided p-value of t: P(|T| >= |t|); NAN for a NAN t or df <= 0. */
 double numstat_t_p(double t, double df);
 
+/* Welch's t-test of b against a (na, nb >= 2): the two-sided p-value,
+ * with t = (mean b - mean a) / standard error and the Welch-Satterthwaite
+ * degrees of freedom stored through t and df when not NULL.  Samples of
+ * no spread give p = 1 when their means agree and 0 when not.  NAN when
+ * a side has fewer than two values. */
+double numstat_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
+		     double *df);
+
 /* The mean of x (n >= 1 values) and the half-width of its two-sided
  * `level` confidence interval (0.95 for 95 %), mean +- t(1 - (1 - level)/2,
  * n - 1) * s / sqrt(n).  Returns false, with *half NAN, when n < 2. */

@@ -257,10 +257,16 @@ static void print_commands(FILE *out, const char *prog_name, bool help)
 			"  %s compare [OPTION...] A.json B.json [C.json ...]\n"
 			"      compare saved runs or sweeps with the first: throughput and"
 			" latency,\n      their significance, and what differs between the"
-			" environments\n      (%s compare --help)\n", prog_name, prog_name);
+			" environments\n      (%s compare --help; files around -- pool into"
+			" two sides)\n"
+			"  %s ab [OPTION...] --a=OPTIONS --b=OPTIONS NPROCS\n"
+			"      is B faster than A? both in turn, A B B A ..., then one verdict that"
+			" names\n      the machine's load where it could explain a difference"
+			" (%s ab --help)\n", prog_name, prog_name, prog_name, prog_name);
 	else
-		fprintf(out, "   or: %s compare [OPTION...] A.json B.json [C.json ...]\n",
-			prog_name);
+		fprintf(out, "   or: %s compare [OPTION...] A.json B.json [C.json ...]\n"
+			"   or: %s ab [OPTION...] --a=OPTIONS --b=OPTIONS NPROCS\n",
+			prog_name, prog_name);
 }
 
 /* NPROCS: a whole number of clients, 1 .. DBENCH_MAX_CLIENTS. */

@@ -1,6 +1,6 @@
 /*
  * main.c - dbench's entry: `dbench compare ...`, `dbench record ...`,
- * `dbench convert ...`, or the command line
+ * `dbench convert ...`, `dbench ab ...` (cli_ab.h), or the command line
  * (cli.h) and what it asks for: --check-loadfile, a run or a sweep; and
  * the standard descriptors, open before anything and checked at the end.
  * Nothing else lives here.
@@ -19,6 +19,7 @@
 #include "progname.h"
 #include "secret.h"
 #include "cli.h"
+#include "cli_ab.h"
 #include "loadfile.h"
 #include "cluster.h"
 #include "driver.h"
@@ -101,6 +102,13 @@ int main(int argc, const char **argv)
 	int rc = cluster_init();
 	if (rc)
 		return rc;
+
+	if (argc > 1 && strcmp(argv[1], "ab") == 0) {
+		rc = cli_ab(argc - 1, argv + 1);
+		if (!driver_is_client())
+			rc = stdout_finish(rc, stdout_closed);
+		return cluster_finish(rc, driver_is_client());
+	}
 
 	TALLOC_CTX *top = talloc_new(NULL);
 	struct cli cli;

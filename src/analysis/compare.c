@@ -53,30 +53,6 @@ static const char *const config_items[] = {
 	"no_resolve", "continue_on_error",
 };
 
-/* A value as the reader wants to see it: strings bare, the rest as JSON. */
-static char *value_text(TALLOC_CTX *mem_ctx, const json_t *v)
-{
-	if (!v)
-		return talloc_strdup(mem_ctx, "(absent)");
-	if (json_is_string(v))
-		return talloc_strdup(mem_ctx, json_string_value(v));
-	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	char *t = talloc_strdup(mem_ctx, s ? s : "?");
-	free(s);
-	return t;
-}
-
-/* Whether two members are the same value: numbers by value (a document
- * rewritten by jq may hold 2000 for 2000.0), the rest as JSON. */
-static bool same_value(const json_t *va, const json_t *vb)
-{
-	if (!va || !vb)
-		return !va && !vb;
-	if (json_is_number(va) && json_is_number(vb))
-		return json_number_value(va) == json_number_value(vb);
-	return json_equal(va, vb);
-}
-
 /* Appends "  NAME: A -> B" to *text when the members at path differ. */
 static void diff_item(char **text, const char *name, const json_t *a, const json_t *b,
 		      const char *path)
@@ -84,11 +60,11 @@ static void diff_item(char **text, const char *name, const json_t *a, const json
 	const json_t *va = rundoc_member(a, path), *vb = rundoc_member(b, path);
 	TALLOC_CTX *tmp;
 
-	if (*text == NULL || same_value(va, vb))
+	if (*text == NULL || rundoc_same_value(va, vb))
 		return;
 	tmp = talloc_new(NULL);
 	*text = talloc_asprintf_append(*text, "  %s: %s -> %s\n", name,
-				       value_text(tmp, va), value_text(tmp, vb));
+				       rundoc_value_text(tmp, va), rundoc_value_text(tmp, vb));
 	talloc_free(tmp);
 }
 
@@ -214,8 +190,13 @@ static void print_side(FILE *out, const char *label, const struct rundoc *s)
 		fprintf(out, "%s: %s (%s: ", label, s->label, s->name);
 	else
 		fprintf(out, "%s: %s (", label, s->name);
-	fprintf(out, "%s%zu run%s at nprocs", s->sweep ? "sweep, " : "", s->nruns,
-		s->nruns == 1 ? "" : "s");
+	if (s->nfiles > 1)
+		fprintf(out, "pooled from %zu files, ", s->nfiles);
+	else if (s->ab)
+		fprintf(out, "dbench ab, ");
+	else if (s->sweep && !s->origin_file)
+		fprintf(out, "sweep, ");
+	fprintf(out, "%zu run%s at nprocs", s->nruns, s->nruns == 1 ? "" : "s");
 	for (size_t i = 0; i < s->ngroups; i++)
 		fprintf(out, " %u", s->groups[i].nprocs);
 	if (s->nignored)
@@ -326,6 +307,13 @@ static double group_cv(const struct rundoc_group *g)
 	return numstat_stddev(g->mb_s, g->nruns) / mean * 100;
 }
 
+/* The option that makes more runs: dbench ab's --runs for its runs, else
+ * --repeat. */
+static const char *more_runs(const struct rundoc_group *g)
+{
+	return json_is_string(rundoc_member(g->runs[0], "series.side")) ? "--runs" : "--repeat";
+}
+
 /* What is weak about the evidence of B (label) against A at one nprocs,
  * as "2 runs of A and 2 of B (fewer than 3 a side); CV 34.2% in B (above
  * 10%)", with the --repeat that would do; NULL when nothing is. */
@@ -357,11 +345,11 @@ static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
 					      noisy_a ? cva : cvb, noisy_a ? "A" : label,
 					      COMPARE_WEAK_CV);
 	if (isnan(cv))
-		return talloc_asprintf_append(text, "%s: --repeat=%d at least",
+		return talloc_asprintf_append(text, "%s: %s=%d at least",
 					      ga->nruns < 2 && gb->nruns < 2
 					      ? "a single run shows no spread"
 					      : "no CV to go by (one run, or a mean of 0, a side)",
-					      COMPARE_MIN_RUNS);
+					      more_runs(ga), COMPARE_MIN_RUNS);
 	size_t need = compare_runs_needed(cv, resolution, opt->alpha);
 	size_t need_seen = seen > resolution ? compare_runs_needed(cv, seen, opt->alpha) : 0;
 	need = need && need < COMPARE_MIN_RUNS ? COMPARE_MIN_RUNS : need;
@@ -371,13 +359,13 @@ static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
 					      " tell a %g%% change from noise: steady the machine"
 					      " first", cv, COMPARE_MAX_REPEAT, resolution);
 	else
-		text = talloc_asprintf_append(text, "at CV %.1f%%, --repeat=%zu for a %g%% interval"
-					      " of %s-A within +-%g%% of A's mean", cv, need,
-					      100 * (1 - opt->alpha), label, resolution);
+		text = talloc_asprintf_append(text, "at CV %.1f%%, %s=%zu for a %g%% interval"
+					      " of %s-A within +-%g%% of A's mean", cv, more_runs(ga),
+					      need, 100 * (1 - opt->alpha), label, resolution);
 	/* fewer runs tell a larger change; worth saying where they are fewer */
 	if (need_seen && (need == 0 || need_seen < need))
-		text = talloc_asprintf_append(text, ", --repeat=%zu for one within the %.1f%%"
-					      " seen", need_seen, seen);
+		text = talloc_asprintf_append(text, ", %s=%zu for one within the %.1f%%"
+					      " seen", more_runs(ga), need_seen, seen);
 	return text;
 }
 
@@ -396,8 +384,15 @@ static size_t print_outliers(FILE *out, const struct rundoc *doc, const char *la
 		for (size_t r = 0; r < g->nruns; r++) {
 			if (!flag[r])
 				continue;
-			fprintf(out, "Warning: outlier at nprocs %u: runs[%zu] of %s (%s), %.3f"
-				" MB/sec, ", g->nprocs, g->index[r], doc->name, label, g->mb_s[r]);
+			const char *file;
+			size_t at;
+			rundoc_origin(doc, g->index[r], &file, &at);
+			if (at == RUNDOC_WHOLE_FILE)
+				fprintf(out, "Warning: outlier at nprocs %u: %s (%s), %.3f MB/sec, ",
+					g->nprocs, file, label, g->mb_s[r]);
+			else
+				fprintf(out, "Warning: outlier at nprocs %u: runs[%zu] of %s (%s), %.3f"
+					" MB/sec, ", g->nprocs, at, file, label, g->mb_s[r]);
 			if (mad > 0)
 				fprintf(out, "%.1f MADs from the median %.3f of its %zu runs\n",
 					fabs(g->mb_s[r] - median) / mad, median, g->nruns);
@@ -472,10 +467,10 @@ static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_
 			" median distance of 3 runs is the gap between the two closest)\n",
 			COMPARE_OUTLIER_MIN_RUNS);
 	if (weak)
-		fprintf(out, "  (--repeat=N: the smallest N, %d at least, with t(%g, 2N-2) * CV *"
+		fprintf(out, "  (%s=N: the smallest N, %d at least, with t(%g, 2N-2) * CV *"
 			" sqrt(2/N), the half-width of the interval of X-A with N runs a side at the"
-			" larger CV of the two, within the width named)\n", COMPARE_MIN_RUNS,
-			1 - opt->alpha / 2);
+			" larger CV of the two, within the width named)\n",
+			more_runs(&docs[0]->groups[0]), COMPARE_MIN_RUNS, 1 - opt->alpha / 2);
 	else if (n == 0)
 		fprintf(out, "Evidence: %d or more runs a side, CV at most %g%%%s\n",
 			COMPARE_MIN_RUNS, COMPARE_WEAK_CV, judged ? ", no outlier" : "");
@@ -484,17 +479,51 @@ static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_
 }
 
 /* The kinds of throughput verdict, in the order the verdict line lists
- * them. */
+ * them.  A doubt (compare_trust()) overrides a significant verdict, and
+ * is listed once for each side it names: its text takes that side's
+ * label. */
 static const struct {
-	enum compare_verdict verdict;
+	enum compare_verdict verdict;	/* unless a doubt */
 	bool tested;
+	enum compare_doubt doubt;
 	const char *text;
 } verdict_kinds[] = {
-	{ COMPARE_WORSE, true, "slower" },
-	{ COMPARE_BETTER, true, "faster" },
-	{ COMPARE_NO_CHANGE, true, "no significant change" },
-	{ COMPARE_UNTESTED, false, "untested (a side of 1 run)" },
+	{ COMPARE_WORSE, true, COMPARE_SOUND, "slower" },
+	{ COMPARE_BETTER, true, COMPARE_SOUND, "faster" },
+	{ COMPARE_WORSE, true, COMPARE_DOUBT_HOST,
+	  "inconclusive: the machine was busier during %s's runs" },
+	{ COMPARE_WORSE, true, COMPARE_DOUBT_DRIFT,
+	  "inconclusive: %s's throughput drifted over its runs, made in one block" },
+	{ COMPARE_NO_CHANGE, true, COMPARE_SOUND, "no significant change" },
+	{ COMPARE_UNTESTED, false, COMPARE_SOUND, "untested (a side of 1 run)" },
 };
+
+/* Whether row r is of kind v, naming side (for a doubt). */
+static bool of_kind(const struct compare_row *r, size_t v, int side)
+{
+	if (verdict_kinds[v].doubt != COMPARE_SOUND)
+		return r->doubt == verdict_kinds[v].doubt && r->doubt_side == side;
+	return r->doubt == COMPARE_SOUND && r->verdict == verdict_kinds[v].verdict &&
+	       r->tested == verdict_kinds[v].tested;
+}
+
+/* "; A's runs all came before B's, on one host: ..." where at some count
+ * each side's runs came in one block; "" where none did. */
+static const char *blocks_text(TALLOC_CTX *ctx, const struct rundoc *const *docs, size_t k,
+			       double alpha)
+{
+	for (size_t i = 0; i < docs[0]->ngroups; i++) {
+		struct compare_row r;
+		if (!compare_throughput(&r, docs[0], docs[k], docs[0]->groups[i].nprocs, alpha) ||
+		    r.blocks_first < 0)
+			continue;
+		const char *x = compare_label(k), *first = r.blocks_first ? x : "A";
+		return talloc_asprintf(ctx, "; %s's runs all came before %s's, on one host: a change"
+				       " of the machine between the two would look the same (dbench ab"
+				       " alternates the sides)", first, r.blocks_first ? "A" : x);
+	}
+	return "";
+}
 
 /* Document k against the baseline in a few words: "B against A: slower
  * at nprocs 1 2, no significant change at 4". */
@@ -505,21 +534,25 @@ static char *doc_verdict(TALLOC_CTX *ctx, const struct rundoc *const *docs, size
 	bool first = true;
 
 	for (size_t v = 0; text && v < sizeof(verdict_kinds) / sizeof(verdict_kinds[0]); v++) {
-		char *counts = talloc_strdup(text, "");
-		for (size_t i = 0; counts && i < docs[0]->ngroups; i++) {
-			struct compare_row r;
-			unsigned n = docs[0]->groups[i].nprocs;
-			if (compare_throughput(&r, docs[0], docs[k], n, alpha) &&
-			    r.verdict == verdict_kinds[v].verdict && r.tested == verdict_kinds[v].tested)
-				counts = talloc_asprintf_append(counts, " %u", n);
+		for (int side = 0; side < (verdict_kinds[v].doubt ? 2 : 1); side++) {
+			char *counts = talloc_strdup(text, "");
+			for (size_t i = 0; counts && i < docs[0]->ngroups; i++) {
+				struct compare_row r;
+				unsigned n = docs[0]->groups[i].nprocs;
+				if (compare_throughput(&r, docs[0], docs[k], n, alpha) &&
+				    of_kind(&r, v, verdict_kinds[v].doubt ? side : -1))
+					counts = talloc_asprintf_append(counts, " %u", n);
+			}
+			if (!counts || !*counts)
+				continue;
+			char *kind = talloc_asprintf(counts, verdict_kinds[v].text,
+						     side ? compare_label(k) : "A");
+			text = talloc_asprintf_append(text, "%s %s at%s%s", first ? "" : ",", kind,
+						      first ? " nprocs" : "", counts);
+			first = false;
 		}
-		if (!counts || !*counts)
-			continue;
-		text = talloc_asprintf_append(text, "%s %s at%s%s", first ? "" : ",",
-					      verdict_kinds[v].text, first ? " nprocs" : "", counts);
-		first = false;
 	}
-	return text;
+	return text ? talloc_asprintf_append(text, "%s", blocks_text(text, docs, k, alpha)) : NULL;
 }
 
 /* The one line that sums the throughput up, for every document. */
@@ -642,18 +675,93 @@ static void report_disks(FILE *out, const struct rundoc *const *docs, size_t ndo
 	talloc_free(tmp);
 }
 
+/* ---- the machine ---- */
+
+/* One side's row of the machine table. */
+static void machine_row(FILE *out, unsigned nprocs, const char *side,
+			const struct compare_trust *t, int s)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	const char *load = t->load_lo[s] <= t->load_hi[s]
+		? talloc_asprintf(tmp, "%.1f-%.1f", t->load_lo[s], t->load_hi[s]) : "-";
+
+	fprintf(out, "%6u  %-4s  %4zu  %8s  %7s  %6s  %11s  %9s  %7s\n", nprocs, side, t->n[s],
+		compare_num(tmp, "%.1f%%", t->wait[s]), compare_num(tmp, "%.1f%%", t->other[s]),
+		compare_num(tmp, "%.1f%%", t->steal[s]), load,
+		compare_num(tmp, "%+.2f", t->drift_rho[s]), compare_num(tmp, "%.4f", t->drift_p[s]));
+	talloc_free(tmp);
+}
+
+/* What the machine did while document k's runs and A's were made at one
+ * count, where that says something: the notes under the table. */
+static void machine_notes(FILE *out, unsigned nprocs, const char *x,
+			  const struct compare_trust *t, double alpha)
+{
+	const char *side[2] = { "A", x };
+
+	if (t->host && !isnan(t->wait_p))
+		fprintf(out, "  nprocs %u: the clients waited for a CPU %.1f%% of their time in A's"
+			" runs, %.1f%% in %s's (p %.4f); the throughput corrected for it (over 1 -"
+			" wait), %s against A: p %.4f\n", nprocs, t->wait[0], t->wait[1], x,
+			t->wait_p, x, t->adjusted_p);
+	for (int s = 0; s < 2; s++)
+		if (t->drift_p[s] < alpha)
+			fprintf(out, "  nprocs %u: %s's throughput drifted over its runs (rho %+.2f,"
+				" p %.4f)%s\n", nprocs, side[s], t->drift_rho[s], t->drift_p[s],
+				t->blocks ? "" : "; the sides alternated, so a drift of the machine"
+				" weighs on both alike");
+	if (t->blocks)
+		fprintf(out, "  nprocs %u: %s's runs all came before %s's, on one host\n", nprocs,
+			side[t->first], side[!t->first]);
+}
+
+/* How busy the machine was during each side's runs, whether a side
+ * drifted, and in what order the sides ran: what compare_trust() judges
+ * by.  Nothing where no run recorded its host load. */
+static void report_machine(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+			   double alpha)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < docs[0]->ngroups; i++) {
+		const struct rundoc_group *ga = &docs[0]->groups[i];
+		for (size_t k = 1; k < ndocs; k++) {
+			const struct rundoc_group *gb = rundoc_group_of(docs[k], ga->nprocs);
+			struct compare_row r;
+			struct compare_trust t;
+			if (!gb || !compare_throughput(&r, docs[0], docs[k], ga->nprocs, alpha))
+				continue;
+			compare_trust(&t, ga, gb, &r, alpha);
+			if (!t.host && !t.blocks && isnan(t.drift_p[0]) && isnan(t.drift_p[1]))
+				continue;
+			if (!head)
+				fprintf(out, "\nMachine, the mean over each side's runs (wait: the clients'"
+					" time waiting for a CPU; other: other work's CPU time, of all"
+					" CPUs; drift: Spearman's rho of throughput over the runs'"
+					" order)\n%6s  %-4s  %4s  %8s  %7s  %6s  %11s  %9s  %7s\n",
+					"nprocs", "side", "runs", "wait", "other", "steal", "load avg",
+					"drift rho", "p");
+			head = true;
+			if (k == 1)
+				machine_row(out, ga->nprocs, "A", &t, 0);
+			machine_row(out, ga->nprocs, compare_label(k), &t, 1);
+			machine_notes(out, ga->nprocs, compare_label(k), &t, alpha);
+		}
+	}
+}
+
 /* The client counts, as " 1 2 4", at which doc fails --fail-above against
  * the baseline; "" where it fails nowhere. */
 static char *failing_counts(TALLOC_CTX *ctx, const struct rundoc *base,
-			    const struct rundoc *doc, const struct compare_options *opt)
+			    const struct rundoc *doc, const struct compare_options *opt,
+			    bool (*fails)(const struct compare_row *, double))
 {
 	char *text = talloc_strdup(ctx, "");
 
 	for (size_t i = 0; text && i < base->ngroups; i++) {
 		struct compare_row r;
 		unsigned n = base->groups[i].nprocs;
-		if (compare_throughput(&r, base, doc, n, opt->alpha) &&
-		    compare_fails(&r, opt->fail_above))
+		if (compare_throughput(&r, base, doc, n, opt->alpha) && fails(&r, opt->fail_above))
 			text = talloc_asprintf_append(text, " %u", n);
 	}
 	return text;
@@ -672,13 +780,15 @@ static char *others_text(TALLOC_CTX *ctx, size_t ndocs)
 }
 
 /* --fail-above: a line for each document slower than the baseline by
- * more than the limit somewhere, or one line saying none is.  Returns
- * EXIT_SLOWER or EXIT_OK. */
+ * more than the limit somewhere, one for each that would be but that the
+ * machine could explain, or one line saying none is.  Returns
+ * EXIT_SLOWER, EXIT_INCONCLUSIVE (where only the second kind is) or
+ * EXIT_OK. */
 static int report_gate(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 		       const struct compare_options *opt)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
-	size_t nfail = 0;
+	size_t nfail = 0, nunsure = 0;
 
 	if (opt->fail_above < 0) {
 		talloc_free(tmp);
@@ -686,18 +796,25 @@ static int report_gate(FILE *out, const struct rundoc *const *docs, size_t ndocs
 	}
 	fputc('\n', out);
 	for (size_t k = 1; k < ndocs; k++) {
-		char *failed = failing_counts(tmp, docs[0], docs[k], opt);
-		if (!failed || !*failed)
-			continue;
-		fprintf(out, "Regression: %s is slower than A by more than %g%% at nprocs%s\n",
-			compare_label(k), opt->fail_above, failed);
-		nfail++;
+		char *failed = failing_counts(tmp, docs[0], docs[k], opt, compare_fails);
+		char *unsure = failing_counts(tmp, docs[0], docs[k], opt,
+					      compare_fails_inconclusive);
+		if (failed && *failed)
+			fprintf(out, "Regression: %s is slower than A by more than %g%% at nprocs%s\n",
+				compare_label(k), opt->fail_above, failed);
+		if (unsure && *unsure)
+			fprintf(out, "Inconclusive: %s is slower than A by more than %g%% at nprocs%s,"
+				" but the machine's load or drift could explain it (see the verdict);"
+				" dbench ab alternates the sides\n", compare_label(k), opt->fail_above,
+				unsure);
+		nfail += failed && *failed;
+		nunsure += unsure && *unsure;
 	}
-	if (nfail == 0)
+	if (nfail == 0 && nunsure == 0)
 		fprintf(out, "OK: %s %s nowhere slower than A by more than %g%%\n",
 			others_text(tmp, ndocs), ndocs == 2 ? "is" : "are", opt->fail_above);
 	talloc_free(tmp);
-	return nfail ? EXIT_SLOWER : EXIT_OK;
+	return nfail ? EXIT_SLOWER : nunsure ? EXIT_INCONCLUSIVE : EXIT_OK;
 }
 
 int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
@@ -715,6 +832,7 @@ int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 	report_precision(out, docs, ndocs);
 	report_disks(out, docs, ndocs);
 	compare_report_latency(out, docs, ndocs, opt->alpha, opt->all);
+	report_machine(out, docs, ndocs, opt->alpha);
 	report_verdict(out, docs, ndocs, opt->alpha, nwarnings);
 	return report_gate(out, docs, ndocs, opt);
 }
@@ -730,20 +848,72 @@ static char *nprocs_list(TALLOC_CTX *ctx, const struct rundoc *s)
 	return text;
 }
 
-/* Loads every document into docs; NULL, or the error message (on ctx). */
-static char *load_all(TALLOC_CTX *ctx, const char *const *paths, size_t n,
-		      const struct rundoc **docs)
+/* A side pooled from files paths[0..n): the file, or "FIRST and N more". */
+static const char *side_name(TALLOC_CTX *ctx, const char *const *paths, size_t n)
+{
+	return n == 1 ? paths[0] : talloc_asprintf(ctx, "%s and %zu more", paths[0], n - 1);
+}
+
+/* The files paths[0..n) pooled into one side, into *side; NULL or the
+ * error (on ctx). */
+static char *load_side(TALLOC_CTX *ctx, const char *const *paths, size_t n,
+		       const struct rundoc **side)
+{
+	const struct rundoc **parts = talloc_array(ctx, const struct rundoc *, n);
+	char *err = NULL;
+
+	for (size_t k = 0; parts && k < n; k++) {
+		if (!(parts[k] = rundoc_load(ctx, paths[k], &err)))
+			return err;
+		if (parts[k]->ab)
+			return talloc_asprintf(ctx, "'%s' is a dbench ab document, both sides in"
+					       " one: compare it alone (dbench compare %s)",
+					       paths[k], paths[k]);
+	}
+	if (!parts || !(*side = rundoc_pool(ctx, side_name(ctx, paths, n), parts, n, &err)))
+		return err ? err : talloc_strdup(ctx, "out of memory");
+	return NULL;
+}
+
+/*
+ * The documents to compare, into docs and *ndocs: each file as it is,
+ * the first the baseline; with files after "--" (bpaths), those before
+ * pooled into side A and those after into side B; a dbench ab document
+ * given alone, its two sides.  NULL, or the error message (on ctx).
+ */
+static char *load_docs(TALLOC_CTX *ctx, const char *const *paths, size_t n,
+		       const char *const *bpaths, size_t nb, bool pooled,
+		       const struct rundoc **docs, size_t *ndocs)
 {
 	char *err = NULL;
 
-	for (size_t k = 0; k < n; k++) {
+	*ndocs = pooled ? 2 : n;
+	if (pooled) {
+		if ((err = load_side(ctx, paths, n, &docs[0])) ||
+		    (err = load_side(ctx, bpaths, nb, &docs[1])))
+			return err;
+	}
+	for (size_t k = 0; !pooled && k < n; k++) {
 		if (!(docs[k] = rundoc_load(ctx, paths[k], &err)))
 			return err;
-		if (k > 0 && compare_common(docs[0], docs[k]) == 0)
-			return talloc_asprintf(ctx, "'%s' and '%s' have no nprocs in common "
-					       "(%s against %s)", paths[0], paths[k],
-					       nprocs_list(ctx, docs[0]), nprocs_list(ctx, docs[k]));
+		if (docs[k]->ab && n == 1) {
+			struct rundoc *a, *b;
+			if (!rundoc_ab_sides(ctx, docs[0], &a, &b, &err))
+				return err;
+			docs[0] = a;
+			docs[1] = b;
+			*ndocs = 2;
+		} else if (docs[k]->ab) {
+			return talloc_asprintf(ctx, "'%s' is a dbench ab document, both sides in"
+					       " one: compare it alone (dbench compare %s)",
+					       paths[k], paths[k]);
+		}
 	}
+	for (size_t k = 1; k < *ndocs; k++)
+		if (compare_common(docs[0], docs[k]) == 0)
+			return talloc_asprintf(ctx, "'%s' and '%s' have no nprocs in common "
+					       "(%s against %s)", docs[0]->name, docs[k]->name,
+					       nprocs_list(ctx, docs[0]), nprocs_list(ctx, docs[k]));
 	return NULL;
 }
 
@@ -823,8 +993,9 @@ int compare_main(int argc, const char **argv)
 	bool fail_given = false;
 	struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
-		  "exit 3 when a document is slower than the first by more than PCT "
-		  "percent (and significantly so, where both have 2 or more runs)", "PCT" },
+		  "exit 3 when a document is significantly slower than the first by more"
+		  " than PCT percent (4 when the machine's load or drift could explain it)",
+		  "PCT" },
 		{ "alpha", 0, POPT_ARG_DOUBLE, &opt.alpha, 0,
 		  "significance level of the t-tests (default 0.05)", "P" },
 		{ "all", 0, POPT_ARG_NONE, &all, 0,
@@ -840,8 +1011,8 @@ int compare_main(int argc, const char **argv)
 	TALLOC_CTX *top = talloc_new(NULL);
 	const char **args = talloc_array(top, const char *, argc + 1);
 	const struct rundoc *docs[COMPARE_MAX_DOCS];
-	const char *paths[COMPARE_MAX_DOCS + 1];
-	size_t ndocs = 0;
+	size_t ndocs = 0, npaths = 0;
+	int dashes = argc;	/* "--": the files after it are side B's */
 	poptContext pc;
 	char *err;
 	int perr;
@@ -850,16 +1021,24 @@ int compare_main(int argc, const char **argv)
 		talloc_free(top);
 		return EXIT_BAD_INPUT;
 	}
-	/* popt names the program after argv[0] in its usage lines */
+	for (int i = 1; i < argc && dashes == argc; i++)
+		dashes = strcmp(argv[i], "--") == 0 ? i : argc;
+	/* popt names the program after argv[0] in its usage lines; it sees
+	 * the words before "--" */
 	args[0] = progname_tbench() ? "tbench compare" : "dbench compare";
-	memcpy(&args[1], &argv[1], (argc - 1) * sizeof(*args));
-	args[argc] = NULL;
-	pc = poptGetContext(args[0], argc, args, table, 0);
-	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]");
+	memcpy(&args[1], &argv[1], (dashes - 1) * sizeof(*args));
+	args[dashes] = NULL;
+	pc = poptGetContext(args[0], dashes, args, table, 0);
+	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]\n"
+			       "   or: compare [OPTION...] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
+			       "   or: compare [OPTION...] AB.json  (a dbench ab document)");
 	while ((opt_id = poptGetNextOpt(pc)) > 0)
 		fail_given |= opt_id == 'f';
-	while (ndocs <= COMPARE_MAX_DOCS && (paths[ndocs] = poptGetArg(pc)))
-		ndocs++;
+	const char **before = poptGetArgs(pc);
+	while (before && before[npaths])
+		npaths++;
+	bool pooled = dashes < argc;
+	size_t nafter = pooled ? (size_t)(argc - dashes - 1) : 0;
 	if (opt_id < -1) {
 		say("%s: %s (%s --help lists the options)\n",
 			badopt_words(top, pc, argc, args), poptStrerror(opt_id), args[0]);
@@ -872,12 +1051,20 @@ int compare_main(int argc, const char **argv)
 		say("--plot-log goes with --plot\n");
 	} else if (!(opt.alpha > 0 && opt.alpha < 1)) {
 		say("--alpha must lie between 0 and 1\n");
-	} else if (ndocs < 2 || ndocs > COMPARE_MAX_DOCS) {
-		say("compare takes 2 to %d result files, the baseline "
-			"first\n", COMPARE_MAX_DOCS);
+	} else if (pooled && (npaths == 0 || nafter == 0)) {
+		say("compare with -- takes side A's files before it and side B's after it, one or"
+		    " more each\n");
+	} else if (!pooled && (npaths > COMPARE_MAX_DOCS || npaths == 0)) {
+		say("compare takes 2 to %d result files, the baseline first (or a dbench ab"
+		    " document alone, or each side's files around --)\n", COMPARE_MAX_DOCS);
 		poptPrintUsage(pc, stderr, 0);
-	} else if ((err = load_all(top, paths, ndocs, docs))) {
+	} else if ((err = load_docs(top, before, npaths, argv + dashes + 1, nafter, pooled, docs,
+				    &ndocs))) {
 		say("%s\n", err);
+	} else if (ndocs < 2) {
+		say("compare takes 2 to %d result files, the baseline first (or a dbench ab"
+		    " document alone, or each side's files around --)\n", COMPARE_MAX_DOCS);
+		poptPrintUsage(pc, stderr, 0);
 	} else if (plot && (perr = outfile_check(plot)) != 0) {
 		say("cannot write the plot to '%s': %s\n", plot, outfile_strerror(perr));
 	} else {

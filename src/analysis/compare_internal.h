@@ -3,7 +3,7 @@
  * command and what it reports), each specified by the unit tests: the
  * documents' labels and shared client counts, the settings that differ,
  * one figure judged A against B, the report put together, how much
- * evidence is enough, and Welch's test.  compare_judge.c judges one
+ * evidence is enough (Welch's test is numstat's).  compare_judge.c judges one
  * figure and has the words for it; compare_latency.c is the latency
  * table; compare.c the rest of the report and the command.
  *
@@ -44,6 +44,15 @@ char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
 
 /* ---- judging one figure ---- */
 
+/* What could explain a significant difference other than the set-ups. */
+enum compare_doubt {
+	COMPARE_SOUND,		/* nothing that was measured */
+	COMPARE_DOUBT_HOST,	/* the slower side's clients waited for a CPU longer,
+				 * and that could account for it */
+	COMPARE_DOUBT_DRIFT,	/* a side's throughput drifted over its runs, which
+				 * came in one block after the other side's */
+};
+
 enum compare_verdict {
 	COMPARE_UNTESTED,	/* a side has a single run: no test, no verdict */
 	COMPARE_BETTER,		/* faster, or lower latency: tested, p < alpha */
@@ -65,6 +74,13 @@ struct compare_row {
 	bool pooled;
 	double above_a, above_b;	/* mean % of a run's operations above the
 					 * joint p99; NAN when not pooled */
+	/* compare_throughput(): whether the machine could explain a
+	 * significant difference (compare_trust()), and whose runs */
+	enum compare_doubt doubt;
+	int doubt_side;			/* 0 for A, 1 for B; -1 without a doubt */
+	int blocks_first;		/* each side's runs in one block on one host:
+					 * the side that came first (0 A, 1 B);
+					 * -1 when not */
 };
 
 /* Judge samples a (na >= 1 values) against b (nb >= 1).
@@ -81,8 +97,41 @@ bool compare_pooled_p99(struct compare_row *row, const struct rundoc_group *ga,
 			const struct rundoc_group *gb, const char *op, double alpha);
 
 /* Whether a throughput row fails --fail-above=pct: significantly slower
- * by more than pct percent; an untested row never does. */
+ * by more than pct percent, and nothing of the machine's could explain
+ * it; an untested row never does. */
 bool compare_fails(const struct compare_row *row, double pct);
+
+/* Whether it would fail but for a doubt: inconclusive (exit 4). */
+bool compare_fails_inconclusive(const struct compare_row *row, double pct);
+
+/* ---- can a difference be trusted ---- */
+
+/* What the machine did during one nprocs's runs of A (side 0) and B
+ * (side 1), from the host load and start time each run recorded, and
+ * what of it could explain a difference (compare_trust.c says how). */
+struct compare_trust {
+	size_t n[2];			/* runs of each side */
+	bool host;			/* every run recorded its host load */
+	double wait[2];			/* the mean of host.cpu_wait_pct */
+	double other[2], steal[2];	/* ... of host.other_cpu_pct, steal_pct */
+	double load_lo[2], load_hi[2];	/* the 1-minute load averages seen */
+	double wait_p;			/* Welch's p, the waits of A against B's */
+	double adjusted_p;		/* ... of throughput / (1 - wait) */
+	double adjusted_diff;		/* its mean B - mean A */
+	double drift_rho[2], drift_p[2];	/* Spearman's rho of throughput over the
+						 * runs' start, and its p; NAN with
+						 * fewer than 3 runs */
+	bool blocks;			/* on one host, all of one side's runs
+					 * began before all of the other's */
+	int first;			/* with blocks, the side that came first */
+	enum compare_doubt doubt;	/* for the difference judged in row */
+	int side;			/* the side the doubt names, -1 without */
+};
+
+/* The machine during the runs of ga (A) and gb (B), and the doubt on the
+ * throughput row judged from them. */
+void compare_trust(struct compare_trust *t, const struct rundoc_group *ga,
+		   const struct rundoc_group *gb, const struct compare_row *row, double alpha);
 
 /* The throughput at nprocs of doc against the baseline base; false, with
  * *row untouched, when either has no successful run there. */
@@ -154,15 +203,5 @@ const char *compare_verdict_text(TALLOC_CTX *ctx, const struct compare_row *r,
  * of a difference of two means of n runs each, of equal spread).  0 when
  * more than COMPARE_MAX_REPEAT would be needed. */
 size_t compare_runs_needed(double cv_pct, double resolution_pct, double alpha);
-
-/* ---- statistics ---- */
-
-/* Welch's t-test of b against a (na, nb >= 2): the two-sided p-value,
- * with t = (mean b - mean a) / standard error and the Welch-Satterthwaite
- * degrees of freedom stored through t and df when not NULL.  Samples of
- * no spread give p = 1 when their means agree and 0 when not.  NAN when
- * a side has fewer than two values. */
-double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
-		       double *t, double *df);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * compare_judge.c - judging one figure of "dbench compare", A against B
- * (compare_internal.h): Welch's test, the verdict and whether it fails
+ * (compare_internal.h): the verdict of Welch's test (numstat.h), whether
+ * the machine could explain it (compare_trust.c), whether it fails
  * --fail-above, how many runs a side would do, and the words the tables
  * print for them.  Knows nothing of the report's layout.
  */
@@ -9,35 +10,6 @@
 
 #include "analysis/compare_internal.h"
 #include "numstat.h"
-
-/* ---- statistics ---- */
-
-double compare_welch_p(const double *a, size_t na, const double *b, size_t nb,
-		       double *t_out, double *df_out)
-{
-	double t = NAN, df = NAN, p = NAN;
-
-	if (na >= 2 && nb >= 2) {
-		double ma = numstat_mean(a, na), mb = numstat_mean(b, nb);
-		double sa = numstat_variance(a, na, ma) / na, sb = numstat_variance(b, nb, mb) / nb;
-
-		if (sa + sb == 0) {
-			/* no spread at all: the means either agree or they do not */
-			df = na + nb - 2;
-			t = ma == mb ? 0 : copysign(INFINITY, mb - ma);
-			p = ma == mb ? 1 : 0;
-		} else {
-			t = (mb - ma) / sqrt(sa + sb);
-			df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
-			p = numstat_t_p(t, df);
-		}
-	}
-	if (t_out)
-		*t_out = t;
-	if (df_out)
-		*df_out = df;
-	return p;
-}
 
 /* ---- how much evidence ---- */
 
@@ -76,7 +48,8 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 	double diff;
 
 	*row = (struct compare_row){ .na = na, .nb = nb, .t = NAN, .df = NAN, .p = NAN,
-				     .ci_low = NAN, .ci_high = NAN, .above_a = NAN, .above_b = NAN };
+				     .ci_low = NAN, .ci_high = NAN, .above_a = NAN, .above_b = NAN,
+				     .doubt_side = -1, .blocks_first = -1 };
 	row->mean_a = numstat_mean(a, na);
 	row->mean_b = numstat_mean(b, nb);
 	diff = row->mean_b - row->mean_a;
@@ -85,7 +58,7 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 	if (row->tested) {
 		double se = sqrt(numstat_variance(a, na, row->mean_a) / na +
 				 numstat_variance(b, nb, row->mean_b) / nb);
-		row->p = compare_welch_p(a, na, b, nb, &row->t, &row->df);
+		row->p = numstat_welch(a, na, b, nb, &row->t, &row->df);
 		double half = numstat_t_quantile(1 - alpha / 2, row->df) * se;
 		row->ci_low = diff - half;
 		row->ci_high = diff + half;
@@ -100,7 +73,14 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 
 bool compare_fails(const struct compare_row *row, double pct)
 {
-	return row->verdict == COMPARE_WORSE && fabs(row->change_pct) > pct;
+	return row->verdict == COMPARE_WORSE && row->doubt == COMPARE_SOUND &&
+	       fabs(row->change_pct) > pct;
+}
+
+bool compare_fails_inconclusive(const struct compare_row *row, double pct)
+{
+	return row->verdict == COMPARE_WORSE && row->doubt != COMPARE_SOUND &&
+	       fabs(row->change_pct) > pct;
 }
 
 bool compare_throughput(struct compare_row *row, const struct rundoc *base,
@@ -112,6 +92,11 @@ bool compare_throughput(struct compare_row *row, const struct rundoc *base,
 	if (!ga || !gb)
 		return false;
 	compare_samples(row, ga->mb_s, ga->nruns, gb->mb_s, gb->nruns, alpha, true);
+	struct compare_trust t;
+	compare_trust(&t, ga, gb, row, alpha);
+	row->doubt = t.doubt;
+	row->doubt_side = t.side;
+	row->blocks_first = t.blocks ? t.first : -1;
 	return true;
 }
 
@@ -126,6 +111,9 @@ static const char *untested_text(TALLOC_CTX *ctx, const struct compare_row *r)
 const char *compare_verdict_text(TALLOC_CTX *ctx, const struct compare_row *r,
 				 const char *better, const char *worse)
 {
+	if (r->doubt != COMPARE_SOUND)
+		return r->doubt == COMPARE_DOUBT_HOST ? "inconclusive: host load"
+						      : "inconclusive: drift";
 	return r->verdict == COMPARE_BETTER ? better
 	     : r->verdict == COMPARE_WORSE ? worse
 	     : r->verdict == COMPARE_NO_CHANGE ? "no significant change" : untested_text(ctx, r);

@@ -161,6 +161,29 @@ const json_t *rundoc_member(const json_t *obj, const char *path)
 	return obj;
 }
 
+/* ---- values ---- */
+
+char *rundoc_value_text(TALLOC_CTX *mem_ctx, const json_t *v)
+{
+	if (!v)
+		return talloc_strdup(mem_ctx, "(absent)");
+	if (json_is_string(v))
+		return talloc_strdup(mem_ctx, json_string_value(v));
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	char *t = talloc_strdup(mem_ctx, s ? s : "?");
+	free(s);
+	return t;
+}
+
+bool rundoc_same_value(const json_t *va, const json_t *vb)
+{
+	if (!va || !vb)
+		return !va && !vb;
+	if (json_is_number(va) && json_is_number(vb))
+		return json_number_value(va) == json_number_value(vb);
+	return json_equal(va, vb);
+}
+
 static int set_destructor(struct rundoc *set)
 {
 	json_decref(set->doc);
@@ -275,6 +298,8 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 	set->doc = doc;
 	talloc_set_destructor(set, set_destructor);
 	set->name = talloc_strdup(set, name);
+	set->nfiles = 1;
+	set->ab = json_is_object(json_object_get(doc, "ab"));
 	why = read_runs(set);
 	set->label = label_of(set);
 	if (why)
@@ -322,6 +347,131 @@ const struct rundoc_group *rundoc_group_of(const struct rundoc *set, unsigned np
 		if (set->groups[i].nprocs == nprocs)
 			return &set->groups[i];
 	return NULL;
+}
+
+void rundoc_origin(const struct rundoc *set, size_t index, const char **file, size_t *at)
+{
+	*file = set->origin_file ? set->origin_file[index] : set->name;
+	*at = set->origin_index ? set->origin_index[index] : set->sweep ? index : RUNDOC_WHOLE_FILE;
+}
+
+/* ---- sides of several files, and of a dbench ab document ---- */
+
+const char *const rundoc_load_settings[] = {
+	"loadfile_sha256", "clients_per_process", "cpus", "timelimit_s", "warmup_s", "run_once",
+	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
+	"think_time_us", "think_time_exponential", "no_resolve",
+};
+const size_t rundoc_nload_settings = sizeof(rundoc_load_settings) / sizeof(rundoc_load_settings[0]);
+
+/* The settings that shape the load in which runs a and b differ, as
+ * " NAME (A -> B)," each; "" when none (on ctx). */
+static char *load_diff(TALLOC_CTX *ctx, const json_t *a, const json_t *b)
+{
+	const json_t *ca = json_object_get(a, "config"), *cb = json_object_get(b, "config");
+	char *text = talloc_strdup(ctx, "");
+
+	for (size_t i = 0; text && i < rundoc_nload_settings; i++) {
+		const json_t *va = json_object_get(ca, rundoc_load_settings[i]);
+		const json_t *vb = json_object_get(cb, rundoc_load_settings[i]);
+		if (!rundoc_same_value(va, vb))
+			text = talloc_asprintf_append(text, "%s %s (%s -> %s)", *text ? "," : "",
+						      rundoc_load_settings[i],
+						      rundoc_value_text(text, va),
+						      rundoc_value_text(text, vb));
+	}
+	return text;
+}
+
+/* Every run of parts[0..n) (with side, only those of that ab side) as
+ * one side named name, with where each came from. */
+static struct rundoc *side_of(TALLOC_CTX *mem_ctx, const char *name,
+			      const struct rundoc *const *parts, size_t n, const char *side,
+			      char **err)
+{
+	json_t *runs = json_array(), *doc = json_pack("{s:o}", "runs", runs);
+	size_t total = 0, i;
+	const char **file = NULL;
+	size_t *at = NULL;
+	json_t *run;
+
+	for (size_t k = 0; k < n; k++)
+		total += parts[k]->nruns;
+	file = talloc_array(mem_ctx, const char *, total ? total : 1);
+	at = talloc_array(mem_ctx, size_t, total ? total : 1);
+	for (size_t k = 0; doc && file && at && k < n; k++) {
+		const json_t *list = json_object_get(parts[k]->doc, "runs");
+		if (!list) {	/* a single run */
+			file[json_array_size(runs)] = parts[k]->name;
+			at[json_array_size(runs)] = RUNDOC_WHOLE_FILE;
+			json_array_append(runs, parts[k]->doc);
+			continue;
+		}
+		json_array_foreach(list, i, run) {
+			const char *s = json_string_value(rundoc_member(run, "series.side"));
+			if (side && (!s || strcmp(s, side) != 0))
+				continue;
+			file[json_array_size(runs)] = parts[k]->name;
+			at[json_array_size(runs)] = i;
+			json_array_append(runs, run);
+		}
+	}
+	struct rundoc *set = doc && file && at ? rundoc_from_json(mem_ctx, name, doc, err) : NULL;
+	if (!doc || !file || !at)
+		*err = talloc_asprintf(mem_ctx, "'%s': out of memory", name);
+	if (set) {
+		set->origin_file = talloc_steal(set, file);
+		set->origin_index = talloc_steal(set, at);
+		set->nfiles = n;
+		set->ab = side != NULL;
+	} else {
+		talloc_free(file);
+		talloc_free(at);
+	}
+	return set;
+}
+
+struct rundoc *rundoc_pool(TALLOC_CTX *mem_ctx, const char *name,
+			   const struct rundoc *const *parts, size_t n, char **err)
+{
+	for (size_t k = 1; k < n; k++) {
+		char *diff = load_diff(mem_ctx, parts[0]->first, parts[k]->first);
+		if (diff && *diff) {
+			*err = talloc_asprintf(mem_ctx, "'%s' and '%s' cannot be pooled into one side:"
+					       " they differ in settings that shape the load:%s",
+					       parts[0]->name, parts[k]->name, diff);
+			return NULL;
+		}
+		talloc_free(diff);
+	}
+	return side_of(mem_ctx, name, parts, n, NULL, err);
+}
+
+bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **a,
+		     struct rundoc **b, char **err)
+{
+	const struct rundoc *one[] = { set };
+	char *name_a = talloc_asprintf(mem_ctx, "%s, side A", set->name);
+	char *name_b = talloc_asprintf(mem_ctx, "%s, side B", set->name);
+
+	*a = *b = NULL;
+	if (!set->ab) {
+		*err = talloc_asprintf(mem_ctx, "'%s' is not a dbench ab document", set->name);
+		return false;
+	}
+	if (name_a && name_b && (*a = side_of(mem_ctx, name_a, one, 1, "A", err)) &&
+	    (*b = side_of(mem_ctx, name_b, one, 1, "B", err))) {
+		/* a side without a --label of its own is named by its options */
+		const char *opts[2] = { json_string_value(rundoc_member(set->doc, "ab.a_options")),
+					json_string_value(rundoc_member(set->doc, "ab.b_options")) };
+		struct rundoc *side[2] = { *a, *b };
+		for (int s = 0; s < 2; s++)
+			if (!side[s]->label && opts[s] && *opts[s])
+				side[s]->label = talloc_strdup(side[s], opts[s]);
+		return true;
+	}
+	TALLOC_FREE(*a);
+	return false;
 }
 
 /* ---- what the disks did ---- */

@@ -71,6 +71,17 @@ double rundoc_replayed(const json_t *run);
  * NAN when none does. */
 double rundoc_replayed_median(const json_t *const *runs, size_t n);
 
+/* ---- values ---- */
+
+/* A member as the reader wants to see it: strings bare, the rest as JSON,
+ * "(absent)" for none (on mem_ctx). */
+char *rundoc_value_text(TALLOC_CTX *mem_ctx, const json_t *v);
+
+/* Whether two members are the same value: numbers by value (a document
+ * rewritten by jq may hold 2000 for 2000.0), the rest as JSON; two
+ * absent members are the same. */
+bool rundoc_same_value(const json_t *va, const json_t *vb);
+
 /* ---- a file of runs ---- */
 
 /* The successful runs of a document at one nprocs. */
@@ -96,6 +107,13 @@ struct rundoc {
 					 * run's config.label), or NULL */
 	struct rundoc_group *groups;	/* by ascending nprocs, none empty */
 	size_t ngroups;
+	size_t nfiles;			/* files pooled into it (rundoc_pool()): 1
+					 * for a file read as it is */
+	bool ab;			/* a dbench ab document, or a side of one */
+	const char **origin_file;	/* a side made of others' runs: for each of
+					 * its runs, the file it came from, */
+	size_t *origin_index;		/* ... and its place in that file's runs;
+					 * NULL for a file read as it is */
 };
 
 /* Read and check the document at path.  NULL on failure, with *err (on
@@ -109,6 +127,31 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name, json_t *d
 
 /* The group for nprocs, or NULL. */
 const struct rundoc_group *rundoc_group_of(const struct rundoc *set, unsigned nprocs);
+
+/* Where run `index` of set (rundoc_group.index) came from: its file and
+ * its place in that file's runs, or RUNDOC_WHOLE_FILE for a file that is
+ * the one run. */
+#define RUNDOC_WHOLE_FILE ((size_t)-1)
+void rundoc_origin(const struct rundoc *set, size_t index, const char **file, size_t *at);
+
+/* ---- sides of several files, and of a dbench ab document ---- */
+
+/* The run settings (config.*) that shape the load: runs pooled into one
+ * side must agree on them all. */
+extern const char *const rundoc_load_settings[];
+extern const size_t rundoc_nload_settings;
+
+/* The runs of parts[0..n), in order, as one side named `name` (compare's
+ * "A1.json A2.json -- B1.json B2.json").  NULL, with *err naming the
+ * files and each setting that shapes the load in which they differ, when
+ * they are not runs of one set-up. */
+struct rundoc *rundoc_pool(TALLOC_CTX *mem_ctx, const char *name,
+			   const struct rundoc *const *parts, size_t n, char **err);
+
+/* A dbench ab document's two sides, A and B, by each run's series.side;
+ * false, with *err, when it is not one or a side has no successful run. */
+bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **a,
+		     struct rundoc **b, char **err);
 
 /* ---- what the disks did ---- */
 

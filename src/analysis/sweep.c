@@ -13,6 +13,7 @@
 
 #include "analysis/plot.h"
 #include "analysis/rundoc.h"
+#include "analysis/series.h"
 #include "sweep.h"
 #include "jsontext.h"
 #include "numstat.h"
@@ -116,22 +117,6 @@ bool sweep_parse_list(TALLOC_CTX *mem_ctx, const char *list, unsigned **out,
 	*err = talloc_asprintf(mem_ctx, "--sweep '%s': %s", list, why);
 	TALLOC_FREE(*out);
 	return false;
-}
-
-/* ---- between runs ---- */
-
-static void rest(const struct sweep_plan *sp)
-{
-	sync();
-	if (sp->drop_caches) {
-		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write(fd, "3\n", 2) != 2)
-			say("cannot drop caches: %s\n", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	if (sp->settle)
-		sleep(sp->settle);
 }
 
 /* ---- figures from run documents ---- */
@@ -544,17 +529,6 @@ static void print_progress(FILE *out, json_t *runs, unsigned procs, unsigned r,
 	fflush(out);
 }
 
-/* "1 h 02 min", "25 min 30 s", "45 s". */
-static const char *duration_text(char buf[32], unsigned long s)
-{
-	if (s >= 3600)
-		snprintf(buf, 32, "%lu h %02lu min", s / 3600, s / 60 % 60);
-	else if (s >= 60)
-		snprintf(buf, 32, "%lu min %lu s", s / 60, s % 60);
-	else
-		snprintf(buf, 32, "%lu s", s);
-	return buf;
-}
 
 /*
  * Before run k (from 1) of a series, where it stands: "Run 3 of 14: 8
@@ -581,7 +555,7 @@ static void print_position(FILE *out, const struct run_plan *base, const struct 
 		fprintf(out, "; no time left to tell (--run-once)\n");
 	else
 		fprintf(out, "; %sabout %s left (warmup + time limit + settle per run)\n", most,
-			duration_text(t, (unsigned long)left * (base->warmup + base->timelimit) +
+			series_duration(t, (unsigned long)left * (base->warmup + base->timelimit) +
 					      (unsigned long)(left - 1) * sp->settle));
 	fflush(out);
 }
@@ -602,7 +576,7 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 			plan.json_path = NULL;
 			plan.result_doc = &doc;
 			if (json_array_size(runs) > 0)
-				rest(sp);
+				series_rest(sp->settle, sp->drop_caches);
 			print_position(text, base, sp, ++k, i, r);
 			plan.series_position = k;
 			plan.series_runs = sp->nprocs * sp->repeat;

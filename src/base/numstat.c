@@ -113,6 +113,33 @@ double numstat_t_p(double t, double df)
 	return fmin(1, 2 * upper);
 }
 
+double numstat_welch(const double *a, size_t na, const double *b, size_t nb, double *t_out,
+		     double *df_out)
+{
+	double t = NAN, df = NAN, p = NAN;
+
+	if (na >= 2 && nb >= 2) {
+		double ma = numstat_mean(a, na), mb = numstat_mean(b, nb);
+		double sa = numstat_variance(a, na, ma) / na, sb = numstat_variance(b, nb, mb) / nb;
+
+		if (sa + sb == 0) {
+			/* no spread at all: the means either agree or they do not */
+			df = na + nb - 2;
+			t = ma == mb ? 0 : copysign(INFINITY, mb - ma);
+			p = ma == mb ? 1 : 0;
+		} else {
+			t = (mb - ma) / sqrt(sa + sb);
+			df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
+			p = numstat_t_p(t, df);
+		}
+	}
+	if (t_out)
+		*t_out = t;
+	if (df_out)
+		*df_out = df;
+	return p;
+}
+
 bool numstat_mean_interval(const double *x, size_t n, double level, double *mean,
 			   double *half)
 {

@@ -33,6 +33,16 @@ bool driver_is_client(void)
 	return is_client;
 }
 
+void driver_catch_signals(void)
+{
+	procs_install_signals();
+}
+
+int driver_interrupt(void)
+{
+	return interrupted ? interrupt_signal : 0;
+}
+
 static void on_interrupt(int sig)
 {
 	if (!interrupted)

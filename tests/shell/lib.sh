@@ -94,6 +94,23 @@ mount_tmpfs() {
 	mkdir -p "$1" && mount -t tmpfs -o "size=${2:-64m}" dbench-test "$1" 2>/dev/null
 }
 
+# mount_ext4 DIR [OPTIONS]: a 64 MB ext4 image in $T loop-mounted at DIR
+# (with mount OPTIONS added to loop); returns 1, having said why in a TAP
+# comment, where none can be (not root, no mkfs.ext4, no loop device).
+mount_ext4() {
+	mkdir -p "$1"
+	if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null; then
+		echo "# skipped: needs root and mkfs.ext4"
+		return 1
+	fi
+	_img="$T/$(basename "$1").img"
+	if ! { truncate -s 64M "$_img" && mkfs.ext4 -q -F "$_img" &&
+		mount -o "loop${2:+,$2}" "$_img" "$1"; } >/dev/null 2>&1; then
+		echo "# skipped: cannot loop-mount an image here"
+		return 1
+	fi
+}
+
 # start_long_run DIR NPROCS OUT [OPTION...]: a 60 s run in the background,
 # with any further options, its output in OUT; $pid is its process, and the
 # clients are at work on return.

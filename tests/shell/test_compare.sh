@@ -192,7 +192,7 @@ expect_rc $rc 0
 expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +1  [A-Za-z][^ ]* +3/3 ')" 1 "p99 rows"
 # the pooled p99 doubles, and more of B's reads than of A's lie above
 # the p99 of both sides pooled (copies of one run: no spread, p < 0.0001)
-expect_match "$out" '^ +1  ReadX +3/3 +[0-9.]+ +[0-9.]+ +\+(99|100)\.[0-9]+% +[0-9.]+% +[0-9.]+% .* <0\.0001 +worse$'
+expect_match "$out" '^ +1  ReadX +3/3 +[0-9.e-]+ +[0-9.e-]+ +\+(99|10[0-9])\.[0-9]+% +[0-9.]+% +[0-9.]+% .* <0\.0001 +worse$'
 expect_match "$out" '^  \(p99: each side.s runs pooled; >p99: the mean share of a run.s operations slower than the p99 of both sides pooled'
 # the operations with a pooled p99 (from 100 of them in 3 runs on) each
 # have a row
@@ -209,7 +209,7 @@ done
 jq '.runs |= map(.ops.ReadX.p99_ms *= 10)' "$T/old-slow.json" >"$T/old-slowread.json"
 out=$(compare "$T/old-a.json" "$T/old-slowread.json"); rc=$?
 expect_rc $rc 0
-expect_match "$out" '^ +1  ReadX +3/3 +[0-9.]+ +[0-9.]+ +\+900\.00% +- +- .* worse$'
+expect_match "$out" '^ +1  ReadX +3/3 +[0-9.e-]+ +[0-9.e-]+ +\+900\.00% +- +- .* worse$'
 expect_match "$out" '^  \(rows without >p99: runs saved without histograms, or the probe.s listings: the test compares each run.s own p99\)$'
 end
 
@@ -416,6 +416,107 @@ compare --plot="$T/nomarks.svg" "$T/r1.json" "$T/r2.json" >/dev/null; rc=$?
 expect_rc $rc 0
 expect_eq "$(grep -c "class='mark'" "$T/nomarks.svg")" 0 "marks with single runs"
 expect_match "$(cat "$T/nomarks.svg")" ">marks a significant change from A; none here: a test needs 2 or more runs on each side</tspan>"
+end
+
+# one FILE MB/S: a single run's document, a copy of r1.json at that throughput
+one() {
+	jq --argjson mb "$2" '.result.throughput_mb_s = $mb' "$T/r1.json" >"$1" || fail "cannot make $1"
+}
+
+# timed DOC START STEP: DOC's runs started STEP seconds apart from START (epoch)
+timed() {
+	jq --argjson t "$2" --argjson s "$3" \
+		'.runs |= [to_entries[] | .value.started_at = (($t + .key * $s) | todate) | .value]' \
+		"$1" >"$1.t" && mv "$1.t" "$1"
+}
+
+# waits DOC PCT: every run of DOC's clients waited PCT % of their time for a CPU
+waits() {
+	jq --argjson w "$2" '.runs |= map(.host.cpu_wait_pct = $w)' "$1" >"$1.w" && mv "$1.w" "$1"
+}
+
+begin "files around -- are pooled into two sides, to the verdict of the same runs in one document"
+i=0
+for mb in 100 110 90; do i=$((i + 1)); one "$T/pa-$i.json" $mb; done
+i=0
+for mb in 70 72 68; do i=$((i + 1)); one "$T/pb-$i.json" $mb; done
+pooled=$(compare --fail-above=5 "$T"/pa-*.json -- "$T"/pb-*.json); rc=$?
+expect_rc $rc 3
+whole=$(compare --fail-above=5 "$T/a.json" "$T/slow.json")
+expect_match "$pooled" "^A: $T/pa-1.json and 2 more \\(pooled from 3 files, 3 runs at nprocs 1\\)\$"
+expect_match "$pooled" "^B: $T/pb-1.json and 2 more \\(pooled from 3 files, 3 runs at nprocs 1\\)\$"
+for what in '^ +1 +3/3 ' '^Verdict: ' '^Regression: '; do
+	expect_eq "$(printf '%s\n' "$pooled" | grep -E "$what")" \
+		"$(printf '%s\n' "$whole" | grep -E "$what")" "$what"
+done
+end
+
+begin "a side whose files differ in a setting that shapes the load is refused, naming it"
+jq '.config.sync = true | .config.timelimit_s = 9' "$T/pb-3.json" >"$T/pb-sync.json"
+compare "$T"/pa-*.json -- "$T/pb-1.json" "$T/pb-sync.json" >/dev/null; rc=$?
+expect_rc $rc 2
+expect_eq "$(cat "$T/err")" "dbench: '$T/pb-1.json' and '$T/pb-sync.json' cannot be pooled into one side: they differ in settings that shape the load: timelimit_s (600 -> 9), sync (false -> true)" \
+	"the message"
+compare "$T"/pa-*.json -- >/dev/null; rc=$?
+expect_rc $rc 2
+expect_match "$(cat "$T/err")" "^dbench: compare with -- takes side A's files before it and side B's after it"
+end
+
+begin "an outlier in a pooled side is named by its file"
+i=0
+for mb in 100 102 98 101 52; do i=$((i + 1)); one "$T/po-$i.json" $mb; done
+out=$(compare "$T"/pa-*.json -- "$T"/po-*.json); rc=$?
+expect_rc $rc 0
+expect_match "$out" "^Warning: outlier at nprocs 1: $T/po-5.json \\(B\\), 52\\.000 MB/sec, 16\\.2 MADs from the median 100\\.000 of its 5 runs\$"
+end
+
+begin "each side's runs in one block on one host: the verdict says so, with dbench ab as the remedy"
+cp "$T/a.json" "$T/ba.json"
+cp "$T/slow.json" "$T/bb.json"
+timed "$T/ba.json" 1700000000 10
+timed "$T/bb.json" 1700000100 10
+out=$(compare "$T/ba.json" "$T/bb.json"); rc=$?
+expect_match "$out" "^Verdict: B against A: slower at nprocs 1; A's runs all came before B's, on one host: a change of the machine between the two would look the same \\(dbench ab alternates the sides\\)\$"
+expect_match "$out" "^  nprocs 1: A's runs all came before B's, on one host\$"
+# alternated, the same runs say nothing of it
+timed "$T/bb.json" 1700000005 10
+expect_match "$(compare "$T/ba.json" "$T/bb.json")" "^Verdict: B against A: slower at nprocs 1\$"
+end
+
+begin "the machine busier during B's runs: inconclusive, exit 4 under --fail-above, not 3"
+cp "$T/a.json" "$T/ha.json"
+cp "$T/slow.json" "$T/hb.json"
+waits "$T/ha.json" 10
+waits "$T/hb.json" 60
+out=$(compare --fail-above=5 "$T/ha.json" "$T/hb.json"); rc=$?
+expect_rc $rc 4
+# 30 % slower, but 60 % of B's time waiting for a CPU against 10 % of A's
+expect_match "$out" '^ +1 +3/3 .* inconclusive: host load$'
+expect_match "$out" "^Verdict: B against A: inconclusive: the machine was busier during B's runs at nprocs 1\$"
+expect_match "$out" "^Inconclusive: B is slower than A by more than 5% at nprocs 1, but the machine's load or drift could explain it"
+expect_no_match "$out" '^Regression'
+expect_match "$out" '^ +1  B +3 +60\.0% '
+# a little more waiting cannot explain 30 %: still slower, exit 3
+waits "$T/hb.json" 15
+out=$(compare --fail-above=5 "$T/ha.json" "$T/hb.json"); rc=$?
+expect_rc $rc 3
+expect_match "$out" '^Verdict: B against A: slower at nprocs 1$'
+end
+
+begin "a side that drifted over its runs, made in one block: inconclusive"
+sweep "$T/da.json" 110 108 106 104 102
+sweep "$T/db.json" 90 91 89 90 91
+timed "$T/da.json" 1700000000 10
+timed "$T/db.json" 1700000100 10
+out=$(compare --fail-above=5 "$T/da.json" "$T/db.json"); rc=$?
+expect_rc $rc 4
+expect_match "$out" "^  nprocs 1: A's throughput drifted over its runs \\(rho -1\\.00, p 0\\.0167\\)\$"
+expect_match "$out" "^Verdict: B against A: inconclusive: A's throughput drifted over its runs, made in one block at nprocs 1; A's runs all came before B's"
+# alternated, the drift weighs on both sides alike: a verdict, the drift noted
+timed "$T/db.json" 1700000005 10
+out=$(compare --fail-above=5 "$T/da.json" "$T/db.json"); rc=$?
+expect_rc $rc 3
+expect_match "$out" "^  nprocs 1: A's throughput drifted over its runs \\(rho -1\\.00, p 0\\.0167\\); the sides alternated, so a drift of the machine weighs on both alike\$"
 end
 
 finish

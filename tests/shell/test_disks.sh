@@ -25,13 +25,7 @@ jnum() {
 }
 
 begin "a loop-mounted ext4 image: the device's requests match its stat file"
-mkdir -p "$T/ext4"
-if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null; then
-	echo "# skipped: needs root and mkfs.ext4"
-elif ! { truncate -s 64M "$T/ext4.img" && mkfs.ext4 -q -F "$T/ext4.img" &&
-	mount -o loop "$T/ext4.img" "$T/ext4"; } >/dev/null 2>&1; then
-	echo "# skipped: cannot loop-mount an image here"
-else
+if mount_ext4 "$T/ext4"; then
 	loop=$(findmnt -n -o SOURCE --target "$T/ext4" | tail -n 1)
 	loop=${loop#/dev/}
 	sync

@@ -148,13 +148,7 @@ fi
 end
 
 begin "a loop-mounted ext4 image names its loop device, scheduler and noatime"
-mkdir -p "$T/ext4"
-if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null; then
-	echo "# skipped: needs root and mkfs.ext4"
-elif ! { truncate -s 64M "$T/ext4.img" && mkfs.ext4 -q -F "$T/ext4.img" &&
-	mount -o loop,noatime "$T/ext4.img" "$T/ext4"; } >/dev/null 2>&1; then
-	echo "# skipped: cannot loop-mount an image here"
-else
+if mount_ext4 "$T/ext4" noatime; then
 	run_json "$T/ext4"
 	check_target 0 "$T/ext4"
 	loop=$(findmnt_col SOURCE "$T/ext4")

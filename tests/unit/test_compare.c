@@ -20,7 +20,9 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "ab.h"
 #include "analysis/compare_internal.h"
+#include "numstat.h"
 
 #define setup fixture_setup
 #define teardown fixture_teardown
@@ -43,7 +45,7 @@ static void welch_with_one_df_is_the_cauchy_tail(void **state)
 	/* a has no spread, b = {11, 13} has variance 2: se = 1, t = 2, and
 	 * df = (sb)^2 / (sb^2 / 1) = 1; p = 1 - 2 atan(2) / pi */
 	const double a[] = { 10, 10 }, b[] = { 11, 13 };
-	double t, df, p = compare_welch_p(a, 2, b, 2, &t, &df);
+	double t, df, p = numstat_welch(a, 2, b, 2, &t, &df);
 
 	assert_near(t, 2, 1e-14);
 	assert_near(df, 1, 1e-14);
@@ -56,7 +58,7 @@ static void welch_with_two_df_has_a_closed_form(void **state)
 	/* b = {4, 6, 8}: mean 6, variance 4, se^2 = 4/3, t = 1 / sqrt(4/3) =
 	 * sqrt(3)/2, df = 2; p = 1 - |t| / sqrt(2 + t^2) = 1 - sqrt(3/11) */
 	const double a[] = { 5, 5, 5 }, b[] = { 4, 6, 8 };
-	double t, df, p = compare_welch_p(a, 3, b, 3, &t, &df);
+	double t, df, p = numstat_welch(a, 3, b, 3, &t, &df);
 
 	assert_near(t, sqrt(3) / 2, 1e-14);
 	assert_near(df, 2, 1e-14);
@@ -70,7 +72,7 @@ static void welch_with_four_df_has_a_closed_form(void **state)
 	 * = 4.  For 4 df, F(t) - 1/2 = 3/8 u (1 - t^2 / (12 (1 + t^2/4))) with
 	 * u = t / sqrt(1 + t^2/4); p = 1 - 2 (F(t) - 1/2), about 0.0213 */
 	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
-	double t, df, p = compare_welch_p(a, 3, b, 3, &t, &df);
+	double t, df, p = numstat_welch(a, 3, b, 3, &t, &df);
 	double tt = 3 / sqrt(2.0 / 3), w = 1 + tt * tt / 4;
 	double want = 1 - 2 * (3.0 / 8 * tt / sqrt(w) * (1 - tt * tt / (12 * w)));
 
@@ -90,7 +92,7 @@ static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3
 static void welch_matches_r_on_the_sleep_data(void **state)
 {
 	(void)state;
-	double t, df, p = compare_welch_p(sleep1, 10, sleep2, 10, &t, &df);
+	double t, df, p = numstat_welch(sleep1, 10, sleep2, 10, &t, &df);
 
 	assert_near(t, 1.8608, 5e-5);
 	assert_near(df, 17.776, 5e-4);
@@ -120,9 +122,9 @@ static void identical_samples_give_p_1(void **state)
 	const double a[] = { 3, 1, 2 }, b[] = { 1, 2, 3 }, c[] = { 5, 5 };
 	double t, df;
 
-	assert_true(compare_welch_p(a, 3, b, 3, &t, &df) == 1);
+	assert_true(numstat_welch(a, 3, b, 3, &t, &df) == 1);
 	assert_true(t == 0);
-	assert_true(compare_welch_p(c, 2, c, 2, &t, &df) == 1);
+	assert_true(numstat_welch(c, 2, c, 2, &t, &df) == 1);
 }
 
 static void samples_without_spread_but_apart_give_p_0(void **state)
@@ -131,7 +133,7 @@ static void samples_without_spread_but_apart_give_p_0(void **state)
 	const double a[] = { 5, 5 }, b[] = { 6, 6, 6 };
 	double t, df;
 
-	assert_true(compare_welch_p(a, 2, b, 3, &t, &df) == 0);
+	assert_true(numstat_welch(a, 2, b, 3, &t, &df) == 0);
 	assert_true(isinf(t) && t > 0);
 	assert_near(df, 3, 0);
 }
@@ -141,7 +143,7 @@ static void a_single_value_gives_no_test(void **state)
 	(void)state;
 	const double a[] = { 5 }, b[] = { 6, 7 };
 
-	assert_true(isnan(compare_welch_p(a, 1, b, 2, NULL, NULL)));
+	assert_true(isnan(numstat_welch(a, 1, b, 2, NULL, NULL)));
 }
 
 /* ---- verdicts and --fail-above ---- */
@@ -807,6 +809,37 @@ static void no_document_slower_beyond_the_limit_exits_0(void **state)
 	free(text);
 }
 
+/* ---- dbench ab's order ---- */
+
+static void ab_order_is_a_b_b_a_counterbalanced(void **state)
+{
+	unsigned char o[10];
+	const unsigned char want[10] = { 0, 1, 1, 0, 0, 1, 1, 0, 0, 1 };
+
+	(void)state;
+	ab_order(o, 5, false, 0);
+	assert_memory_equal(o, want, sizeof(want));
+}
+
+static void ab_order_at_random_is_a_pair_at_a_time_and_the_seed_repeats_it(void **state)
+{
+	unsigned char o[200], again[200];
+	unsigned first_b = 0;
+
+	(void)state;
+	ab_order(o, 100, true, 42);
+	ab_order(again, 100, true, 42);
+	assert_memory_equal(o, again, sizeof(o));
+	for (int pair = 0; pair < 100; pair++) {
+		assert_true(o[2 * pair] != o[2 * pair + 1]);
+		first_b += o[2 * pair];
+	}
+	/* a fair coin: 100 pairs land far from all one way */
+	assert_true(first_b > 25 && first_b < 75);
+	ab_order(again, 100, true, 43);
+	assert_memory_not_equal(o, again, sizeof(o));
+}
+
 static void the_labels_run_from_a_to_z(void **state)
 {
 	(void)state;
@@ -850,6 +883,8 @@ int main(void)
 		T(no_document_slower_beyond_the_limit_exits_0),
 		cmocka_unit_test(the_labels_run_from_a_to_z),
 		T(three_runs_are_too_few_for_the_outlier_rule),
+		cmocka_unit_test(ab_order_is_a_b_b_a_counterbalanced),
+		cmocka_unit_test(ab_order_at_random_is_a_pair_at_a_time_and_the_seed_repeats_it),
 		cmocka_unit_test(the_runs_needed_follow_the_interval_of_a_difference),
 		T(significant_p99_rows_alone_without_all),
 		T(two_runs_a_side_are_weak_evidence_with_the_runs_needed),

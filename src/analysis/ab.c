@@ -1,0 +1,287 @@
+/*
+ * ab.c - "dbench ab" (see ab.h): the order of the runs, the --prepare
+ * command, the series with its rests and the time left, the document of
+ * both sides, and compare's report on them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ab.h"
+#include "analysis/compare_internal.h"
+#include "analysis/series.h"
+#include "driver.h"
+#include "jsontext.h"
+#include "outfile.h"
+#include "progname.h"
+#include "report.h"
+#include "version.h"
+
+static const char *const side_name[2] = { "A", "B" };
+
+/* ---- the order ---- */
+
+/* splitmix64: a small generator whose sequence the seed alone decides. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void ab_order(unsigned char *order, unsigned runs, bool random, uint64_t seed)
+{
+	uint64_t state = seed;
+
+	for (unsigned pair = 0; pair < runs; pair++) {
+		/* A B, B A, A B, ...: the pattern A B B A, or a coin per pair */
+		unsigned first = random ? (unsigned)(next_random(&state) >> 63) : pair % 2;
+		order[2 * pair] = (unsigned char)first;
+		order[2 * pair + 1] = (unsigned char)!first;
+	}
+}
+
+/* ---- --prepare ---- */
+
+/* Run cmd through /bin/sh with DBENCH_SIDE set, its output on stderr
+ * (stdout carries the results).  NULL when it succeeded, else what went
+ * wrong (on ctx). */
+static char *prepare(TALLOC_CTX *ctx, const char *cmd, int side)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return talloc_asprintf(ctx, "cannot start it: %s", strerror(errno));
+	if (pid == 0) {
+		setenv("DBENCH_SIDE", side_name[side], 1);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return talloc_asprintf(ctx, "cannot wait for it: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return NULL;
+	if (WIFEXITED(status))
+		return talloc_asprintf(ctx, "exit status %d", WEXITSTATUS(status));
+	return talloc_asprintf(ctx, "killed by signal %d (%s)", WTERMSIG(status),
+			       strsignal(WTERMSIG(status)));
+}
+
+/* ---- the series ---- */
+
+struct series {
+	const struct ab_plan *ap;
+	const struct run_plan *plan[2];
+	unsigned char *order;
+	unsigned total;		/* 2 * runs */
+	json_t *runs;		/* each run's document, in order */
+	FILE *text;
+	double began;		/* the first run's start, monotonic seconds */
+	unsigned done;		/* runs made (their documents or not) */
+	int signal;		/* the signal that stopped it, or 0 */
+	char *failed;		/* why it stopped otherwise, or NULL */
+	bool run_failed;	/* a run failed and the series went on */
+	int client_rc;		/* in a client process: its exit status */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "Run 3 of 10: side B (-F); about 2 min 10 s left": the time left from
+ * the runs made so far, or before the first as planned. */
+static void print_position(struct series *s, unsigned i)
+{
+	const struct run_plan *p = s->plan[s->order[i]];
+	const char *opts = s->order[i] ? s->ap->b_options : s->ap->a_options;
+	unsigned left = s->total - i;
+	char t[32];
+	double each = i ? (now_s() - s->began) / i
+			: p->warmup + p->timelimit + (s->total > 1 ? s->ap->settle : 0);
+
+	fprintf(s->text, "Run %u of %u: side %s (%s)", i + 1, s->total, side_name[s->order[i]],
+		*opts ? opts : "the common options alone");
+	if (p->run_once && i == 0)
+		fprintf(s->text, "; no time left to tell yet (--run-once)\n");
+	else
+		fprintf(s->text, "; about %s left%s\n", series_duration(t, (unsigned long)(left * each)),
+			i ? "" : " (warmup + time limit + settle per run)");
+	fflush(s->text);
+}
+
+/* Run i of the series; false when the series stops there. */
+static bool one_run(struct series *s, unsigned i, int *rc)
+{
+	int side = s->order[i];
+	struct run_plan plan = *s->plan[side];
+	json_t *doc = NULL;
+
+	if (s->ap->prepare) {
+		char *why = prepare(NULL, s->ap->prepare, side);
+		if ((s->signal = driver_interrupt())) {
+			talloc_free(why);	/* the signal stopped it */
+			return false;
+		}
+		if (why) {
+			s->failed = talloc_asprintf(NULL, "--prepare failed before run %u (side %s):"
+						    " %s", i + 1, side_name[side], why);
+			talloc_free(why);
+			return false;
+		}
+	}
+	plan.json_path = NULL;
+	plan.result_doc = &doc;
+	plan.series_position = i + 1;
+	plan.series_runs = s->total;
+	plan.series_side = side_name[side];
+	*rc = driver_run(&plan);
+	if (driver_is_client()) {
+		s->client_rc = *rc;	/* a client process, on its way out */
+		return false;
+	}
+	s->done++;
+	if (doc)
+		json_array_append_new(s->runs, doc);
+	if (*rc > 128)
+		s->signal = *rc - 128;
+	else if (*rc == EXIT_BAD_INPUT)	/* a target gone between runs, say */
+		s->failed = talloc_asprintf(NULL, "run %u (side %s) could not start", i + 1,
+					    side_name[side]);
+	else if (*rc != EXIT_OK)
+		s->run_failed = true;
+	return *rc <= 128 && *rc != EXIT_BAD_INPUT;
+}
+
+/* Every run in order, until one stops the series. */
+static void run_series(struct series *s)
+{
+	s->began = now_s();
+	for (unsigned i = 0; i < s->total; i++) {
+		int rc = EXIT_OK;
+		if (i > 0)
+			series_rest(s->ap->settle, false);
+		if ((s->signal = driver_interrupt()))
+			return;
+		print_position(s, i);
+		if (!one_run(s, i, &rc))
+			return;
+	}
+}
+
+/* ---- the document and the verdict ---- */
+
+static json_t *ab_config(const struct series *s)
+{
+	json_t *order = json_array();
+
+	for (unsigned i = 0; i < s->total; i++)
+		json_array_append_new(order, json_string(side_name[s->order[i]]));
+	return json_pack("{s:s, s:I, s:s, s:o, s:o, s:I, s:o, s:o, s:o, s:I, s:b}",
+			 "dbench_version", DBENCH_VERSION, "runs", (json_int_t)s->ap->runs,
+			 "order", s->ap->random ? "random" : "abba",
+			 "seed", s->ap->random ? json_integer((json_int_t)s->ap->seed) : json_null(),
+			 "sequence", order, "settle_s", (json_int_t)s->ap->settle,
+			 "prepare", jsontext(s->ap->prepare), "a_options", jsontext(s->ap->a_options),
+			 "b_options", jsontext(s->ap->b_options), "runs_done", (json_int_t)s->done,
+			 "complete", s->done == s->total && !s->signal && !s->failed);
+}
+
+/* Compare's report on the two sides of doc; its exit status, or 1 when
+ * a side has no successful run to judge. */
+static int verdict(FILE *out, json_t *doc, const struct ab_plan *ap)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	char *err = NULL;
+	struct compare_options opt = { .alpha = ap->alpha, .fail_above = ap->fail_above,
+				       .all = ap->all };
+	struct rundoc *whole = rundoc_from_json(tmp, ap->json_path ? ap->json_path : "dbench ab",
+						json_incref(doc), &err);
+	struct rundoc *a = NULL, *b = NULL;
+	int rc = EXIT_RUN_FAILED;
+
+	if (whole && rundoc_ab_sides(tmp, whole, &a, &b, &err) && compare_common(a, b)) {
+		const struct rundoc *sides[2] = { a, b };
+		fputc('\n', out);
+		rc = compare_report(out, sides, 2, &opt);
+	} else {
+		fprintf(out, "\nNo verdict: %s\n", err ? err : "the sides share no run");
+	}
+	talloc_free(tmp);
+	return rc;
+}
+
+int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_plan *ap)
+{
+	bool json_stdout = ap->json_path && strcmp(ap->json_path, "-") == 0;
+	struct run_plan pa = *a, pb = *b;
+	struct series s = { .ap = ap, .plan = { &pa, &pb }, .total = 2 * ap->runs,
+			    .runs = json_array(), .text = json_stdout ? stderr : stdout };
+	int err = ap->json_path && !json_stdout ? outfile_check(ap->json_path) : 0, rc;
+
+	pa.text_on_stderr = pb.text_on_stderr = json_stdout;
+	s.order = malloc(s.total ? s.total : 1);
+	if (!s.order || !s.runs) {
+		say("out of memory\n");
+		free(s.order);
+		json_decref(s.runs);
+		return EXIT_RUN_FAILED;
+	}
+	if (err)
+		say("cannot write JSON to '%s': %s\n", ap->json_path, outfile_strerror(err));
+	/* both sides' clocks and targets, before the first run, as a run
+	 * checks its own: a series stops there rather than in its third run */
+	if (err || !driver_check_start(&pa) || !driver_check_start(&pb)) {
+		free(s.order);
+		json_decref(s.runs);
+		return EXIT_BAD_INPUT;
+	}
+	ab_order(s.order, ap->runs, ap->random, ap->seed);
+	fprintf(s.text, "dbench ab: %u run%s a side, in the order", ap->runs,
+		ap->runs == 1 ? "" : "s");
+	for (unsigned i = 0; i < s.total; i++)
+		fprintf(s.text, " %s", side_name[s.order[i]]);
+	if (ap->random)
+		fprintf(s.text, " (random, seed %llu: --seed=%llu repeats it)\n",
+			(unsigned long long)ap->seed, (unsigned long long)ap->seed);
+	else
+		fprintf(s.text, " (counterbalanced)\n");
+	driver_catch_signals();
+	run_series(&s);
+	if (driver_is_client()) {
+		free(s.order);
+		json_decref(s.runs);
+		return s.client_rc;
+	}
+	json_t *doc = json_pack("{s:o, s:o}", "ab", ab_config(&s), "runs", s.runs);
+	if (s.failed)
+		say("%s: the series stops after %u of %u runs\n", s.failed, s.done, s.total);
+	if (s.signal)
+		fprintf(s.text, "\nInterrupted after %u of %u runs (%s): what they show\n", s.done,
+			s.total, strsignal(s.signal));
+	rc = verdict(s.text, doc, ap);
+	int jerr = ap->json_path ? report_json_dump(doc, ap->json_path) : 0;
+	if (jerr)
+		say("cannot write JSON to '%s': %s\n", ap->json_path, outfile_strerror(jerr));
+	json_decref(doc);
+	free(s.order);
+	talloc_free(s.failed);
+	if (s.signal)
+		return 128 + s.signal;
+	if (s.failed || s.run_failed || jerr)
+		return EXIT_RUN_FAILED;
+	return rc;
+}

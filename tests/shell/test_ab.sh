@@ -1,0 +1,185 @@
+# test_ab.sh - "dbench ab": two set-ups in turn, their order, --prepare,
+# the document of both sides, interrupts, and verdicts that a busy machine
+# does not fool (a CPU hog during part of the series) while a true
+# difference (B with -s on a loop ext4) is found at 3 runs a side.
+. "$TOP/tests/shell/lib.sh"
+mkdir -p "$T/a" "$T/b"
+# short runs of the null backend, no rest: the series' own behaviour
+quick="--settle=0 -t 1 --warmup 0 -q --backend=null"
+
+begin "dbench ab --help lists its options and the shared ones' place"
+out=$("$DBENCH" ab --help); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Usage: dbench ab \[OPTION\.\.\.\] --a=OPTIONS --b=OPTIONS NPROCS$'
+for o in --a= --b= --runs= --order= --seed= --settle= --prepare= --json= --fail-above= --alpha= --all; do
+	expect_match "$out" "^ +$o"
+done
+end
+
+begin "bad usage is refused before any run, exit 2, naming what is wrong"
+for case in "--b=|dbench ab needs both --a=OPTIONS and --b=OPTIONS" \
+	"--a= --b= --runs=0|--runs must be from 1 to 1000" \
+	"--a= --b= --order=bbaa|--order must be 'abba' or 'random'" \
+	"--a= --b= --seed=3|--seed goes with --order=random" \
+	"--a= --b= --order=random --seed=x|--seed must be a whole number" \
+	"--a= --b=--json=x.json|--json in a side's or the shared options" \
+	"--a= --b= --repeat=3|dbench ab makes its own series" \
+	"--a= --b=--nosuch|--nosuch: unknown option" \
+	"--a= --b=-D|-D: missing argument"; do
+	args=${case%%|*} want=${case#*|}
+	# shellcheck disable=SC2086
+	err=$("$DBENCH" ab $args $quick -D "$T/a" 1 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_match "$err" "$want"
+done
+# a side's error says whose it was
+err=$("$DBENCH" ab --a= --b='-t 0' $quick -D "$T/a" 1 2>&1 >/dev/null)
+expect_match "$err" "^dbench: \\(in side B's run: the shared options and --b='-t 0'\\)\$"
+expect_eq "$(ls -A "$T/a")" "" "left in the target"
+end
+
+begin "the default order is A B B A, counterbalanced; each run says its place and the time left"
+out=$("$DBENCH" ab --runs=3 --a="-D $T/a" --b="-D $T/b" $quick --json="$T/abba.json" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^dbench ab: 3 runs a side, in the order A B B A A B \(counterbalanced\)$'
+expect_eq "$(printf '%s\n' "$out" | grep '^Run ' | sed 's/;.*//')" "Run 1 of 6: side A (-D $T/a)
+Run 2 of 6: side B (-D $T/b)
+Run 3 of 6: side B (-D $T/b)
+Run 4 of 6: side A (-D $T/a)
+Run 5 of 6: side A (-D $T/a)
+Run 6 of 6: side B (-D $T/b)" "the Run lines"
+expect_match "$out" '^Run 2 of 6: side B .*; about [0-9]+ s left$'
+expect_eq "$(printf '%s\n' "$out" | grep -c '^Verdict: B against A: ')" 1 "verdict lines"
+expect_eq "$(jq -c '[.runs[].series.side]' "$T/abba.json")" '["A","B","B","A","A","B"]' "sides"
+expect_eq "$(jq -c '[.runs[].series.position]' "$T/abba.json")" '[1,2,3,4,5,6]' "positions"
+expect_eq "$(jq -c '[.runs[].config.directories[0]] | unique' "$T/abba.json")" "[\"$T/a\",\"$T/b\"]" \
+	"each side's directory"
+expect_eq "$(jq -c '.ab | [.runs, .order, .runs_done, .complete, .a_options, .b_options]' \
+	"$T/abba.json")" "[3,\"abba\",6,true,\"-D $T/a\",\"-D $T/b\"]" "the ab record"
+end
+
+begin "dbench compare reads the document as its two sides, to the same verdict"
+ab_verdict=$(printf '%s\n' "$out" | grep '^Verdict: ')
+out=$("$DBENCH" compare "$T/abba.json"); rc=$?
+expect_status $rc 0
+expect_match "$out" "^A: -D $T/a \\($T/abba.json, side A: dbench ab, 3 runs at nprocs 1\\)\$"
+expect_match "$out" "^B: -D $T/b \\($T/abba.json, side B: dbench ab, 3 runs at nprocs 1\\)\$"
+expect_eq "$(printf '%s\n' "$out" | grep '^Verdict: ')" "$ab_verdict" "the verdict"
+# an ab document is both sides in one: not one side of a pooled compare
+err=$("$DBENCH" compare "$T/abba.json" -- "$T/abba.json" 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" "is a dbench ab document, both sides in one: compare it alone"
+end
+
+begin "--order=random draws each pair's order from a seed it prints, and the seed repeats it"
+out=$("$DBENCH" ab --runs=4 --order=random --seed=7 --a= --b= $quick -D "$T/a" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^dbench ab: 4 runs a side, in the order( [AB]){8} \(random, seed 7: --seed=7 repeats it\)$'
+seq1=$(printf '%s\n' "$out" | grep '^dbench ab: ')
+# every pair is A B or B A
+printf '%s\n' "$seq1" | sed 's/.*in the order //; s/ (.*//' | tr -d ' ' | grep -Eq '^((AB)|(BA)){4}$' ||
+	fail "not a pair at a time: $seq1"
+out=$("$DBENCH" ab --runs=4 --order=random --seed=7 --a= --b= $quick -D "$T/a" 1)
+expect_eq "$(printf '%s\n' "$out" | grep '^dbench ab: ')" "$seq1" "the same seed's order"
+out=$("$DBENCH" ab --runs=1 --order=random --a= --b= $quick -D "$T/a" 1)
+expect_match "$out" '\(random, seed [0-9]+: --seed=[0-9]+ repeats it\)$'
+end
+
+begin "--prepare runs before every run with DBENCH_SIDE; its failure stops the series clearly"
+out=$("$DBENCH" ab --runs=2 --prepare="echo \$DBENCH_SIDE >>$T/sides; echo prep-out" --a= --b= \
+	$quick -D "$T/a" 1 2>"$T/err"); rc=$?
+expect_status $rc 0
+expect_eq "$(tr '\n' ' ' <"$T/sides")" "A B B A " "the sides --prepare saw"
+# its output goes to stderr: stdout is the results'
+expect_no_match "$out" prep-out
+expect_match "$(cat "$T/err")" '^prep-out$'
+out=$("$DBENCH" ab --runs=2 --prepare='[ "$DBENCH_SIDE" = A ] || exit 7' --a= --b= $quick \
+	-D "$T/a" --json="$T/prep.json" 1 2>"$T/err"); rc=$?
+expect_status $rc 1
+expect_eq "$(cat "$T/err")" "dbench: --prepare failed before run 2 (side B): exit status 7: the series stops after 1 of 4 runs" \
+	"the message"
+expect_match "$out" '^No verdict: '
+expect_eq "$(jq -c '.ab | [.runs_done, .complete]' "$T/prep.json")" "[1,false]" "the record"
+end
+
+begin "an interrupt keeps the runs done and says what they show"
+"$DBENCH" ab --runs=5 --settle=1 -t 2 --warmup 0 -q --backend=null --a= --b= -D "$T/a" \
+	--json="$T/int.json" 1 >"$T/int.out" 2>&1 &
+pid=$!
+# three runs of 2 s and their rests, at the least; more on a busy machine
+i=0
+while [ "$(grep -c '^Throughput' "$T/int.out")" -lt 3 ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid; rc=$?
+expect_status $rc 130
+out=$(cat "$T/int.out")
+expect_match "$out" '^Interrupted after [0-9]+ of 10 runs \(Interrupt\): what they show$'
+expect_match "$out" '^Verdict: B against A: '
+expect_eq "$(jq '.ab.complete' "$T/int.json")" false "complete"
+jq -e '.ab.runs_done >= 3 and (.runs | length) >= 3' "$T/int.json" >/dev/null ||
+	fail "the runs done are not kept: $(jq -c .ab "$T/int.json")"
+expect_eq "$(ls -A "$T/a")" "" "left in the target"
+end
+
+begin "identical tmpfs targets with a CPU hog during part of the series: no difference without naming the load"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# skipped: needs root to mount tmpfs"
+elif ! mount_tmpfs "$T/ta" 128m || ! mount_tmpfs "$T/tb" 128m; then
+	echo "# skipped: cannot mount tmpfs here"
+else
+	# a busy loop for every CPU from the 3rd run to the 5th of 8 (A B B A A
+	# B B A: two of A's, one of B's), started and stopped by --prepare
+	cat >"$T/hog.sh" <<EOF
+n=\$((\$(cat $T/count 2>/dev/null || echo 0) + 1)); echo \$n >$T/count
+if [ \$n -eq 3 ]; then
+	for c in \$(seq \$(nproc)); do
+		setsid sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+		echo \$! >>$T/hog.pids
+	done
+fi
+[ \$n -ne 6 ] || kill \$(cat $T/hog.pids)
+exit 0
+EOF
+	out=$("$DBENCH" ab --runs=4 --settle=0 --prepare=". $T/hog.sh" --a="-D $T/ta" \
+		--b="-D $T/tb" -t 2 --warmup 1 -q --json="$T/hog.json" --fail-above=5 2); rc=$?
+	[ ! -f "$T/hog.pids" ] || kill $(cat "$T/hog.pids") 2>/dev/null
+	verdict=$(printf '%s\n' "$out" | grep '^Verdict: ')
+	# no verdict of faster or slower that leaves the machine out of it
+	if printf '%s\n' "$verdict" | grep -Eq '(faster|slower) at'; then
+		fail "a difference between identical targets, the load unnamed: $verdict"
+	fi
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] || fail "exit status $rc: $verdict"
+	# the hog was seen: the clients waited longer for a CPU in its runs
+	jq -e '[.runs[].host.cpu_wait_pct] as $w |
+		($w[2:5] | add / 3) > (($w[0:2] + $w[5:]) | add / 5)' "$T/hog.json" \
+		>/dev/null || fail "the hog's runs did not wait longer: $(jq -c \
+		'[.runs[].host.cpu_wait_pct]' "$T/hog.json")"
+	expect_match "$out" '^Machine, the mean over each side.s runs'
+fi
+end
+
+begin "a true difference (B with -s on a loop ext4) is found at 3 runs a side"
+# eight 64 KiB writes to one file: page cache writes on A, each one
+# waiting for the device on B
+{
+	printf '%s\n' 'NTCreateX "\clients\client1\f" 0x0 2 1 NT_STATUS_OK'
+	for i in 0 1 2 3 4 5 6 7; do
+		printf 'WriteX 1 %d 65536 65536 NT_STATUS_OK\n' $((i * 65536))
+	done
+	printf '%s\n' 'Close 1 NT_STATUS_OK'
+} >"$T/w.txt"
+if mount_ext4 "$T/ext4"; then
+	out=$("$DBENCH" ab --runs=3 --settle=0 --a= --b=-s -c "$T/w.txt" -D "$T/ext4" -t 2 \
+		--warmup 1 -q --fail-above=5 2); rc=$?
+	expect_status $rc 3
+	expect_match "$out" '^  config\.sync: false -> true$'
+	expect_match "$out" '^Verdict: B against A: slower at nprocs 2[;]?'
+	expect_match "$out" '^Regression: B is slower than A by more than 5% at nprocs 2$'
+	expect_eq "$(ls -A "$T/ext4" | grep -v lost+found)" "" "left on the file system"
+fi
+end
+
+finish
