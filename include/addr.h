@@ -27,16 +27,23 @@ struct net_addr {
 char *net_addr_string(TALLOC_CTX *mem_ctx, const struct net_addr *a);
 
 /*
- * A TCP socket connected to host:port, with `opts` (may be NULL) set
- * before connecting, as 4.0 did; *used (may be NULL) gets the address it
- * reached, which later connections can take directly.  -1 with *err.
+ * A TCP socket connected to host:port, with every blocking call on it
+ * bounded to timeout_ms (wire_set_timeout(); 0: not bounded), the connect
+ * itself included, and then `opts` (may be NULL) set before connecting,
+ * as 4.0 did; *used (may be NULL) gets the address it reached, which
+ * later connections can take directly.  -1 with *err and errno
+ * (ETIMEDOUT: no answer within the bound; EINTR: a signal came).
  */
 int net_connect_host(TALLOC_CTX *mem_ctx, const char *host, unsigned port,
-		     const struct sockopt_set *opts, struct net_addr *used, char **err);
+		     const struct sockopt_set *opts, unsigned timeout_ms, struct net_addr *used,
+		     char **err);
 
 /* The same to an address already resolved. */
 int net_connect(TALLOC_CTX *mem_ctx, const struct net_addr *a, const struct sockopt_set *opts,
-		char **err);
+		unsigned timeout_ms, char **err);
+
+/* A timeout for messages: "10 s", or "1500 ms" when not whole seconds. */
+char *net_duration(TALLOC_CTX *mem_ctx, unsigned ms);
 
 /*
  * A listening TCP socket on host:port (host NULL: every local address,

@@ -284,7 +284,9 @@ struct backend {
 
 	/*
 	 * Remove the client's directory and everything in it, never
-	 * following a symbolic link.  0 or a positive errno.
+	 * following a symbolic link.  0 or a positive errno.  NULL for a
+	 * backend that stores nothing (sockio): there is nothing to remove,
+	 * for the client or, after it died, for the parent.
 	 */
 	int (*cleanup)(struct backend_client *bc);
 };

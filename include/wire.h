@@ -51,18 +51,37 @@ uint32_t wire_get32(const uint8_t *p);
 void wire_put32(uint8_t *p, uint32_t v);
 
 /*
- * Send every byte of the iovec array (modified as it goes), retrying on
- * EINTR and short writes; 0 or a positive errno.  MSG_NOSIGNAL: a peer
- * gone is EPIPE, never a signal.
+ * Every wait below ends by a deadline, a CLOCK_MONOTONIC instant from
+ * wire_deadline() (0: no deadline, the socket's blocking calls alone),
+ * with ETIMEDOUT once it has passed, and with EINTR when a signal
+ * interrupts it (a caller that wants to go on waiting calls again).  The
+ * first call of each blocks, bounded by the socket's own timeout
+ * (wire_set_timeout(), which should not exceed the time to the
+ * deadline); what is left after a short call is waited for with poll(),
+ * so that a peer that sends a byte now and then cannot stretch the wait
+ * past the deadline.
  */
-int wire_send_iov(int fd, struct iovec *iov, int iovcnt);
+
+/* The deadline timeout_ms from now; 0 for 0 (none). */
+uint64_t wire_deadline(unsigned timeout_ms);
+
+/* Bound each blocking send and receive on fd, connect() included, to
+ * timeout_ms (SO_SNDTIMEO, SO_RCVTIMEO; 0: no bound); 0 or an errno. */
+int wire_set_timeout(int fd, unsigned timeout_ms);
+
+/*
+ * Send every byte of the iovec array (modified as it goes), going on
+ * after short writes; 0 or a positive errno.  MSG_NOSIGNAL: a peer gone
+ * is EPIPE, never a signal.
+ */
+int wire_send_iov(int fd, struct iovec *iov, int iovcnt, uint64_t deadline);
 
 /* Receive exactly len bytes into buf; 0, ECONNRESET when the peer closed
  * before they came, or another positive errno. */
-int wire_recv_all(int fd, void *buf, size_t len);
+int wire_recv_all(int fd, void *buf, size_t len, uint64_t deadline);
 
 /* Receive and throw away exactly len bytes without copying them out of
  * the kernel (MSG_TRUNC on a TCP socket); as wire_recv_all(). */
-int wire_discard(int fd, size_t len);
+int wire_discard(int fd, size_t len, uint64_t deadline);
 
 #endif

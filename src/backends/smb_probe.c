@@ -56,7 +56,7 @@ const char *smb_probe_peer(TALLOC_CTX *mem_ctx, const char *host, unsigned port,
 	char *spec = talloc_asprintf(tmp, "SO_SNDTIMEO=%d SO_RCVTIMEO=%u", SMB_PROBE_CONNECT_MS,
 				     secs * 1000);
 	struct sockopt_set *opts = spec ? sockopt_parse(tmp, spec, &opts_err) : NULL;
-	int fd = opts ? net_connect_host(tmp, host, port, opts, NULL, &err) : -1;
+	int fd = opts ? net_connect_host(tmp, host, port, opts, 0, NULL, &err) : -1;
 	uint8_t req[128], got[8];
 	size_t n = 0;
 	const char *what = NULL;

@@ -42,13 +42,23 @@ _Static_assert(OP_MAX_SIZE + 1024 <= TBENCH_MAX_BODY,
  * and then dropped in the kernel (MSG_TRUNC), never copied out. */
 #define SOCKIO_SMALL_REPLY 1024
 
-/* The command-line option of this backend alone (popt writes it); -T,
+/* Seconds a client waits for the server by default: connecting, the
+ * opening exchange, every request taken and every reply.  Loopback
+ * answers in microseconds and a loaded machine in milliseconds; only a
+ * server that has stopped answering takes this long. */
+#define SOCKIO_DEFAULT_TIMEOUT 30
+
+/* The command-line options of this backend alone (popt writes them); -T,
  * which dbench 4.0 took whatever the backend, comes in backend_options. */
 static int sockio_port = TBENCH_PORT;
+static int sockio_timeout = SOCKIO_DEFAULT_TIMEOUT;
 
 static const struct poptOption sockio_popt[] = {
 	{ "port", 0, POPT_ARG_INT, &sockio_port, 0,
 	  "the tbench server's TCP port (default 7003)", "PORT" },
+	{ "timeout", 0, POPT_ARG_INT, &sockio_timeout, 0,
+	  "seconds the tbench server may take to connect, take a request or reply before"
+	  " the run fails (default 30)", "SECS" },
 	POPT_TABLEEND
 };
 
@@ -141,9 +151,25 @@ bool sockio_sizes(const struct op *op, size_t name_len, uint32_t *send, uint32_t
 
 /* ---- one exchange ---- */
 
+/* Why a wait on the server ended, for messages: "no answer within 30 s"
+ * for the timeout, else the errno's text. */
+static const char *wait_failure(int err, char buf[64])
+{
+	if (err == ETIMEDOUT)
+		snprintf(buf, 64, "no answer within %d s", sockio_timeout);
+	else if (err == EINTR)
+		snprintf(buf, 64, "interrupted by a signal");
+	else
+		snprintf(buf, 64, "%s", strerror(err));
+	return buf;
+}
+
 static int exchange_failed(struct backend_client *bc, int err, const char *what)
 {
-	snprintf(bc->detail, sizeof(bc->detail), "%s: %s: %s", bc->t->name, what, strerror(err));
+	char why[64];
+
+	snprintf(bc->detail, sizeof(bc->detail), "%s: %s: %s", bc->t->name, what,
+		 wait_failure(err, why));
 	bc->has_detail = true;
 	return err;
 }
@@ -156,10 +182,12 @@ static int exchange(struct backend_client *bc, uint32_t send, uint32_t recv)
 	int err;
 
 	wire_request_header(bc->hdr, send, recv);
-	err = wire_send_iov(bc->fd, iov, 2);
+	err = wire_send_iov(bc->fd, iov, 2, wire_deadline(sockio_timeout * 1000u));
 	if (err)
 		return exchange_failed(bc, err, "sending a request");
-	err = wire_recv_all(bc->fd, bc->reply, recv <= SOCKIO_SMALL_REPLY ? recv : 4);
+	/* the reply has the timeout from the moment the request is out */
+	uint64_t deadline = wire_deadline(sockio_timeout * 1000u);
+	err = wire_recv_all(bc->fd, bc->reply, recv <= SOCKIO_SMALL_REPLY ? recv : 4, deadline);
 	if (err)
 		return exchange_failed(bc, err, "waiting for the reply");
 	if (wire_get32(bc->reply) != recv - 4) {
@@ -169,7 +197,7 @@ static int exchange(struct backend_client *bc, uint32_t send, uint32_t recv)
 		bc->has_detail = true;
 		return EPROTO;
 	}
-	if (recv > SOCKIO_SMALL_REPLY && (err = wire_discard(bc->fd, recv - 4)))
+	if (recv > SOCKIO_SMALL_REPLY && (err = wire_discard(bc->fd, recv - 4, deadline)))
 		return exchange_failed(bc, err, "reading the reply");
 	return 0;
 }
@@ -217,19 +245,28 @@ static int greet(TALLOC_CTX *mem_ctx, const struct backend_target *t, int fd, ch
 {
 	uint8_t hdr[8], reply[4];
 	struct iovec iov = { hdr, 8 };
+	uint64_t deadline = wire_deadline(sockio_timeout * 1000u);
+	char why[64];
 	int e;
 
 	if (fd < 0)
 		return -1;
 	wire_request_header(hdr, TBENCH_HELLO_SEND, TBENCH_HELLO_RECV);
-	e = wire_send_iov(fd, &iov, 1);
-	e = e ? e : wire_recv_all(fd, reply, 4);
+	e = wire_send_iov(fd, &iov, 1, deadline);
+	e = e ? e : wire_recv_all(fd, reply, 4, deadline);
 	e = e ? e : wire_get32(reply) != TBENCH_HELLO_RECV - 4 ? EPROTO : 0;
-	e = e ? e : wire_discard(fd, TBENCH_HELLO_RECV - 4);
+	e = e ? e : wire_discard(fd, TBENCH_HELLO_RECV - 4, deadline);
+	if (e == EPROTO) {
+		*err = talloc_asprintf(mem_ctx, "%s does not answer as a tbench server: its reply"
+				       " to the opening exchange says %u bytes follow, not %u",
+				       t->name, wire_get32(reply), TBENCH_HELLO_RECV - 4);
+	} else if (e) {
+		*err = talloc_asprintf(mem_ctx, "%s: waiting for the answer to the opening"
+				       " exchange: %s", t->name, wait_failure(e, why));
+	}
 	if (e) {
-		*err = talloc_asprintf(mem_ctx, "%s does not answer as a tbench server: %s",
-				       t->name, strerror(e));
 		close(fd);
+		errno = e;
 		return -1;
 	}
 	return fd;
@@ -269,9 +306,15 @@ static struct backend_target *sockio_target_open(TALLOC_CTX *mem_ctx, const char
 				       sockio_port);
 		goto fail;
 	}
+	if (sockio_timeout < 1 || sockio_timeout > 3600) {
+		*err = talloc_asprintf(mem_ctx, "--timeout %d is not from 1 to 3600 seconds",
+				       sockio_timeout);
+		goto fail;
+	}
 	if (!(t->opts = sockopt_parse(t, t->tcp_options, err)))
 		goto fail;
-	fd = net_connect_host(t, spec, sockio_port, t->opts, &t->addr, err);
+	fd = net_connect_host(t, spec, sockio_port, t->opts, sockio_timeout * 1000u, &t->addr,
+			      err);
 	if (fd >= 0)
 		t->name = net_addr_string(t, &t->addr);
 	if (greet(t, t, fd, err) < 0)
@@ -293,8 +336,8 @@ static int sockio_target_close(struct backend_target *t)
 
 static json_t *sockio_target_describe(const struct backend_target *t)
 {
-	return json_pack("{s:s, s:s, s:i, s:s}", "server", t->name, "host", t->spec, "port",
-			 sockio_port, "tcp_options", t->tcp_options);
+	return json_pack("{s:s, s:s, s:i, s:s, s:i}", "server", t->name, "host", t->spec, "port",
+			 sockio_port, "tcp_options", t->tcp_options, "timeout_s", sockio_timeout);
 }
 
 static int client_destroy(struct backend_client *bc)
@@ -333,7 +376,8 @@ static struct backend_client *sockio_client_new(TALLOC_CTX *mem_ctx, struct back
 		return NULL;
 	}
 	bc->zeros = z;
-	bc->fd = greet(mem_ctx, t, net_connect(mem_ctx, &t->addr, t->opts, err), err);
+	bc->fd = greet(mem_ctx, t, net_connect(mem_ctx, &t->addr, t->opts,
+					       sockio_timeout * 1000u, err), err);
 	if (bc->fd < 0) {
 		talloc_free(bc);
 		return NULL;
@@ -350,12 +394,6 @@ static size_t sockio_client_mem(const struct program *prog, const struct backend
 static void sockio_pass_end(struct backend_client *bc)
 {
 	(void)bc;
-}
-
-static int sockio_cleanup(struct backend_client *bc)
-{
-	(void)bc;
-	return 0;
 }
 
 const struct backend sockio_backend = {
@@ -377,5 +415,5 @@ const struct backend sockio_backend = {
 	},
 	.failure_detail = sockio_failure_detail,
 	.pass_end = sockio_pass_end,
-	.cleanup = sockio_cleanup,
+	.cleanup = NULL,	/* a server keeps nothing of ours */
 };

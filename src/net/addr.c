@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "addr.h"
+#include "wire.h"
 
 /* getaddrinfo() for a host as addr.h reads it; 0 or -1 with *err. */
 static int resolve(TALLOC_CTX *mem_ctx, const char *host, unsigned port, bool passive,
@@ -54,9 +55,10 @@ char *net_addr_string(TALLOC_CTX *mem_ctx, const struct net_addr *a)
 	return talloc_asprintf(mem_ctx, "%s:%u", host, ntohs(s4->sin_port));
 }
 
-/* A TCP socket for a's family with opts set; -1 with *err. */
+/* A TCP socket for a's family with its waits bounded to timeout_ms (0:
+ * not) and then opts set; -1 with *err. */
 static int socket_with(TALLOC_CTX *mem_ctx, const struct net_addr *a,
-		       const struct sockopt_set *opts, bool reuse, char **err)
+		       const struct sockopt_set *opts, bool reuse, unsigned timeout_ms, char **err)
 {
 	int one = 1;
 	const char *bad = NULL;
@@ -68,7 +70,13 @@ static int socket_with(TALLOC_CTX *mem_ctx, const struct net_addr *a,
 	}
 	if (reuse)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	int e = opts ? sockopt_apply(opts, fd, &bad) : 0;
+	int e = timeout_ms ? wire_set_timeout(fd, timeout_ms) : 0;
+	if (e) {
+		*err = talloc_asprintf(mem_ctx, "cannot bound a socket's waits: %s", strerror(e));
+		close(fd);
+		return -1;
+	}
+	e = opts ? sockopt_apply(opts, fd, &bad) : 0;
 	if (e) {
 		*err = talloc_asprintf(mem_ctx, "cannot set socket option %s: %s", bad, strerror(e));
 		close(fd);
@@ -78,23 +86,35 @@ static int socket_with(TALLOC_CTX *mem_ctx, const struct net_addr *a,
 }
 
 int net_connect(TALLOC_CTX *mem_ctx, const struct net_addr *a, const struct sockopt_set *opts,
-		char **err)
+		unsigned timeout_ms, char **err)
 {
-	int fd = socket_with(mem_ctx, a, opts, false, err);
+	int fd = socket_with(mem_ctx, a, opts, false, timeout_ms, err);
 
 	if (fd < 0)
 		return -1;
-	while (connect(fd, (const struct sockaddr *)&a->ss, a->len) != 0) {
-		if (errno == EINTR)
-			continue;
-		int e = errno;
-		*err = talloc_asprintf(mem_ctx, "cannot connect to %s: %s",
-				       net_addr_string(mem_ctx, a), strerror(e));
+	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) != 0) {
+		/* past SO_SNDTIMEO, Linux leaves the connection in progress */
+		int e = errno == EINPROGRESS ? ETIMEDOUT : errno;
+		if (e == ETIMEDOUT && timeout_ms)
+			*err = talloc_asprintf(mem_ctx, "cannot connect to %s: no answer within %s",
+					       net_addr_string(mem_ctx, a),
+					       net_duration(mem_ctx, timeout_ms));
+		else
+			*err = talloc_asprintf(mem_ctx, "cannot connect to %s: %s",
+					       net_addr_string(mem_ctx, a),
+					       e == EINTR ? "interrupted by a signal" : strerror(e));
 		close(fd);
 		errno = e;
 		return -1;
 	}
 	return fd;
+}
+
+char *net_duration(TALLOC_CTX *mem_ctx, unsigned ms)
+{
+	if (ms % 1000)
+		return talloc_asprintf(mem_ctx, "%u ms", ms);
+	return talloc_asprintf(mem_ctx, "%u s", ms / 1000);
 }
 
 /* ai as a struct net_addr. */
@@ -105,7 +125,8 @@ static void addr_of(struct net_addr *out, const struct addrinfo *ai)
 }
 
 int net_connect_host(TALLOC_CTX *mem_ctx, const char *host, unsigned port,
-		     const struct sockopt_set *opts, struct net_addr *used, char **err)
+		     const struct sockopt_set *opts, unsigned timeout_ms, struct net_addr *used,
+		     char **err)
 {
 	struct addrinfo *res;
 	struct net_addr a;
@@ -113,11 +134,12 @@ int net_connect_host(TALLOC_CTX *mem_ctx, const char *host, unsigned port,
 
 	if (resolve(mem_ctx, host, port, false, &res, err) != 0)
 		return -1;
-	for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
+	errno = 0;	/* a signal stops the tries (EINTR) */
+	for (struct addrinfo *ai = res; ai && fd < 0 && errno != EINTR; ai = ai->ai_next) {
 		addr_of(&a, ai);
 		if (*err)
 			TALLOC_FREE(*err);
-		fd = net_connect(mem_ctx, &a, opts, err);
+		fd = net_connect(mem_ctx, &a, opts, timeout_ms, err);
 	}
 	freeaddrinfo(res);
 	if (fd >= 0 && used)
@@ -129,7 +151,7 @@ int net_connect_host(TALLOC_CTX *mem_ctx, const char *host, unsigned port,
 static int listen_on(TALLOC_CTX *mem_ctx, struct net_addr *a, const struct sockopt_set *opts,
 		     char **err)
 {
-	int fd = socket_with(mem_ctx, a, opts, true, err);
+	int fd = socket_with(mem_ctx, a, opts, true, 0, err);
 
 	if (fd < 0)
 		return -1;

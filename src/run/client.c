@@ -47,6 +47,9 @@ struct client {
 	struct lane *lanes;		/* [nstreams] */
 	pthread_mutex_t lock;		/* the slot's, shared by the lanes */
 	bool failed;			/* a lane stopped the run */
+	bool unanswered;		/* an operation waited for its server in vain
+					 * (ETIMEDOUT): no more calls to it, cleanup
+					 * included; the parent tries once */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -401,6 +404,10 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 	}
 	if (__builtin_expect(err == BACKEND_NOT_SUPPORTED || (call && err == BACKEND_SKIPPED), 0))
 		return not_made(plan, c, l, op, err, ph, shared);	/* counted, not timed */
+	if (err == EINTR && stop_requested)
+		return true;	/* a wait on a peer, cut short by a stop signal */
+	if (err == ETIMEDOUT)
+		__atomic_store_n(&c->unanswered, true, __ATOMIC_RELAXED);
 	if (!call && c->verify)	/* a recording's calls are none of --verify's */
 		verify_after(c->verify, op, err);
 	/* A failure with a detail (wrong data) no expected status excuses. */
@@ -635,11 +642,12 @@ static void clean_up(const struct run_plan *plan, struct stats_region *r, unsign
 		if (stats_get(&r->slot[first + i].state) != CLIENT_FAILED)
 			stats_set(&r->slot[first + i].state, CLIENT_CLEANUP);
 	for (unsigned i = 0; cl && i < count; i++) {
-		if (!cl[i].bc)
+		if (!cl[i].bc || cl[i].unanswered)
 			continue;
 		plan->backend->pass_end(cl[i].bc);
 		verify_pass_end(cl[i].verify);
-		if (!plan->skip_cleanup && plan->backend->cleanup(cl[i].bc) == 0)
+		if (!plan->skip_cleanup &&
+		    (!plan->backend->cleanup || plan->backend->cleanup(cl[i].bc) == 0))
 			stats_set(&cl[i].slot->cleaned, 1);
 		if (!plan->skip_cleanup)
 			verify_cleanup(cl[i].verify);
@@ -764,7 +772,9 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		else
 			cl[i].bc = client_open(mem->each[i], plan, &cl[i], targets[id % plan->ndirs],
 					       &err);
-		if (!cl[i].bc) {
+		if (!cl[i].bc && stop_requested) {
+			ok = false;	/* a stop signal cut its setup short */
+		} else if (!cl[i].bc) {
 			struct client_failure *f = &cl[i].slot->failure;
 			f->err = errno ? errno : EIO;
 			snprintf(f->path, sizeof(f->path), "%s", err ? err : "setup failed");

@@ -249,8 +249,11 @@ int driver_run(const struct run_plan *plan)
 	if (!ranks_agree(plan))
 		goto out;	/* every rank, in step */
 	cluster_run_begin();
-	if (!clock_ready() || !targets_open(&d))
+	if (!clock_ready() || !targets_open(&d)) {
+		if (procs_interrupts())		/* a signal cut a wait on a server short */
+			rc = 128 + procs_interrupt_signal();
 		goto out;
+	}
 	rc = EXIT_RUN_FAILED;
 	if (!driver_prepare(&d, &env))
 		goto out;

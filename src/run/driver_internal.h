@@ -67,6 +67,10 @@ struct procs {
 		unsigned running;	/* processes not yet reaped then */
 		uint64_t latest;	/* stats_window_latest() of their clients */
 	} progress;
+	bool *killed;			/* per process, the probes' last: killed after
+					 * a signal ended the run (no failure) */
+	bool *left;			/* per target: one of its processes was, so
+					 * the parent leaves it alone (targets.c) */
 	struct run_failure *spare;	/* set aside before the fork, for a failure
 					 * memory runs out for (procs_new_failure) */
 	char *spare_text;		/* ... and the room for its message */
@@ -127,6 +131,8 @@ struct driver {
 	TALLOC_CTX *ctx;		/* everything of the run; freed at its one exit */
 	struct stats_region *stats;	/* shared with every client */
 	struct backend_target **targets;	/* each of plan->dirs, opened (targets.c) */
+	bool *unreachable;		/* per target: the removal of leftovers could not
+					 * reach it, so it is left as it is (targets.c) */
 	struct run_failure *failure;	/* first failure seen, or NULL */
 	FILE *text;			/* where human-readable output goes */
 	double setup_s;			/* fork to all clients ready (the slowest rank's) */
@@ -190,6 +196,9 @@ struct run_clock {
  * stopped (SIGSTOP) for plan->stop_timeout seconds after the end, or
  * while it cleans up, fails at once.  Before the end (clk->end_ns 0: the
  * setup; with --run-once, the passes): one held stopped that long.
+ * When a signal ended the run, every process still there at the last
+ * look before stop_timeout has passed since the signal is killed, and
+ * that is no failure.
  */
 void procs_enforce_stop(struct driver *d, const struct run_clock *clk);
 /* Set aside the record of a failure, before any fork; false (after

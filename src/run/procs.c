@@ -26,6 +26,7 @@
 
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t interrupt_signal;	/* the first: INT, TERM, HUP, QUIT */
+static uint64_t interrupt_ns;			/* ... and when it came */
 static bool is_client;				/* this process is a client */
 
 bool driver_is_client(void)
@@ -45,8 +46,10 @@ int driver_interrupt(void)
 
 static void on_interrupt(int sig)
 {
-	if (!interrupted)
+	if (!interrupted) {
 		interrupt_signal = sig;
+		interrupt_ns = monotonic_ns();	/* clock_gettime(): async-signal-safe */
+	}
 	interrupted++;
 }
 
@@ -484,8 +487,11 @@ void procs_reap(struct driver *d, bool block)
 				return;		/* let the caller look at signals */
 			break;
 		}
-		const char *problem = exit_problem(d, status);
-		int q = probe_of(d, pid);
+		int q = probe_of(d, pid), p = proc_of(d, pid);
+		/* killed after a signal ended the run: said then, no failure */
+		bool ours = d->procs.killed && (q >= 0 || p >= 0) &&
+			    d->procs.killed[q >= 0 ? d->procs.nprocs + q : (unsigned)p];
+		const char *problem = ours ? NULL : exit_problem(d, status);
 		if (q >= 0) {
 			d->procs.probe_pids[q] = 0;
 			d->procs.probes_running--;
@@ -494,7 +500,6 @@ void procs_reap(struct driver *d, bool block)
 			if (problem)
 				fail_probe(d, (unsigned)q, problem);
 		}
-		int p = proc_of(d, pid);
 		if (p >= 0) {
 			d->procs.pids[p] = 0;
 			d->procs.running--;
@@ -666,6 +671,13 @@ static bool slow_not_hung(const struct driver *d, unsigned p, const struct run_c
 	return *op_s * 1e9 < 2.0 * *worst_ns;
 }
 
+/* Whether a signal ended the run that ended at end_ns (rather than
+ * coming after its end, while the clients cleaned up). */
+static bool signal_ended(uint64_t end_ns)
+{
+	return interrupted && end_ns && interrupt_ns <= end_ns;
+}
+
 /*
  * Whether process `pid` (client process p, or probe i with p ==
  * nprocs + i) is stuck: still replaying (or listing) after the run ended,
@@ -711,6 +723,44 @@ static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying
 			" for %u s while it %s; killed", (int)pid, secs, what));
 }
 
+/*
+ * After a signal ended the run at end_ns, the run ends within the stop
+ * timeout whatever its processes wait for (a server that does not
+ * answer, a file system that hangs): one still there at the last look
+ * (once a second) before stop_timeout has passed is killed, with a line
+ * saying so, and is no failure: the run is the signal's.  Its targets
+ * are noted (procs.left), which the parent then leaves alone, for what
+ * held the process would hold the parent too.
+ */
+static void stop_after_signal(struct driver *d, uint64_t end_ns, uint64_t now)
+{
+	unsigned secs = d->plan->stop_timeout, k = d->plan->clients_per_process;
+
+	if (now + 1000000000ull < end_ns + secs * 1000000000ull)
+		return;
+	if (!d->procs.left && !(d->procs.left = talloc_zero_array(d->ctx, bool, d->plan->ndirs)))
+		return;
+	for (unsigned p = 0; p < d->procs.nprocs; p++) {
+		if (!d->procs.pids[p] || d->procs.killed[p])
+			continue;
+		say("process %d (client %u) did not stop within %u s of the signal; killed\n",
+		    (int)d->procs.pids[p], p * k + 1, secs);
+		kill(d->procs.pids[p], SIGKILL);
+		d->procs.killed[p] = true;
+		for (unsigned c = p * k; c < (p + 1) * k && c < d->plan->nclients; c++)
+			d->procs.left[c % d->plan->ndirs] = true;
+	}
+	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++) {
+		if (!d->procs.probe_pids[i] || d->procs.killed[d->procs.nprocs + i])
+			continue;
+		say("the probe process %d did not stop within %u s of the signal; killed\n",
+		    (int)d->procs.probe_pids[i], secs);
+		kill(d->procs.probe_pids[i], SIGKILL);
+		d->procs.killed[d->procs.nprocs + i] = true;
+		d->procs.left[0] = true;
+	}
+}
+
 void procs_enforce_stop(struct driver *d, const struct run_clock *clk)
 {
 	unsigned n = d->procs.nprocs;
@@ -718,6 +768,13 @@ void procs_enforce_stop(struct driver *d, const struct run_clock *clk)
 	if (!d->procs.stuck_ns &&
 	    !(d->procs.stuck_ns = talloc_zero_array(d->ctx, uint64_t, n + d->plan->nprobes)))
 		return;
+	if (!d->procs.killed &&
+	    !(d->procs.killed = talloc_zero_array(d->ctx, bool, n + d->plan->nprobes)))
+		return;
+	if (signal_ended(clk->end_ns)) {
+		stop_after_signal(d, clk->end_ns, clk->now);
+		return;
+	}
 	if (clk->end_ns)
 		note_progress(d, clk);
 	for (unsigned p = 0; p < n; p++) {

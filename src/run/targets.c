@@ -63,8 +63,29 @@ int targets_probe_fd(const struct driver *d)
 	return b->local_clients_fd ? b->local_clients_fd(d->targets[0]) : -1;
 }
 
-/* Remove what clients that died (or were killed by a second SIGINT) left
- * behind: the backend's own cleanup, run from the parent. */
+/* Whether a process of target `dir` was killed after a signal, not having
+ * stopped (procs.c notes it): the parent leaves the target alone, for
+ * what held the process would hold the parent too. */
+static bool killed_on(const struct driver *d, unsigned dir)
+{
+	return d->procs.left && d->procs.left[dir];
+}
+
+/* Whether the parent leaves target `dir` as it is: a process of it was
+ * killed after a signal, or the removal of leftovers could not reach it. */
+static bool left_alone(const struct driver *d, unsigned dir)
+{
+	return killed_on(d, dir) || (d->unreachable && d->unreachable[dir]);
+}
+
+/*
+ * Remove what clients that died (or were killed by a second SIGINT) left
+ * behind: the backend's own cleanup, run from the parent (none for a
+ * backend that stores nothing).  A target the parent cannot reach (its
+ * server not answering: each try would wait the backend's timeout) is
+ * given up at the first client that cannot be set up, with a line saying
+ * why, and the rest of its clients' files are said to be left.
+ */
 void targets_clean_leftovers(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
@@ -73,17 +94,34 @@ void targets_clean_leftovers(struct driver *d)
 	 * stopped the forking) made nothing */
 	unsigned forked = d->procs.nprocs * plan->clients_per_process;
 
-	for (unsigned i = 0; i < plan->nclients && i < forked; i++) {
+	if (plan->backend->cleanup && !d->unreachable)
+		d->unreachable = talloc_zero_array(d->ctx, bool, plan->ndirs);
+	for (unsigned i = 0; plan->backend->cleanup && i < plan->nclients && i < forked; i++) {
+		unsigned t = i % plan->ndirs;
 		if (stats_get(&d->stats->slot[i].cleaned))
 			continue;
+		if (killed_on(d, t)) {
+			say("files of client %u are left in %s/clients: its process did not stop"
+			    " after the signal\n", i + 1, plan->dirs[t]);
+			continue;
+		}
+		if (left_alone(d, t)) {
+			say("files of client %u are left in %s/clients\n", i + 1, plan->dirs[t]);
+			continue;
+		}
 		TALLOC_CTX *tmp = talloc_new(d->ctx);
 		char *err = NULL;
 		struct backend_client *bc = plan->backend->client_new(
-			tmp, d->targets[i % plan->ndirs], i + 1, plan->prog,
-			&plan->bopts, NULL, &err);	/* it removes: nothing to verify */
-		if (bc && plan->backend->cleanup(bc) != 0)
-			say("files of client %u are left in %s/clients\n",
-				i + 1, plan->dirs[i % plan->ndirs]);
+			tmp, d->targets[t], i + 1, plan->prog, &plan->bopts, NULL,
+			&err);	/* it removes: nothing to verify */
+		if (!bc) {
+			say("files of client %u are left in %s/clients: %s\n", i + 1,
+			    plan->dirs[t], err ? err : "out of memory");
+			if (d->unreachable)
+				d->unreachable[t] = true;
+		} else if (plan->backend->cleanup(bc) != 0) {
+			say("files of client %u are left in %s/clients\n", i + 1, plan->dirs[t]);
+		}
 		talloc_free(tmp);
 	}
 	for (unsigned i = 0; i < plan->nprobes; i++) {	/* the bare --probe's own */
@@ -102,7 +140,8 @@ void targets_clean_leftovers(struct driver *d)
 void targets_close(struct driver *d)
 {
 	for (unsigned i = 0; d->targets && i < d->plan->ndirs; i++) {
-		int err = d->targets[i] ? d->plan->backend->target_close(d->targets[i]) : 0;
+		bool left = left_alone(d, i);	/* its files are, said so */
+		int err = d->targets[i] && !left ? d->plan->backend->target_close(d->targets[i]) : 0;
 		if (err)
 			say("cannot remove '%s/clients': %s\n",
 				d->plan->dirs[i], strerror(err));

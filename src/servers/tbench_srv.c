@@ -38,6 +38,7 @@
 #define SRV_MAX_CHILDREN 4096	/* connections served at once */
 #define SRV_WINDOW 1024		/* bytes read at once: a whole small request */
 #define SRV_ZEROS 65536		/* reply payload sent per sendmsg() */
+#define SRV_DEFAULT_TIMEOUT 120	/* seconds a connection may stay silent */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -58,6 +59,7 @@ static uint8_t zeros[SRV_ZEROS];
 struct conn {
 	int fd;
 	const char *peer;		/* "127.0.0.1:41234", for log lines */
+	unsigned timeout_s;		/* how long it may keep us waiting */
 	uint8_t buf[SRV_WINDOW];	/* what came and is not yet consumed */
 	size_t have;
 };
@@ -89,6 +91,11 @@ static int conn_next_request(struct conn *c, uint32_t *want)
 		if (n == 0)
 			snprintf(why, sizeof(why), "peer left after %zu bytes of a request header",
 				 c->have);
+		else if ((errno == EAGAIN || errno == EWOULDBLOCK) && c->have == 0)
+			snprintf(why, sizeof(why), "no request for %u s", c->timeout_s);
+		else if (errno == EAGAIN || errno == EWOULDBLOCK)
+			snprintf(why, sizeof(why), "nothing for %u s after %zu bytes of a request"
+				 " header", c->timeout_s, c->have);
 		else
 			snprintf(why, sizeof(why), "receiving: %s", strerror(errno));
 		conn_log(c, why);
@@ -108,8 +115,13 @@ static int conn_next_request(struct conn *c, uint32_t *want)
 		c->have -= total;
 		return 1;
 	}
-	int e = wire_discard(c->fd, total - c->have);
+	int e = wire_discard(c->fd, total - c->have, wire_deadline(c->timeout_s * 1000u));
 	c->have = 0;
+	if (e == ETIMEDOUT) {
+		snprintf(why, sizeof(why), "request not whole within %u s", c->timeout_s);
+		conn_log(c, why);
+		return -1;
+	}
 	if (e) {
 		snprintf(why, sizeof(why), "request cut short: %s", strerror(e));
 		conn_log(c, why);
@@ -125,20 +137,22 @@ static int conn_reply(struct conn *c, uint32_t want)
 	size_t first = want < SRV_ZEROS ? want : SRV_ZEROS;
 	struct iovec iov[2] = { { hdr, 4 }, { zeros, first } };
 
+	uint64_t deadline = wire_deadline(c->timeout_s * 1000u);
+
 	wire_put32(hdr, want);
-	int e = wire_send_iov(c->fd, iov, 2);
+	int e = wire_send_iov(c->fd, iov, 2, deadline);
 	for (size_t left = want - first; !e && left > 0;) {
 		size_t n = left < SRV_ZEROS ? left : SRV_ZEROS;
 		struct iovec more = { zeros, n };
-		e = wire_send_iov(c->fd, &more, 1);
+		e = wire_send_iov(c->fd, &more, 1, deadline);
 		left -= n;
 	}
 	return e;
 }
 
-static void conn_serve(int fd, const char *peer)
+static void conn_serve(int fd, const char *peer, unsigned timeout_s)
 {
-	struct conn c = { .fd = fd, .peer = peer };
+	struct conn c = { .fd = fd, .peer = peer, .timeout_s = timeout_s };
 	uint32_t want;
 	int r;
 
@@ -146,7 +160,10 @@ static void conn_serve(int fd, const char *peer)
 		int e = conn_reply(&c, want);
 		if (e) {
 			char why[96];
-			snprintf(why, sizeof(why), "sending: %s", strerror(e));
+			if (e == ETIMEDOUT)
+				snprintf(why, sizeof(why), "reply not taken within %u s", timeout_s);
+			else
+				snprintf(why, sizeof(why), "sending: %s", strerror(e));
 			conn_log(&c, why);
 			break;
 		}
@@ -159,6 +176,7 @@ static void conn_serve(int fd, const char *peer)
 struct server {
 	int listen_fd;
 	const struct sockopt_set *opts;
+	unsigned timeout_s;		/* --timeout */
 	pid_t children[SRV_MAX_CHILDREN];
 	unsigned nchildren;
 	sigset_t run_mask;		/* the mask children get back */
@@ -210,7 +228,7 @@ static void child_main(struct server *s, int fd, const char *peer)
 	sigprocmask(SIG_SETMASK, &s->run_mask, NULL);
 	if (getppid() != parent)
 		_exit(0);	/* the server died before PDEATHSIG was armed */
-	conn_serve(fd, peer);
+	conn_serve(fd, peer, s->timeout_s);
 	_exit(0);
 }
 
@@ -225,8 +243,10 @@ static void server_accept(TALLOC_CTX *mem_ctx, struct server *s)
 		return;
 	}
 	char *name = net_addr_string(mem_ctx, &peer);
-	const char *bad = NULL;
-	int e = sockopt_apply(s->opts, fd, &bad);
+	const char *bad = "a timeout";
+	/* each recv() and send() bounded, unless -T says otherwise */
+	int e = wire_set_timeout(fd, s->timeout_s * 1000u);
+	e = e ? e : sockopt_apply(s->opts, fd, &bad);
 	if (e) {
 		fprintf(stderr, "tbench_srv: %s: cannot set socket option %s: %s\n", name, bad,
 			strerror(e));
@@ -286,6 +306,7 @@ static void server_signals(struct server *s)
 struct srv_cmdline {
 	char *listen;
 	int port;
+	int timeout;
 	char *tcp_options;
 	int version;
 };
@@ -299,6 +320,7 @@ static int server_run(TALLOC_CTX *mem_ctx, const struct srv_cmdline *cl)
 
 	if (!s)
 		return EXIT_RUN_FAILED;
+	s->timeout_s = (unsigned)cl->timeout;
 	s->opts = sockopt_parse(s, cl->tcp_options ? cl->tcp_options : SOCKOPT_DEFAULT, &err);
 	if (s->opts)
 		s->listen_fd = net_listen_host(s, cl->listen, cl->port, s->opts, &addr, &err);
@@ -318,12 +340,15 @@ static int server_run(TALLOC_CTX *mem_ctx, const struct srv_cmdline *cl)
 
 int main(int argc, const char **argv)
 {
-	struct srv_cmdline cl = { .port = TBENCH_PORT };
+	struct srv_cmdline cl = { .port = TBENCH_PORT, .timeout = SRV_DEFAULT_TIMEOUT };
 	struct poptOption table[] = {
 		{ "listen", 'l', POPT_ARG_STRING, &cl.listen, 0,
 		  "address to listen on (default: every local address)", "ADDR" },
 		{ "port", 'p', POPT_ARG_INT, &cl.port, 0,
 		  "TCP port (default 7003; 0: any free one, printed)", "PORT" },
+		{ "timeout", 0, POPT_ARG_INT, &cl.timeout, 0,
+		  "seconds a connection may leave the server waiting (no request, half a"
+		  " request, a reply not taken) before it is closed (default 120)", "SECS" },
 		{ "tcp-options", 'T', POPT_ARG_STRING, &cl.tcp_options, 0,
 		  "socket options (default \"" SOCKOPT_DEFAULT "\")", "OPTIONS" },
 		{ NULL, 't', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &cl.tcp_options, 0,
@@ -347,6 +372,10 @@ int main(int argc, const char **argv)
 		rc = EXIT_BAD_INPUT;
 	} else if (cl.port < 0 || cl.port > 65535) {
 		fprintf(stderr, "tbench_srv: --port %d is not from 0 to 65535\n", cl.port);
+		rc = EXIT_BAD_INPUT;
+	} else if (cl.timeout < 1 || cl.timeout > 86400) {
+		fprintf(stderr, "tbench_srv: --timeout %d is not from 1 to 86400 seconds\n",
+			cl.timeout);
 		rc = EXIT_BAD_INPUT;
 	} else if (cl.version) {
 		printf("tbench_srv %s\n", DBENCH_VERSION);

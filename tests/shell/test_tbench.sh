@@ -247,6 +247,200 @@ expect_eq "$(cat "$T/err4")" "tbench: cannot connect to 127.0.0.1:$srv_port: Con
 expect_eq "$(cat "$T/run4")" "" "standard output"
 end
 
+# ---- misbehaving peers (tests/tools/badpeer.py, on 127.0.0.1) ----
+
+BADPEER=$TOP/tests/tools/badpeer.py
+
+# start_bad MODE [OPTION...]: a misbehaving server (badpeer.py's modes) in
+# a session of its own; sets bad_pid and bad_port.
+start_bad() {
+	setsid python3 "$BADPEER" server "$@" >"$T/bad.out" 2>"$T/bad.err" &
+	bad_pid=$!
+	echo "$bad_pid" >>"$T/pids"
+	for _i in $(seq 200); do
+		grep -q '^port ' "$T/bad.out" 2>/dev/null && break
+		sleep 0.05
+	done
+	bad_port=$(sed -n 's/^port //p' "$T/bad.out")
+	[ -n "$bad_port" ] || fail "badpeer.py did not say its port: $(cat "$T/bad.err")"
+}
+
+stop_bad() {
+	kill -TERM "$bad_pid" 2>/dev/null
+	wait "$bad_pid" 2>/dev/null
+}
+
+# capped OUT CMD...: CMD, its output in OUT, stopped after 90 s at most
+# (a hang fails the block, not the suite); sets rc and ms, its time.
+capped() {
+	_o=$1
+	shift
+	_t0=$(date +%s%N)
+	timeout -k 5 90 "$@" >"$_o" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - _t0) / 1000000))
+}
+
+# no_process_of_port PORT: no tbench process of a run against PORT is left.
+no_process_of_port() {
+	expect_eq "$(pgrep -f -- "--port $1 " | tr '\n' ' ')" "" "processes of the run left"
+}
+
+# The bound each run below must end within: --timeout 2 (or a stop timeout
+# of 3) plus generous room for a machine that other tests load; before
+# these waits had a bound, each of these runs waited for ever.
+BOUND_MS=15000
+
+for peer in "silent:accepts and never answers a client" \
+	"half:answers the opening exchange, then half a reply header" \
+	"trickle:answers the opening exchange, then trickles a reply a byte a second"; do
+	mode=${peer%%:*}
+	begin "a server that ${peer#*:}: tbench fails within --timeout, exit 1, the FAILED line naming the server and the wait"
+	if [ "$mode" = silent ]; then
+		start_bad silent --serve-first 1	# dbench's own check is answered
+	else
+		start_bad "$mode" --serve-first 1 --answer 1
+	fi
+	capped "$T/bad-$mode" "$TBENCH" -t 30 --warmup 0 --timeout 2 --port "$bad_port" 2 127.0.0.1
+	expect_status "$rc" 1
+	[ "$ms" -le "$BOUND_MS" ] || fail "it took $ms ms"
+	out=$(cat "$T/bad-$mode")
+	if [ "$mode" = silent ]; then
+		expect_match "$out" "^FAILED: client [12], setup: 127\.0\.0\.1:$bad_port: waiting for the answer to the opening exchange: no answer within 2 s$"
+	else
+		expect_match "$out" "^FAILED: client [12], \(built-in\):[0-9]+ [A-Za-z_]+ .*: 127\.0\.0\.1:$bad_port: waiting for the reply: no answer within 2 s$"
+		expect_match "$out" '^Throughput [0-9.]+ MB/sec'
+	fi
+	no_process_of_port "$bad_port"
+	stop_bad
+	end
+done
+
+begin "a server that accepts and never answers at all: exit 2 within --timeout, before any client starts"
+start_bad silent
+capped "$T/bad-mute" "$TBENCH" -t 30 --timeout 2 --port "$bad_port" 2 127.0.0.1
+expect_status "$rc" 2
+[ "$ms" -le "$BOUND_MS" ] || fail "it took $ms ms"
+expect_eq "$(cat "$T/bad-mute")" "tbench: 127.0.0.1:$bad_port: waiting for the answer to the opening exchange: no answer within 2 s" "output"
+stop_bad
+end
+
+begin "a server that answers with a reply of the wrong size: exit 2 with a line saying so"
+start_bad garbage
+capped "$T/bad-garbage" "$TBENCH" -t 30 --port "$bad_port" 2 127.0.0.1
+expect_status "$rc" 2
+expect_eq "$(cat "$T/bad-garbage")" "tbench: 127.0.0.1:$bad_port does not answer as a tbench server: its reply to the opening exchange says 7 bytes follow, not 4" "output"
+stop_bad
+end
+
+# sig_run NAME SIGNAL SERVER_MODE [OPTION...]: tbench against a server
+# that answers the opening exchange (each connection's, with
+# --answer 1, or only dbench's own check without), sent SIGNAL 2 s in;
+# sets rc, ms (from the signal to the exit) and out.
+sig_run() {
+	_sn=$1 _sig=$2
+	shift 2
+	start_bad "$@"
+	"$TBENCH" -t 60 --warmup 0 --timeout 60 --stop-timeout 3 --port "$bad_port" 2 127.0.0.1 \
+		>"$T/$_sn" 2>&1 &
+	_p=$!
+	sleep 2
+	_t0=$(date +%s%N)
+	kill -"$_sig" "$_p"
+	for _i in $(seq 300); do
+		kill -0 "$_p" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$_p" 2>/dev/null	# 30 s: it hung
+	wait "$_p"
+	rc=$?
+	ms=$((($(date +%s%N) - _t0) / 1000000))
+	out=$(cat "$T/$_sn")
+	no_process_of_port "$bad_port"
+	stop_bad
+}
+
+for sig in TERM:143 INT:130 HUP:129 QUIT:131; do
+	begin "SIG${sig%:*} while every client waits on a silent server: exit ${sig#*:} within --stop-timeout, the interrupted label, nothing left running"
+	sig_run "sig-${sig%:*}" "${sig%:*}" silent --serve-first 1 --answer 1
+	expect_status "$rc" "${sig#*:}"
+	# 3 s of stop timeout, and room for a loaded machine
+	[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal"
+	expect_match "$out" '^interrupted after [0-9.]+ s of the measured window$'
+	expect_match "$out" '^tbench: process [0-9]+ \(client [12]\) did not stop within 3 s of the signal; killed$'
+	expect_no_match "$out" 'FAILED'
+	end
+done
+
+begin "SIGTERM while the clients wait in their opening exchange: exit 143 within --stop-timeout"
+sig_run sig-setup TERM silent --serve-first 1
+expect_status "$rc" 143
+[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal"
+expect_no_match "$out" 'FAILED'
+end
+
+begin "SIGTERM while dbench's own check waits on the server: exit 143 at once"
+sig_run sig-check TERM silent
+expect_status "$rc" 143
+[ "$ms" -le 5000 ] || fail "it took $ms ms after the signal"
+# the signal comes while it connects or while it waits for the answer
+expect_match "$out" "^tbench: (cannot connect to 127\.0\.0\.1:$bad_port|127\.0\.0\.1:$bad_port: waiting for the answer to the opening exchange): interrupted by a signal$"
+expect_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of output"
+end
+
+# proc_mem PID: its open descriptors, VmRSS and RssAnon (kB), on one line
+proc_mem() {
+	awk -v fds="$(ls "/proc/$1/fd" | wc -l)" '$1 == "VmRSS:" { r = $2 }
+		$1 == "RssAnon:" { a = $2 } END { print fds, r, a }' "/proc/$1/status"
+}
+
+begin "tbench_srv closes silent and half-header connections after --timeout, serves others meanwhile, and gives back their descriptors and memory"
+start_srv srv6 --timeout 2
+"$TBENCH" -t 1 --warmup 0 --port "$srv_port" 2 127.0.0.1 >/dev/null 2>&1 ||
+	fail "the first run failed"
+sleep 0.3
+before=$(proc_mem "$srv_pid")
+held=
+for i in $(seq 10); do
+	for mode in silent half body; do
+		python3 "$BADPEER" client "$mode" "$srv_port" 20 >"$T/held-$mode-$i" 2>&1 &
+		held="$held $!"
+	done
+done
+# thirty interpreters take a while to start on a busy machine; each
+# connection is closed 2 s after it came
+for i in $(seq 100); do
+	[ "$(children "$srv_pid" | wc -l)" -ge 10 ] && break
+	sleep 0.1
+done
+[ "$(children "$srv_pid" | wc -l)" -ge 10 ] || fail "fewer than 10 connections are served"
+"$TBENCH" -t 2 --warmup 0 --port "$srv_port" 2 127.0.0.1 >"$T/beside" 2>&1
+expect_status $? 0
+expect_match "$(cat "$T/beside")" '^Throughput [0-9.]+ MB/sec'
+wait $held
+for mode in silent half body; do
+	# closed after the 2 s, long before the 20 s the clients hold on
+	expect_eq "$(cat "$T"/held-$mode-* | grep -vc '^closed after [2-9] s$')" 0 \
+		"$mode clients not closed by the server"
+done
+err=$(cat "$T/srv6.err")
+expect_eq "$(printf '%s\n' "$err" | grep -c ': no request for 2 s: connection closed$')" 10 "silent ones closed"
+expect_eq "$(printf '%s\n' "$err" | grep -c ': nothing for 2 s after 4 bytes of a request header: connection closed$')" 10 "half headers closed"
+expect_eq "$(printf '%s\n' "$err" | grep -c ': request not whole within 2 s: connection closed$')" 10 "half requests closed"
+sleep 0.3
+expect_eq "$(children "$srv_pid")" "" "connection processes left"
+after=$(proc_mem "$srv_pid")
+# descriptors and anonymous memory exactly as before; VmRSS counts the
+# program's own pages too, which a path run first (the log lines) can
+# bring in: a few pages at most
+expect_eq "$(echo "$after" | cut -d' ' -f1)" "$(echo "$before" | cut -d' ' -f1)" "descriptors"
+expect_eq "$(echo "$after" | cut -d' ' -f3)" "$(echo "$before" | cut -d' ' -f3)" "RssAnon (kB)"
+rss_before=$(echo "$before" | cut -d' ' -f2) rss_after=$(echo "$after" | cut -d' ' -f2)
+[ "$rss_after" -le $((rss_before + 64)) ] || fail "VmRSS grew from $rss_before to $rss_after kB"
+kill -TERM "$srv_pid"
+wait "$srv_pid"
+end
+
 begin "tbench refuses -D, file options and an unknown socket option with exit 2"
 "$TBENCH" -t 1 -D "$T" 1 127.0.0.1 >/dev/null 2>"$T/e5"
 expect_status $? 2

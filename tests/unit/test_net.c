@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "opclock.h"
 #include "addr.h"
 #include "sockopt.h"
 #include "wire.h"
@@ -134,7 +135,7 @@ static void loopback_pair(void **state, int fds[2])
 	int l = net_listen_host(ctx, "127.0.0.1", 0, NULL, &bound, &err);
 
 	assert_true(l >= 0);
-	fds[0] = net_connect(ctx, &bound, NULL, &err);
+	fds[0] = net_connect(ctx, &bound, NULL, 0, &err);
 	assert_true(fds[0] >= 0);
 	fds[1] = accept(l, NULL, NULL);
 	assert_true(fds[1] >= 0);
@@ -154,18 +155,18 @@ static void a_message_in_pieces_arrives_whole_and_is_discarded_whole(void **stat
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct iovec iov[3] = { { hdr, 8 }, { big, sizeof(big) }, { "tail", 4 } };
-		_exit(wire_send_iov(fds[0], iov, 3));
+		_exit(wire_send_iov(fds[0], iov, 3, 0));
 	}
 	int status;
-	assert_int_equal(wire_recv_all(fds[1], got, 8), 0);
+	assert_int_equal(wire_recv_all(fds[1], got, 8, 0), 0);
 	assert_memory_equal(got, hdr, 8);
-	assert_int_equal(wire_discard(fds[1], sizeof(big)), 0);
-	assert_int_equal(wire_recv_all(fds[1], got, 4), 0);
+	assert_int_equal(wire_discard(fds[1], sizeof(big), 0), 0);
+	assert_int_equal(wire_recv_all(fds[1], got, 4, 0), 0);
 	assert_memory_equal(got, "tail", 4);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	close(fds[0]);
-	assert_int_equal(wire_recv_all(fds[1], got, 1), ECONNRESET);
+	assert_int_equal(wire_recv_all(fds[1], got, 1, 0), ECONNRESET);
 	close(fds[1]);
 }
 
@@ -192,9 +193,70 @@ static void nobody_listening_is_connection_refused(void **state)
 
 	close(l);	/* the port is now free, and nobody listens on it */
 	unsigned port = (unsigned)strtoul(strrchr(where, ':') + 1, NULL, 10);
-	assert_int_equal(net_connect_host(ctx, "127.0.0.1", port, NULL, NULL, &err), -1);
+	assert_int_equal(net_connect_host(ctx, "127.0.0.1", port, NULL, 0, NULL, &err), -1);
 	assert_non_null(strstr(err, "cannot connect to 127.0.0.1:"));
 	assert_non_null(strstr(err, "Connection refused"));
+}
+
+/* A silent peer: the wait ends at the deadline with ETIMEDOUT, for a
+ * reply that never begins and for one that stops half way. */
+static void a_silent_peer_times_out_at_the_deadline(void **state)
+{
+	uint8_t got[8];
+	int fds[2];
+
+	loopback_pair(state, fds);
+	assert_int_equal(wire_set_timeout(fds[1], 200), 0);
+	uint64_t t0 = monotonic_ns();
+	assert_int_equal(wire_recv_all(fds[1], got, 4, wire_deadline(200)), ETIMEDOUT);
+	uint64_t waited = monotonic_ns() - t0;
+	assert_true(waited >= 190000000u);	/* the bound, not sooner */
+	assert_true(waited < 5000000000u);	/* and not for ever (a busy machine) */
+	assert_int_equal(send(fds[0], "ab", 2, 0), 2);	/* half a header */
+	assert_int_equal(wire_recv_all(fds[1], got, 4, wire_deadline(200)), ETIMEDOUT);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* A peer that sends a byte now and then cannot stretch a wait past its
+ * deadline, though each byte comes within the socket's own timeout. */
+static void a_trickling_peer_cannot_stretch_the_wait(void **state)
+{
+	uint8_t got[64];
+	int fds[2];
+
+	loopback_pair(state, fds);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (int i = 0; i < 40; i++) {
+			if (send(fds[0], "x", 1, MSG_NOSIGNAL) != 1)
+				break;
+			usleep(50000);
+		}
+		_exit(0);
+	}
+	assert_int_equal(wire_set_timeout(fds[1], 300), 0);
+	uint64_t t0 = monotonic_ns();
+	assert_int_equal(wire_recv_all(fds[1], got, sizeof(got), wire_deadline(300)), ETIMEDOUT);
+	assert_true(monotonic_ns() - t0 < 1500000000u);	/* the peer goes on for 2 s */
+	close(fds[1]);
+	close(fds[0]);
+	waitpid(pid, NULL, 0);
+}
+
+/* An empty iovec (a reply of no payload) goes out as nothing, at once. */
+static void an_empty_iovec_sends_nothing_and_returns(void **state)
+{
+	uint8_t hdr[4] = { 0, 0, 0, 0 }, got[4];
+	struct iovec iov[2] = { { hdr, 4 }, { hdr, 0 } };
+	int fds[2];
+
+	loopback_pair(state, fds);
+	assert_int_equal(wire_send_iov(fds[0], iov, 2, wire_deadline(2000)), 0);
+	assert_int_equal(wire_recv_all(fds[1], got, 4, wire_deadline(2000)), 0);
+	close(fds[0]);
+	close(fds[1]);
 }
 
 int main(void)
@@ -220,6 +282,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_address_is_written_with_its_port, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(nobody_listening_is_connection_refused,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_silent_peer_times_out_at_the_deadline,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_trickling_peer_cannot_stretch_the_wait,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(an_empty_iovec_sends_nothing_and_returns,
 						fixture_setup, fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
