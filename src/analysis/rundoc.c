@@ -184,6 +184,8 @@ bool rundoc_same_value(const json_t *va, const json_t *vb)
 	return json_equal(va, vb);
 }
 
+#define RUNDOC_MAX_MB_S 1e12
+
 static int set_destructor(struct rundoc *set)
 {
 	json_decref(set->doc);
@@ -226,6 +228,13 @@ static const char *add_run(struct rundoc *set, const json_t *run, size_t index)
 		return "has no status.exit_code";
 	if (!json_is_number(tp) && !json_is_null(tp))
 		return "has no result.throughput_mb_s";
+	/* a rate is at least 0, and no machine moves an exabyte a second: a
+	 * document saying otherwise was edited, and its figures would only
+	 * print as nonsense (a 300-digit mean, a change of +inf%) */
+	if (json_is_number(tp) && !(json_number_value(tp) >= 0 &&
+				    json_number_value(tp) <= RUNDOC_MAX_MB_S))
+		return "has a result.throughput_mb_s that is no rate (below 0, or above 1e12"
+		       " MB/sec)";
 	set->nruns++;
 	if (json_integer_value(code) != 0 || json_is_null(tp)) {
 		set->nignored++;

@@ -61,7 +61,7 @@
 #include "backends/pathcache.h"
 #include "secret.h"
 
-#define NFS_TIMEOUT_MS 5000		/* one call at most, then it fails */
+#define NFS_DEFAULT_TIMEOUT 5		/* seconds one RPC may wait, then it fails */
 #define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)
 #define NFS_DIR_SLOTS 256		/* NFSv3 directory handles kept per client */
 #define NFS_RMTREE_DEPTH 64
@@ -73,12 +73,16 @@
 #define NFS4_WRITE_PIECE 3072
 
 static char *nfs_urls;	/* --nfs */
+static int nfs_timeout = NFS_DEFAULT_TIMEOUT;	/* --nfs-timeout */
 
 static const struct poptOption nfsb_options[] = {
 	{ "nfs", 0, POPT_ARG_STRING, &nfs_urls, 0,
 	  "the exports --backend=nfs loads, comma-separated URLs"
 	  " nfs://HOST/EXPORT[?version=3|4&...]",
 	  "URL" },
+	{ "nfs-timeout", 0, POPT_ARG_INT, &nfs_timeout, 0,
+	  "nfs backend: seconds the server may take to answer a call before the run fails"
+	  " (default 5)", "SECS" },
 	POPT_TABLEEND
 };
 
@@ -212,7 +216,7 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 		return NULL;
 	}
 	nfs_set_autoreconnect(nfs, 0);
-	nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
+	nfs_set_timeout(nfs, nfs_timeout * 1000);
 	nfs_set_dircache(nfs, 0);
 	u = nfs_parse_url_dir(nfs, url);
 	if (!u) {
@@ -232,6 +236,34 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 	nfs_destroy_context(nfs);
 	return NULL;
 }
+
+/* What is wrong with a port libnfs would take from URL's query (nfsport=,
+ * mountport=): a line on mem_ctx, or NULL when each is 1 to 65535 (libnfs
+ * takes any number, and a bad one ends in "nfs_service failed"). */
+static char *nfsb_port_problem(TALLOC_CTX *mem_ctx, const char *url)
+{
+	static const char *const names[] = { "nfsport=", "mountport=" };
+	const char *q = strchr(url, '?');
+
+	for (const char *arg = q; arg; arg = strchr(arg + 1, '&')) {
+		for (size_t k = 0; k < 2; k++) {
+			size_t n = strlen(names[k]);
+			if (strncmp(arg + 1, names[k], n) != 0)
+				continue;
+			const char *v = arg + 1 + n;
+			size_t len = strcspn(v, "&");
+			unsigned long port = 0;
+			bool ok = len > 0 && len <= 5 && strspn(v, "0123456789") >= len;
+			for (size_t i = 0; ok && i < len; i++)
+				port = port * 10 + (unsigned)(v[i] - '0');
+			if (!ok || port < 1 || port > 65535)
+				return talloc_asprintf(mem_ctx, "--nfs '%s': %s%.*s is not a port from 1"
+						       " to 65535", url, names[k], (int)len, v);
+		}
+	}
+	return NULL;
+}
+
 static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
 {
 	if (dirs) {
@@ -240,6 +272,11 @@ static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **
 	}
 	if (!nfs_urls || !*nfs_urls) {
 		*err = talloc_strdup(mem_ctx, "--backend=nfs needs --nfs=nfs://HOST/EXPORT");
+		return NULL;
+	}
+	if (nfs_timeout < 1 || nfs_timeout > 3600) {
+		*err = talloc_asprintf(mem_ctx, "--nfs-timeout %d is not from 1 to 3600 seconds",
+				       nfs_timeout);
 		return NULL;
 	}
 	size_t n = 1;
@@ -261,6 +298,8 @@ static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **
 					       " takes none: nfs://HOST/EXPORT)", shown);
 			return NULL;
 		}
+		if (list[i] && (*err = nfsb_port_problem(mem_ctx, list[i])) != NULL)
+			return NULL;
 		p += len + (p[len] == ',');
 	}
 	if (!list)

@@ -246,6 +246,7 @@ static const char **smb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **e
 	}
 	if (!smb_args_creds(mem_ctx, smb_opt_user, smb_opt_credentials, creds, err))
 		return NULL;
+	smb_args_forget_env();	/* no client carries them in its environment */
 	smb_creds = creds;
 	specs[0] = smb_opt_share;
 	return specs;
@@ -316,8 +317,9 @@ static int smb_rmdir(SMBCCTX *ctx, const char *url)
 	return smbc_getFunctionRmdir(ctx)(ctx, url) == 0 ? 0 : errno;
 }
 
-/* The share's URL prefix and its directories'. */
-static bool smb_target_urls(struct backend_target *t)
+/* The share's URL prefix and its directories'; 0, ENAMETOOLONG (past
+ * SMB_URL_MAX) or ENOMEM. */
+static int smb_target_urls(struct backend_target *t)
 {
 	const struct smb_share *sh = t->share;
 	bool v6 = strchr(sh->host, ':') != NULL;
@@ -325,17 +327,20 @@ static bool smb_target_urls(struct backend_target *t)
 	size_t len = (size_t)snprintf(buf, sizeof(buf), "smb://%s%s%s/", v6 ? "[" : "", sh->host,
 				      v6 ? "]" : "");
 
-	if (len >= sizeof(buf) || smb_url_append(buf, &len, sh->share) != 0 ||
-	    !(t->share_url = talloc_strdup(t, buf)))
-		return false;
+	if (len >= sizeof(buf) || smb_url_append(buf, &len, sh->share) != 0)
+		return ENAMETOOLONG;
+	if (!(t->share_url = talloc_strdup(t, buf)))
+		return ENOMEM;
 	if (*sh->path && (len + 1 >= sizeof(buf) || (buf[len++] = '/', buf[len] = '\0',
 						      smb_url_append(buf, &len, sh->path) != 0)))
-		return false;
+		return ENAMETOOLONG;
+	/* room for what the clients add beneath: "/clients/clientN/" and a
+	 * loadfile's path are checked as they come */
 	t->base = talloc_strdup(t, buf);
 	t->clients = talloc_asprintf(t, "%s/clients", buf);
 	t->server = talloc_asprintf(t, "%s%s%s:%u", v6 ? "[" : "", sh->host, v6 ? "]" : "",
 				    sh->port);
-	return t->base && t->clients && t->server;
+	return t->base && t->clients && t->server ? 0 : ENOMEM;
 }
 
 /* The dialect a negotiation over the whole range settles on: the newest
@@ -373,7 +378,12 @@ static struct backend_target *smb_target_open(TALLOC_CTX *mem_ctx, const char *s
 	}
 	if (!(t->share = smb_args_share(t, spec, &msg)))
 		goto fail;
-	if (!smb_target_urls(t))
+	if ((e = smb_target_urls(t)) == ENAMETOOLONG) {
+		msg = talloc_asprintf(tmp, "--smb-share: the share's URL would be longer than"
+				      " the %d bytes this backend builds", SMB_URL_MAX - 1);
+		goto fail;
+	}
+	if (e)
 		goto nomem;
 	const struct smb_share *sh = t->share;
 	/* libsmbclient calls a host it cannot resolve a missing share. */
@@ -1036,7 +1046,11 @@ static int smb_cleanup(struct backend_client *bc)
 	if (smb_url(bc->url, bc->client_url, "") != 0)
 		return ENAMETOOLONG;
 	int err = smb_rmtree(bc->ctx, bc->url);
-	return err == ENOENT ? 0 : err;
+	/* libsmbclient says ENOENT for a server it cannot reach too (smbd
+	 * killed): the client's tree is gone only when the clients directory
+	 * is there to say so, else its files are left and said to be */
+	struct stat st;
+	return err == ENOENT ? smb_stat(bc->ctx, bc->t->clients, &st) : err;
 }
 
 /* ---- the --probe process's directory ---- */

@@ -278,6 +278,16 @@ out:
 	return ok;
 }
 
+void smb_args_forget_env(void)
+{
+	char *env;
+
+	if ((env = getenv("PASSWD")))
+		smb_args_wipe(env);
+	if ((env = getenv("USER")) && strchr(env, '%'))
+		smb_args_wipe(strchr(env, '%') + 1);
+}
+
 bool smb_args_creds(TALLOC_CTX *mem_ctx, const char *user, const char *file,
 		    struct smb_creds *creds, char **err)
 {

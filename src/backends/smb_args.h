@@ -71,4 +71,14 @@ bool smb_args_user(TALLOC_CTX *mem_ctx, const char *arg, const char *what,
 bool smb_args_credentials_file(TALLOC_CTX *mem_ctx, const char *path,
 			       struct smb_creds *creds, char **err);
 
+/*
+ * Blank, where the environment holds them, the password of $PASSWD and
+ * the one a $USER of the form USER%PASSWORD carries: what
+ * /proc/PID/environ shows of this process and of every process it forks
+ * afterwards (and what a program they start would inherit).  For once
+ * the credentials are taken (smb_args_creds()); getenv() then finds them
+ * empty.
+ */
+void smb_args_forget_env(void);
+
 #endif

@@ -363,6 +363,76 @@ expect_status $? 0
 export_empty
 end
 
+# stopped_run OUT OPTION...: a run on the export, ganesha held stopped
+# (SIGSTOP) 3 s in; pid and t0 set.
+stopped_run() {
+	_o=$1
+	shift
+	"$DBENCH" --backend=nfs --nfs="$NFS_URL" -t 60 --warmup 0 "$@" 2 >"$_o" 2>&1 &
+	pid=$!
+	sleep 3
+	kill -STOP "$GANESHA_PID"
+	t0=$(date +%s%N)
+}
+
+# wait_capped: wait for $pid, 90 s at most; sets rc and ms since t0.
+wait_capped() {
+	for i in $(seq 900); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+begin "ganesha held stopped (SIGSTOP) mid-run: the run fails within --nfs-timeout's bound, exit 1, the FAILED line"
+stopped_run "$T/stop.out" --nfs-timeout 2 --stop-timeout 3
+wait_capped
+kill -CONT "$GANESHA_PID"
+expect_status "$rc" 1
+# an RPC waits 2 s, the parent's one try to remove the files 2 s more:
+# about 5 s here, 20 s on a loaded machine
+[ "$ms" -le 20000 ] || fail "it took $ms ms"
+out=$(cat "$T/stop.out")
+expect_match "$out" "^FAILED: client [12], \(built-in\):[0-9]+ [A-Za-z_]+ nfs://.*: Connection timed out$"
+expect_match "$out" '^Throughput [0-9.]+ MB/sec'
+expect_eq "$(pgrep -f -- "--nfs=$NFS_URL" | tr '\n' ' ')" "" "processes of the run left"
+rm -rf "$NFS_EXPORT_DIR/clients"
+end
+
+begin "SIGTERM while ganesha is held stopped: exit 143 within --stop-timeout, the interrupted label, nothing left running"
+stopped_run "$T/stopterm.out" --nfs-timeout 60 --stop-timeout 3
+sleep 1
+t0=$(date +%s%N)
+kill -TERM "$pid"
+wait_capped
+kill -CONT "$GANESHA_PID"
+expect_status "$rc" 143
+[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal (stop timeout 3 s)"
+out=$(cat "$T/stopterm.out")
+expect_match "$out" '^interrupted after [0-9.]+ s of the measured window$'
+expect_match "$out" '^dbench: process [0-9]+ \(client [12]\) did not stop within 3 s of the signal; killed$'
+expect_no_match "$out" 'FAILED'
+expect_eq "$(pgrep -f -- "--nfs=$NFS_URL" | tr '\n' ' ')" "" "processes of the run left"
+rm -rf "$NFS_EXPORT_DIR/clients"
+end
+
+begin "a port of 0, 65536, -1 or words in nfsport= or mountport=: exit 2 naming it, not 'nfs_service failed'"
+for q in nfsport=65536 nfsport=-1 nfsport=0 mountport=99999 'nfsport=1x'; do
+	"$DBENCH" --backend=nfs --nfs="$NFS_URL?$q" -t 1 1 >"$T/np.out" 2>&1
+	expect_status $? 2
+	expect_eq "$(cat "$T/np.out")" "dbench: --nfs '$NFS_URL?$q': $q is not a port from 1 to 65535" "output"
+done
+end
+
+begin "--nfs-timeout out of range: exit 2 with a line"
+"$DBENCH" --backend=nfs --nfs="$NFS_URL" --nfs-timeout 0 -t 1 1 >"$T/nt.out" 2>&1
+expect_status $? 2
+expect_eq "$(cat "$T/nt.out")" "dbench: --nfs-timeout 0 is not from 1 to 3600 seconds" "output"
+end
+
 begin "the server killed mid-run: FAILED line, results so far, exit 1 within 2 s"
 "$DBENCH" --backend=nfs --nfs="$NFS_URL" -t 60 --warmup 0 2 >"$T/k.out" 2>&1 &
 pid=$!

@@ -244,6 +244,104 @@ expect_eq "$(jq -r .probe.entries "$T/probe.json")" 3000 "entries"
 expect_eq "$(ls -A "$SMB_CS_SHARE_DIR")" "" "left on the share"
 end
 
+begin "a password from \$PASSWD or \$USER is in no /proc/PID/environ of the run, the clients' included"
+for how in PASSWD USER; do
+	if [ "$how" = PASSWD ]; then
+		PASSWD=$SMB_PASS "$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER" \
+			-c "$T/short.txt" -t 3 --warmup 0 2 >"$T/env.out" 2>&1 &
+	else
+		USER="$SMB_USER%$SMB_PASS" "$DBENCH" --backend=smb --smb-share="$SMB_URL" \
+			-c "$T/short.txt" -t 3 --warmup 0 2 >"$T/env.out" 2>&1 &
+	fi
+	pid=$!
+	for i in $(seq 100); do
+		grep -q ' execute ' "$T/env.out" && break
+		sleep 0.1
+	done
+	seen=0
+	for p in $pid $(pgrep -P "$pid"); do
+		seen=$((seen + 1))
+		grep -aq -- "$SMB_PASS" "/proc/$p/environ" 2>/dev/null && fail "$how: the password is in /proc/$p/environ"
+	done
+	[ "$seen" -ge 3 ] || fail "$how: looked at $seen processes, want the parent and 2 clients"
+	wait "$pid"
+	expect_status $? 0
+done
+share_empty
+end
+
+begin "a share whose URL passes 4095 bytes: exit 2 saying so, not 'out of memory'"
+long=$(head -c 5000 /dev/zero | tr '\0' a)
+"$DBENCH" --backend=smb --smb-share="$SMB_URL/$long" --smb-user="$SMB_USER%$SMB_PASS" -t 1 1 \
+	>"$T/long.out" 2>&1
+expect_status $? 2
+expect_eq "$(cat "$T/long.out")" "dbench: --smb-share: the share's URL would be longer than the 4095 bytes this backend builds" "output"
+end
+
+# stopped_run OUT OPTION...: a run on the share, smbd held stopped
+# (SIGSTOP, its whole session) once the clients have run a second; pid set.
+stopped_run() {
+	_o=$1
+	shift
+	"$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 \
+		--warmup 0 "$@" 2 >"$_o" 2>&1 &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q ' execute ' "$_o" && break
+		sleep 0.1
+	done
+	kill -STOP "-$SMBD_PID"
+	t0=$(date +%s%N)
+}
+
+# wait_capped: wait for $pid, 90 s at most; sets rc and ms since t0.
+wait_capped() {
+	for i in $(seq 900); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+begin "smbd held stopped (SIGSTOP) mid-run: the run fails within a bound of --smb-timeout, exit 1, the FAILED line"
+stopped_run "$T/stop.out" --smb-timeout 2 --stop-timeout 3
+wait_capped
+kill -CONT "-$SMBD_PID"
+expect_status "$rc" 1
+# libsmbclient bounds each SMB request by --smb-timeout and an operation
+# may make three (create, query, close); then the parent tries once to
+# remove the files: about 10 s here, 30 s on a loaded machine
+[ "$ms" -le 30000 ] || fail "it took $ms ms"
+out=$(cat "$T/stop.out")
+# the operation's line and the server; libsmbclient says "Connection timed
+# out" of it here, and once said another errno on a loaded machine
+expect_match "$out" "^FAILED: client [12], (\(built-in\):[0-9]+ [A-Za-z_]+ )?//127\.0\.0\.1:$SMB_PORT/dbench/clients/client[12].*: [A-Z][a-z]"
+expect_match "$out" '^Throughput [0-9.]+ MB/sec'
+expect_match "$out" "^dbench: files of client [12] are left in $SMB_URL/clients"
+expect_eq "$(pgrep -f -- "--smb-share=$SMB_URL" | tr '\n' ' ')" "" "processes of the run left"
+rm -rf "$SMB_SHARE_DIR/clients"
+end
+
+begin "SIGTERM while smbd is held stopped: exit 143 within --stop-timeout, the interrupted label, nothing left running"
+stopped_run "$T/stopterm.out" --smb-timeout 60 --stop-timeout 3
+sleep 1
+t0=$(date +%s%N)
+kill -TERM "$pid"
+wait_capped
+kill -CONT "-$SMBD_PID"
+expect_status "$rc" 143
+[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal (stop timeout 3 s)"
+out=$(cat "$T/stopterm.out")
+expect_match "$out" '^interrupted after [0-9.]+ s of the measured window$'
+expect_match "$out" '^dbench: process [0-9]+ \(client [12]\) did not stop within 3 s of the signal; killed$'
+expect_no_match "$out" 'FAILED'
+expect_eq "$(pgrep -f -- "--smb-share=$SMB_URL" | tr '\n' ' ')" "" "processes of the run left"
+rm -rf "$SMB_SHARE_DIR/clients"
+end
+
 # Last: it stops the server.
 begin "smbd killed mid-run: the FAILED line, the results so far, exit 1 within 2 s"
 "$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 \
@@ -263,6 +361,11 @@ expect_status $rc 1
 expect_match "$(cat "$T/kill.out")" '^FAILED: client [0-9]+, .*'
 expect_match "$(cat "$T/kill.out")" '^ NTCreateX +[1-9][0-9]* '
 [ $(( (t1 - t0) / 1000000 )) -le 2000 ] || fail "dbench took $(( (t1 - t0) / 1000000 )) ms to stop"
+# what could not be removed is said to be left (libsmbclient's ENOENT for
+# a server it cannot reach was taken for a tree already gone: nothing said)
+if [ -n "$(ls -A "$SMB_SHARE_DIR/clients" 2>/dev/null)" ]; then
+	expect_match "$(cat "$T/kill.out")" "^dbench: files of client [12] are left in $SMB_URL/clients"
+fi
 end
 
 finish

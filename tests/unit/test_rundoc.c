@@ -212,10 +212,39 @@ static void a_disk_prints_in_iostat_columns(void **state)
 	free(text);
 }
 
+/* A throughput below 0 or past 1e12 MB/sec is no rate: the document is
+ * refused, naming the member, where compare printed a 300-digit mean and
+ * a change of +inf%, or called -5 MB/sec "slower". */
+static void a_throughput_that_is_no_rate_is_refused(void **state)
+{
+	static const char *const bad[] = { "-5", "1e308", "-0.001" };
+	static const char *const good[] = { "0", "116.098", "1e12" };
+	char text[256];
+
+	for (size_t i = 0; i < 3; i++) {
+		TALLOC_CTX *ctx = talloc_new(NULL);
+		char *err = NULL;
+		snprintf(text, sizeof(text), "{\"config\": {\"nprocs\": 1}, \"status\":"
+			 " {\"exit_code\": 0}, \"result\": {\"throughput_mb_s\": %s}}", bad[i]);
+		assert_null(rundoc_from_json(ctx, "x.json", doc(text), &err));
+		assert_non_null(err);
+		assert_string_equal(err, "'x.json' is not a dbench result: the run has a"
+				    " result.throughput_mb_s that is no rate (below 0, or above"
+				    " 1e12 MB/sec)");
+		snprintf(text, sizeof(text), "{\"config\": {\"nprocs\": 1}, \"status\":"
+			 " {\"exit_code\": 0}, \"result\": {\"throughput_mb_s\": %s}}", good[i]);
+		err = NULL;
+		assert_non_null(rundoc_from_json(ctx, "x.json", doc(text), &err));
+		talloc_free(ctx);
+	}
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nprocs_is_a_whole_number_in_range_or_0),
+		cmocka_unit_test(a_throughput_that_is_no_rate_is_refused),
 		cmocka_unit_test(a_run_succeeded_when_its_exit_code_is_0),
 		cmocka_unit_test(the_worst_p99_is_over_every_operation_type),
 		cmocka_unit_test(pooled_runs_give_the_p99_of_their_merged_histograms),

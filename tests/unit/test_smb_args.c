@@ -207,6 +207,25 @@ static void test_creds_precedence(void **state)
 	assert_string_equal(e.password, "passwdpw");
 }
 
+/* Once taken, $PASSWD and the password of a $USER of USER%PASSWORD are
+ * blanked where the environment holds them (/proc/PID/environ, and every
+ * process forked after), the user kept. */
+static void test_env_password_forgotten(void **state)
+{
+	extern char **environ;
+
+	(void)state;
+	setenv("USER", "envuser%envpw", 1);
+	setenv("PASSWD", "passwdpw", 1);
+	smb_args_forget_env();
+	assert_string_equal(getenv("PASSWD"), "");
+	assert_string_equal(getenv("USER"), "envuser%");
+	for (char **e = environ; *e; e++)
+		assert_true(!strstr(*e, "envpw") && !strstr(*e, "passwdpw"));
+	unsetenv("PASSWD");
+	unsetenv("USER");
+}
+
 static void test_creds_missing(void **state)
 {
 	struct smb_creds c = { 0 };
@@ -263,6 +282,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_credentials_file, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_credentials_file_errors, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_creds_precedence, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_env_password_forgotten, fixture_setup,
+						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_creds_missing, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_password_wiped_on_free, fixture_setup, fixture_teardown),
 	};
