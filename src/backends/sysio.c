@@ -54,6 +54,36 @@ void sysio_fill_pattern(char *buf, size_t len)
 		buf[i] = (char)('a' + (i * 7 + i / 26) % 26);
 }
 
+/*
+ * The value a set*xattr call sends: the pattern, except for a POSIX ACL
+ * (cp -a and tar copy them), which the kernel parses: of the recorded
+ * size 4 + 8 k, a valid ACL of k entries (user, named users, group,
+ * mask, other; read and write for each), into buf (`cap` bytes).
+ */
+static const void *sysio_xattr_value(const struct sysio *s, char *buf, size_t cap,
+				     const char *name, size_t size)
+{
+	size_t k = (size - 4) / 8;
+
+	if ((strcmp(name, "system.posix_acl_access") != 0 &&
+	     strcmp(name, "system.posix_acl_default") != 0) ||
+	    size < 28 || (size - 4) % 8 || size > cap)
+		return s->wbuf;
+	memset(buf, 0, size);
+	buf[0] = 2;			/* POSIX_ACL_XATTR_VERSION, little-endian */
+	for (size_t i = 0; i < k; i++) {
+		unsigned char *e = (unsigned char *)buf + 4 + 8 * i;
+		uint16_t tag = i == 0 ? 0x01 : i == k - 1 ? 0x20 : k > 3 && i == k - 2 ? 0x10
+			     : i == k - (k > 3 ? 3 : 2) ? 0x04 : 0x02;
+		uint32_t id = tag == 0x02 ? (uint32_t)(s->uid + i) : UINT32_MAX;
+		e[0] = tag & 0xff;
+		e[1] = tag >> 8;
+		e[2] = 6;		/* rw- */
+		memcpy(e + 4, &id, 4);
+	}
+	return buf;
+}
+
 /* ---- resolving ---- */
 
 /* Open client-relative `path` ("" the root) beneath the root with open
@@ -159,6 +189,7 @@ static int sysio_call_open(struct sysio *s, const struct op *op, const struct ca
  * `flags` (O_PATH for most). */
 static int sysio_on_file(struct sysio *s, const struct op *op, const struct call *c)
 {
+	char acl[1024];
 	char proc[40];
 	int flags = op->type == OP_SYS_TRUNCATE ? O_WRONLY : O_PATH;
 	int fd = sysio_open(s, op->path, flags | (op->type == OP_SYS_CHDIR ? O_DIRECTORY : 0), 0);
@@ -189,7 +220,9 @@ static int sysio_on_file(struct sysio *s, const struct op *op, const struct call
 		break;
 	case OP_SYS_UTIMENSAT: r = utimensat(AT_FDCWD, p, NULL, 0); break;
 	case OP_SYS_GETXATTR: r = getxattr(p, op->path2, s->rbuf, op->a[0]); break;
-	case OP_SYS_SETXATTR: r = setxattr(p, op->path2, s->wbuf, op->a[0], (int)op->a[1]);
+	case OP_SYS_SETXATTR:
+		r = setxattr(p, op->path2, sysio_xattr_value(s, acl, sizeof(acl), op->path2, op->a[0]),
+			     op->a[0], (int)op->a[1]);
 		break;
 	case OP_SYS_LISTXATTR: r = listxattr(p, s->rbuf, op->a[0]); break;
 	case OP_SYS_REMOVEXATTR: r = removexattr(p, op->path2); break;
@@ -206,6 +239,7 @@ static int sysio_on_file(struct sysio *s, const struct op *op, const struct call
 /* A call on a name itself, in its parent directory. */
 static int sysio_on_name(struct sysio *s, const struct op *op, const struct call *c)
 {
+	char acl[1024];
 	char proc[PATH_MAX];
 	const char *leaf;
 	int dfd = sysio_parent(s, op, false, &leaf);
@@ -245,7 +279,9 @@ static int sysio_on_name(struct sysio *s, const struct op *op, const struct call
 		break;
 	case OP_SYS_UTIMENSAT: r = utimensat(dfd, leaf, NULL, AT_SYMLINK_NOFOLLOW); break;
 	case OP_SYS_LGETXATTR: r = lgetxattr(proc, op->path2, s->rbuf, op->a[0]); break;
-	case OP_SYS_LSETXATTR: r = lsetxattr(proc, op->path2, s->wbuf, op->a[0], (int)op->a[1]);
+	case OP_SYS_LSETXATTR:
+		r = lsetxattr(proc, op->path2, sysio_xattr_value(s, acl, sizeof(acl), op->path2,
+								 op->a[0]), op->a[0], (int)op->a[1]);
 		break;
 	case OP_SYS_LLISTXATTR: r = llistxattr(proc, s->rbuf, op->a[0]); break;
 	case OP_SYS_LREMOVEXATTR: r = lremovexattr(proc, op->path2); break;
@@ -383,6 +419,7 @@ static int sysio_fcntl(struct sysio *s, const struct op *op, const struct call *
 
 static int sysio_on_fd(struct sysio *s, const struct op *op, const struct call *c)
 {
+	char acl[1024];
 	int fd = sysio_fd(s, op->handle);
 	int64_t r;
 	struct stat st;
@@ -419,7 +456,9 @@ static int sysio_on_fd(struct sysio *s, const struct op *op, const struct call *
 		break;
 	case OP_SYS_FUTIMENS: r = futimens(fd, NULL); break;
 	case OP_SYS_FGETXATTR: r = fgetxattr(fd, op->path2, s->rbuf, op->a[0]); break;
-	case OP_SYS_FSETXATTR: r = fsetxattr(fd, op->path2, s->wbuf, op->a[0], (int)op->a[1]);
+	case OP_SYS_FSETXATTR:
+		r = fsetxattr(fd, op->path2, sysio_xattr_value(s, acl, sizeof(acl), op->path2,
+							       op->a[0]), op->a[0], (int)op->a[1]);
 		break;
 	case OP_SYS_FLISTXATTR: r = flistxattr(fd, s->rbuf, op->a[0]); break;
 	case OP_SYS_FREMOVEXATTR: r = fremovexattr(fd, op->path2); break;

@@ -181,6 +181,21 @@ expect_match "$(cat "$T/strict.out")" 'FAILED: client 1, .*diff.load:2 stat .*: 
 expect_no_match "$(cat "$T/strict.out")" 'diff.load:[3-9]'
 end
 
+begin "a POSIX ACL set as cp -a sets it is replayed as a valid one"
+cat >"$T/acl.load" <<'EOF2'
+syscalls 1
+init file "a" 3 0644
+1 0 0 openat "a" O_RDWR 0 3
+1 0 0 fsetxattr 3 "system.posix_acl_access" 28 0 0
+1 0 0 setxattr "a" "system.posix_acl_access" 44 0 0
+1 0 0 fsetxattr 3 "user.x" 5 0 0
+1 0 0 fgetxattr 3 "user.x" 64 5
+1 0 0 close 3 0
+EOF2
+"$DBENCH" --run-once --strict -c "$T/acl.load" -D "$T/d" 1 >"$T/acl.out" 2>&1 ||
+	fail "exit status $?: $(grep FAILED "$T/acl.out")"
+end
+
 begin "several streams keep one client's figures exact"
 {
 	echo 'syscalls 1'
