@@ -125,11 +125,23 @@ struct offset_state {
  *   ACCESS3     a[0] access asked  a[1] access expected
  *   OPEN        a[0] flags (SMB5_O_*)
  *   READ, WRITE a[0] offset  a[1] size  a[2] the size again (all of it)
- * An offset that is an expression is evaluated by loadfile_offset().
+ *   Read, Write (the block dialect's READ, WRITE)  a[0] offset  a[1] size
+ *   the SCSI dialect's rows (src/load/blockload.h): LBAs and lengths in
+ *   512-byte blocks as the loadfile has them, but a transfer's length in
+ *   bytes; their small fields (ARG_BYTE) a byte each of a[2], the first
+ *   lowest (loadfile_byte_arg()); op.status the SCSI status expected
+ *     READ6       a[0] LBA  a[1] bytes
+ *     READ10, READ16, WRITE10, WRITE16  a[0] LBA  a[1] bytes
+ *                 byte 0 the CDB's flags byte (1)  byte 1 its group number
+ *     READCAPACITY10  a[0] LBA  byte 0 PMI
+ *     SYNCHRONIZECACHE10  a[0] LBA  a[1] blocks  byte 0 SYNC_NV  byte 1 IMMED
+ *     PROUT       a[0] reservation key  a[1] service action key
+ *                 byte 0 service action  byte 1 type
+ * An offset or LBA that is an expression is evaluated by loadfile_offset().
  */
 struct op {
 	uint8_t type;		/* enum op_type */
-	uint8_t status;		/* enum nt_status expected */
+	uint8_t status;		/* enum nt_status expected; a SCSI row: its SCSI status */
 	uint8_t flags;		/* OPF_* */
 	uint16_t handle;	/* slot 0..max_handles-1, or HANDLE_NONE */
 	uint16_t expr;		/* offset expression: program.exprs[expr - 1]; 0 = none */
@@ -258,6 +270,12 @@ struct program {
 	size_t max_buffer;		/* the largest LEN or SIZE a call reads into
 					 * or writes from (at most OP_MAX_SIZE) */
 };
+
+/* Small field i (ARG_BYTE, from 0) of a SCSI row: byte i of a[2]. */
+static inline unsigned loadfile_byte_arg(const struct op *op, unsigned i)
+{
+	return (unsigned)((uint64_t)op->a[2] >> (8 * i) & 0xff);
+}
 
 /* The call of an op of the system-call dialect. */
 static inline const struct call *loadfile_call(const struct program *prog,

@@ -19,7 +19,13 @@
  * dialect (OPEN, READ, WRITE, CLOSE ... by path, status SUCCESS, ERROR or
  * "*"); some share a name with a dbench 4 row ("CLOSE", "Mkdir"), so a
  * row is told to be of it by its shape (src/load/smbload.c), and only
- * op_lookup_smb() finds them.
+ * op_lookup_smb() finds them.  The rows OP_BLOCK_FIRST .. OP_SCSI_LAST
+ * are dbench 5.0's block dialect (READ, WRITE at an offset of one device,
+ * FDATASYNC) and its SCSI dialect (TESTUNITREADY, READ10, PROUT ...: a
+ * SCSI command each), status 0x.. or "*" (src/load/blockload.c); the
+ * block dialect's READ and WRITE are told from the SMB dialect's by their
+ * shape too (an offset first, not a path), and are named Read, Write and
+ * Fdatasync in the table, so that no two rows share a name in a report.
  *
  * NT status codes are the expected-outcome column of a dbench 4 loadfile.
  * We keep the names and numeric values of the codes that real traces use;
@@ -163,6 +169,22 @@ enum op_type {
 	OP_SMB_UNLINK,
 	OP_SMB_READDIR,
 	OP_SMB_DELTREE,
+	/* dbench 5.0's block dialect (block*.load, src/load/blockload.c): a
+	 * device read and written at offsets; op_is_block(). */
+	OP_BLOCK_READ,
+	OP_BLOCK_WRITE,
+	OP_BLOCK_FDATASYNC,
+	/* its SCSI dialect (scsi.load, iscsi*.load): a command each, status
+	 * the SCSI status expected; op_is_scsi(). */
+	OP_SCSI_TESTUNITREADY,
+	OP_SCSI_READ6,
+	OP_SCSI_READ10,
+	OP_SCSI_READ16,
+	OP_SCSI_WRITE10,
+	OP_SCSI_WRITE16,
+	OP_SCSI_READCAPACITY10,
+	OP_SCSI_SYNCHRONIZECACHE10,
+	OP_SCSI_PROUT,
 	OP_COUNT
 };
 
@@ -170,6 +192,10 @@ enum op_type {
 #define OP_SYS_LAST OP_SYS_EXEC
 #define OP_SMB_FIRST OP_SMB_OPEN
 #define OP_SMB_LAST OP_SMB_DELTREE
+#define OP_BLOCK_FIRST OP_BLOCK_READ
+#define OP_BLOCK_LAST OP_BLOCK_FDATASYNC
+#define OP_SCSI_FIRST OP_SCSI_TESTUNITREADY
+#define OP_SCSI_LAST OP_SCSI_PROUT
 
 /* What one loadfile argument is; the parser validates and decodes by kind. */
 enum arg_kind {
@@ -180,6 +206,8 @@ enum arg_kind {
 			 * SMB row also an expression evaluated as it runs
 			 * (loadfile.h) */
 	ARG_SIZE,	/* transfer or lock length: 0 .. OP_MAX_SIZE */
+	ARG_BYTE,	/* a SCSI row's small field, 0 .. 255: packed into a[2],
+			 * a byte each from the lowest (loadfile.h) */
 };
 
 /* Which way an operation moves data, for byte accounting. */
@@ -222,6 +250,19 @@ static inline bool op_is_smb(int t)
 	return t >= OP_SMB_FIRST && t <= OP_SMB_LAST;
 }
 
+/* Whether operation type t is of dbench 5.0's block dialect. */
+static inline bool op_is_block(int t)
+{
+	return t >= OP_BLOCK_FIRST && t <= OP_BLOCK_LAST;
+}
+
+/* Whether operation type t is a command of the SCSI dialect (its status
+ * column, op.status, is the SCSI status expected: 0 is GOOD). */
+static inline bool op_is_scsi(int t)
+{
+	return t >= OP_SCSI_FIRST && t <= OP_SCSI_LAST;
+}
+
 /* Whether operation type t is performed but neither timed nor counted:
  * the system-call dialect's thread, fork and exec rows. */
 static inline bool op_is_untimed(int t)
@@ -240,6 +281,20 @@ int op_lookup_syscall(const char *name, size_t len);
 /* The operation of dbench 5.0's SMB dialect named `name` (case-
  * insensitive: "Deltree" is DELTREE), or -1. */
 int op_lookup_smb(const char *name, size_t len);
+
+/* The row of dbench 5.0's block or SCSI dialect named `name` as its
+ * loadfiles spell it (case-insensitive: READ, WRITE, FDATASYNC, READ10,
+ * PROUT ...), or -1. */
+int op_lookup_block(const char *name, size_t len);
+
+/* The SCSI status `status` by its SAM name, "RESERVATION CONFLICT", or
+ * "status 0x.." for one without a name (a static string). */
+const char *scsi_status_name(unsigned status, char buf[16]);
+
+/* What an operation of type t expected, when its status is `status`, for
+ * a message: "RESERVATION CONFLICT (0x18)" for a SCSI row, else the NT
+ * status name.  In buf (at least 48 bytes), or a static string. */
+const char *op_status_name(int t, unsigned status, char *buf, size_t len);
 
 /*
  * NT status codes.  NT_OK is index 0 so that "expects success" is a test

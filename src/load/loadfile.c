@@ -31,6 +31,7 @@
 
 #include "loadfile.h"
 #include "load/strset.h"
+#include "load/blockload.h"
 #include "load/smbload.h"
 #include "load/syscalls.h"
 #include "load/token.h"
@@ -590,14 +591,47 @@ uint64_t loadfile_offset(const struct program *prog, const struct op *op,
 
 /* ---- one line ---- */
 
-static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
-		      const struct token *t, int *npath, int *nnum)
+/* Where the next argument of each kind goes: the paths, a[], a[2]'s bytes. */
+struct arg_pos {
+	int path, num, byte;
+};
+
+/* Whether an offset argument of op may be an expression: in the rows of
+ * dbench 5.0's dialects. */
+static bool offset_expr_allowed(const struct op *op)
+{
+	return op_is_nfs(op->type) || op_is_smb(op->type) || op_is_block(op->type) ||
+	       op_is_scsi(op->type);
+}
+
+/* A SCSI row's small field, a byte of a[2] (loadfile_byte_arg()). */
+static bool parse_byte_arg(struct compiler *c, struct op *op, const struct token *t,
+			   int *nbyte)
 {
 	int64_t v;
 
+	if (!parse_int(c, t, &v))
+		return false;
+	if (v < 0 || v > 0xff) {
+		fail(c, "%s's field %d is %" PRId64 ", not 0 to 255", op_table[op->type].name,
+		     *nbyte + 1, v);
+		return false;
+	}
+	op->a[2] |= v << (8 * (*nbyte)++);
+	return true;
+}
+
+static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
+		      const struct token *t, struct arg_pos *at)
+{
+	int64_t v;
+	int *nnum = &at->num;
+
 	if (kind == ARG_PATH)
-		return parse_path(c, t, op, (*npath)++ > 0);
-	if (kind == ARG_OFFSET && (op_is_nfs(op->type) || op_is_smb(op->type)) && !t->quoted &&
+		return parse_path(c, t, op, at->path++ > 0);
+	if (kind == ARG_BYTE)
+		return parse_byte_arg(c, op, t, &at->byte);
+	if (kind == ARG_OFFSET && offset_expr_allowed(op) && !t->quoted &&
 	    (t->s[0] == '*' || t->s[0] == '+')) {
 		op->a[(*nnum)++] = 0;
 		return parse_offset_expr(c, t, op);
@@ -694,6 +728,32 @@ static bool parse_smb_status(struct compiler *c, struct op *op, const struct op_
 	}
 }
 
+/* A dbench 5.0 block or SCSI row's status column: 0x.. or "*". */
+static bool parse_block_status(struct compiler *c, struct op *op, const struct op_desc *d,
+			       const struct token *tok, int nargs)
+{
+	unsigned v = 0;
+
+	if (!has_status(c, d, nargs))
+		return false;
+	switch (blockload_status(op->type, &tok[nargs - 1], &v)) {
+	case BLOCKLOAD_VALUE:
+		op->status = (uint8_t)blockload_expected(op->type, v);
+		return true;
+	case BLOCKLOAD_ANY:
+		op->flags |= OPF_ANY_STATUS;
+		return true;
+	case BLOCKLOAD_NOT_BYTE:
+		fail(c, "SCSI status '%s' is more than a byte (0x00 GOOD, 0x02 CHECK CONDITION,"
+			" 0x18 RESERVATION CONFLICT ...)", tokstr(c, &tok[nargs - 1]));
+		return false;
+	default:
+		fail(c, "malformed status '%s' (%s takes 0x and a number, or *)",
+		     tokstr(c, &tok[nargs - 1]), d->name);
+		return false;
+	}
+}
+
 /* The status column, or its absence in the dbench 3 form. */
 static bool parse_status(struct compiler *c, struct op *op, const struct op_desc *d,
 			 const struct token *tok, int nargs)
@@ -702,6 +762,8 @@ static bool parse_status(struct compiler *c, struct op *op, const struct op_desc
 		return parse_nfs_status(c, op, d, tok, nargs);
 	if (op_is_smb(op->type))
 		return parse_smb_status(c, op, d, tok, nargs);
+	if (op_is_block(op->type) || op_is_scsi(op->type))
+		return parse_block_status(c, op, d, tok, nargs);
 	if (nargs == d->nargs + 1 && tok[nargs - 1].len == 1 && tok[nargs - 1].s[0] == '*' &&
 	    !tok[nargs - 1].quoted) {
 		op->flags |= OPF_ANY_STATUS;
@@ -771,6 +833,24 @@ static bool check_directives(struct compiler *c, struct op *op)
 	return true;
 }
 
+/* A block or SCSI row's own checks (blockload_finish()), its legacy
+ * random LBA made the expression "*". */
+static bool finish_block_row(struct compiler *c, struct op *op)
+{
+	static const struct token random_lba = { "*", 1, false };
+	char why[160];
+
+	if (blockload_random_lba(op)) {
+		if (!parse_offset_expr(c, &random_lba, op))
+			return false;
+		op->a[0] = 0;
+	}
+	if (blockload_finish(op, why, sizeof(why)))
+		return true;
+	fail(c, "%s", why);
+	return false;
+}
+
 /* Checks that span arguments, handle binding and the pass's totals. */
 static bool finish_op(struct compiler *c, struct op *op)
 {
@@ -794,7 +874,10 @@ static bool finish_op(struct compiler *c, struct op *op)
 	}
 	if (op->type == OP_SMB_READ || op->type == OP_SMB_WRITE)
 		op->a[2] = op->a[1];	/* all of it, or the operation failed */
-	if (d->bytes != BYTES_NONE && !op_is_nfs(op->type) && op->a[2] > op->a[1]) {
+	if ((op_is_block(op->type) || op_is_scsi(op->type)) && !finish_block_row(c, op))
+		return false;
+	if (d->bytes != BYTES_NONE && !op_is_nfs(op->type) && !op_is_block(op->type) &&
+	    !op_is_scsi(op->type) && op->a[2] > op->a[1]) {
 		fail(c, "expected return %" PRId64 " is more than the size %" PRId64,
 		     op->a[2], op->a[1]);
 		return false;
@@ -1067,6 +1150,8 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 	int nargs = n - first - 1;
 	int type = smbload_row(name, args, nargs);
 	if (type < 0)
+		type = blockload_row(name, args, nargs);
+	if (type < 0)
 		type = name->quoted ? -1 : op_lookup(name->s, name->len);
 	if (type < 0) {
 		fail(c, "unknown operation '%s'", tokstr(c, name));
@@ -1077,9 +1162,9 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 	if (!parse_status(c, op, d, args, nargs))
 		return false;
 
-	int npath = 0, nnum = 0;
+	struct arg_pos at = { 0, 0, 0 };
 	for (int i = 0; i < d->nargs; i++) {
-		if (!parse_arg(c, op, d->args[i], &args[i], &npath, &nnum))
+		if (!parse_arg(c, op, d->args[i], &args[i], &at))
 			return false;
 	}
 	return finish_op(c, op);

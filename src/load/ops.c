@@ -2,6 +2,7 @@
  * ops.c - the operation table and the NT status names (see ops.h).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -153,6 +154,30 @@ const struct op_desc op_table[OP_COUNT] = {
 	[OP_SMB_UNLINK]  = { "UNLINK", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
 	[OP_SMB_READDIR] = { "READDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
 	[OP_SMB_DELTREE] = { "DELTREE", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
+
+	/* dbench 5.0's block dialect: an offset in bytes and a size; and
+	 * its SCSI dialect: LBAs and lengths in 512-byte blocks (a[1] holds
+	 * the length in bytes), the small fields packed in a[2] (ARG_BYTE);
+	 * src/load/blockload.c, loadfile.h. */
+	[OP_BLOCK_READ]  = { "Read", NULL, 2, A(ARG_OFFSET, ARG_SIZE), BYTES_READ, 1 },
+	[OP_BLOCK_WRITE] = { "Write", NULL, 2, A(ARG_OFFSET, ARG_SIZE), BYTES_WRITE, 1 },
+	[OP_BLOCK_FDATASYNC] = { "Fdatasync", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SCSI_TESTUNITREADY] = { "TESTUNITREADY", NULL, 0, A(0), BYTES_NONE, 0 },
+	[OP_SCSI_READ6]  = { "READ6", NULL, 2, A(ARG_OFFSET, ARG_SIZE), BYTES_READ, 1 },
+	[OP_SCSI_READ10] = { "READ10", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
+			     BYTES_READ, 1 },
+	[OP_SCSI_READ16] = { "READ16", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
+			     BYTES_READ, 1 },
+	[OP_SCSI_WRITE10] = { "WRITE10", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
+			      BYTES_WRITE, 1 },
+	[OP_SCSI_WRITE16] = { "WRITE16", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
+			      BYTES_WRITE, 1 },
+	[OP_SCSI_READCAPACITY10] = { "READCAPACITY10", NULL, 2, A(ARG_NUM, ARG_BYTE),
+				     BYTES_NONE, 0 },
+	[OP_SCSI_SYNCHRONIZECACHE10] = { "SYNCHRONIZECACHE10", NULL, 4,
+					 A(ARG_NUM, ARG_NUM, ARG_BYTE, ARG_BYTE), BYTES_NONE, 0 },
+	[OP_SCSI_PROUT] = { "PROUT", NULL, 4, A(ARG_BYTE, ARG_BYTE, ARG_NUM, ARG_NUM),
+			    BYTES_NONE, 0 },
 };
 
 static int name_is(const char *want, const char *name, size_t len)
@@ -188,6 +213,15 @@ int op_lookup_smb(const char *name, size_t len)
 {
 	for (int i = OP_SMB_FIRST; i <= OP_SMB_LAST; i++) {
 		if (strlen(op_table[i].name) == len && strncasecmp(op_table[i].name, name, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+int op_lookup_block(const char *name, size_t len)
+{
+	for (int i = OP_BLOCK_FIRST; i <= OP_SCSI_LAST; i++) {
+		if (name_is(op_table[i].name, name, len))
 			return i;
 	}
 	return -1;
@@ -231,6 +265,33 @@ static const struct {
 	[NT_NOT_IMPLEMENTED]       = { "NT_STATUS_NOT_IMPLEMENTED", 0xC0000002 },
 	[NT_UNSUCCESSFUL]          = { "NT_STATUS_UNSUCCESSFUL", 0xC0000001 },
 };
+
+const char *scsi_status_name(unsigned status, char buf[16])
+{
+	switch (status) {
+	case 0x00: return "GOOD";
+	case 0x02: return "CHECK CONDITION";
+	case 0x04: return "CONDITION MET";
+	case 0x08: return "BUSY";
+	case 0x18: return "RESERVATION CONFLICT";
+	case 0x28: return "TASK SET FULL";
+	case 0x30: return "ACA ACTIVE";
+	case 0x40: return "TASK ABORTED";
+	default:
+		snprintf(buf, 16, "status 0x%02x", status & 0xffu);
+		return buf;
+	}
+}
+
+const char *op_status_name(int t, unsigned status, char *buf, size_t len)
+{
+	char own[16];
+
+	if (!op_is_scsi(t))
+		return nt_status_name((enum nt_status)status);
+	snprintf(buf, len, "%s (0x%02x)", scsi_status_name(status, own), status & 0xffu);
+	return buf;
+}
 
 const char *nt_status_name(enum nt_status s)
 {

@@ -231,6 +231,7 @@ static void check_probes(struct driver *d)
 static void fail_from_slot(struct driver *d, unsigned id)
 {
 	const struct client_failure *cf = &d->stats->slot[id].failure;
+	char why[48];
 
 	if (d->failure)
 		return;
@@ -250,7 +251,7 @@ static void fail_from_slot(struct driver *d, unsigned id)
 					   cf->err == EMFILE ? procs_limit_hint(f, EMFILE) : "");
 	else
 		f->error = talloc_asprintf(f, "succeeded, but %s was expected",
-					   nt_status_name(cf->expected));
+					   op_status_name(cf->op, cf->expected, why, sizeof(why)));
 	procs_set_failure(d, f, cluster_rank());
 }
 

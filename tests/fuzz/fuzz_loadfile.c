@@ -154,7 +154,8 @@ static void check_op(const struct program *prog, const struct op *op)
 	CHECK(op, op->repeat >= 1 && op->repeat <= LOADFILE_MAX_REPEAT);
 	CHECK(op, op->expr <= prog->nexprs);
 	if (op->expr)
-		CHECK(op, op_is_nfs(op->type) && has_offset_arg(d));
+		CHECK(op, (op_is_nfs(op->type) || op_is_smb(op->type) || op_is_block(op->type) ||
+			   op_is_scsi(op->type)) && has_offset_arg(d));
 	/* A handle the pass opened is one the op expects to succeed with. */
 	if (op->type == OP_NTCREATEX)
 		CHECK(op, (op->handle != HANDLE_NONE) == (op->status == NT_OK));
@@ -168,7 +169,7 @@ static void check_op(const struct program *prog, const struct op *op)
 		CHECK(op, op->a[1] >= 0 && op->a[1] <= OP_MAX_SIZE);
 		if (op->type == OP_WRITE3)
 			CHECK(op, op->a[2] >= 0 && op->a[2] <= 2);	/* stable */
-		else if (!op_is_nfs(op->type))
+		else if (!op_is_nfs(op->type) && !op_is_block(op->type) && !op_is_scsi(op->type))
 			CHECK(op, op->a[2] >= 0 && op->a[2] <= op->a[1]);
 	}
 	if (op->repeat > 1)

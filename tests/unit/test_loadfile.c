@@ -327,8 +327,8 @@ static void test_every_operation_decodes_its_arguments(void **state)
 
 	assert_int_equal(prog->nops, 17);
 	for (int t = 0; t < OP_COUNT; t++)
-		assert_int_equal(prog->count[t], op_is_nfs(t) || op_is_syscall(t) || op_is_smb(t)
-						 ? 0 : 1);
+		assert_int_equal(prog->count[t], op_is_nfs(t) || op_is_syscall(t) || op_is_smb(t) ||
+						 op_is_block(t) || op_is_scsi(t) ? 0 : 1);
 
 	assert_int_equal(op[0].type, OP_NTCREATEX);
 	assert_string_equal(op[0].path, "dir/f.txt");
@@ -1173,8 +1173,8 @@ static void test_smb5_rows_are_told_from_dbench4_rows_by_shape(void **state)
 	assert_string_equal(op[9].path, "g");
 	assert_int_equal(op[10].type, OP_SMB_CLOSE);
 	assert_int_equal(op[10].handle, op[9].handle);
-	assert_rejected(ctx_of(state), "READ 0 4096 0x00000000\n",
-			"t.load:1: unknown operation 'READ'");
+	prog = compile_ok(ctx_of(state), "READ 0 4096 0x00000000\n");
+	assert_int_equal(prog->ops[0].type, OP_BLOCK_READ);
 }
 
 static void test_smb5_rows_are_rejected_with_their_line(void **state)
@@ -1208,6 +1208,150 @@ static void test_smb5_rows_are_rejected_with_their_line(void **state)
 			"t.load:1: RMDIR may not name \\clients, which all clients share");
 	assert_rejected(ctx, "OPEN \"/f\" 4 SUCCESS\nREAD \"/f\" *%0 1 SUCCESS\n",
 			"t.load:2: offset '*%0' divides by zero");
+}
+
+/* ---- dbench 5.0's block and SCSI dialects (block*.load, scsi.load, iscsi*.load) ---- */
+
+/* READ and WRITE at an offset of the device, FDATASYNC; the offset an
+ * expression as in the NFS dialect; the status 0 for success. */
+static void test_block_rows_read_and_write_at_offsets(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"LOOP 3\n"
+		"READ */0x1000%0x40000000 4096 0x00000000\n"
+		"ENDLOOP\n"
+		"WRITE 8192 512 0x00000000\n"
+		"write +512 512 0x5\n"
+		"0.5 FDATASYNC *\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(prog->nops, 6);
+	assert_int_equal(op[0].type, OP_BLOCK_READ);
+	assert_int_not_equal(op[0].expr, 0);
+	assert_int_equal(op[0].a[1], 4096);
+	assert_int_equal(op[0].status, NT_OK);
+	assert_null(op[0].path);
+	assert_int_equal(op[0].handle, HANDLE_NONE);
+	assert_int_equal(op[3].type, OP_BLOCK_WRITE);
+	assert_int_equal(op[3].a[0], 8192);
+	assert_int_equal(op[3].a[1], 512);
+	assert_int_equal(op[4].status, NT_UNSUCCESSFUL);	/* must fail */
+	assert_int_equal(op[5].type, OP_BLOCK_FDATASYNC);
+	assert_true(op[5].flags & OPF_ANY_STATUS);
+	assert_true(op[5].flags & OPF_TIMED);
+	assert_int_equal(prog->bytes_read, 3 * 4096);
+	assert_int_equal(prog->bytes_written, 1024);
+	assert_int_equal(prog->count[OP_BLOCK_READ], 3);
+	assert_string_equal(op_table[OP_BLOCK_READ].name, "Read");
+	/* the client's offsets: +N on the one before */
+	struct offset_state st = { .prev = 0, .rng = 1, .client = 0, .nclients = 1 };
+	uint64_t at = loadfile_offset(prog, &op[0], &st);
+	assert_int_equal(at % 0x1000, 0);
+	assert_true(at < 0x40000000);
+	assert_int_equal(loadfile_offset(prog, &op[3], &st), 8192);
+	assert_int_equal(loadfile_offset(prog, &op[4], &st), 8192 + 512);
+}
+
+/* A SCSI command a row: LBAs and lengths in 512-byte blocks (a
+ * transfer's length counted in bytes), its small fields a byte each of
+ * a[2], the status the SCSI status expected. */
+static void test_scsi_rows_are_commands_with_a_scsi_status(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"0.000 TESTUNITREADY 0x00\n"
+		"0.000 READ6    0 1 0x00\n"
+		"0.000 READ10 1000 256 0x10 3 0x00\n"
+		"0.000 READ16    * 2 0 0 0x00\n"
+		"0.000 WRITE10 5000 1 0x06 0 0x00\n"
+		"0.000 WRITE16 +8 8 0x08 0 *\n"
+		"0.000 READCAPACITY10 0 1 0x00\n"
+		"0.000 SYNCHRONIZECACHE10 0 16 1 1 0x00\n"
+		"0.000 PROUT 1  3 0xdeadbeef          0 0x18\n"
+		"0.000 READ10 0xffffffff 1 0 0 0x02\n");
+	const struct op *op = prog->ops;
+
+	assert_int_equal(prog->nops, 10);
+	assert_int_equal(op[0].type, OP_SCSI_TESTUNITREADY);
+	assert_int_equal(op[0].status, 0x00);
+	assert_int_equal(op[1].type, OP_SCSI_READ6);
+	assert_int_equal(op[1].a[1], 512);
+	assert_int_equal(op[2].type, OP_SCSI_READ10);
+	assert_int_equal(op[2].a[0], 1000);
+	assert_int_equal(op[2].a[1], 256 * 512);
+	assert_int_equal(loadfile_byte_arg(&op[2], 0), 0x10);
+	assert_int_equal(loadfile_byte_arg(&op[2], 1), 3);
+	assert_int_not_equal(op[3].expr, 0);
+	assert_int_equal(op[4].type, OP_SCSI_WRITE10);
+	assert_int_equal(loadfile_byte_arg(&op[4], 0), 0x06);
+	assert_int_equal(op[5].type, OP_SCSI_WRITE16);
+	assert_true(op[5].flags & OPF_ANY_STATUS);
+	assert_int_equal(op[6].type, OP_SCSI_READCAPACITY10);
+	assert_int_equal(loadfile_byte_arg(&op[6], 0), 1);
+	assert_int_equal(op[7].type, OP_SCSI_SYNCHRONIZECACHE10);
+	assert_int_equal(op[7].a[1], 16);
+	assert_int_equal(loadfile_byte_arg(&op[7], 0), 1);
+	assert_int_equal(loadfile_byte_arg(&op[7], 1), 1);
+	assert_int_equal(op[8].type, OP_SCSI_PROUT);
+	assert_int_equal(loadfile_byte_arg(&op[8], 0), 1);	/* RESERVE */
+	assert_int_equal(loadfile_byte_arg(&op[8], 1), 3);	/* EXCLUSIVE ACCESS */
+	assert_int_equal(op[8].a[0], 0xdeadbeef);
+	assert_int_equal(op[8].a[1], 0);
+	assert_int_equal(op[8].status, 0x18);
+	assert_int_not_equal(op[9].expr, 0);	/* scsi.load's "a random LBA" */
+	assert_int_equal(op[9].status, 0x02);
+	assert_int_equal(prog->bytes_read, 512 + 256 * 512 + 2 * 512 + 512);
+	assert_int_equal(prog->bytes_written, 512 + 8 * 512);
+	char buf[48];
+	assert_string_equal(op_status_name(OP_SCSI_PROUT, 0x18, buf, sizeof(buf)),
+			    "RESERVATION CONFLICT (0x18)");
+	assert_string_equal(op_status_name(OP_SCSI_READ10, 0x22, buf, sizeof(buf)),
+			    "status 0x22 (0x22)");
+	assert_string_equal(op_status_name(OP_READX, NT_OK, buf, sizeof(buf)), "NT_STATUS_OK");
+}
+
+static void test_block_and_scsi_rows_are_rejected_with_their_line(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+
+	assert_rejected(ctx, "#\nREAD 0 4096 NT_STATUS_OK\n",
+			"t.load:2: malformed status 'NT_STATUS_OK' (Read takes 0x and a number, or *)");
+	assert_rejected(ctx, "READ 0 4096\n",
+			"t.load:1: Read takes 2 arguments and a status, got 2 fields");
+	assert_rejected(ctx, "WRITE 0 33554432 0x0\n",
+			"t.load:1: size 33554432 above the 16 MiB limit");
+	assert_rejected(ctx, "READ */0 1 0x0\n", "t.load:1: offset '*/0' divides by zero");
+	assert_rejected(ctx, "TESTUNITREADY 0x100\n",
+			"t.load:1: SCSI status '0x100' is more than a byte (0x00 GOOD, 0x02 CHECK "
+			"CONDITION, 0x18 RESERVATION CONFLICT ...)");
+	assert_rejected(ctx, "READ6 0 0 0x00\n", "t.load:1: READ6 moves 1 to 256 blocks, not 0");
+	assert_rejected(ctx, "READ6 0 257 0x00\n",
+			"t.load:1: READ6 of 257 blocks: at most 256 (what its CDB's length field "
+			"holds)");
+	assert_rejected(ctx, "READ10 0 32769 0 0 0x00\n",
+			"t.load:1: READ10 of 32769 blocks: at most 32768 (16 MiB of 512-byte "
+			"blocks)");
+	assert_rejected(ctx, "READ10 0x100000000 1 0 0 0x00\n",
+			"t.load:1: READ10's LBA 4294967296 does not fit its CDB (at most "
+			"0xffffffff)");
+	assert_rejected(ctx, "READ6 0x200000 1 0x00\n",
+			"t.load:1: READ6's LBA 2097152 does not fit its CDB (at most 0x1fffff)");
+	assert_rejected(ctx, "READ10 0 1 0x100 0 0x00\n",
+			"t.load:1: READ10's field 1 is 256, not 0 to 255");
+	assert_rejected(ctx, "WRITE16 0 1 0 32 0x00\n",
+			"t.load:1: WRITE16's group number 32 is more than 31");
+	assert_rejected(ctx, "READCAPACITY10 0 2 0x00\n",
+			"t.load:1: READCAPACITY10's PMI is 2, not 0 or 1");
+	assert_rejected(ctx, "SYNCHRONIZECACHE10 0 0 1 2 0x00\n",
+			"t.load:1: SYNCHRONIZECACHE10's IMMED is 2, not 0 or 1");
+	assert_rejected(ctx, "SYNCHRONIZECACHE10 0 65536 0 0 0x00\n",
+			"t.load:1: SYNCHRONIZECACHE10 of 65536 blocks: 0 to 65535");
+	assert_rejected(ctx, "PROUT 0x20 0 0 1 0x00\n",
+			"t.load:1: PROUT's service action 32 is more than 0x1f");
+	assert_rejected(ctx, "PROUT 1 16 1 0 0x00\n", "t.load:1: PROUT's type 16 is more than 0xf");
+	assert_rejected(ctx, "PROUT 0 0 -1 1 0x00\n",
+			"t.load:1: PROUT's keys are numbers from 0 (a key of 8 bytes)");
+	assert_rejected(ctx, "READ10 \"/f\" 1 0 0 0x00\n",
+			"t.load:1: unknown operation 'READ10'");
 }
 
 /* ---- the NFS dialect (dbench 5.0's nfs*.load) ---- */
@@ -1935,6 +2079,10 @@ int main(void)
 		T(test_smb5_rows_name_files_by_path_with_a_status),
 		T(test_smb5_rows_are_told_from_dbench4_rows_by_shape),
 		T(test_smb5_rows_are_rejected_with_their_line),
+		/* dbench 5.0's block and SCSI dialects */
+		T(test_block_rows_read_and_write_at_offsets),
+		T(test_scsi_rows_are_commands_with_a_scsi_status),
+		T(test_block_and_scsi_rows_are_rejected_with_their_line),
 		/* the NFS dialect */
 		T(test_nfs_rows_take_paths_offsets_sizes_and_a_status),
 		T(test_nfs_status_numbers_map_to_nt_statuses),
