@@ -85,6 +85,8 @@ struct backend_options {
 	bool one_byte_write_fix;	/* --one-byte-write-fix: 4.0's, see fileio_writex */
 	const char *tcp_options;	/* -T: socket options of a backend that opens
 					 * sockets (sockio), NULL for its default */
+	bool force;		/* --force: write a device or file that is mounted
+				 * or in use (block) */
 };
 
 struct backend_target;	/* one target (a directory, a share, an export),
@@ -296,6 +298,7 @@ extern const struct backend null_backend;
 extern const struct backend smb_backend;
 extern const struct backend sockio_backend;
 extern const struct backend nfs_backend;
+extern const struct backend block_backend;
 
 /* NTCreateX's create_disposition (its second number, op.a[1]) and the
  * create_options bit (of op.a[0]) that says the object is a directory,
@@ -321,6 +324,11 @@ int backend_smb5_open_flags(int64_t flags);
  * that a backend's ReadX or WriteX performs as it stands. */
 const struct op *backend_op_at_offset(struct op *out, const struct program *prog,
 				      const struct op *op, struct offset_state *st);
+
+/* Where the offset expressions of client `id` (1-based) start: no
+ * previous offset, a generator of the client's own (the same in every
+ * run), its number from 0 and the clients' count. */
+struct offset_state backend_offset_state(unsigned id, const struct backend_options *opts);
 
 /* The name of client `id`'s directory beneath DIR/clients: "client<id>",
  * or "rank<R>-client<id>" in an MPI run, so that ranks sharing one network

@@ -234,6 +234,10 @@ struct run_result *result_new(TALLOC_CTX *mem_ctx, const struct run_plan *plan,
 /* The throughput of the execute window, MB/sec. */
 double result_throughput(const struct run_result *res);
 
+/* The operations of the execute window per second (IOPS, for the block
+ * and SCSI backends). */
+double result_ops_per_s(const struct run_result *res);
+
 /* Fill the figures of res from the stats region: totals, per-operation
  * percentiles, per-client rates, fairness and the probe's listings.
  * res->plan, nclients and exec_seconds must be set. */

@@ -64,6 +64,7 @@ struct cmdline {
 	int machine_readable, show_execute_time;
 	int one_byte_write_fix, stat_check, fake_io;	/* dbench 4.0's fileio options */
 	char *tcp_options;	/* -T: dbench 4.0's socket options, for tbench */
+	int force;		/* --force: a device in use is written anyway */
 	bool tbench;		/* entered as "tbench": sockio, NPROCS [SERVER] */
 };
 
@@ -156,6 +157,8 @@ static const struct poptOption options[] = {
 	  "time an ls -l of DIR once a second during the run (default: a"
 	  " directory of 3000 files made for it in clients/); repeat for a process"
 	  " per directory", "DIR" },
+	{ "force", 0, POPT_ARG_NONE, FIELD(force), 0,
+	  "write a device or file that is mounted or in use (block)", NULL },
 	{ "backend", 'B', POPT_ARG_STRING, FIELD(backend), 0,
 	  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
 	{ "output-format", 0, POPT_ARG_STRING, FIELD(output_format), 0,
@@ -742,7 +745,7 @@ static struct backend_options backend_settings(const struct cmdline *cl, unsigne
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
 		.no_resolve = cl->no_resolve, .verify = cl->verify,
 		.fake_io = cl->fake_io, .one_byte_write_fix = cl->one_byte_write_fix,
-		.tcp_options = cl->tcp_options,
+		.tcp_options = cl->tcp_options, .force = cl->force,
 		.ranked = cluster_mpi(), .rank = cluster_rank(), .nclients = nclients,
 	};
 }

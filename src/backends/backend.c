@@ -55,6 +55,12 @@ const struct op *backend_op_at_offset(struct op *out, const struct program *prog
 	return out;
 }
 
+struct offset_state backend_offset_state(unsigned id, const struct backend_options *opts)
+{
+	return (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1, .client = id - 1,
+				      .nclients = opts->nclients };
+}
+
 void backend_client_name(char *buf, size_t len, const struct backend_options *opts,
 			 unsigned id)
 {

@@ -1178,8 +1178,7 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 				       .clients_fd = -1, .client_fd = -1,
 				       .nfds = prog->max_handles, .ndirs = prog->ndirs,
 				       .rng = 0x9e3779b97f4a7c15ull ^ id };
-	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
-					 .client = id - 1, .nclients = opts->nclients };
+	bc->ost = backend_offset_state(id, opts);
 	backend_client_name(bc->name, sizeof(bc->name), opts, id);
 	bc->fds = fileio_fd_table(bc, bc->nfds);
 	bc->dir_fds = fileio_fd_table(bc, (unsigned)bc->ndirs);	/* <= LOADFILE_MAX_DIRS */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "localdir.h"
+#include "backends/devuse.h"
 
 struct backend_target {
 	const char *dir;	/* as given, for messages */
@@ -30,38 +31,6 @@ static int localdir_destructor(struct backend_target *t)
 	if (t->dirfd >= 0)
 		close(t->dirfd);
 	return 0;
-}
-
-/*
- * The pid of the process that took a flock() on the file of `st`, from
- * /proc/locks ("1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"); 0
- * when it is not found.  A file system whose st_dev is not its
- * superblock's (btrfs) is matched by inode alone.
- */
-static pid_t lock_holder(const struct stat *st)
-{
-	FILE *f = fopen("/proc/locks", "re");
-	char line[256], kind[16];
-	pid_t by_ino = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		long pid;
-		unsigned maj, min;
-		unsigned long ino;
-		if (strstr(line, "->") ||	/* a process waiting for it */
-		    sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%lu", kind, &pid, &maj, &min,
-			   &ino) != 5 || strcmp(kind, "FLOCK") != 0 || ino != st->st_ino)
-			continue;
-		if (maj == major(st->st_dev) && min == minor(st->st_dev)) {
-			fclose(f);
-			return (pid_t)pid;
-		}
-		by_ino = by_ino ? by_ino : (pid_t)pid;
-	}
-	fclose(f);
-	return by_ino;
 }
 
 /*
@@ -83,7 +52,7 @@ static int lock_clients(struct backend_target *t, bool shared, pid_t *holder)
 			return 0;	/* no locks on this file system: none to take */
 		if (fstat(t->clients_fd, &locked) != 0)
 			return errno;
-		*holder = lock_holder(&locked);
+		*holder = devuse_lock_holder(&locked);
 		return *holder == getpid() ? 0 : EWOULDBLOCK;
 	}
 	if (fstat(t->clients_fd, &locked) != 0 ||

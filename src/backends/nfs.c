@@ -439,8 +439,7 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 		for (size_t i = 0; i < bc->buflen; i++)
 			bc->pattern[i] = prog->write_pattern[i % prog->write_pattern_len];
 	}
-	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
-					 .client = id - 1, .nclients = opts->nclients };
+	bc->ost = backend_offset_state(id, opts);
 	bc->verify = verify;
 	bc->nfs = nfsb_connect(mem_ctx, t->url, NULL, err);
 	if (!bc->nfs) {

@@ -13,7 +13,8 @@
 #include "backend.h"
 
 static const struct backend *const backends[] = { &fileio_backend, &null_backend,
-						   &smb_backend, &sockio_backend, &nfs_backend };
+						   &smb_backend, &sockio_backend, &nfs_backend,
+						   &block_backend };
 
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 

@@ -992,8 +992,7 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 		goto nomem;
 	bc->t = t;
 	bc->prog = prog;
-	bc->ost = (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1,
-					 .client = id - 1, .nclients = opts->nclients };
+	bc->ost = backend_offset_state(id, opts);
 	bc->nh = prog->max_handles;
 	bc->max_xfer = loadfile_max_transfer(prog);
 	backend_client_name(name, sizeof(name), opts, id);

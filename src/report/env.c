@@ -526,6 +526,8 @@ static char *sysdir_under(TALLOC_CTX *mem_ctx, const char *mountinfo, const char
 
 	if (stat(path, &st) != 0)
 		return NULL;
+	if (S_ISBLK(st.st_mode))	/* a device named itself (the block backend's) */
+		return block_sysdir(mem_ctx, major(st.st_rdev), minor(st.st_rdev));
 	real = real_path(mem_ctx, path);
 	if (real && mountinfo)
 		m = env_mountinfo_find(mem_ctx, mountinfo, major(st.st_dev),
@@ -576,7 +578,9 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 
 	if (!t)
 		return NULL;
-	if (stat(dir, &st) == 0) {
+	if (stat(dir, &st) == 0 && S_ISBLK(st.st_mode)) {
+		sysdir = block_sysdir(mem_ctx, major(st.st_rdev), minor(st.st_rdev));
+	} else if (stat(dir, &st) == 0) {
 		real = real_path(mem_ctx, dir);
 		if (real && mountinfo)
 			m = env_mountinfo_find(mem_ctx, mountinfo, major(st.st_dev),
@@ -599,10 +603,15 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 }
 
 /* A target the backend described itself (a share, an export): its spec
- * as "directory" and the backend's facts (reference stolen), no mount. */
-static json_t *described_json(const char *spec, json_t *facts)
+ * as "directory" and the backend's facts (reference stolen), no mount;
+ * but a device or file named itself (the block backend's) has the facts
+ * of a local target too, its device, queue and backing file. */
+static json_t *described_json(TALLOC_CTX *mem_ctx, const char *mountinfo, const char *spec,
+			      json_t *facts)
 {
-	json_t *t = json_object();
+	struct stat st;
+	int local = stat(spec, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode));
+	json_t *t = local ? target_json(mem_ctx, mountinfo, spec) : json_object();
 
 	if (!t || put(t, "directory", jsontext(spec)) || json_object_update(t, facts)) {
 		json_decref(t);
@@ -620,7 +629,7 @@ static json_t *targets_json(TALLOC_CTX *mem_ctx, const char *const *dirs,
 
 	for (unsigned i = 0; i < ndirs; i++) {
 		json_t *facts = described ? described[i] : NULL;
-		json_t *t = facts ? described_json(dirs[i], facts)
+		json_t *t = facts ? described_json(mem_ctx, mountinfo, dirs[i], facts)
 				  : target_json(mem_ctx, mountinfo, dirs[i]);
 		if (a && json_array_append_new(a, t)) {
 			json_decref(a);

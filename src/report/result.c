@@ -18,6 +18,11 @@ double result_throughput(const struct run_result *res)
 	return (res->bytes_read + res->bytes_written) / 1e6 / res->exec_seconds;
 }
 
+double result_ops_per_s(const struct run_result *res)
+{
+	return res->exec_seconds > 0 ? res->ops / res->exec_seconds : 0;
+}
+
 static double ms(double ns)
 {
 	return ns / 1e6;

@@ -22,6 +22,7 @@
 #include "progname.h"
 #include "run/client.h"
 #include "run/driver_internal.h"
+#include "secret.h"
 #include "probe.h"
 
 static volatile sig_atomic_t interrupted;
@@ -243,7 +244,10 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	f->client = id + 1;
 	f->line = cf->line;
 	f->operation = op_table[cf->op].name;
-	f->path = client_path(d, id, cf->path);
+	/* a block or SCSI row names no file: the device or target itself */
+	f->path = op_is_block(cf->op) || op_is_scsi(cf->op)
+			  ? secret_mask_url(f, d->plan->dirs[id % d->plan->ndirs])
+			  : client_path(d, id, cf->path);
 	if (cf->detail[0])	/* the backend's own account, such as a data mismatch */
 		f->error = talloc_strndup(f, cf->detail, sizeof(cf->detail));
 	else if (cf->err)

@@ -123,6 +123,19 @@ start_long_run() {
 	sleep 2
 }
 
+# dbench5_tarball: the path of dbench 5.0's source tarball, for the tests
+# that take its loadfiles: DBENCH5_TARBALL, else the one in shared/reference
+# beside the repository (CI's clone) or two levels up from a worktree under
+# wt/; nothing when there is none.
+dbench5_tarball() {
+	_ref=${DBENCH5_TARBALL:-}
+	for _r in "$TOP/../shared/reference" "$TOP/../../shared/reference"; do
+		[ -n "$_ref" ] || [ ! -r "$_r/dbench-5.0-a8e1c0f.tar.gz" ] ||
+			_ref=$_r/dbench-5.0-a8e1c0f.tar.gz
+	done
+	echo "$_ref"
+}
+
 finish() {
 	[ "$_failed" -eq 0 ]
 }

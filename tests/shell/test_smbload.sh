@@ -6,13 +6,7 @@
 . "$TOP/tests/shell/lib.sh"
 . "$TOP/tests/shell/lib_smbd.sh"
 
-# The tarball lies in shared/reference beside the repository (CI's
-# clone), or two levels up from a worktree under wt/; DBENCH5_TARBALL
-# names another.
-REF=${DBENCH5_TARBALL:-}
-for r in "$TOP/../shared/reference" "$TOP/../../shared/reference"; do
-	[ -n "$REF" ] || [ ! -r "$r/dbench-5.0-a8e1c0f.tar.gz" ] || REF=$r/dbench-5.0-a8e1c0f.tar.gz
-done
+REF=$(dbench5_tarball)
 SMB5=
 if [ -n "$REF" ] && tar -xzf "$REF" -C "$T" --wildcards '*/loadfiles/smb*.load' 2>/dev/null; then
 	SMB5=$(ls "$T"/*/loadfiles/smb*.load)

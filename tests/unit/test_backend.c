@@ -118,11 +118,18 @@ static void fileio_expresses_dbench4s_operations_and_null_every_one(void **state
 	prog = program_of(ctx_of(state), types, OP_COUNT);
 	assert_int_equal(backend_check_program(ctx_of(state), &null_backend, prog, &opts,
 					       &report), 0);
-	/* ... and of every dialect, the NFS one alone is not fileio's: it
-	 * replays dbench 5.0's SMB rows and every call of a recording */
+	/* ... and of every dialect, the NFS one and the block and SCSI ones
+	 * are not fileio's: it replays dbench 5.0's SMB rows and every call
+	 * of a recording */
 	assert_int_equal(backend_check_program(ctx_of(state), &fileio_backend, prog, &opts,
 					       &report),
-			 OP_TEST4 - OP_GETATTR3 + 1);
+			 OP_TEST4 - OP_GETATTR3 + 1 + OP_SCSI_LAST - OP_BLOCK_FIRST + 1);
+	/* the block backend: the block dialect alone */
+	assert_int_equal(backend_check_program(ctx_of(state), &block_backend, prog, &opts,
+					       &report), OP_COUNT - 3);
+	prog = program_of(ctx_of(state), types + OP_BLOCK_FIRST, OP_BLOCK_LAST - OP_BLOCK_FIRST + 1);
+	assert_int_equal(backend_check_program(ctx_of(state), &block_backend, prog, &opts,
+					       &report), 0);
 	/* and dbench 5.0's SMB dialect */
 	prog = program_of(ctx_of(state), types + OP_SMB_FIRST, OP_SMB_LAST - OP_SMB_FIRST + 1);
 	assert_int_equal(backend_check_program(ctx_of(state), &fileio_backend, prog, &opts,

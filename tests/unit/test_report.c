@@ -1141,6 +1141,7 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_int_equal(get_int(r, "bytes_read"), EXEC_BYTES_READ);
 	assert_int_equal(get_int(r, "bytes_written"), EXEC_BYTES_WRITTEN);
 	assert_int_equal(get_int(r, "operations"), 7);
+	assert_double_is(get_real(r, "ops_per_s"), 7 / EXEC_SECONDS);
 	assert_int_equal(get_int(r, "errors"), 2);
 	assert_double_is(get_real(r, "max_latency_ms"), 10.0);
 	assert_double_is(get_real(r, "setup_s"), 0.5);
@@ -1154,7 +1155,7 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_double_is(get_real(r, "op_clock_hz"), 2.1e9);
 	assert_int_equal(get_int(get(r, "straddled"), "count"), 0);	/* none recorded */
 	assert_null_at(get(r, "straddled"), "max_ms");
-	assert_int_equal(json_object_size(r), 19);
+	assert_int_equal(json_object_size(r), 20);
 }
 
 static void json_verify_holds_the_figures_with_verify(void **state)
