@@ -54,6 +54,7 @@
 #ifndef DBENCH_OUTFILE_H
 #define DBENCH_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <talloc.h>
 
@@ -90,6 +91,14 @@ int outfile_error(const struct outfile *o);
  * stream counts), and frees the outfile either way.
  */
 int outfile_commit(struct outfile *o);
+
+/*
+ * Whether two output paths would write one file, so that the second would
+ * lose the first: the same name, or the same regular file under two
+ * names ("-" twice is standard output twice).  A character device such
+ * as /dev/null may take any number.
+ */
+bool outfile_same(const char *a, const char *b);
 
 /* What an error of this module means, for "cannot write JSON to 'x': %s":
  * strerror(err), or words of our own for OUTFILE_EKIND and

@@ -614,6 +614,13 @@ static int check_destinations(const struct sweep_plan *sp)
 				out[i].path, outfile_strerror(err));
 			return EXIT_BAD_INPUT;
 		}
+		for (size_t j = 0; out[i].path && j < i; j++) {
+			if (out[j].path && outfile_same(out[i].path, out[j].path)) {
+				say("%s and %s would both be written to '%s': give each its own"
+				    " file\n", out[j].what, out[i].what, out[i].path);
+				return EXIT_BAD_INPUT;
+			}
+		}
 	}
 	return EXIT_OK;
 }

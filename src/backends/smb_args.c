@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/smb_args.h"
+#include "infile.h"
 #include "secret.h"
 
 /* ---- the share ---- */
@@ -214,58 +216,72 @@ static bool smb_args_key(const char *line, const char *k, const char **val)
 	return true;
 }
 
+/* One line of a credentials file, blanks before it skipped: false with
+ * *msg (on tmp) when it is wrong or memory runs out. */
+static bool smb_args_cred_line(TALLOC_CTX *tmp, const char *l, const char *path,
+			       unsigned lineno, struct smb_creds *creds, char **msg)
+{
+	const char *val;
+
+	if (*l == '\0' || *l == '#' || *l == ';')
+		return true;
+	if (smb_args_key(l, "username", &val))
+		return smb_args_user(tmp, val, talloc_asprintf(tmp, "%s:%u", path, lineno), creds,
+				     msg);
+	bool ok = true;
+	if (smb_args_key(l, "password", &val))
+		ok = creds->password || (creds->password = smb_args_password(tmp, val, strlen(val)));
+	else if (smb_args_key(l, "domain", &val))
+		ok = !*val || smb_args_take(tmp, &creds->domain, val, strlen(val));
+	else if (!smb_args_key(l, "realm", &val)) {
+		*msg = talloc_asprintf(tmp, "%s:%u: not 'username = ...', 'password = ...',"
+				       " 'domain = ...' or 'realm = ...'", path, lineno);
+		return false;
+	}
+	if (!ok)
+		*msg = talloc_strdup(tmp, "out of memory");
+	return ok;
+}
+
 bool smb_args_credentials_file(TALLOC_CTX *mem_ctx, const char *path,
 			       struct smb_creds *creds, char **err)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
-	char *line = NULL, *msg = NULL;
-	size_t cap = 0;
+	char line[SMB_ARGS_LINE_MAX + 2], *msg = NULL;
+	const char *why;
 	unsigned lineno = 0;
 	bool ok = false;
-	FILE *f = fopen(path, "re");
+	/* a regular file, or a pipe (<(pass show smb)) that is written to in time;
+	 * never a device that would not end (infile.h) */
+	int fd = infile_open(tmp, path, INFILE_REGULAR | INFILE_PIPE, SMB_ARGS_PIPE_WAIT_S, &why);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
 	if (!f) {
-		msg = talloc_asprintf(tmp, "--smb-credentials '%s': %s", path, strerror(errno));
+		msg = talloc_asprintf(tmp, "--smb-credentials '%s': %s", path,
+				      fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
-	for (ssize_t n; (n = getline(&line, &cap, f)) >= 0;) {
-		const char *val, *l = line;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
 		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		l += strspn(l, " \t");
-		if (*l == '\0' || *l == '#' || *l == ';')
-			continue;
-		if (smb_args_key(l, "username", &val)) {
-			if (!smb_args_user(tmp, val, talloc_asprintf(tmp, "%s:%u", path, lineno),
-					   creds, &msg))
-				goto out;
-		} else if (smb_args_key(l, "password", &val)) {
-			if (!creds->password && !(creds->password = smb_args_password(tmp, val,
-										      strlen(val))))
-				goto oom;
-		} else if (smb_args_key(l, "domain", &val)) {
-			if (*val && !smb_args_take(tmp, &creds->domain, val, strlen(val)))
-				goto oom;
-		} else if (!smb_args_key(l, "realm", &val)) {
-			msg = talloc_asprintf(tmp, "%s:%u: not 'username = ...', 'password = ...',"
-					      " 'domain = ...' or 'realm = ...'", path, lineno);
+		if (n > 0 && line[n - 1] != '\n' && !feof(f)) {
+			msg = talloc_asprintf(tmp, "%s:%u: a line longer than %d bytes", path, lineno,
+					      SMB_ARGS_LINE_MAX);
 			goto out;
 		}
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (!smb_args_cred_line(tmp, line + strspn(line, " \t"), path, lineno, creds, &msg))
+			goto out;
 	}
-	if (ferror(f)) {
+	if (ferror(f))
 		msg = talloc_asprintf(tmp, "--smb-credentials '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	ok = true;
-	goto out;
-oom:
-	msg = talloc_strdup(tmp, "out of memory");
+	else
+		ok = true;
 out:
-	if (line) {
-		memset(line, 0, cap);	/* it held the password */
-		free(line);
-	}
+	explicit_bzero(line, sizeof(line));	/* it held the password */
 	if (f)
 		fclose(f);
 	/* What was taken from the file belongs to the caller now. */

@@ -20,6 +20,8 @@
 #include <talloc.h>
 
 #define SMB_DEFAULT_PORT 445
+#define SMB_ARGS_LINE_MAX 4096	/* bytes of a credentials file's line */
+#define SMB_ARGS_PIPE_WAIT_S 10	/* for a credentials pipe's first bytes */
 
 /* Where on the server the run's files go: SHARE/PATH/clients. */
 struct smb_share {

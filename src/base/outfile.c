@@ -444,6 +444,25 @@ out:
 	return err;
 }
 
+bool outfile_same(const char *a, const char *b)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	struct outfile_target ta, tb;
+	bool same;
+
+	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		same = strcmp(a, b) == 0;
+	else if (!tmp || outfile_follow(tmp, a, &ta) != 0 || outfile_follow(tmp, b, &tb) != 0)
+		same = strcmp(a, b) == 0;	/* one cannot be written at all */
+	else if (ta.st.st_mode && tb.st.st_mode)	/* both there: one file, not a device */
+		same = S_ISREG(ta.st.st_mode) && ta.st.st_dev == tb.st.st_dev &&
+		       ta.st.st_ino == tb.st.st_ino;
+	else		/* a name to be made: the same name, its links followed */
+		same = strcmp(ta.dest, tb.dest) == 0;
+	talloc_free(tmp);
+	return same;
+}
+
 const char *outfile_strerror(int err)
 {
 	if (err == OUTFILE_EKIND)

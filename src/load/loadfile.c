@@ -29,6 +29,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include "infile.h"
 #include "loadfile.h"
 #include "load/strset.h"
 #include "load/blockload.h"
@@ -1380,43 +1381,17 @@ static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len
 
 /*
  * Open the loadfile: a regular file, or a pipe (a FIFO, /dev/stdin from a
- * shell pipeline) whose writer has something within LOADFILE_PIPE_WAIT_S;
- * anything else (a device such as /dev/zero, a directory) is refused, and
- * the open itself never waits for a FIFO's writer.  Returns a blocking
- * descriptor, or -1 with *err set.
+ * shell pipeline) whose writer has something within LOADFILE_PIPE_WAIT_S
+ * (infile.h).  Returns a blocking descriptor, or -1 with *err set.
  */
 static int open_loadfile(TALLOC_CTX *mem_ctx, const char *path, char **err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	const char *why = NULL;
+	const char *why;
+	int fd = infile_open(mem_ctx, path, INFILE_REGULAR | INFILE_PIPE, LOADFILE_PIPE_WAIT_S,
+			     &why);
 
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		why = strerror(errno);
-	} else if (S_ISFIFO(st.st_mode)) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int r;
-		while ((r = poll(&pfd, 1, LOADFILE_PIPE_WAIT_S * 1000)) < 0 && errno == EINTR)
-			;
-		if (r == 0)
-			why = talloc_asprintf(mem_ctx, "a pipe with nothing written to it within %d s",
-					      LOADFILE_PIPE_WAIT_S);
-		else if (r < 0)
-			why = strerror(errno);
-	} else if (S_ISDIR(st.st_mode)) {
-		why = strerror(EISDIR);
-	} else if (!S_ISREG(st.st_mode)) {
-		why = "not a regular file or a pipe";
-	}
-	if (!why && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
-		why = strerror(errno);
-	if (why) {
+	if (fd < 0)
 		*err = talloc_asprintf(mem_ctx, "cannot open loadfile '%s': %s", path, why);
-		if (fd >= 0)
-			close(fd);
-		errno = EINVAL;
-		return -1;
-	}
 	return fd;
 }
 

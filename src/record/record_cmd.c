@@ -21,6 +21,7 @@
 #include "badopt.h"
 #include "exitcode.h"
 #include "loadfile.h"
+#include "infile.h"
 #include "outfile.h"
 #include "progname.h"
 #include "record.h"
@@ -419,7 +420,7 @@ static const char **convert_files(TALLOC_CTX *mem_ctx, const struct options *o, 
 {
 	struct stat st;
 
-	if (o->nrest == 1 && stat(o->rest[0], &st) != 0) {
+	if (o->nrest == 1 && stat(o->rest[0], &st) != 0 && errno == ENOENT) {
 		char *dir = talloc_strdup(mem_ctx, o->rest[0]);
 		char *slash = strrchr(dir, '/');
 		const char *base = slash ? slash + 1 : dir;
@@ -431,6 +432,17 @@ static const char **convert_files(TALLOC_CTX *mem_ctx, const struct options *o, 
 		say("cannot open '%s': %s (nor is it the prefix of strace -ff files)\n", o->rest[0],
 		    strerror(ENOENT));
 		return NULL;
+	}
+	/* Each is read more than once: a regular file, never a pipe or a device
+	 * that would hold or never end the reading (infile.h). */
+	for (size_t i = 0; i < o->nrest; i++) {
+		const char *why;
+		int fd = infile_open(mem_ctx, o->rest[i], INFILE_REGULAR, 0, &why);
+		if (fd < 0) {
+			say("cannot open '%s': %s\n", o->rest[i], why);
+			return NULL;
+		}
+		close(fd);
 	}
 	*n = o->nrest;
 	return o->rest;

@@ -149,6 +149,22 @@ expect_match "$(cat "$T/err")" "cannot write the plot to 'dir.json': Is a direct
 expect_eq "$out" "" "output of a series refused before it started"
 end
 
+begin "two outputs of a series naming one file are refused before the first run (the first would be lost)"
+out=$(run --repeat=1 --settle=0 --json=same.out --csv=same.out 1 2>"$T/err"); rc=$?
+expect_status $rc 2
+expect_match "$(cat "$T/err")" "^dbench: CSV and JSON would both be written to 'same.out': give each its own file\$"
+expect_eq "$out" "" "output of a series refused before it started"
+ln -s same.out alias.out
+run --repeat=1 --settle=0 --json=alias.out --plot=same.out 1 >/dev/null 2>"$T/err"; rc=$?
+expect_status $rc 2
+run --repeat=1 --settle=0 --json=- --csv=- 1 >/dev/null 2>"$T/err"; rc=$?
+expect_status $rc 2
+if [ -c null2 ]; then	# a device takes any number
+	run --repeat=1 --settle=0 --json=null2 --csv=null2 1 >/dev/null 2>"$T/err"; rc=$?
+	expect_status $rc 0
+fi
+end
+
 begin "compare --plot: a directory refused before the report (exit 2), a full device exit 1"
 run --json="$T/a.json" 1 >/dev/null && run --json="$T/b.json" 1 >/dev/null ||
 	fail "the runs to compare failed"

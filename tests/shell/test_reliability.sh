@@ -108,7 +108,7 @@ end
 begin "a device or a FIFO nobody writes to is refused, not read forever"
 out=$("$DBENCH" --check-loadfile -c /dev/zero 2>&1); rc=$?
 expect_status $rc 2
-expect_eq "$out" "dbench: cannot open loadfile '/dev/zero': not a regular file or a pipe"
+expect_eq "$out" "dbench: cannot open loadfile '/dev/zero': a character device, not a regular file or a pipe"
 mkfifo "$T/fifo"
 start=$(date +%s)
 out=$(timeout 60 "$DBENCH" -t 2 -c "$T/fifo" -D "$T" 1 2>&1); rc=$?
