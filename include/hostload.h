@@ -48,6 +48,9 @@ struct hostload_sched {
 
 /* One reading: the machine and each of the run's processes. */
 struct hostload_reading {
+	double t_s;			/* when, on the monotonic clock: the middle of
+					 * the reading (on a busy machine reading every
+					 * process takes a while) */
 	bool cpu_ok;			/* /proc/stat was read */
 	struct hostload_cpu cpu;
 	double loadavg[3];		/* 1, 5 and 15 minutes; NAN unread */
@@ -62,7 +65,8 @@ struct hostload_reading {
 struct hostload {
 	bool measured;		/* both readings were taken */
 	unsigned cpus;		/* online CPUs */
-	double window_s;	/* between the readings */
+	double window_s;	/* between the readings (near the execute window's
+				 * length, a reading's time more or less) */
 	double other_cpu_s;	/* busy CPU time less the run's own (0 at least) */
 	double other_cpu_pct;	/* of all CPUs' time in the window */
 	double own_cpu_s;	/* the run's processes' and the driver's */
@@ -96,8 +100,10 @@ bool hostload_parse_loadavg(const char *text, double avg[3]);
 void hostload_read(TALLOC_CTX *mem_ctx, struct hostload_reading *r, const pid_t *pids,
 		   size_t n, size_t nclients);
 
-/* The figures between readings a and b, window_s apart, on a machine of
- * cpus CPUs: processes count where read at both. */
+/* The figures between readings a and b, on a machine of cpus CPUs:
+ * processes count where read at both.  The window is the time between
+ * the readings (window_s where either has no time), so that the shares
+ * are of the time the counters cover; a share is never above 100 %. */
 void hostload_figures(struct hostload *h, const struct hostload_reading *a,
 		      const struct hostload_reading *b, double window_s, unsigned cpus);
 

@@ -18,6 +18,7 @@
 #include "cli_ab.h"
 #include "cluster.h"
 #include "progname.h"
+#include "secret.h"
 
 /* ab's own options, and whether each takes a value. */
 struct ab_words {
@@ -140,15 +141,17 @@ static const char *bad_ab_option(const struct ab_words *w, struct ab_plan *ap)
 	return NULL;
 }
 
-/* The side's words joined back into one line, after cli_parse() blanked
- * any password among them: for the record and the progress lines. */
+/* The side's words joined back into one line, any password among them
+ * masked (secret.h): for the record and the progress lines. */
 static char *side_text(TALLOC_CTX *ctx, int n, const char **words)
 {
 	char *text = talloc_strdup(ctx, "");
 
-	for (int i = 0; text && i < n; i++)
-		text = talloc_asprintf_append(text, strpbrk(words[i], " \t'\"") ? "%s'%s'" : "%s%s",
-					      i ? " " : "", words[i]);
+	for (int i = 0; text && i < n; i++) {
+		const char *w = secret_mask_word(text, words[i], i ? words[i - 1] : NULL);
+		text = w ? talloc_asprintf_append(text, strpbrk(w, " \t'\"") ? "%s'%s'" : "%s%s",
+						  i ? " " : "", w) : NULL;
+	}
 	return text;
 }
 
@@ -161,8 +164,8 @@ static bool side_plan(TALLOC_CTX *ctx, int s, const char *opts, const char **com
 	const char **side = NULL, **words;
 	int perr = *opts ? poptParseArgvString(opts, &nside, &side) : 0;
 
-	if (perr) {
-		say("--%c '%s': %s\n", "ab"[s], opts, poptStrerror(perr));
+	if (perr) {	/* not echoed: it may hold a password */
+		say("--%c: cannot split its options into words: %s\n", "ab"[s], poptStrerror(perr));
 		return false;
 	}
 	words = talloc_array(ctx, const char *, ncommon + nside + 2);
@@ -188,7 +191,7 @@ static bool side_plan(TALLOC_CTX *ctx, int s, const char *opts, const char **com
 		say("--a and --b take the options of a run, not --help, --version or"
 		    " --check-loadfile\n");
 	say("(in side %s's run: the shared options and --%c='%s')\n", s ? "B" : "A", "ab"[s],
-	    opts);
+	    *text ? *text : "?");
 	return false;
 }
 

@@ -72,6 +72,7 @@ struct compare_row {
 	/* compare_pooled_p99(): the means are the sides' pooled p99s, and the
 	 * test (t, df, p, interval, verdict) is of the shares below */
 	bool pooled;
+	bool rank;			/* judged by the rank test (compare_rank_instead()) */
 	double above_a, above_b;	/* mean % of a run's operations above the
 					 * joint p99; NAN when not pooled */
 	/* compare_throughput(): whether the machine could explain a
@@ -96,6 +97,14 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 bool compare_pooled_p99(struct compare_row *row, const struct rundoc_group *ga,
 			const struct rundoc_group *gb, const char *op, double alpha);
 
+/* Where the normal assumption is weak (shares of operations, bounded and
+ * skewed): the row judged by the Mann-Whitney rank test instead of
+ * Welch's, when its smallest p-value with na and nb runs is below alpha
+ * (4 runs a side at 0.05); the interval, t and df are then NAN and
+ * row->rank is set.  The direction is that of the means. */
+void compare_rank_instead(struct compare_row *row, const double *a, size_t na,
+			  const double *b, size_t nb, double alpha, bool higher_is_better);
+
 /* Whether a throughput row fails --fail-above=pct: significantly slower
  * by more than pct percent, and nothing of the machine's could explain
  * it; an untested row never does. */
@@ -115,7 +124,8 @@ struct compare_trust {
 	double wait[2];			/* the mean of host.cpu_wait_pct */
 	double other[2], steal[2];	/* ... of host.other_cpu_pct, steal_pct */
 	double load_lo[2], load_hi[2];	/* the 1-minute load averages seen */
-	double wait_p;			/* Welch's p, the waits of A against B's */
+	double wait_p;			/* the waits of A against B's: the rank test's p
+					 * where it can reach alpha, else Welch's */
 	double adjusted_p;		/* ... of throughput / (1 - wait) */
 	double adjusted_diff;		/* its mean B - mean A */
 	double drift_rho[2], drift_p[2];	/* Spearman's rho of throughput over the

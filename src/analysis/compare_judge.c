@@ -71,6 +71,22 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 		row->verdict = (diff > 0) == higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
 }
 
+void compare_rank_instead(struct compare_row *row, const double *a, size_t na,
+			  const double *b, size_t nb, double alpha, bool higher_is_better)
+{
+	double diff = row->mean_b - row->mean_a;
+
+	if (!row->tested || !(numstat_rank_test_min_p(na, nb) < alpha))
+		return;
+	row->p = numstat_rank_test(a, na, b, nb);
+	row->t = row->df = row->ci_low = row->ci_high = NAN;
+	row->rank = true;
+	if (diff == 0 || !(row->p < alpha))
+		row->verdict = COMPARE_NO_CHANGE;
+	else
+		row->verdict = (diff > 0) == higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
+}
+
 bool compare_fails(const struct compare_row *row, double pct)
 {
 	return row->verdict == COMPARE_WORSE && row->doubt == COMPARE_SOUND &&

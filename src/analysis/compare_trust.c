@@ -66,8 +66,9 @@ static bool side_figures(struct compare_trust *t, int s, const struct rundoc_gro
 		const json_t *run = g->runs[i];
 		start[i] = run_start(run);
 		wait[i] = run_figure(run, "host.cpu_wait_pct");
-		host = host && wait[i] >= 0 && wait[i] < 100;
-		adjusted[i] = g->mb_s[i] / (1 - wait[i] / 100);
+		host = host && wait[i] >= 0 && wait[i] <= 100;
+		/* a run that waited all its time would have had no limit: 99 % */
+		adjusted[i] = g->mb_s[i] / (1 - fmin(wait[i], 99) / 100);
 		t->other[s] += run_figure(run, "host.other_cpu_pct") / g->nruns;
 		t->steal[s] += run_figure(run, "host.steal_pct") / g->nruns;
 		for (int end = 0; end < 2; end++) {	/* the 1-minute average at both */
@@ -149,8 +150,10 @@ void compare_trust(struct compare_trust *t, const struct rundoc_group *ga,
 				   adj + ga->nruns);
 	t->host = host_a && host_b;
 	if (t->host && ga->nruns >= 2 && gb->nruns >= 2) {
-		t->wait_p = numstat_welch(wait, ga->nruns, wait + ga->nruns, gb->nruns, NULL,
-					    NULL);
+		/* shares of time, bounded: the rank test where it can tell */
+		t->wait_p = numstat_rank_test_min_p(ga->nruns, gb->nruns) < alpha
+			? numstat_rank_test(wait, ga->nruns, wait + ga->nruns, gb->nruns)
+			: numstat_welch(wait, ga->nruns, wait + ga->nruns, gb->nruns, NULL, NULL);
 		t->adjusted_p = numstat_welch(adj, ga->nruns, adj + ga->nruns, gb->nruns, NULL,
 						NULL);
 		t->adjusted_diff = numstat_mean(adj + ga->nruns, gb->nruns) -

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hostload.h"
@@ -83,7 +84,9 @@ void hostload_read(TALLOC_CTX *mem_ctx, struct hostload_reading *r, const pid_t 
 		   size_t n, size_t nclients)
 {
 	char buf[1024];
+	struct timespec t0, t1;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	*r = (struct hostload_reading){ .loadavg = { NAN, NAN, NAN }, .nclients = nclients };
 	/* the "cpu" line comes first: the start of the file is enough */
 	r->cpu_ok = read_small("/proc/stat", buf, sizeof(buf)) &&
@@ -94,21 +97,21 @@ void hostload_read(TALLOC_CTX *mem_ctx, struct hostload_reading *r, const pid_t 
 	r->self_s = self_cpu_s();
 	r->proc = talloc_zero_array(mem_ctx, struct hostload_sched, n ? n : 1);
 	r->proc_ok = talloc_zero_array(mem_ctx, bool, n ? n : 1);
-	if (!r->proc || !r->proc_ok)
-		return;		/* nprocs 0: no process read */
-	r->nprocs = n;
-	for (size_t i = 0; i < n; i++) {
+	r->nprocs = r->proc && r->proc_ok ? n : 0;	/* 0: no process read */
+	for (size_t i = 0; i < r->nprocs; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pids[i]);
 		r->proc_ok[i] = pids[i] > 0 && read_small(path, buf, sizeof(buf)) &&
 				hostload_parse_schedstat(buf, &r->proc[i]);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->t_s = (t0.tv_sec + t1.tv_sec) / 2.0 + (t0.tv_nsec + t1.tv_nsec) / 2e9;
 }
 
-/* d of a / b in percent, NAN where b is not above 0. */
+/* a of b in percent, 100 at most; NAN where b is not above 0. */
 static double pct(double a, double b)
 {
-	return b > 0 ? 100 * a / b : NAN;
+	return b > 0 ? fmin(100, 100 * a / b) : NAN;
 }
 
 void hostload_figures(struct hostload *h, const struct hostload_reading *a,
@@ -117,6 +120,8 @@ void hostload_figures(struct hostload *h, const struct hostload_reading *a,
 	double own = b->self_s - a->self_s, wait = 0;
 	unsigned read = 0;
 
+	if (a->t_s > 0 && b->t_s > a->t_s)
+		window_s = b->t_s - a->t_s;
 	*h = (struct hostload){ .measured = true, .cpus = cpus, .window_s = window_s,
 				.clients = (unsigned)a->nclients };
 	for (int i = 0; i < 3; i++) {

@@ -108,7 +108,10 @@ done
 expect_eq "$(jq .host.cpus "$T/r.json")" "$(getconf _NPROCESSORS_ONLN)" "host.cpus"
 expect_eq "$(jq '[.host.client_processes, .host.client_processes_read]' -c "$T/r.json")" "[3,3]" \
 	"client processes read"
-jq -e '(.host.window_s - .result.elapsed_s | fabs) < 0.05' "$T/r.json" >/dev/null ||
+# the readings' own times: the execute window's ends, a reading's time
+# more or less (reading every client under a load average of 100 or more
+# has taken a good tenth of a second)
+jq -e '(.host.window_s - .result.elapsed_s | fabs) < 0.5' "$T/r.json" >/dev/null ||
 	fail "host.window_s $(jq .host.window_s "$T/r.json") is not the execute window"
 jq -e '.host | .other_cpu_s >= 0 and .own_cpu_s > 0 and .steal_s >= 0 and
 	.cpu_wait_pct >= 0 and .cpu_wait_pct <= 100 and .other_cpu_pct >= 0 and

@@ -104,7 +104,8 @@ static void a_process_read_at_one_end_only_is_left_out(void **state)
 	(void)state;
 	hostload_figures(&h, &a, &b, 1, 1);
 	assert_int_equal(h.procs_read, 1);
-	assert_near(h.cpu_wait_pct, 200, 1e-9);	/* 2 s of its 1: a made-up reading */
+	/* 2 s of its 1 (a made-up reading): a share is 100 % at most */
+	assert_near(h.cpu_wait_pct, 100, 1e-9);
 	/* busy 0.5 s, own 1 s: ticks are coarse, and no other work is 0 */
 	assert_near(h.other_cpu_s, 0, 0);
 	/* without /proc/stat, no figures of the machine */
@@ -112,6 +113,26 @@ static void a_process_read_at_one_end_only_is_left_out(void **state)
 	hostload_figures(&h, &a, &b, 1, 1);
 	assert_true(isnan(h.other_cpu_s) && isnan(h.steal_pct));
 	assert_near(h.cpu_wait_s, 2, 1e-9);
+}
+
+static void the_window_is_the_time_between_the_readings(void **state)
+{
+	/* the execute window was 4 s, but the readings were taken 5 s apart
+	 * (a busy machine delayed the second): the clients' 3 s of waiting is
+	 * 30 % of their 2 x 5 s, not 37.5 % of 2 x 4 s */
+	struct hostload_sched pa[3] = { { 10, 5 }, { 20, 5 }, { 1, 0 } };
+	struct hostload_sched pb[3] = { { 11, 7 }, { 21.5, 6 }, { 1.1, 0.5 } };
+	bool ok[3] = { true, true, true };
+	struct hostload_reading a = reading(100, 10, 3, pa, ok), b = reading(107, 10.4, 3.4, pb, ok);
+	struct hostload h;
+
+	(void)state;
+	a.t_s = 1000;
+	b.t_s = 1005;
+	hostload_figures(&h, &a, &b, 4, 2);
+	assert_near(h.window_s, 5, 1e-9);
+	assert_near(h.cpu_wait_pct, 30, 1e-9);
+	assert_near(h.other_cpu_pct, 40, 1e-9);	/* 4 s of 2 x 5 */
 }
 
 static void a_reading_of_this_process_is_whole(void **state)
@@ -128,6 +149,7 @@ static void a_reading_of_this_process_is_whole(void **state)
 	assert_int_equal(r.nprocs, 1);
 	assert_true(r.proc_ok[0]);
 	assert_true(r.proc[0].run_s > 0);
+	assert_true(r.t_s > 0);
 	pid_t gone = 0;
 	hostload_read(ctx, &r, &gone, 1, 1);
 	assert_false(r.proc_ok[0]);
@@ -141,6 +163,7 @@ int main(void)
 		cmocka_unit_test(schedstat_gives_the_time_on_a_cpu_and_waiting_for_one),
 		cmocka_unit_test(the_window_is_other_work_steal_and_the_clients_wait),
 		cmocka_unit_test(a_process_read_at_one_end_only_is_left_out),
+		cmocka_unit_test(the_window_is_the_time_between_the_readings),
 		cmocka_unit_test(a_reading_of_this_process_is_whole),
 	};
 
