@@ -190,7 +190,9 @@ else
 		else
 			oom=$((oom + 1))
 			expect_status $rc 1
-			expect_match "$out" '^dbench: .*(out of memory|Cannot allocate memory)'
+			# said on stderr where the parent ran out, or as the run's
+			# failure where a client process could not be started
+			expect_match "$out" '^(dbench: |FAILED: ).*(out of memory|Cannot allocate memory)'
 		fi
 		v=$((v + 250))
 	done
