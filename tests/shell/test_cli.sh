@@ -8,6 +8,22 @@ expect_status $rc 0
 expect_match "$out" '^dbench [0-9]+\.[0-9]+\.[0-9]+$'
 end
 
+begin "the version sorts after dbench 4.0 and 5.0, the tools it replaces, in --version, JSON and both banners"
+v=$("$DBENCH" --version | awk '{ print $2 }')
+if command -v dpkg >/dev/null 2>&1; then
+	dpkg --compare-versions "$v" gt 5.0 || fail "$v does not sort after 5.0"
+	dpkg --compare-versions "$v" gt "$(dpkg-query -W -f '${Version}' dbench 2>/dev/null || echo 4.0)" ||
+		fail "$v does not sort after the installed dbench 4.0"
+fi
+expect_eq "$(printf '%s\n%s\n' "$v" 5.0 | sort -V | tail -n 1)" "$v" "sort -V against 5.0"
+mkdir -p "$T/v"
+"$DBENCH" -t 1 --warmup 0 -D "$T/v" --backend=null --json="$T/v.json" 1 >"$T/v.out" 2>&1
+expect_eq "$(jq -r .dbench_version "$T/v.json")" "$v" "JSON dbench_version"
+expect_eq "$(head -n 1 "$T/v.out" | awk '{ print $2 }')" "$v:" "classic banner"
+"$DBENCH" -t 1 --warmup 0 -D "$T/v" --backend=null --output-format=dbench4 1 >"$T/v4.out" 2>&1
+expect_eq "$(head -n 1 "$T/v4.out")" "dbench version $v - the dbench 4.00 output layout" "dbench4 banner"
+end
+
 begin "--help lists the options and exits 0"
 out=$("$DBENCH" --help); rc=$?
 expect_status $rc 0

@@ -20,6 +20,14 @@ bad=$(grep -rnE '^(<<<<<<<|=======|>>>>>>>)( |$)' "$TOP/man" "$TOP/README" "$TOP
 expect_eq "$bad" "" "conflict markers"
 end
 
+begin "the manual pages carry the version of include/version.h, which --version prints"
+v=$(sed -n 's/^#define DBENCH_VERSION "\(.*\)"$/\1/p' "$TOP/include/version.h")
+expect_eq "$("$DBENCH" --version)" "dbench $v" "--version"
+for m in dbench tbench tbench_srv; do
+	expect_eq "$(awk '$1 == ".TH" { print $6 }' "$TOP/man/$m.1")" "$v\"" "$m.1's .TH version"
+done
+end
+
 begin "dbench.1 documents every option that --help lists"
 page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
 for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
