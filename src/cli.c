@@ -30,7 +30,14 @@
 #define WARMUP_DEFAULT INT_MIN	/* --warmup not given: a fifth of the time limit */
 #define SPEED_DEFAULT (-1.0)	/* --replay-speed not given: 1 */
 #define NOT_GIVEN INT_MIN	/* --repeat or --settle not given (-1 is bad input) */
+/* What --help says of the built-in workload against dbench 4.0's: KB (10^3
+ * bytes) moved a loadfile operation, --check-loadfile's bytes_read plus
+ * bytes_written over operations (test_cli checks both figures). */
+#define BUILTIN_KB_PER_OP "3.0"
+#define CLIENT_TXT_KB_PER_OP "5.4"
 #define OPT_TIMELIMIT 1		/* poptGetNextOpt()'s value for -t */
+#define OPT_DIRECTORY 2		/* -D DIR, added to cl->dirs by add_word() */
+#define OPT_PROBE 3		/* --probe[=DIR], added to cl->probes */
 
 struct cmdline {
 	int timelimit;
@@ -75,6 +82,10 @@ struct cmdline {
  * backends' own options follow these (backend_option_table()).
  */
 #define FIELD(f) ((void *)offsetof(struct cmdline, f))
+/* An option whose every use the parse loop takes (a list: -D, --probe).
+ * Not popt's POPT_ARG_ARGV, which --help shows as "-D, --directory DIR"
+ * and "--probe[ DIR]" where every other option reads "--opt=ARG". */
+#define BY_LOOP ((void *)UINTPTR_MAX)
 
 static const struct poptOption options[] = {
 	{ "timelimit", 't', POPT_ARG_INT, FIELD(timelimit), OPT_TIMELIMIT,
@@ -85,8 +96,12 @@ static const struct poptOption options[] = {
 	  "once the run ends, a client or the probe that has not stopped within"
 	  " this long, or an MPI rank silent this long, fails the run (default 10)", "SECS" },
 	{ "loadfile", 'c', POPT_ARG_STRING, FIELD(loadfile), 0,
-	  "loadfile to replay (default: the built-in one; .gz is read too)", "FILE" },
-	{ "directory", 'D', POPT_ARG_ARGV, FIELD(dirs), 0,
+	  "loadfile to replay, a path or an installed one's name; .gz is read too"
+	  " (default: the built-in one, which moves " BUILTIN_KB_PER_OP " KB an"
+	  " operation where dbench 4.0's client.txt moves " CLIENT_TXT_KB_PER_OP
+	  " KB, so its MB/sec is lower than 4.0's: -c /usr/share/dbench/client.txt"
+	  " replays 4.0's workload)", "FILE" },
+	{ "directory", 'D', POPT_ARG_STRING, BY_LOOP, OPT_DIRECTORY,
 	  "target directory (default .); repeat to spread clients", "DIR" },
 	{ "sync", 's', POPT_ARG_NONE, FIELD(sync_open), 0,
 	  "open files O_SYNC", NULL },
@@ -153,10 +168,11 @@ static const struct poptOption options[] = {
 	{ "think-time", 0, POPT_ARG_STRING, FIELD(think), 0,
 	  "pause before each operation: USEC, or exp:USEC for an exponential"
 	  " pause with that mean (not counted in latency)", "[exp:]USEC" },
-	{ "probe", 0, POPT_ARG_ARGV | POPT_ARGFLAG_OPTIONAL, FIELD(probes), 0,
+	{ "probe", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, BY_LOOP, OPT_PROBE,
 	  "time an ls -l of DIR once a second during the run (default: a"
 	  " directory of 3000 files made for it in clients/); repeat for a process"
-	  " per directory", "DIR" },
+	  " per directory (DIR: a word after --probe that is no number or option)",
+	  "DIR" },
 	{ "force", 0, POPT_ARG_NONE, FIELD(force), 0,
 	  "write a device or file that is mounted or in use (block)", NULL },
 	{ "backend", 'B', POPT_ARG_STRING, FIELD(backend), 0,
@@ -200,25 +216,76 @@ static bool parse_think(const char *s, double *us, bool *exp)
 	       (*s >= '0' && *s <= '9');
 }
 
+/* Whether a word after a bare --probe is its DIR: not an option, not
+ * "--", and not a whole number (that is NPROCS: "--probe 4"). */
+static bool probe_dir_word(const char *w)
+{
+	return w && *w && *w != '-' && w[strspn(w, "0123456789")] != '\0';
+}
+
 /*
  * popt takes the word after an option whose argument is optional as that
  * argument (unless it starts with '-'), so "--probe 4" would probe a
- * directory "4" and lose NPROCS.  As with getopt, an optional argument
- * must be joined with '=': a bare --probe becomes "--probe=", an empty
- * DIR, before popt sees it.  Words after "--" are left alone.
+ * directory "4" and lose NPROCS.  So the word after a bare --probe is
+ * joined to it only when it is a directory's name (probe_dir_word(): "--probe
+ * /mnt/x 4"), and else the option becomes "--probe=", an empty DIR, before
+ * popt sees it; --help says so.  Words after "--" are left alone.  *argc
+ * becomes the count of the words returned.
  */
-static const char **join_optional_args(TALLOC_CTX *mem_ctx, int argc, const char **argv)
+static const char **join_optional_args(TALLOC_CTX *mem_ctx, int *argc, const char **argv)
 {
-	const char **out = talloc_array(mem_ctx, const char *, argc + 1);
+	const char **out = talloc_array(mem_ctx, const char *, *argc + 1);
 	bool options = true;
+	int n = 0;
 
-	for (int i = 0; out && i < argc; i++) {
+	for (int i = 0; out && i < *argc; i++) {
 		options = options && strcmp(argv[i], "--") != 0;
-		out[i] = options && strcmp(argv[i], "--probe") == 0 ? "--probe=" : argv[i];
+		if (!options || strcmp(argv[i], "--probe") != 0)
+			out[n++] = argv[i];
+		else if (i + 1 < *argc && probe_dir_word(argv[i + 1]))
+			out[n++] = talloc_asprintf(out, "--probe=%s", argv[++i]);
+		else
+			out[n++] = "--probe=";
 	}
-	if (out)
-		out[argc] = NULL;
+	if (out) {
+		out[n] = NULL;
+		*argc = n;
+	}
 	return out;
+}
+
+/* Appends popt's malloc()ed word to a NULL-ended malloc()ed list (cl's
+ * dirs or probes, which free_cmdline() frees).  False when out of memory. */
+static bool add_word(const char ***list, char *word)
+{
+	size_t n = 0;
+
+	while (*list && (*list)[n])
+		n++;
+	const char **grown = word ? realloc(*list, (n + 2) * sizeof(**list)) : NULL;
+	if (!grown) {
+		free(word);
+		return false;
+	}
+	grown[n] = word;
+	grown[n + 1] = NULL;
+	*list = grown;
+	return true;
+}
+
+/* An option the parse loop takes (poptGetNextOpt's value opt): 0, or
+ * POPT_ERROR_MALLOC when its word could not be kept. */
+static int take_option(struct cmdline *cl, poptContext pc, int opt)
+{
+	cl->timelimit_given = cl->timelimit_given || opt == OPT_TIMELIMIT;
+	if (opt == OPT_DIRECTORY || opt == OPT_PROBE) {
+		char *word = poptGetOptArg(pc);	/* malloc()ed; NULL for a bare --probe */
+		if (!word)
+			word = strdup("");
+		if (!add_word(opt == OPT_DIRECTORY ? &cl->dirs : &cl->probes, word))
+			return POPT_ERROR_MALLOC;
+	}
+	return 0;
 }
 
 /* popt hands string and argv results over as malloc()ed memory. */
@@ -871,7 +938,7 @@ static struct poptOption *option_table(struct cmdline *cl)
 
 	for (size_t i = 0; t && i + 1 < n; i++) {
 		t[i] = options[i];
-		t[i].arg = (char *)cl + (uintptr_t)options[i].arg;
+		t[i].arg = options[i].arg == BY_LOOP ? NULL : (char *)cl + (uintptr_t)options[i].arg;
 	}
 	if (t) {
 		t[n - 1] = (struct poptOption){ .argInfo = POPT_ARG_INCLUDE_TABLE,
@@ -919,15 +986,26 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		say("out of memory\n");
 		return;
 	}
-	const char **args = join_optional_args(mem_ctx, argc, argv);
-	poptContext pc = poptGetContext(prog_name, argc, args ? args : argv, table, 0);
+	int nargs = argc;
+	const char **args = join_optional_args(mem_ctx, &nargs, argv);
+
+	if (!args) {
+		args = argv;
+		nargs = argc;
+	}
+	poptContext pc = poptGetContext(prog_name, nargs, args, table, 0);
 
 	poptSetOtherOptionHelp(pc, cl->tbench ? "[OPTION...] NPROCS [SERVER]" : "[OPTION...] NPROCS");
-	while ((opt = poptGetNextOpt(pc)) > 0)
-		cl->timelimit_given = cl->timelimit_given || opt == OPT_TIMELIMIT;
+	while ((opt = poptGetNextOpt(pc)) > 0) {
+		int err = take_option(cl, pc, opt);
+		if (err) {
+			opt = err;
+			break;
+		}
+	}
 	if (opt < -1) {
 		say("%s: %s (%s --help lists the options)\n",
-		    badopt_words(mem_ctx, pc, argc, args ? args : argv), poptStrerror(opt), prog_name);
+		    badopt_words(mem_ctx, pc, nargs, args), poptStrerror(opt), prog_name);
 	} else if ((bad = bad_option(mem_ctx, cl))) {
 		say("%s\n", bad);
 	} else if (cl->help || cl->usage) {

@@ -22,6 +22,18 @@ expect_eq "$(jq -r .dbench_version "$T/v.json")" "$v" "JSON dbench_version"
 expect_eq "$(head -n 1 "$T/v.out" | awk '{ print $2 }')" "$v:" "classic banner"
 "$DBENCH" -t 1 --warmup 0 -D "$T/v" --backend=null --output-format=dbench4 1 >"$T/v4.out" 2>&1
 expect_eq "$(head -n 1 "$T/v4.out")" "dbench version $v - the dbench 4.00 output layout" "dbench4 banner"
+rm -rf "$T/v" "$T/v.json" "$T/v.out" "$T/v4.out"	# later blocks expect an empty $T
+end
+
+begin "--help says how to replay dbench 4.0's workload, and the bytes an operation that make the built-in one's MB/sec differ"
+help=$("$DBENCH" --help | tr -s ' \n' '  ')
+expect_match "$help" '-c /usr/share/dbench/client\.txt replays 4\.0.s workload'
+# the figures it gives are --check-loadfile's, bytes moved over operations
+kb() { "$DBENCH" --check-loadfile "$@" | awk '$1 == "operations" { n = $2 }
+	$1 == "bytes_read" || $1 == "bytes_written" { b += $2 } END { printf "%.1f", b / n / 1000 }'; }
+builtin=$(kb)
+ref=$(kb -c "$CLIENT_TXT")
+expect_match "$help" "the built-in one, which moves $builtin KB an operation where dbench 4\.0.s client\.txt moves $ref KB"
 end
 
 begin "--help lists the options and exits 0"
@@ -38,6 +50,10 @@ expect_match "$out" '^  dbench compare \[OPTION\.\.\.\] A\.json B\.json \[C\.jso
 expect_match "$out" '^  -t, --timelimit=SECS +execute phase length \(default 600\)$'
 expect_match "$out" '^      --warmup=SECS +warmup before it \(default: timelimit/5\)$'
 expect_no_match "$out" '.{81}'
+# every option's argument is shown joined by '=' (popt shows a list
+# option's with a space, which reads as if "--probe DIR" were the form)
+expect_match "$out" '^  -D, --directory=DIR  '
+expect_no_match "$out" '^  (-[A-Za-z?], )?--[a-z-]+(\[)? [A-Z]'
 expect_match "$("$DBENCH" --usage)" '^   or: dbench compare '
 end
 

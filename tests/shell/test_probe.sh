@@ -73,6 +73,16 @@ expect_status $rc 0
 expect_match "$out" "^Probe: [0-9]+ listings? of 3000 entries in $T/d/clients/probe, "
 end
 
+begin "--probe DIR, as --help shows --probe[=DIR], lists DIR as --probe=DIR does"
+mkdir -p "$T/sp"
+: >"$T/sp/one"
+out=$("$DBENCH" -t 1 --warmup 0 -q --backend=null -D "$T/d" --probe "$T/sp" --json="$T/sp.json" 1); rc=$?
+expect_status $rc 0
+expect_eq "$(jq -r '.probes | map(.directory) | join(" ")' "$T/sp.json")" "$T/sp" "the directories probed"
+expect_match "$out" "^Probe: [0-9]+ listings? of 1 entr(y|ies) in $T/sp, "
+expect_match "$("$DBENCH" --help)" '^      --probe\[=DIR\] '
+end
+
 for bad in missing file; do
 	begin "--probe=DIR with a $bad DIR is refused before anything runs, exit 2"
 	: >"$T/file"
