@@ -7,6 +7,7 @@
 #   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
 #                        FUZZ_SECONDS (default 60; 0 only replays the corpus)
 #   make install         PREFIX=/usr/local DESTDIR= (binaries, man pages, loadfiles)
+#   make uninstall       the same PREFIX and DESTDIR: removes what install put
 #   make loadfile        regenerate loadfiles/default.txt from tools/genload.c
 #   make deps            install the Debian packages the build and tests need
 #
@@ -66,7 +67,7 @@ DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang 
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
             nfs-ganesha nfs-ganesha-vfs rpcbind gdb git sqlite3 fio
 
-.PHONY: all check check-sanitize fuzz install loadfile clean deps
+.PHONY: all check check-sanitize fuzz install uninstall loadfile clean deps
 
 all: $(BIN) $(TBENCH) $(TBENCH_SRV)
 
@@ -84,7 +85,14 @@ $(O)/%.o: src/%.c $(HEADERS) | $(O)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # A loadfile named without a path is looked up where make install puts them.
+# The object is made again when DATADIR changes (a stamp named by it), so
+# that `make && make install PREFIX=/opt/x` installs a binary that looks
+# in /opt/x/share/dbench, not in the PREFIX of the first build.
+DATADIR_STAMP = $(O)/datadir-$(shell printf '%s' '$(DATADIR)' | md5sum | cut -c1-12).stamp
 $(O)/load/lookup.o: ALL_CFLAGS += -DDBENCH_DATADIR='"$(DATADIR)"'
+$(O)/load/lookup.o: $(DATADIR_STAMP)
+$(DATADIR_STAMP): | $(O)
+	rm -f $(O)/datadir-*.stamp && printf '%s\n' '$(DATADIR)' >$@
 
 # Switching MPI on or off rebuilds what depends on it.
 $(O)/mpi-$(MPI).stamp: | $(O)
@@ -131,13 +139,26 @@ tools/genload: tools/genload.c
 loadfile: tools/genload
 	tools/genload > loadfiles/default.txt
 
+# What install puts, and uninstall removes: one list each, so the two agree.
+MAN_PAGES  = man/dbench.1 man/tbench.1 man/tbench_srv.1
+LOADFILES  = $(wildcard loadfiles/*.txt loadfiles/*.load) loadfiles/README
+INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv) \
+             $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MAN_PAGES))) \
+             $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(LOADFILES)))
+
 install: $(BIN) $(TBENCH_SRV)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
 	ln -f $(DESTDIR)$(BINDIR)/dbench $(DESTDIR)$(BINDIR)/tbench
 	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
-	install -m 644 man/dbench.1 man/tbench.1 man/tbench_srv.1 $(DESTDIR)$(MANDIR)/
-	install -m 644 loadfiles/*.txt loadfiles/*.load loadfiles/README $(DESTDIR)$(DATADIR)/
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/
+	install -m 644 $(LOADFILES) $(DESTDIR)$(DATADIR)/
+
+# The files install put; DATADIR, dbench's own, too when nothing else is
+# left in it (BINDIR and MANDIR are the system's).
+uninstall:
+	rm -f $(INSTALLED)
+	if [ -d $(DESTDIR)$(DATADIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR); fi
 
 deps:
 	apt-get update -qq

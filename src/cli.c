@@ -358,11 +358,16 @@ static bool parse_nprocs(const char *s, unsigned *out)
 static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *rc)
 {
 	char *err = NULL;
-	struct program *prog = path ? loadfile_read(mem_ctx, loadfile_lookup(mem_ctx, path), &err)
+	const char *found = path ? loadfile_lookup(mem_ctx, path) : NULL;
+	struct program *prog = path ? loadfile_read(mem_ctx, found, &err)
 				    : loadfile_default(mem_ctx, &err);
 	if (!prog) {
 		*rc = errno == ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
-		say("%s\n", err ? err : "out of memory");
+		/* a bare name found nowhere: where else it was looked for */
+		bool nowhere = found == path && *path && !strchr(path, '/') && access(path, F_OK) != 0;
+		say("%s%s%s%s\n", err ? err : "out of memory",
+		    nowhere ? " (nor is it, with or without .load or .txt, in " : "",
+		    nowhere ? loadfile_dir() : "", nowhere ? ", the installed loadfiles)" : "");
 	}
 	return prog;
 }

@@ -1,0 +1,85 @@
+# test_install.sh - make install into a DESTDIR puts the programs, manual
+# pages and loadfiles where the installed dbench looks for them, and make
+# uninstall removes exactly what install put.
+#
+# It installs the binary under test as built (the same object directory
+# and PREFIX), never rebuilding it beneath the other tests: the PREFIX is
+# the one the binary looks in (its message for a loadfile found nowhere
+# names PREFIX/share/dbench), and nothing is installed when make says the
+# build is not up to date.
+. "$TOP/tests/shell/lib.sh"
+
+if [ "$DBENCH" = "$TOP/dbench" ]; then
+	O=build
+else
+	O=${DBENCH%/dbench}
+	O=${O#"$TOP"/}
+fi
+bins="$(dirname "$DBENCH")/dbench $(dirname "$DBENCH")/tbench_srv"
+# the compiled-in directory of installed loadfiles, from the binary
+datadir=$(cd / && env -u DBENCH_LOADFILE_DIR "$DBENCH" --check-loadfile -c dbench-no-such-load 2>&1 |
+	sed -n 's/.* in \(.*\), the installed loadfiles)$/\1/p')
+prefix=${datadir%/share/dbench}
+D=$T/root
+mk() { make -s -C "$TOP" O="$O" PREFIX="$prefix" DESTDIR="$D" "$@"; }
+
+begin "the binary names its directory of installed loadfiles, PREFIX/share/dbench"
+expect_match "$datadir" '^/.*/share/dbench$'
+end
+case $datadir in
+/*/share/dbench) ;;
+*) finish; exit ;;	# no PREFIX to install with
+esac
+
+if ! mk -q $bins 2>/dev/null; then
+	echo "# skipped: the build in $O is not up to date, and this test does not rebuild it"
+	finish
+	exit
+fi
+
+begin "make install puts the programs, the manual pages and every loadfile, nothing else"
+mkdir -p "$D$prefix/bin"
+echo mine >"$D$prefix/bin/other-program"	# someone else's, kept by uninstall
+mk install >"$T/install.out" 2>&1 || fail "make install: $(tail -n 3 "$T/install.out")"
+want=$( { printf '%s\n' "bin/dbench" "bin/tbench" "bin/tbench_srv" "bin/other-program" \
+		"share/man/man1/dbench.1" "share/man/man1/tbench.1" "share/man/man1/tbench_srv.1"
+	  for f in "$TOP"/loadfiles/*; do echo "share/dbench/$(basename "$f")"; done; } | sort)
+got=$(cd "$D$prefix" && find . ! -type d | sed 's|^\./||' | sort)
+expect_eq "$got" "$want" "files installed"
+expect_eq "$(stat -c %i "$D$prefix/bin/tbench")" "$(stat -c %i "$D$prefix/bin/dbench")" \
+	"tbench is a link to dbench"
+expect_eq "$(cmp "$D$prefix/share/dbench/default.txt" "$TOP/loadfiles/default.txt" && echo same)" same \
+	"default.txt"
+end
+
+begin "outside the source tree, -c NAME finds the installed loadfile (default.txt, build)"
+# DBENCH_LOADFILE_DIR points into DESTDIR, where a package would be unpacked
+out=$(cd / && DBENCH_LOADFILE_DIR="$D$datadir" "$D$prefix/bin/dbench" --check-loadfile -c default.txt)
+expect_match "$out" "^loadfile $D$datadir/default\\.txt\$"
+expect_eq "$(printf '%s\n' "$out" | sed -n 's/^sha256 //p')" \
+	"$("$DBENCH" --check-loadfile | sed -n 's/^sha256 //p')" "the built-in loadfile's text"
+out=$(cd / && DBENCH_LOADFILE_DIR="$D$datadir" "$D$prefix/bin/dbench" --check-loadfile -c build)
+expect_match "$out" "^loadfile $D$datadir/build\\.load\$"
+# a name found nowhere says where it was looked for
+err=$(cd / && env -u DBENCH_LOADFILE_DIR "$D$prefix/bin/dbench" -c nosuch 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot open loadfile 'nosuch': No such file or directory (nor is it, with or without .load or .txt, in $datadir, the installed loadfiles)"
+end
+
+begin "make uninstall removes exactly what make install put"
+echo mine >"$D$datadir/my-own.load"	# the user's own loadfile stays, and its directory
+mk uninstall >"$T/uninstall.out" 2>&1 || fail "make uninstall: $(tail -n 3 "$T/uninstall.out")"
+got=$(cd "$D$prefix" && find . ! -type d | sed 's|^\./||' | sort | tr '\n' ' ')
+expect_eq "$got" "bin/other-program share/dbench/my-own.load " "files left"
+rm "$D$datadir/my-own.load"
+mk uninstall >"$T/uninstall.out" 2>&1 || fail "make uninstall again: $(tail -n 3 "$T/uninstall.out")"
+expect_eq "$([ -e "$D$datadir" ] && echo there)" "" "share/dbench, left empty"
+expect_eq "$(cd "$D$prefix" && find . ! -type d | tr '\n' ' ')" "./bin/other-program " "files left"
+end
+
+begin "a build for another PREFIX compiles that PREFIX's loadfile directory in (make -n)"
+plan=$(make -n -C "$TOP" O="$O" PREFIX="$T/elsewhere" install 2>&1)
+expect_match "$plan" "DBENCH_DATADIR='\"$T/elsewhere/share/dbench\"'.* src/load/lookup\\.c"
+end
+
+finish
