@@ -66,18 +66,28 @@ static struct hostload_reading reading(double busy, double steal, double self,
 					  .nclients = 2, .proc = p, .proc_ok = ok };
 }
 
+/* The readings of the next two tests: two clients and a probe, 4 s on 2
+ * CPUs as the counters have it. */
+static void two_readings(struct hostload_reading *a, struct hostload_reading *b)
+{
+	static struct hostload_sched pa[3] = { { 10, 5 }, { 20, 5 }, { 1, 0 } };
+	static struct hostload_sched pb[3] = { { 11, 7 }, { 21.5, 6 }, { 1.1, 0.5 } };
+	static bool ok[3] = { true, true, true };
+
+	*a = reading(100, 10, 3, pa, ok);
+	*b = reading(107, 10.4, 3.4, pb, ok);
+}
+
 static void the_window_is_other_work_steal_and_the_clients_wait(void **state)
 {
 	/* 4 s on 2 CPUs: 8 CPU-seconds.  The machine was busy for 7 of them;
 	 * the clients ran 1 + 1.5, the probe 0.1, the driver 0.4: 3 s own, 4
 	 * other.  The clients waited 2 + 1 s of their 8. */
-	struct hostload_sched pa[3] = { { 10, 5 }, { 20, 5 }, { 1, 0 } };
-	struct hostload_sched pb[3] = { { 11, 7 }, { 21.5, 6 }, { 1.1, 0.5 } };
-	bool ok[3] = { true, true, true };
-	struct hostload_reading a = reading(100, 10, 3, pa, ok), b = reading(107, 10.4, 3.4, pb, ok);
+	struct hostload_reading a, b;
 	struct hostload h;
 
 	(void)state;
+	two_readings(&a, &b);
 	b.loadavg[0] = 9;
 	hostload_figures(&h, &a, &b, 4, 2);
 	assert_true(h.measured);
@@ -120,13 +130,11 @@ static void the_window_is_the_time_between_the_readings(void **state)
 	/* the execute window was 4 s, but the readings were taken 5 s apart
 	 * (a busy machine delayed the second): the clients' 3 s of waiting is
 	 * 30 % of their 2 x 5 s, not 37.5 % of 2 x 4 s */
-	struct hostload_sched pa[3] = { { 10, 5 }, { 20, 5 }, { 1, 0 } };
-	struct hostload_sched pb[3] = { { 11, 7 }, { 21.5, 6 }, { 1.1, 0.5 } };
-	bool ok[3] = { true, true, true };
-	struct hostload_reading a = reading(100, 10, 3, pa, ok), b = reading(107, 10.4, 3.4, pb, ok);
+	struct hostload_reading a, b;
 	struct hostload h;
 
 	(void)state;
+	two_readings(&a, &b);
 	a.t_s = 1000;
 	b.t_s = 1005;
 	hostload_figures(&h, &a, &b, 4, 2);
