@@ -169,7 +169,8 @@ struct backend {
 
 	/*
 	 * Remove the target's clients directory if the clients left it
-	 * empty (it holding something is no error).  0 or a positive errno.
+	 * empty (it holding something is no error), with the empty client
+	 * directories a cleanup() left.  0 or a positive errno.
 	 * Called once in the parent after every client is gone, unless
 	 * --skip-cleanup; and in a client process whose parent died, by the
 	 * last one out, where a backend whose connection is the parent's
@@ -286,9 +287,11 @@ struct backend {
 
 	/*
 	 * Remove the client's directory and everything in it, never
-	 * following a symbolic link.  0 or a positive errno.  NULL for a
-	 * backend that stores nothing (sockio): there is nothing to remove,
-	 * for the client or, after it died, for the parent.
+	 * following a symbolic link (a local target's may leave the
+	 * directory itself, empty, for target_close() to remove with the
+	 * others).  0 or a positive errno.  NULL for a backend that stores
+	 * nothing (sockio): there is nothing to remove, for the client or,
+	 * after it died, for the parent.
 	 */
 	int (*cleanup)(struct backend_client *bc);
 };

@@ -78,11 +78,11 @@ struct cluster_rank {
  * cluster of one.  0, or a one-line message on stderr and an exit code. */
 int cluster_init(void);
 
-/* Leave the job and return rc.  A client process leaves without touching
- * MPI (_exit); a rank that fell out of step with the others (it returned
- * early on an error) leaves without MPI_Finalize, so that mpirun ends the
- * job instead of waiting for it. */
-int cluster_finish(int rc, bool is_client);
+/* Leave the job and return rc (a rank; a client process leaves without
+ * touching MPI, see main.c).  A rank that fell out of step with the others
+ * (it returned early on an error) leaves without MPI_Finalize, so that
+ * mpirun ends the job instead of waiting for it. */
+int cluster_finish(int rc);
 
 /* ---- who we are ---- */
 

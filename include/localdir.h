@@ -27,8 +27,11 @@
 struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
 				     const struct backend_options *opts, char **err);
 
-/* backend.target_close: remove DIR/clients if the clients left it empty.
- * 0 when it is gone or still holds something; else the errno. */
+/* backend.target_close: remove the empty directories in DIR/clients (the
+ * clients' own, which their cleanup empties and leaves: one process
+ * removing them all is quick where a thousand each removing its own
+ * queue on DIR/clients), then DIR/clients if that left it empty.  0 when
+ * it is gone or still holds something; else the errno. */
 int localdir_close(struct backend_target *t);
 
 /* backend.local_clients_fd: the open descriptor of DIR/clients. */

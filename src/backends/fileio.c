@@ -467,7 +467,7 @@ static int fileio_sync_dir(const struct backend_client *bc, int dirfd)
 
 /* ---- Deltree and cleanup ---- */
 
-static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name);
+static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name, bool keep);
 
 static bool fileio_dot_or_dotdot(const char *n)
 {
@@ -527,7 +527,7 @@ static int fileio_empty_dir(struct backend_client *bc, struct fileio_scan *s)
 		if (fstatat(s->fd, n, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			e = errno == ENOENT ? 0 : errno;
 		else if (S_ISDIR(st.st_mode))
-			e = fileio_rmtree_at(bc, s->fd, n);
+			e = fileio_rmtree_at(bc, s->fd, n, false);
 		else
 			e = unlinkat(s->fd, n, 0) == 0 || errno == ENOENT ? 0 : errno;
 		if (err == 0)
@@ -539,13 +539,14 @@ static int fileio_empty_dir(struct backend_client *bc, struct fileio_scan *s)
 /*
  * Remove `name` in `parent` and everything beneath it, never following a
  * symbolic link and never entering another mount (a bind mount of the
- * same file system included), `name` itself included.  A name that is
- * not a directory (a file, a planted symlink) is unlinked itself; one
- * that is already gone is success.  Returns 0 or the first errno.  Each
+ * same file system included), `name` itself included unless `keep` (a
+ * directory is then left, empty).  A name that is not a directory (a
+ * file, a planted symlink) is unlinked itself; one that is already gone
+ * is success.  Returns 0 or the first errno.  Each
  * level holds one descriptor and one buffer, allocated on bc and freed
  * before returning.
  */
-static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name)
+static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name, bool keep)
 {
 	int fd = fileio_open_subdir(bc, parent, name);
 	struct fileio_scan s;
@@ -564,7 +565,8 @@ static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *n
 	if (err == 0) {
 		err = fileio_empty_dir(bc, &s);
 		fileio_close(&s.fd);
-		if (unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT && err == 0)
+		if (!keep && unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT &&
+		    err == 0)
 			err = errno;
 	}
 	talloc_free(buf);
@@ -709,7 +711,7 @@ static int fileio_deltree(struct backend_client *bc, const struct op *op)
 		return 0;	/* nothing to delete */
 	if (dirfd < 0)
 		return -dirfd;
-	int err = fileio_rmtree_at(bc, dirfd, leaf);
+	int err = fileio_rmtree_at(bc, dirfd, leaf, false);
 	fileio_invalidate(bc, op->path);
 	return err;
 }
@@ -935,10 +937,15 @@ static int fileio_smb_deltree(struct backend_client *bc, const struct op *op)
  */
 static char *fileio_shared_buf;
 static size_t fileio_shared_len;
+static pid_t fileio_shared_owner;	/* the process that mapped it */
 
+/* Only in the process that mapped it: in a client process the mapping
+ * goes with the process (a thousand unmapping one shared mapping at once
+ * queue on its lock). */
 static int fileio_unmap_shared(char **buf)
 {
-	munmap(*buf, fileio_shared_len);
+	if (getpid() == fileio_shared_owner)
+		munmap(*buf, fileio_shared_len);
 	fileio_shared_buf = NULL;
 	fileio_shared_len = 0;
 	return 0;
@@ -961,6 +968,7 @@ static int fileio_prepare(TALLOC_CTX *mem_ctx, const struct program *prog)
 	fileio_shared_len = len;
 	if (prog->calls)	/* a recording's writes send a pattern, not zeros */
 		sysio_fill_pattern(p, len);
+	fileio_shared_owner = getpid();
 	talloc_set_destructor(owner, fileio_unmap_shared);
 	return 0;
 }
@@ -1146,7 +1154,7 @@ static int fileio_sys_start(struct backend_client *bc)
 	if (bc->sys)
 		sysio_close_all(bc->sys);
 	fileio_invalidate(bc, "");
-	int err = fileio_rmtree_at(bc, bc->clients_fd, bc->name);
+	int err = fileio_rmtree_at(bc, bc->clients_fd, bc->name, false);
 	if (err && err != ENOENT)
 		return err;
 	if (mkdirat(bc->clients_fd, bc->name, 0755) != 0)
@@ -1239,13 +1247,17 @@ static int fileio_pass_begin(struct backend_client *bc)
 	return bc->sys ? fileio_sys_start(bc) : 0;
 }
 
+/* The client's directory is emptied and left for localdir_close() to
+ * remove with the others: a thousand clients each removing its own from
+ * DIR/clients queue on that directory's lock, each waiting for the one
+ * before it to get a CPU again (some ten a second on two busy CPUs). */
 static int fileio_cleanup(struct backend_client *bc)
 {
 	fileio_close_handles(bc);
 	if (bc->sys)
 		sysio_close_all(bc->sys);
 	fileio_invalidate(bc, "");
-	return fileio_rmtree_at(bc, bc->clients_fd, bc->name);
+	return fileio_rmtree_at(bc, bc->clients_fd, bc->name, true);
 }
 
 const struct backend fileio_backend = {

@@ -4,6 +4,7 @@
  * inherited by every client process, closed when the target is freed;
  * and the rule that a client opens only files of its own.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -125,8 +126,30 @@ fail:
 	return NULL;
 }
 
+/* Remove every empty directory in DIR/clients, the clients' own that
+ * their cleanup left (rmdir removes nothing else: a directory that holds
+ * something, a file, a symbolic link stay). */
+static void remove_empty_dirs(struct backend_target *t)
+{
+	int fd = openat(t->clients_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(dir)) != NULL)
+		if ((e->d_type == DT_DIR || e->d_type == DT_UNKNOWN) && strcmp(e->d_name, ".") != 0 &&
+		    strcmp(e->d_name, "..") != 0)
+			unlinkat(t->clients_fd, e->d_name, AT_REMOVEDIR);
+	closedir(dir);
+}
+
 int localdir_close(struct backend_target *t)
 {
+	remove_empty_dirs(t);
 	if (unlinkat(t->dirfd, "clients", AT_REMOVEDIR) < 0 &&
 	    errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
 		return errno;

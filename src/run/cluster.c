@@ -92,13 +92,11 @@ int cluster_init(void)
 #endif
 }
 
-int cluster_finish(int rc, bool is_client)
+int cluster_finish(int rc)
 {
 	if (!cl.mpi)
 		return rc;
 	fflush(NULL);
-	if (is_client)
-		_exit(rc);	/* MPI's exit handlers belong to the rank, not to us */
 #ifdef DBENCH_MPI
 	if (cl.in_step)
 		MPI_Finalize();

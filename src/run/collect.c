@@ -15,13 +15,15 @@
 #include "outfile.h"
 #include "progname.h"
 #include "run/driver_internal.h"
+#include "run/unforked.h"
 
 /*
  * What the end of the run needs, made now: the result with room for every
  * figure (result_new()), one group of all clients' figures, one for a
- * directory's at a time (a group is some 290 KB of histograms: a run over
- * a thousand directories holds one, never a thousand), and the clients'
- * and ranks' figures on their way to rank 0.
+ * directory's at a time (a group is some 2 MB of histograms: a run over
+ * a thousand directories holds one, never a thousand; both in memory the
+ * clients do not inherit, unforked.h), and the clients' and ranks'
+ * figures on their way to rank 0.
  */
 bool collect_reserve(struct driver *d)
 {
@@ -30,8 +32,8 @@ bool collect_reserve(struct driver *d)
 	unsigned nranks = cluster_size();
 
 	c->res = cluster_rank() == 0 ? result_new(d->ctx, plan, nranks) : NULL;
-	c->all = talloc_zero(d->ctx, struct stats_group);
-	c->dir = talloc_zero(d->ctx, struct stats_group);
+	c->all = unforked_zero(d->ctx, sizeof(struct stats_group));	/* the clients' */
+	c->dir = unforked_zero(d->ctx, sizeof(struct stats_group));	/* are no use */
 	c->merged = talloc_zero(d->ctx, struct hist);
 	c->mine = talloc_zero_array(d->ctx, struct stats_client, plan->nclients);
 	c->clients = talloc_zero_array(d->ctx, struct stats_client, plan->nclients * nranks);

@@ -22,6 +22,7 @@
 #include "progname.h"
 #include "run/client.h"
 #include "run/driver_internal.h"
+#include "run/unforked.h"
 #include "secret.h"
 #include "probe.h"
 
@@ -337,41 +338,6 @@ static int proc_of(const struct driver *d, pid_t pid)
 				     : bsearch(&key, d->procs.by_pid, d->procs.nprocs,
 					       sizeof(key), cmp_pid);
 	return hit && d->procs.pids[hit->p] == pid ? (int)hit->p : -1;
-}
-
-/* Memory the children do not inherit (MADV_DONTFORK), for what the
- * parent writes between forks: in ordinary memory each write would leave
- * the child forked just before with a copy of the page of its own. */
-struct unforked {
-	void *addr;
-	size_t len;
-	pid_t owner;	/* the one process that has it */
-};
-
-static int unmap_unforked(struct unforked *u)
-{
-	if (getpid() == u->owner)
-		munmap(u->addr, u->len);
-	return 0;
-}
-
-/* len zeroed bytes of such memory, unmapped when mem_ctx is freed; NULL
- * when out of memory. */
-static void *unforked_zero(TALLOC_CTX *mem_ctx, size_t len)
-{
-	struct unforked *u = talloc(mem_ctx, struct unforked);
-
-	len = len ? len : 1;
-	void *p = u ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			   -1, 0) : MAP_FAILED;
-	if (p == MAP_FAILED) {
-		talloc_free(u);
-		return NULL;
-	}
-	madvise(p, len, MADV_DONTFORK);
-	*u = (struct unforked){ p, len, getpid() };
-	talloc_set_destructor(u, unmap_unforked);
-	return p;
 }
 
 /* --cpus: client process p keeps to its CPU of the list, round robin.

@@ -13,11 +13,16 @@
 struct mapping {
 	void *addr;
 	size_t len;
+	pid_t owner;	/* the process that mapped it */
 };
 
+/* Only in the process that mapped it: a client process's copy goes with
+ * the process, for a thousand of them unmapping it at once queue on the
+ * one lock of the memory they share, some ten a second on two busy CPUs. */
 static int unmap(struct mapping *m)
 {
-	munmap(m->addr, m->len);
+	if (getpid() == m->owner)
+		munmap(m->addr, m->len);
 	return 0;
 }
 
@@ -53,6 +58,7 @@ struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned 
 		errno = e;
 		return NULL;
 	}
+	m->owner = getpid();
 	talloc_set_destructor(m, unmap);
 	struct stats_region *r = m->addr;
 	r->nclients = nclients;

@@ -201,12 +201,47 @@ static void a_local_target_makes_its_clients_directory_and_removes_it_empty(void
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(mkdirat(localdir_clients_fd(t), "client1", 0755), 0);
+	int fd = openat(localdir_clients_fd(t), "client1/kept", O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	close(fd);
 	assert_int_equal(localdir_close(t), 0);		/* not empty: left, no error */
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(unlinkat(localdir_clients_fd(t), "client1", AT_REMOVEDIR), 0);
-	assert_int_equal(localdir_close(t), 0);
+	assert_int_equal(unlinkat(localdir_clients_fd(t), "client1/kept", 0), 0);
+	assert_int_equal(localdir_close(t), 0);		/* client1 empty: both go */
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(errno, ENOENT);
+	talloc_free(t);
+}
+
+/* The clients' cleanup leaves their directories empty; the close removes
+ * those, and only what rmdir would: not a directory that holds something,
+ * a file or a symbolic link (to a directory, even an empty one). */
+static void a_local_target_close_removes_the_empty_client_directories(void **state)
+{
+	const char *dir = fixture_scratch_dir(state, "localdir");
+	struct backend_options opts = { 0 };
+	char *err = NULL, outside[512];
+	struct stat st;
+
+	snprintf(outside, sizeof(outside), "%s/outside", dir);	/* empty */
+	assert_int_equal(mkdir(outside, 0755), 0);
+	struct backend_target *t = localdir_open(ctx_of(state), dir, &opts, &err);
+	assert_non_null(t);
+	int cfd = localdir_clients_fd(t);
+	assert_int_equal(mkdirat(cfd, "client1", 0755), 0);
+	assert_int_equal(mkdirat(cfd, "client2", 0755), 0);
+	assert_int_equal(mkdirat(cfd, "client2/sub", 0755), 0);
+	int fd = openat(cfd, "client3", O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlinkat(outside, cfd, "client4"), 0);
+	assert_int_equal(localdir_close(t), 0);
+	assert_int_equal(fstatat(cfd, "client1", &st, AT_SYMLINK_NOFOLLOW), -1);
+	assert_int_equal(fstatat(cfd, "client2/sub", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(fstatat(cfd, "client3", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(fstatat(cfd, "client4", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat(outside, &st), 0);	/* never followed */
 	talloc_free(t);
 }
 
@@ -253,6 +288,7 @@ int main(void)
 		T(smb5_open_flags_are_5_0s_bits),
 		T(an_offset_expression_becomes_the_ops_offset),
 		T(a_local_target_makes_its_clients_directory_and_removes_it_empty),
+		T(a_local_target_close_removes_the_empty_client_directories),
 		T(a_symbolic_link_at_clients_is_refused),
 		T(a_missing_directory_is_named_in_the_error),
 	};

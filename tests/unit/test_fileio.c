@@ -151,6 +151,25 @@ static bool exists(const char *dir, const char *rel)
 	return lstat(p, &st) == 0;
 }
 
+/* Whether dir/rel is a directory that holds nothing: what a client's
+ * cleanup leaves of its own, for the target's close to remove. */
+static bool emptied_dir(const char *dir, const char *rel)
+{
+	char p[512];
+	struct stat st;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	DIR *d = lstat(p, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(p) : NULL;
+	if (!d)
+		return false;
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n == 0;
+}
+
 static int open_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -717,7 +736,7 @@ static void test_deltree_and_cleanup_do_not_follow_symlinks(void **state)
 	assert_int_equal(make_dir(f, ""), 0);
 	plant_symlink(f, "sub", f->canary);
 	assert_int_equal(fileio_backend.cleanup(f->bc), 0);
-	assert_false(exists(f->root, "clients/client1"));
+	assert_true(emptied_dir(f->root, "clients/client1"));
 	assert_canary_intact(f);
 }
 
@@ -842,7 +861,10 @@ static void test_a_file_swapped_between_lookup_and_open_is_refused(void **state)
 
 /* ---- lifetime ---- */
 
-static void test_cleanup_removes_client_dir_and_tolerates_absence(void **state)
+/* A client's cleanup empties its directory; the target's close removes
+ * it with the others (one process, not a thousand queueing on the lock
+ * of DIR/clients), and DIR/clients then. */
+static void test_cleanup_empties_client_dir_and_tolerates_absence(void **state)
 {
 	struct fx *f = *state;
 
@@ -850,9 +872,16 @@ static void test_cleanup_removes_client_dir_and_tolerates_absence(void **state)
 	assert_int_equal(make_dir(f, "d/e"), 0);
 	assert_int_equal(create(f, "d/e/x", 0x40, 2, 0), 0);
 	assert_int_equal(fileio_backend.cleanup(f->bc), 0);
-	assert_false(exists(f->root, "clients/client1"));
+	assert_true(emptied_dir(f->root, "clients/client1"));
 	assert_int_equal(fileio_backend.cleanup(f->bc), 0);
-	assert_true(exists(f->root, "clients"));
+	assert_true(emptied_dir(f->root, "clients/client1"));
+	assert_int_equal(path_call(f, OP_DELTREE, ""), 0);
+	assert_false(exists(f->root, "clients/client1"));
+	assert_int_equal(fileio_backend.cleanup(f->bc), 0);	/* nothing there */
+	assert_false(exists(f->root, "clients/client1"));
+	assert_int_equal(mkdirat(f->clients_fd, "client1", 0700), 0);
+	assert_int_equal(fileio_backend.target_close(f->target), 0);
+	assert_false(exists(f->root, "clients"));
 }
 
 static void test_freeing_client_closes_descriptors_and_frees_memory(void **state)
@@ -913,7 +942,7 @@ static void test_client_fits_the_pool_client_mem_asks_for(void **state)
 	assert_int_equal(make_dir(&g, "d2/e"), 0);
 	assert_int_equal(make_file(&g, "d2/e/x"), 0);
 	assert_int_equal(fileio_backend.cleanup(g.bc), 0);
-	assert_false(exists(f->root, "clients/client1"));
+	assert_true(emptied_dir(f->root, "clients/client1"));
 	talloc_free(pool);
 }
 
@@ -953,7 +982,7 @@ int main(void)
 		T(test_hard_link_from_outside_is_refused_and_left_alone),
 		T(test_files_of_another_user_devices_and_fifos_are_refused),
 		T(test_a_file_swapped_between_lookup_and_open_is_refused),
-		T(test_cleanup_removes_client_dir_and_tolerates_absence),
+		T(test_cleanup_empties_client_dir_and_tolerates_absence),
 		T(test_freeing_client_closes_descriptors_and_frees_memory),
 		T(test_client_fits_the_pool_client_mem_asks_for),
 	};
