@@ -261,9 +261,12 @@ for p in $pids; do
 	wait $p
 	status_of "$T/part$i.out" $? 0
 	full_result "$T/part$i.out"
-	expect_match "$(cat "$T/part$i.out")" '^Probe: [0-9]+ listings? of [0-9]+ entries'
-	expect_eq "$(jq -c '[.status.exit_code, .probe.count > 0, .probe.max_ms > 0]' \
-		"$T/part$i.json")" '[0,true,true]' "part$i: exit code, listings, time"
+	# a listing of 3000 names among 775 clients may take longer than the
+	# window: then the one begun in the warmup is what the line times
+	expect_match "$(cat "$T/part$i.out")" '^Probe: .*(, max [0-9.]+ ms|, the longest [0-9.]+ ms)$'
+	expect_eq "$(jq -c '[.status.exit_code, (.probe.count > 0 and .probe.max_ms > 0) or
+		(.probe.straddled.count > 0 and .probe.straddled.max_ms > 0)]' "$T/part$i.json")" \
+		'[0,true]' "part$i: exit code, a listing timed"
 	expect_eq "$(ls -A "$T/part$i" | grep -v lost+found)" "" "left in part$i"
 done
 end
