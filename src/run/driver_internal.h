@@ -196,9 +196,11 @@ struct run_clock {
  * stopped (SIGSTOP) for plan->stop_timeout seconds after the end, or
  * while it cleans up, fails at once.  Before the end (clk->end_ns 0: the
  * setup; with --run-once, the passes): one held stopped that long.
- * When a signal ended the run, every process still there at the last
- * look before stop_timeout has passed since the signal is killed, and
- * that is no failure.
+ * When a signal ended the run, a process hung at the last look before
+ * stop_timeout has passed since the signal or the run's last progress
+ * (held stopped; the run quiet that long, and it in an operation twice
+ * the worst latency old or in its cleanup) is killed, and that is no
+ * failure.
  */
 void procs_enforce_stop(struct driver *d, const struct run_clock *clk);
 /* Set aside the record of a failure, before any fork; false (after

@@ -624,22 +624,38 @@ static void note_progress(struct driver *d, const struct run_clock *clk)
 }
 
 /*
- * Whether client process p, still replaying after the end, is slow rather
- * than hung: the run moved within the stop timeout, or p's operation in
- * hand (begun no earlier than the end of the tick in which its last one
- * ended, or than the release) is younger than twice the worst latency
- * the run has seen.  *op_s is that operation's age, in seconds.
+ * Whether client process p's operation in hand (begun no earlier than the
+ * end of the tick in which its last one ended, or than the release) is
+ * younger than twice the worst latency the run has seen.  *op_s is its
+ * age in seconds, *worst_ns that latency.
  */
-static bool slow_not_hung(const struct driver *d, unsigned p, const struct run_clock *clk,
-			  double *op_s, uint64_t *worst_ns)
+static bool op_young(const struct driver *d, unsigned p, const struct run_clock *clk,
+		     double *op_s, uint64_t *worst_ns)
 {
 	uint64_t began = clk->start_ns + latest_op(d, p) * 1000000000ull;
 
 	*op_s = clk->now > began ? (clk->now - began) / 1e9 : 0;
-	if (clk->now - d->procs.progress.at_ns < d->plan->stop_timeout * 1000000000ull)
-		return true;
 	*worst_ns = stats_max_latency(d->stats);
 	return *op_s * 1e9 < 2.0 * *worst_ns;
+}
+
+/* When the run last moved, the end at the earliest (note_progress()). */
+static uint64_t moved_at(const struct driver *d, const struct run_clock *clk)
+{
+	return d->procs.progress.at_ns > clk->end_ns ? d->procs.progress.at_ns : clk->end_ns;
+}
+
+/*
+ * Whether client process p, still replaying after the end, is slow rather
+ * than hung: the run moved within the stop timeout, or p's operation in
+ * hand is young (op_young()).
+ */
+static bool slow_not_hung(const struct driver *d, unsigned p, const struct run_clock *clk,
+			  double *op_s, uint64_t *worst_ns)
+{
+	if (clk->now - moved_at(d, clk) < d->plan->stop_timeout * 1000000000ull)
+		return true;
+	return op_young(d, p, clk, op_s, worst_ns);
 }
 
 /* Whether a signal ended the run that ended at end_ns (rather than
@@ -695,24 +711,44 @@ static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying
 }
 
 /*
- * After a signal ended the run at end_ns, the run ends within the stop
- * timeout whatever its processes wait for (a server that does not
- * answer, a file system that hangs): one still there at the last look
- * (once a second) before stop_timeout has passed is killed, with a line
- * saying so, and is no failure: the run is the signal's.  Its targets
- * are noted (procs.left), which the parent then leaves alone, for what
- * held the process would hold the parent too.
+ * After a signal ended the run, a process that is hung is killed at the
+ * last look (once a second) before the stop timeout has passed, so that
+ * the run ends within it whatever its processes wait for (a server that
+ * does not answer, a file system that hangs), with a line saying so and
+ * no failure: the run is the signal's.  Hung: held stopped since the
+ * signal, or, the run having made no progress for that long, still in an
+ * operation twice as old as the worst latency seen, or cleaning up (a
+ * probe: not stopped since the signal).  One the others' progress shows
+ * to be slow, queued behind them, is waited for, as after a time limit.
  */
-static void stop_after_signal(struct driver *d, uint64_t end_ns, uint64_t now)
+static bool hung_after_signal(const struct driver *d, unsigned p, pid_t pid,
+			      const struct run_clock *clk)
+{
+	uint64_t limit = d->plan->stop_timeout * 1000000000ull, look = clk->now + 1000000000ull;
+	double op_s;
+	uint64_t worst_ns;
+
+	if (look < clk->end_ns + limit)
+		return false;
+	if (p >= d->procs.nprocs || held_stopped(pid))
+		return true;
+	if (look < moved_at(d, clk) + limit)
+		return false;
+	return client_not_stopped(d, p) < 0 || !op_young(d, p, clk, &op_s, &worst_ns);
+}
+
+/* Kill the processes hung_after_signal() names.  Their targets are noted
+ * (procs.left), which the parent then leaves alone, for what held the
+ * process would hold the parent too. */
+static void stop_after_signal(struct driver *d, const struct run_clock *clk)
 {
 	unsigned secs = d->plan->stop_timeout, k = d->plan->clients_per_process;
 
-	if (now + 1000000000ull < end_ns + secs * 1000000000ull)
-		return;
 	if (!d->procs.left && !(d->procs.left = talloc_zero_array(d->ctx, bool, d->plan->ndirs)))
 		return;
 	for (unsigned p = 0; p < d->procs.nprocs; p++) {
-		if (!d->procs.pids[p] || d->procs.killed[p])
+		if (!d->procs.pids[p] || d->procs.killed[p] ||
+		    !hung_after_signal(d, p, d->procs.pids[p], clk))
 			continue;
 		say("process %d (client %u) did not stop within %u s of the signal; killed\n",
 		    (int)d->procs.pids[p], p * k + 1, secs);
@@ -722,12 +758,14 @@ static void stop_after_signal(struct driver *d, uint64_t end_ns, uint64_t now)
 			d->procs.left[c % d->plan->ndirs] = true;
 	}
 	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++) {
-		if (!d->procs.probe_pids[i] || d->procs.killed[d->procs.nprocs + i])
+		unsigned q = d->procs.nprocs + i;
+		if (!d->procs.probe_pids[i] || d->procs.killed[q] ||
+		    !hung_after_signal(d, q, d->procs.probe_pids[i], clk))
 			continue;
 		say("the probe process %d did not stop within %u s of the signal; killed\n",
 		    (int)d->procs.probe_pids[i], secs);
 		kill(d->procs.probe_pids[i], SIGKILL);
-		d->procs.killed[d->procs.nprocs + i] = true;
+		d->procs.killed[q] = true;
 		d->procs.left[0] = true;
 	}
 }
@@ -742,12 +780,12 @@ void procs_enforce_stop(struct driver *d, const struct run_clock *clk)
 	if (!d->procs.killed &&
 	    !(d->procs.killed = talloc_zero_array(d->ctx, bool, n + d->plan->nprobes)))
 		return;
-	if (signal_ended(clk->end_ns)) {
-		stop_after_signal(d, clk->end_ns, clk->now);
-		return;
-	}
 	if (clk->end_ns)
 		note_progress(d, clk);
+	if (signal_ended(clk->end_ns)) {
+		stop_after_signal(d, clk);
+		return;
+	}
 	for (unsigned p = 0; p < n; p++) {
 		pid_t pid = d->procs.pids[p];
 		int c = pid ? client_not_stopped(d, p) : -1;
