@@ -578,7 +578,7 @@ static bool report_notes(FILE *out, const struct run_result *res)
 	if (res->interrupted)
 		fprintf(out, "interrupted after %.1f s of the measured window\n", res->exec_seconds);
 	report_replayed(out, &res->replayed);
-	fprintf(out, "Operations: %.1f per second (IOPS), %g MB/sec of data moved\n",
+	fprintf(out, "Rate: %.1f operations per second (IOPS), %g MB/sec of data moved\n",
 		result_ops_per_s(res), result_throughput(res));
 	for (unsigned i = 0; i < res->nprobes; i++)
 		report_probe(out, &res->probe[i]);

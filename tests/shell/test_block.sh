@@ -54,7 +54,7 @@ expect_eq "$(jq '.result.bytes_read' "$T/m.json")" $((3 * 4096 + 60 * 8192)) "by
 expect_eq "$(jq -c '.environment.targets[0] | [.kind, .size_bytes, .direct_io]' "$T/m.json")" \
 	'["file",67108864,true]' "the target in the environment"
 expect_eq "$(stat -c %s "$T/dev.img")" 67108864 "the file's size"
-expect_match "$(cat "$T/m.out")" '^Operations: [0-9.]+ per second \(IOPS\), [0-9.]+ MB/sec of data moved$'
+expect_match "$(cat "$T/m.out")" '^Rate: [0-9.]+ operations per second \(IOPS\), [0-9.]+ MB/sec of data moved$'
 expect_match "$(cat "$T/m.out")" '^ Read +63 '
 expect_eq "$(ls -A "$T" | grep -c clients)" 0 "clients directories made"
 end
