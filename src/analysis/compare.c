@@ -985,11 +985,33 @@ static int compare_and_plot(TALLOC_CTX *mem_ctx, const struct rundoc *const *doc
 	return rc;
 }
 
+/* Copies the words of argv before "--" into args (NULL-terminated, led by
+ * the name popt shows in its usage lines) and returns where "--" is, argc
+ * when there is none. */
+static int words_before_dashes(int argc, const char **argv, const char **args)
+{
+	int dashes = argc;
+
+	for (int i = 1; i < argc && dashes == argc; i++)
+		dashes = strcmp(argv[i], "--") == 0 ? i : argc;
+	args[0] = progname_tbench() ? "tbench compare" : "dbench compare";
+	memcpy(&args[1], &argv[1], (dashes - 1) * sizeof(*args));
+	args[dashes] = NULL;
+	return dashes;
+}
+
+static void say_how_many_files(poptContext pc)
+{
+	say("compare takes 2 to %d result files, the baseline first (or a dbench ab"
+	    " document alone, or each side's files around --)\n", COMPARE_MAX_DOCS);
+	poptPrintUsage(pc, stderr, 0);
+}
+
 int compare_main(int argc, const char **argv)
 {
 	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
 	char *plot = NULL;
-	int help = 0, all = 0, plot_log = 0, opt_id, rc = EXIT_BAD_INPUT;
+	int help = 0, all = 0, plot_log = 0, opt_id, perr, rc = EXIT_BAD_INPUT;
 	bool fail_given = false;
 	struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
@@ -1012,22 +1034,15 @@ int compare_main(int argc, const char **argv)
 	const char **args = talloc_array(top, const char *, argc + 1);
 	const struct rundoc *docs[COMPARE_MAX_DOCS];
 	size_t ndocs = 0, npaths = 0;
-	int dashes = argc;	/* "--": the files after it are side B's */
+	int dashes;	/* "--": the files after it are side B's */
 	poptContext pc;
 	char *err;
-	int perr;
 
 	if (!args || argc < 1) {
 		talloc_free(top);
 		return EXIT_BAD_INPUT;
 	}
-	for (int i = 1; i < argc && dashes == argc; i++)
-		dashes = strcmp(argv[i], "--") == 0 ? i : argc;
-	/* popt names the program after argv[0] in its usage lines; it sees
-	 * the words before "--" */
-	args[0] = progname_tbench() ? "tbench compare" : "dbench compare";
-	memcpy(&args[1], &argv[1], (dashes - 1) * sizeof(*args));
-	args[dashes] = NULL;
+	dashes = words_before_dashes(argc, argv, args);
 	pc = poptGetContext(args[0], dashes, args, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]\n"
 			       "   or: compare [OPTION...] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
@@ -1055,16 +1070,12 @@ int compare_main(int argc, const char **argv)
 		say("compare with -- takes side A's files before it and side B's after it, one or"
 		    " more each\n");
 	} else if (!pooled && (npaths > COMPARE_MAX_DOCS || npaths == 0)) {
-		say("compare takes 2 to %d result files, the baseline first (or a dbench ab"
-		    " document alone, or each side's files around --)\n", COMPARE_MAX_DOCS);
-		poptPrintUsage(pc, stderr, 0);
+		say_how_many_files(pc);
 	} else if ((err = load_docs(top, before, npaths, argv + dashes + 1, nafter, pooled, docs,
 				    &ndocs))) {
 		say("%s\n", err);
 	} else if (ndocs < 2) {
-		say("compare takes 2 to %d result files, the baseline first (or a dbench ab"
-		    " document alone, or each side's files around --)\n", COMPARE_MAX_DOCS);
-		poptPrintUsage(pc, stderr, 0);
+		say_how_many_files(pc);
 	} else if (plot && (perr = outfile_check(plot)) != 0) {
 		say("cannot write the plot to '%s': %s\n", plot, outfile_strerror(perr));
 	} else {
