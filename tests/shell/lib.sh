@@ -123,6 +123,20 @@ start_long_run() {
 	sleep 2
 }
 
+# port_listening PORT: something listens on 127.0.0.1:PORT (TCP).
+port_listening() {
+	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+}
+
+# free_port: a TCP port nobody listens on, from the range above the
+# ephemeral one's start (for a private server's tests).
+free_port() {
+	while :; do
+		_p=$(( $(od -An -N2 -tu2 /dev/urandom) % 20000 + 20000 ))
+		port_listening "$_p" || { echo "$_p"; return; }
+	done
+}
+
 # dbench5_tarball: the path of dbench 5.0's source tarball, for the tests
 # that take its loadfiles: DBENCH5_TARBALL, else the one in shared/reference
 # beside the repository (CI's clone) or two levels up from a worktree under

@@ -42,19 +42,6 @@ smbd_stop() {
 
 trap 'smbd_stop; cleanup_scratch' EXIT
 
-# smbd_listening PORT: something listens on 127.0.0.1:PORT.
-smbd_listening() {
-	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
-}
-
-# A port nobody listens on, from the range above the ephemeral one's start.
-smbd_free_port() {
-	while :; do
-		_p=$(( $(od -An -N2 -tu2 /dev/urandom) % 20000 + 20000 ))
-		smbd_listening "$_p" || { echo "$_p"; return; }
-	done
-}
-
 smbd_write_conf() {
 	_d=$T/smbd
 	cat >"$_d/smb.conf" <<EOF
@@ -121,7 +108,7 @@ smbd_start() {
 	HOME=$T/home
 	export HOME
 	for _try in 1 2 3; do
-		SMB_PORT=$(smbd_free_port)
+		SMB_PORT=$(free_port)
 		smbd_write_conf
 		printf '%s\n%s\n' "$SMB_PASS" "$SMB_PASS" |
 			smbpasswd -c "$_d/smb.conf" -a -s "$SMB_USER" >"$_d/log/smbpasswd" 2>&1 || {
@@ -132,11 +119,11 @@ smbd_start() {
 			>"$_d/log/stdout" 2>&1 &
 		SMBD_PID=$!
 		for _i in $(seq 50); do
-			smbd_listening "$SMB_PORT" && break
+			port_listening "$SMB_PORT" && break
 			kill -0 "$SMBD_PID" 2>/dev/null || break
 			sleep 0.1
 		done
-		if smbd_listening "$SMB_PORT" && kill -0 "$SMBD_PID" 2>/dev/null; then
+		if port_listening "$SMB_PORT" && kill -0 "$SMBD_PID" 2>/dev/null; then
 			SMB_SHARE_DIR=$_d/share
 			SMB_URL=//127.0.0.1:$SMB_PORT/dbench
 			SMB_CS_SHARE_DIR=$_d/share-cs

@@ -187,7 +187,7 @@ out=$("$DBENCH" --backend=smb --smb-share="$SMB_URL/no/dir" --smb-user="$SMB_USE
 	-t 2 1 2>&1); rc=$?
 expect_status $rc 2
 expect_match "$out" "^dbench: $SMB_URL/no/dir: no directory 'no/dir' in the share: "
-port=$(smbd_free_port)
+port=$(free_port)
 out=$("$DBENCH" --backend=smb --smb-share="//127.0.0.1:$port/dbench" \
 	--smb-user="$SMB_USER%$SMB_PASS" -t 2 1 2>&1); rc=$?
 expect_status $rc 2

@@ -1,0 +1,634 @@
+/*
+ * iscsi.c - the "iscsi" backend: dbench 5.0's SCSI dialect (iscsi.load,
+ * iscsi-read10-*.load, the persistent-reservation tests) sent to an iSCSI
+ * target through libiscsi, in user space, with no kernel initiator.
+ *
+ * The target is one LUN named by --iscsi=iscsi://HOST[:PORT]/IQN/LUN
+ * (user%password@ before HOST for CHAP).  The parent logs in once to
+ * check it (a host that does not answer, a login refused, a LUN that is
+ * not there: exit 2 before any client starts), reads its capacity and
+ * INQUIRY for the environment, and logs out.  Each client logs in with a
+ * session of its own, as initiator NAME-N (--iscsi-initiatorname, N the
+ * client's number: each an I_T nexus of its own, as the reservation tests
+ * need), and sends one command at a time, each the row's CDB as
+ * scsicmd.h builds it.
+ *
+ * Every wait is bounded: libiscsi's asynchronous calls on a poll loop of
+ * our own (a signal does not cut a command short), --iscsi-timeout
+ * seconds for a login or a command, after which the session is given up;
+ * libiscsi's reconnection is off, so that a target that dies fails the
+ * command at hand and the run with it.  A UNIT ATTENTION (a reset, a
+ * reservation released by another nexus) is the target's news, not the
+ * command's outcome: the command is sent again, SCSICMD_RETRIES times at
+ * most, as an initiator does.
+ *
+ * Owns: the libiscsi contexts and the transfer buffer.  Knows nothing of
+ * the driver, the stats region or the reports.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <iscsi/iscsi.h>
+#include <iscsi/scsi-lowlevel.h>
+
+#include "backend.h"
+#include "backends/scsicmd.h"
+#include "opclock.h"
+#include "secret.h"
+
+#define ISCSI_DEFAULT_INITIATOR "iqn.2011-09.org.samba.dbench:client"
+#define ISCSI_DEFAULT_TIMEOUT 5		/* seconds for a login or a command */
+#define ISCSI_WHY_MAX 320
+
+static char *iscsi_url_opt;		/* --iscsi */
+static char *iscsi_initiator_opt;	/* --iscsi-initiatorname */
+static int iscsi_timeout = ISCSI_DEFAULT_TIMEOUT;	/* --iscsi-timeout */
+
+static const struct poptOption iscsi_options[] = {
+	{ "iscsi", 0, POPT_ARG_STRING, &iscsi_url_opt, 0,
+	  "the LUN --backend=iscsi loads: iscsi://[USER%PASSWORD@]HOST[:PORT]/TARGET-IQN/LUN",
+	  "URL" },
+	{ "iscsi-initiatorname", 0, POPT_ARG_STRING, &iscsi_initiator_opt, 0,
+	  "the clients' initiator name, each client's with -N after it (default "
+	  ISCSI_DEFAULT_INITIATOR ")", "IQN" },
+	{ "iscsi-timeout", 0, POPT_ARG_INT, &iscsi_timeout, 0,
+	  "how long the target may take over a login or a command (default 5)", "SECS" },
+	POPT_TABLEEND
+};
+
+/* A call libiscsi answers through a callback: a connection, a login or
+ * a command. */
+struct wait {
+	bool done;
+	int status;
+	struct scsi_task *task;
+	char why[ISCSI_WHY_MAX];	/* libiscsi's words for a failure, taken
+					 * before its next call overwrites them */
+};
+
+/* One login: the parent's check or a client's own.  The waits live here,
+ * not on a stack: libiscsi calls a login's callback again when the
+ * connection goes, and a command's when the context is destroyed. */
+struct session {
+	struct iscsi_context *ctx;
+	int lun;
+	bool lost;			/* the connection failed or timed out */
+	struct wait login, cmd;
+	struct scsi_iovec iov;		/* a command's data in */
+	struct scsi_geometry geom;
+	char why[ISCSI_WHY_MAX];	/* what went wrong, for a message */
+};
+
+struct backend_target {
+	const char *shown;		/* the URL, its password masked */
+	const char *url;		/* as given */
+	struct scsi_geometry geom;
+	char vendor[9], product[17], revision[5];
+	int lun;
+};
+
+struct backend_client {
+	struct session s;
+	const struct program *prog;
+	struct offset_state ost;
+	unsigned char *buf;		/* max_transfer bytes, WRITEPATTERN's or zeros */
+	char detail[ISCSI_WHY_MAX + 64];	/* what failure_detail() says ... */
+	bool has_detail;		/* ... when this is set */
+};
+
+/* ---- options ---- */
+
+static const char **iscsi_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+{
+	const char **list = talloc_zero_array(mem_ctx, const char *, 2);
+
+	if (dirs) {
+		*err = talloc_strdup(mem_ctx, "--backend=iscsi takes its target from --iscsi, not -D");
+		return NULL;
+	}
+	if (!iscsi_url_opt || !*iscsi_url_opt) {
+		*err = talloc_strdup(mem_ctx, "--backend=iscsi needs"
+				     " --iscsi=iscsi://HOST[:PORT]/TARGET-IQN/LUN");
+		return NULL;
+	}
+	if (iscsi_timeout < 1 || iscsi_timeout > 3600) {
+		*err = talloc_strdup(mem_ctx, "--iscsi-timeout must be 1 to 3600 seconds");
+		return NULL;
+	}
+	/* The driver names the target in messages, the header and the JSON:
+	 * it gets the URL with its password masked; the real one stays here,
+	 * where target_open() takes it. */
+	if (list)
+		list[0] = secret_mask_url(list, iscsi_url_opt);
+	if (!list || !list[0])
+		*err = talloc_strdup(mem_ctx, "out of memory");
+	return list && list[0] ? list : NULL;
+}
+
+/* ---- a session ---- */
+
+/* libiscsi's last error, on one line. */
+static void error_text(char *buf, size_t len, struct iscsi_context *ctx)
+{
+	snprintf(buf, len, "%s", iscsi_get_error(ctx));
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = *(p + 1) ? ' ' : '\0';
+}
+
+static void on_done(struct iscsi_context *ctx, int status, void *data, void *priv)
+{
+	struct wait *w = priv;
+
+	w->done = true;
+	w->status = status;
+	w->task = data;
+	if (status != SCSI_STATUS_GOOD)
+		error_text(w->why, sizeof(w->why), ctx);
+}
+
+/* Serve the session until w is done, `secs` seconds at most (a signal
+ * does not end the wait).  0, or an errno with s->why set. */
+static int serve(struct session *s, struct wait *w, int secs)
+{
+	uint64_t deadline = monotonic_ns() + (uint64_t)secs * 1000000000u;
+
+	while (!w->done) {
+		uint64_t now = monotonic_ns();
+		if (now >= deadline) {
+			snprintf(s->why, sizeof(s->why), "no answer from the target within %d s",
+				 secs);
+			return ETIMEDOUT;
+		}
+		uint64_t left_ms = (deadline - now) / 1000000u + 1;
+		struct pollfd pfd = { .fd = iscsi_get_fd(s->ctx), .events =
+					      (short)iscsi_which_events(s->ctx) };
+		int r = poll(&pfd, 1, left_ms > 1000 ? 1000 : (int)left_ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(s->why, sizeof(s->why), "poll: %s", strerror(errno));
+			return errno;
+		}
+		if (iscsi_service(s->ctx, r > 0 ? pfd.revents : 0) < 0) {
+			if (w->done && w->why[0])	/* its own words come first */
+				snprintf(s->why, sizeof(s->why), "%s", w->why);
+			else
+				error_text(s->why, sizeof(s->why), s->ctx);
+			return ECONNRESET;
+		}
+	}
+	return 0;
+}
+
+/* A context for `url` as initiator `name`, libiscsi's reconnection off;
+ * its LUN in s->lun and its portal in portal[].  0 or an errno. */
+static int session_make(struct session *s, const char *url, const char *name,
+			char portal[MAX_STRING_SIZE + 1])
+{
+	struct iscsi_url *u;
+
+	if (!(s->ctx = iscsi_create_context(name))) {
+		snprintf(s->why, sizeof(s->why), "cannot make a libiscsi context for initiator"
+			 " '%s'", name);
+		return EINVAL;
+	}
+	if (!(u = iscsi_parse_full_url(s->ctx, url))) {	/* its words quote the URL */
+		snprintf(s->why, sizeof(s->why), "not an iSCSI URL"
+			 " (iscsi://[USER%%PASSWORD@]HOST[:PORT]/TARGET-IQN/LUN)");
+		return EINVAL;
+	}
+	iscsi_set_targetname(s->ctx, u->target);
+	iscsi_set_session_type(s->ctx, ISCSI_SESSION_NORMAL);
+	iscsi_set_header_digest(s->ctx, ISCSI_HEADER_DIGEST_NONE_CRC32C);
+	iscsi_set_noautoreconnect(s->ctx, 1);
+	if (u->user[0])
+		iscsi_set_initiator_username_pwd(s->ctx, u->user, u->passwd);
+	s->lun = u->lun;
+	snprintf(portal, MAX_STRING_SIZE + 1, "%s", u->portal);
+	iscsi_destroy_url(u);
+	return 0;
+}
+
+/* Connect to `portal` and log in.  0, EACCES for a login the target
+ * refused, or another errno; s->why says what happened. */
+static int session_login(struct session *s, const char *portal)
+{
+	int e;
+
+	if (iscsi_connect_async(s->ctx, portal, on_done, &s->login) != 0 ||
+	    (e = serve(s, &s->login, iscsi_timeout)) != 0 || s->login.status != SCSI_STATUS_GOOD) {
+		char why[ISCSI_WHY_MAX];
+		snprintf(why, sizeof(why), "%.200s", s->login.done ? s->login.why : s->why);
+		snprintf(s->why, sizeof(s->why), "cannot connect to %.64s: %.200s", portal,
+			 why[0] ? why : iscsi_get_error(s->ctx));
+		return ECONNREFUSED;
+	}
+	s->login = (struct wait){ 0 };
+	if (iscsi_login_async(s->ctx, on_done, &s->login) != 0) {
+		error_text(s->why, sizeof(s->why), s->ctx);
+		return EIO;
+	}
+	if ((e = serve(s, &s->login, iscsi_timeout)) != 0)
+		return e;
+	if (s->login.status != SCSI_STATUS_GOOD) {
+		snprintf(s->why, sizeof(s->why), "%s", s->login.why);
+		return EACCES;
+	}
+	return 0;
+}
+
+static int ask(struct session *s, const struct scsicmd *c, unsigned char *buf);
+
+/* Log in to the LUN of `url` as initiator `name`, and see that the LUN
+ * answers TEST UNIT READY.  0 or an errno with s->why set (EACCES: the
+ * login was refused). */
+static int session_open(struct session *s, const char *url, const char *name)
+{
+	char portal[MAX_STRING_SIZE + 1];
+	struct scsicmd tur = { .cdb_len = 6 };
+	int e = session_make(s, url, name, portal);
+
+	if (!e)
+		e = session_login(s, portal);
+	if (!e && (e = ask(s, &tur, NULL)) != 0 && !s->lost) {
+		char why[ISCSI_WHY_MAX];
+		snprintf(why, sizeof(why), "%.200s", s->why);
+		snprintf(s->why, sizeof(s->why), "LUN %d answers TEST UNIT READY with %.200s", s->lun,
+			 why);
+	}
+	return e;
+}
+
+/* Log out (a second at most: a goodbye, not a wait) and let go. */
+static void session_close(struct session *s)
+{
+	if (!s->ctx)
+		return;
+	if (!s->lost && iscsi_is_logged_in(s->ctx)) {
+		s->login = (struct wait){ 0 };
+		if (iscsi_logout_async(s->ctx, on_done, &s->login) == 0)
+			serve(s, &s->login, 1);
+	}
+	iscsi_destroy_context(s->ctx);
+	s->ctx = NULL;
+}
+
+/* The outcome of one command: its SCSI status and sense data. */
+struct outcome {
+	unsigned status;
+	uint8_t sense[SCSICMD_SENSE_MAX];
+	size_t sense_len;
+	size_t missing;		/* bytes of data in asked for that did not come */
+};
+
+/* libiscsi's parsed sense data as fixed-format bytes. */
+static void sense_of(const struct scsi_task *task, struct outcome *o)
+{
+	memset(o->sense, 0, 18);
+	o->sense[0] = 0x70;
+	o->sense[2] = (uint8_t)(task->sense.key & 0x0f);
+	o->sense[7] = 10;
+	o->sense[12] = (uint8_t)(task->sense.ascq >> 8);
+	o->sense[13] = (uint8_t)(task->sense.ascq & 0xff);
+	o->sense_len = 18;
+}
+
+/* The transport's verdict on a command that came back: 0 with its
+ * status in *o, or an errno (the connection is lost). */
+static int settle(struct session *s, const struct scsicmd *c, struct outcome *o)
+{
+	struct scsi_task *task = s->cmd.task;
+	int status = s->cmd.status;
+
+	if (status == SCSI_STATUS_CANCELLED || status == SCSI_STATUS_ERROR ||
+	    status == SCSI_STATUS_TIMEOUT || !task) {
+		s->lost = true;
+		snprintf(s->why, sizeof(s->why), "the connection to the target was lost (%s)",
+			 iscsi_get_error(s->ctx));
+		return ECONNRESET;
+	}
+	o->status = (unsigned)status & 0xff;
+	o->sense_len = 0;
+	if (status == SCSI_STATUS_CHECK_CONDITION)
+		sense_of(task, o);
+	o->missing = c->dir == SCSICMD_IN && task->residual_status == SCSI_RESIDUAL_UNDERFLOW
+			     ? task->residual : 0;
+	scsi_free_scsi_task(task);
+	return 0;
+}
+
+/* Send command c and wait for it; data in or out is buf (or c's own
+ * parameter list).  0 with its status in *o, or an errno with s->why. */
+static int send_once(struct session *s, const struct scsicmd *c, unsigned char *buf,
+		     struct outcome *o)
+{
+	static const int dirs[] = { SCSI_XFER_NONE, SCSI_XFER_READ, SCSI_XFER_WRITE };
+	struct iscsi_data out = { c->len, c->params ? (unsigned char *)c->params_buf : buf };
+	struct scsi_task *task = scsi_create_task(c->cdb_len, (unsigned char *)c->cdb,
+						  dirs[c->dir], (int)c->len);
+
+	if (!task) {
+		snprintf(s->why, sizeof(s->why), "out of memory for a SCSI task");
+		return ENOMEM;
+	}
+	if (c->dir == SCSICMD_IN) {
+		s->iov = (struct scsi_iovec){ .iov_base = buf, .iov_len = c->len };
+		scsi_task_set_iov_in(task, &s->iov, 1);
+	}
+	s->cmd = (struct wait){ 0 };
+	if (iscsi_scsi_command_async(s->ctx, s->lun, task, on_done,
+				     c->dir == SCSICMD_OUT ? &out : NULL, &s->cmd) != 0) {
+		snprintf(s->why, sizeof(s->why), "%s", iscsi_get_error(s->ctx));
+		scsi_free_scsi_task(task);
+		s->lost = true;
+		return EIO;
+	}
+	int e = serve(s, &s->cmd, iscsi_timeout);
+	if (e) {
+		s->lost = true;		/* the task stays libiscsi's, cancelled with the context */
+		return e;
+	}
+	return settle(s, c, o);
+}
+
+/* Send c, again after a UNIT ATTENTION (SCSICMD_RETRIES times at most). */
+static int send_cmd(struct session *s, const struct scsicmd *c, unsigned char *buf,
+		    struct outcome *o)
+{
+	if (s->lost) {
+		snprintf(s->why, sizeof(s->why), "the connection to the target was lost before");
+		return ENOTCONN;
+	}
+	for (int tries = 0;; tries++) {
+		int e = send_once(s, c, buf, o);
+		if (e || o->status != SCSI_STATUS_CHECK_CONDITION || tries == SCSICMD_RETRIES ||
+		    scsicmd_sense_key(o->sense, o->sense_len) != SCSI_SENSE_UNIT_ATTENTION)
+			return e;
+	}
+}
+
+/* A query the session itself asks (READ CAPACITY, INQUIRY): 0 when GOOD,
+ * else an errno with s->why saying what came back. */
+static int ask(struct session *s, const struct scsicmd *c, unsigned char *buf)
+{
+	struct outcome o;
+	int e = send_cmd(s, c, buf, &o);
+
+	if (!e && o.status != SCSI_STATUS_GOOD) {
+		scsicmd_status_text(s->why, sizeof(s->why), o.status, o.sense, o.sense_len);
+		return EIO;
+	}
+	return e;
+}
+
+/* The LUN's geometry, by READ CAPACITY (16), else (10). */
+static int read_geometry(struct session *s)
+{
+	unsigned char data[32];
+	struct scsicmd c;
+
+	scsicmd_read_capacity16(&c);
+	if (ask(s, &c, data) == 0 && scsicmd_capacity16(data, sizeof(data), &s->geom))
+		return 0;
+	if (s->lost)
+		return ECONNRESET;
+	scsicmd_read_capacity10(&c);
+	int e = ask(s, &c, data);
+	if (!e && !scsicmd_capacity10(data, 8, &s->geom)) {
+		snprintf(s->why, sizeof(s->why), "READ CAPACITY says nothing usable");
+		e = EIO;
+	}
+	return e;
+}
+
+/* The initiator name of client `id` (0 for the parent's check). */
+static char *initiator_name(TALLOC_CTX *mem_ctx, unsigned id, const struct backend_options *opts)
+{
+	const char *base = iscsi_initiator_opt && *iscsi_initiator_opt ? iscsi_initiator_opt
+									: ISCSI_DEFAULT_INITIATOR;
+
+	if (opts->ranked)
+		return talloc_asprintf(mem_ctx, "%s-r%u-%u", base, opts->rank, id);
+	return talloc_asprintf(mem_ctx, "%s-%u", base, id);
+}
+
+/* ---- the target ---- */
+
+/* Whether `url` has the shape libiscsi parses without complaint:
+ * iscsi://[USER[%PASSWORD]@]HOST[:PORT]/TARGET/LUN, LUN a number. */
+static bool url_shaped(const char *url)
+{
+	const char *host = url + strlen("iscsi://"), *lun = strrchr(url, '/');
+	const char *target = strchr(host, '/');
+
+	if (strncmp(url, "iscsi://", 8) != 0 || !target || target == host || lun == target ||
+	    lun == target + 1 || !lun[1])
+		return false;
+	return strspn(lun + 1, "0123456789") == strlen(lun + 1);
+}
+
+/* What of the command line the iscsi backend has no use for, or NULL. */
+static const char *pointless_option(const struct backend_options *opts)
+{
+	if (opts->sync_open || opts->sync_dir || opts->fsync_writes || opts->xattr)
+		return "-s, -S, -F and -x have no files: the loadfile says what the LUN syncs"
+		       " (SYNCHRONIZECACHE10, a WRITE's FUA bit)";
+	if (opts->verify)
+		return "--verify cannot check a LUN that all clients write where the"
+		       " loadfile's LBAs send them";
+	if (opts->fake_io)
+		return "--fake-io leaves out dbench 4's ReadX and WriteX, which the iscsi"
+		       " backend does not perform";
+	return NULL;
+}
+
+/* Check the target over a login of the parent's own: its geometry and
+ * its identity.  0 or an errno with s->why. */
+static int check_target(struct backend_target *t, struct session *s,
+			const struct backend_options *opts)
+{
+	unsigned char data[96];
+	struct scsicmd c;
+	int e = session_open(s, t->url, initiator_name(t, 0, opts));
+
+	if (!e)
+		e = read_geometry(s);
+	if (!e) {
+		scsicmd_inquiry(&c);
+		if (ask(s, &c, data) == 0)
+			scsicmd_inquiry_ids(data, sizeof(data), t->vendor, t->product, t->revision);
+	}
+	t->geom = s->geom;
+	t->lun = s->lun;
+	return e;
+}
+
+static struct backend_target *iscsi_target_open(TALLOC_CTX *mem_ctx, const char *spec,
+						const struct backend_options *opts, char **err)
+{
+	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
+	struct session *s = talloc_zero(mem_ctx, struct session);
+	const char *why = pointless_option(opts);
+
+	/* spec is the URL as shown (iscsi_targets()); the real one is --iscsi */
+	if (!t || !s || !(t->url = talloc_strdup(t, iscsi_url_opt)) ||
+	    !(t->shown = talloc_strdup(t, spec))) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+	} else if (why) {
+		*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, why);
+	} else if (!url_shaped(t->url)) {
+		*err = talloc_asprintf(mem_ctx, "'%s' is not an iSCSI URL"
+				       " (iscsi://HOST[:PORT]/TARGET-IQN/LUN)", t->shown);
+	} else {
+		int e = check_target(t, s, opts);
+		if (e == EACCES)
+			*err = talloc_asprintf(mem_ctx, "%s: login refused: %s", t->shown, s->why);
+		else if (e)
+			*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, s->why);
+	}
+	session_close(s);
+	talloc_free(s);
+	if (!*err)
+		return t;
+	talloc_free(t);
+	return NULL;
+}
+
+/* Nothing was made there: nothing to remove. */
+static int iscsi_target_close(struct backend_target *t)
+{
+	(void)t;
+	return 0;
+}
+
+static json_t *iscsi_target_describe(const struct backend_target *t)
+{
+	return json_pack("{s:s, s:i, s:I, s:i, s:s, s:s, s:s}", "url", t->shown, "lun", t->lun,
+			 "blocks", (json_int_t)t->geom.blocks, "block_size", (int)t->geom.block_size,
+			 "vendor", t->vendor, "product", t->product, "revision", t->revision);
+}
+
+/* ---- clients ---- */
+
+static int iscsi_client_destructor(struct backend_client *bc)
+{
+	session_close(&bc->s);
+	return 0;
+}
+
+static struct backend_client *iscsi_client_new(TALLOC_CTX *mem_ctx, struct backend_target *t,
+					       unsigned id, const struct program *prog,
+					       const struct backend_options *opts,
+					       struct verify *verify, char **err)
+{
+	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
+	size_t len = loadfile_max_transfer(prog) > 4096 ? loadfile_max_transfer(prog) : 4096;
+
+	(void)verify;	/* none: --verify is refused (pointless_option()) */
+	if (!bc || !(bc->buf = talloc_zero_array(bc, unsigned char, len))) {
+		talloc_free(bc);
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	talloc_set_destructor(bc, iscsi_client_destructor);
+	for (size_t i = 0; prog->write_pattern && i < len; i++)
+		bc->buf[i] = (unsigned char)prog->write_pattern[i % prog->write_pattern_len];
+	bc->prog = prog;
+	bc->ost = backend_offset_state(id, opts);
+	int e = session_open(&bc->s, t->url, initiator_name(bc, id, opts));
+	if (!e)
+		e = read_geometry(&bc->s);
+	if (e) {
+		*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, bc->s.why);
+		talloc_free(bc);
+		errno = e;
+		return NULL;
+	}
+	return bc;
+}
+
+static size_t iscsi_client_mem(const struct program *prog, const struct backend_options *opts)
+{
+	size_t len = loadfile_max_transfer(prog) > 4096 ? loadfile_max_transfer(prog) : 4096;
+
+	(void)opts;
+	return sizeof(struct backend_client) + len + 4 * BACKEND_ALLOC_OVERHEAD;
+}
+
+/* ---- operations ---- */
+
+static int explain(struct backend_client *bc, int err, const char *why)
+{
+	snprintf(bc->detail, sizeof(bc->detail), "%s", why);
+	bc->has_detail = true;
+	return err;
+}
+
+/* Any row of the SCSI dialect: its command built, sent and judged.  A
+ * row with an LBA evaluates it ("+N" counts from the LBA of the row
+ * before that had one). */
+static int iscsi_op(struct backend_client *bc, const struct op *op)
+{
+	bool lba = op->type != OP_SCSI_PROUT && op->type != OP_SCSI_TESTUNITREADY;
+	struct op tmp;
+	const struct op *o = lba ? backend_op_at_offset(&tmp, bc->prog, op, &bc->ost) : op;
+	struct scsicmd c;
+	struct outcome out;
+	char why[160];
+
+	if (!scsicmd_build(&c, o, (uint64_t)o->a[0], &bc->s.geom, why, sizeof(why)))
+		return explain(bc, EINVAL, why);
+	int e = send_cmd(&bc->s, &c, bc->buf, &out);
+	if (e)
+		return explain(bc, e, bc->s.why);
+	if (out.status == SCSI_STATUS_GOOD && out.missing && op_table[op->type].bytes) {
+		snprintf(why, sizeof(why), "GOOD, but %zu of the %" PRIu32 " bytes asked for did"
+			 " not come", out.missing, c.len);
+		return explain(bc, ENODATA, why);
+	}
+	return scsicmd_outcome(op, out.status, out.sense, out.sense_len, bc->detail,
+			       sizeof(bc->detail), &bc->has_detail);
+}
+
+static const char *iscsi_failure_detail(struct backend_client *bc)
+{
+	bool has = bc->has_detail;
+
+	bc->has_detail = false;		/* asked, so cleared; the text stays for the caller */
+	return has ? bc->detail : NULL;
+}
+
+static void iscsi_pass_end(struct backend_client *bc)
+{
+	(void)bc;
+}
+
+/* Nothing was made: what was written stays, as on any LUN. */
+static int iscsi_cleanup(struct backend_client *bc)
+{
+	(void)bc;
+	return 0;
+}
+
+const struct backend iscsi_backend = {
+	.name = "iscsi",
+	.options = iscsi_options,
+	.targets = iscsi_targets,
+	.target_open = iscsi_target_open,
+	.target_close = iscsi_target_close,
+	.target_describe = iscsi_target_describe,
+	.client_new = iscsi_client_new,
+	.client_mem = iscsi_client_mem,
+	.op = { [OP_SCSI_FIRST ... OP_SCSI_LAST] = iscsi_op },
+	.failure_detail = iscsi_failure_detail,
+	.pass_end = iscsi_pass_end,
+	.cleanup = iscsi_cleanup,
+};

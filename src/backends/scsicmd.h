@@ -1,0 +1,94 @@
+/*
+ * scsicmd.h - the SCSI dialect's rows (src/load/blockload.h) as SCSI
+ * commands, for the backends that send them: iscsi (libiscsi) and scsi
+ * (SG_IO).  Each row's CDB, data direction and length, placed on the LUN
+ * at hand; READ CAPACITY's answer; what a status and sense data say; and
+ * what the outcome of a command is against the status its row expects.
+ * One place for all of it, so that both transports send the same bytes
+ * and judge them alike.  Private to src/backends/; knows nothing of
+ * transports, clients or runs.
+ *
+ * A row counts LBAs and lengths in 512-byte blocks, as dbench 5.0's
+ * loadfiles do.  On a LUN of larger logical blocks they are turned into
+ * its blocks (the byte offset, rounded down to a block; a transfer must
+ * be a whole number of them).  A read or write whose LBA is at or past
+ * the LUN's end wraps around its size, and one that would cross the end
+ * starts earlier, so that a loadfile made for a large LUN runs on a
+ * small one (5.0 cut such a transfer down to one block instead).
+ */
+#ifndef DBENCH_BACKENDS_SCSICMD_H
+#define DBENCH_BACKENDS_SCSICMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loadfile.h"
+
+#define SCSICMD_PROUT_PARAMS 24		/* PERSISTENT RESERVE OUT's parameter list */
+#define SCSICMD_SENSE_MAX 96		/* sense bytes kept */
+#define SCSICMD_RETRIES 5		/* a UNIT ATTENTION is taken this often (as
+					 * Linux's sd retries a command) */
+
+/* The LUN as READ CAPACITY describes it. */
+struct scsi_geometry {
+	uint64_t blocks;		/* logical blocks */
+	uint32_t block_size;		/* bytes in one */
+};
+
+enum scsicmd_dir { SCSICMD_NONE, SCSICMD_IN, SCSICMD_OUT };
+
+/* One command, ready to send. */
+struct scsicmd {
+	uint8_t cdb[16];
+	uint8_t cdb_len;
+	uint8_t dir;			/* enum scsicmd_dir */
+	uint32_t len;			/* bytes in or out */
+	bool params;			/* data out is params[], not the caller's buffer */
+	uint8_t params_buf[SCSICMD_PROUT_PARAMS];
+};
+
+/*
+ * The command of SCSI row `op`, its LBA already evaluated (`lba`, in
+ * 512-byte blocks), for a LUN of geometry `g`.  False with why[] when it
+ * cannot be sent as such: a transfer larger than the LUN or not a whole
+ * number of its blocks, an LBA past what the CDB holds once placed.
+ */
+bool scsicmd_build(struct scsicmd *cmd, const struct op *op, uint64_t lba,
+		   const struct scsi_geometry *g, char *why, size_t len);
+
+/* READ CAPACITY (16), and (10) for a target without it. */
+void scsicmd_read_capacity16(struct scsicmd *cmd);
+void scsicmd_read_capacity10(struct scsicmd *cmd);
+
+/* Their answers: false when it says nothing usable (no blocks, a block
+ * size that is not a power of two from 512 to 64 KiB). */
+bool scsicmd_capacity16(const uint8_t *data, size_t n, struct scsi_geometry *g);
+bool scsicmd_capacity10(const uint8_t *data, size_t n, struct scsi_geometry *g);
+
+/* INQUIRY of the standard page (96 bytes); its vendor, product and
+ * revision as text without trailing blanks, "" where it has none. */
+void scsicmd_inquiry(struct scsicmd *cmd);
+void scsicmd_inquiry_ids(const uint8_t *data, size_t n, char vendor[9], char product[17],
+			 char revision[5]);
+
+/* The sense key of fixed or descriptor sense data, or -1 for none. */
+int scsicmd_sense_key(const uint8_t *sense, size_t n);
+
+/* "CHECK CONDITION (0x02), ILLEGAL REQUEST, asc/ascq 0x24/0x00 (INVALID
+ * FIELD IN CDB)" or "RESERVATION CONFLICT (0x18)" into buf. */
+void scsicmd_status_text(char *buf, size_t len, unsigned status, const uint8_t *sense,
+			 size_t n);
+
+/*
+ * The outcome of row `op` whose command ended with SCSI status `status`
+ * (and sense data): 0 for GOOD; else an errno (EBUSY for RESERVATION
+ * CONFLICT, EAGAIN for BUSY and TASK SET FULL, EIO for the rest), with
+ * detail[] set (*has_detail) when the status is not the one the row
+ * expects, which fails it whatever it expected.  GOOD where the row
+ * expects another status is left to the client, which says so.
+ */
+int scsicmd_outcome(const struct op *op, unsigned status, const uint8_t *sense, size_t n,
+		    char *detail, size_t dlen, bool *has_detail);
+
+#endif
