@@ -133,6 +133,12 @@ struct backend_lister;	/* the --probe process's session on a remote target */
 struct backend {
 	const char *name;
 
+	/* NULL for a backend whose clients write files of the local file
+	 * systems beneath its targets, so that a block device's writes can
+	 * be held against theirs; else what it does instead, as it follows
+	 * "the NAME backend" ("writes nothing", "writes to a server"). */
+	const char *no_local_writes;
+
 	/* Optional: the backend's own command-line options, a popt table
 	 * whose values the backend keeps; main includes it in --help. */
 	const struct poptOption *options;

@@ -11,9 +11,14 @@
  * merges, sectors, in flight, io_ticks, time_in_queue) and the page
  * counts nr_dirty and nr_writeback of /proc/vmstat.
  *
- * The driver takes a reading when the execute window opens and one at the
- * end of each timeline second (blockstat_read); the module differences
- * them into per-second figures and a summary of the window.  A device or
+ * The driver takes a reading just before the execute window opens (before
+ * any client can count an operation in it), one at the end of each
+ * timeline second (blockstat_read), and one just after the window closes
+ * (after every client can see that it did: blockstat_read, or
+ * blockstat_reread when the last second's reading ended it), so that the
+ * first and last readings bracket the operations counted in the window.
+ * The module differences them into per-second figures and a summary of
+ * the window.  A device or
  * file that cannot be read gives NAN figures, never a guess.  In an MPI
  * run only rank 0's devices are read.
  *
@@ -63,6 +68,10 @@ struct blockstat_disk {
 	double read_kib, write_kib;	/* moved by them */
 	struct blockstat_figures fig;	/* over the window */
 	double in_flight_max;		/* the most seen at a reading */
+	const unsigned *dirs;		/* the target directories whose data it holds,
+					 * directly or beneath loop devices: indexes
+					 * into blockstat_open()'s DIRS */
+	unsigned ndirs;
 };
 
 /* The page cache over the execute window, from the readings; NAN when
@@ -70,7 +79,12 @@ struct blockstat_disk {
 struct blockstat_memory {
 	double dirty_pages_mean, dirty_pages_max;
 	double writeback_pages_mean, writeback_pages_max;
+	double dirty_pages_start, dirty_pages_end;	/* at the first and the last */
+	double writeback_pages_start, writeback_pages_end;	/* reading */
 };
+
+/* A blockstat_memory of nothing read: every figure NAN. */
+extern const struct blockstat_memory blockstat_memory_unread;
 
 /* ---- parsing and differencing (pure, for the unit test) ---- */
 
@@ -97,6 +111,15 @@ struct blockstat *blockstat_open(TALLOC_CTX *mem_ctx, const char *const *dirs,
 /* Take a reading of every device and of /proc/vmstat, at NOW_NS on the
  * monotonic clock. */
 void blockstat_read(struct blockstat *bs, uint64_t now_ns);
+
+/* Take the latest reading again, at NOW_NS: the end of the last interval
+ * moves to now (a first reading when there is none). */
+void blockstat_reread(struct blockstat *bs, uint64_t now_ns);
+
+/* Why target directory DIR (an index into blockstat_open()'s DIRS) has no
+ * device: NULL when one lies under it, else the type of its file system
+ * ("tmpfs"), or "" when that could not be looked at. */
+const char *blockstat_no_device(const struct blockstat *bs, unsigned dir);
 
 /* How many devices, and how many readings so far. */
 size_t blockstat_ndisks(const struct blockstat *bs);

@@ -39,6 +39,10 @@ json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *desc
  * is on none (tmpfs, NFS) or cannot be looked at. */
 char *env_block_sysdir(TALLOC_CTX *mem_ctx, const char *path);
 
+/* The type of the file system holding PATH ("tmpfs", "nfs4"), from the
+ * mount table; NULL when PATH or its mount cannot be looked at. */
+char *env_fstype(TALLOC_CTX *mem_ctx, const char *path);
+
 /* The backing file of the loop device at sysfs directory SYSDIR
  * (SYSDIR/loop/backing_file); NULL for any other device. */
 char *env_loop_backing(TALLOC_CTX *mem_ctx, const char *sysdir);

@@ -59,6 +59,7 @@ struct client_result {
 	unsigned id;		/* 1-based within its rank, as in clientN */
 	const char *directory;	/* its target directory */
 	uint64_t bytes;
+	uint64_t bytes_written;	/* of those, written (WriteX) */
 	uint64_t ops;
 	uint64_t errors;
 	uint64_t unsupported;	/* operations it went past, not performed */
@@ -136,6 +137,30 @@ struct replayed {
 	bool too_short;		/* median_share below 1 pass, or moved_nothing */
 };
 
+/* How much of what the clients wrote reached one device (blockstat_disk)
+ * over the execute window, whose first and last readings bracket the
+ * operations counted in it.  What the clients wrote in the window and the
+ * device has not written by its end is either gone (deleted or
+ * overwritten before writeback) or still in the page cache, dirty or under
+ * writeback; what the device wrote may also be the warmup's, another
+ * program's, or the file system's own (journal, metadata). */
+struct writeback {
+	double clients_bytes;	/* written by the clients whose target lies on the
+				 * device (through loop devices too), those of
+				 * ranks on other hosts aside; NAN when unknown */
+	double device_bytes;	/* written to the device; NAN when unread */
+	double ratio;		/* device_bytes / clients_bytes; NAN when either is
+				 * unknown or the clients wrote nothing */
+	double dirty_end_bytes;	/* the machine's page cache at the window's end: */
+	double writeback_end_bytes;	/* dirty, and under writeback (NAN: unread) */
+};
+
+/* A target directory on no block device, whose writes no device shows. */
+struct nodisk {
+	const char *directory;
+	const char *fstype;	/* its file system ("tmpfs"), "" when unknown */
+};
+
 /* Why a run failed. */
 struct run_failure {
 	int rank;		/* MPI rank, -1 in a plain run */
@@ -205,6 +230,12 @@ struct run_result {
 	struct blockstat_disk *disks;	/* the devices under the targets (blockstat.h) */
 	size_t ndisks;
 	struct blockstat_memory memory;	/* dirty and writeback pages (NAN: unread) */
+	struct writeback *writeback;	/* ndisks: what reached each device, or NULL */
+	const char *writeback_none;	/* why no device shows the clients' writes:
+					 * the backend's (backend.h no_local_writes),
+					 * or NULL */
+	struct nodisk *nodisk;		/* the target directories on no device */
+	unsigned nnodisk;
 	struct hostload host;		/* how busy the machine was in the execute
 					 * window (rank 0's); host.measured false
 					 * when it was not read */
@@ -285,10 +316,12 @@ struct fairness result_fairness(const double *mb_s, unsigned n);
 size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t **idx);
 
 /* The block devices' and the page cache's figures from the readings in
- * bs (blockstat.h), one taken as the execute window opened and one at the
- * end of each timeline point: each point's, and the window's.  Without
- * readings (bs NULL, or the window never opened) there are no devices and
- * the page counts are NAN. */
+ * bs (blockstat.h), one taken as the execute window opened, one at the
+ * end of each timeline point and one as it closed: each point's, and the
+ * window's, with what of the clients' writes reached each device (the
+ * clients' figures must be in place).  Without readings (bs NULL, or the
+ * window never opened) there are no devices and the page counts are NAN;
+ * res->writeback_none, set before, leaves writeback NULL. */
 void result_fill_disks(struct run_result *res, const struct blockstat *bs);
 
 /* Make res own a JSON value: it is released when res is freed. */

@@ -427,6 +427,7 @@ struct stats_group {
 /* One client's own execute-phase figures. */
 struct stats_client {
 	uint64_t bytes;		/* ReadX + WriteX */
+	uint64_t bytes_written;	/* WriteX alone */
 	uint64_t ops;
 	uint64_t errors;
 	uint64_t unsupported;	/* operations it went past, not performed

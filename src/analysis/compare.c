@@ -658,9 +658,8 @@ static void report_disks(FILE *out, const struct rundoc *const *docs, size_t ndo
 			size_t nd = 0;
 			struct rundoc_disk *d = g ? rundoc_disks(tmp, g->runs, g->nruns, &nd) : NULL;
 			if (nd && !head) {
-				fprintf(out, "\nDisks, the mean over each side's runs (as iostat -x:"
-					" requests a second, KiB a request, %% of requests merged,"
-					" mean queue, %% of time busy)\n%6s  %-4s  ", "nprocs", "side");
+				fprintf(out, "\nDisks, the mean over each side's runs (%s)\n%6s  %-4s  ",
+					rundoc_disk_legend, "nprocs", "side");
 				rundoc_print_disk_head(out);
 				fputc('\n', out);
 				head = true;
@@ -831,6 +830,7 @@ int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 	size_t nwarnings = report_warnings(out, docs, ndocs, opt);
 	report_precision(out, docs, ndocs);
 	report_disks(out, docs, ndocs);
+	compare_report_writeback(out, docs, ndocs, opt->alpha);
 	compare_report_latency(out, docs, ndocs, opt->alpha, opt->all);
 	report_machine(out, docs, ndocs, opt->alpha);
 	report_verdict(out, docs, ndocs, opt->alpha, nwarnings);

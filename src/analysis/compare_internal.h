@@ -84,6 +84,10 @@ struct compare_row {
 					 * -1 when not */
 };
 
+/* The fewest runs a side that Welch's test can judge: with fewer a row is
+ * untested. */
+#define COMPARE_TEST_MIN_RUNS 2
+
 /* Judge samples a (na >= 1 values) against b (nb >= 1).
  * higher_is_better: true for throughput, false for latency. */
 void compare_samples(struct compare_row *row, const double *a, size_t na,
@@ -173,6 +177,13 @@ struct compare_options {
 int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 		   const struct compare_options *opt);
 
+/* The writeback part of the report: at each nprocs of the baseline, for
+ * each of its devices, the bytes the device wrote over those the clients
+ * wrote beneath it, run by run, every document against the first; nothing
+ * where no run gives the figure. */
+void compare_report_writeback(FILE *out, const struct rundoc *const *docs, size_t ndocs,
+			      double alpha);
+
 /* The latency part of the report: each operation's p99 (and each
  * --probe's) at each nprocs of the baseline, every document against it;
  * only the significant rows unless all. */
@@ -183,6 +194,15 @@ void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t 
 
 /* fmt of v, or "-" for NAN (on ctx). */
 const char *compare_num(TALLOC_CTX *ctx, const char *fmt, double v);
+
+/* Why rows of a table were left untested, and what a test needs: "a
+ * side has a single run there, and a test needs 2 runs a side at least
+ * (--repeat=2)". */
+extern const char compare_untested_why[];
+
+/* The line under a table with n rows (> 0) untested for lack of runs:
+ * "  (2 rows untested: <compare_untested_why>)"; nothing for 0. */
+void compare_print_untested(FILE *out, size_t n);
 
 /* A row's p-value as text, "<0.0001" below that. */
 const char *compare_p_text(TALLOC_CTX *ctx, const struct compare_row *r);

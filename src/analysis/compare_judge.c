@@ -54,7 +54,7 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 	row->mean_b = numstat_mean(b, nb);
 	diff = row->mean_b - row->mean_a;
 	row->change_pct = diff == 0 ? 0 : diff / row->mean_a * 100;
-	row->tested = na >= 2 && nb >= 2;
+	row->tested = na >= COMPARE_TEST_MIN_RUNS && nb >= COMPARE_TEST_MIN_RUNS;
 	if (row->tested) {
 		double se = sqrt(numstat_variance(a, na, row->mean_a) / na +
 				 numstat_variance(b, nb, row->mean_b) / nb);
@@ -119,10 +119,17 @@ bool compare_throughput(struct compare_row *row, const struct rundoc *base,
 /* "untested (1 run of B)": which side had too few runs for a test. */
 static const char *untested_text(TALLOC_CTX *ctx, const struct compare_row *r)
 {
-	if (r->na < 2 && r->nb < 2)
+	if (r->na < COMPARE_TEST_MIN_RUNS && r->nb < COMPARE_TEST_MIN_RUNS)
 		return "untested (1 run a side)";
-	return talloc_asprintf(ctx, "untested (1 run of %s)", r->na < 2 ? "A" : "B");
+	return talloc_asprintf(ctx, "untested (1 run of %s)",
+			       r->na < COMPARE_TEST_MIN_RUNS ? "A" : "B");
 }
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+const char compare_untested_why[] =
+	"a side has a single run there, and a test needs " STR(COMPARE_TEST_MIN_RUNS)
+	" runs a side at least (--repeat=" STR(COMPARE_TEST_MIN_RUNS) ")";
 
 const char *compare_verdict_text(TALLOC_CTX *ctx, const struct compare_row *r,
 				 const char *better, const char *worse)
@@ -133,6 +140,13 @@ const char *compare_verdict_text(TALLOC_CTX *ctx, const struct compare_row *r,
 	return r->verdict == COMPARE_BETTER ? better
 	     : r->verdict == COMPARE_WORSE ? worse
 	     : r->verdict == COMPARE_NO_CHANGE ? "no significant change" : untested_text(ctx, r);
+}
+
+void compare_print_untested(FILE *out, size_t n)
+{
+	if (n)
+		fprintf(out, "  (%zu row%s untested: %s)\n", n, n == 1 ? "" : "s",
+			compare_untested_why);
 }
 
 const char *compare_num(TALLOC_CTX *ctx, const char *fmt, double v)

@@ -494,6 +494,10 @@ const struct rundoc_disk_key rundoc_disk_keys[RUNDOC_DISK_FIGURES] = {
 	[RUNDOC_WRITE_MERGED] = { "write_merged_pct", "%wrqm" },
 	[RUNDOC_QUEUE] = { "queue_depth", "aqu-sz" },
 	[RUNDOC_BUSY] = { "busy_pct", "%util" },
+	[RUNDOC_CLIENTS_WRITTEN] = { "clients_written_bytes", "cli-MB" },
+	[RUNDOC_WRITTEN] = { "written_bytes", "dev-MB" },
+	[RUNDOC_WRITTEN_RATIO] = { "written_ratio", "dev/cli" },
+	[RUNDOC_DIRTY_END] = { "dirty_end_bytes", "dirty-MB" },
 };
 
 const struct rundoc_disk *rundoc_disk_named(const struct rundoc_disk *disks, size_t n,
@@ -520,6 +524,18 @@ static struct rundoc_disk *disk_entry(TALLOC_CTX *mem_ctx, struct rundoc_disk **
 	d = &d[(*n)++];
 	*d = (struct rundoc_disk){ .device = device };
 	return d;
+}
+
+/* The ratio of d's written bytes to the clients', pooled: the mean of
+ * the one over the mean of the other, where every run that gave a ratio
+ * gave both (GOT: per figure, the runs that gave it). */
+static void pool_ratio(struct rundoc_disk *d, const size_t *got)
+{
+	double cli = d->fig[RUNDOC_CLIENTS_WRITTEN], dev = d->fig[RUNDOC_WRITTEN];
+
+	if (got[RUNDOC_WRITTEN_RATIO] && got[RUNDOC_WRITTEN_RATIO] == got[RUNDOC_WRITTEN] &&
+	    got[RUNDOC_WRITTEN_RATIO] == got[RUNDOC_CLIENTS_WRITTEN] && cli > 0)
+		d->fig[RUNDOC_WRITTEN_RATIO] = dev / cli;
 }
 
 struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
@@ -563,6 +579,8 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 			size_t got = seen[k * RUNDOC_DISK_FIGURES + f];
 			disks[k].fig[f] = got ? disks[k].fig[f] / got : NAN;
 		}
+	for (size_t k = 0; k < *ndisks; k++)
+		pool_ratio(&disks[k], &seen[k * RUNDOC_DISK_FIGURES]);
 	talloc_free(tmp);
 	return disks;
 fail:
@@ -572,13 +590,21 @@ fail:
 	return NULL;
 }
 
-/* Each column's printf width and precision. */
-static const struct { int width, prec; } disk_cols[RUNDOC_DISK_FIGURES] = {
-	[RUNDOC_READS_S] = { 9, 1 }, [RUNDOC_WRITES_S] = { 9, 1 },
-	[RUNDOC_READ_KIB] = { 8, 1 }, [RUNDOC_WRITE_KIB] = { 8, 1 },
-	[RUNDOC_READ_MERGED] = { 6, 1 }, [RUNDOC_WRITE_MERGED] = { 6, 1 },
-	[RUNDOC_QUEUE] = { 6, 2 }, [RUNDOC_BUSY] = { 6, 1 },
+/* Each column's printf width and precision, and the unit it shows its
+ * figure in (bytes as MB). */
+static const struct { int width, prec; double unit; } disk_cols[RUNDOC_DISK_FIGURES] = {
+	[RUNDOC_READS_S] = { 9, 1, 1 }, [RUNDOC_WRITES_S] = { 9, 1, 1 },
+	[RUNDOC_READ_KIB] = { 8, 1, 1 }, [RUNDOC_WRITE_KIB] = { 8, 1, 1 },
+	[RUNDOC_READ_MERGED] = { 6, 1, 1 }, [RUNDOC_WRITE_MERGED] = { 6, 1, 1 },
+	[RUNDOC_QUEUE] = { 6, 2, 1 }, [RUNDOC_BUSY] = { 6, 1, 1 },
+	[RUNDOC_CLIENTS_WRITTEN] = { 9, 1, 1e6 }, [RUNDOC_WRITTEN] = { 9, 1, 1e6 },
+	[RUNDOC_WRITTEN_RATIO] = { 7, 3, 1 }, [RUNDOC_DIRTY_END] = { 8, 1, 1e6 },
 };
+
+const char rundoc_disk_legend[] =
+	"as iostat -x: requests a second, KiB a request, % of requests merged, mean"
+	" queue, % of time busy; then MB the clients wrote beneath it, MB it wrote, the"
+	" one over the other, MB dirty in the page cache at the end";
 
 void rundoc_print_disk_head(FILE *out)
 {
@@ -594,6 +620,7 @@ void rundoc_print_disk(FILE *out, const struct rundoc_disk *d)
 		if (isnan(d->fig[f]))
 			fprintf(out, "  %*s", disk_cols[f].width, "-");
 		else
-			fprintf(out, "  %*.*f", disk_cols[f].width, disk_cols[f].prec, d->fig[f]);
+			fprintf(out, "  %*.*f", disk_cols[f].width, disk_cols[f].prec,
+				d->fig[f] / disk_cols[f].unit);
 	}
 }

@@ -157,10 +157,13 @@ bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundo
 
 /* The figures of a device over a run's execute window, in the order they
  * are shown: requests per second, KiB per request, the share of requests
- * merged, the mean queue and the share of time busy. */
+ * merged, the mean queue and the share of time busy; then the bytes the
+ * clients wrote to it and it wrote (result.h struct writeback), the one
+ * over the other, and the bytes the page cache held dirty at the end. */
 enum rundoc_disk_figure {
 	RUNDOC_READS_S, RUNDOC_WRITES_S, RUNDOC_READ_KIB, RUNDOC_WRITE_KIB,
 	RUNDOC_READ_MERGED, RUNDOC_WRITE_MERGED, RUNDOC_QUEUE, RUNDOC_BUSY,
+	RUNDOC_CLIENTS_WRITTEN, RUNDOC_WRITTEN, RUNDOC_WRITTEN_RATIO, RUNDOC_DIRTY_END,
 	RUNDOC_DISK_FIGURES
 };
 
@@ -181,7 +184,9 @@ struct rundoc_disk {
 
 /* The devices that runs[0..n) recorded, in the order first met, each
  * figure the mean over the runs that give it (a figure is null where its
- * run had nothing to divide).  NULL with *ndisks 0 when there is none, or
+ * run had nothing to divide), but the ratio of written bytes, which is
+ * the mean written over the mean the clients wrote where both are known
+ * (the runs' bytes pooled).  NULL with *ndisks 0 when there is none, or
  * when memory runs out. */
 struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
 				 size_t *ndisks);
@@ -190,9 +195,13 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 const struct rundoc_disk *rundoc_disk_named(const struct rundoc_disk *disks, size_t n,
 					    const char *device);
 
-/* The text columns of a device: its name and its figures ("-" for NAN),
- * and the heading over them; neither ends the line. */
+/* The text columns of a device: its name and its figures ("-" for NAN;
+ * bytes in MB), and the heading over them; neither ends the line. */
 void rundoc_print_disk_head(FILE *out);
+
+/* What the columns are, for the line above a table of them: "as iostat
+ * -x: requests a second, ..." */
+extern const char rundoc_disk_legend[];
 void rundoc_print_disk(FILE *out, const struct rundoc_disk *d);
 
 #endif

@@ -253,9 +253,7 @@ static void print_disks(FILE *out, json_t *summary)
 		any += json_array_size(json_object_get(s, "disks"));
 	if (!any)
 		return;
-	fprintf(out, "\nDisks, the mean over the runs at each count (as iostat -x: requests a"
-		     " second, KiB a request, %% of requests merged, mean queue, %% of time"
-		     " busy)\n");
+	fprintf(out, "\nDisks, the mean over the runs at each count (%s)\n", rundoc_disk_legend);
 	fprintf(out, " %6s  ", "procs");
 	rundoc_print_disk_head(out);
 	fputc('\n', out);

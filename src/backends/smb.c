@@ -1135,6 +1135,7 @@ static int smb_lister_remove(struct backend_lister *l)
 
 const struct backend smb_backend = {
 	.name = "smb",
+	.no_local_writes = "writes to a server",
 	.options = smb_options,
 	.targets = smb_targets,
 	.target_open = smb_target_open,

@@ -38,6 +38,10 @@ struct blockstat {
 	const char **device;		/* ndisks names */
 	const char **under;		/* ndisks: what each holds */
 	int *fd;			/* ndisks stat files, -1 when unopened */
+	unsigned ndirs;			/* the target directories */
+	bool *on;			/* [d * ndirs + i]: directory i's data lies on
+					 * device d */
+	const char **nodev;		/* ndirs: blockstat_no_device() */
 	int vm_fd;			/* /proc/vmstat, or -1 */
 	char *buf;			/* VMSTAT_BUF bytes for reading */
 	struct reading *readings;
@@ -143,6 +147,10 @@ void blockstat_diff(const struct blockstat_counters *a, const struct blockstat_c
 	};
 }
 
+const struct blockstat_memory blockstat_memory_unread = {
+	NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+};
+
 static void nan_figures(struct blockstat_figures *f)
 {
 	*f = (struct blockstat_figures){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
@@ -160,30 +168,42 @@ static int close_fds(struct blockstat *bs)
 	return 0;
 }
 
+/* Device NAME's index, or ndisks when it is not among them. */
+static size_t device_index(const struct blockstat *bs, const char *name)
+{
+	size_t d = 0;
+
+	while (d < bs->ndisks && strcmp(bs->device[d], name) != 0)
+		d++;
+	return d;
+}
+
 /* Adds the device at sysfs directory SYSDIR, holding UNDER, unless it is
- * there already; then, for a loop device, the device under its backing
- * file.  DEPTH counts the loops followed. */
+ * there already, and notes that target directory DIR lies on it; then the
+ * same for the device under a loop device's backing file.  DEPTH counts
+ * the loops followed. */
 static void add_device(struct blockstat *bs, const char *sysdir, const char *under,
-		       int depth)
+		       unsigned dir, int depth)
 {
 	const char *name = strrchr(sysdir, '/') + 1;
 	TALLOC_CTX *tmp_ctx = talloc_new(NULL);
+	size_t d = device_index(bs, name);
 	char *backing, *below;
 
-	for (size_t d = 0; d < bs->ndisks; d++)
-		if (strcmp(bs->device[d], name) == 0)
-			goto out;
-	if (bs->ndisks == MAX_DISKS)
+	if (d == MAX_DISKS)
 		goto out;
-	char *path = talloc_asprintf(tmp_ctx, "%s/stat", sysdir);
-	bs->device[bs->ndisks] = talloc_strdup(bs, name);
-	bs->under[bs->ndisks] = talloc_strdup(bs, under);
-	bs->fd[bs->ndisks] = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	bs->ndisks++;
+	if (d == bs->ndisks) {
+		char *path = talloc_asprintf(tmp_ctx, "%s/stat", sysdir);
+		bs->device[d] = talloc_strdup(bs, name);
+		bs->under[d] = talloc_strdup(bs, under);
+		bs->fd[d] = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+		bs->ndisks++;
+	}
+	bs->on[d * bs->ndirs + dir] = true;
 	backing = depth < MAX_LOOP_DEPTH ? env_loop_backing(tmp_ctx, sysdir) : NULL;
 	below = backing ? env_block_sysdir(tmp_ctx, backing) : NULL;
 	if (below)
-		add_device(bs, below, name, depth + 1);
+		add_device(bs, below, name, dir, depth + 1);
 out:
 	talloc_free(tmp_ctx);
 }
@@ -195,13 +215,16 @@ struct blockstat *blockstat_open(TALLOC_CTX *mem_ctx, const char *const *dirs,
 
 	if (!bs)
 		return NULL;
+	bs->ndirs = ndirs;
 	bs->device = talloc_zero_array(bs, const char *, MAX_DISKS);
 	bs->under = talloc_zero_array(bs, const char *, MAX_DISKS);
 	bs->fd = talloc_array(bs, int, MAX_DISKS);
+	bs->on = talloc_zero_array(bs, bool, MAX_DISKS * (ndirs ? ndirs : 1));
+	bs->nodev = talloc_zero_array(bs, const char *, ndirs ? ndirs : 1);
 	bs->buf = talloc_array(bs, char, VMSTAT_BUF);
 	bs->vm_fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
 	talloc_set_destructor(bs, close_fds);
-	if (!bs->device || !bs->under || !bs->fd || !bs->buf) {
+	if (!bs->device || !bs->under || !bs->fd || !bs->on || !bs->nodev || !bs->buf) {
 		talloc_free(bs);
 		return NULL;
 	}
@@ -209,10 +232,17 @@ struct blockstat *blockstat_open(TALLOC_CTX *mem_ctx, const char *const *dirs,
 		char *sysdir = env_block_sysdir(bs, dirs[i]);
 
 		if (sysdir)
-			add_device(bs, sysdir, dirs[i], 0);
+			add_device(bs, sysdir, dirs[i], i, 0);
+		else if (!(bs->nodev[i] = env_fstype(bs, dirs[i])))
+			bs->nodev[i] = "";
 		talloc_free(sysdir);
 	}
 	return bs;
+}
+
+const char *blockstat_no_device(const struct blockstat *bs, unsigned dir)
+{
+	return bs && dir < bs->ndirs ? bs->nodev[dir] : "";
 }
 
 /* The text of the file open at FD into bs->buf; false when unreadable. */
@@ -237,6 +267,16 @@ static bool read_fd(struct blockstat *bs, int fd)
 	return true;
 }
 
+/* Fill R, whose arrays are made, with a reading at NOW_NS. */
+static void take(struct blockstat *bs, struct reading *r, uint64_t now_ns)
+{
+	r->ns = now_ns;
+	for (size_t d = 0; d < bs->ndisks; d++)
+		r->ok[d] = read_fd(bs, bs->fd[d]) &&
+			   blockstat_parse_stat(bs->buf, &r->c[d]) == 0;
+	r->vm_ok = read_fd(bs, bs->vm_fd) && blockstat_parse_vmstat(bs->buf, &r->vm) == 0;
+}
+
 void blockstat_read(struct blockstat *bs, uint64_t now_ns)
 {
 	struct reading *grown = talloc_realloc(bs, bs->readings, struct reading,
@@ -252,11 +292,16 @@ void blockstat_read(struct blockstat *bs, uint64_t now_ns)
 	r->ok = talloc_zero_array(grown, bool, bs->ndisks ? bs->ndisks : 1);
 	if (!r->c || !r->ok)
 		return;
-	for (size_t d = 0; d < bs->ndisks; d++)
-		r->ok[d] = read_fd(bs, bs->fd[d]) &&
-			   blockstat_parse_stat(bs->buf, &r->c[d]) == 0;
-	r->vm_ok = read_fd(bs, bs->vm_fd) && blockstat_parse_vmstat(bs->buf, &r->vm) == 0;
+	take(bs, r, now_ns);
 	bs->nreadings++;
+}
+
+void blockstat_reread(struct blockstat *bs, uint64_t now_ns)
+{
+	if (bs->nreadings == 0)
+		blockstat_read(bs, now_ns);
+	else
+		take(bs, &bs->readings[bs->nreadings - 1], now_ns);
 }
 
 size_t blockstat_ndisks(const struct blockstat *bs)
@@ -298,12 +343,14 @@ void blockstat_interval(const struct blockstat *bs, size_t i,
 	*writeback_pages = r && r->vm_ok ? (double)r->vm.nr_writeback : NAN;
 }
 
-/* The page counts over the readings after the first (each ends a second). */
+/* The page counts over the readings after the first (each ends a second,
+ * or the window), and at the first and the last. */
 static void memory_over(const struct blockstat *bs, struct blockstat_memory *mem)
 {
 	double dirty = 0, wb = 0, dmax = 0, wmax = 0;
 	size_t n = 0;
 
+	*mem = blockstat_memory_unread;
 	for (size_t i = 1; i < bs->nreadings; i++) {
 		const struct reading *r = &bs->readings[i];
 
@@ -315,10 +362,33 @@ static void memory_over(const struct blockstat *bs, struct blockstat_memory *mem
 		wmax = fmax(wmax, (double)r->vm.nr_writeback);
 		n++;
 	}
-	*mem = (struct blockstat_memory){
-		.dirty_pages_mean = n ? dirty / n : NAN, .dirty_pages_max = n ? dmax : NAN,
-		.writeback_pages_mean = n ? wb / n : NAN, .writeback_pages_max = n ? wmax : NAN,
-	};
+	if (n)
+		*mem = (struct blockstat_memory){
+			.dirty_pages_mean = dirty / n, .dirty_pages_max = dmax,
+			.writeback_pages_mean = wb / n, .writeback_pages_max = wmax,
+		};
+	const struct reading *first = bs->nreadings ? &bs->readings[0] : NULL;
+	const struct reading *last = bs->nreadings ? &bs->readings[bs->nreadings - 1] : NULL;
+	mem->dirty_pages_start = first && first->vm_ok ? (double)first->vm.nr_dirty : NAN;
+	mem->writeback_pages_start = first && first->vm_ok ? (double)first->vm.nr_writeback : NAN;
+	mem->dirty_pages_end = last && last->vm_ok ? (double)last->vm.nr_dirty : NAN;
+	mem->writeback_pages_end = last && last->vm_ok ? (double)last->vm.nr_writeback : NAN;
+	if (!n)
+		mem->dirty_pages_mean = mem->dirty_pages_max = mem->writeback_pages_mean =
+			mem->writeback_pages_max = NAN;
+}
+
+/* The target directories on device D, into k (on mem_ctx). */
+static void dirs_of(TALLOC_CTX *mem_ctx, const struct blockstat *bs, size_t d,
+		    struct blockstat_disk *k)
+{
+	unsigned *dirs = talloc_array(mem_ctx, unsigned, bs->ndirs ? bs->ndirs : 1);
+
+	k->ndirs = 0;
+	for (unsigned i = 0; dirs && i < bs->ndirs; i++)
+		if (bs->on[d * bs->ndirs + i])
+			dirs[k->ndirs++] = i;
+	k->dirs = dirs;
 }
 
 struct blockstat_disk *blockstat_summary(TALLOC_CTX *mem_ctx, const struct blockstat *bs,
@@ -327,13 +397,12 @@ struct blockstat_disk *blockstat_summary(TALLOC_CTX *mem_ctx, const struct block
 	size_t last = bs && bs->nreadings ? bs->nreadings - 1 : 0;
 	struct blockstat_disk *out;
 
-	*mem = (struct blockstat_memory){ NAN, NAN, NAN, NAN };
-	if (!bs || bs->ndisks == 0 || bs->nreadings == 0) {
-		if (bs)
-			memory_over(bs, mem);
+	*mem = blockstat_memory_unread;
+	if (!bs)
 		return NULL;
-	}
 	memory_over(bs, mem);
+	if (bs->ndisks == 0 || bs->nreadings == 0)
+		return NULL;
 	out = talloc_zero_array(mem_ctx, struct blockstat_disk, bs->ndisks);
 	for (size_t d = 0; out && d < bs->ndisks; d++) {
 		const struct reading *a = &bs->readings[0], *b = &bs->readings[last];
@@ -341,6 +410,7 @@ struct blockstat_disk *blockstat_summary(TALLOC_CTX *mem_ctx, const struct block
 
 		k->device = talloc_strdup(out, bs->device[d]);
 		k->under = talloc_strdup(out, bs->under[d]);
+		dirs_of(out, bs, d, k);
 		figures_between(bs, d, 0, last, &k->fig);
 		k->in_flight_max = NAN;
 		if (!a->ok[d] || !b->ok[d])

@@ -547,6 +547,23 @@ char *env_block_sysdir(TALLOC_CTX *mem_ctx, const char *path)
 	return dir;
 }
 
+char *env_fstype(TALLOC_CTX *mem_ctx, const char *path)
+{
+	TALLOC_CTX *tmp_ctx = talloc_new(NULL);
+	char *mountinfo = read_text(tmp_ctx, "/proc/self/mountinfo");
+	char *real = real_path(tmp_ctx, path), *fstype = NULL;
+	struct env_mount *m = NULL;
+	struct stat st;
+
+	if (mountinfo && real && stat(path, &st) == 0)
+		m = env_mountinfo_find(tmp_ctx, mountinfo, major(st.st_dev), minor(st.st_dev),
+				       real);
+	if (m)
+		fstype = talloc_strdup(mem_ctx, m->fstype);
+	talloc_free(tmp_ctx);
+	return fstype;
+}
+
 /* A loop device's backing file and the device and queue under it:
  * "backing_file", "backing_device" and "backing_queue" of a target, null
  * when SYSDIR is not a loop device (or is one without a file). */

@@ -426,6 +426,73 @@ static void report_disks(FILE *out, const struct run_result *res)
 			res->memory.writeback_pages_mean, res->memory.writeback_pages_max);
 }
 
+/* BYTES in decimal units, "12.3 MB", "512 bytes" ("-" for NAN). */
+static const char *size_text(char buf[32], double bytes)
+{
+	if (isnan(bytes))
+		snprintf(buf, 32, "-");
+	else if (bytes < 1e3)
+		snprintf(buf, 32, "%.0f bytes", bytes);
+	else if (bytes < 1e6)
+		snprintf(buf, 32, "%.1f kB", bytes / 1e3);
+	else if (bytes < 1e9)
+		snprintf(buf, 32, "%.1f MB", bytes / 1e6);
+	else
+		snprintf(buf, 32, "%.2f GB", bytes / 1e9);
+	return buf;
+}
+
+/* "the clients wrote 631.6 MB, the device 12.3 MB (0.0195 of it)", or
+ * what could not be known of it. */
+static void writeback_written(FILE *out, const struct writeback *w)
+{
+	char cli[32], dev[32];
+
+	size_text(cli, w->clients_bytes);
+	size_text(dev, w->device_bytes);
+	if (isnan(w->device_bytes))
+		fprintf(out, "the clients wrote %s; the device's stat file could not be read", cli);
+	else if (isnan(w->clients_bytes))
+		fprintf(out, "the device wrote %s; the clients' writes are not known", dev);
+	else if (w->clients_bytes == 0)
+		fprintf(out, "the clients wrote nothing, the device %s", dev);
+	else
+		fprintf(out, "the clients wrote %s, the device %s (%.3g of it)", cli, dev, w->ratio);
+}
+
+/* How much of what the clients wrote reached each device by the end of
+ * the window, and what the page cache still held: a line a device, and
+ * a line for each target on none (doc/DESIGN.md, "Output"). */
+static void report_writeback(FILE *out, const struct run_result *res)
+{
+	char dirty[32], wb[32];
+
+	if (res->writeback_none) {
+		if (res->ndisks || res->nnodisk)
+			fprintf(out, "Writeback: no figure: %s\n", res->writeback_none);
+		return;
+	}
+	for (size_t d = 0; res->writeback && d < res->ndisks; d++) {
+		const struct writeback *w = &res->writeback[d];
+		fprintf(out, "Writeback %s (%s): ", res->disks[d].device, res->disks[d].under);
+		writeback_written(out, w);
+		if (!isnan(w->dirty_end_bytes))
+			fprintf(out, "; the machine's page cache held %s dirty and %s under writeback"
+				" at the end", size_text(dirty, w->dirty_end_bytes),
+				size_text(wb, w->writeback_end_bytes));
+		fputc('\n', out);
+	}
+	for (unsigned i = 0; i < res->nnodisk; i++) {
+		const struct nodisk *n = &res->nodisk[i];
+		if (*n->fstype)
+			fprintf(out, "Writeback %s: no figure: a %s file system, on no block device\n",
+				n->directory, n->fstype);
+		else
+			fprintf(out, "Writeback %s: no figure: no block device found under it\n",
+				n->directory);
+	}
+}
+
 /* "slowest 1.00 MB/sec, median 2.00, fastest 3.00; Jain's fairness index
  * 0.9000", with "-" for each figure when a rate is missing. */
 static void print_fairness(FILE *out, const struct fairness *f)
@@ -598,6 +665,7 @@ static bool report_notes(FILE *out, const struct run_result *res)
 			res->behind_mean_ms, res->behind_max_ms, res->behind_calls,
 			res->behind_calls == 1 ? "" : "s", res->plan->replay_speed);
 	report_disks(out, res);
+	report_writeback(out, res);
 	whole = report_stalls(out, res);
 	if (res->plan->per_client_results)
 		report_per_client(out, res);

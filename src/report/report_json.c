@@ -215,6 +215,19 @@ static json_t *point_disks_json(const struct run_result *res, const struct timel
 	return a;
 }
 
+/* What of the clients' writes reached a device (NULL: not measured). */
+static void add_writeback(json_t *obj, const struct writeback *w)
+{
+	static const struct writeback none = { NAN, NAN, NAN, NAN, NAN };
+
+	w = w ? w : &none;
+	json_object_set_new(obj, "clients_written_bytes", real(w->clients_bytes));
+	json_object_set_new(obj, "written_bytes", real(w->device_bytes));
+	json_object_set_new(obj, "written_ratio", real(w->ratio));
+	json_object_set_new(obj, "dirty_end_bytes", real(w->dirty_end_bytes));
+	json_object_set_new(obj, "writeback_end_bytes", real(w->writeback_end_bytes));
+}
+
 /* The devices over the execute window. */
 static json_t *disks_json(const struct run_result *res)
 {
@@ -228,20 +241,40 @@ static json_t *disks_json(const struct run_result *res)
 			"read_kib", real(k->read_kib), "write_kib", real(k->write_kib));
 		add_figures(o, &k->fig);
 		json_object_set_new(o, "in_flight_max", real(k->in_flight_max));
+		add_writeback(o, res->writeback ? &res->writeback[d] : NULL);
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+/* Why no device shows the clients' writes, and the targets on none:
+ * {"none": TEXT or null, "no_device": [{directory, fstype}]}. */
+static json_t *writeback_json(const struct run_result *res)
+{
+	json_t *list = json_array();
+
+	for (unsigned i = 0; i < res->nnodisk; i++)
+		json_array_append_new(list, json_pack("{s:o, s:o}",
+			"directory", jsontext(res->nodisk[i].directory),
+			"fstype", *res->nodisk[i].fstype ? jsontext(res->nodisk[i].fstype)
+							 : json_null()));
+	return json_pack("{s:o, s:o}", "none", res->writeback_none ? json_string(
+				 res->writeback_none) : json_null(), "no_device", list);
 }
 
 static json_t *memory_json(const struct run_result *res)
 {
 	const struct blockstat_memory *m = &res->memory;
 
-	return json_pack("{s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "dirty_pages_mean", real(m->dirty_pages_mean),
 			 "dirty_pages_max", real(m->dirty_pages_max),
 			 "writeback_pages_mean", real(m->writeback_pages_mean),
-			 "writeback_pages_max", real(m->writeback_pages_max));
+			 "writeback_pages_max", real(m->writeback_pages_max),
+			 "dirty_pages_start", real(m->dirty_pages_start),
+			 "dirty_pages_end", real(m->dirty_pages_end),
+			 "writeback_pages_start", real(m->writeback_pages_start),
+			 "writeback_pages_end", real(m->writeback_pages_end));
 }
 
 static json_t *timeline_json(const struct run_result *res)
@@ -428,7 +461,7 @@ json_t *report_json(const struct run_result *res)
 	json_t *env = res->environment ? json_incref(res->environment) : json_null();
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"dbench_version", DBENCH_VERSION,
 		"started_at", jsontext(res->started_at),
 		"command_line", jsontext(res->plan->command_line ? res->plan->command_line : ""),
@@ -443,6 +476,7 @@ json_t *report_json(const struct run_result *res)
 		"passes", passes_json(res),
 		"disks", disks_json(res),
 		"memory", memory_json(res),
+		"writeback", writeback_json(res),
 		"clients", clients_json(res),
 		"directories", dirs_json(res),
 		"ranks", ranks_json(res),

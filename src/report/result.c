@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "numstat.h"
 #include "probe.h"
@@ -163,6 +164,7 @@ static void fill_clients(struct run_result *res, const struct stats_client *figs
 		c->id = local + 1;
 		c->directory = plan->dirs[local % plan->ndirs];
 		c->bytes = figs[i].bytes;
+		c->bytes_written = figs[i].bytes_written;
 		c->ops = figs[i].ops;
 		c->errors = figs[i].errors;
 		c->unsupported = figs[i].unsupported;
@@ -416,13 +418,82 @@ size_t result_stalls(TALLOC_CTX *mem_ctx, const struct run_result *res, size_t *
 	return count;
 }
 
+/* Whether the clients of rank r write to rank 0's devices: on its host. */
+static bool on_rank0_host(const struct run_result *res, unsigned r)
+{
+	if (!res->mpi || r == 0)
+		return true;
+	if (!res->ranks || r >= res->nranks || !res->ranks[0].host || !res->ranks[r].host)
+		return false;
+	return strcmp(res->ranks[0].host, res->ranks[r].host) == 0;
+}
+
+/* The bytes the clients wrote beneath the target directories of k. */
+static double clients_wrote(const struct run_result *res, const struct blockstat_disk *k)
+{
+	unsigned ndirs = res->plan->ndirs;
+	double bytes = 0;
+
+	if (!res->clients || !k->dirs)
+		return NAN;
+	for (unsigned i = 0; i < res->nclients; i++) {
+		const struct client_result *c = &res->clients[i];
+		unsigned dir = (c->id - 1) % ndirs;
+		for (unsigned j = 0; j < k->ndirs; j++)
+			if (k->dirs[j] == dir && on_rank0_host(res, c->rank))
+				bytes += c->bytes_written;
+	}
+	return bytes;
+}
+
+/* What of the clients' writes reached each device, by the end. */
+static void fill_writeback(struct run_result *res)
+{
+	double page = (double)sysconf(_SC_PAGESIZE);
+
+	res->writeback = talloc_zero_array(res, struct writeback, res->ndisks);
+	if (!res->writeback) {
+		note_missing(res, "the disks' figures");
+		return;
+	}
+	for (size_t d = 0; d < res->ndisks; d++) {
+		const struct blockstat_disk *k = &res->disks[d];
+		struct writeback *w = &res->writeback[d];
+		w->clients_bytes = clients_wrote(res, k);
+		w->device_bytes = isnan(k->fig.busy_pct) ? NAN : k->write_kib * 1024;
+		w->ratio = w->clients_bytes > 0 ? w->device_bytes / w->clients_bytes : NAN;
+		w->dirty_end_bytes = res->memory.dirty_pages_end * page;
+		w->writeback_end_bytes = res->memory.writeback_pages_end * page;
+	}
+}
+
+/* The target directories on no device, from bs. */
+static void fill_nodisk(struct run_result *res, const struct blockstat *bs)
+{
+	unsigned ndirs = res->plan->ndirs;
+
+	res->nodisk = talloc_zero_array(res, struct nodisk, ndirs ? ndirs : 1);
+	if (!res->nodisk) {
+		note_missing(res, "the disks' figures");
+		return;
+	}
+	for (unsigned i = 0; i < ndirs; i++) {
+		const char *fstype = blockstat_no_device(bs, i);
+		if (fstype)
+			res->nodisk[res->nnodisk++] = (struct nodisk){ res->plan->dirs[i], fstype };
+	}
+}
+
 void result_fill_disks(struct run_result *res, const struct blockstat *bs)
 {
 	size_t n = blockstat_ndisks(bs);
 
 	res->disks = NULL;
 	res->ndisks = 0;
-	res->memory = (struct blockstat_memory){ NAN, NAN, NAN, NAN };
+	res->writeback = NULL;
+	res->nodisk = NULL;
+	res->nnodisk = 0;
+	res->memory = blockstat_memory_unread;
 	for (size_t i = 0; i < res->ntimeline; i++) {
 		struct timeline_point *p = &res->timeline[i];
 
@@ -435,6 +506,10 @@ void result_fill_disks(struct run_result *res, const struct blockstat *bs)
 	res->ndisks = res->disks ? n : 0;
 	if (n && !res->disks)
 		note_missing(res, "the disks' figures");
+	if (!res->writeback_none) {
+		fill_writeback(res);
+		fill_nodisk(res, bs);
+	}
 	/* Reading i + 1 ends timeline point i. */
 	for (size_t i = 0; i < res->ntimeline && i + 1 < blockstat_nreadings(bs); i++) {
 		struct timeline_point *p = &res->timeline[i];

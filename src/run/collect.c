@@ -185,6 +185,10 @@ struct run_result *collect_result(struct driver *d, json_t *env)
 	d->collect.res = NULL;		/* the caller's now */
 	collect_sampled(d, res);
 	collect_ranks(d, res);
+	const struct backend *b = d->plan->backend;
+	if (b->no_local_writes)		/* no device shows its clients' writes */
+		res->writeback_none = talloc_asprintf(res, "the %s backend %s", b->name,
+						      b->no_local_writes);
 	result_fill_disks(res, d->sampler.disks);
 	if (d->sampler.host_marks == 2)
 		hostload_figures(&res->host, &d->sampler.host_start, &d->sampler.host_end,

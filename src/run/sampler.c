@@ -33,16 +33,41 @@ static void host_mark(struct driver *d, struct hostload_reading *r)
 	talloc_free(pids);
 }
 
+/* The devices' reading that closes the execute window, taken once every
+ * client can see that it closed: the operations counted in the window
+ * all ended before it.  When the timeline's last point ended the window,
+ * its reading is taken again now (sampler.end_ns must be set). */
+static void disks_close_window(struct driver *d)
+{
+	struct sampler *s = &d->sampler;
+
+	if (!s->disks)
+		return;
+	if (s->ntimeline && s->last_ns == s->end_ns)
+		blockstat_reread(s->disks, monotonic_ns());
+	else
+		blockstat_read(s->disks, monotonic_ns());
+}
+
 void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 {
-	/* the machine at both ends of the execute window */
-	if (ph == PHASE_EXECUTE && d->sampler.phase != PHASE_EXECUTE)
+	bool opens = ph == PHASE_EXECUTE && d->sampler.phase != PHASE_EXECUTE;
+	bool closes = ph == PHASE_STOP && d->sampler.phase == PHASE_EXECUTE;
+
+	/* the machine at both ends of the execute window; the devices read
+	 * before any client can count an operation in it */
+	if (opens) {
 		host_mark(d, &d->sampler.host_start);
-	else if (ph == PHASE_STOP && d->sampler.phase == PHASE_EXECUTE)
+		if (d->sampler.disks)
+			blockstat_read(d->sampler.disks, monotonic_ns());
+	} else if (closes) {
 		host_mark(d, &d->sampler.host_end);
+	}
 	d->sampler.phase = ph;
 	d->sampler.phase_ns = now;
 	stats_set(&d->stats->ctl.phase, ph);
+	if (closes)
+		disks_close_window(d);
 }
 
 static const char *phase_name(enum phase ph)
@@ -259,8 +284,6 @@ void sampler_start_execute(struct driver *d, uint64_t now)
 	sampler_set_phase(d, PHASE_EXECUTE, now);
 	d->sampler.exec_ns = d->sampler.last_ns = now;
 	d->sampler.last_bytes = d->sampler.last_ops = 0;
-	if (d->sampler.disks)
-		blockstat_read(d->sampler.disks, now);
 }
 
 /* In step with other ranks: an MPI run whose ranks all answer. */
@@ -300,8 +323,8 @@ static bool advance(struct driver *d, uint64_t now)
 	}
 	if (d->sampler.phase == PHASE_EXECUTE && !plan->run_once &&
 	    in_phase >= plan->timelimit * 1000000000ull - 5000000) {
-		sampler_set_phase(d, PHASE_STOP, now);	/* its last second is already a point */
 		d->sampler.end_ns = now;
+		sampler_set_phase(d, PHASE_STOP, now);	/* its last second is already a point */
 		return true;
 	}
 	if (d->sampler.phase == PHASE_EXECUTE && plan->run_once &&

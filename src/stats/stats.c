@@ -324,7 +324,8 @@ void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
 		if (end > window_end_ns)
 			end = window_end_ns;	/* 0: it never said when it stopped */
 		add_phase(&one, p);
-		out[i] = (struct stats_client){ .bytes = stats_bytes(&one), .ops = one.ops,
+		out[i] = (struct stats_client){ .bytes = stats_bytes(&one),
+						.bytes_written = one.bytes_written, .ops = one.ops,
 						.seconds = end > exec_ns ? (end - exec_ns) / 1e9 : 0 };
 		for (int t = 0; t < OP_COUNT; t++) {
 			out[i].errors += one.op[t].errors;

@@ -229,10 +229,12 @@ disk "$T/db.json" 12 2 60
 out=$(compare "$T/da.json" "$T/db.json"); rc=$?
 expect_rc $rc 0
 expect_match "$out" '^Disks, the mean over each side.s runs \(as iostat -x: '
-expect_match "$out" '^nprocs  side  device +r/s +w/s +rareq-sz +wareq-sz +%rrqm +%wrqm +aqu-sz +%util$'
-# writes of 45, 46 and 47 KiB: 46 a request; 12, 13, 14: 13
-expect_match "$out" '^ +1  A +sdz +0\.0 +101\.0 +- +46\.0 +- +31\.0 +1\.50 +97\.0$'
-expect_match "$out" '^ +1  B +sdz +0\.0 +101\.0 +- +13\.0 +- +2\.0 +1\.50 +60\.0$'
+expect_match "$out" '^nprocs  side  device +r/s +w/s +rareq-sz +wareq-sz +%rrqm +%wrqm +aqu-sz +%util +cli-MB +dev-MB +dev/cli +dirty-MB$'
+# writes of 45, 46 and 47 KiB: 46 a request; 12, 13, 14: 13; runs saved
+# without the writeback figures: none of them
+expect_match "$out" '^ +1  A +sdz +0\.0 +101\.0 +- +46\.0 +- +31\.0 +1\.50 +97\.0 +- +- +- +-$'
+expect_match "$out" '^ +1  B +sdz +0\.0 +101\.0 +- +13\.0 +- +2\.0 +1\.50 +60\.0 +- +- +- +-$'
+expect_no_match "$out" '^Writeback'
 jq '.runs |= map(.disks = [])' "$T/da.json" >"$T/nodisk.json"
 expect_no_match "$(compare "$T/nodisk.json" "$T/nodisk.json")" '^Disks'
 end
@@ -255,6 +257,33 @@ expect_match "$out" '^ +1 +1/1 +100\.000 +94\.000 +-6\.00% .* untested \(1 run a
 expect_match "$out" '^Verdict: B against A: untested \(a side of 1 run\) at nprocs 1; 1 warning above$'
 expect_match "$out" '^OK: B is nowhere slower than A by more than 5%$'
 expect_no_match "$out" '^Regression'
+end
+
+# sweep_wb OUT RATIO...: a sweep document of copies of r1.json, one run per
+# ratio given, each with a device sda to which the clients wrote 100 MB and
+# which wrote RATIO of it
+sweep_wb() {
+	out=$1
+	shift
+	printf '%s\n' "$@" | jq -s --slurpfile r "$T/r1.json" '{sweep: {}, runs: map(. as $x |
+		$r[0] | .disks = [{device: "sda", under: "/mnt", clients_written_bytes: 1e8,
+		written_bytes: ($x * 1e8), written_ratio: $x, dirty_end_bytes: 5e6}]),
+		summary: []}' >"$out" || fail "cannot make $out"
+}
+
+begin "the share of the clients' writes that reached a device, tested run by run"
+sweep_wb "$T/wa.json" 0.10 0.12 0.11
+sweep_wb "$T/wb.json" 0.95 0.97 0.96
+out=$(compare "$T/wa.json" "$T/wb.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^Writeback: bytes each device wrote over those the clients wrote beneath it \(dev/cli\), run by run$'
+expect_match "$out" '^ +1  sda +3/3 +0\.11 +0\.96 +\+772\.7% +[0-9.]+ +4\.00 +<0\.0001  higher$'
+# the disks table: MB the clients wrote and the device, pooled
+expect_match "$out" '^ +1  A +sda .* 100\.0 +11\.0 +0\.110 +5\.0$'
+expect_match "$out" '^ +1  B +sda .* 100\.0 +96\.0 +0\.960 +5\.0$'
+sweep_wb "$T/w1.json" 0.95
+out=$(compare "$T/wa.json" "$T/w1.json"); rc=$?
+expect_match "$out" '^ +1  sda +3/1 .* untested \(1 run of B\)$'
 end
 
 begin "a document from dbench --sweep is read run by run"

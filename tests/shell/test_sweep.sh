@@ -59,8 +59,11 @@ jq -e '.summary[] as $s | [.runs[] | select(.config.nprocs == $s.procs) | .resul
 	"$T/s.json" >/dev/null || fail "summary does not match the runs"
 end
 
-# The figures of a device in the runs' "disks", in the order shown.
-disk_keys='["reads_s","writes_s","read_kib_per_request","write_kib_per_request","read_merged_pct","write_merged_pct","queue_depth","busy_pct"]'
+# The figures of a device in the runs' "disks", in the order shown; the
+# summary's are the means over the runs, but the ratio of written bytes,
+# which is the runs' bytes pooled.
+csv_keys='["reads_s","writes_s","read_kib_per_request","write_kib_per_request","read_merged_pct","write_merged_pct","queue_depth","busy_pct","clients_written_bytes","written_bytes","written_ratio","dirty_end_bytes"]'
+disk_keys="$(printf '%s' "$csv_keys" | sed 's/,"written_ratio"//')"
 # The devices the runs recorded, in the order first met.
 devices='reduce (.runs[].disks[].device) as $d ([]; if index([$d]) then . else . + [$d] end)'
 
@@ -68,14 +71,14 @@ begin "--csv writes a header and one row per run"
 expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f1-12)" \
 	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s" "header"
 expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f13-)" \
-	"$(jq -r "$disk_keys as \$k | [$devices | .[] as \$d | \$k[] | \"\\(\$d)_\\(.)\"] | join(\",\")" "$T/s.json")" \
+	"$(jq -r "$csv_keys as \$k | [$devices | .[] as \$d | \$k[] | \"\\(\$d)_\\(.)\"] | join(\",\")" "$T/s.json")" \
 	"the devices' columns"
 expect_eq "$(sed 1d "$T/s.csv" | cut -d, -f1-3 | tr '\n' ' ')" "1,1,0 1,2,0 2,1,0 2,2,0 " "rows"
 end
 
 begin "--csv: each run's row holds what each device did in that run"
 [ "$(jq "[$devices] | length" "$T/s.json")" -gt 0 ] || echo "# no block device under $T: no device columns"
-jq -r "$disk_keys as \$k | ($devices) as \$all | .runs[] | . as \$r |
+jq -r "$csv_keys as \$k | ($devices) as \$all | .runs[] | . as \$r |
 	[\$all[] as \$d | (\$r.disks | map(select(.device == \$d))[0]) as \$e |
 	 \$k[] | (\$e[.] // \"\") | tostring] | join(\",\")" "$T/s.json" >"$T/want.csv"
 sed 1d "$T/s.csv" | cut -d, -f13- >"$T/got.csv"
@@ -97,14 +100,17 @@ jq -e "$disk_keys as \$k | .runs as \$runs | all(.summary[]; . as \$s |
 			if (\$v | length) == 0 then \$d[\$f] == null
 			else ((\$v | add / length) - \$d[\$f] | fabs) < 1e-9 end)))" "$T/s.json" >/dev/null ||
 	fail "summary.disks do not match the runs: $(jq -c '.summary[0].disks' "$T/s.json")"
+jq -e 'all(.summary[].disks[]; .written_ratio == null or
+	((.written_bytes / .clients_written_bytes) - .written_ratio | fabs) < 1e-9)' "$T/s.json" \
+	>/dev/null || fail "summary ratios are not the bytes pooled: $(jq -c '.summary[0].disks' "$T/s.json")"
 pairs=$(jq '[.summary[].disks[]] | length' "$T/s.json")
 if [ "$pairs" -gt 0 ]; then
 	expect_match "$out" '^Disks, the mean over the runs at each count \(as iostat -x: '
-	expect_match "$out" '^ +procs +device +r/s +w/s +rareq-sz +wareq-sz +%rrqm +%wrqm +aqu-sz +%util$'
+	expect_match "$out" '^ +procs +device +r/s +w/s +rareq-sz +wareq-sz +%rrqm +%wrqm +aqu-sz +%util +cli-MB +dev-MB +dev/cli +dirty-MB$'
 	dev=$(jq -r '.summary[0].disks[0].device' "$T/s.json")
-	expect_match "$out" "^ +1 +$dev( +([0-9]+\\.[0-9]+|-)){8}\$"
+	expect_match "$out" "^ +1 +$dev( +([0-9]+\\.[0-9]+|-)){12}\$"
 fi
-expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +[12] +[a-z][^ ]*( +([0-9]+\.[0-9]+|-)){8}$')" "$pairs" "device rows"
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^ +[12] +[a-z][^ ]*( +([0-9]+\.[0-9]+|-)){12}$')" "$pairs" "device rows"
 end
 
 begin "a range A..B means the powers of two from A to B"

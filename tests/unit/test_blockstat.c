@@ -177,6 +177,36 @@ static void a_directory_on_no_block_device_has_no_disks(void **state)
 	assert_true(mem.dirty_pages_max >= mem.dirty_pages_mean);
 }
 
+static void the_window_closes_on_the_latest_reading_taken_again(void **state)
+{
+	const char *dirs[] = { "/proc" };
+	struct blockstat *bs = blockstat_open(ctx_of(state), dirs, 1);
+	struct blockstat_memory mem;
+
+	assert_non_null(bs);
+	blockstat_reread(bs, 1000000000);	/* none yet: a first reading */
+	assert_int_equal(blockstat_nreadings(bs), 1);
+	blockstat_read(bs, 2000000000);
+	blockstat_reread(bs, 2500000000);	/* the last second's, taken again */
+	assert_int_equal(blockstat_nreadings(bs), 2);
+	assert_null(blockstat_summary(ctx_of(state), bs, &mem));
+	assert_false(isnan(mem.dirty_pages_start));
+	assert_false(isnan(mem.dirty_pages_end));
+	assert_false(isnan(mem.writeback_pages_end));
+}
+
+static void a_target_on_no_device_says_its_file_system(void **state)
+{
+	const char *dirs[] = { "/proc", "/no/such/dir" };
+	struct blockstat *bs = blockstat_open(ctx_of(state), dirs, 2);
+
+	assert_non_null(bs);
+	assert_string_equal(blockstat_no_device(bs, 0), "proc");
+	assert_string_equal(blockstat_no_device(bs, 1), "");	/* cannot be looked at */
+	assert_string_equal(blockstat_no_device(bs, 2), "");	/* no such target */
+	assert_string_equal(blockstat_no_device(NULL, 0), "");
+}
+
 static void the_readings_go_with_the_object(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
@@ -204,6 +234,8 @@ int main(void)
 		T(no_requests_give_no_sizes_and_no_merge_share),
 		T(busy_is_capped_and_a_reset_counter_counts_nothing),
 		T(a_directory_on_no_block_device_has_no_disks),
+		T(the_window_closes_on_the_latest_reading_taken_again),
+		T(a_target_on_no_device_says_its_file_system),
 		T(the_readings_go_with_the_object),
 	};
 

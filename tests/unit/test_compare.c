@@ -742,18 +742,72 @@ static void each_sides_disks_are_shown_under_each_other(void **state)
 	report_of_n(state, docs, 2, -1, false, &text);
 	assert_non_null(strstr(text,
 		"\nDisks, the mean over each side's runs (as iostat -x: requests a second, KiB a"
-		" request, % of requests merged, mean queue, % of time busy)\n"
+		" request, % of requests merged, mean queue, % of time busy; then MB the clients"
+		" wrote beneath it, MB it wrote, the one over the other, MB dirty in the page"
+		" cache at the end)\n"
 		"nprocs  side  device            r/s        w/s  rareq-sz  wareq-sz   %rrqm   %wrqm"
-		"  aqu-sz   %util\n"
+		"  aqu-sz   %util     cli-MB     dev-MB  dev/cli  dirty-MB\n"
 		"     1  A     sda               0.0      100.5         -      45.5       -    31.0"
-		"    1.50    97.0\n"
+		"    1.50    97.0          -          -        -         -\n"
 		"     1  B     sda               0.0      100.5         -      12.5       -     2.0"
-		"    1.50    60.0\n"));
+		"    1.50    60.0          -          -        -         -\n"));
+	/* runs saved without the writeback figures: no writeback table */
+	assert_null(strstr(text, "Writeback"));
 	free(text);
 	/* without a device on either side, no such table */
 	json_t *bare[] = { sweep_doc(2, np, ma, NULL), sweep_doc(2, np, mb, NULL) };
 	report_of_n(state, bare, 2, -1, false, &text);
 	assert_null(strstr(text, "Disks"));
+	free(text);
+}
+
+/* Gives run i of doc's device sda the clients' writes of 100 MB and the
+ * device's of ratio[i] of them. */
+static json_t *with_writeback(json_t *doc, const double *ratio)
+{
+	size_t i;
+	json_t *run;
+
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+		json_object_set_new(run, "disks", json_pack("[{s:s, s:f, s:f, s:f, s:f}]",
+			"device", "sda", "clients_written_bytes", 100e6,
+			"written_bytes", ratio[i] * 100e6, "written_ratio", ratio[i],
+			"dirty_end_bytes", 5e6));
+	return doc;
+}
+
+static void the_written_ratio_is_tested_run_by_run(void **state)
+{
+	const int np[] = { 1, 1, 1 };
+	const double ma[] = { 100, 101, 99 }, mb[] = { 80, 81, 79 };
+	/* A's deletes beat writeback (a tenth reaches the disk), B's do not */
+	const double ra[] = { 0.10, 0.12, 0.11 }, rb[] = { 0.95, 0.97, 0.96 };
+	json_t *docs[] = { with_writeback(sweep_doc(3, np, ma, NULL), ra),
+			   with_writeback(sweep_doc(3, np, mb, NULL), rb) };
+	char *text = NULL;
+
+	report_of_n(state, docs, 2, -1, false, &text);
+	assert_non_null(strstr(text,
+		"\nWriteback: bytes each device wrote over those the clients wrote beneath it"
+		" (dev/cli), run by run\n"
+		"nprocs  device      runs A/B   dev/cli A   dev/cli B     change        t      df"
+		"        p  verdict\n"
+		"     1  sda              3/3        0.11        0.96    +772.7%  104.103    4.00"
+		"  <0.0001  higher\n"
+		"  (higher: more of what the clients wrote reached the device, or more besides it:"
+		" the file system's own writes, another program's)\n"));
+	/* the disks table pools the bytes: 11 of 100 MB, 96 of 100 MB */
+	assert_non_null(strstr(text, "     100.0       11.0    0.110       5.0\n"));
+	free(text);
+	/* one run a side: the rows untested, and what a test needs */
+	const int one[] = { 1 };
+	json_t *single[] = { with_writeback(sweep_doc(1, one, ma, NULL), ra),
+			     with_writeback(sweep_doc(1, one, mb, NULL), rb) };
+	report_of_n(state, single, 2, -1, false, &text);
+	assert_non_null(strstr(text, "     1  sda              1/1         0.1        0.95    +850.0%"
+				     "        -       -        -  untested (1 run a side)\n"
+				     "  (1 row untested: a side has a single run there, and a test"
+				     " needs 2 runs a side at least (--repeat=2))\n"));
 	free(text);
 }
 
@@ -893,6 +947,7 @@ int main(void)
 		T(a_throughput_of_0_gives_no_cv_to_go_by),
 		T(the_change_seen_is_named_only_where_it_needs_fewer_runs),
 		T(each_sides_disks_are_shown_under_each_other),
+		T(the_written_ratio_is_tested_run_by_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

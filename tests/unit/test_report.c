@@ -1045,7 +1045,7 @@ static void json_has_every_top_level_key(void **state)
 					    "config", "environment", "result", "probe", "probes", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status", "disks",
-					    "memory", "host", "series", "replayed", "replay" };
+					    "memory", "writeback", "host", "series", "replayed", "replay" };
 	json_t *doc = doc_of(state, finished_result(state));
 
 	for (size_t i = 0; i < NELEM(keys); i++)
@@ -1823,7 +1823,8 @@ static void add_disks(struct run_result *res)
 	k[1] = (struct blockstat_disk){ .device = "sda1", .under = "loop0", .fig = idle };
 	res->disks = k;
 	res->ndisks = 2;
-	res->memory = (struct blockstat_memory){ 2498, 2824, 22, 25 };
+	res->memory = (struct blockstat_memory){ .dirty_pages_mean = 2498, .dirty_pages_max = 2824,
+						 .writeback_pages_mean = 22, .writeback_pages_max = 25 };
 	for (size_t i = 0; i < res->ntimeline; i++) {
 		res->timeline[i].disks = talloc_array(res, struct blockstat_figures, 2);
 		assert_non_null(res->timeline[i].disks);
@@ -1878,6 +1879,87 @@ static void json_disks_over_the_window_and_per_second(void **state)
 	assert_string_equal(get_str(json_array_get(get(p1, "disks"), 1), "device"), "sda1");
 	assert_double_is(get_real(json_array_get(get(p1, "disks"), 0), "in_flight"), 3);
 	assert_double_is(get_real(json_array_get(get(p1, "disks"), 0), "writes_s"), 100);
+}
+
+/* add_disks() with what reached each device: the clients wrote 631.6 MB
+ * beneath /mnt/a, loop0 wrote 9 MB of it (9000 KiB) and sda1, whose stat
+ * file could not be read, is unknown; the page cache held 45.1 MB dirty
+ * at the end.  /mnt/t, a tmpfs, is on no device. */
+static void add_writeback(struct run_result *res)
+{
+	static struct nodisk tmpfs = { "/mnt/t", "tmpfs" };
+
+	add_disks(res);
+	res->disks[1].fig.busy_pct = NAN;
+	res->writeback = talloc_zero_array(res, struct writeback, 2);
+	assert_non_null(res->writeback);
+	res->writeback[0] = (struct writeback){ 631619806, 9216000, 9216000 / 631619806.0,
+						45.1e6, 4096 };
+	res->writeback[1] = (struct writeback){ 631619806, NAN, NAN, 45.1e6, 4096 };
+	res->nodisk = &tmpfs;
+	res->nnodisk = 1;
+}
+
+static void text_writeback_lines_a_device_and_a_target_on_none(void **state)
+{
+	struct run_result *res = text_result(state);
+	char *text;
+
+	add_disks(res);
+	assert_null(strstr(text_of(state, res), "Writeback"));	/* not measured */
+	add_writeback(res);
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Writeback loop0"),
+		"Writeback loop0 (/mnt/a): the clients wrote 631.6 MB, the device 9.2 MB (0.0146"
+		" of it); the machine's page cache held 45.1 MB dirty and 4.1 kB under writeback"
+		" at the end");
+	assert_string_equal(line_starting(state, text, "Writeback sda1"),
+		"Writeback sda1 (loop0): the clients wrote 631.6 MB; the device's stat file could"
+		" not be read; the machine's page cache held 45.1 MB dirty and 4.1 kB under"
+		" writeback at the end");
+	assert_string_equal(line_starting(state, text, "Writeback /mnt/t"),
+		"Writeback /mnt/t: no figure: a tmpfs file system, on no block device");
+	assert_true(strstr(text, "Writeback loop0") < strstr(text, "Throughput"));
+	/* a backend that writes nothing here: one line says so */
+	res->writeback_none = "the null backend writes nothing";
+	res->writeback = NULL;
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Writeback"),
+		"Writeback: no figure: the null backend writes nothing");
+	assert_null(strstr(text, "Writeback loop0"));
+}
+
+static void json_writeback_of_each_device_and_the_targets_on_none(void **state)
+{
+	struct run_result *res = finished_result(state);
+	json_t *doc, *d0, *d1, *wb;
+
+	add_writeback(res);
+	res->memory.dirty_pages_end = 11011;
+	doc = doc_of(state, res);
+	d0 = json_array_get(get(doc, "disks"), 0);
+	assert_double_is(get_real(d0, "clients_written_bytes"), 631619806);
+	assert_double_is(get_real(d0, "written_bytes"), 9216000);
+	assert_double_is(get_real(d0, "written_ratio"), 9216000 / 631619806.0);
+	assert_double_is(get_real(d0, "dirty_end_bytes"), 45.1e6);
+	assert_double_is(get_real(d0, "writeback_end_bytes"), 4096);
+	d1 = json_array_get(get(doc, "disks"), 1);
+	assert_null_at(d1, "written_bytes");
+	assert_null_at(d1, "written_ratio");
+	assert_double_is(get_real(get(doc, "memory"), "dirty_pages_end"), 11011);
+	wb = get(doc, "writeback");
+	assert_null_at(wb, "none");
+	assert_int_equal(json_array_size(get(wb, "no_device")), 1);
+	assert_string_equal(get_str(json_array_get(get(wb, "no_device"), 0), "directory"),
+			    "/mnt/t");
+	assert_string_equal(get_str(json_array_get(get(wb, "no_device"), 0), "fstype"), "tmpfs");
+	/* not measured: every device's figures null, and why */
+	res->writeback = NULL;
+	res->writeback_none = "the smb backend writes to a server";
+	doc = doc_of(state, res);
+	assert_null_at(json_array_get(get(doc, "disks"), 0), "written_ratio");
+	assert_string_equal(get_str(get(doc, "writeback"), "none"),
+			    "the smb backend writes to a server");
 }
 
 static void text_probe_line_of_one_listing_and_of_none(void **state)
@@ -2347,6 +2429,8 @@ int main(void)
 		T(text_probe_line_comes_before_the_table),
 		T(text_disk_lines_come_before_the_throughput_line),
 		T(json_disks_over_the_window_and_per_second),
+		T(text_writeback_lines_a_device_and_a_target_on_none),
+		T(json_writeback_of_each_device_and_the_targets_on_none),
 		T(text_probe_line_of_one_listing_and_of_none),
 		T(text_verify_line_comes_before_the_table_with_verify),
 		T(text_fairness_line_gives_slowest_median_fastest_and_jain),

@@ -181,6 +181,35 @@ static void a_disks_figures_are_the_mean_over_the_runs_that_give_them(void **sta
 	json_decref(r1), json_decref(r2);
 }
 
+static void the_written_ratio_of_several_runs_is_their_bytes_pooled(void **state)
+{
+	/* 10 bytes of 100 and 90 of 300: 100 of 400 pooled, 0.25, not the
+	 * mean of the two ratios, 0.2 */
+	json_t *r1 = doc("{\"disks\": [{\"device\": \"sda\", \"clients_written_bytes\": 100,"
+			 " \"written_bytes\": 10, \"written_ratio\": 0.1, \"dirty_end_bytes\": 4}]}");
+	json_t *r2 = doc("{\"disks\": [{\"device\": \"sda\", \"clients_written_bytes\": 300,"
+			 " \"written_bytes\": 90, \"written_ratio\": 0.3, \"dirty_end_bytes\": 8}]}");
+	json_t *old = doc("{\"disks\": [{\"device\": \"sda\", \"writes_s\": 1}]}");
+	const json_t *runs[] = { r1, r2, old };
+	size_t n;
+	struct rundoc_disk *d = rundoc_disks(NULL, runs, 2, &n);
+
+	(void)state;
+	assert_int_equal(n, 1);
+	assert_true(d[0].fig[RUNDOC_CLIENTS_WRITTEN] == 200);
+	assert_true(d[0].fig[RUNDOC_WRITTEN] == 50);
+	assert_true(d[0].fig[RUNDOC_WRITTEN_RATIO] == 0.25);
+	assert_true(d[0].fig[RUNDOC_DIRTY_END] == 6);
+	talloc_free(d);
+	/* a run saved before these figures gives none of them */
+	d = rundoc_disks(NULL, &runs[2], 1, &n);
+	assert_int_equal(n, 1);
+	assert_true(isnan(d[0].fig[RUNDOC_WRITTEN_RATIO]));
+	assert_true(isnan(d[0].fig[RUNDOC_CLIENTS_WRITTEN]));
+	talloc_free(d);
+	json_decref(r1), json_decref(r2), json_decref(old);
+}
+
 static void runs_without_disks_have_none(void **state)
 {
 	json_t *r = doc("{\"disks\": []}"), *old = doc("{}");
@@ -195,7 +224,8 @@ static void runs_without_disks_have_none(void **state)
 
 static void a_disk_prints_in_iostat_columns(void **state)
 {
-	struct rundoc_disk d = { "sda1", { 12, 340.25, NAN, 45, NAN, 31, 2.5, 97 }, 1 };
+	struct rundoc_disk d = { "sda1", { 12, 340.25, NAN, 45, NAN, 31, 2.5, 97, 631619806,
+					   12345678, 12345678.0 / 631619806, 45.1e6 }, 1 };
 	char *text = NULL;
 	size_t len;
 	FILE *f = open_memstream(&text, &len);
@@ -207,8 +237,10 @@ static void a_disk_prints_in_iostat_columns(void **state)
 	rundoc_print_disk(f, &d);
 	fclose(f);
 	assert_string_equal(text,
-		"device            r/s        w/s  rareq-sz  wareq-sz   %rrqm   %wrqm  aqu-sz   %util\n"
-		"sda1             12.0      340.2         -      45.0       -    31.0    2.50    97.0");
+		"device            r/s        w/s  rareq-sz  wareq-sz   %rrqm   %wrqm  aqu-sz   %util"
+		"     cli-MB     dev-MB  dev/cli  dirty-MB\n"
+		"sda1             12.0      340.2         -      45.0       -    31.0    2.50    97.0"
+		"      631.6       12.3    0.020      45.1");
 	free(text);
 }
 
@@ -251,6 +283,7 @@ int main(void)
 		cmocka_unit_test(runs_without_histograms_pool_the_median_of_their_own_p99s),
 		cmocka_unit_test(a_histogram_that_does_not_add_up_is_not_read),
 		cmocka_unit_test(a_disks_figures_are_the_mean_over_the_runs_that_give_them),
+		cmocka_unit_test(the_written_ratio_of_several_runs_is_their_bytes_pooled),
 		cmocka_unit_test(runs_without_disks_have_none),
 		cmocka_unit_test(a_disk_prints_in_iostat_columns),
 	};
