@@ -248,12 +248,17 @@ static void print_unshared(FILE *out, const struct rundoc *const *docs, size_t n
 static void report_pair_throughput(FILE *out, const struct rundoc *a, const struct rundoc *b,
 				   double alpha)
 {
+	size_t untested = 0;
+
 	print_head(out, &throughput_measure, false, alpha);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		struct compare_row r;
-		if (compare_throughput(&r, a, b, a->groups[i].nprocs, alpha))
+		if (compare_throughput(&r, a, b, a->groups[i].nprocs, alpha)) {
 			print_row(out, &throughput_measure, a->groups[i].nprocs, NULL, &r);
+			untested += !r.tested;
+		}
 	}
+	compare_print_untested(out, untested);
 }
 
 /* One document's row of the table by side: its mean, high and low, and
@@ -279,6 +284,7 @@ static void report_throughput_by_side(FILE *out, const struct rundoc *const *doc
 				      size_t ndocs, double alpha)
 {
 	char ci[64];
+	size_t untested = 0;
 
 	snprintf(ci, sizeof(ci), "%g%% interval of X-A", 100 * (1 - alpha));
 	fprintf(out, "\n%s, each document X against A\n", throughput_measure.title);
@@ -289,11 +295,13 @@ static void report_throughput_by_side(FILE *out, const struct rundoc *const *doc
 		print_side_row(out, n, "A", &docs[0]->groups[i], NULL);
 		for (size_t k = 1; k < ndocs; k++) {
 			struct compare_row r;
-			if (compare_throughput(&r, docs[0], docs[k], n, alpha))
-				print_side_row(out, n, compare_label(k), rundoc_group_of(docs[k], n),
-					       &r);
+			if (!compare_throughput(&r, docs[0], docs[k], n, alpha))
+				continue;
+			print_side_row(out, n, compare_label(k), rundoc_group_of(docs[k], n), &r);
+			untested += !r.tested;
 		}
 	}
+	compare_print_untested(out, untested);
 }
 
 /* The coefficient of variation of a group's throughput in percent, NAN

@@ -189,11 +189,38 @@ static void latency_print(FILE *out, unsigned nprocs, const char *op, const char
 	talloc_free(tmp);
 }
 
+/* Under the table: what it left out (rows tested without a significant
+ * change; rows untested for lack of runs, which are no result), or with
+ * --all the rows untested it shows. */
+static void latency_notes(FILE *out, size_t shown, size_t same, size_t untested, bool all)
+{
+	const char *s = untested == 1 ? "" : "s";
+
+	if (shown == 0 && same == 0 && untested == 0)
+		fprintf(out, "  (no operation in common)\n");
+	if (all)
+		compare_print_untested(out, untested);
+	if (all)
+		return;
+	if (shown == 0 && same == 0 && untested)
+		fprintf(out, "  (none of the %zu rows could be tested: %s; --all shows them)\n",
+			untested, compare_untested_why);
+	else if (shown == 0 && same)
+		fprintf(out, "  (no significant change in any of the %zu tested rows: --all shows"
+			" them)\n", same);
+	else if (same)
+		fprintf(out, "  (%zu row%s without a significant change left out: --all shows"
+			" them)\n", same, same == 1 ? "" : "s");
+	if (untested && (shown || same))
+		fprintf(out, "  (%zu row%s untested, left out: %s; --all shows them)\n", untested, s,
+			compare_untested_why);
+}
+
 void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 			    double alpha, bool all)
 {
 	const struct rundoc *a = docs[0];
-	size_t rows = 0, hidden = 0;
+	size_t rows = 0, hidden = 0, untested = 0;
 	bool pooled = false, own = false;
 
 	latency_head(out, ndocs > 2);
@@ -208,6 +235,7 @@ void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t 
 					continue;
 				pooled = pooled || r.pooled;
 				own = own || !r.pooled;
+				untested += !r.tested;
 				if (!all && !(r.tested && r.p < alpha)) {
 					hidden++;
 					continue;
@@ -221,14 +249,7 @@ void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t 
 			}
 		}
 	}
-	if (rows == 0 && hidden == 0)
-		fprintf(out, "  (no operation in common)\n");
-	else if (rows == 0)
-		fprintf(out, "  (no significant change in any of the %zu rows: --all shows them)\n",
-			hidden);
-	else
-		fprintf(out, "  (%zu row%s without a significant change left out: --all shows"
-			" them)\n", hidden, hidden == 1 ? "" : "s");
+	latency_notes(out, rows, all ? 0 : hidden - untested, untested, all);
 	if (pooled)
 		fprintf(out, "  (p99: each side's runs pooled; >p99: the mean share of a run's"
 			" operations slower than the p99 of both sides pooled, which the test"

@@ -257,6 +257,11 @@ expect_match "$out" '^ +1 +1/1 +100\.000 +94\.000 +-6\.00% .* untested \(1 run a
 expect_match "$out" '^Verdict: B against A: untested \(a side of 1 run\) at nprocs 1; 1 warning above$'
 expect_match "$out" '^OK: B is nowhere slower than A by more than 5%$'
 expect_no_match "$out" '^Regression'
+# what could not be tested is said, with the runs a test needs, never
+# read as a finding
+expect_match "$out" '^  \(1 row untested: a side has a single run there, and a test needs 2 runs a side at least \(--repeat=2\)\)$'
+expect_match "$out" '^  \(none of the [0-9]+ rows could be tested: a side has a single run there, and a test needs 2 runs a side at least \(--repeat=2\); --all shows them\)$'
+expect_no_match "$out" 'no significant change in any'
 end
 
 # sweep_wb OUT RATIO...: a sweep document of copies of r1.json, one run per

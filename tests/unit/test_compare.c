@@ -570,7 +570,15 @@ static void single_runs_never_exit_3_however_large_the_drop(void **state)
 
 	assert_int_equal(report_of(state, run_doc(2, 100, 0), run_doc(2, 50, 0), 5, &text), 0);
 	assert_non_null(strstr(text, "-50.00%"));
-	assert_non_null(strstr(text, "untested (1 run a side)\n"));
+	assert_non_null(strstr(text, "untested (1 run a side)\n"
+				     "  (1 row untested: a side has a single run there, and a test"
+				     " needs 2 runs a side at least (--repeat=2))\n"));
+	/* the latency rows could not be tested either: said so, not as a
+	 * finding of no change */
+	assert_non_null(strstr(text, "rows could be tested: a side has a single run there, and a"
+				     " test needs 2 runs a side at least (--repeat=2); --all shows"
+				     " them)\n"));
+	assert_null(strstr(text, "no significant change in any"));
 	assert_non_null(strstr(text, "\nOK: B is nowhere slower than A by more than 5%\n"));
 	free(text);
 	/* nor one run against three */
@@ -597,6 +605,8 @@ static void latency_rows_follow_the_operation_table(void **state)
 	assert_true(w < r);
 	assert_non_null(strstr(r, "+100.00%"));
 	assert_non_null(strstr(r, "untested (1 run a side)\n"));
+	assert_non_null(strstr(r, " rows untested: a side has a single run there, and a test"
+				  " needs 2 runs a side at least (--repeat=2))\n"));
 	free(text);
 }
 
