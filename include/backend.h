@@ -133,6 +133,10 @@ struct backend_lister;	/* the --probe process's session on a remote target */
 struct backend {
 	const char *name;
 
+	/* What it loads and how, in a few words, for --help's list of
+	 * backends ("files beneath -D DIR, by system calls"). */
+	const char *summary;
+
 	/* NULL for a backend whose clients write files of the local file
 	 * systems beneath its targets, so that a block device's writes can
 	 * be held against theirs; else what it does instead, as it follows
@@ -351,6 +355,10 @@ const struct backend *backend_by_name(const char *name);
 
 /* The names of every backend for messages: "'fileio' or 'null'". */
 const char *backend_names(TALLOC_CTX *mem_ctx);
+
+/* The i-th backend (from 0) in the order --help lists them, or NULL past
+ * the last. */
+const struct backend *backend_nth(size_t i);
 
 /* The long name of an option of a backend other than `b` that the
  * command line gave ("smb-share" or "smb-timeout" without --backend=smb),

@@ -176,7 +176,8 @@ static const struct poptOption options[] = {
 	{ "force", 0, POPT_ARG_NONE, FIELD(force), 0,
 	  "write a device or file that is mounted or in use (block)", NULL },
 	{ "backend", 'B', POPT_ARG_STRING, FIELD(backend), 0,
-	  "fileio (default) or null (no I/O: the generator's own cost)", "NAME" },
+	  "how operations are carried out: one of the backends listed below"
+	  " (default fileio)", "NAME" },
 	{ "output-format", 0, POPT_ARG_STRING, FIELD(output_format), 0,
 	  "classic (default) or dbench4: dbench 4.0's text, line for line", "FORMAT" },
 	{ "machine-readable", 0, POPT_ARG_NONE, FIELD(machine_readable), 0,
@@ -316,6 +317,39 @@ static void usage_error(const struct cmdline *cl, const char *what)
 {
 	say("%s (usage: %s [OPTION...] NPROCS%s; %s --help lists the options)\n", what,
 	    progname(), cl->tbench ? " [SERVER]" : "", progname());
+}
+
+/* TEXT from column INDENT, wrapped at a space to end by column 80. */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+	int col = indent;
+
+	while (*text) {
+		int word = (int)strcspn(text, " ");
+		if (col > indent && col + 1 + word > 80) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", word, text);
+		col += word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+/* --help: every backend, with what it loads in a few words. */
+static void print_backends(FILE *out)
+{
+	fprintf(out, "\nBackends (-B, --backend=NAME):\n");
+	for (size_t i = 0; backend_nth(i); i++) {
+		const struct backend *b = backend_nth(i);
+		fprintf(out, "  %-8s ", b->name);
+		print_wrapped(out, b->summary ? b->summary : "", 11);
+	}
 }
 
 /* The commands beside a run, which popt's table cannot show: after
@@ -961,6 +995,8 @@ static void print_help(poptContext pc, const struct cmdline *cl)
 		poptPrintHelp(pc, stdout, 0);
 	else
 		poptPrintUsage(pc, stdout, 0);
+	if (cl->help)
+		print_backends(stdout);
 	print_commands(stdout, progname(), cl->help);
 }
 

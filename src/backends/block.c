@@ -450,6 +450,7 @@ static int block_cleanup(struct backend_client *bc)
 
 const struct backend block_backend = {
 	.name = "block",
+	.summary = "a disk or a file in place (--block=PATH): 5.0's block loadfiles",
 	.options = block_options,
 	.targets = block_targets,
 	.target_open = block_target_open,

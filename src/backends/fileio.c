@@ -1262,6 +1262,7 @@ static int fileio_cleanup(struct backend_client *bc)
 
 const struct backend fileio_backend = {
 	.name = "fileio",
+	.summary = "files beneath -D DIR, by system calls (the default)",
 	.target_open = localdir_open,
 	.target_close = localdir_close,
 	.local_clients_fd = localdir_clients_fd,

@@ -1429,6 +1429,7 @@ static int nfsb_cleanup(struct backend_client *bc)
 
 const struct backend nfs_backend = {
 	.name = "nfs",
+	.summary = "NFS exports (--nfs=URL), through libnfs with no mount",
 	.no_local_writes = "writes to a server",
 	.options = nfsb_options,
 	.targets = nfsb_targets,

@@ -135,6 +135,7 @@ static size_t null_client_mem(const struct program *prog, const struct backend_o
 
 const struct backend null_backend = {
 	.name = "null",
+	.summary = "no I/O at all: the generator's own cost",
 	.no_local_writes = "writes nothing",
 	.target_open = localdir_open,	/* DIR/clients is made, as for fileio */
 	.target_close = localdir_close,

@@ -27,6 +27,11 @@ const struct backend *backend_by_name(const char *name)
 	return NULL;
 }
 
+const struct backend *backend_nth(size_t i)
+{
+	return i < NBACKENDS ? backends[i] : NULL;
+}
+
 const char *backend_names(TALLOC_CTX *mem_ctx)
 {
 	char *s = talloc_strdup(mem_ctx, "");

@@ -1135,6 +1135,7 @@ static int smb_lister_remove(struct backend_lister *l)
 
 const struct backend smb_backend = {
 	.name = "smb",
+	.summary = "an SMB server's share (--smb-share), through libsmbclient",
 	.no_local_writes = "writes to a server",
 	.options = smb_options,
 	.targets = smb_targets,

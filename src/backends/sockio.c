@@ -398,6 +398,7 @@ static void sockio_pass_end(struct backend_client *bc)
 
 const struct backend sockio_backend = {
 	.name = "sockio",
+	.summary = "tbench_srv over TCP at -D HOST, as tbench runs",
 	.no_local_writes = "sends its data to tbench_srv",
 	.options = sockio_popt,
 	.targets = sockio_targets,

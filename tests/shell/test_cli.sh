@@ -57,6 +57,21 @@ expect_no_match "$out" '^  (-[A-Za-z?], )?--[a-z-]+(\[)? [A-Z]'
 expect_match "$("$DBENCH" --usage)" '^   or: dbench compare '
 end
 
+begin "--help lists every backend with a few words each"
+# every backend there is, as the error for an unknown one names them
+names=$("$DBENCH" -B no-such-backend 1 2>&1 | grep -oE "'[a-z0-9]+'" | tr -d "'")
+[ "$(printf '%s\n' "$names" | wc -l)" -ge 5 ] || fail "backends named: $names"
+help=$("$DBENCH" --help | sed -n '/^Backends (-B, --backend=NAME):$/,/^$/p')
+expect_match "$help" '^Backends'
+for b in $names; do
+	expect_match "$help" "^  $b +[a-zA-Z(].{10,}"
+done
+expect_eq "$(printf '%s\n' "$help" | grep -cE '^  [a-z0-9]+ ')" "$(printf '%s\n' "$names" | wc -l)" \
+	"backends listed"
+expect_match "$("$DBENCH" --help)" '^  -B, --backend=NAME +how operations are carried out: one of the$'
+expect_no_match "$("$DBENCH" --usage)" '^Backends'
+end
+
 begin "an unknown option's error is one line pointing at --help"
 err=$("$DBENCH" --foo 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2

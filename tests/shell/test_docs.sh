@@ -35,6 +35,17 @@ for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 done
 end
 
+begin "the BACKENDS section leads from dbench 8 to every backend, an example each"
+section=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null | sed -n '/^BACKENDS$/,/^OUTPUT$/p')
+expect_match "$section" '^       dbench 8$'
+for b in $("$DBENCH" -B no-such-backend 1 2>&1 | grep -oE "'[a-z0-9]+'" | tr -d "'"); do
+	[ "$b" = fileio ] && continue	# the backend of dbench 8 itself
+	# its example, wherever groff broke the lines
+	printf '%s\n' "$section" | tr -s '\n ' '  ' | grep -q -- "dbench --backend=$b " ||
+		fail "no example of --backend=$b under BACKENDS"
+done
+end
+
 begin "tbench_srv.1 renders cleanly and documents every option that --help lists"
 TBENCH_SRV=$(dirname "$DBENCH")/tbench_srv
 warnings=$(groff -man -ww -Tutf8 "$TOP/man/tbench_srv.1" 2>&1 >/dev/null)
