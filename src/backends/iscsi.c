@@ -52,7 +52,7 @@ static int iscsi_timeout = ISCSI_DEFAULT_TIMEOUT;	/* --iscsi-timeout */
 
 static const struct poptOption iscsi_options[] = {
 	{ "iscsi", 0, POPT_ARG_STRING, &iscsi_url_opt, 0,
-	  "the LUN --backend=iscsi loads: iscsi://[USER%PASSWORD@]HOST[:PORT]/TARGET-IQN/LUN",
+	  "the LUN --backend=iscsi loads: iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN",
 	  "URL" },
 	{ "iscsi-initiatorname", 0, POPT_ARG_STRING, &iscsi_initiator_opt, 0,
 	  "the clients' initiator name, each client's with -N after it (default "
@@ -620,6 +620,9 @@ static int iscsi_cleanup(struct backend_client *bc)
 
 const struct backend iscsi_backend = {
 	.name = "iscsi",
+	.summary = "a LUN of an iSCSI target (--iscsi=URL), through libiscsi: 5.0's SCSI"
+		   " loadfiles",
+	.no_local_writes = "sends its commands to an iSCSI target",
 	.options = iscsi_options,
 	.targets = iscsi_targets,
 	.target_open = iscsi_target_open,
