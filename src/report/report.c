@@ -456,8 +456,10 @@ static void writeback_written(FILE *out, const struct writeback *w)
 		fprintf(out, "the device wrote %s; the clients' writes are not known", dev);
 	else if (w->clients_bytes == 0)
 		fprintf(out, "the clients wrote nothing, the device %s", dev);
-	else
-		fprintf(out, "the clients wrote %s, the device %s (%.3g of it)", cli, dev, w->ratio);
+	else	/* 3 decimals from 0.1: 1.005 and 1.000 apart, as "%.3g" left "1" */
+		fprintf(out, w->ratio >= 0.1 ? "the clients wrote %s, the device %s (%.3f of it)"
+					   : "the clients wrote %s, the device %s (%.3g of it)",
+			cli, dev, w->ratio);
 }
 
 /* How much of what the clients wrote reached each device by the end of

@@ -1920,6 +1920,12 @@ static void text_writeback_lines_a_device_and_a_target_on_none(void **state)
 	assert_string_equal(line_starting(state, text, "Writeback /mnt/t"),
 		"Writeback /mnt/t: no figure: a tmpfs file system, on no block device");
 	assert_true(strstr(text, "Writeback loop0") < strstr(text, "Throughput"));
+	/* near 1, three decimals: a journal's 0.5 % on top is seen */
+	res->writeback[0].device_bytes = 634532160;
+	res->writeback[0].ratio = 634532160 / 631619806.0;
+	assert_non_null(strstr(text_of(state, res), "the device 634.5 MB (1.005 of it);"));
+	res->writeback[0].ratio = 1;
+	assert_non_null(strstr(text_of(state, res), "the device 634.5 MB (1.000 of it);"));
 	/* a backend that writes nothing here: one line says so */
 	res->writeback_none = "the null backend writes nothing";
 	res->writeback = NULL;
