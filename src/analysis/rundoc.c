@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/rundoc.h"
+#include "infile.h"
 #include "numstat.h"
 #include "ops.h"
 #include "plan.h"
@@ -324,13 +326,18 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 
 struct rundoc *rundoc_load(TALLOC_CTX *mem_ctx, const char *path, char **err)
 {
-	FILE *f = fopen(path, "r");
+	const char *why = NULL;
+	int fd = infile_open(mem_ctx, path, INFILE_REGULAR | INFILE_PIPE, RUNDOC_PIPE_WAIT_S, &why);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	json_error_t jerr;
 	json_t *doc;
 	int read_err;
 
 	if (!f) {
-		*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path, strerror(errno));
+		*err = talloc_asprintf(mem_ctx, "cannot read '%s': %s", path,
+				       fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	errno = 0;

@@ -116,8 +116,12 @@ struct rundoc {
 					 * NULL for a file read as it is */
 };
 
-/* Read and check the document at path.  NULL on failure, with *err (on
- * mem_ctx) a one-line message naming the file and what is wrong. */
+#define RUNDOC_PIPE_WAIT_S 10	/* for a pipe's first bytes (infile_open()) */
+
+/* Read and check the document at path: a regular file, or a pipe written
+ * to within RUNDOC_PIPE_WAIT_S (never a device, a socket or a FIFO nobody
+ * writes).  NULL on failure, with *err (on mem_ctx) a one-line message
+ * naming the file and what is wrong. */
 struct rundoc *rundoc_load(TALLOC_CTX *mem_ctx, const char *path, char **err);
 
 /* The same for a document already parsed; takes over the reference to

@@ -72,4 +72,25 @@ done
 [ -e "$T/d/clients" ] && fail "the target was touched"
 end
 
+# compare's documents: a FIFO nobody wrote made it wait forever, and a
+# device was read as though it were a document ('not JSON: ... near end of
+# file' for /dev/zero, without end for a device that keeps giving bytes)
+begin "compare DOC: a device, FIFO, socket, loop, dangling link or directory is named for what it is"
+"$DBENCH" -B null -t 1 --warmup 0 -D "$T/d" --json="$T/a.json" 1 >/dev/null 2>&1 ||
+	fail "the run for a document failed"
+[ -n "$zero" ] && refused "zero" "'zero': a character device, not a regular file or a pipe" \
+	"$DBENCH" compare "$T/a.json" zero
+refused "fifo" "'fifo': a pipe with nothing written to it within 10 s" "$DBENCH" compare "$T/a.json" fifo
+refused "sock" "'sock': a socket, not a regular file or a pipe" "$DBENCH" compare "$T/a.json" sock
+refused "loopa" "'loopa': Too many levels of symbolic links" "$DBENCH" compare "$T/a.json" loopa
+refused "dangling" "'dangling': No such file or directory" "$DBENCH" compare "$T/a.json" dangling
+refused "dir" "'dir': Is a directory" "$DBENCH" compare "$T/a.json" dir
+end
+
+begin "compare DOC from a pipe (/dev/stdin) is read"
+out=$("$DBENCH" compare "$T/a.json" /dev/stdin <"$T/a.json" 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" "^Throughput, MB/sec"
+end
+
 finish
