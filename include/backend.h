@@ -313,6 +313,7 @@ extern const struct backend sockio_backend;
 extern const struct backend nfs_backend;
 extern const struct backend block_backend;
 extern const struct backend iscsi_backend;
+extern const struct backend scsi_backend;
 
 /* NTCreateX's create_disposition (its second number, op.a[1]) and the
  * create_options bit (of op.a[0]) that says the object is a directory,

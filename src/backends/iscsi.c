@@ -44,7 +44,6 @@
 
 #define ISCSI_DEFAULT_INITIATOR "iqn.2011-09.org.samba.dbench:client"
 #define ISCSI_DEFAULT_TIMEOUT 5		/* seconds for a login or a command */
-#define ISCSI_WHY_MAX 320
 
 static char *iscsi_url_opt;		/* --iscsi */
 static char *iscsi_initiator_opt;	/* --iscsi-initiatorname */
@@ -68,7 +67,7 @@ struct wait {
 	bool done;
 	int status;
 	struct scsi_task *task;
-	char why[ISCSI_WHY_MAX];	/* libiscsi's words for a failure, taken
+	char why[SCSICMD_WHY_MAX];	/* libiscsi's words for a failure, taken
 					 * before its next call overwrites them */
 };
 
@@ -76,13 +75,11 @@ struct wait {
  * not on a stack: libiscsi calls a login's callback again when the
  * connection goes, and a command's when the context is destroyed. */
 struct session {
+	struct scsi_port port;		/* first: send_once() is handed it */
 	struct iscsi_context *ctx;
 	int lun;
-	bool lost;			/* the connection failed or timed out */
 	struct wait login, cmd;
 	struct scsi_iovec iov;		/* a command's data in */
-	struct scsi_geometry geom;
-	char why[ISCSI_WHY_MAX];	/* what went wrong, for a message */
 };
 
 struct backend_target {
@@ -98,7 +95,7 @@ struct backend_client {
 	const struct program *prog;
 	struct offset_state ost;
 	unsigned char *buf;		/* max_transfer bytes, WRITEPATTERN's or zeros */
-	char detail[ISCSI_WHY_MAX + 64];	/* what failure_detail() says ... */
+	char detail[SCSICMD_WHY_MAX + 64];	/* what failure_detail() says ... */
 	bool has_detail;		/* ... when this is set */
 };
 
@@ -154,7 +151,7 @@ static void on_done(struct iscsi_context *ctx, int status, void *data, void *pri
 }
 
 /* Serve the session until w is done, `secs` seconds at most (a signal
- * does not end the wait).  0, or an errno with s->why set. */
+ * does not end the wait).  0, or an errno with s->port.why set. */
 static int serve(struct session *s, struct wait *w, int secs)
 {
 	uint64_t deadline = monotonic_ns() + (uint64_t)secs * 1000000000u;
@@ -162,7 +159,7 @@ static int serve(struct session *s, struct wait *w, int secs)
 	while (!w->done) {
 		uint64_t now = monotonic_ns();
 		if (now >= deadline) {
-			snprintf(s->why, sizeof(s->why), "no answer from the target within %d s",
+			snprintf(s->port.why, sizeof(s->port.why), "no answer from the target within %d s",
 				 secs);
 			return ETIMEDOUT;
 		}
@@ -173,19 +170,22 @@ static int serve(struct session *s, struct wait *w, int secs)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			snprintf(s->why, sizeof(s->why), "poll: %s", strerror(errno));
+			snprintf(s->port.why, sizeof(s->port.why), "poll: %s", strerror(errno));
 			return errno;
 		}
 		if (iscsi_service(s->ctx, r > 0 ? pfd.revents : 0) < 0) {
 			if (w->done && w->why[0])	/* its own words come first */
-				snprintf(s->why, sizeof(s->why), "%s", w->why);
+				snprintf(s->port.why, sizeof(s->port.why), "%s", w->why);
 			else
-				error_text(s->why, sizeof(s->why), s->ctx);
+				error_text(s->port.why, sizeof(s->port.why), s->ctx);
 			return ECONNRESET;
 		}
 	}
 	return 0;
 }
+
+static int send_once(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf,
+		     struct scsicmd_outcome *o);
 
 /* A context for `url` as initiator `name`, libiscsi's reconnection off;
  * its LUN in s->lun and its portal in portal[].  0 or an errno. */
@@ -194,13 +194,14 @@ static int session_make(struct session *s, const char *url, const char *name,
 {
 	struct iscsi_url *u;
 
+	s->port.send_once = send_once;
 	if (!(s->ctx = iscsi_create_context(name))) {
-		snprintf(s->why, sizeof(s->why), "cannot make a libiscsi context for initiator"
+		snprintf(s->port.why, sizeof(s->port.why), "cannot make a libiscsi context for initiator"
 			 " '%s'", name);
 		return EINVAL;
 	}
 	if (!(u = iscsi_parse_full_url(s->ctx, url))) {	/* its words quote the URL */
-		snprintf(s->why, sizeof(s->why), "not an iSCSI URL"
+		snprintf(s->port.why, sizeof(s->port.why), "not an iSCSI URL"
 			 " (iscsi://[USER%%PASSWORD@]HOST[:PORT]/TARGET-IQN/LUN)");
 		return EINVAL;
 	}
@@ -217,37 +218,35 @@ static int session_make(struct session *s, const char *url, const char *name,
 }
 
 /* Connect to `portal` and log in.  0, EACCES for a login the target
- * refused, or another errno; s->why says what happened. */
+ * refused, or another errno; s->port.why says what happened. */
 static int session_login(struct session *s, const char *portal)
 {
 	int e;
 
 	if (iscsi_connect_async(s->ctx, portal, on_done, &s->login) != 0 ||
 	    (e = serve(s, &s->login, iscsi_timeout)) != 0 || s->login.status != SCSI_STATUS_GOOD) {
-		char why[ISCSI_WHY_MAX];
-		snprintf(why, sizeof(why), "%.200s", s->login.done ? s->login.why : s->why);
-		snprintf(s->why, sizeof(s->why), "cannot connect to %.64s: %.200s", portal,
+		char why[SCSICMD_WHY_MAX];
+		snprintf(why, sizeof(why), "%.200s", s->login.done ? s->login.why : s->port.why);
+		snprintf(s->port.why, sizeof(s->port.why), "cannot connect to %.64s: %.200s", portal,
 			 why[0] ? why : iscsi_get_error(s->ctx));
 		return ECONNREFUSED;
 	}
 	s->login = (struct wait){ 0 };
 	if (iscsi_login_async(s->ctx, on_done, &s->login) != 0) {
-		error_text(s->why, sizeof(s->why), s->ctx);
+		error_text(s->port.why, sizeof(s->port.why), s->ctx);
 		return EIO;
 	}
 	if ((e = serve(s, &s->login, iscsi_timeout)) != 0)
 		return e;
 	if (s->login.status != SCSI_STATUS_GOOD) {
-		snprintf(s->why, sizeof(s->why), "%s", s->login.why);
+		snprintf(s->port.why, sizeof(s->port.why), "%s", s->login.why);
 		return EACCES;
 	}
 	return 0;
 }
 
-static int ask(struct session *s, const struct scsicmd *c, unsigned char *buf);
-
 /* Log in to the LUN of `url` as initiator `name`, and see that the LUN
- * answers TEST UNIT READY.  0 or an errno with s->why set (EACCES: the
+ * answers TEST UNIT READY.  0 or an errno with s->port.why set (EACCES: the
  * login was refused). */
 static int session_open(struct session *s, const char *url, const char *name)
 {
@@ -257,10 +256,10 @@ static int session_open(struct session *s, const char *url, const char *name)
 
 	if (!e)
 		e = session_login(s, portal);
-	if (!e && (e = ask(s, &tur, NULL)) != 0 && !s->lost) {
-		char why[ISCSI_WHY_MAX];
-		snprintf(why, sizeof(why), "%.200s", s->why);
-		snprintf(s->why, sizeof(s->why), "LUN %d answers TEST UNIT READY with %.200s", s->lun,
+	if (!e && (e = scsicmd_ask(&s->port, &tur, NULL)) != 0 && !s->port.lost) {
+		char why[SCSICMD_WHY_MAX];
+		snprintf(why, sizeof(why), "%.200s", s->port.why);
+		snprintf(s->port.why, sizeof(s->port.why), "LUN %d answers TEST UNIT READY with %.200s", s->lun,
 			 why);
 	}
 	return e;
@@ -271,7 +270,7 @@ static void session_close(struct session *s)
 {
 	if (!s->ctx)
 		return;
-	if (!s->lost && iscsi_is_logged_in(s->ctx)) {
+	if (!s->port.lost && iscsi_is_logged_in(s->ctx)) {
 		s->login = (struct wait){ 0 };
 		if (iscsi_logout_async(s->ctx, on_done, &s->login) == 0)
 			serve(s, &s->login, 1);
@@ -280,16 +279,8 @@ static void session_close(struct session *s)
 	s->ctx = NULL;
 }
 
-/* The outcome of one command: its SCSI status and sense data. */
-struct outcome {
-	unsigned status;
-	uint8_t sense[SCSICMD_SENSE_MAX];
-	size_t sense_len;
-	size_t missing;		/* bytes of data in asked for that did not come */
-};
-
 /* libiscsi's parsed sense data as fixed-format bytes. */
-static void sense_of(const struct scsi_task *task, struct outcome *o)
+static void sense_of(const struct scsi_task *task, struct scsicmd_outcome *o)
 {
 	memset(o->sense, 0, 18);
 	o->sense[0] = 0x70;
@@ -302,15 +293,15 @@ static void sense_of(const struct scsi_task *task, struct outcome *o)
 
 /* The transport's verdict on a command that came back: 0 with its
  * status in *o, or an errno (the connection is lost). */
-static int settle(struct session *s, const struct scsicmd *c, struct outcome *o)
+static int settle(struct session *s, const struct scsicmd *c, struct scsicmd_outcome *o)
 {
 	struct scsi_task *task = s->cmd.task;
 	int status = s->cmd.status;
 
 	if (status == SCSI_STATUS_CANCELLED || status == SCSI_STATUS_ERROR ||
 	    status == SCSI_STATUS_TIMEOUT || !task) {
-		s->lost = true;
-		snprintf(s->why, sizeof(s->why), "the connection to the target was lost (%s)",
+		s->port.lost = true;
+		snprintf(s->port.why, sizeof(s->port.why), "the connection to the target was lost (%s)",
 			 iscsi_get_error(s->ctx));
 		return ECONNRESET;
 	}
@@ -324,18 +315,19 @@ static int settle(struct session *s, const struct scsicmd *c, struct outcome *o)
 	return 0;
 }
 
-/* Send command c and wait for it; data in or out is buf (or c's own
- * parameter list).  0 with its status in *o, or an errno with s->why. */
-static int send_once(struct session *s, const struct scsicmd *c, unsigned char *buf,
-		     struct outcome *o)
+/* The session's scsi_port.send_once: send command c and wait for it,
+ * --iscsi-timeout seconds at most. */
+static int send_once(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf,
+		     struct scsicmd_outcome *o)
 {
+	struct session *s = (struct session *)p;
 	static const int dirs[] = { SCSI_XFER_NONE, SCSI_XFER_READ, SCSI_XFER_WRITE };
 	struct iscsi_data out = { c->len, c->params ? (unsigned char *)c->params_buf : buf };
 	struct scsi_task *task = scsi_create_task(c->cdb_len, (unsigned char *)c->cdb,
 						  dirs[c->dir], (int)c->len);
 
 	if (!task) {
-		snprintf(s->why, sizeof(s->why), "out of memory for a SCSI task");
+		snprintf(s->port.why, sizeof(s->port.why), "out of memory for a SCSI task");
 		return ENOMEM;
 	}
 	if (c->dir == SCSICMD_IN) {
@@ -345,67 +337,17 @@ static int send_once(struct session *s, const struct scsicmd *c, unsigned char *
 	s->cmd = (struct wait){ 0 };
 	if (iscsi_scsi_command_async(s->ctx, s->lun, task, on_done,
 				     c->dir == SCSICMD_OUT ? &out : NULL, &s->cmd) != 0) {
-		snprintf(s->why, sizeof(s->why), "%s", iscsi_get_error(s->ctx));
+		snprintf(s->port.why, sizeof(s->port.why), "%s", iscsi_get_error(s->ctx));
 		scsi_free_scsi_task(task);
-		s->lost = true;
+		s->port.lost = true;
 		return EIO;
 	}
 	int e = serve(s, &s->cmd, iscsi_timeout);
 	if (e) {
-		s->lost = true;		/* the task stays libiscsi's, cancelled with the context */
+		s->port.lost = true;		/* the task stays libiscsi's, cancelled with the context */
 		return e;
 	}
 	return settle(s, c, o);
-}
-
-/* Send c, again after a UNIT ATTENTION (SCSICMD_RETRIES times at most). */
-static int send_cmd(struct session *s, const struct scsicmd *c, unsigned char *buf,
-		    struct outcome *o)
-{
-	if (s->lost) {
-		snprintf(s->why, sizeof(s->why), "the connection to the target was lost before");
-		return ENOTCONN;
-	}
-	for (int tries = 0;; tries++) {
-		int e = send_once(s, c, buf, o);
-		if (e || o->status != SCSI_STATUS_CHECK_CONDITION || tries == SCSICMD_RETRIES ||
-		    scsicmd_sense_key(o->sense, o->sense_len) != SCSI_SENSE_UNIT_ATTENTION)
-			return e;
-	}
-}
-
-/* A query the session itself asks (READ CAPACITY, INQUIRY): 0 when GOOD,
- * else an errno with s->why saying what came back. */
-static int ask(struct session *s, const struct scsicmd *c, unsigned char *buf)
-{
-	struct outcome o;
-	int e = send_cmd(s, c, buf, &o);
-
-	if (!e && o.status != SCSI_STATUS_GOOD) {
-		scsicmd_status_text(s->why, sizeof(s->why), o.status, o.sense, o.sense_len);
-		return EIO;
-	}
-	return e;
-}
-
-/* The LUN's geometry, by READ CAPACITY (16), else (10). */
-static int read_geometry(struct session *s)
-{
-	unsigned char data[32];
-	struct scsicmd c;
-
-	scsicmd_read_capacity16(&c);
-	if (ask(s, &c, data) == 0 && scsicmd_capacity16(data, sizeof(data), &s->geom))
-		return 0;
-	if (s->lost)
-		return ECONNRESET;
-	scsicmd_read_capacity10(&c);
-	int e = ask(s, &c, data);
-	if (!e && !scsicmd_capacity10(data, 8, &s->geom)) {
-		snprintf(s->why, sizeof(s->why), "READ CAPACITY says nothing usable");
-		e = EIO;
-	}
-	return e;
 }
 
 /* The initiator name of client `id` (0 for the parent's check). */
@@ -434,38 +376,18 @@ static bool url_shaped(const char *url)
 	return strspn(lun + 1, "0123456789") == strlen(lun + 1);
 }
 
-/* What of the command line the iscsi backend has no use for, or NULL. */
-static const char *pointless_option(const struct backend_options *opts)
-{
-	if (opts->sync_open || opts->sync_dir || opts->fsync_writes || opts->xattr)
-		return "-s, -S, -F and -x have no files: the loadfile says what the LUN syncs"
-		       " (SYNCHRONIZECACHE10, a WRITE's FUA bit)";
-	if (opts->verify)
-		return "--verify cannot check a LUN that all clients write where the"
-		       " loadfile's LBAs send them";
-	if (opts->fake_io)
-		return "--fake-io leaves out dbench 4's ReadX and WriteX, which the iscsi"
-		       " backend does not perform";
-	return NULL;
-}
-
 /* Check the target over a login of the parent's own: its geometry and
- * its identity.  0 or an errno with s->why. */
+ * its identity.  0 or an errno with s->port.why. */
 static int check_target(struct backend_target *t, struct session *s,
 			const struct backend_options *opts)
 {
-	unsigned char data[96];
-	struct scsicmd c;
 	int e = session_open(s, t->url, initiator_name(t, 0, opts));
 
 	if (!e)
-		e = read_geometry(s);
-	if (!e) {
-		scsicmd_inquiry(&c);
-		if (ask(s, &c, data) == 0)
-			scsicmd_inquiry_ids(data, sizeof(data), t->vendor, t->product, t->revision);
-	}
-	t->geom = s->geom;
+		e = scsicmd_read_geometry(&s->port);
+	if (!e)
+		scsicmd_identify(&s->port, t->vendor, t->product, t->revision);
+	t->geom = s->port.geom;
 	t->lun = s->lun;
 	return e;
 }
@@ -475,7 +397,7 @@ static struct backend_target *iscsi_target_open(TALLOC_CTX *mem_ctx, const char 
 {
 	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
 	struct session *s = talloc_zero(mem_ctx, struct session);
-	const char *why = pointless_option(opts);
+	const char *why = scsicmd_pointless_option(opts);
 
 	/* spec is the URL as shown (iscsi_targets()); the real one is --iscsi */
 	if (!t || !s || !(t->url = talloc_strdup(t, iscsi_url_opt)) ||
@@ -489,9 +411,9 @@ static struct backend_target *iscsi_target_open(TALLOC_CTX *mem_ctx, const char 
 	} else {
 		int e = check_target(t, s, opts);
 		if (e == EACCES)
-			*err = talloc_asprintf(mem_ctx, "%s: login refused: %s", t->shown, s->why);
+			*err = talloc_asprintf(mem_ctx, "%s: login refused: %s", t->shown, s->port.why);
 		else if (e)
-			*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, s->why);
+			*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, s->port.why);
 	}
 	session_close(s);
 	talloc_free(s);
@@ -531,7 +453,7 @@ static struct backend_client *iscsi_client_new(TALLOC_CTX *mem_ctx, struct backe
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 	size_t len = loadfile_max_transfer(prog) > 4096 ? loadfile_max_transfer(prog) : 4096;
 
-	(void)verify;	/* none: --verify is refused (pointless_option()) */
+	(void)verify;	/* none: --verify is refused (scsicmd_pointless_option()) */
 	if (!bc || !(bc->buf = talloc_zero_array(bc, unsigned char, len))) {
 		talloc_free(bc);
 		*err = talloc_strdup(mem_ctx, "out of memory");
@@ -545,9 +467,9 @@ static struct backend_client *iscsi_client_new(TALLOC_CTX *mem_ctx, struct backe
 	bc->ost = backend_offset_state(id, opts);
 	int e = session_open(&bc->s, t->url, initiator_name(bc, id, opts));
 	if (!e)
-		e = read_geometry(&bc->s);
+		e = scsicmd_read_geometry(&bc->s.port);
 	if (e) {
-		*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, bc->s.why);
+		*err = talloc_asprintf(mem_ctx, "%s: %s", t->shown, bc->s.port.why);
 		talloc_free(bc);
 		errno = e;
 		return NULL;
@@ -565,37 +487,10 @@ static size_t iscsi_client_mem(const struct program *prog, const struct backend_
 
 /* ---- operations ---- */
 
-static int explain(struct backend_client *bc, int err, const char *why)
-{
-	snprintf(bc->detail, sizeof(bc->detail), "%s", why);
-	bc->has_detail = true;
-	return err;
-}
-
-/* Any row of the SCSI dialect: its command built, sent and judged.  A
- * row with an LBA evaluates it ("+N" counts from the LBA of the row
- * before that had one). */
 static int iscsi_op(struct backend_client *bc, const struct op *op)
 {
-	bool lba = op->type != OP_SCSI_PROUT && op->type != OP_SCSI_TESTUNITREADY;
-	struct op tmp;
-	const struct op *o = lba ? backend_op_at_offset(&tmp, bc->prog, op, &bc->ost) : op;
-	struct scsicmd c;
-	struct outcome out;
-	char why[160];
-
-	if (!scsicmd_build(&c, o, (uint64_t)o->a[0], &bc->s.geom, why, sizeof(why)))
-		return explain(bc, EINVAL, why);
-	int e = send_cmd(&bc->s, &c, bc->buf, &out);
-	if (e)
-		return explain(bc, e, bc->s.why);
-	if (out.status == SCSI_STATUS_GOOD && out.missing && op_table[op->type].bytes) {
-		snprintf(why, sizeof(why), "GOOD, but %zu of the %" PRIu32 " bytes asked for did"
-			 " not come", out.missing, c.len);
-		return explain(bc, ENODATA, why);
-	}
-	return scsicmd_outcome(op, out.status, out.sense, out.sense_len, bc->detail,
-			       sizeof(bc->detail), &bc->has_detail);
+	return scsicmd_row(&bc->s.port, bc->prog, op, &bc->ost, bc->buf, bc->detail,
+			   sizeof(bc->detail), &bc->has_detail);
 }
 
 static const char *iscsi_failure_detail(struct backend_client *bc)

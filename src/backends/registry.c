@@ -14,7 +14,7 @@
 
 static const struct backend *const backends[] = { &fileio_backend, &null_backend,
 						   &smb_backend, &sockio_backend, &nfs_backend,
-						   &block_backend, &iscsi_backend };
+						   &block_backend, &iscsi_backend, &scsi_backend };
 
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 

@@ -342,3 +342,103 @@ int scsicmd_outcome(const struct op *op, unsigned status, const uint8_t *sense, 
 	*has_detail = true;
 	return err;
 }
+
+/* ---- the conversation with a LUN ---- */
+
+int scsicmd_send(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf,
+		 struct scsicmd_outcome *o)
+{
+	if (p->lost) {
+		snprintf(p->why, sizeof(p->why), "the connection to the target was lost before");
+		return ENOTCONN;
+	}
+	for (int tries = 0;; tries++) {
+		int e = p->send_once(p, c, buf, o);
+		if (e || o->status != 0x02 || tries == SCSICMD_RETRIES ||
+		    scsicmd_sense_key(o->sense, o->sense_len) != 0x06)	/* UNIT ATTENTION */
+			return e;
+	}
+}
+
+int scsicmd_ask(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf)
+{
+	struct scsicmd_outcome o;
+	int e = scsicmd_send(p, c, buf, &o);
+
+	if (!e && o.status != 0x00) {
+		scsicmd_status_text(p->why, sizeof(p->why), o.status, o.sense, o.sense_len);
+		return EIO;
+	}
+	return e;
+}
+
+int scsicmd_read_geometry(struct scsi_port *p)
+{
+	unsigned char data[32];
+	struct scsicmd c;
+
+	scsicmd_read_capacity16(&c);
+	if (scsicmd_ask(p, &c, data) == 0 && scsicmd_capacity16(data, sizeof(data), &p->geom))
+		return 0;
+	if (p->lost)
+		return ECONNRESET;
+	scsicmd_read_capacity10(&c);
+	int e = scsicmd_ask(p, &c, data);
+	if (!e && !scsicmd_capacity10(data, 8, &p->geom)) {
+		snprintf(p->why, sizeof(p->why), "READ CAPACITY says nothing usable");
+		e = EIO;
+	}
+	return e;
+}
+
+void scsicmd_identify(struct scsi_port *p, char vendor[9], char product[17], char revision[5])
+{
+	unsigned char data[96] = { 0 };
+	struct scsicmd c;
+
+	scsicmd_inquiry(&c);
+	if (scsicmd_ask(p, &c, data) != 0)
+		memset(data, 0, sizeof(data));
+	scsicmd_inquiry_ids(data, sizeof(data), vendor, product, revision);
+}
+
+int scsicmd_row(struct scsi_port *p, const struct program *prog, const struct op *row,
+		struct offset_state *ost, unsigned char *buf, char *detail, size_t dlen,
+		bool *has_detail)
+{
+	bool has_lba = row->type != OP_SCSI_PROUT && row->type != OP_SCSI_TESTUNITREADY;
+	struct op tmp;
+	const struct op *op = has_lba ? backend_op_at_offset(&tmp, prog, row, ost) : row;
+	struct scsicmd c;
+	struct scsicmd_outcome out;
+	int e;
+
+	*has_detail = true;
+	if (!scsicmd_build(&c, op, (uint64_t)op->a[0], &p->geom, detail, dlen))
+		return EINVAL;
+	if ((e = scsicmd_send(p, &c, buf, &out)) != 0) {
+		snprintf(detail, dlen, "%s", p->why);
+		return e;
+	}
+	if (out.status == 0x00 && out.missing && op_table[op->type].bytes) {
+		snprintf(detail, dlen, "GOOD, but %zu of the %" PRIu32 " bytes asked for did not"
+			 " come", out.missing, c.len);
+		return ENODATA;
+	}
+	*has_detail = false;
+	return scsicmd_outcome(op, out.status, out.sense, out.sense_len, detail, dlen, has_detail);
+}
+
+const char *scsicmd_pointless_option(const struct backend_options *opts)
+{
+	if (opts->sync_open || opts->sync_dir || opts->fsync_writes || opts->xattr)
+		return "-s, -S, -F and -x have no files: the loadfile says what the LUN syncs"
+		       " (SYNCHRONIZECACHE10, a WRITE's FUA bit)";
+	if (opts->verify)
+		return "--verify cannot check a LUN that all clients write where the"
+		       " loadfile's LBAs send them";
+	if (opts->fake_io)
+		return "--fake-io leaves out dbench 4's ReadX and WriteX, which a SCSI"
+		       " backend does not perform";
+	return NULL;
+}

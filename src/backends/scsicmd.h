@@ -5,8 +5,10 @@
  * at hand; READ CAPACITY's answer; what a status and sense data say; and
  * what the outcome of a command is against the status its row expects.
  * One place for all of it, so that both transports send the same bytes
- * and judge them alike.  Private to src/backends/; knows nothing of
- * transports, clients or runs.
+ * and judge them alike, and the conversation both have with a LUN
+ * (retrying a UNIT ATTENTION, READ CAPACITY, a row sent and judged) over
+ * a transport's send_once.  Private to src/backends/; knows nothing of
+ * how a transport moves a command, of clients or of runs.
  *
  * A row counts LBAs and lengths in 512-byte blocks, as dbench 5.0's
  * loadfiles do.  On a LUN of larger logical blocks they are turned into
@@ -23,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend.h"
 #include "loadfile.h"
 
 #define SCSICMD_PROUT_PARAMS 24		/* PERSISTENT RESERVE OUT's parameter list */
@@ -79,6 +82,62 @@ int scsicmd_sense_key(const uint8_t *sense, size_t n);
  * FIELD IN CDB)" or "RESERVATION CONFLICT (0x18)" into buf. */
 void scsicmd_status_text(char *buf, size_t len, unsigned status, const uint8_t *sense,
 			 size_t n);
+
+#define SCSICMD_WHY_MAX 320		/* a failure's words */
+
+/* What came back from one command: its SCSI status and sense data. */
+struct scsicmd_outcome {
+	unsigned status;
+	uint8_t sense[SCSICMD_SENSE_MAX];
+	size_t sense_len;
+	size_t missing;		/* bytes of data in asked for that did not come */
+};
+
+/*
+ * A LUN as a transport reaches it (a libiscsi session, an SG_IO
+ * descriptor), embedded in the transport's own state.  send_once sends
+ * c and waits for it, data in or out being buf (or c's own parameter
+ * list): 0 with what came back in *o, or an errno with why[] set, and
+ * lost set when the transport is gone for good.
+ */
+struct scsi_port {
+	int (*send_once)(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf,
+			 struct scsicmd_outcome *o);
+	struct scsi_geometry geom;	/* scsicmd_read_geometry()'s */
+	bool lost;
+	char why[SCSICMD_WHY_MAX];
+};
+
+/* Send c, again after a UNIT ATTENTION (SCSICMD_RETRIES times at most):
+ * send_once's answer. */
+int scsicmd_send(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf,
+		 struct scsicmd_outcome *o);
+
+/* A query of the backend's own (TEST UNIT READY, READ CAPACITY,
+ * INQUIRY): 0 when GOOD, else an errno with why[] saying what came back. */
+int scsicmd_ask(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf);
+
+/* The LUN's geometry into p->geom, by READ CAPACITY (16), else (10).
+ * 0 or an errno with why[]. */
+int scsicmd_read_geometry(struct scsi_port *p);
+
+/* INQUIRY's vendor, product and revision ("" each where it fails). */
+void scsicmd_identify(struct scsi_port *p, char vendor[9], char product[17], char revision[5]);
+
+/*
+ * Row `op` of program `prog`: its LBA evaluated ("+N" counts from the
+ * LBA of the row before that had one, in *ost), its command built, sent
+ * and judged against the status the row expects (scsicmd_outcome()).
+ * 0, or an errno with detail[] set (*has_detail) where there is more to
+ * say than the errno; buf holds max_transfer bytes.
+ */
+int scsicmd_row(struct scsi_port *p, const struct program *prog, const struct op *op,
+		struct offset_state *ost, unsigned char *buf, char *detail, size_t dlen,
+		bool *has_detail);
+
+/* What of the command line a SCSI backend has no use for (-s, -S, -F,
+ * -x, --verify, --fake-io), or NULL. */
+const char *scsicmd_pointless_option(const struct backend_options *opts);
 
 /*
  * The outcome of row `op` whose command ended with SCSI status `status`

@@ -71,7 +71,9 @@ tgtd_start() {
 	mkdir -p "$T/tgtd"
 	for _try in 1 2 3; do
 		ISCSI_PORT=$(free_port)
-		TGTD_CTL=$ISCSI_PORT	# a number no other tgtd here has
+		# a number no other tgtd here has: one for each port, within
+		# what -C takes (0 to 32767)
+		TGTD_CTL=$((ISCSI_PORT - 10000))
 		[ ! -e "/run/tgtd/socket.$TGTD_CTL" ] || continue
 		setsid tgtd -f -C "$TGTD_CTL" --iscsi "portal=127.0.0.1:$ISCSI_PORT" </dev/null \
 			>"$T/tgtd/log" 2>&1 &

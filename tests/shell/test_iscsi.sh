@@ -13,12 +13,6 @@
 . "$TOP/tests/shell/lib.sh"
 . "$TOP/tests/shell/lib_tgtd.sh"
 
-# skip WHAT WHY: a TAP line for blocks that cannot run here.
-skip() {
-	_n=$((_n + 1))
-	echo "ok $_n # skip $1: $2"
-}
-
 if ! tgtd_start; then
 	echo "ok 1 # SKIP no private iSCSI target here: $TGTD_WHY"
 	exit 0
