@@ -192,7 +192,8 @@ void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t 
 
 /* ---- the report's words ---- */
 
-/* fmt of v, or "-" for NAN (on ctx). */
+/* fmt of v, or "-" for NAN or an infinity (a change from 0: "+inf%"
+ * says nothing) (on ctx). */
 const char *compare_num(TALLOC_CTX *ctx, const char *fmt, double v);
 
 /* Why rows of a table were left untested, and what a test needs: "a

@@ -151,7 +151,7 @@ void compare_print_untested(FILE *out, size_t n)
 
 const char *compare_num(TALLOC_CTX *ctx, const char *fmt, double v)
 {
-	return isnan(v) ? "-" : talloc_asprintf(ctx, fmt, v);
+	return isfinite(v) ? talloc_asprintf(ctx, fmt, v) : "-";
 }
 
 const char *compare_p_text(TALLOC_CTX *ctx, const struct compare_row *r)

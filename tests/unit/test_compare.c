@@ -819,6 +819,16 @@ static void the_written_ratio_is_tested_run_by_run(void **state)
 				     "  (1 row untested: a side has a single run there, and a test"
 				     " needs 2 runs a side at least (--repeat=2))\n"));
 	free(text);
+	/* nothing reached the device in A's run: no change from 0 is shown
+	 * (it read "+inf%") */
+	const double none[] = { 0 };
+	json_t *from0[] = { with_writeback(sweep_doc(1, one, ma, NULL), none),
+			    with_writeback(sweep_doc(1, one, mb, NULL), rb) };
+	report_of_n(state, from0, 2, -1, false, &text);
+	assert_non_null(strstr(text, "     1  sda              1/1           0        0.95          -"
+				     "        -       -        -  untested (1 run a side)\n"));
+	assert_null(strstr(text, "inf"));
+	free(text);
 }
 
 /* ---- three documents or more ---- */
