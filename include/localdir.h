@@ -89,7 +89,8 @@ const char *localdir_not_own(const struct stat *st, const struct stat *seen,
  * (on a file that holds anything).  *st gets the fstat of what was
  * opened (the one fstat dbench 4.0 makes after every open).  Returns the
  * descriptor, -errno, or -BACKEND_REFUSED with why[len] set (nothing
- * was written).
+ * was written): a symbolic link at `leaf` itself is refused so, as a link
+ * ("refused: it is a symbolic link ..."), not as ELOOP.
  */
 int localdir_open_own(int dirfd, const char *leaf, int flags, mode_t mode,
 		      const struct localdir_owners *o, const struct stat *seen,

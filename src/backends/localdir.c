@@ -226,6 +226,9 @@ int localdir_open_own(int dirfd, const char *leaf, int flags, mode_t mode,
 			mode);
 	int err = 0;
 
+	if (fd < 0 && errno == ELOOP && fstatat(dirfd, leaf, st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st->st_mode) && localdir_not_own(st, NULL, o, why, len))
+		return -BACKEND_REFUSED;	/* a link planted at the name itself */
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, st) != 0)

@@ -52,6 +52,24 @@ canary_intact
 expect_eq "$(ls -A "$T/d3")" "" "left in $T/d3 (cleanup removes the link, not its target)"
 end
 
+# A link planted at the very name a client opens was refused, but named as
+# "Too many levels of symbolic links", as though links looped; it is one
+# link, refused by the rule the hard links and foreign files fall under.
+begin "a symlink planted at the name a client opens is refused as a link, for writing and for reading"
+for mode in 'write 0x40 0x5' 'read 0x0 0x1'; do
+	set -- $mode
+	rm -rf "$T/d3l"
+	mkdir -p "$T/d3l/clients/client1" && ln -s "$T/canary" "$T/d3l/clients/client1/new"
+	printf '%s\n' "NTCreateX \"\\clients\\client1\\new\" $2 $3 1 NT_STATUS_OK" \
+		'Close 1 NT_STATUS_OK' >"$T/leaf.txt"
+	out=$("$DBENCH" --run-once -c "$T/leaf.txt" -D "$T/d3l" 1); rc=$?
+	expect_status $rc 1
+	expect_match "$out" "^FAILED: client 1, $T/leaf.txt:1 NTCreateX $T/d3l/clients/client1/new: refused: it is a symbolic link, not a regular file or directory; a client writes only files it made\$"
+	canary_intact
+	expect_eq "$(ls -A "$T/d3l")" "" "left in $T/d3l ($1)"
+done
+end
+
 begin "Deltree over a planted symlink removes the link, not what it points to"
 mkdir -p "$T/d4/clients/client1" && ln -s "$T/canary" "$T/d4/clients/client1/~dmtmp"
 out=$("$DBENCH" --run-once -q -c /usr/share/dbench/client.txt -D "$T/d4" 1 2>&1); rc=$?
