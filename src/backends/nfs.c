@@ -35,6 +35,9 @@
  * rare, go through libnfs' path calls (its directory cache off, since the
  * handle calls change directories behind its back).
  *
+ * A recording's calls (the system-call dialect) go through netsys.c,
+ * which this file gives libnfs' path calls, over NFSv3 and v4 alike.
+ *
  * Over NFSv4 every operation goes through libnfs' path calls, which
  * resolve the path each time; locks need NFSv4 (libnfs has no NLM client
  * in its sync calls): over NFSv3 they are not supported, and said so.
@@ -57,6 +60,7 @@
 
 #include "backend.h"
 #include "backends/dosmatch.h"
+#include "backends/netsys.h"
 #include "backends/nfs3.h"
 #include "backends/pathcache.h"
 #include "secret.h"
@@ -142,6 +146,7 @@ struct backend_client {
 	char *pattern;			/* [buflen] WRITEPATTERN's text over and over, or NULL */
 	struct offset_state ost;
 	struct verify *verify;
+	struct netsys *sys;		/* a recording's replay (the system-call dialect), or NULL */
 };
 
 /* ---- URLs and mounts ---- */
@@ -377,17 +382,22 @@ static json_t *nfsb_target_describe(const struct backend_target *t)
 			 "export", t->export, "nfs_version", t->version);
 }
 
-/* Locks need NFSv4: count what an NFSv3 target cannot do. */
+static const struct netsys_proto nfsb_sys_proto;
+static int nfsb_sys_start(struct backend_client *bc);
+
+/* Locks need NFSv4: count what an NFSv3 target cannot do; and the
+ * calls of a recording that no NFS request does. */
 static unsigned nfsb_check_program(const struct program *prog,
 				  const struct backend_options *opts, char **report)
 {
 	static const int locks[] = { OP_LOCKX, OP_UNLOCKX, OP_LOCK4, OP_UNLOCK4, OP_TEST4 };
-	unsigned total = 0;
+	unsigned total = prog->calls ? netsys_check_program(&nfsb_sys_proto, "nfs", prog, report)
+				     : 0;
 	bool v4 = nfs_urls && strstr(nfs_urls, "version=4") && !strstr(nfs_urls, "version=3");
 
 	(void)opts;
 	if (v4)
-		return 0;
+		return total;
 	for (size_t i = 0; i < sizeof(locks) / sizeof(locks[0]); i++) {
 		uint64_t n = 0;
 		for (size_t k = 0; k < prog->nops; k++)
@@ -406,6 +416,8 @@ static unsigned nfsb_check_program(const struct program *prog,
 
 static int nfsb_client_destructor(struct backend_client *bc)
 {
+	if (bc->nfs && bc->sys)
+		netsys_close_all(bc->sys);
 	if (bc->nfs)
 		nfs_destroy_context(bc->nfs);
 	return 0;
@@ -464,6 +476,15 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 		*err = talloc_asprintf(mem_ctx, "cannot make '%s%s': %s", t->url, bc->dir,
 				       nfs_get_error(bc->nfs));
 		errno = -rc;
+		talloc_free(bc);
+		return NULL;
+	}
+	if (prog->calls && !(bc->sys = netsys_new(bc, prog, &nfsb_sys_proto, bc)))
+		goto nomem;
+	if (bc->sys && (rc = nfsb_sys_start(bc)) != 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot make the initial state in '%s%s': %s",
+				       t->url, bc->dir, strerror(rc));
+		errno = rc;
 		talloc_free(bc);
 		return NULL;
 	}
@@ -1380,6 +1401,252 @@ static int nfsb4_lock(struct backend_client *bc, const struct op *op)
 	return err;
 }
 
+/* ---- the system-call dialect (netsys.h) ---- */
+
+/*
+ * A recording's calls as libnfs' path calls beneath the client's
+ * directory, over NFSv3 or v4 alike (the handle calls of nfs3.c keep
+ * names of the loadfile, which a recording's descriptors outlive).
+ * Every request has its call here; the owner a chown sets is the
+ * replaying user's (AUTH_SYS sends no other).
+ */
+static const char *nfsb_sys_path(struct backend_client *bc, char *buf, const char *rel)
+{
+	if (!*rel)
+		return bc->dir;
+	snprintf(buf, NFS_PATH_MAX, "%s/%s", bc->dir, rel);
+	return buf;
+}
+
+/* libnfs opens a directory as a file: a read-only open asks what it
+ * opened (a GETATTR) and keeps no handle of a directory. */
+static int nfsb_sys_open(struct backend_client *bc, const char *path, int flags, uint32_t mode,
+			 void **file, bool *dir)
+{
+	struct nfsfh *fh = NULL;
+	struct nfs_stat_64 st;
+	int rc = nfs_open2(bc->nfs, nfsb_sys_path(bc, bc->path, path), flags, (int)mode, &fh);
+
+	*file = fh;
+	*dir = false;
+	if (rc < 0 || (flags & (O_ACCMODE | O_CREAT)) != O_RDONLY)
+		return nfsb_rc(rc);
+	rc = nfs_fstat64(bc->nfs, fh, &st);
+	*dir = rc == 0 && (st.nfs_mode & S_IFMT) == S_IFDIR;
+	if (rc < 0 || *dir) {
+		nfs_close(bc->nfs, fh);
+		*file = NULL;
+	}
+	return nfsb_rc(rc);
+}
+
+static void nfsb_sys_close(struct backend_client *bc, void *file)
+{
+	nfs_close(bc->nfs, file);
+}
+
+static int nfsb_sys_pread(struct backend_client *bc, void *file, uint64_t off, size_t len,
+			  char *buf, size_t *done)
+{
+	*done = 0;
+	while (*done < len) {
+		int rc = nfs_pread(bc->nfs, file, off + *done, len - *done, buf + *done);
+		if (rc < 0)
+			return -rc;
+		if (rc == 0)
+			break;
+		*done += (size_t)rc;
+	}
+	return 0;
+}
+
+/* Over NFSv4 in pieces libnfs 4.0 can encode (NFS4_WRITE_PIECE). */
+static int nfsb_sys_pwrite(struct backend_client *bc, void *file, uint64_t off, size_t len,
+			   const char *buf, size_t *done)
+{
+	size_t piece = bc->version >= 4 ? NFS4_WRITE_PIECE : len;
+
+	*done = 0;
+	while (*done < len) {
+		size_t n = len - *done < piece ? len - *done : piece;
+		int rc = nfs_pwrite(bc->nfs, file, off + *done, n, buf + *done);
+		if (rc <= 0)
+			return rc < 0 ? -rc : EIO;
+		*done += (size_t)rc;
+	}
+	return 0;
+}
+
+static int nfsb_sys_fstat(struct backend_client *bc, void *file, struct netsys_attr *a)
+{
+	struct nfs_stat_64 st;
+	int rc = nfs_fstat64(bc->nfs, file, &st);
+
+	*a = (struct netsys_attr){ st.nfs_size, (uint32_t)st.nfs_mode };
+	return nfsb_rc(rc);
+}
+
+static int nfsb_sys_stat(struct backend_client *bc, const char *path, bool follow,
+			 struct netsys_attr *a)
+{
+	struct nfs_stat_64 st = { 0 };
+	const char *p = nfsb_sys_path(bc, bc->path, path);
+	int rc = follow ? nfs_stat64(bc->nfs, p, &st) : nfs_lstat64(bc->nfs, p, &st);
+
+	*a = (struct netsys_attr){ st.nfs_size, (uint32_t)st.nfs_mode };
+	return nfsb_rc(rc);
+}
+
+static int nfsb_sys_ftruncate(struct backend_client *bc, void *file, uint64_t len)
+{
+	return nfsb_rc(nfs_ftruncate(bc->nfs, file, len));
+}
+
+static int nfsb_sys_fsync(struct backend_client *bc, void *file)
+{
+	return nfsb_rc(nfs_fsync(bc->nfs, file));
+}
+
+static int nfsb_sys_list(struct backend_client *bc, const char *path,
+			 void (*visit)(void *arg, const char *name), void *arg)
+{
+	struct nfsdir *d;
+	struct nfsdirent *e;
+	int rc = nfs_opendir(bc->nfs, nfsb_sys_path(bc, bc->path, path), &d);
+
+	if (rc < 0)
+		return -rc;
+	while ((e = nfs_readdir(bc->nfs, d)) != NULL)
+		visit(arg, e->name);
+	nfs_closedir(bc->nfs, d);
+	return 0;
+}
+
+static int nfsb_sys_mkdir(struct backend_client *bc, const char *path, uint32_t mode)
+{
+	return nfsb_rc(nfs_mkdir2(bc->nfs, nfsb_sys_path(bc, bc->path, path), (int)mode));
+}
+
+static int nfsb_sys_rmdir(struct backend_client *bc, const char *path)
+{
+	return nfsb_rc(nfs_rmdir(bc->nfs, nfsb_sys_path(bc, bc->path, path)));
+}
+
+static int nfsb_sys_unlink(struct backend_client *bc, const char *path)
+{
+	return nfsb_rc(nfs_unlink(bc->nfs, nfsb_sys_path(bc, bc->path, path)));
+}
+
+static int nfsb_sys_rename(struct backend_client *bc, const char *from, const char *to)
+{
+	return nfsb_rc(nfs_rename(bc->nfs, nfsb_sys_path(bc, bc->path, from),
+				  nfsb_sys_path(bc, bc->path2, to)));
+}
+
+static int nfsb_sys_link(struct backend_client *bc, const char *from, const char *to)
+{
+	return nfsb_rc(nfs_link(bc->nfs, nfsb_sys_path(bc, bc->path, from),
+				nfsb_sys_path(bc, bc->path2, to)));
+}
+
+static int nfsb_sys_symlink(struct backend_client *bc, const char *target, const char *path)
+{
+	return nfsb_rc(nfs_symlink(bc->nfs, target, nfsb_sys_path(bc, bc->path, path)));
+}
+
+static int nfsb_sys_readlink(struct backend_client *bc, const char *path, size_t *len)
+{
+	char *target = NULL;
+	int rc = nfs_readlink2(bc->nfs, nfsb_sys_path(bc, bc->path, path), &target);
+
+	*len = target ? strlen(target) : 0;
+	free(target);
+	return nfsb_rc(rc);
+}
+
+static int nfsb_sys_chmod(struct backend_client *bc, const char *path, uint32_t mode)
+{
+	return nfsb_rc(nfs_chmod(bc->nfs, nfsb_sys_path(bc, bc->path, path), (int)mode));
+}
+
+static int nfsb_sys_chown(struct backend_client *bc, const char *path, bool follow)
+{
+	const char *p = nfsb_sys_path(bc, bc->path, path);
+	int uid = (int)geteuid(), gid = (int)getegid();
+
+	return nfsb_rc(follow ? nfs_chown(bc->nfs, p, uid, gid) : nfs_lchown(bc->nfs, p, uid, gid));
+}
+
+/* libnfs' NFSv4 SETATTR by path opens what it changes, which a directory
+ * refuses: beyond what it can express, as for SETATTR3. */
+static int nfsb_sys_utimes(struct backend_client *bc, const char *path)
+{
+	struct timeval tv[2];
+
+	gettimeofday(&tv[0], NULL);
+	tv[1] = tv[0];
+	int rc = nfs_utimes(bc->nfs, nfsb_sys_path(bc, bc->path, path), tv);
+	return rc == -EISDIR && bc->version >= 4 ? BACKEND_NOT_SUPPORTED : nfsb_rc(rc);
+}
+
+static int nfsb_sys_statfs(struct backend_client *bc, const char *path)
+{
+	struct nfs_statvfs_64 sv;
+
+	return nfsb_rc(nfs_statvfs64(bc->nfs, nfsb_sys_path(bc, bc->path, path), &sv));
+}
+
+static int nfsb_sys_access(struct backend_client *bc, const char *path, int mode)
+{
+	return nfsb_rc(nfs_access(bc->nfs, nfsb_sys_path(bc, bc->path, path), mode));
+}
+
+static const struct netsys_proto nfsb_sys_proto = {
+	.open = nfsb_sys_open, .close = nfsb_sys_close,
+	.pread = nfsb_sys_pread, .pwrite = nfsb_sys_pwrite,
+	.fstat = nfsb_sys_fstat, .stat = nfsb_sys_stat, .ftruncate = nfsb_sys_ftruncate,
+	.fsync = nfsb_sys_fsync, .list = nfsb_sys_list, .mkdir = nfsb_sys_mkdir,
+	.rmdir = nfsb_sys_rmdir, .unlink = nfsb_sys_unlink, .rename = nfsb_sys_rename,
+	.link = nfsb_sys_link, .symlink = nfsb_sys_symlink, .readlink = nfsb_sys_readlink,
+	.chmod = nfsb_sys_chmod, .chown = nfsb_sys_chown, .utimes = nfsb_sys_utimes,
+	.statfs = nfsb_sys_statfs, .access = nfsb_sys_access,
+};
+
+/* Remove the client's directory and everything in it. */
+static int nfsb_remove_own(struct backend_client *bc)
+{
+	const struct nfs3_handle *clients;
+	int err;
+
+	if (!bc->c3)
+		err = nfsb4_rmtree(bc, bc->dir, 0);
+	else if ((err = nfsb3_clients(bc, &clients)) == 0)
+		err = nfsb3_rmtree(bc, clients, bc->name, 0);
+	nfsb3_forget(bc, "", false);
+	return err;
+}
+
+/* A recording's pass starts in an empty client directory holding its
+ * initial state. */
+static int nfsb_sys_start(struct backend_client *bc)
+{
+	netsys_close_all(bc->sys);
+	int err = nfsb_remove_own(bc);
+	if ((err && err != ENOENT) || (err = nfsb_rc(nfs_mkdir(bc->nfs, bc->dir))) != 0)
+		return err;
+	return netsys_pass_start(bc->sys);
+}
+
+static int nfsb_syscall(struct backend_client *bc, const struct op *op)
+{
+	return netsys_op(bc->sys, op);
+}
+
+static int nfsb_pass_begin(struct backend_client *bc)
+{
+	return bc->sys ? nfsb_sys_start(bc) : 0;
+}
+
 /* ---- the rest of the vtable ---- */
 
 /*
@@ -1406,6 +1673,8 @@ static const char *nfsb_failure_detail(struct backend_client *bc)
 
 static void nfsb_pass_end(struct backend_client *bc)
 {
+	if (bc->sys)
+		netsys_close_all(bc->sys);
 	for (unsigned i = 0; i < bc->nh; i++) {
 		if (bc->h[i].open)
 			nfsb_handle_close(bc, &bc->h[i]);
@@ -1415,15 +1684,8 @@ static void nfsb_pass_end(struct backend_client *bc)
 
 static int nfsb_cleanup(struct backend_client *bc)
 {
-	const struct nfs3_handle *clients;
-	int err;
-
 	nfsb_pass_end(bc);
-	if (!bc->c3)
-		err = nfsb4_rmtree(bc, bc->dir, 0);
-	else if ((err = nfsb3_clients(bc, &clients)) == 0)
-		err = nfsb3_rmtree(bc, clients, bc->name, 0);
-	nfsb3_forget(bc, "", false);
+	int err = nfsb_remove_own(bc);
 	return err == ENOENT ? 0 : err;
 }
 
@@ -1457,9 +1719,11 @@ const struct backend nfs_backend = {
 		[OP_FSINFO3] = nfsb_fsstat, [OP_PATHCONF3] = nfsb_getattr_path,
 		[OP_COMMIT3] = nfsb3_commit, [OP_LOCK4] = nfsb4_lock, [OP_UNLOCK4] = nfsb4_lock,
 		[OP_TEST4] = nfsb4_lock,
+		[OP_SYS_FIRST ... OP_SYS_LAST] = nfsb_syscall,
 	},
 	.verifies = true,
 	.failure_detail = nfsb_failure_detail,
 	.pass_end = nfsb_pass_end,
+	.pass_begin = nfsb_pass_begin,
 	.cleanup = nfsb_cleanup,
 };

@@ -20,7 +20,8 @@
  * library cannot lock byte ranges or flush a file: LockX, UnlockX and
  * Flush are not supported (counted as such, never sent).  dbench 5.0's
  * SMB dialect (OPEN ... Deltree) is sent as that version's smb backend
- * sent it, through the same calls.  A query by a name the trace holds
+ * sent it, through the same calls.  A recording's calls (the system-call dialect)
+ * go through netsys.c, which this file gives libsmbclient's requests.  A query by a name the trace holds
  * open goes to the open file (smb_held()): libsmbclient has no compound,
  * so that is the one way to spare the server a create and a close.  The
  * server resolves every name: confinement beneath SHARE/PATH/clients
@@ -44,6 +45,7 @@
 #include "backend.h"
 #include "jsontext.h"
 #include "backends/dosmatch.h"
+#include "backends/netsys.h"
 #include "backends/smb_args.h"
 #include "backends/smb_probe.h"
 
@@ -514,6 +516,7 @@ struct backend_client {
 	struct verify *verify;	/* --verify: what this client wrote where; else NULL */
 	SMBCFILE *fs;		/* the client directory, listed once, for QUERY_FS_INFORMATION */
 	struct offset_state ost;	/* dbench 5.0 SMB rows' offset expressions */
+	struct netsys *sys;	/* a recording's replay (the system-call dialect), or NULL */
 };
 
 static int smb_close_handle(struct backend_client *bc, struct smb_handle *h)
@@ -981,22 +984,31 @@ static int smb_write5(struct backend_client *bc, const struct op *op)
 	return smb_writex(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
 }
 
+/* List the directory at `url`: visit(arg, name) for each entry ("." and
+ * ".." too) when visit is not NULL. */
+static int smb_list(struct backend_client *bc, const char *url,
+		    void (*visit)(void *arg, const char *name), void *arg)
+{
+	struct smbc_dirent *de;
+	SMBCFILE *d = smbc_getFunctionOpendir(bc->ctx)(bc->ctx, url);
+
+	if (!d)
+		return errno;
+	errno = 0;
+	while ((de = smbc_getFunctionReaddir(bc->ctx)(bc->ctx, d)) != NULL)
+		if (visit)
+			visit(arg, de->name);
+	int err = errno == ENOENT ? 0 : errno;	/* the end of the listing */
+	smbc_getFunctionClosedir(bc->ctx)(bc->ctx, d);
+	return err;
+}
+
 /* READDIR: the directory listed, as 5.0's smbc_opendir() lists it. */
 static int smb_readdir5(struct backend_client *bc, const struct op *op)
 {
 	int err = smb_op_url(bc, bc->url, op, false);
 
-	if (err)
-		return err;
-	SMBCFILE *d = smbc_getFunctionOpendir(bc->ctx)(bc->ctx, bc->url);
-	if (!d)
-		return errno;
-	errno = 0;
-	while (smbc_getFunctionReaddir(bc->ctx)(bc->ctx, d) != NULL)
-		;
-	err = errno == ENOENT ? 0 : errno;	/* the end of the listing */
-	smbc_getFunctionClosedir(bc->ctx)(bc->ctx, d);
-	return err;
+	return err ? err : smb_list(bc, bc->url, NULL, NULL);
 }
 
 /* Deltree as 5.0's SMB backend has it: everything beneath the directory
@@ -1013,10 +1025,220 @@ static int smb_deltree5(struct backend_client *bc, const struct op *op)
 	return smb_empty(bc->ctx, bc->url);
 }
 
+/* ---- the system-call dialect (netsys.h) ---- */
+
+/*
+ * A recording's calls as libsmbclient's requests on paths beneath the
+ * client directory.  The library has no flush, no hard or symbolic link
+ * and no owner to set: fsync, fdatasync, sync_file_range, link, symlink,
+ * readlink and the chown calls are not supported (netsys_can()); lstat
+ * is a stat, SMB2 having no links to stop at.
+ */
+static int smb_sys_url(struct backend_client *bc, char *buf, const char *path)
+{
+	return smb_url(buf, bc->client_url, path);
+}
+
+/* A directory refuses smbc_open() with EISDIR: one opened read-only is
+ * then looked up as what it is. */
+static int smb_sys_open(struct backend_client *bc, const char *path, int flags, uint32_t mode,
+			void **file, bool *dir)
+{
+	struct stat st;
+	int err = smb_sys_url(bc, bc->url, path);
+
+	*dir = false;
+	if (err)
+		return err;
+	SMBCFILE *f = smbc_getFunctionOpen(bc->ctx)(bc->ctx, bc->url, flags, (mode_t)mode);
+	*file = f;
+	if (f || errno != EISDIR || (flags & (O_ACCMODE | O_CREAT)) != O_RDONLY)
+		return f ? 0 : errno;
+	if ((err = smb_stat(bc->ctx, bc->url, &st)) != 0)
+		return err;
+	*dir = S_ISDIR(st.st_mode);
+	return *dir ? 0 : EISDIR;
+}
+
+static void smb_sys_close(struct backend_client *bc, void *file)
+{
+	smbc_getFunctionClose(bc->ctx)(bc->ctx, file);
+}
+
+/* At an offset: a seek (no request: the library keeps it), then the
+ * read or write, in as many requests as the library makes of it. */
+static int smb_sys_pread(struct backend_client *bc, void *file, uint64_t off, size_t len,
+			 char *buf, size_t *done)
+{
+	*done = 0;
+	if (smbc_getFunctionLseek(bc->ctx)(bc->ctx, file, (off_t)off, SEEK_SET) < 0)
+		return errno;
+	while (*done < len) {
+		ssize_t n = smbc_getFunctionRead(bc->ctx)(bc->ctx, file, buf + *done, len - *done);
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			break;
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+static int smb_sys_pwrite(struct backend_client *bc, void *file, uint64_t off, size_t len,
+			  const char *buf, size_t *done)
+{
+	*done = 0;
+	if (smbc_getFunctionLseek(bc->ctx)(bc->ctx, file, (off_t)off, SEEK_SET) < 0)
+		return errno;
+	/* libsmbclient writes all of it or fails */
+	ssize_t n = smbc_getFunctionWrite(bc->ctx)(bc->ctx, file, buf, len);
+	if (n < 0)
+		return errno;
+	*done = (size_t)n;
+	return 0;
+}
+
+static int smb_sys_fstat(struct backend_client *bc, void *file, struct netsys_attr *a)
+{
+	struct stat st;
+
+	if (smbc_getFunctionFstat(bc->ctx)(bc->ctx, file, &st) != 0)
+		return errno;
+	*a = (struct netsys_attr){ (uint64_t)st.st_size, st.st_mode };
+	return 0;
+}
+
+static int smb_sys_stat(struct backend_client *bc, const char *path, bool follow,
+			struct netsys_attr *a)
+{
+	struct stat st;
+	int err = smb_sys_url(bc, bc->url, path);
+
+	(void)follow;
+	if (err || (err = smb_stat(bc->ctx, bc->url, &st)) != 0)
+		return err;
+	*a = (struct netsys_attr){ (uint64_t)st.st_size, st.st_mode };
+	return 0;
+}
+
+static int smb_sys_ftruncate(struct backend_client *bc, void *file, uint64_t len)
+{
+	return smbc_getFunctionFtruncate(bc->ctx)(bc->ctx, file, (off_t)len) == 0 ? 0 : errno;
+}
+
+static int smb_sys_list(struct backend_client *bc, const char *path,
+			void (*visit)(void *arg, const char *name), void *arg)
+{
+	int err = smb_sys_url(bc, bc->url, path);
+
+	return err ? err : smb_list(bc, bc->url, visit, arg);
+}
+
+static int smb_sys_mkdir(struct backend_client *bc, const char *path, uint32_t mode)
+{
+	int err = smb_sys_url(bc, bc->url, path);
+
+	(void)mode;
+	return err ? err : smb_mkdir(bc->ctx, bc->url);
+}
+
+static int smb_sys_rmdir(struct backend_client *bc, const char *path)
+{
+	int err = smb_sys_url(bc, bc->url, path);
+
+	return err ? err : smb_rmdir(bc->ctx, bc->url);
+}
+
+static int smb_sys_unlink(struct backend_client *bc, const char *path)
+{
+	int err = smb_sys_url(bc, bc->url, path);
+
+	if (err)
+		return err;
+	return smbc_getFunctionUnlink(bc->ctx)(bc->ctx, bc->url) == 0 ? 0 : errno;
+}
+
+static int smb_sys_rename(struct backend_client *bc, const char *from, const char *to)
+{
+	int err = smb_sys_url(bc, bc->url, from);
+
+	if (err || (err = smb_sys_url(bc, bc->url2, to)) != 0)
+		return err;
+	return smbc_getFunctionRename(bc->ctx)(bc->ctx, bc->url, bc->ctx, bc->url2) == 0 ? 0
+											: errno;
+}
+
+static int smb_sys_chmod(struct backend_client *bc, const char *path, uint32_t mode)
+{
+	int err = smb_sys_url(bc, bc->url, path);
+
+	if (err)
+		return err;
+	return smbc_getFunctionChmod(bc->ctx)(bc->ctx, bc->url, (mode_t)mode) == 0 ? 0 : errno;
+}
+
+static int smb_sys_utimes(struct backend_client *bc, const char *path)
+{
+	struct timeval tv[2] = { { .tv_sec = time(NULL) }, { .tv_sec = time(NULL) } };
+	int err = smb_sys_url(bc, bc->url, path);
+
+	if (err)
+		return err;
+	return smbc_getFunctionUtimes(bc->ctx)(bc->ctx, bc->url, tv) == 0 ? 0 : errno;
+}
+
+static int smb_sys_statfs(struct backend_client *bc, const char *path)
+{
+	struct statvfs sv;
+	int err = smb_sys_url(bc, bc->url, path);
+
+	if (err)
+		return err;
+	return smbc_getFunctionStatVFS(bc->ctx)(bc->ctx, bc->url, &sv) == 0 ? 0 : errno;
+}
+
+static const struct netsys_proto smb_sys_proto = {
+	.open = smb_sys_open, .close = smb_sys_close,
+	.pread = smb_sys_pread, .pwrite = smb_sys_pwrite,
+	.fstat = smb_sys_fstat, .stat = smb_sys_stat, .ftruncate = smb_sys_ftruncate,
+	.list = smb_sys_list, .mkdir = smb_sys_mkdir, .rmdir = smb_sys_rmdir,
+	.unlink = smb_sys_unlink, .rename = smb_sys_rename, .chmod = smb_sys_chmod,
+	.utimes = smb_sys_utimes, .statfs = smb_sys_statfs,
+};
+
+/* A recording's pass starts in an empty client directory holding its
+ * initial state. */
+static int smb_sys_start(struct backend_client *bc)
+{
+	int err;
+
+	netsys_close_all(bc->sys);
+	if ((err = smb_url(bc->url, bc->client_url, "")) != 0)
+		return err;
+	err = smb_rmtree(bc->ctx, bc->url);
+	if ((err && err != ENOENT) || (err = smb_mkdir(bc->ctx, bc->client_url)) != 0)
+		return err;
+	return netsys_pass_start(bc->sys);
+}
+
+static int smb_syscall(struct backend_client *bc, const struct op *op)
+{
+	return netsys_op(bc->sys, op);
+}
+
+static unsigned smb_check_program(const struct program *prog, const struct backend_options *opts,
+				  char **report)
+{
+	(void)opts;
+	return prog->calls ? netsys_check_program(&smb_sys_proto, "smb", prog, report) : 0;
+}
+
 /* ---- the client's life ---- */
 
 static int smb_client_destructor(struct backend_client *bc)
 {
+	if (bc->ctx && bc->sys)
+		netsys_close_all(bc->sys);
 	if (bc->ctx)
 		smb_close_handles(bc);
 	return 0;
@@ -1093,6 +1315,13 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 	}
 	smb_light_credentials(bc->ctx);
 	bc->verify = verify;
+	if (prog->calls && (!(bc->sys = netsys_new(bc, prog, &smb_sys_proto, bc)) ||
+			    (e = smb_sys_start(bc)) != 0)) {
+		*err = talloc_asprintf(mem_ctx, "client %u: %s: cannot make the initial state in"
+				       " clients/%s: %s", id, t->share->spec, name,
+				       strerror(bc->sys ? e : ENOMEM));
+		goto fail;
+	}
 	return bc;
 nomem:
 	*err = talloc_asprintf(mem_ctx, "client %u: out of memory", id);
@@ -1108,12 +1337,21 @@ static size_t smb_client_mem(const struct program *prog, const struct backend_op
 	 * URL, a URL per open handle, the two transfer buffers. */
 	return sizeof(struct backend_client) + prog->max_handles * sizeof(struct smb_handle) +
 	       (prog->max_handles + 1) * (256 + BACKEND_ALLOC_OVERHEAD) +
-	       2 * loadfile_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD;
+	       2 * loadfile_max_transfer(prog) + 8 * BACKEND_ALLOC_OVERHEAD +
+	       (prog->calls ? netsys_mem(prog) : 0);
 }
 
 static void smb_pass_end(struct backend_client *bc)
 {
+	if (bc->sys)
+		netsys_close_all(bc->sys);
 	smb_close_handles(bc);
+}
+
+/* Each pass of a recording starts from its initial state. */
+static int smb_pass_begin(struct backend_client *bc)
+{
+	return bc->sys ? smb_sys_start(bc) : 0;
 }
 
 static int smb_cleanup(struct backend_client *bc)
@@ -1216,6 +1454,7 @@ const struct backend smb_backend = {
 	.no_local_writes = "writes to a server",
 	.options = smb_options,
 	.targets = smb_targets,
+	.check_program = smb_check_program,
 	.target_open = smb_target_open,
 	.target_close = smb_target_close,
 	.target_describe = smb_target_describe,
@@ -1249,9 +1488,11 @@ const struct backend smb_backend = {
 		[OP_SMB_UNLINK] = smb_unlink,
 		[OP_SMB_READDIR] = smb_readdir5,
 		[OP_SMB_DELTREE] = smb_deltree5,
+		[OP_SYS_FIRST ... OP_SYS_LAST] = smb_syscall,
 		/* LockX, UnlockX, Flush: libsmbclient has no call for them. */
 	},
 	.verifies = true,
 	.pass_end = smb_pass_end,
+	.pass_begin = smb_pass_begin,
 	.cleanup = smb_cleanup,
 };

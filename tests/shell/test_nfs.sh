@@ -8,6 +8,7 @@
 # server that dies fails the run at once.
 . "$TOP/tests/shell/lib.sh"
 . "$TOP/tests/shell/lib_ganesha.sh"
+. "$TOP/tests/shell/lib_replaynet.sh"
 
 if ! ganesha_reexec "$@"; then
 	echo "ok 1 - # SKIP no private NFS server here: $GANESHA_WHY"
@@ -431,6 +432,53 @@ begin "--nfs-timeout out of range: exit 2 with a line"
 "$DBENCH" --backend=nfs --nfs="$NFS_URL" --nfs-timeout 0 -t 1 1 >"$T/nt.out" 2>&1
 expect_status $? 2
 expect_eq "$(cat "$T/nt.out")" "dbench: --nfs-timeout 0 is not from 1 to 3600 seconds" "output"
+end
+
+nfs() {
+	"$DBENCH" --backend=nfs --nfs="$NFS_URL" "$@"
+}
+
+begin "a recording of the system-call dialect replays over NFSv3 at 1 and 4 clients: every call made, no outcome difference, the files where the recording put them"
+replaynet_write
+replaynet_small nfs "$NFS_EXPORT_DIR"
+end
+
+begin "calls with no NFS request are counted and named as not performed (run and --check-loadfile); link, symlink, fsync made"
+replaynet_unsup nfs "$NFS_EXPORT_DIR" nfs fallocate fsetxattr
+c=$NFS_EXPORT_DIR/clients/client1
+expect_eq "$(stat -c %h "$c/e" 2>&1)" 2 "links of e (and g)"
+expect_eq "$(readlink "$c/h")" f "h's target"
+rm -rf "$NFS_EXPORT_DIR/clients"
+end
+
+begin "a recorded symbolic link to / or above the root leads inside the client's directory over NFS"
+cat >"$T/links.load" <<'EOF'
+syscalls 1
+init dir "d" 0755
+init file "top" 10 0644
+1 0.000000 0.000010 symlink "/top" "d/abs" 0
+1 0.000010 0.000010 symlink "../../../top" "d/up" 0
+1 0.000020 0.000010 stat "d/abs" 0
+1 0.000030 0.000010 stat "d/up" 0
+1 0.000040 0.000010 readlink "d/up" 4096 *
+EOF
+nfs -c "$T/links.load" --run-once --strict --skip-cleanup 1 >"$T/l.out" 2>&1
+expect_status $? 0
+expect_eq "$(readlink "$NFS_EXPORT_DIR/clients/client1/d/abs")" ../top "d/abs's target"
+expect_eq "$(readlink "$NFS_EXPORT_DIR/clients/client1/d/up")" ../top "d/up's target"
+rm -rf "$NFS_EXPORT_DIR/clients"
+end
+
+begin "the shipped recordings replay over NFSv3: git at 4 clients, sqlite at 1, exit 0, no outcome difference, fcntl's locks named as not performed"
+nfs -c "$TOP/loadfiles/git.load" --run-once --json="$T/g.json" 4 >"$T/g.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq '[.ops[].errors] | add' "$T/g.json")" 0 "git's outcome differences"
+expect_eq "$(jq '.ops.link.count' "$T/g.json")" 20 "git's links"
+nfs -c "$TOP/loadfiles/sqlite.load" --run-once --json="$T/q.json" 1 >"$T/q.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq '[.ops[].errors] | add' "$T/q.json")" 0 "sqlite's outcome differences"
+expect_match "$(cat "$T/q.out")" "^ not supported by the backend, not performed: fcntl 3626\$"
+export_empty
 end
 
 begin "the server killed mid-run: FAILED line, results so far, exit 1 within 2 s"

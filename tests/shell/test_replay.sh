@@ -225,6 +225,8 @@ within 1.4 5 "$el" || fail "4 clients staggered over 2 s took $el s"
 end
 
 begin "--check-loadfile summarises a recording and names what a backend cannot replay"
+printf '%s\n' 'syscalls 1' '1 0 0 openat "f" O_RDWR|O_CREAT 0644 3' '1 0 0 fallocate 3 0 0 8192 0' \
+	'1 0 0 symlink "f" "g" 0' >"$T/unsup.load"
 out=$("$DBENCH" --check-loadfile -c "$T/tree.load" 2>&1) || fail "exit status $?"
 expect_match "$out" '^streams 1$'
 expect_match "$out" '^init_files 1$'
@@ -232,7 +234,10 @@ expect_match "$out" '^init_symlinks 2$'
 expect_match "$out" '^init_bytes 3000$'
 expect_match "$out" '^openat 4$'
 out=$("$DBENCH" --check-loadfile --backend=smb -c "$T/tree.load" 2>&1)
-expect_match "$out" 'getdents64: 1 operation not supported by the smb backend'
+expect_match "$out" '^init symlink: 2 symbolic links of the initial state not made by the smb backend'
+out=$("$DBENCH" --check-loadfile --backend=smb -c "$T/unsup.load" 2>&1)
+expect_match "$out" '^fallocate: 1 call not supported by the smb backend'
+expect_match "$out" '^symlink: 1 call not supported by the smb backend'
 end
 
 begin "bad recordings and replay options are refused before any client starts"

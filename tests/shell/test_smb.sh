@@ -7,6 +7,7 @@
 # dbench(1) says.
 . "$TOP/tests/shell/lib.sh"
 . "$TOP/tests/shell/lib_smbd.sh"
+. "$TOP/tests/shell/lib_replaynet.sh"
 CLIENT_TXT=/usr/share/dbench/client.txt
 
 # NT1 is allowed so that --smb-protocol=NT1 can be tried; profiling counts
@@ -340,6 +341,25 @@ expect_match "$out" '^dbench: process [0-9]+ \(client [12]\) did not stop within
 expect_no_match "$out" 'FAILED'
 expect_eq "$(pgrep -f -- "--smb-share=$SMB_URL" | tr '\n' ' ')" "" "processes of the run left"
 rm -rf "$SMB_SHARE_DIR/clients"
+end
+
+begin "a recording of the system-call dialect replays over SMB at 1 and 4 clients: every call made, no outcome difference, the files where the recording put them"
+replaynet_write
+replaynet_small smb "$SMB_SHARE_DIR"
+end
+
+begin "calls with no SMB request are counted and named as not performed (run and --check-loadfile), the rest replayed"
+replaynet_unsup smb "$SMB_SHARE_DIR" smb fallocate fsetxattr fsync link symlink
+rm -rf "$SMB_SHARE_DIR/clients"
+end
+
+begin "the shipped build recording replays over SMB at 4 clients: exit 0, no outcome difference, what SMB lacks named with its count"
+smb -c "$TOP/loadfiles/build.load" --run-once --json="$T/b.json" 4 >"$T/b.out" 2>&1
+expect_status $? 0
+expect_eq "$(jq '[.ops[].errors] | add' "$T/b.json")" 0 "outcome differences"
+expect_match "$(cat "$T/b.out")" "^ not supported by the backend, not performed: readlink 396, fchown 488, fchownat 56\$"
+expect_eq "$(jq '.ops.openat.count' "$T/b.json")" $((2282 * 4)) "openat calls"
+share_empty
 end
 
 # Last: it stops the server.
