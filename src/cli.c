@@ -398,7 +398,8 @@ static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *
 	if (!prog) {
 		*rc = errno == ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
 		/* a bare name found nowhere: where else it was looked for */
-		bool nowhere = found == path && *path && !strchr(path, '/') && access(path, F_OK) != 0;
+		bool nowhere = path && found == path && *path && !strchr(path, '/') &&
+			       access(path, F_OK) != 0;
 		say("%s%s%s%s\n", err ? err : "out of memory",
 		    nowhere ? " (nor is it, with or without .load or .txt, in " : "",
 		    nowhere ? loadfile_dir() : "", nowhere ? ", the installed loadfiles)" : "");
