@@ -354,6 +354,12 @@ static int scsi_cleanup(struct backend_client *bc)
 
 const struct backend scsi_backend = {
 	.name = "scsi",
+	.summary = "a local SCSI disk (--scsi=/dev/sgN or /dev/sdX), through SG_IO: 5.0's"
+		   " SCSI loadfiles",
+	/* the block layer does not count passthrough requests in the
+	 * disk's stat file */
+	.no_local_writes = "sends SCSI commands by SG_IO, which the disk's stat file does"
+			   " not count",
 	.options = scsi_options,
 	.targets = scsi_targets,
 	.target_open = scsi_target_open,
