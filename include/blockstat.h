@@ -63,7 +63,8 @@ struct blockstat_figures {
 struct blockstat_disk {
 	const char *device;		/* "sda1", "loop0", as /sys/class/block names it */
 	const char *under;		/* what it holds: a target directory, or the
-					 * loop device it backs ("loop0") */
+					 * loop device it backs ("loop0"); several
+					 * as "loop0, loop1" */
 	uint64_t reads, writes;		/* requests completed */
 	double read_kib, write_kib;	/* moved by them */
 	struct blockstat_figures fig;	/* over the window */

@@ -178,10 +178,22 @@ static size_t device_index(const struct blockstat *bs, const char *name)
 	return d;
 }
 
-/* Adds the device at sysfs directory SYSDIR, holding UNDER, unless it is
- * there already, and notes that target directory DIR lies on it; then the
- * same for the device under a loop device's backing file.  DEPTH counts
- * the loops followed. */
+/* Whether the list "a, b, c" holds item. */
+static bool listed(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = list; p; p = strstr(p, ", ") ? strstr(p, ", ") + 2 : NULL)
+		if (strncmp(p, item, n) == 0 && (p[n] == '\0' || strncmp(p + n, ", ", 2) == 0))
+			return true;
+	return false;
+}
+
+/* Adds the device at sysfs directory SYSDIR, holding UNDER; one there
+ * already (a disk under two loop devices, two targets on one file system)
+ * adds UNDER to what it holds, "loop0, loop1".  Notes that target
+ * directory DIR lies on it; then the same for the device under a loop
+ * device's backing file.  DEPTH counts the loops followed. */
 static void add_device(struct blockstat *bs, const char *sysdir, const char *under,
 		       unsigned dir, int depth)
 {
@@ -198,6 +210,12 @@ static void add_device(struct blockstat *bs, const char *sysdir, const char *und
 		bs->under[d] = talloc_strdup(bs, under);
 		bs->fd[d] = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 		bs->ndisks++;
+	} else if (!listed(bs->under[d], under)) {
+		char *both = talloc_asprintf(bs, "%s, %s", bs->under[d], under);
+		if (both) {
+			talloc_free((char *)bs->under[d]);
+			bs->under[d] = both;
+		}
 	}
 	bs->on[d * bs->ndirs + dir] = true;
 	backing = depth < MAX_LOOP_DEPTH ? env_loop_backing(tmp_ctx, sysdir) : NULL;

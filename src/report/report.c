@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "report.h"
 #include "version.h"
 
@@ -303,6 +304,27 @@ static void report_table_dbench4(FILE *out, const struct run_result *res)
 	fprintf(out, "\n");
 }
 
+/*
+ * After the Throughput line of a run that failed or was interrupted:
+ * "  PARTIAL (the run failed)" or "  PARTIAL (interrupted by SIGINT)", so
+ * that a harness reading only the last line can tell it from a good run.
+ * It comes after everything the harnesses' rules read (test_harness.sh:
+ * lkp-tests' fields and max_latency, Phoronix's second token, autotest's
+ * "Throughput (.*?) MB/sec (.*?) procs"), which take it as before.
+ */
+static void report_partial(FILE *out, const struct run_result *res)
+{
+	int sig = res->exit_code > 128 ? res->exit_code - 128 : 0;
+	const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
+
+	if (res->failure || res->exit_code == EXIT_RUN_FAILED)
+		fprintf(out, "  PARTIAL (the run failed)");
+	else if (abbrev)
+		fprintf(out, "  PARTIAL (interrupted by SIG%s)", abbrev);
+	else if (res->interrupted)
+		fprintf(out, "  PARTIAL (interrupted by signal %d)", sig);
+}
+
 /* "Throughput X MB/sec  N clients  N procs  max_latency=Y ms", or 5.0's
  * machine-readable ";X;N;N;Y;"; max_latency is the worst operation of the
  * execute window, as 4.0's was. */
@@ -314,21 +336,26 @@ static void report_throughput_dbench4(FILE *out, const struct run_result *res)
 	if (plan->machine_readable)
 		fprintf(out, ";%g;%u;%u;%.03f;\n", result_throughput(res), res->nclients, procs,
 			res->max_latency_ms);
-	else
-		fprintf(out, "Throughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.03f ms\n",
+	else {
+		fprintf(out, "Throughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.03f ms",
 			result_throughput(res), plan->bopts.sync_open ? " (sync open)" : "",
 			plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients, procs,
 			res->max_latency_ms);
+		report_partial(out, res);
+		fputc('\n', out);
+	}
 }
 
 void report_throughput_line(FILE *out, const struct run_result *res)
 {
 	double tp = result_throughput(res);
 
-	fprintf(out, "Throughput %g MB/sec (NB=%g MB/sec  %g MBit/sec)%s%s  %u procs\n",
+	fprintf(out, "Throughput %g MB/sec (NB=%g MB/sec  %g MBit/sec)%s%s  %u procs",
 		tp, tp * 1.25, tp * 10,
 		res->plan->bopts.sync_open ? " (sync open)" : "",
 		res->plan->bopts.sync_dir ? " (sync dirs)" : "", res->nclients);
+	report_partial(out, res);
+	fputc('\n', out);
 }
 
 /* ", p99 1.234 ms", or from too few values ", p99 - (3 listings, 100
@@ -416,8 +443,11 @@ static void report_disks(FILE *out, const struct run_result *res)
 		else
 			fprintf(out, "no writes, ");
 		disk_reads(out, k->reads, x->read_kib_per_req, x->read_merged_pct);
-		fprintf(out, "; %.2f queued on average, %.0f in flight at most\n", x->queue_depth,
-			k->in_flight_max);
+		/* the mean is over the whole window (time_in_queue, iostat's aqu-sz),
+		 * the most only at the once-a-second samples, so a mean above it is
+		 * no contradiction: the line says which is which */
+		fprintf(out, "; %.2f in flight on average over the window, %.0f at most at a"
+			" once-a-second sample\n", x->queue_depth, k->in_flight_max);
 	}
 	if (res->ndisks && !isnan(res->memory.dirty_pages_mean))
 		fprintf(out, "Page cache: %.0f dirty pages on average, %.0f at most;"

@@ -61,6 +61,12 @@ expect_match() {
 	printf '%s\n' "$1" | grep -Eq -- "$2" || fail "no line matches /$2/ in: $(printf '%s' "$1" | tail -n 5)"
 }
 
+# partial ERE WHY: ERE, a Throughput line's (ending in $), as a failed or
+# interrupted run prints it: with "  PARTIAL (WHY)" at the end.
+partial() {
+	printf '%s  PARTIAL \\(%s\\)$' "${1%\$}" "$2"
+}
+
 expect_no_match() {
 	printf '%s\n' "$1" | grep -Eq -- "$2" && fail "a line matches /$2/"
 	return 0

@@ -63,13 +63,34 @@ if mount_ext4 "$T/ext4"; then
 		expect_eq "$(jnum '.disks[1] | [.device, .under] | join(" ")')" "$under $loop" backing
 	fi
 	out=$(cat "$T/out")
-	expect_match "$out" "^Disk $loop \\($T/ext4\\): [0-9]+\\.[0-9] KiB per write, [0-9]+ % merged, [0-9]+ % busy; $writes writes?, (no reads|[0-9]+ reads? of [0-9.]+ KiB, [0-9]+ % merged); [0-9.]+ queued on average, [0-9]+ in flight at most\$"
+	expect_match "$out" "^Disk $loop \\($T/ext4\\): [0-9]+\\.[0-9] KiB per write, [0-9]+ % merged, [0-9]+ % busy; $writes writes?, (no reads|[0-9]+ reads? of [0-9.]+ KiB, [0-9]+ % merged); [0-9.]+ in flight on average over the window, [0-9]+ at most at a once-a-second sample\$"
 	expect_match "$out" '^Page cache: [0-9]+ dirty pages on average, [0-9]+ at most; [0-9]+ under writeback on average, [0-9]+ at most$'
 	disk_at=$(grep -n '^Disk ' "$T/out" | head -n 1 | cut -d: -f1)
 	tp_at=$(grep -n '^Throughput ' "$T/out" | cut -d: -f1)
 	[ "${disk_at:-0}" -gt 0 ] && [ "$disk_at" -lt "${tp_at:-0}" ] ||
 		fail "the Disk line ($disk_at) is not above the Throughput line ($tp_at)"
 	umount "$T/ext4"
+fi
+end
+
+begin "two loop devices on one disk: the disk's line names both"
+if mount_ext4 "$T/la" && mount_ext4 "$T/lb"; then
+	la=$(findmnt -n -o SOURCE --target "$T/la" | tail -n 1)
+	lb=$(findmnt -n -o SOURCE --target "$T/lb" | tail -n 1)
+	la=${la#/dev/} lb=${lb#/dev/}
+	under=$(findmnt -n -o SOURCE --target "$T" | tail -n 1)
+	under=$(basename "$(readlink -f "$under")")
+	"$DBENCH" -t 1 --warmup 0 --sync -c "$T/w.txt" -D "$T/la" -D "$T/lb" --json="$T/r.json" 2 \
+		>"$T/out" 2>&1
+	expect_status $? 0
+	expect_match "$(cat "$T/out")" "^Disk $la \\($T/la\\): "
+	expect_match "$(cat "$T/out")" "^Disk $lb \\($T/lb\\): "
+	if [ -e "/sys/class/block/$under" ]; then
+		expect_match "$(cat "$T/out")" "^Disk $under \\($la, $lb\\): "
+		expect_eq "$(jnum ".disks[] | select(.device == \"$under\") | .under")" "$la, $lb" under
+		expect_eq "$(grep -c "^Disk $under " "$T/out")" 1 "lines of $under"
+	fi
+	umount "$T/la" "$T/lb"
 fi
 end
 

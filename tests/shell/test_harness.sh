@@ -262,6 +262,60 @@ set -- $blocks
 expect_eq "${2:-}" 0 "blocks with the fix"
 end
 
+# A run that failed (its loadfile expects a file that is not there) and
+# one interrupted by SIGINT, in both layouts.
+cat >"$T/fail.txt" <<'LOAD'
+NTCreateX "\clients\client1\f" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\f" 0x0 NT_STATUS_OK
+Unlink "\clients\client1\not-there" 0x0 NT_STATUS_OK
+LOAD
+for layout in classic dbench4; do
+	DBENCH_NULL_DELAY_US=1000 "$DBENCH" -t 30 --warmup 0 -D "$T/cl" -c "$T/fail.txt" \
+		--output-format=$layout --json="$T/fail-$layout.json" 2 >"$T/fail-$layout.out" 2>&1
+	echo $? >"$T/fail-$layout.rc"
+	"$DBENCH" -t 60 --warmup 0 -D "$T/cl" --output-format=$layout --json="$T/int-$layout.json" 2 \
+		>"$T/int-$layout.out" 2>&1 &
+	pid=$!
+	wait_for_line "$T/int-$layout.out" ' execute +[0-9]+ sec' || fail "$layout: no execute second"
+	kill -INT $pid
+	wait $pid
+	echo $? >"$T/int-$layout.rc"
+done
+
+begin "a failed or interrupted run's last line says PARTIAL, and every harness still reads it"
+for layout in classic dbench4; do
+	for what in fail int; do
+		out=$(cat "$T/$what-$layout.out")
+		last=$(printf '%s\n' "$out" | tail -n 1)
+		case $what in
+		fail) expect_status "$(cat "$T/$what-$layout.rc")" 1
+		      expect_match "$last" '^Throughput .*  PARTIAL \(the run failed\)$' ;;
+		int) expect_status "$(cat "$T/$what-$layout.rc")" 130
+		     expect_match "$last" '^Throughput .*  PARTIAL \(interrupted by SIGINT\)$' ;;
+		esac
+		doc=$T/$what-$layout.json
+		expect_eq "$(phoronix "$out")" "$(json "$doc" .result.throughput_mb_s %.6g)" \
+			"$layout $what: Phoronix"
+		expect_eq "$(autotest "$out")" "$(phoronix "$out")|$(printf '%s\n' "$last" |
+			sed -E 's/^Throughput [^ ]+ MB\/sec (.*) procs .*/\1/')" "$layout $what: autotest"
+		expect_eq "$(autotest "$out" | cut -d'|' -f2 | awk '{ print $NF }')" 2 \
+			"$layout $what: autotest procs"
+	done
+	# a good run's last line has no marker
+	expect_no_match "$(tail -n 1 "$T/pass-$layout.out")" PARTIAL
+done
+for what in fail int; do
+	set -- $(lkp "$(cat "$T/$what-dbench4.out")")
+	expect_eq "$1 $2 $3 $4" "$(json "$T/$what-dbench4.json" \
+		'"\(.result.throughput_mb_s) 2 2 \(.result.max_latency_ms)"' | awk '{ printf "%.6g %s %s %.3f", $1, $2, $3, $4 }')" \
+		"lkp-tests on the $what run"
+	expect_eq "$(lkp_awk "$(cat "$T/$what-dbench4.out")")" "$(lkp "$(cat "$T/$what-dbench4.out")")" \
+		"the older awk on the $what run"
+done
+end
+
 begin "--machine-readable is dbench 5.0's lines, ending in the throughput record"
 out=$("$DBENCH" -t 2 --warmup 0 -D "$T/d4" -c "$CLIENT_TXT" --machine-readable 1); rc=$?
 expect_status $rc 0

@@ -155,7 +155,7 @@ end
 begin "SIGINT to rank 1 stops every rank: results so far from rank 0, exit 130"
 signal_mid_run i 1 INT rank
 [ "$rc" -eq 130 ] || fail "mpirun exit status $rc, want 130"
-expect_match "$(cat "$T/i.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs$'
+expect_match "$(cat "$T/i.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs  PARTIAL \(interrupted by SIGINT\)$'
 expect_eq "$(jq -c '[.status.exit_code, .status.interrupted]' "$T/i.json")" "[130,true]" "status"
 expect_eq "$(jq '.result.elapsed_s < 10' "$T/i.json")" true "stopped early"
 wait_gone "$T/i"
@@ -174,7 +174,7 @@ sleep 4
 kill -INT "$(pgrep -P $job)"
 wait $job
 expect_match "$(cat "$T/ctl.out")" '^interrupted after [0-9.]+ s of the measured window$'
-expect_match "$(cat "$T/ctl.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs$'
+expect_match "$(cat "$T/ctl.out")" '^Throughput [0-9.]+ MB/sec .*  2 procs  PARTIAL \(interrupted by SIGTERM\)$'
 expect_eq "$(jq -c '[.status.exit_code, .status.interrupted, .result.elapsed_s < 30]' "$T/ctl.json")" \
 	"[143,true,true]" "status"
 left_nothing ctl

@@ -323,7 +323,7 @@ expect_eq "$(ls "$T/lock/clients" | tr '\n' ' ')" "client1 client2 " "the first 
 kill -s INT $pid
 wait $pid; rc=$?
 expect_status $rc 130
-expect_match "$(cat "$T/lock.out")" "$TP"
+expect_match "$(cat "$T/lock.out")" "$(partial "$TP" 'interrupted by SIGINT')"
 expect_eq "$(ls -A "$T/lock")" "" "left in the target"
 # The lock went with the run; the same directory twice is one run's own.
 out=$("$DBENCH" --run-once -c "$T/one.txt" -D "$T/lock" -D "$T/lock" 2 2>&1); rc=$?
@@ -491,7 +491,7 @@ for sig in HUP:1 QUIT:3; do
 	/bin/kill -s $sig -- -$pid
 	wait $pid; rc=$?
 	expect_status $rc $((128 + num))
-	expect_match "$(cat "$T/$sig.out")" "$TP"
+	expect_match "$(cat "$T/$sig.out")" "$(partial "$TP" "interrupted by SIG$sig")"
 	expect_eq "$(ls -A "$T/$sig")" "" "left in the target"
 	end
 done
@@ -608,7 +608,7 @@ held_failed() {
 	expect_status $rc 1
 	out=$(cat "$T/$1.out")
 	expect_match "$out" "^FAILED: $2\$"
-	expect_match "$out" "$TP"
+	expect_match "$out" "$(partial "$TP" 'the run failed')"
 	expect_eq "$(jq -c '[.status.exit_code, .status.failure.client != null]' "$T/$1.json")" \
 		"[1,true]" "status"
 	[ "$took" -le 10 ] || fail "the run took $took s"

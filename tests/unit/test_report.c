@@ -1711,7 +1711,8 @@ static void text_table_block_holds_only_the_table_then_throughput(void **state)
 		" ReadX                             5     1.000     0.000     0.000     0.000"
 		"     2.000       0\n"
 		"\n"
-		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs\n");
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs"
+		"  PARTIAL (the run failed)\n");
 }
 
 /* mmtests takes every line with "execute" for a progress line. */
@@ -1845,10 +1846,11 @@ static void text_disk_lines_come_before_the_throughput_line(void **state)
 	text = text_of(state, res);
 	assert_string_equal(line_starting(state, text, "Disk loop0"),
 		"Disk loop0 (/mnt/a): 45.0 KiB per write, 33 % merged, 97 % busy; 200 writes,"
-		" 10 reads of 4.0 KiB, 50 % merged; 3.00 queued on average, 8 in flight at most");
+		" 10 reads of 4.0 KiB, 50 % merged; 3.00 in flight on average over the window,"
+		" 8 at most at a once-a-second sample");
 	assert_string_equal(line_starting(state, text, "Disk sda1"),
-		"Disk sda1 (loop0): 0 % busy; no writes, no reads; 0.00 queued on average,"
-		" 0 in flight at most");
+		"Disk sda1 (loop0): 0 % busy; no writes, no reads; 0.00 in flight on average"
+		" over the window, 0 at most at a once-a-second sample");
 	assert_string_equal(line_starting(state, text, "Page cache:"),
 		"Page cache: 2498 dirty pages on average, 2824 at most; 22 under writeback on"
 		" average, 25 at most");
@@ -2079,7 +2081,22 @@ static void text_failed_line_comes_before_the_table(void **state)
 			    "FAILED: client 2, line 17: ReadX: Input/output error");
 	assert_true(strstr(text, "FAILED") < strstr(text, " Operation"));
 	assert_string_equal(last_line(state, text),
-		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs");
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs"
+		"  PARTIAL (the run failed)");
+}
+
+/* An interrupted run's last line names the signal; a good run's has no
+ * marker (the line above). */
+static void text_interrupted_run_ends_partial_with_the_signal(void **state)
+{
+	struct run_result *res = text_result(state);
+
+	assert_null(strstr(text_of(state, res), "PARTIAL"));
+	res->interrupted = true;
+	res->exit_code = 128 + 2;
+	assert_string_equal(last_line(state, text_of(state, res)),
+		"Throughput 116.098 MB/sec (NB=145.123 MB/sec  1160.98 MBit/sec)  3 procs"
+		"  PARTIAL (interrupted by SIGINT)");
 }
 
 /* The dbench4 layout: dbench 4.0's own lines, nothing else. */
@@ -2444,6 +2461,7 @@ int main(void)
 		T(text_without_stalls_has_no_stall_line),
 		T(text_per_client_lines_only_when_asked),
 		T(text_failed_line_comes_before_the_table),
+		T(text_interrupted_run_ends_partial_with_the_signal),
 		T(text_table_block_holds_only_the_table_then_throughput),
 		T(text_after_the_run_never_says_execute),
 		T(dbench4_text_is_4_0s_table_then_its_throughput_line),
