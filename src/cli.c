@@ -157,7 +157,8 @@ static const struct poptOption options[] = {
 	{ "drop-caches", 0, POPT_ARG_NONE, FIELD(drop_caches), 0,
 	  "drop the page cache between sweep runs (root)", NULL },
 	{ "csv", 0, POPT_ARG_STRING, FIELD(csv), 0,
-	  "write one row per sweep run to FILE", "FILE" },
+	  "write one row per run of the sweep or repeat to FILE (a run alone: a"
+	  " series of one, as --repeat=1)", "FILE" },
 	{ "plot", 0, POPT_ARG_STRING, FIELD(plot), 0,
 	  "draw the sweep (throughput and p99 by clients) as an SVG", "FILE.svg" },
 	{ "plot-log", 0, POPT_ARG_NONE, FIELD(plot_log), 0,
@@ -514,7 +515,8 @@ static const char *bad_label(TALLOC_CTX *mem_ctx, const char *label)
  * NPROCS repeated (a sweep of one count). */
 static bool series(const struct cmdline *cl)
 {
-	return cl->sweep || cl->repeat != NOT_GIVEN || cl->precision;
+	/* --csv or --plot alone: a series of the one run (as --repeat=1) */
+	return cl->sweep || cl->repeat != NOT_GIVEN || cl->precision || cl->csv || cl->plot;
 }
 
 /* The backend asked for: --backend, else sockio as tbench, else fileio. */
@@ -550,9 +552,9 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 		return "--verify needs real I/O: --fake-io reads and writes no data";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
-	if (!series(cl) && (cl->settle != NOT_GIVEN || cl->drop_caches || cl->csv || cl->plot))
-		return "--settle, --drop-caches, --csv and --plot go with --sweep, --repeat or"
-		       " --precision";
+	if (!series(cl) && (cl->settle != NOT_GIVEN || cl->drop_caches))
+		return "--settle and --drop-caches go with --sweep, --repeat, --precision, --csv"
+		       " or --plot";
 	if (cl->plot_log && !cl->plot)
 		return "--plot-log goes with --plot";
 	const char *label_why = cl->label ? bad_label(mem_ctx, cl->label) : NULL;

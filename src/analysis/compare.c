@@ -1015,11 +1015,28 @@ static void say_how_many_files(poptContext pc)
 	poptPrintUsage(pc, stderr, 0);
 }
 
+/* What is wrong with --plot=PLOT and --plot-log, on ctx, or NULL: the
+ * one without the other, a name of another image format, a file that
+ * cannot be written. */
+static char *plot_refusal(TALLOC_CTX *ctx, const char *plot, int plot_log)
+{
+	int err;
+	char *why;
+
+	if (!plot)
+		return plot_log ? talloc_strdup(ctx, "--plot-log goes with --plot") : NULL;
+	why = plot_format_refusal(ctx, plot);
+	if (!why && (err = outfile_check(plot)) != 0)
+		why = talloc_asprintf(ctx, "cannot write the plot to '%s': %s", plot,
+				      outfile_strerror(err));
+	return why;
+}
+
 int compare_main(int argc, const char **argv)
 {
 	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
 	char *plot = NULL;
-	int help = 0, all = 0, plot_log = 0, opt_id, perr, rc = EXIT_BAD_INPUT;
+	int help = 0, all = 0, plot_log = 0, opt_id, rc = EXIT_BAD_INPUT;
 	bool fail_given = false;
 	struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
@@ -1070,8 +1087,8 @@ int compare_main(int argc, const char **argv)
 		rc = EXIT_OK;
 	} else if (fail_given && !(opt.fail_above >= 0 && isfinite(opt.fail_above))) {
 		say("--fail-above must be a percentage, 0 or more\n");
-	} else if (plot_log && !plot) {
-		say("--plot-log goes with --plot\n");
+	} else if ((err = plot_refusal(top, plot, plot_log))) {
+		say("%s\n", err);
 	} else if (!(opt.alpha > 0 && opt.alpha < 1)) {
 		say("--alpha must lie between 0 and 1\n");
 	} else if (pooled && (npaths == 0 || nafter == 0)) {
@@ -1084,8 +1101,6 @@ int compare_main(int argc, const char **argv)
 		say("%s\n", err);
 	} else if (ndocs < 2) {
 		say_how_many_files(pc);
-	} else if (plot && (perr = outfile_check(plot)) != 0) {
-		say("cannot write the plot to '%s': %s\n", plot, outfile_strerror(perr));
 	} else {
 		opt.all = all;
 		rc = compare_and_plot(top, docs, ndocs, &opt, plot, plot_log);

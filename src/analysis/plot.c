@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <talloc.h>
 
 #include "analysis/plot.h"
 #include "outfile.h"
@@ -268,6 +271,32 @@ static void legend_row(FILE *f, int y, size_t index, const char *name)
 		dashes(index), LEFT + 12, y - 4, color, LEFT + 32, y);
 	put_text(f, name);
 	fputs("</text>\n", f);
+}
+
+static const char *other_format(const char *path)
+{
+	static const struct { const char *ext, *format; } formats[] = {
+		{ "png", "PNG" }, { "jpg", "JPEG" }, { "jpeg", "JPEG" }, { "gif", "GIF" },
+		{ "webp", "WebP" }, { "bmp", "BMP" }, { "tif", "TIFF" }, { "tiff", "TIFF" },
+		{ "pdf", "PDF" }, { "eps", "EPS" }, { "ps", "PostScript" },
+	};
+	const char *base = strrchr(path, '/'), *dot = strrchr(base ? base + 1 : path, '.');
+
+	for (size_t i = 0; dot && i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcasecmp(dot + 1, formats[i].ext) == 0)
+			return formats[i].format;
+	return NULL;
+}
+
+char *plot_format_refusal(void *mem_ctx, const char *path)
+{
+	const char *format = other_format(path);
+
+	if (!format)
+		return NULL;
+	return talloc_asprintf(mem_ctx, "--plot draws SVG only, and '%s' names a %s file:"
+			       " give a name ending in .svg (rsvg-convert turns it into %s)",
+			       path, format, format);
 }
 
 int plot_svg(const char *path, const struct plot_style *style,

@@ -45,6 +45,14 @@ struct plot_style {
 int plot_svg(const char *path, const struct plot_style *style,
 	     const struct plot_series *series, size_t nseries);
 
+/* When path's extension names an image format other than SVG (.png,
+ * .jpg, .pdf ...): the message that refuses it, on mem_ctx; else NULL (.svg,
+ * or no known image extension: -, /dev/stdout).  A chart written as SVG
+ * under a .png name is one no viewer opens: callers refuse it (exit 2)
+ * before any run rather than convert (that takes a rasteriser dbench does
+ * not link; rsvg-convert does it, as the message says). */
+char *plot_format_refusal(void *mem_ctx, const char *path);
+
 /* Whether the latency axis is logarithmic: forced, or the positive p99
  * values of all series span more than two decades (largest > 100 times
  * the smallest). */

@@ -17,6 +17,7 @@
 #include "sweep.h"
 #include "jsontext.h"
 #include "numstat.h"
+#include "ops.h"
 #include "outfile.h"
 #include "progname.h"
 #include "version.h"
@@ -381,6 +382,45 @@ static void put_csv_name(FILE *f, const char *name)
 		fputc(strchr(",\"\r\n", *name) ? '_' : *name, f);
 }
 
+/* TEXT as a CSV cell: quoted, its quotes doubled, when it holds a comma,
+ * quote or line end (RFC 4180); as it is else. */
+static void put_csv_text(FILE *f, const char *text)
+{
+	if (!strpbrk(text, ",\"\r\n")) {
+		fputs(text, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *text; text++) {
+		if (*text == '"')
+			fputc('"', f);
+		fputc(*text, f);
+	}
+	fputc('"', f);
+}
+
+/* The operations with a p99 in any run, in the order first met, on
+ * mem_ctx; *n of them. */
+static const char **csv_ops(TALLOC_CTX *mem_ctx, json_t *runs, size_t *n)
+{
+	const char **ops = talloc_array(mem_ctx, const char *, OP_COUNT);
+	size_t i;
+	json_t *doc, *o;
+	const char *name;
+
+	*n = 0;
+	json_array_foreach(runs, i, doc) {
+		json_object_foreach(json_object_get(doc, "ops"), name, o) {
+			bool seen = !json_is_number(json_object_get(o, "p99_ms"));
+			for (size_t k = 0; k < *n && !seen; k++)
+				seen = strcmp(ops[k], name) == 0;
+			if (!seen && ops && *n < OP_COUNT)
+				ops[(*n)++] = name;
+		}
+	}
+	return ops;
+}
+
 /* The headings of the devices' columns, a set per device any run
  * recorded: "sda1_reads_s,sda1_writes_s,...". */
 static void csv_disk_heads(FILE *f, const struct rundoc_disk *all, size_t nall)
@@ -412,9 +452,23 @@ static void csv_disk_cells(FILE *f, const json_t *run, const struct rundoc_disk 
 	talloc_free(d);
 }
 
+/* A run's p99 of each of ops, "" where it has none. */
+static void csv_op_cells(FILE *f, const json_t *run, const char **ops, size_t nops)
+{
+	const json_t *all = json_object_get(run, "ops");
+
+	for (size_t k = 0; k < nops; k++) {
+		const json_t *v = json_object_get(json_object_get(all, ops[k]), "p99_ms");
+		if (json_is_number(v))
+			fprintf(f, ",%.6f", json_number_value(v));
+		else
+			fputc(',', f);
+	}
+}
+
 /* One row per run: the run's figures; the interval of the mean at the
- * run's count, the same on every row of that count; then each device's
- * figures in the run. */
+ * run's count, the same on every row of that count; its --label; each
+ * operation's p99 in the run; then each device's figures in the run. */
 static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 		     json_t *summary)
 {
@@ -437,8 +491,15 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 	all = each ? rundoc_disks(o, each, json_array_size(runs), &nall) : NULL;
 	if (!all)
 		nall = 0;
+	size_t nops;
+	const char **ops = csv_ops(o, runs, &nops);
 	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
-		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s");
+		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s,label");
+	for (size_t k = 0; k < nops; k++) {
+		fputc(',', f);
+		put_csv_name(f, ops[k]);
+		fputs("_p99_ms", f);
+	}
 	csv_disk_heads(f, all, nall);
 	fputc('\n', f);
 	json_array_foreach(runs, i, doc) {
@@ -457,6 +518,9 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 			json_string_value(json_object_get(doc, "started_at")),
 			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
 			csv_bound(hi, sizeof(hi), summary, procs, "ci95_high"));
+		fputc(',', f);
+		put_csv_text(f, json_string_value(rundoc_member(doc, "config.label")) ?: "");
+		csv_op_cells(f, doc, ops, nops);
 		csv_disk_cells(f, doc, all, nall);
 		fputc('\n', f);
 	}
@@ -605,6 +669,13 @@ static int check_destinations(const struct sweep_plan *sp)
 	const struct { const char *path, *what; } out[] = {
 		{ sp->csv_path, "CSV" }, { sp->plot_path, "the plot" }, { sp->json_path, "JSON" },
 	};
+	char *why = sp->plot_path ? plot_format_refusal(NULL, sp->plot_path) : NULL;
+
+	if (why) {
+		say("%s\n", why);
+		talloc_free(why);
+		return EXIT_BAD_INPUT;
+	}
 	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
 		int err = out[i].path ? outfile_check(out[i].path) : 0;
 		if (err) {

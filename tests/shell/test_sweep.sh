@@ -67,10 +67,25 @@ disk_keys="$(printf '%s' "$csv_keys" | sed 's/,"written_ratio"//')"
 # The devices the runs recorded, in the order first met.
 devices='reduce (.runs[].disks[].device) as $d ([]; if index([$d]) then . else . + [$d] end)'
 
+# same_cells WANT GOT: the two files' comma-separated cells, row by row,
+# are both empty or the same numbers (to 1e-6).
+same_cells() {
+	paste -d'|' "$1" "$2" | awk -F'|' '{
+		n = split($1, w, ","); split($2, g, ",")
+		for (i = 1; i <= n; i++)
+			if ((w[i] == "") != (g[i] == "") || (w[i] != "" && (w[i] - g[i] > 1e-6 || g[i] - w[i] > 1e-6)))
+				{ print "run " NR ", column " i ": " g[i] ", want " w[i]; exit 1 }
+	}' >"$T/diff" || fail "$(cat "$T/diff")"
+}
+
+# The CSV's first device column: after the 13 of every run (the last
+# its label) and an OP_p99_ms for each operation.
+first_dev=$((14 + $(head -n 1 "$T/s.csv" | tr , '\n' | grep -c '._p99_ms$')))
+
 begin "--csv writes a header and one row per run"
-expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f1-12)" \
-	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s" "header"
-expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f13-)" \
+expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f1-13)" \
+	"procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s,label" "header"
+expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f$first_dev-)" \
 	"$(jq -r "$csv_keys as \$k | [$devices | .[] as \$d | \$k[] | \"\\(\$d)_\\(.)\"] | join(\",\")" "$T/s.json")" \
 	"the devices' columns"
 expect_eq "$(sed 1d "$T/s.csv" | cut -d, -f1-3 | tr '\n' ' ')" "1,1,0 1,2,0 2,1,0 2,2,0 " "rows"
@@ -81,13 +96,60 @@ begin "--csv: each run's row holds what each device did in that run"
 jq -r "$csv_keys as \$k | ($devices) as \$all | .runs[] | . as \$r |
 	[\$all[] as \$d | (\$r.disks | map(select(.device == \$d))[0]) as \$e |
 	 \$k[] | (\$e[.] // \"\") | tostring] | join(\",\")" "$T/s.json" >"$T/want.csv"
-sed 1d "$T/s.csv" | cut -d, -f13- >"$T/got.csv"
-paste -d'|' "$T/want.csv" "$T/got.csv" | awk -F'|' '{
-	n = split($1, w, ","); split($2, g, ",")
-	for (i = 1; i <= n; i++)
-		if ((w[i] == "") != (g[i] == "") || (w[i] != "" && (w[i] - g[i] > 1e-6 || g[i] - w[i] > 1e-6)))
-			{ print "run " NR ", column " i ": " g[i] ", want " w[i]; exit 1 }
-}' >"$T/diff" || fail "$(cat "$T/diff")"
+sed 1d "$T/s.csv" | cut -d, -f$first_dev- >"$T/got.csv"
+same_cells "$T/want.csv" "$T/got.csv"
+end
+
+begin "--csv: a p99 column for each operation, each row the run's own, empty where it has none"
+jq -r '[.runs[].ops | to_entries[] | select(.value.p99_ms != null) | .key] |
+	reduce .[] as $o ([]; if index([$o]) then . else . + [$o] end) | map(. + "_p99_ms") | join(",")' \
+	"$T/s.json" >"$T/want.csv"
+expect_eq "$(head -n 1 "$T/s.csv" | cut -d, -f14-$((first_dev - 1)))" "$(cat "$T/want.csv")" "op columns"
+expect_match "$(cat "$T/want.csv")" '^NTCreateX_p99_ms,'
+jq -r '. as $doc | [.runs[].ops | to_entries[] | select(.value.p99_ms != null) | .key] |
+	(reduce .[] as $o ([]; if index([$o]) then . else . + [$o] end)) as $ops |
+	$doc.runs[] | . as $r | [$ops[] | $r.ops[.].p99_ms // "" | tostring] | join(",")' \
+	"$T/s.json" >"$T/want.csv"
+sed 1d "$T/s.csv" | cut -d, -f14-$((first_dev - 1)) >"$T/got.csv"
+same_cells "$T/want.csv" "$T/got.csv"
+expect_eq "$(sed 1d "$T/s.csv" | cut -d, -f13 | sort -u)" "" "label without --label"
+end
+
+begin "--csv: the label column holds --label, quoted as CSV quotes it, so that sweeps' CSVs join"
+"$DBENCH" --sweep=1 --settle=0 --backend=null --run-once -q -D "$T/d" --label='ext4, "journal"' \
+	--csv="$T/lab.csv" >/dev/null; rc=$?
+expect_status $rc 0
+expect_eq "$(python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))
+print(len(r), r[0]["label"], r[0]["procs"])' "$T/lab.csv")" '1 ext4, "journal" 1' "label read back"
+end
+
+begin "--csv or --plot on a single run: a series of one, as --repeat=1"
+single=$("$DBENCH" --backend=null --run-once -q -D "$T/d" --csv="$T/single.csv" --plot="$T/single.svg" \
+	--json="$T/single.json" 2); rc=$?
+expect_status $rc 0
+expect_match "$single" '^Throughput .*  2 procs$'
+expect_match "$single" '^ +2 +1( +[0-9]+\.[0-9]+){3}'
+expect_eq "$(sed 1d "$T/single.csv" | cut -d, -f1-3)" "2,1,0" "the run's row"
+expect_eq "$(jq '.runs | length' "$T/single.json")" 1 "runs in the document"
+expect_eq "$(grep -c "class='point'" "$T/single.svg")" 2 "points (1 count x 2 panels)"
+err=$("$DBENCH" --backend=null --run-once -D "$T/d" --settle=1 2 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --settle and --drop-caches go with --sweep, --repeat, --precision, --csv or --plot"
+end
+
+begin "--plot=p.png: SVG is all it draws, so a PNG (JPEG, PDF ...) name is refused before any run"
+for name in p.png p.JPG chart.pdf; do
+	err=$("$DBENCH" --sweep=1 --settle=0 --backend=null --run-once -D "$T/d" --plot="$T/$name" 2>&1)
+	expect_status $? 2
+	expect_eq "$err" "dbench: --plot draws SVG only, and '$T/$name' names a $(case $name in
+		*.png) echo PNG ;; *.JPG) echo JPEG ;; *) echo PDF ;; esac) file: give a name ending in .svg (rsvg-convert turns it into $(case $name in
+		*.png) echo PNG ;; *.JPG) echo JPEG ;; *) echo PDF ;; esac))"
+	[ ! -e "$T/$name" ] || fail "$name written"
+done
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+err=$("$DBENCH" compare --plot="$T/c.png" "$T/s.json" "$T/s.json" 2>&1)
+expect_status $? 2
+expect_eq "$err" "dbench: --plot draws SVG only, and '$T/c.png' names a PNG file: give a name ending in .svg (rsvg-convert turns it into PNG)"
 end
 
 begin "the summary has each device's figures at each count, the mean over its runs"
@@ -136,7 +198,7 @@ expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
 for args in "--sweep=0" "--sweep=a" "--sweep=4..2" "--sweep=1.." "--sweep=1,,2" "--sweep=1 4" \
-	"--settle=2 1" "--csv=x 1" "--sweep=1 --repeat=0" "--sweep=1,1" "--sweep=1..8,4"; do
+	"--settle=2 1" "--drop-caches 1" "--sweep=1 --repeat=0" "--sweep=1,1" "--sweep=1..8,4"; do
 	begin "bad sweep usage '$args' exits 2 before any run"
 	# shellcheck disable=SC2086
 	err=$(cd "$T/d" && "$DBENCH" --backend=null --run-once $args 2>&1 >/dev/null); rc=$?
