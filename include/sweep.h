@@ -14,6 +14,16 @@
  * A failed run is recorded and the sweep goes on; an interrupted one ends
  * it.  What completed is always kept.
  *
+ * --prepare's command runs before every run (after the rest) and
+ * --cleanup's after it, whatever its outcome, with DBENCH_NPROCS,
+ * DBENCH_RUN (from 1) and DBENCH_REPEAT in the environment (series.h
+ * series_command(), as dbench ab's --prepare); one that fails stops the
+ * sweep there, exit 1, with what completed kept.
+ *
+ * The time left said before each run counts the setup and cleanup as the
+ * runs so far took them (with the commands and the rest's sync): a line
+ * through their time against the client count, which grows with it.
+ *
  * With a precision target, `repeat` is the most runs a count gets: after
  * the third successful run at a count, and after each one from then on,
  * the count stops as soon as the interval's half-width is within
@@ -40,6 +50,8 @@ struct sweep_plan {
 	const char *csv_path;	/* one row per run, or NULL */
 	const char *plot_path;	/* an SVG chart of the summary, or NULL */
 	bool plot_log;		/* --plot-log: its latency axis logarithmic */
+	const char *prepare;	/* a /bin/sh command before every run, or NULL */
+	const char *cleanup;	/* ... and after every run, or NULL */
 };
 
 /*

@@ -60,6 +60,7 @@ struct cmdline {
 	char *csv;
 	char *plot;
 	int plot_log;		/* --plot-log */
+	char *prepare, *cleanup;	/* --prepare=CMD, --cleanup=CMD */
 	char *label;		/* --label=TEXT */
 	char *think;		/* --think-time=USEC or exp:USEC */
 	char *replay_timing;	/* --replay-timing=asap|think|exact */
@@ -164,6 +165,13 @@ static const struct poptOption options[] = {
 	{ "plot-log", 0, POPT_ARG_NONE, FIELD(plot_log), 0,
 	  "draw the plot's p99 axis on a log scale (the default when the p99s span"
 	  " more than two decades)", NULL },
+	{ "prepare", 0, POPT_ARG_STRING, FIELD(prepare), 0,
+	  "run CMD through /bin/sh before every run of a sweep or repeat (DBENCH_NPROCS,"
+	  " DBENCH_RUN and DBENCH_REPEAT in its environment): a fresh mkfs and mount",
+	  "CMD" },
+	{ "cleanup", 0, POPT_ARG_STRING, FIELD(cleanup), 0,
+	  "run CMD through /bin/sh after every run of a sweep or repeat, as --prepare",
+	  "CMD" },
 	{ "label", 0, POPT_ARG_STRING, FIELD(label), 0,
 	  "name the run or sweep in its JSON, plot legends and dbench compare", "TEXT" },
 	{ "think-time", 0, POPT_ARG_STRING, FIELD(think), 0,
@@ -302,6 +310,8 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->sweep);
 	free(cl->csv);
 	free(cl->plot);
+	free(cl->prepare);
+	free(cl->cleanup);
 	free(cl->label);
 	free(cl->precision);
 	free(cl->cpus);
@@ -552,9 +562,13 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 		return "--verify needs real I/O: --fake-io reads and writes no data";
 	if (cl->json && !*cl->json)
 		return "--json needs a file name, or - for standard output";
-	if (!series(cl) && (cl->settle != NOT_GIVEN || cl->drop_caches))
-		return "--settle and --drop-caches go with --sweep, --repeat, --precision, --csv"
-		       " or --plot";
+	if (!series(cl) && (cl->settle != NOT_GIVEN || cl->drop_caches || cl->prepare ||
+			    cl->cleanup))
+		return "--settle, --drop-caches, --prepare and --cleanup go with --sweep, --repeat,"
+		       " --precision, --csv or --plot";
+	if ((cl->prepare && !*cl->prepare) || (cl->cleanup && !*cl->cleanup))
+		return cl->prepare && !*cl->prepare ? "--prepare needs a command"
+						    : "--cleanup needs a command";
 	if (cl->plot_log && !cl->plot)
 		return "--plot-log goes with --plot";
 	const char *label_why = cl->label ? bad_label(mem_ctx, cl->label) : NULL;
@@ -885,6 +899,8 @@ static void sweep_settings(const struct cmdline *cl, struct sweep_plan *sweep)
 	sweep->csv_path = cl->csv;
 	sweep->plot_path = cl->plot;
 	sweep->plot_log = cl->plot_log;
+	sweep->prepare = cl->prepare;
+	sweep->cleanup = cl->cleanup;
 }
 
 /*

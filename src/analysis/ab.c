@@ -1,7 +1,7 @@
 /*
- * ab.c - "dbench ab" (see ab.h): the order of the runs, the --prepare
- * command, the series with its rests and the time left, the document of
- * both sides, and compare's report on them.
+ * ab.c - "dbench ab" (see ab.h): the order of the runs, the series with
+ * its --prepare command (series.h), its rests and the time left, the
+ * document of both sides, and compare's report on them.
  */
 #include <errno.h>
 #include <math.h>
@@ -48,35 +48,6 @@ void ab_order(unsigned char *order, unsigned runs, bool random, uint64_t seed)
 	}
 }
 
-/* ---- --prepare ---- */
-
-/* Run cmd through /bin/sh with DBENCH_SIDE set, its output on stderr
- * (stdout carries the results).  NULL when it succeeded, else what went
- * wrong (on ctx). */
-static char *prepare(TALLOC_CTX *ctx, const char *cmd, int side)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return talloc_asprintf(ctx, "cannot start it: %s", strerror(errno));
-	if (pid == 0) {
-		setenv("DBENCH_SIDE", side_name[side], 1);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return talloc_asprintf(ctx, "cannot wait for it: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return NULL;
-	if (WIFEXITED(status))
-		return talloc_asprintf(ctx, "exit status %d", WEXITSTATUS(status));
-	return talloc_asprintf(ctx, "killed by signal %d (%s)", WTERMSIG(status),
-			       strsignal(WTERMSIG(status)));
-}
-
 /* ---- the series ---- */
 
 struct series {
@@ -94,14 +65,6 @@ struct series {
 	int client_rc;		/* in a client process: its exit status */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* "Run 3 of 10: side B (-F); about 2 min 10 s left": the time left from
  * the runs made so far, or before the first as planned. */
 static void print_position(struct series *s, unsigned i)
@@ -110,7 +73,7 @@ static void print_position(struct series *s, unsigned i)
 	const char *opts = s->order[i] ? s->ap->b_options : s->ap->a_options;
 	unsigned left = s->total - i;
 	char t[32];
-	double each = i ? (now_s() - s->began) / i
+	double each = i ? (series_now_s() - s->began) / i
 			: p->warmup + p->timelimit + (s->total > 1 ? s->ap->settle : 0);
 
 	fprintf(s->text, "Run %u of %u: side %s (%s)", i + 1, s->total, side_name[s->order[i]],
@@ -131,7 +94,8 @@ static bool one_run(struct series *s, unsigned i, int *rc)
 	json_t *doc = NULL;
 
 	if (s->ap->prepare) {
-		char *why = prepare(NULL, s->ap->prepare, side);
+		const char *env[] = { "DBENCH_SIDE", side_name[side], NULL };
+		char *why = series_command(NULL, s->ap->prepare, env);
 		if ((s->signal = driver_interrupt())) {
 			talloc_free(why);	/* the signal stopped it */
 			return false;
@@ -169,7 +133,7 @@ static bool one_run(struct series *s, unsigned i, int *rc)
 /* Every run in order, until one stops the series. */
 static void run_series(struct series *s)
 {
-	s->began = now_s();
+	s->began = series_now_s();
 	for (unsigned i = 0; i < s->total; i++) {
 		int rc = EXIT_OK;
 		if (i > 0)

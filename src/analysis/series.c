@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis/series.h"
@@ -22,6 +25,39 @@ void series_rest(unsigned settle, bool drop_caches)
 	}
 	if (settle)
 		sleep(settle);
+}
+
+char *series_command(TALLOC_CTX *ctx, const char *cmd, const char *const *env)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return talloc_asprintf(ctx, "cannot start it: %s", strerror(errno));
+	if (pid == 0) {
+		for (; env && env[0]; env += 2)
+			setenv(env[0], env[1], 1);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return talloc_asprintf(ctx, "cannot wait for it: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return NULL;
+	if (WIFEXITED(status))
+		return talloc_asprintf(ctx, "exit status %d", WEXITSTATUS(status));
+	return talloc_asprintf(ctx, "killed by signal %d (%s)", WTERMSIG(status),
+			       strsignal(WTERMSIG(status)));
+}
+
+double series_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 const char *series_duration(char buf[32], unsigned long s)

@@ -568,11 +568,13 @@ static json_t *sweep_config(const struct sweep_plan *sp, const struct run_plan *
 
 	for (unsigned i = 0; i < sp->nprocs; i++)
 		json_array_append_new(procs, json_integer(sp->procs[i]));
-	return json_pack("{s:s, s:o, s:I, s:o, s:I, s:b, s:o}", "dbench_version", DBENCH_VERSION,
+	return json_pack("{s:s, s:o, s:I, s:o, s:I, s:b, s:o, s:o, s:o}",
+			 "dbench_version", DBENCH_VERSION,
 			 "procs", procs, "repeat", (json_int_t)sp->repeat,
 			 "precision_pct", sp->precision > 0 ? json_real(sp->precision) : json_null(),
 			 "settle_s", (json_int_t)sp->settle, "drop_caches", sp->drop_caches,
-			 "label", jsontext(base->label));
+			 "label", jsontext(base->label), "prepare", jsontext(sp->prepare),
+			 "cleanup", jsontext(sp->cleanup));
 }
 
 /* With a precision target, where a count stands after each of its runs. */
@@ -593,33 +595,129 @@ static void print_progress(FILE *out, json_t *runs, unsigned procs, unsigned r,
 
 
 /*
+ * The time a run takes beyond its warmup, time limit and settle (its
+ * setup and cleanup, the rest's sync, --prepare and --cleanup), as the
+ * runs so far took it: a least-squares line against the client count, as
+ * creating and removing the clients' files grows with it.
+ */
+struct overhead {
+	double n, sum_p, sum_s, sum_pp, sum_ps;
+};
+
+static void overhead_add(struct overhead *o, unsigned procs, double s)
+{
+	o->n++;
+	o->sum_p += procs;
+	o->sum_s += s;
+	o->sum_pp += (double)procs * procs;
+	o->sum_ps += procs * s;
+}
+
+/* The line's seconds at procs: the mean while one count was measured (or
+ * where the line falls with the count), NAN before any run. */
+static double overhead_at(const struct overhead *o, unsigned procs)
+{
+	if (o->n == 0)
+		return NAN;
+	double mp = o->sum_p / o->n, ms = o->sum_s / o->n;
+	double var = o->sum_pp / o->n - mp * mp;
+	double slope = var > 1e-9 ? (o->sum_ps / o->n - mp * ms) / var : 0;
+
+	if (!(slope > 0))
+		return ms;
+	double at = ms + slope * (procs - mp);
+	return at > 0 ? at : 0;
+}
+
+/*
  * Before run k (from 1) of a series, where it stands: "Run 3 of 14: 8
  * clients, repeat 1 of 2; about 1 h 02 min left", the time left from the
- * planned durations (warmup, time limit, and the settle between runs;
- * setup and cleanup come on top).  With a precision target the total is
- * the most runs the series can take, and so is the time left.  No time
- * with --run-once, whose runs have no planned length.
+ * planned durations (warmup, time limit, and the settle between runs)
+ * and, once a run has been made, its setup and cleanup as measured (ov).
+ * With a precision target the total is the most runs the series can
+ * take, and so is the time left.  No time with --run-once, whose runs
+ * have no planned length.
  */
 static void print_position(FILE *out, const struct run_plan *base, const struct sweep_plan *sp,
-			   unsigned k, unsigned count_i, unsigned r)
+			   unsigned k, unsigned count_i, unsigned r, const struct overhead *ov)
 {
 	unsigned total = sp->nprocs * sp->repeat;
 	/* this run, the rest at this count, every run of the counts after */
 	unsigned left = sp->repeat - r + 1 + (sp->nprocs - count_i - 1) * sp->repeat;
 	const char *most = sp->precision > 0 ? "at most " : "";
+	double secs = (double)left * (base->warmup + base->timelimit) + (double)(left - 1) * sp->settle;
 	char t[32];
 
 	if (total < 2)
 		return;
+	for (unsigned i = count_i; ov->n > 0 && i < sp->nprocs; i++)
+		secs += (i == count_i ? sp->repeat - r + 1 : sp->repeat) * overhead_at(ov, sp->procs[i]);
 	fprintf(out, "Run %u of %s%u: %u client%s, repeat %u of %s%u", k, most, total,
 		sp->procs[count_i], sp->procs[count_i] == 1 ? "" : "s", r, most, sp->repeat);
 	if (base->run_once)
 		fprintf(out, "; no time left to tell (--run-once)\n");
 	else
-		fprintf(out, "; %sabout %s left (warmup + time limit + settle per run)\n", most,
-			series_duration(t, (unsigned long)left * (base->warmup + base->timelimit) +
-					      (unsigned long)(left - 1) * sp->settle));
+		fprintf(out, "; %sabout %s left (warmup + time limit + settle per run, %s)\n", most,
+			series_duration(t, (unsigned long)(secs + 0.5)),
+			ov->n > 0 ? "setup and cleanup as the runs so far took them"
+				  : "setup and cleanup on top, not measured yet");
 	fflush(out);
+}
+
+/* --prepare's or --cleanup's command (what) around run k of procs
+ * clients, repeat r; EXIT_OK, else it says why the sweep stops after done
+ * runs and returns EXIT_RUN_FAILED, or 128 + the signal that came. */
+static int run_command(const char *what, const char *cmd, unsigned procs, unsigned k,
+		       unsigned r, unsigned done, unsigned total)
+{
+	char np[16], kk[16], rr[16];
+
+	if (!cmd)
+		return EXIT_OK;
+	snprintf(np, sizeof(np), "%u", procs);
+	snprintf(kk, sizeof(kk), "%u", k);
+	snprintf(rr, sizeof(rr), "%u", r);
+	const char *env[] = { "DBENCH_NPROCS", np, "DBENCH_RUN", kk, "DBENCH_REPEAT", rr, NULL };
+	char *why = series_command(NULL, cmd, env);
+	int sig = driver_interrupt();
+	if (!sig && why)
+		say("--%s failed %s run %u (%u client%s, repeat %u): %s: the sweep stops after %u"
+		    " of %u runs\n", what, strcmp(what, "prepare") == 0 ? "before" : "after", k,
+		    procs, procs == 1 ? "" : "s", r, why, done, total);
+	talloc_free(why);
+	return sig ? 128 + sig : why ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
+/* Run k of the series (procs[i], repeat r) with its commands around it;
+ * its exit status, its document added to runs; *stop when a command
+ * failed. */
+static int run_one(const struct run_plan *base, const struct sweep_plan *sp, json_t *runs,
+		   unsigned *repeat_of, unsigned i, unsigned r, unsigned k, bool *stop)
+{
+	struct run_plan plan = *base;
+	json_t *doc = NULL;
+	unsigned total = sp->nprocs * sp->repeat, done = json_array_size(runs);
+	int rc = run_command("prepare", sp->prepare, sp->procs[i], k, r, done, total);
+
+	*stop = rc != EXIT_OK;
+	if (*stop)
+		return rc;
+	plan.nclients = sp->procs[i];
+	plan.bopts.nclients = plan.nclients;
+	plan.json_path = NULL;
+	plan.result_doc = &doc;
+	plan.series_position = k;
+	plan.series_runs = total;
+	rc = driver_run(&plan);
+	if (driver_is_client())
+		return rc;	/* a client process, on its way out */
+	if (doc) {
+		repeat_of[json_array_size(runs)] = r;
+		json_array_append_new(runs, doc);
+	}
+	int crc = run_command("cleanup", sp->cleanup, sp->procs[i], k, r, done + 1, total);
+	*stop = crc != EXIT_OK;
+	return rc == EXIT_OK || rc == EXIT_RUN_FAILED ? (*stop ? crc : rc) : rc;
 }
 
 /* Every run in order; returns the worst exit status and fills runs. */
@@ -628,33 +726,32 @@ static int run_all(const struct run_plan *base, const struct sweep_plan *sp, jso
 {
 	int worst = EXIT_OK;
 	unsigned k = 0;
+	struct overhead ov = { 0 };
 
 	for (unsigned i = 0; i < sp->nprocs; i++) {
 		for (unsigned r = 1; r <= sp->repeat; r++) {
-			struct run_plan plan = *base;
-			json_t *doc = NULL;
-			plan.nclients = sp->procs[i];
-			plan.bopts.nclients = plan.nclients;
-			plan.json_path = NULL;
-			plan.result_doc = &doc;
-			if (json_array_size(runs) > 0)
+			double began = series_now_s();
+			size_t before = json_array_size(runs);
+			if (before > 0)
 				series_rest(sp->settle, sp->drop_caches);
-			print_position(text, base, sp, ++k, i, r);
-			plan.series_position = k;
-			plan.series_runs = sp->nprocs * sp->repeat;
-			int rc = driver_run(&plan);
+			if (driver_interrupt())
+				return 128 + driver_interrupt();
+			print_position(text, base, sp, ++k, i, r, &ov);
+			bool stop = false;
+			int rc = run_one(base, sp, runs, repeat_of, i, r, k, &stop);
 			if (driver_is_client())
-				return rc;	/* a client process, on its way out */
-			if (doc) {
-				repeat_of[json_array_size(runs)] = r;
-				json_array_append_new(runs, doc);
-			}
+				return rc;
 			if (rc == EXIT_BAD_INPUT && json_array_size(runs) > 0)
 				return EXIT_RUN_FAILED;	/* e.g. the target went away mid-sweep */
 			if (rc > 128 || rc == EXIT_BAD_INPUT)	/* 128 + a signal */
 				return rc;
+			if (stop)	/* --prepare or --cleanup failed */
+				return rc > 128 ? rc : EXIT_RUN_FAILED;
 			if (rc != EXIT_OK)
 				worst = EXIT_RUN_FAILED;
+			if (rc == EXIT_OK && !base->run_once)
+				overhead_add(&ov, sp->procs[i], series_now_s() - began -
+					     (before > 0 ? sp->settle : 0) - base->warmup - base->timelimit);
 			print_progress(text, runs, sp->procs[i], r, sp);
 			if (sp->precision > 0 && precise(runs, sp->procs[i], sp->precision))
 				break;
@@ -710,6 +807,7 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		return EXIT_RUN_FAILED;
 	}
 	plan.text_on_stderr = json_stdout;
+	driver_catch_signals();	/* between runs too: the summary of those made */
 	/* its files, then its clock and targets as a run checks them: a series
 	 * (refused under mpirun) stops before its first run, as a run would
 	 * (exit 2) */

@@ -37,12 +37,79 @@ end
 begin "each run of a sweep says which of how many it is, and the time left as planned"
 out=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=1 -t 1 --warmup=1 --backend=null -q -D "$T/d"); rc=$?
 expect_status $rc 0
-# 2 s a run, 1 s of settle between runs
-expect_eq "$(printf '%s\n' "$out" | grep '^Run ' | sed 's/ (warmup + time limit + settle per run)$//')" \
-"Run 1 of 4: 1 client, repeat 1 of 2; about 11 s left
-Run 2 of 4: 1 client, repeat 2 of 2; about 8 s left
-Run 3 of 4: 2 clients, repeat 1 of 2; about 5 s left
-Run 4 of 4: 2 clients, repeat 2 of 2; about 2 s left" "the Run lines"
+# 2 s a run, 1 s of settle between runs; from the second run on, the
+# setup and cleanup the runs took on top (a few tenths of a second each
+# here, more on a busy machine: at least the plan, never less)
+runs=$(printf '%s\n' "$out" | grep '^Run ')
+expect_eq "$(printf '%s\n' "$runs" | head -n 1)" \
+	"Run 1 of 4: 1 client, repeat 1 of 2; about 11 s left (warmup + time limit + settle per run, setup and cleanup on top, not measured yet)" \
+	"the first Run line"
+printf '%s\n' "$runs" | sed 1d | sed -E 's/ (about ([0-9]+ min )?[0-9]+ s left)//' >"$T/runs"
+expect_eq "$(cat "$T/runs")" \
+"Run 2 of 4: 1 client, repeat 2 of 2; (warmup + time limit + settle per run, setup and cleanup as the runs so far took them)
+Run 3 of 4: 2 clients, repeat 1 of 2; (warmup + time limit + settle per run, setup and cleanup as the runs so far took them)
+Run 4 of 4: 2 clients, repeat 2 of 2; (warmup + time limit + settle per run, setup and cleanup as the runs so far took them)" \
+	"the later Run lines"
+planned="8 5 2"
+for s in $(printf '%s\n' "$runs" | sed 1d | sed -nE 's/.*about ([0-9]+) s left.*/\1/p'); do
+	set -- $planned
+	[ "$s" -ge "$1" ] || fail "said $s s left where the plan alone leaves $1"
+	shift; planned="$*"
+done
+end
+
+begin "the time left counts the setup and cleanup the runs so far took (here a 2 s --prepare)"
+pout=$("$DBENCH" --sweep=1 --repeat=3 --settle=0 -t 1 --warmup=0 --backend=null -q -D "$T/d" \
+	--prepare='sleep 2' 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$pout" '^Run 1 of 3: 1 client, repeat 1 of 3; about 3 s left '
+# 2 runs of 1 s and at least 2 s of --prepare each: 6 s at least (4 s
+# is not wrong only when the prepare is forgotten)
+left=$(printf '%s\n' "$pout" | sed -nE 's/^Run 2 of 3: .*; about ([0-9]+) s left .*/\1/p')
+[ "${left:-0}" -ge 6 ] || fail "run 2 said ${left:-no} s left, want 6 s at least"
+end
+
+begin "--prepare and --cleanup run around every run, the count, run and repeat in their environment"
+pout=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=0 --run-once --backend=null -q -D "$T/d" \
+	--prepare='echo "prepare $DBENCH_NPROCS $DBENCH_RUN $DBENCH_REPEAT"' \
+	--cleanup='echo "cleanup $DBENCH_NPROCS $DBENCH_RUN $DBENCH_REPEAT"' --json="$T/pc.json" 2>&1); rc=$?
+expect_status $rc 0
+expect_eq "$(printf '%s\n' "$pout" | grep -E '^(prepare|cleanup|Throughput) ' | sed -E 's/^Throughput .*  ([0-9]+) procs$/run \1/')" \
+"prepare 1 1 1
+run 1
+cleanup 1 1 1
+prepare 1 2 2
+run 1
+cleanup 1 2 2
+prepare 2 3 1
+run 2
+cleanup 2 3 1
+prepare 2 4 2
+run 2
+cleanup 2 4 2" "the order"
+expect_eq "$(jq -c '.sweep | [.prepare, .cleanup]' "$T/pc.json")" \
+	'["echo \"prepare $DBENCH_NPROCS $DBENCH_RUN $DBENCH_REPEAT\"","echo \"cleanup $DBENCH_NPROCS $DBENCH_RUN $DBENCH_REPEAT\""]' \
+	"sweep.prepare and sweep.cleanup"
+end
+
+begin "a --prepare or --cleanup that fails stops the sweep: exit 1, the reason, the runs made kept"
+pout=$("$DBENCH" --sweep=1,2 --repeat=2 --settle=0 --run-once --backend=null -q -D "$T/d" \
+	--prepare='[ "$DBENCH_RUN" -lt 3 ]' --json="$T/pf.json" 2>&1); rc=$?
+expect_status $rc 1
+expect_match "$pout" '^dbench: --prepare failed before run 3 \(2 clients, repeat 1\): exit status 1: the sweep stops after 2 of 4 runs$'
+expect_eq "$(jq '.runs | length' "$T/pf.json")" 2 "runs kept"
+pout=$("$DBENCH" --sweep=1,2 --settle=0 --run-once --backend=null -q -D "$T/d" \
+	--cleanup='kill -9 $$' --json="$T/cf.json" 2>&1); rc=$?
+expect_status $rc 1
+expect_match "$pout" '^dbench: --cleanup failed after run 1 \(1 client, repeat 1\): killed by signal 9 \(Killed\): the sweep stops after 1 of 2 runs$'
+expect_eq "$(jq '.runs | length' "$T/cf.json")" 1 "runs kept"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+err=$("$DBENCH" --backend=null --run-once -D "$T/d" --prepare=true 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --settle, --drop-caches, --prepare and --cleanup go with --sweep, --repeat, --precision, --csv or --plot"
+err=$("$DBENCH" --backend=null --run-once -D "$T/d" --sweep=1 --cleanup= 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --cleanup needs a command"
 end
 
 begin "the sweep document holds every run and a summary per count"
@@ -134,7 +201,7 @@ expect_eq "$(jq '.runs | length' "$T/single.json")" 1 "runs in the document"
 expect_eq "$(grep -c "class='point'" "$T/single.svg")" 2 "points (1 count x 2 panels)"
 err=$("$DBENCH" --backend=null --run-once -D "$T/d" --settle=1 2 2>&1); rc=$?
 expect_status $rc 2
-expect_eq "$err" "dbench: --settle and --drop-caches go with --sweep, --repeat, --precision, --csv or --plot"
+expect_eq "$err" "dbench: --settle, --drop-caches, --prepare and --cleanup go with --sweep, --repeat, --precision, --csv or --plot"
 end
 
 begin "--plot=p.png: SVG is all it draws, so a PNG (JPEG, PDF ...) name is refused before any run"
