@@ -136,11 +136,17 @@ void targets_clean_leftovers(struct driver *d)
 }
 
 /* Remove DIR/clients where the clients left it empty, once: the targets
- * are not closed again. */
+ * are not closed again.  A local target whose leftovers could not all be
+ * reached (a link planted at a client's directory) still has the empty
+ * directories of the clients that cleaned up removed: that reaches no
+ * server and removes nothing else (localdir_close()). */
 void targets_close(struct driver *d)
 {
+	bool local = d->plan->backend->local_clients_fd != NULL;
+
 	for (unsigned i = 0; d->targets && i < d->plan->ndirs; i++) {
-		bool left = left_alone(d, i);	/* its files are, said so */
+		/* its files are, said so */
+		bool left = local ? killed_on(d, i) : left_alone(d, i);
 		int err = d->targets[i] && !left ? d->plan->backend->target_close(d->targets[i]) : 0;
 		if (err)
 			say("cannot remove '%s/clients': %s\n",
