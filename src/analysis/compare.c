@@ -444,6 +444,22 @@ static size_t print_replayed(FILE *out, const struct rundoc *a, const struct run
 
 /* Where the evidence is weak, and the runs far from their group: a
  * "Warning:" line each; their number. */
+/* Three documents or more, each a single run at every count: most likely
+ * the runs of two set-ups, each file judged alone against the first where
+ * the user meant two pooled sides. */
+static void print_pool_hint(FILE *out, const struct rundoc *const *docs, size_t ndocs)
+{
+	if (ndocs < 3)
+		return;
+	for (size_t k = 0; k < ndocs; k++)
+		for (size_t i = 0; i < docs[k]->ngroups; i++)
+			if (docs[k]->groups[i].nruns > 1)
+				return;
+	fprintf(out, "Note: each file is a side of its own, judged alone against A; to pool"
+		" the runs of two set-ups into two sides, put -- between them: dbench compare"
+		" A1.json A2.json -- B1.json B2.json\n");
+}
+
 static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 			      const struct compare_options *opt)
 {
@@ -464,6 +480,7 @@ static size_t report_warnings(FILE *out, const struct rundoc *const *docs, size_
 			weak += why != NULL;
 		}
 	}
+	print_pool_hint(out, docs, ndocs);
 	bool judged = true;
 	for (size_t k = 0; k < ndocs; k++)
 		for (size_t i = 0; i < docs[k]->ngroups; i++) {
@@ -1070,8 +1087,8 @@ int compare_main(int argc, const char **argv)
 	dashes = words_before_dashes(argc, argv, args);
 	pc = poptGetContext(args[0], dashes, args, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]\n"
-			       "   or: compare [OPTION...] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
-			       "   or: compare [OPTION...] AB.json  (a dbench ab document)");
+			       "   or: dbench compare [OPTION...] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
+			       "   or: dbench compare [OPTION...] AB.json  (a dbench ab document)");
 	while ((opt_id = poptGetNextOpt(pc)) > 0)
 		fail_given |= opt_id == 'f';
 	const char **before = poptGetArgs(pc);

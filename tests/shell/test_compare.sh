@@ -39,6 +39,10 @@ printf '%s\n' "$out" | grep -q 'A\.json B\.json' ||
 	fail "'dbench compare --help' shows no compare usage: is compare wired into main.c?"
 expect_match "$out" '--fail-above=PCT'
 expect_match "$out" '--alpha=P'
+# each form of the usage a command line a user can type as shown
+expect_match "$out" '^Usage: dbench compare \[OPTION\.\.\.\] A\.json B\.json'
+expect_match "$out" '^   or: dbench compare \[OPTION\.\.\.\] A1\.json .* -- B1\.json'
+expect_match "$out" '^   or: dbench compare \[OPTION\.\.\.\] AB\.json'
 end
 
 begin "two runs of one machine: no environment differences, exit 0"
@@ -262,6 +266,13 @@ expect_no_match "$out" '^Regression'
 expect_match "$out" '^  \(1 row untested: a side has a single run there, and a test needs 2 runs a side at least \(--repeat=2\)\)$'
 expect_match "$out" '^  \(none of the [0-9]+ rows could be tested: a side has a single run there, and a test needs 2 runs a side at least \(--repeat=2\); --all shows them\)$'
 expect_no_match "$out" 'no significant change in any'
+expect_no_match "$out" '^Note: each file is a side of its own'
+# single runs of two set-ups given without --: each file is judged alone,
+# and the report says how to pool them
+jq '.result.throughput_mb_s = 98' "$T/r1.json" >"$T/one-c.json"
+out=$(compare "$T/one-a.json" "$T/one-c.json" "$T/one-b.json"); rc=$?
+expect_rc $rc 0
+expect_match "$out" '^Note: each file is a side of its own, judged alone against A; to pool the runs of two set-ups into two sides, put -- between them: dbench compare A1\.json A2\.json -- B1\.json B2\.json$'
 end
 
 # sweep_wb OUT RATIO...: a sweep document of copies of r1.json, one run per
@@ -349,6 +360,8 @@ expect_match "$out" '^ +1 +A +3 +100\.000 +110\.000 +90\.000 +- +- +- +baseline$
 expect_match "$out" '^ +1 +B +3 +70\.000 +72\.000 +68\.000 +-30\.00% +[<0-9.]+ +\[-[0-9.]+, -[0-9.]+\] +slower$'
 expect_match "$out" '^ +1 +C +3 +101\.000 +111\.000 +91\.000 +\+1\.00% +[0-9.]+ +\[-[0-9.]+, [0-9.]+\] +no significant change$'
 expect_match "$(compare --all "$T/a.json" "$T/slow.json" "$T/c.json")" '^ +1  ReadX +C +3/3 '
+# three series are meant as three sides: no word of pooling
+expect_no_match "$out" '^Note: each file is a side of its own'
 end
 
 begin "--fail-above judges each document against the first: exit 3, the slower one named"

@@ -46,6 +46,36 @@ for b in $("$DBENCH" -B no-such-backend 1 2>&1 | grep -oE "'[a-z0-9]+'" | tr -d 
 done
 end
 
+# man_section NAME: the rendered dbench.1's section NAME, its heading to the next
+man1=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
+man_section() {
+	printf '%s\n' "$man1" | awk -v h="$1" '/^[A-Z][A-Z -]*$/ { on = ($0 == h) } on'
+}
+
+begin "each subcommand's --help options are in the section that describes it"
+# a whole-page grep finds --runs, --alpha or --all anywhere; each
+# subcommand's options must be where its user reads
+for c in "ab|COMPARING TWO SET-UPS" "compare|COMPARING RESULTS" \
+	"record|RECORDING A PROGRAM" "convert|RECORDING A PROGRAM"; do
+	sub=${c%%|*} text=$(man_section "${c#*|}")
+	[ -n "$text" ] || fail "no section ${c#*|}"
+	for o in $("$DBENCH" "$sub" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+		[ "$o" = --help ] || printf '%s\n' "$text" | grep -q -- "$o" ||
+			fail "dbench $sub's $o is not in ${c#*|}"
+	done
+done
+end
+
+begin "EXIT STATUS names every status compare and ab end with, and what each means"
+text=$(man_section "EXIT STATUS")
+for w in '^       3  ' '^       4  ' 'dbench +ab' 'inconclusive' 'fail-above'; do
+	printf '%s\n' "$text" | grep -Eq -- "$w" || fail "EXIT STATUS lacks $w"
+done
+# 3 is compare's and ab's both, and wins over 4 when both apply
+printf '%s\n' "$text" | awk '/^       4  / { exit } /^       3  / { on = 1 } on' | grep -Eq 'dbench +ab' ||
+	fail "the entry for 3 does not name dbench ab"
+end
+
 begin "tbench_srv.1 renders cleanly and documents every option that --help lists"
 TBENCH_SRV=$(dirname "$DBENCH")/tbench_srv
 warnings=$(groff -man -ww -Tutf8 "$TOP/man/tbench_srv.1" 2>&1 >/dev/null)
