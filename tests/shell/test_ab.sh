@@ -152,11 +152,17 @@ EOF
 		fail "a difference between identical targets, the load unnamed: $verdict"
 	fi
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] || fail "exit status $rc: $verdict"
-	# the hog was seen: the clients waited longer for a CPU in its runs
-	jq -e '[.runs[].host.cpu_wait_pct] as $w |
-		($w[2:5] | add / 3) > (($w[0:2] + $w[5:]) | add / 5)' "$T/hog.json" \
-		>/dev/null || fail "the hog's runs did not wait longer: $(jq -c \
-		'[.runs[].host.cpu_wait_pct]' "$T/hog.json")"
+	# the hog was seen: the clients waited longer for a CPU in its runs;
+	# unless the runs without it already waited more than half their time
+	# (a shared machine at a load of 100 on 2 CPUs: 90 %), where a busy
+	# loop a CPU more is lost in the crowd and cannot show
+	waits=$(jq -c '[.runs[].host.cpu_wait_pct]' "$T/hog.json")
+	if printf '%s\n' "$waits" | jq -e '(.[0:2] + .[5:]) | add / 5 > 50' >/dev/null; then
+		echo "# the machine was saturated without the hog (waits $waits): its effect cannot show"
+	else
+		printf '%s\n' "$waits" | jq -e '(.[2:5] | add / 3) > ((.[0:2] + .[5:]) | add / 5)' \
+			>/dev/null || fail "the hog's runs did not wait longer: $waits"
+	fi
 	expect_match "$out" '^Machine, the mean over each side.s runs'
 fi
 end
