@@ -44,6 +44,11 @@ struct ab_plan {
  * than one at any point. */
 void ab_order(unsigned char *order, unsigned runs, bool random, uint64_t seed);
 
+/* The line after a message about side s's run (0 A, 1 B), naming whose it
+ * was: "(in side B's run: the shared options and --b='-t 0')"; opts as
+ * masked for the record. */
+void ab_say_side(int s, const char *opts);
+
 /* Run the series: a's plan for side A's runs, b's for B's (the same
  * NPROCS), as ap says.  Prints each run's usual output and the report;
  * returns compare's exit status (0, 3 with --fail-above, 4 where the

@@ -8,7 +8,10 @@
  *     name holds "user" (--smb-user, and misspellings of it), an
  *     abbreviation of --smb-user down to --smb-u, or smbclient's -U;
  *   - the password of a URL's user:password@ (or user%password@), in any
- *     word or text: "//bob:Secret@host/share", "nfs://bob:Secret@host/x".
+ *     word or text: "//bob:Secret@host/share", "nfs://bob:Secret@host/x";
+ *   - either of those in a command line held by one word, as dbench ab's
+ *     --a='-D x --smb-user=bob%Secret' (each of its blank-separated words,
+ *     a quoted part one word, is masked as a word of its own).
  * Each is replaced by SECRET_MASK, whatever its length.
  *
  * A credentials file's lines and the environment ($PASSWD) are never

@@ -190,8 +190,7 @@ static bool side_plan(TALLOC_CTX *ctx, int s, const char *opts, const char **com
 	else if (cli->action != CLI_EXIT || cli->exit_code == EXIT_OK)
 		say("--a and --b take the options of a run, not --help, --version or"
 		    " --check-loadfile\n");
-	say("(in side %s's run: the shared options and --%c='%s')\n", s ? "B" : "A", "ab"[s],
-	    *text ? *text : "?");
+	ab_say_side(s, *text ? *text : "?");
 	return false;
 }
 

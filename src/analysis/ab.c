@@ -24,6 +24,12 @@
 
 static const char *const side_name[2] = { "A", "B" };
 
+void ab_say_side(int s, const char *opts)
+{
+	say("(in side %s's run: the shared options and --%c='%s')\n", side_name[s], "ab"[s],
+	    opts && *opts ? opts : "");
+}
+
 /* ---- the order ---- */
 
 /* splitmix64: a small generator whose sequence the seed alone decides. */
@@ -208,7 +214,12 @@ int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_p
 		say("cannot write JSON to '%s': %s\n", ap->json_path, outfile_strerror(err));
 	/* both sides' clocks and targets, before the first run, as a run
 	 * checks its own: a series stops there rather than in its third run */
-	if (err || !driver_check_start(&pa) || !driver_check_start(&pb)) {
+	bool ok = !err && driver_check_start(&pa);
+	if (!ok && !err)
+		ab_say_side(0, ap->a_options);
+	if (ok && !(ok = driver_check_start(&pb)))
+		ab_say_side(1, ap->b_options);
+	if (!ok) {
 		free(s.order);
 		json_decref(s.runs);
 		return EXIT_BAD_INPUT;

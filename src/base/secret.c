@@ -91,7 +91,9 @@ static const char *secret_mask_percent(TALLOC_CTX *mem_ctx, const char *word,
 	return talloc_asprintf(mem_ctx, "%.*s" SECRET_MASK, (int)(pct + 1 - word), word);
 }
 
-const char *secret_mask_word(TALLOC_CTX *mem_ctx, const char *word, const char *prev)
+/* secret_mask_word() for a word of its own: the word itself when nothing
+ * is masked, NULL when out of memory. */
+static const char *secret_mask_flat(TALLOC_CTX *mem_ctx, const char *word, const char *prev)
 {
 	size_t n, pn;
 	const char *name = secret_option_name(word, &n);
@@ -106,6 +108,71 @@ const char *secret_mask_word(TALLOC_CTX *mem_ctx, const char *word, const char *
 	if (!url)
 		return NULL;
 	return strcmp(url, word) == 0 ? word : url;
+}
+
+/* Where the word of a command line starting at p ends: at a blank, a
+ * quote running to its match. */
+static const char *secret_inner_end(const char *p)
+{
+	char quote = 0;
+
+	for (; *p; p++) {
+		if (quote)
+			quote = *p == quote ? 0 : quote;
+		else if (*p == '\'' || *p == '"')
+			quote = *p;
+		else if (*p == ' ' || *p == '\t')
+			break;
+	}
+	return p;
+}
+
+/* `word` with each word of the command line `text` (its tail) masked as a
+ * word of its own, the blanks between them kept; NULL when out of memory. */
+static char *secret_mask_inner(TALLOC_CTX *mem_ctx, const char *word, const char *text)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	char *out = talloc_strndup(mem_ctx, word, (size_t)(text - word));
+	const char *prev = NULL, *p = text;
+
+	while (out && tmp && *p) {
+		size_t blanks = strspn(p, " \t");
+		out = talloc_strndup_append(out, p, blanks);
+		p += blanks;
+		if (!*p || !out)
+			break;
+		const char *end = secret_inner_end(p);
+		char *inner = talloc_strndup(tmp, p, (size_t)(end - p));
+		const char *m = inner ? secret_mask_flat(tmp, inner, prev) : NULL;
+		if (!m) {
+			TALLOC_FREE(out);
+			break;
+		}
+		out = talloc_strdup_append(out, m);
+		prev = inner;
+		p = end;
+	}
+	if (!tmp)
+		TALLOC_FREE(out);
+	talloc_free(tmp);
+	return out;
+}
+
+const char *secret_mask_word(TALLOC_CTX *mem_ctx, const char *word, const char *prev)
+{
+	size_t n;
+	const char *masked = secret_mask_flat(mem_ctx, word, prev);
+	const char *name = masked ? secret_option_name(masked, &n) : NULL;
+	const char *value = name && name[n] == '=' ? name + n + 1 : masked;
+
+	/* a command line within a word: dbench ab's --a='-D x --smb-user=U%P',
+	 * or the word after --a */
+	if (!value || (value[0] != '-' && !strpbrk(value, " \t")))
+		return masked;
+	char *inner = secret_mask_inner(mem_ctx, masked, value);
+	if (!inner)
+		return NULL;
+	return strcmp(inner, word) == 0 ? word : inner;
 }
 
 /* ---- the process's argument area ---- */

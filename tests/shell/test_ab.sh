@@ -35,6 +35,11 @@ done
 # a side's error says whose it was
 err=$("$DBENCH" ab --a= --b='-t 0' $quick -D "$T/a" 1 2>&1 >/dev/null)
 expect_match "$err" "^dbench: \\(in side B's run: the shared options and --b='-t 0'\\)\$"
+# so does one whose target the check before the first run refuses
+err=$("$DBENCH" ab --a="-D $T/a" --b="-D $T/nosuch" $quick 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot use directory '$T/nosuch': No such file or directory
+dbench: (in side B's run: the shared options and --b='-D $T/nosuch')" "the messages"
 expect_eq "$(ls -A "$T/a")" "" "left in the target"
 end
 

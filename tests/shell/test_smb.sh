@@ -169,6 +169,24 @@ grep -q -- "$SMB_PASS" "$T/ps.json" "$T/ps.out" && fail "the password was printe
 share_empty
 end
 
+begin "dbench ab over SMB: a password among a side's options shows nowhere, ps included"
+"$DBENCH" ab --runs=1 --settle=0 --backend=smb --smb-share="$SMB_URL" -c "$T/short.txt" -t 4 \
+	--warmup 0 -q --a="--smb-user=$SMB_USER%$SMB_PASS" \
+	--b="--smb-protocol=SMB3_00 --smb-user=$SMB_USER%$SMB_PASS" --json="$T/ab.json" 1 \
+	>"$T/ab.out" 2>&1 &
+pid=$!
+sleep 2
+ps -o args= -p "$pid" >"$T/ps.txt"
+grep -q -- "--a=--smb-user=$SMB_USER%" "$T/ps.txt" || fail "not the series' command: $(cat "$T/ps.txt") $(head -n 5 "$T/ab.out")"
+grep -q -- "$SMB_PASS" "$T/ps.txt" && fail "ps shows the password: $(cat "$T/ps.txt")"
+tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$SMB_PASS" && fail "/proc/PID/cmdline holds it"
+wait "$pid"; rc=$?
+expect_status $rc 0
+expect_match "$(cat "$T/ab.out")" "^Run 2 of 2: side B \\(--smb-protocol=SMB3_00 --smb-user=$SMB_USER%\\*\\*\\*\\)"
+grep -q -- "$SMB_PASS" "$T/ab.out" "$T/ab.json" && fail "the password was printed or recorded"
+share_empty
+end
+
 begin "a wrong password: exit 2 with the server's reason, before any client starts"
 out=$("$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%not-$SMB_PASS" \
 	-t 2 1 2>&1); rc=$?

@@ -55,6 +55,21 @@ static void a_user_options_password_is_masked_however_spelt(void **state)
 	word(state, "//bob:pw@h/s", "--smb-share", "//bob:***@h/s");
 }
 
+static void a_command_line_within_a_word_has_each_of_its_words_masked(void **state)
+{
+	/* dbench ab's --a=OPTIONS and --b=OPTIONS: what ps shows of them */
+	word(state, "--a=--smb-user=bob%Secret", NULL, "--a=--smb-user=bob%***");
+	word(state, "--b=-D /x --smb-user=bob%Secret -F", NULL,
+	     "--b=-D /x --smb-user=bob%*** -F");
+	word(state, "--a=-U  bob%Secret\t-s", NULL, "--a=-U  bob%***\t-s");
+	word(state, "--b=--smb-share=//u:Secret@h/s -F", NULL, "--b=--smb-share=//u:***@h/s -F");
+	/* the word after a separate --a, and a quoted password with a blank */
+	word(state, "--smb-user bob%Secret -F", "--a", "--smb-user bob%*** -F");
+	/* read as one option word, the user option's: all after its '%' */
+	word(state, "-D /x --smb-user='bob%Sec ret' -F", "--b", "-D /x --smb-user='bob%***");
+	word(state, "--a=--smb-user=\"b%Sec ret\"", NULL, "--a=--smb-user=\"b%***");
+}
+
 static void other_words_are_left_as_they_are(void **state)
 {
 	const char *w = "--label=50% fill";
@@ -65,6 +80,11 @@ static void other_words_are_left_as_they_are(void **state)
 	word(state, "--smb-user=alice", NULL, "--smb-user=alice");	/* no password */
 	word(state, "4", "--smb-user=u%p", "4");		/* a joined value took it */
 	word(state, "-t", "--smb-user", "-t");
+	/* a command line within a word, with no password in it */
+	w = "--b=-D /x -F --label=5% more";
+	assert_ptr_equal(secret_mask_word(fixture_ctx(state), w, NULL), w);
+	w = "--a=--smb-user=alice";
+	assert_ptr_equal(secret_mask_word(fixture_ctx(state), w, NULL), w);
 }
 
 /* A process's argument area as execve lays it out: the words one after
@@ -159,6 +179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(a_urls_password_is_masked_wherever_it_is),
 		T(a_user_options_password_is_masked_however_spelt),
+		T(a_command_line_within_a_word_has_each_of_its_words_masked),
 		T(other_words_are_left_as_they_are),
 		T(ps_shows_one_mask_whatever_the_passwords_length),
 		T(words_the_area_has_no_room_for_are_left_out),
