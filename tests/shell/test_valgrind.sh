@@ -6,7 +6,8 @@
 # probe are forked, so a run of N clients leaves N + 1 logs, one more with
 # --probe).  A log passes when it ends with "ERROR SUMMARY: 0 errors" and
 # names no definitely, indirectly or possibly lost bytes; a failure prints
-# the first offending record's stack as comments.  Skipped where valgrind
+# the first offending record's stack as comments.  What shared libraries'
+# constructors allocate at load is theirs (valgrind.supp).  Skipped where valgrind
 # is missing or $DBENCH is a sanitizer build (valgrind cannot run ASan,
 # MSan or TSan binaries).
 . "$TOP/tests/shell/lib.sh"
@@ -33,6 +34,7 @@ vg() {
 	mkdir -p "$T/$run"
 	valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible \
 		--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
+		--suppressions="$TOP/tests/shell/valgrind.supp" \
 		--trace-children=yes --child-silent-after-fork=no --num-callers=30 \
 		--log-file="$T/$run/vg.%p" "$DBENCH" "$@" >"$T/$run.out" 2>&1
 }
