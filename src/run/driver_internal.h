@@ -171,8 +171,10 @@ int procs_interrupt_signal(void);
  * those forked.  In a child it returns false with procs.in_child. */
 bool procs_fork_clients(struct driver *d);
 /* Wait until every client and the probe is set up, calling each_second
- * (if not NULL) with how many clients are, once a second; false on a
- * failure or an interrupt first. */
+ * (if not NULL) with how many clients are, once a second, and in the
+ * dbench4 layout at the first look too when some are not (4.0's "1 of 2
+ * processes prepared for launch" before "2 of 2"); false on a failure or
+ * an interrupt first. */
 bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready));
 /* Reap exited processes, noting the first failure; block for one if asked. */
 void procs_reap(struct driver *d, bool block);

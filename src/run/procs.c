@@ -502,6 +502,7 @@ void procs_check_slots(struct driver *d)
 bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready))
 {
 	uint64_t next_look = monotonic_ns() + 1000000000u;
+	bool first = d->plan->output_format == OUTPUT_DBENCH4;
 
 	for (;;) {
 		procs_reap(d, false);
@@ -516,6 +517,9 @@ bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, un
 			probes += stats_get(&d->stats->probe[i].state) == CLIENT_READY;
 		if (ready + probes == d->plan->nclients + d->plan->nprobes)
 			return true;
+		if (first && each_second)
+			each_second(d, ready);
+		first = false;
 		if (monotonic_ns() >= next_look) {	/* one held stopped? */
 			procs_enforce_stop(d, &(struct run_clock){ .now = monotonic_ns() });
 			if (each_second)

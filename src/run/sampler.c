@@ -274,8 +274,25 @@ static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev
 	};
 	*prev_bytes = all->bytes;
 	d->sampler.shown = p;
-	if (!d->plan->quiet)
+	/* dbench4: 4.0's cleanup lines count the processes down from those
+	 * still running when the time was up to the 0 of the last line
+	 * (report_progress_end()), which is said once */
+	bool d4_done = p.format == OUTPUT_DBENCH4 && d->sampler.phase == PHASE_STOP && !p.active;
+	if (!d->plan->quiet && !d4_done)
 		report_progress(d->text, &p);
+}
+
+/* dbench4: as the time is up, 4.0's first cleanup line, the processes
+ * running then ("   2  cleanup   3 sec"). */
+static void show_cleanup_start(struct driver *d, uint64_t now)
+{
+	struct progress p = d->sampler.shown;
+
+	if (d->plan->quiet || p.format != OUTPUT_DBENCH4 || !p.active)
+		return;
+	p.phase = "cleanup";
+	p.exec_secs = (unsigned)((now - d->sampler.exec_ns) / 1e9 + 0.5);
+	report_progress(d->text, &p);
 }
 
 /* Enter the execute phase at `now`; nothing has been counted in it yet. */
@@ -426,8 +443,9 @@ static bool exchange(struct driver *d, uint64_t tick, uint64_t now, uint64_t *pr
 			changed = advance(d, now);
 		if (prev_bytes)
 			sample(d, tick, now, prev_bytes);
-		if (prev_bytes && d->sampler.phase != PHASE_STOP)
-			changed = advance(d, now);
+		if (prev_bytes && d->sampler.phase != PHASE_STOP &&
+		    (changed = advance(d, now)) && d->sampler.phase == PHASE_STOP)
+			show_cleanup_start(d, now);
 		order.phase = d->sampler.phase;
 		order.running = d->sampler.all.running;
 	}

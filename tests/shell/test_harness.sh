@@ -100,6 +100,26 @@ expect_match "$d4" '^ Operation      Count    AvgLat    MaxLat$'
 expect_match "$d4" '^ Qpathinfo  +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$'
 end
 
+begin "dbench4: the setup and cleanup lines in 4.0's order and counts"
+# setup_cleanup OUT: its launch and cleanup lines, seconds blanked, a
+# "k of 2" said before all were ready as "<2 of 2"
+setup_cleanup() {
+	printf '%s\n' "$1" | grep -E 'prepared for launch|^releasing clients$|  cleanup ' |
+		sed -E -e 's/[0-9]+ sec$/S sec/' -e 's/^[01] of 2 /<2 of 2 /' -e 's/ +/ /g'
+}
+# 4.0: "1 of 2" (the processes ready as it first looks; not said when
+# both are), "2 of 2", "releasing clients", then cleanup from the 2
+# processes running as the time is up down to 0, each count once
+want="2 of 2 processes prepared for launch S sec
+releasing clients
+ 2 cleanup S sec
+ 0 cleanup S sec"
+expect_eq "$(setup_cleanup "$ref" | sed '1{/^<2 of 2 /d;}')" "$want" "4.0's own"
+expect_eq "$(setup_cleanup "$d4" | sed '1{/^<2 of 2 /d;}')" "$want" "ours"
+expect_eq "$(setup_cleanup "$d4" | grep -c '^<2 of 2 ')" \
+	"$(setup_cleanup "$d4" | head -n 1 | grep -c '^<2 of 2 ')" "a first look's line first, at most"
+end
+
 begin "lkp-tests: throughput, clients, procs, max_latency as from 4.0"
 set -- $(lkp "$ref")
 expect_match "$1" "$NUM"; expect_eq "$2" 2 "4.0 clients"; expect_eq "$3" 2 "4.0 procs"
