@@ -89,7 +89,8 @@ static bool clock_ready(void)
 	return false;
 }
 
-/* A line a second while the clients set up (procs_wait_ready()). */
+/* A line a second while the clients are forked and set up
+ * (procs_fork_clients(), procs_wait_ready()). */
 static void show_setup(struct driver *d, unsigned ready)
 {
 	report_setup(d->text, d->plan, ready, (monotonic_ns() - d->sampler.phase_ns) / 1e9);
@@ -161,12 +162,13 @@ static bool driver_setup(struct driver *d)
 	report_header(d->text, plan, cluster_size());
 	sampler_set_phase(d, PHASE_SETUP, monotonic_ns());
 	d->sampler.realtime = sampler_priority_raise();
-	bool forked = procs_fork_clients(d);
+	void (*progress)(struct driver *, unsigned) = plan->quiet || cluster_mpi() ? NULL
+										: show_setup;
+	bool forked = procs_fork_clients(d, progress);
 	if (d->procs.in_child)
 		return false;
 	uint64_t fork_ns = d->sampler.phase_ns;
-	bool ready = forked && procs_wait_ready(d, plan->quiet || cluster_mpi() ? NULL
-										: show_setup);
+	bool ready = forked && procs_wait_ready(d, progress);
 	d->setup_s = (monotonic_ns() - fork_ns) / 1e9;
 	bool started = sampler_start_together(d, ready);
 	cluster_bound(plan->stop_timeout);	/* no rank waits for a silent one for ever */

@@ -166,10 +166,12 @@ const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err);
 /* How many SIGINT/SIGTERM arrived, and the first one's number. */
 unsigned procs_interrupts(void);
 int procs_interrupt_signal(void);
-/* Fork the client processes and the probe; false when one could not be
- * (the failure noted) or a signal came first: procs.nprocs then counts
- * those forked.  In a child it returns false with procs.in_child. */
-bool procs_fork_clients(struct driver *d);
+/* Fork the client processes and the probe, calling each_second (if not
+ * NULL) with how many clients are set up, once a second while it forks;
+ * false when one could not be (the failure noted) or a signal came first:
+ * procs.nprocs then counts those forked.  In a child it returns false
+ * with procs.in_child. */
+bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, unsigned ready));
 /* Wait until every client and the probe is set up, calling each_second
  * (if not NULL) with how many clients are, once a second, and in the
  * dbench4 layout at the first look too when some are not (4.0's "1 of 2

@@ -354,6 +354,16 @@ static void pin_process(const struct run_plan *plan, unsigned p)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* How many clients are set up and waiting to be released. */
+static unsigned ready_clients(const struct driver *d)
+{
+	unsigned ready = 0;
+
+	for (unsigned i = 0; i < d->plan->nclients; i++)
+		ready += stats_get(&d->stats->slot[i].state) == CLIENT_READY;
+	return ready;
+}
+
 /* Forking ended before client process p (a signal, a fork that failed):
  * those started are still to be reaped, the others never were. */
 static void stop_forking(struct driver *d, TALLOC_CTX *pool, unsigned p)
@@ -365,12 +375,15 @@ static void stop_forking(struct driver *d, TALLOC_CTX *pool, unsigned p)
 
 /*
  * Fork the client processes.  Between two forks the parent writes to no
- * memory a child inherits but its stack: the clients' pool (client.h) is
- * made once, before the first, and each child writes its own copy; the
- * pids go to memory the children do not inherit.
+ * memory a child inherits but its stack (and, once a second, the stdio
+ * buffer of each_second's line, flushed at once): the clients' pool
+ * (client.h) is made once, before the first, and each child writes its
+ * own copy; the pids go to memory the children do not inherit.
  */
-bool procs_fork_clients(struct driver *d)
+bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, unsigned ready))
 {
+	uint64_t next_look = monotonic_ns() + 1000000000u;
+
 	const struct run_plan *plan = d->plan;
 	unsigned k = plan->clients_per_process;
 
@@ -420,6 +433,10 @@ bool procs_fork_clients(struct driver *d)
 		}
 		d->procs.pids[p] = pid;
 		d->procs.running++;
+		if (each_second && monotonic_ns() >= next_look) {
+			each_second(d, ready_clients(d));
+			next_look += 1000000000u;
+		}
 	}
 	talloc_free(pool);	/* the parent's copy, never used */
 	index_pids(d);
@@ -510,9 +527,7 @@ bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, un
 		if (d->failure || interrupted ||
 		    d->procs.running < d->procs.nprocs + d->plan->nprobes)
 			return false;
-		unsigned ready = 0, probes = 0;
-		for (unsigned i = 0; i < d->plan->nclients; i++)
-			ready += stats_get(&d->stats->slot[i].state) == CLIENT_READY;
+		unsigned ready = ready_clients(d), probes = 0;
 		for (unsigned i = 0; i < d->plan->nprobes; i++)
 			probes += stats_get(&d->stats->probe[i].state) == CLIENT_READY;
 		if (ready + probes == d->plan->nclients + d->plan->nprobes)

@@ -194,6 +194,24 @@ after_signal sigexec 143 '^interrupted after [0-9.]+ s of the measured window$'
 expect_match "$out" "$TP"
 end
 
+# Forking a thousand client processes on two CPUs takes seconds, which
+# passed without a line ("1000 clients ready in 3.27 s" after 3 s of
+# silence): the once-a-second count began only once all were forked.
+begin "1000 clients: a line a second counts those prepared while they are forked and set up"
+mkdir -p "$T/prep"
+"$DBENCH" -B null -t 1 --warmup 0 -D "$T/prep" 1000 >"$T/prep.out" 2>&1
+status_of "$T/prep.out" $? 0
+setup=$(sed -n 's/^1000 clients ready in \([0-9.]*\) s$/\1/p' "$T/prep.out")
+lines=$(grep -Ec '^[0-9]+ of 1000 clients prepared, [0-9]+ s$' "$T/prep.out")
+# a line each whole second, but for one that the move from forking to
+# waiting may skip; none is due under 2 s
+want=$(echo "$setup" | awk '{ n = int($1) - 1; print (n > 0 ? n : 0) }')
+echo "# setup $setup s, $lines lines"
+[ "$lines" -ge "$want" ] || fail "setup took $setup s and $lines lines said so, want $want at least"
+awk '/ clients prepared, / { if ($1 < last || $1 > 1000) bad = 1; last = $1 } END { exit bad }' \
+	"$T/prep.out" || fail "the counts go back or past 1000: $(grep prepared "$T/prep.out")"
+end
+
 # After a signal, as after a time limit, a slow client is waited for: its
 # operation in hand outlasts --stop-timeout, but not twice the worst
 # latency the run has seen (all take 2.5 s).  It was killed at the
