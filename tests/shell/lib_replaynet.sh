@@ -10,7 +10,7 @@
 # (fallocate, fsetxattr) and some SMB's client lacks (fsync, link,
 # symlink), between calls both do.
 #
-# replaynet_small RUN DIR: "RUN ARGS..." runs dbench over the backend (a
+# replaynet_small RUN DIR (its variables rn_*, never lib.sh's _n): "RUN ARGS..." runs dbench over the backend (a
 # function of the test's); the small recording at 1 and 4 clients, with
 # --strict and --skip-cleanup, must exit 0 with no outcome difference,
 # leaving each client's file where the recording put it beneath
@@ -67,19 +67,19 @@ EOF
 }
 
 replaynet_small() {
-	for _n in 1 4; do
+	for rn_n in 1 4; do
 		rm -rf "$2/clients"
-		"$1" -c "$T/small.load" --run-once --strict --skip-cleanup --json="$T/small$_n.json" \
-			"$_n" >"$T/small$_n.out" 2>&1
+		"$1" -c "$T/small.load" --run-once --strict --skip-cleanup --json="$T/small$rn_n.json" \
+			"$rn_n" >"$T/small$rn_n.out" 2>&1
 		expect_status $? 0
-		expect_eq "$(jq '[.ops[].errors] | add' "$T/small$_n.json")" 0 "outcome differences"
+		expect_eq "$(jq '[.ops[].errors] | add' "$T/small$rn_n.json")" 0 "outcome differences"
 		expect_eq "$(jq '[.ops[] | .not_supported // 0, .skipped // 0] | add' \
-			"$T/small$_n.json")" 0 "calls not made"
-		expect_eq "$(jq '.ops.getdents64.count' "$T/small$_n.json")" "$((2 * _n))" "listings"
-		for _i in $(seq 1 "$_n"); do
-			_c=$2/clients/client$_i
-			expect_eq "$(stat -c %s "$_c/out/done.txt" 2>&1)" 8192 "client$_i's out/done.txt"
-			[ ! -e "$_c/in" ] && [ ! -e "$_c/out/tmp" ] || fail "client$_i: in/ or out/tmp left"
+			"$T/small$rn_n.json")" 0 "calls not made"
+		expect_eq "$(jq '.ops.getdents64.count' "$T/small$rn_n.json")" "$((2 * rn_n))" "listings"
+		for rn_i in $(seq 1 "$rn_n"); do
+			rn_c=$2/clients/client$rn_i
+			expect_eq "$(stat -c %s "$rn_c/out/done.txt" 2>&1)" 8192 "client$rn_i's out/done.txt"
+			[ ! -e "$rn_c/in" ] && [ ! -e "$rn_c/out/tmp" ] || fail "client$rn_i: in/ or out/tmp left"
 		done
 	done
 	rm -rf "$2/clients"
@@ -91,19 +91,19 @@ replaynet_small() {
 # --check-loadfile for BACKEND, the calls around them made (the rename's
 # DIR/clients/client1/e is there).  DIR/clients is left for the caller.
 replaynet_unsup() {
-	_run=$1 _dir=$2 _backend=$3
+	rn_run=$1 rn_dir=$2 rn_backend=$3
 	shift 3
-	rm -rf "$_dir/clients"
-	"$_run" -c "$T/unsup.load" --run-once --skip-cleanup --json="$T/unsup.json" 1 \
+	rm -rf "$rn_dir/clients"
+	"$rn_run" -c "$T/unsup.load" --run-once --skip-cleanup --json="$T/unsup.json" 1 \
 		>"$T/unsup.out" 2>&1
 	expect_status $? 0
 	expect_eq "$(jq '[.ops[].errors] | add' "$T/unsup.json")" 0 "outcome differences"
 	expect_eq "$(jq '[.ops[].not_supported // 0] | add' "$T/unsup.json")" "$#" "calls not performed"
-	_check=$("$_run" --check-loadfile -c "$T/unsup.load")
-	for _c in "$@"; do
-		expect_match "$(cat "$T/unsup.out")" "^ not supported by the backend, not performed:.* $_c 1(,|\$)"
-		expect_eq "$(jq ".ops.$_c.not_supported" "$T/unsup.json")" 1 "$_c not supported"
-		expect_match "$_check" "^$_c: 1 call not supported by the $_backend backend"
+	rn_check=$("$rn_run" --check-loadfile -c "$T/unsup.load")
+	for rn_c in "$@"; do
+		expect_match "$(cat "$T/unsup.out")" "^ not supported by the backend, not performed:.* $rn_c 1(,|\$)"
+		expect_eq "$(jq ".ops.$rn_c.not_supported" "$T/unsup.json")" 1 "$rn_c not supported"
+		expect_match "$rn_check" "^$rn_c: 1 call not supported by the $rn_backend backend"
 	done
-	[ -f "$_dir/clients/client1/e" ] || fail "the rename after them was not made"
+	[ -f "$rn_dir/clients/client1/e" ] || fail "the rename after them was not made"
 }
