@@ -46,6 +46,7 @@
 
 #include "backend.h"
 #include "backends/dosmatch.h"
+#include "backends/openat2.h"
 #include "backends/sysio.h"
 #include "localdir.h"
 
@@ -187,7 +188,7 @@ static int fileio_openat2(struct backend_client *bc, int base, const char *rel,
 				.resolve = resolve | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
 
 	if (!bc->no_openat2) {
-		long fd = syscall(SYS_openat2, base, rel, &how, sizeof(how));
+		long fd = openat2_retried(base, rel, &how);
 		if (fd >= 0)
 			return (int)fd;
 		if (errno != ENOSYS && errno != EPERM)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "backends/openat2.h"
 #include "backends/sysio.h"
 
 #define SYSIO_INIT_CHUNK (64 * 1024)	/* the least pattern an init file is written from */
@@ -93,7 +94,7 @@ static int sysio_open(struct sysio *s, const char *path, int64_t flags, int64_t 
 	struct open_how how = { .flags = (uint64_t)flags | O_CLOEXEC,
 				.mode = (flags & (O_CREAT | __O_TMPFILE)) ? (uint64_t)mode & 07777 : 0,
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
-	long fd = syscall(SYS_openat2, s->root, *path ? path : ".", &how, sizeof(how));
+	long fd = openat2_retried(s->root, *path ? path : ".", &how);
 
 	return fd < 0 ? -errno : (int)fd;
 }
