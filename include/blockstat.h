@@ -113,8 +113,8 @@ struct blockstat *blockstat_open(TALLOC_CTX *mem_ctx, const char *const *dirs,
  * monotonic clock. */
 void blockstat_read(struct blockstat *bs, uint64_t now_ns);
 
-/* Take the latest reading again, at NOW_NS: the end of the last interval
- * moves to now (a first reading when there is none). */
+/* Take the latest reading's counters again, stamped NOW_NS (a first
+ * reading when there is none). */
 void blockstat_reread(struct blockstat *bs, uint64_t now_ns);
 
 /* Why target directory DIR (an index into blockstat_open()'s DIRS) has no

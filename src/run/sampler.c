@@ -36,7 +36,10 @@ static void host_mark(struct driver *d, struct hostload_reading *r)
 /* The devices' reading that closes the execute window, taken once every
  * client can see that it closed: the operations counted in the window
  * all ended before it.  When the timeline's last point ended the window,
- * its reading is taken again now (sampler.end_ns must be set). */
+ * its reading is taken again, still stamped at the window's end: the
+ * last second's rates are then over the second the timeline shows, and
+ * the seconds add up to the window's figures (sampler.end_ns must be
+ * set). */
 static void disks_close_window(struct driver *d)
 {
 	struct sampler *s = &d->sampler;
@@ -44,7 +47,7 @@ static void disks_close_window(struct driver *d)
 	if (!s->disks)
 		return;
 	if (s->ntimeline && s->last_ns == s->end_ns)
-		blockstat_reread(s->disks, monotonic_ns());
+		blockstat_reread(s->disks, s->end_ns);
 	else
 		blockstat_read(s->disks, monotonic_ns());
 }
@@ -55,11 +58,12 @@ void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 	bool closes = ph == PHASE_STOP && d->sampler.phase == PHASE_EXECUTE;
 
 	/* the machine at both ends of the execute window; the devices read
-	 * before any client can count an operation in it */
+	 * before any client can count an operation in it, stamped at the
+	 * window's start as the timeline's seconds are */
 	if (opens) {
 		host_mark(d, &d->sampler.host_start);
 		if (d->sampler.disks)
-			blockstat_read(d->sampler.disks, monotonic_ns());
+			blockstat_read(d->sampler.disks, now);
 	} else if (closes) {
 		host_mark(d, &d->sampler.host_end);
 	}
