@@ -48,6 +48,8 @@ build() {
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -std=c11 \
 		-Wall -Wextra -Iinclude -Isrc $(pkg-config --cflags talloc zlib libcrypto) \
 		-o "$bin" tests/fuzz/fuzz_loadfile.c src/load/loadfile.c src/load/ops.c \
+		src/load/syscalls.c src/load/strset.c src/load/smbload.c src/load/blockload.c \
+		src/base/infile.c \
 		$(pkg-config --libs talloc zlib libcrypto)) >"$out/build.log" 2>&1
 }
 
