@@ -177,7 +177,13 @@ const char *secret_mask_word(TALLOC_CTX *mem_ctx, const char *word, const char *
 
 /* ---- the process's argument area ---- */
 
-static char *secret_argv_copy;	/* the words as given, for the parser */
+/* The words as given, for the parser: a copy per call, each kept for the
+ * life of the process (argv points into it), chained from the latest. */
+struct argv_copy {
+	struct argv_copy *prev;
+	char words[];
+};
+static struct argv_copy *secret_argv_copies;
 
 /* Whether argv's words lie one after the other, as the kernel lays them
  * out: then [argv[0], the last one's NUL] is the area ps reads. */
@@ -245,7 +251,12 @@ void secret_hide_argv(int argc, char **argv)
 			shown[i] = "";	/* no memory: show nothing rather than the word */
 		any = any || shown[i] != argv[i];
 	}
-	if (shown && any && (secret_argv_copy = malloc(size)) != NULL) {
+	struct argv_copy *copy = shown && any ? malloc(sizeof(*copy) + size) : NULL;
+	if (copy) {
+		char *secret_argv_copy = copy->words;
+
+		copy->prev = secret_argv_copies;
+		secret_argv_copies = copy;
 		memcpy(secret_argv_copy, area, size);
 		for (int i = 0; i < argc; i++) {	/* the parser reads the copies */
 			bool same = shown[i] == argv[i];

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,7 +51,11 @@ struct streams *streams_new(TALLOC_CTX *mem_ctx, unsigned n)
 	if (!ss)
 		return NULL;
 	ss->n = n;
-	ss->progress = talloc_zero_array(ss, struct progress, n ? n : 1);
+	/* a cache line each, aligned by hand: talloc aligns to 16 bytes */
+	size_t line = sizeof(struct progress);
+	char *raw = talloc_zero_size(ss, (n ? n : 1) * line + line - 1);
+	ss->progress = raw ? (struct progress *)(((uintptr_t)raw + line - 1) & ~(uintptr_t)(line - 1))
+			   : NULL;
 	ss->workers = talloc_zero_array(ss, struct worker, n ? n : 1);
 	if (!ss->progress || !ss->workers)
 		TALLOC_FREE(ss);
