@@ -84,6 +84,12 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		o->roots = talloc_realloc(mem_ctx, o->roots, const char *, o->nroots + 1);
 		o->roots[o->nroots++] = talloc_strdup(o->roots, root);
 	}
+	free(root);	/* popt's copies, malloc()ed: ours on mem_ctx instead */
+	if (o->output) {
+		char *given = o->output;
+		o->output = talloc_strdup(mem_ctx, given);
+		free(given);
+	}
 	if (id < -1) {
 		say("%s: %s (%s --help lists the options)\n", badopt_words(mem_ctx, pc, argc, args),
 		    poptStrerror(id), args[0]);
