@@ -20,10 +20,6 @@ trap 'cleanup_scratch' EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
-# In a sanitizer build, what Samba's debug library keeps of every
-# libsmbclient context is its own (lsan-samba.supp); a test may set its
-# own LSAN_OPTIONS after this.
-export LSAN_OPTIONS="suppressions=$TOP/tests/shell/lsan-samba.supp:fast_unwind_on_malloc=0:print_suppressions=0"
 _n=0
 _failed=0
 _why=

@@ -5,6 +5,8 @@
 # mountport=, the smb backend through the share's port; and tbench's -T
 # with a number too large.
 . "$TOP/tests/shell/lib.sh"
+# in a sanitizer build: what Samba's debug library keeps is its own
+export LSAN_OPTIONS="suppressions=$TOP/tests/shell/lsan-samba.supp:fast_unwind_on_malloc=0:print_suppressions=0"
 
 # listen PORTFILE MODE: a peer in the background on a free port (written
 # to PORTFILE), for a minute at most.  MODE: http (answers an HTTP error

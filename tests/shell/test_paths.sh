@@ -5,6 +5,8 @@
 # time (no hang, no endless read) with exit status 2 and a line naming
 # what the path is.  Outputs (--json ...) have test_outfile.sh.
 . "$TOP/tests/shell/lib.sh"
+# in a sanitizer build: what Samba's debug library keeps is its own
+export LSAN_OPTIONS="suppressions=$TOP/tests/shell/lsan-samba.supp:fast_unwind_on_malloc=0:print_suppressions=0"
 mkdir -p "$T/p" "$T/d"
 cd "$T/p" || exit 1
 mkfifo fifo
