@@ -128,11 +128,11 @@ expect_no_match "$(cat "$T/slow.out")" '^FAILED'
 end
 
 # 1 ms, then 60 s: nothing moves after the end, and the operation in hand
-# is far past twice the worst (1 ms)
+# is far past twice the worst (1 ms, or a few under load)
 begin "an operation that makes no progress fails the run --stop-timeout after the end"
 null_run hung 1000,60000000
 expect_status $rc 1
-expect_match "$(grep '^FAILED' "$T/hung.out")" '^FAILED: client 1, process [0-9]+ did not stop within 1 s after the run ended: the run made no progress for 1 s, and its operation in hand had taken [0-9]+ s, over twice the worst latency seen \(0\.001 s\); killed$'
+expect_match "$(grep '^FAILED' "$T/hung.out")" '^FAILED: client 1, process [0-9]+ did not stop within 1 s after the run ended: the run made no progress for 1 s, and its operation in hand had taken [0-9]+ s, over twice the worst latency seen \(0\.00[1-9] s\); killed$'
 [ "$took" -le 10 ] || fail "the run took $took s"
 end
 
