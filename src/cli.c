@@ -316,6 +316,7 @@ static void free_cmdline(struct cmdline *cl)
 	free(cl->precision);
 	free(cl->cpus);
 	free(cl->think);
+	free(cl->replay_timing);
 	for (const char **p = cl->probes; p && *p; p++)
 		free((char *)*p);
 	free(cl->probes);

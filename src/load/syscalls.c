@@ -1226,11 +1226,21 @@ static bool exec_closes(struct sc *c, struct row *r, uint16_t s, bool place)
 	return true;
 }
 
-/* The resources of call r and whether it writes each; up to 6. */
+/* The resources of call r and whether it writes each; up to 6.  One in
+ * a growing table (arr) is named by index until all are known: growing
+ * the table for a later one moves the earlier ones. */
 struct use {
 	struct res *res;
+	struct res **arr;
+	size_t idx;
 	bool write;
 };
+
+static struct use table_use(struct sc *c, struct res **arr, size_t *n, size_t idx, bool write)
+{
+	res_at(c, arr, n, idx);
+	return (struct use){ .arr = arr, .idx = idx, .write = write };
+}
 
 static unsigned resources(struct sc *c, struct row *r, struct use *u)
 {
@@ -1257,28 +1267,33 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 	for (int w = 0; w < 2; w++) {
 		if (r->path[w] < 0 || (w == 1 && !names))
 			continue;
-		u[n++] = (struct use){ res_at(c, &c->path_res, &c->path_res_n, r->path[w]),
-				       !reads };
+		u[n++] = table_use(c, &c->path_res, &c->path_res_n, r->path[w], !reads);
 		if (names) {
 			long d = dir_index(c, w ? op->path2 : op->path, r->leaf_at[w], false);
 			if (d < 0)
 				return 0;
-			u[n++] = (struct use){ res_at(c, &c->dir_res, &c->dir_res_n, d), true };
+			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, true);
 		}
 	}
 	if (r->ent) {
 		/* the descriptor, and the file it was opened on */
-		u[n++] = (struct use){ &r->ent->res, !reads || t == OP_SYS_CLOSE };
+		u[n++] = (struct use){ .res = &r->ent->res, .write = !reads || t == OP_SYS_CLOSE };
 		long d = t == OP_SYS_GETDENTS && r->ent->path >= 0
 				 ? dir_index(c, c->paths.order[r->ent->path], 0, true) : -1;
 		if (d >= 0)
-			u[n++] = (struct use){ res_at(c, &c->dir_res, &c->dir_res_n, d), false };
+			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, false);
 		else if (r->ent->path >= 0 && t != OP_SYS_CLOSE)
-			u[n++] = (struct use){ res_at(c, &c->path_res, &c->path_res_n,
-						      r->ent->path), !reads };
+			u[n++] = table_use(c, &c->path_res, &c->path_res_n, r->ent->path,
+					   !reads);
 	}
 	if (r->ent2)
-		u[n++] = (struct use){ &r->ent2->res, true };
+		u[n++] = (struct use){ .res = &r->ent2->res, .write = true };
+	if (c->err)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (u[i].arr)
+			u[i].res = &(*u[i].arr)[u[i].idx];
+	}
 	return n;
 }
 

@@ -83,9 +83,10 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 			continue;
 		o->roots = talloc_realloc(mem_ctx, o->roots, const char *, o->nroots + 1);
 		o->roots[o->nroots++] = talloc_strdup(o->roots, root);
+		free(root);	/* popt's copy, malloc()ed, one per --root */
+		root = NULL;
 	}
-	free(root);	/* popt's copies, malloc()ed: ours on mem_ctx instead */
-	if (o->output) {
+	if (o->output) {	/* popt's copy too: ours on mem_ctx instead */
 		char *given = o->output;
 		o->output = talloc_strdup(mem_ctx, given);
 		free(given);

@@ -162,5 +162,6 @@ static int by_path(const void *a, const void *b)
 
 void recording_sort_init(struct rec_init *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), by_path);
+	if (n > 1)	/* v is NULL when nothing is there at the start */
+		qsort(v, n, sizeof(*v), by_path);
 }
