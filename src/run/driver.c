@@ -216,6 +216,8 @@ static int driver_finish(struct driver *d, bool started, json_t **env)
 	sampler_priority_drop(d);
 	if (!d->plan->skip_cleanup)
 		targets_clean_leftovers(d);
+	if (cluster_mpi())
+		targets_close_own(d);
 	cluster_barrier();		/* every rank's clients are gone */
 	targets_close(d);
 	collect_dump_hists(d);

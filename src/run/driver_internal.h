@@ -156,6 +156,8 @@ void targets_clean_leftovers(struct driver *d);
  * of each target opened before another failed; the targets are done
  * with then. */
 void targets_close(struct driver *d);
+/* Under MPI, before the wait for the other ranks: this process's own. */
+void targets_close_own(struct driver *d);
 
 /* ---- procs.c ---- */
 

@@ -9,8 +9,10 @@
  * storage.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "progname.h"
 #include "run/driver_internal.h"
@@ -132,6 +134,42 @@ void targets_clean_leftovers(struct driver *d)
 			     : probe_remove_remote(plan->backend, d->targets[0])) != 0)
 			say("files of the probe are left in %s\n",
 				plan->probe_dirs[i]);
+	}
+}
+
+/*
+ * Under MPI, before waiting for the other ranks: remove the empty
+ * directories this process's clients left in a local target, and
+ * DIR/clients if nothing else is left in it.  A parent may not live
+ * through that wait: mpirun follows its SIGTERM with a SIGKILL a second
+ * later, and once its clients are gone nobody else would.  Only its own
+ * are removed here: another rank's client may have emptied its directory
+ * for a moment mid-run; targets_close() takes those after the wait.
+ */
+void targets_close_own(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+	unsigned forked = d->procs.nprocs * plan->clients_per_process;
+
+	if (plan->skip_cleanup || !plan->backend->local_clients_fd || !d->targets)
+		return;
+	for (unsigned i = 0; i < plan->nclients && i < forked; i++) {
+		unsigned t = i % plan->ndirs;
+		char name[64];
+
+		if (!d->targets[t] || killed_on(d, t))
+			continue;
+		backend_client_name(name, sizeof(name), &plan->bopts, i + 1);
+		unlinkat(plan->backend->local_clients_fd(d->targets[t]), name, AT_REMOVEDIR);
+	}
+	for (unsigned t = 0; t < plan->ndirs; t++) {
+		int up = d->targets[t] && !killed_on(d, t)
+				 ? openat(plan->backend->local_clients_fd(d->targets[t]), "..",
+					  O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (up >= 0) {
+			unlinkat(up, "clients", AT_REMOVEDIR);	/* fails while others remain */
+			close(up);
+		}
 	}
 }
 
