@@ -143,9 +143,9 @@ loadfile: tools/genload
 	tools/genload > loadfiles/default.txt
 
 # What install puts, and uninstall removes: one list each, so the two agree.
-MAN_PAGES  = man/dbench.1 man/tbench.1 man/tbench_srv.1
+MAN_PAGES  = man/dbench.1 man/tbench.1 man/tbench_srv.1 man/dbench-servers.1
 LOADFILES  = $(wildcard loadfiles/*.txt loadfiles/*.load) loadfiles/README
-INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv) \
+INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv dbench-servers) \
              $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MAN_PAGES))) \
              $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(LOADFILES)))
 
@@ -154,6 +154,7 @@ install: $(BIN) $(TBENCH_SRV)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
 	ln -f $(DESTDIR)$(BINDIR)/dbench $(DESTDIR)$(BINDIR)/tbench
 	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
+	install -m 755 tools/dbench-servers $(DESTDIR)$(BINDIR)/dbench-servers
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/
 	install -m 644 $(LOADFILES) $(DESTDIR)$(DATADIR)/
 

@@ -149,6 +149,15 @@ free_port() {
 	done
 }
 
+# The private servers of the network backends' tests are started and
+# stopped by tools/dbench-servers, the script users start theirs with.
+SERVERS=$TOP/tools/dbench-servers
+
+# server_var DIR NAME: NAME from the server.env of dbench-servers' DIR.
+server_var() {
+	(. "$1/server.env" && eval "printf '%s' \"\${$2}\"")
+}
+
 # dbench5_tarball: the path of dbench 5.0's source tarball, for the tests
 # that take its loadfiles: DBENCH5_TARBALL, else the one in shared/reference
 # beside the repository (CI's clone) or two levels up from a worktree under

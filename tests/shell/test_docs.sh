@@ -23,7 +23,7 @@ end
 begin "the manual pages carry the version of include/version.h, which --version prints"
 v=$(sed -n 's/^#define DBENCH_VERSION "\(.*\)"$/\1/p' "$TOP/include/version.h")
 expect_eq "$("$DBENCH" --version)" "dbench $v" "--version"
-for m in dbench tbench tbench_srv; do
+for m in dbench tbench tbench_srv dbench-servers; do
 	expect_eq "$(awk '$1 == ".TH" { print $6 }' "$TOP/man/$m.1")" "$v\"" "$m.1's .TH version"
 done
 end
@@ -83,6 +83,24 @@ expect_eq "$warnings" "" "groff warnings"
 page=$(groff -man -Tascii -P-bcou "$TOP/man/tbench_srv.1" 2>/dev/null)
 for o in $("$TBENCH_SRV" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 	printf '%s\n' "$page" | grep -q -- "$o" || fail "$o is not in tbench_srv.1"
+done
+end
+
+begin "dbench-servers.1 renders cleanly, documents every option and command --help lists, and dbench.1 points to it"
+warnings=$(groff -man -ww -Tutf8 "$TOP/man/dbench-servers.1" 2>&1 >/dev/null)
+expect_eq "$warnings" "" "groff warnings"
+page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench-servers.1" 2>/dev/null)
+help=$("$TOP/tools/dbench-servers" --help)
+for o in $(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z-]+' | sort -u) start stop restart \
+	smb nfs tbench iscsi; do
+	printf '%s\n' "$page" | grep -q -- "$o" || fail "$o is not in dbench-servers.1"
+done
+# each network backend's example under BACKENDS names the kind that serves it
+section=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null | sed -n '/^BACKENDS$/,/^OUTPUT$/p' |
+	tr -s '\n ' '  ')
+for k in smb nfs tbench iscsi; do
+	printf '%s\n' "$section" | grep -q -- "dbench-servers start $k" ||
+		fail "BACKENDS does not point to dbench-servers start $k"
 done
 end
 

@@ -1,6 +1,7 @@
-# test_install.sh - make install into a DESTDIR puts the programs, manual
-# pages and loadfiles where the installed dbench looks for them, and make
-# uninstall removes exactly what install put.
+# test_install.sh - make install into a DESTDIR puts the programs (dbench,
+# tbench, tbench_srv, dbench-servers), manual pages and loadfiles where the
+# installed dbench looks for them, and make uninstall removes exactly what
+# install put.
 #
 # It installs the binary under test as built (the same object directory
 # and PREFIX), never rebuilding it beneath the other tests: the PREFIX is
@@ -41,8 +42,9 @@ begin "make install puts the programs, the manual pages and every loadfile, noth
 mkdir -p "$D$prefix/bin"
 echo mine >"$D$prefix/bin/other-program"	# someone else's, kept by uninstall
 mk install >"$T/install.out" 2>&1 || fail "make install: $(tail -n 3 "$T/install.out")"
-want=$( { printf '%s\n' "bin/dbench" "bin/tbench" "bin/tbench_srv" "bin/other-program" \
-		"share/man/man1/dbench.1" "share/man/man1/tbench.1" "share/man/man1/tbench_srv.1"
+want=$( { printf '%s\n' "bin/dbench" "bin/tbench" "bin/tbench_srv" "bin/dbench-servers" \
+		"bin/other-program" "share/man/man1/dbench.1" "share/man/man1/tbench.1" \
+		"share/man/man1/tbench_srv.1" "share/man/man1/dbench-servers.1"
 	  for f in "$TOP"/loadfiles/*; do echo "share/dbench/$(basename "$f")"; done; } | sort)
 got=$(cd "$D$prefix" && find . ! -type d | sed 's|^\./||' | sort)
 expect_eq "$got" "$want" "files installed"
@@ -64,6 +66,14 @@ expect_match "$out" "^loadfile $D$datadir/build\\.load\$"
 err=$(cd / && env -u DBENCH_LOADFILE_DIR "$D$prefix/bin/dbench" -c nosuch 1 2>&1); rc=$?
 expect_status $rc 2
 expect_eq "$err" "dbench: cannot open loadfile 'nosuch': No such file or directory (nor is it, with or without .load or .txt, in $datadir, the installed loadfiles)"
+end
+
+begin "the installed dbench-servers names the installed programs in the command line it prints"
+out=$(cd / && env -u DBENCH "$D$prefix/bin/dbench-servers" start tbench --dir="$T/srv" 2>&1)
+expect_status $? 0
+expect_match "$out" "^  $D$prefix/bin/tbench --port=[0-9]+ "
+expect_match "$out" "^  $D$prefix/bin/dbench-servers stop $T/srv\$"
+"$D$prefix/bin/dbench-servers" stop "$T/srv" || fail "stop: exit $?"
 end
 
 begin "make uninstall removes exactly what make install put"

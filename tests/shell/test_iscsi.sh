@@ -28,8 +28,8 @@ begin "a private tgtd serves a file-backed LUN on 127.0.0.1, and a run of the SC
 # LUN 1 rdwr, the reads' own; 2 aio (iscsi.load's SYNCHRONIZECACHE10 has
 # IMMED, which tgt's rdwr store refuses); 3 rdwr, for that refusal; 10
 # and up, one for each reservation test
-tgtd_lun 1 >>"$T/tgtd/log" 2>&1 && tgtd_lun 2 aio >>"$T/tgtd/log" 2>&1 &&
-	tgtd_lun 3 >>"$T/tgtd/log" 2>&1 || fail "tgtadm: $(tail -n 2 "$T/tgtd/log")"
+tgtd_lun 2 aio >>"$TGTD_LOG" 2>&1 &&
+	tgtd_lun 3 >>"$TGTD_LOG" 2>&1 || fail "tgtadm: $(tail -n 2 "$TGTD_LOG")"
 printf 'TESTUNITREADY 0x00\nREAD10 0 8 0 0 0x00\nREADCAPACITY10 0 0 0x00\n' >"$T/tur.load"
 "$DBENCH" -B iscsi --iscsi="$ISCSI_URL/1" -c "$T/tur.load" --run-once --json="$T/t.json" 1 \
 	>"$T/t.out" 2>&1
@@ -94,7 +94,7 @@ ran() {
 # Every LUN is made first: a LUN added tells every session of the target
 # so (a UNIT ATTENTION each).
 for lun in $(seq 10 25); do
-	tgtd_lun $lun aio 1M >>"$T/tgtd/log" 2>&1 || fail "tgtadm: $(tail -n 1 "$T/tgtd/log")"
+	tgtd_lun $lun aio 1M >>"$TGTD_LOG" 2>&1 || fail "tgtadm: $(tail -n 1 "$TGTD_LOG")"
 done
 lun=10
 for f in "$L5"/iscsi/*.load; do
@@ -138,12 +138,12 @@ end
 
 begin "bad targets stop the run before any client starts (exit 2), each named"
 # a second target that wants CHAP, which the clients do not give
-tgtd_target 2 "$TGT_IQN:chap" 127.0.0.1 >>"$T/tgtd/log" 2>&1 &&
-	tgtadm_ --mode logicalunit --op new --tid 2 --lun 1 --backing-store "$T/tgtd/lun1.img" \
-		>>"$T/tgtd/log" 2>&1 &&
-	tgtadm_ --mode account --op new --user dbench --password "chap-$$-secret" >>"$T/tgtd/log" 2>&1 &&
-	tgtadm_ --mode account --op bind --tid 2 --user dbench >>"$T/tgtd/log" 2>&1 ||
-	fail "tgtadm: $(tail -n 1 "$T/tgtd/log")"
+tgtd_target 2 "$TGT_IQN:chap" 127.0.0.1 >>"$TGTD_LOG" 2>&1 &&
+	tgtadm_ --mode logicalunit --op new --tid 2 --lun 1 --backing-store "$TGTD_DIR/lun1.img" \
+		>>"$TGTD_LOG" 2>&1 &&
+	tgtadm_ --mode account --op new --user dbench --password "chap-$$-secret" >>"$TGTD_LOG" 2>&1 &&
+	tgtadm_ --mode account --op bind --tid 2 --user dbench >>"$TGTD_LOG" 2>&1 ||
+	fail "tgtadm: $(tail -n 1 "$TGTD_LOG")"
 port=$(free_port)
 for case in \
 	"iscsi://127.0.0.1:$ISCSI_PORT/iqn.2024-01.org.example:nosuch/1|login refused: .*Target not found" \
