@@ -38,6 +38,7 @@
 #include "load/token.h"
 
 #define MAX_TOKENS 12
+#define LOADFILE_CHUNK (1u << 20)	/* bytes of a loadfile read at a time */
 
 /* A trace handle that is open at this point of the pass. */
 struct open_handle {
@@ -1118,14 +1119,15 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
 		return false;
 	}
-	if (c->prog->nops == c->cap) {	/* only after a LOOP was unrolled */
-		struct op *ops = talloc_realloc(c->prog, c->prog->ops, struct op, c->cap * 2);
+	if (c->prog->nops == c->cap) {	/* a file read a chunk at a time, or a LOOP */
+		size_t cap = c->cap * 2 < LOADFILE_MAX_OPS ? c->cap * 2 : LOADFILE_MAX_OPS;
+		struct op *ops = talloc_realloc(c->prog, c->prog->ops, struct op, cap);
 		if (!ops) {
 			fail_oom(c);
 			return false;
 		}
 		c->prog->ops = ops;
-		c->cap *= 2;
+		c->cap = cap;
 	}
 	struct op *op = &c->prog->ops[c->prog->nops];
 	*op = (struct op){ .line = c->line, .handle = HANDLE_NONE, .dir = DIR_NONE,
@@ -1246,61 +1248,98 @@ static struct program *compiled_syscalls(TALLOC_CTX *mem_ctx, struct program *pr
 	return prog;
 }
 
-struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
-				 const char *text, size_t len, char **err)
+/* The compiler of a program named `name`, with room for `cap` ops to
+ * begin with; NULL when memory ran out. */
+static struct program *compile_begin(TALLOC_CTX *mem_ctx, struct compiler *c, const char *name,
+				     size_t cap)
 {
 	struct program *prog = talloc_zero(mem_ctx, struct program);
-	struct compiler c = { .prog = prog, .name = name, .rng = 0x2545f4914f6cdd1dull };
 
-	*err = NULL;
+	*c = (struct compiler){ .prog = prog, .name = name, .rng = 0x2545f4914f6cdd1dull };
 	if (!prog)
 		return NULL;
 	prog->source = talloc_strdup(prog, name);
-	if (prog->source && syscalls_is_dialect(text, len))
-		return compiled_syscalls(mem_ctx, prog, name, text, len, err);
-	c.cap = count_lines(text, len);
-	prog->ops = talloc_array(prog, struct op, c.cap);
-	c.open = talloc_array(prog, struct open_handle, LOADFILE_MAX_HANDLES);
-	c.free_slots = talloc_array(prog, uint16_t, LOADFILE_MAX_HANDLES);
+	c->cap = cap;
+	prog->ops = talloc_array(prog, struct op, c->cap);
+	c->open = talloc_array(prog, struct open_handle, LOADFILE_MAX_HANDLES);
+	c->free_slots = talloc_array(prog, uint16_t, LOADFILE_MAX_HANDLES);
 	/* dirs[0] is always the client directory itself. */
-	if (!prog->source || !prog->ops || !c.open || !c.free_slots ||
-	    strset_add(prog, &c.dirs, "", 0) != 0)
-		fail_oom(&c);
-	else if (compile_lines(&c, text, len) && c.repeat)
-		c.err = talloc_asprintf(prog, "%s:%" PRIu32 ": REPEAT is not followed by an "
-					"operation", name, c.repeat_line);
-	else if (!c.err && c.loop_count)
-		c.err = talloc_asprintf(prog, "%s:%" PRIu32 ": LOOP without an ENDLOOP",
-					name, c.loop_line);
-	else if (!c.err && prog->nops == 0 &&
-		 !(c.err = talloc_asprintf(prog, "%s: no operations in loadfile", name)))
-		fail_oom(&c);
-	if (c.err) {
-		if (!c.oom)
-			*err = talloc_steal(mem_ctx, c.err);
+	if (!prog->source || !prog->ops || !c->open || !c->free_slots ||
+	    strset_add(prog, &c->dirs, "", 0) != 0)
+		fail_oom(c);
+	return prog;
+}
+
+/* The program once every line went through compile_lines() (`ok` when
+ * the last did), with the text's SHA-256; or NULL, *err and errno as
+ * loadfile_compile() says. */
+static struct program *compile_end(TALLOC_CTX *mem_ctx, struct compiler *c, bool ok,
+				   const char *sha256, char **err)
+{
+	struct program *prog = c->prog;
+	const char *name = c->name;
+
+	if (c->err)
+		;
+	else if (ok && c->repeat)
+		c->err = talloc_asprintf(prog, "%s:%" PRIu32 ": REPEAT is not followed by an "
+					"operation", name, c->repeat_line);
+	else if (c->loop_count)
+		c->err = talloc_asprintf(prog, "%s:%" PRIu32 ": LOOP without an ENDLOOP",
+					name, c->loop_line);
+	else if (prog->nops == 0 &&
+		 !(c->err = talloc_asprintf(prog, "%s: no operations in loadfile", name)))
+		fail_oom(c);
+	if (c->err) {
+		if (!c->oom)
+			*err = talloc_steal(mem_ctx, c->err);
 		talloc_free(prog);
-		if (c.oom)	/* the program's memory is free again for the message */
+		if (c->oom)	/* the program's memory is free again for the message */
 			*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
-		errno = c.oom ? ENOMEM : EINVAL;
+		errno = c->oom ? ENOMEM : EINVAL;
 		return NULL;
 	}
-	talloc_free(c.open);
-	talloc_free(c.free_slots);
-	talloc_free(c.paths.slot);
-	talloc_free(c.paths.index);
-	talloc_free(c.paths.order);
-	talloc_free(c.dirs.slot);
-	talloc_free(c.dirs.index);
+	talloc_free(c->open);
+	talloc_free(c->free_slots);
+	talloc_free(c->paths.slot);
+	talloc_free(c->paths.index);
+	talloc_free(c->paths.order);
+	talloc_free(c->dirs.slot);
+	talloc_free(c->dirs.index);
 	prog->ops = talloc_realloc(prog, prog->ops, struct op, prog->nops);
-	sha256_hex(text, len, prog->sha256);
-	prog->npaths = c.paths.count;
-	prog->dirs = c.dirs.order;
-	prog->ndirs = c.dirs.count;
-	prog->exprs = c.exprs;
-	prog->nexprs = c.nexprs;
+	memcpy(prog->sha256, sha256, sizeof(prog->sha256));
+	prog->npaths = c->paths.count;
+	prog->dirs = c->dirs.order;
+	prog->ndirs = c->dirs.count;
+	prog->exprs = c->exprs;
+	prog->nexprs = c->nexprs;
 	for (int i = 0; i < LOADFILE_RANDOM_STRINGS; i++)
-		talloc_free(c.randstr[i]);
+		talloc_free(c->randstr[i]);
 	return prog;
+}
+
+struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
+				 const char *text, size_t len, char **err)
+{
+	struct compiler c;
+	char sha256[65];
+
+	*err = NULL;
+	if (syscalls_is_dialect(text, len)) {
+		struct program *prog = talloc_zero(mem_ctx, struct program);
+		if (prog && (prog->source = talloc_strdup(prog, name)))
+			return compiled_syscalls(mem_ctx, prog, name, text, len, err);
+		talloc_free(prog);
+		*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct program *prog = compile_begin(mem_ctx, &c, name, count_lines(text, len));
+	if (!prog)
+		return NULL;
+	bool ok = !c.err && compile_lines(&c, text, len);
+	sha256_hex(text, len, sha256);
+	return compile_end(mem_ctx, &c, ok, sha256, err);
 }
 
 /* zlib labels a gzdopen()ed stream "<fd:N>: "; the caller names the file. */
@@ -1310,70 +1349,77 @@ static const char *zlib_message(const char *msg)
 	return colon ? colon + 2 : msg;
 }
 
-/* Read all of fd through zlib (which passes plain text through unchanged),
- * at most LOADFILE_MAX_BYTES once decompressed. */
-static char *read_all(TALLOC_CTX *mem_ctx, int fd, const char *path, size_t *len,
+/* A loadfile being read through zlib, which passes plain text through
+ * unchanged. */
+struct reader {
+	gzFile gz;
+	const char *path;
+	size_t total;		/* bytes read so far, decompressed */
+};
+
+/*
+ * Up to `want` more bytes of the loadfile into buf: how many, 0 at its
+ * end, or -1 with *err (on mem_ctx) and errno set when it cannot be read
+ * or is larger than LOADFILE_MAX_BYTES once decompressed.
+ */
+static long read_more(TALLOC_CTX *mem_ctx, struct reader *r, char *buf, size_t want, char **err)
+{
+	int n = gzread(r->gz, buf, (unsigned)(want > (1u << 30) ? 1u << 30 : want));
+
+	if (n > 0) {
+		r->total += (size_t)n;
+		if (r->total <= (size_t)LOADFILE_MAX_BYTES)
+			return n;
+		*err = talloc_asprintf(mem_ctx, gzdirect(r->gz)
+			? "%s: larger than %ld MiB, the loadfile limit"
+			: "%s: more than %ld MiB once decompressed, the loadfile limit",
+			r->path, LOADFILE_MAX_BYTES >> 20);
+		errno = EFBIG;
+		return -1;
+	}
+	/* gzread() returns 0 for a truncated stream too: ask zlib. */
+	int errnum;
+	const char *msg = gzerror(r->gz, &errnum);
+	if (n == 0 && (errnum == Z_OK || errnum == Z_STREAM_END))
+		return 0;
+	*err = errnum == Z_ERRNO
+		       ? talloc_asprintf(mem_ctx, "cannot read loadfile '%s': %s", r->path,
+					 strerror(errno))
+		       : talloc_asprintf(mem_ctx, "cannot read loadfile '%s': its gzip data is "
+					 "damaged or cut short (%s)", r->path, zlib_message(msg));
+	errno = EINVAL;
+	return -1;
+}
+
+/* Fill buf (cap bytes, *n of them read already) as far as the file goes:
+ * false with *err set when it cannot be read. */
+static bool read_full(TALLOC_CTX *mem_ctx, struct reader *r, char *buf, size_t cap, size_t *n,
 		      char **err)
 {
-	gzFile gz = gzdopen(fd, "rb");
-	size_t cap = 1 << 20, n = 0;
-	char *buf = talloc_array(mem_ctx, char, cap);
+	long got = 1;
 
-	if (!gz || !buf) {
-		if (gz)
-			gzclose(gz);
-		else
-			close(fd);
-		*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
-		errno = ENOMEM;
-		return NULL;
-	}
-	for (;;) {
-		if (n == cap) {
-			/* one byte past the limit tells a file that reaches it */
-			if (cap > (size_t)LOADFILE_MAX_BYTES) {
-				*err = talloc_asprintf(mem_ctx, gzdirect(gz)
-					? "%s: larger than %ld MiB, the loadfile limit"
-					: "%s: more than %ld MiB once decompressed, the loadfile limit",
-					path, LOADFILE_MAX_BYTES >> 20);
-				errno = EFBIG;
-				break;
-			}
-			cap = cap * 2 > (size_t)LOADFILE_MAX_BYTES ? (size_t)LOADFILE_MAX_BYTES + 1
-								   : cap * 2;
-			char *nbuf = talloc_realloc(mem_ctx, buf, char, cap);
-			if (!nbuf) {
-				*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
-				errno = ENOMEM;
-				break;
-			}
-			buf = nbuf;
+	while (*n < cap && (got = read_more(mem_ctx, r, buf + *n, cap - *n, err)) > 0)
+		*n += (size_t)got;
+	return got >= 0;
+}
+
+/* The rest of the loadfile after the n bytes of buf (cap long, on
+ * mem_ctx): all of its text, *len long, or NULL with *err set. */
+static char *read_rest(TALLOC_CTX *mem_ctx, struct reader *r, char *buf, size_t n, size_t cap,
+		       size_t *len, char **err)
+{
+	while (n == cap) {
+		/* one byte past the limit tells a file that reaches it */
+		cap = cap * 2 > (size_t)LOADFILE_MAX_BYTES ? (size_t)LOADFILE_MAX_BYTES + 1 : cap * 2;
+		char *nbuf = talloc_realloc(mem_ctx, buf, char, cap);
+		if (!nbuf) {
+			*err = talloc_asprintf(mem_ctx, "%s: out of memory", r->path);
+			errno = ENOMEM;
+			return NULL;
 		}
-		int r = gzread(gz, buf + n, (unsigned)(cap - n > (1u << 30) ? 1u << 30 : cap - n));
-		if (r > 0) {
-			n += r;
-			continue;
-		}
-		/* gzread() returns 0 for a truncated stream too: ask zlib. */
-		int errnum;
-		const char *msg = gzerror(gz, &errnum);
-		if (r < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
-			*err = errnum == Z_ERRNO
-				       ? talloc_asprintf(mem_ctx, "cannot read loadfile '%s': %s",
-							 path, strerror(errno))
-				       : talloc_asprintf(mem_ctx, "cannot read loadfile '%s': its gzip"
-							 " data is damaged or cut short (%s)",
-							 path, zlib_message(msg));
-			errno = EINVAL;
-		}
-		break;
-	}
-	int saved = errno;
-	gzclose(gz);
-	if (*err) {
-		talloc_free(buf);
-		errno = saved;
-		return NULL;
+		buf = nbuf;
+		if (!read_full(mem_ctx, r, buf, cap, &n, err))
+			return NULL;
 	}
 	*len = n;
 	return buf;
@@ -1395,20 +1441,91 @@ static int open_loadfile(TALLOC_CTX *mem_ctx, const char *path, char **err)
 	return fd;
 }
 
+/*
+ * Compile a loadfile of the classic dialects as it is read, a chunk at a
+ * time: its text is never held whole (client.txt's 26 MB would be, beside
+ * its 40 MB program, the largest moment of a run's memory).  buf (of
+ * LOADFILE_CHUNK bytes, on tmp) holds its first n bytes.  As when the
+ * file is read whole first, what is wrong with reading it is reported
+ * rather than what is wrong with its text: the compile stops at its
+ * first error and the rest is still read.
+ */
+static struct program *compile_stream(TALLOC_CTX *mem_ctx, TALLOC_CTX *tmp, struct reader *r,
+				      char *buf, size_t n, char **err)
+{
+	struct compiler c;
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	char sha256[65] = "";
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	struct program *prog = compile_begin(mem_ctx, &c, r->path, LOADFILE_CHUNK / 16);
+	bool ok = prog && md && !c.err && EVP_DigestInit_ex(md, EVP_sha256(), NULL), more = true;
+	long got = 0;
+
+	if (prog && !md)
+		fail_oom(&c);
+	while (ok) {
+		/* whole lines; at the end, or a line longer than the chunk, all */
+		const char *nl = memrchr(buf, '\n', n);
+		size_t use = !more || (!nl && n == LOADFILE_CHUNK) ? n : nl ? (size_t)(nl - buf) + 1 : 0;
+		ok = EVP_DigestUpdate(md, buf, use) && compile_lines(&c, buf, use);
+		memmove(buf, buf + use, n - use);
+		n -= use;
+		if (!more)
+			break;
+		if ((got = read_more(tmp, r, buf + n, LOADFILE_CHUNK - n, err)) < 0)
+			break;
+		n += (size_t)got;
+		more = got > 0;
+	}
+	while (got > 0)		/* the compile stopped: is the rest readable? */
+		got = read_more(tmp, r, buf, LOADFILE_CHUNK, err);
+	if (ok && EVP_DigestFinal_ex(md, digest, &dlen))
+		for (unsigned int i = 0; i < dlen && i < 32; i++)
+			snprintf(sha256 + 2 * i, 3, "%02x", digest[i]);
+	EVP_MD_CTX_free(md);
+	if (!prog)
+		return NULL;
+	if (got < 0) {
+		int saved = errno;
+		talloc_free(prog);
+		errno = saved;
+		return NULL;
+	}
+	return compile_end(mem_ctx, &c, ok, sha256, err);
+}
+
 struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
 {
 	TALLOC_CTX *tmp = talloc_new(mem_ctx);
 	struct program *prog = NULL;
-	size_t len;
+	struct reader r = { .path = path };
+	size_t n = 0, len = 0;
 
 	*err = NULL;
 	int fd = open_loadfile(tmp, path, err);
-	char *text = fd < 0 ? NULL : read_all(tmp, fd, path, &len, err);
-	if (text)
-		prog = loadfile_compile(mem_ctx, path, text, len, err);
-	else
-		talloc_steal(mem_ctx, *err);
+	char *buf = fd < 0 ? NULL : talloc_array(tmp, char, LOADFILE_CHUNK);
+	if (fd >= 0 && (!buf || !(r.gz = gzdopen(fd, "rb")))) {
+		if (!r.gz)
+			close(fd);
+		*err = talloc_asprintf(tmp, "%s: out of memory", path);
+		errno = ENOMEM;
+	} else if (fd >= 0 && read_full(tmp, &r, buf, LOADFILE_CHUNK, &n, err)) {
+		/* A file of one chunk, or of the system-call dialect (its
+		 * compiler wants it whole), is compiled whole. */
+		char *text = NULL;
+		if (n < LOADFILE_CHUNK || syscalls_is_dialect(buf, n))
+			text = read_rest(tmp, &r, buf, n, LOADFILE_CHUNK, &len, err);
+		else
+			prog = compile_stream(mem_ctx, tmp, &r, buf, n, err);
+		if (text && !*err)
+			prog = loadfile_compile(mem_ctx, path, text, len, err);
+	}
 	int saved = errno;
+	if (r.gz)
+		gzclose(r.gz);
+	if (!prog && *err && talloc_parent(*err) == tmp)
+		talloc_steal(mem_ctx, *err);
 	talloc_free(tmp);
 	errno = saved;
 	return prog;

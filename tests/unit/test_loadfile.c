@@ -1752,6 +1752,64 @@ static const char sample[] =
 	"Rename \"\\clients\\client1\\d\\f.txt\" \"\\clients\\client1\\g\" NT_STATUS_OK\n"
 	"FIND_FIRST \"\\clients\\client1\\d\\*\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n";
 
+/* A text of some 2.5 MB, more than the chunk loadfile_read() compiles
+ * at a time: lines of many lengths, so that chunks end inside a line and
+ * between a CR and its LF, with comments, and no newline at the end. */
+static char *big_text(TALLOC_CTX *ctx, size_t *len)
+{
+	char *t = talloc_strdup(ctx, "Mkdir \"\\clients\" NT_STATUS_OK\n");
+
+	for (unsigned i = 0; t && talloc_get_size(t) < (5u << 19); i++)
+		t = talloc_asprintf_append(t, "%sNTCreateX \"\\clients\\client1\\f%0*u\" 0x40 0x2 1 "
+					   "NT_STATUS_OK%s\nClose 1 NT_STATUS_OK\n",
+					   i % 97 == 0 ? "# comment\n" : "", 1 + (int)(i % 23), i,
+					   i % 3 ? "" : "\r");
+	t = talloc_asprintf_append(t, "Flush 1 NT_STATUS_INVALID_HANDLE");
+	assert_non_null(t);
+	*len = strlen(t);
+	return t;
+}
+
+/* Read a chunk at a time, plain or gzip, a large file compiles to the
+ * program of its whole text, with the whole text's SHA-256. */
+static void test_read_of_a_large_file_is_its_whole_text(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	size_t len;
+	char *text = big_text(ctx, &len);
+	char *err = NULL;
+	struct program *whole = compile_ok_at(ctx, text, len, __FILE__, __LINE__);
+	struct program *a = loadfile_read(ctx, write_file(state, "big.txt", text, len), &err);
+	assert_null(err);
+	struct program *b = loadfile_read(ctx, write_gzip(state, "big.gz", text, len), &err);
+	assert_null(err);
+
+	assert_true(len > (2u << 20));	/* two chunks and more */
+	assert_same_program(whole, a);
+	assert_same_program(whole, b);
+	assert_string_equal(whole->sha256, a->sha256);
+	assert_string_equal(whole->sha256, b->sha256);
+}
+
+/* The line number of an error past the first chunk is the file's. */
+static void test_read_of_a_large_file_names_the_line_of_an_error(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	size_t len;
+	char *text = big_text(ctx, &len);
+	char *bad = talloc_asprintf(ctx, "%s\nBogus 1\nClose 1 NT_STATUS_OK\n", text);
+	unsigned lines = 2;
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	char *path = write_file(state, "bigbad.txt", bad, strlen(bad));
+	char *want = talloc_asprintf(ctx, "%s:%u: unknown operation 'Bogus'", path, lines);
+	char *err = NULL;
+
+	assert_null(loadfile_read(ctx, path, &err));
+	assert_non_null(err);
+	assert_string_equal(err, want);
+}
+
 static void test_read_decompresses_gzip_to_the_same_program(void **state)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
@@ -2116,6 +2174,8 @@ int main(void)
 		T(test_summary_lists_counts_bytes_and_handles),
 		T(test_sha256_is_that_of_the_text),
 		T(test_debian_client_txt_has_the_known_figures),
+		T(test_read_of_a_large_file_is_its_whole_text),
+		T(test_read_of_a_large_file_names_the_line_of_an_error),
 		T(test_builtin_loadfile_compiles),
 		/* memory */
 		T(test_freeing_a_program_frees_everything),
