@@ -9,7 +9,8 @@
 # interoperation blocks run in a network namespace of their own (unshare
 # -n) where 7003 is free whatever the machine runs; without one they take
 # a lock and skip when 7003 is in use.  Every server starts in a session
-# of its own (setsid) and is stopped by its pid, in the EXIT trap too.
+# of its own (setsid) and is stopped by its pid, in the EXIT trap too; the
+# ones the runs use are started by dbench-servers, as a user starts one.
 . "$TOP/tests/shell/lib.sh"
 
 BIN_DIR=$(dirname "$DBENCH")
@@ -20,11 +21,15 @@ DEB_TBENCH_SRV=/usr/bin/tbench_srv
 CLIENT_TXT=/usr/share/dbench/client.txt
 
 : >"$T/pids"
+: >"$T/servers"
 stop_all() {
 	# each pid leads a session (setsid): its process group holds what
 	# it forked
 	for p in $(cat "$T/pids" 2>/dev/null); do
 		kill -TERM -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
+	done
+	for d in $(cat "$T/servers" 2>/dev/null); do
+		[ ! -f "$d/server.env" ] || "$SERVERS" stop "$d"
 	done
 }
 trap 'stop_all; cleanup_scratch' EXIT
@@ -33,12 +38,31 @@ skip() {
 	echo "ok $_n - $_name # SKIP $*"
 }
 
-# start_srv NAME [OPTION...]: our server on 127.0.0.1, a free port; sets
-# srv_pid and srv_port, its output in $T/NAME.out and $T/NAME.err.
+# start_srv NAME [OPTION...]: our server on 127.0.0.1, a free port,
+# started by dbench-servers (as a user starts one; OPTIONs one word each);
+# sets srv_pid and srv_port, its output in $T/NAME.out and $T/NAME.err.
 start_srv() {
 	_s=$1
 	shift
-	setsid "$TBENCH_SRV" --listen 127.0.0.1 --port 0 "$@" >"$T/$_s.out" 2>"$T/$_s.err" &
+	for _o in "$@"; do
+		set -- "$@" "--tbench-option=$_o"
+		shift
+	done
+	"$SERVERS" start tbench --dir="$T/srv-$_s" "$@" >"$T/$_s.start" 2>&1 ||
+		fail "dbench-servers start tbench: $(cat "$T/$_s.start")"
+	echo "$T/srv-$_s" >>"$T/servers"
+	ln -s "$T/srv-$_s/log/stdout" "$T/$_s.out"
+	ln -s "$T/srv-$_s/log/stderr" "$T/$_s.err"
+	srv_pid=$(server_var "$T/srv-$_s" PID)
+	srv_port=$(server_var "$T/srv-$_s" PORT)
+	[ -n "$srv_port" ] || fail "tbench_srv did not say where it listens: $(cat "$T/$_s.start")"
+}
+
+# start_srv_child NAME: the same, started here as this shell's child, for
+# the blocks that check the status it exits with (wait needs a child).
+start_srv_child() {
+	_s=$1
+	setsid "$TBENCH_SRV" --listen 127.0.0.1 --port 0 >"$T/$_s.out" 2>"$T/$_s.err" &
 	srv_pid=$!
 	echo "$srv_pid" >>"$T/pids"
 	for _i in $(seq 100); do
@@ -112,7 +136,7 @@ pair7003() {
 # ---- our server, on its own ----
 
 begin "tbench_srv answers a request with a reply of the size it asks for"
-start_srv srv1
+start_srv_child srv1
 out=$(exchange "$srv_port" '\0\0\0\4\0\0\0\4' 8)
 expect_eq "$out" " 00 00 00 04 00 00 00 00 " "reply to the opening exchange"
 out=$(exchange "$srv_port" '\0\0\0\14\0\0\0\2abcdefgh\0\0\0\4\0\0\0\0' 10)
@@ -168,7 +192,7 @@ expect_match "$(cat "$T/srv1.err")" '^tbench_srv: stopped by signal 15$'
 end
 
 begin "SIGINT stops it too"
-start_srv srv2
+start_srv_child srv2
 timeout 20 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; printf "\0\0\0\4\0\0\0\4" >&3; sleep 15' \
 	hold "$srv_port" &
 sleep 0.3
@@ -395,7 +419,7 @@ proc_mem() {
 }
 
 begin "tbench_srv closes silent and half-header connections after --timeout, serves others meanwhile, and gives back their descriptors and memory"
-start_srv srv6 --timeout 2
+start_srv srv6 --timeout=2
 "$TBENCH" -t 1 --warmup 0 --port "$srv_port" 2 127.0.0.1 >/dev/null 2>&1 ||
 	fail "the first run failed"
 sleep 0.3
@@ -437,8 +461,7 @@ expect_eq "$(echo "$after" | cut -d' ' -f1)" "$(echo "$before" | cut -d' ' -f1)"
 expect_eq "$(echo "$after" | cut -d' ' -f3)" "$(echo "$before" | cut -d' ' -f3)" "RssAnon (kB)"
 rss_before=$(echo "$before" | cut -d' ' -f2) rss_after=$(echo "$after" | cut -d' ' -f2)
 [ "$rss_after" -le $((rss_before + 64)) ] || fail "VmRSS grew from $rss_before to $rss_after kB"
-kill -TERM "$srv_pid"
-wait "$srv_pid"
+"$SERVERS" stop "$T/srv-srv6" || fail "dbench-servers stop: exit $?"
 end
 
 begin "tbench refuses -D, file options and an unknown socket option with exit 2"
