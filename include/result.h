@@ -20,6 +20,7 @@
 #include "hostload.h"
 #include "plan.h"
 #include "hist.h"
+#include "interval.h"
 #include "stats.h"
 
 /* One second of the execute window. */
@@ -32,6 +33,11 @@ struct timeline_point {
 				 * when none did, or without --probe */
 	struct blockstat_figures *disks;	/* run_result.ndisks: each device's */
 	double dirty_pages, writeback_pages;	/* /proc/vmstat at its end, or NAN */
+	struct interval_op *ops;	/* [run_result.ntimeline_types]: each of those
+					 * types' operations that ended in it and their
+					 * p99 (interval.h); NULL when not measured (an
+					 * MPI run of several ranks, whose histograms
+					 * meet only at the end; memory ran out) */
 };
 
 /* One operation type over the execute window. */
@@ -211,6 +217,9 @@ struct run_result {
 	unsigned nprobes;
 	struct timeline_point *timeline;
 	size_t ntimeline;
+	const uint16_t *timeline_types;	/* the operation types of each point's ops:
+					 * those of the loadfile */
+	unsigned ntimeline_types;
 	struct pass_time *passes;	/* --show-execute-time: in the order shown */
 	size_t npasses;
 	uint64_t passes_lost;		/* finished faster than they could be kept */

@@ -277,6 +277,21 @@ static json_t *memory_json(const struct run_result *res)
 			 "writeback_pages_end", real(m->writeback_pages_end));
 }
 
+/* A timeline point's operations: {NAME: {count, p99_ms}} for each type
+ * the run performed, or null when they were not measured. */
+static json_t *point_ops_json(const struct run_result *res, const struct timeline_point *p)
+{
+	json_t *o = p->ops ? json_object() : json_null();
+
+	for (unsigned k = 0; p->ops && k < res->ntimeline_types; k++) {
+		unsigned t = res->timeline_types[k];
+		if (t < OP_COUNT && res->op[t].count)
+			json_object_set_new(o, op_table[t].name, json_pack("{s:I, s:o}",
+				"count", json_u64(p->ops[k].count), "p99_ms", real(p->ops[k].p99_ms)));
+	}
+	return o;
+}
+
 static json_t *timeline_json(const struct run_result *res)
 {
 	json_t *tl = json_array();
@@ -291,6 +306,7 @@ static json_t *timeline_json(const struct run_result *res)
 		json_object_set_new(pt, "disks", point_disks_json(res, p));
 		json_object_set_new(pt, "dirty_pages", real(p->dirty_pages));
 		json_object_set_new(pt, "writeback_pages", real(p->writeback_pages));
+		json_object_set_new(pt, "ops", point_ops_json(res, p));
 		json_array_append_new(tl, pt);
 	}
 	return tl;

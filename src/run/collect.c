@@ -112,6 +112,8 @@ static void collect_sampled(struct driver *d, struct run_result *res)
 		result_fill_probe(res, d->stats);	/* rank 0's: the only ones */
 	res->timeline = talloc_steal(res, d->sampler.timeline);
 	res->ntimeline = d->sampler.ntimeline;
+	res->timeline_types = talloc_steal(res, d->sampler.types);
+	res->ntimeline_types = d->sampler.ntypes;
 	if (d->sampler.points_lost)
 		res->missing = res->missing ? res->missing : "timeline points";
 	res->passes = talloc_steal(res, d->sampler.passes);

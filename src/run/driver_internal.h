@@ -34,6 +34,7 @@
 #include <talloc.h>
 
 #include "hostload.h"
+#include "interval.h"
 #include "report.h"
 #include "result.h"
 #include "cluster.h"
@@ -91,6 +92,11 @@ struct sampler {
 					 * point covers their seconds) */
 	uint64_t last_bytes, last_ops;	/* execute figures at the last point */
 	uint64_t last_ns;		/* when they were taken */
+	struct stats_interval *interval;	/* each point's latencies by operation
+						 * type (interval.h); NULL when not
+						 * measured */
+	uint16_t *types;		/* ... of these types: the loadfile's */
+	unsigned ntypes;
 	double cpu_ms;			/* parent CPU per sample */
 	bool realtime;			/* the parent ran at a real-time priority */
 	bool late_interrupt;		/* the first signal came after the execute

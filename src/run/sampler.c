@@ -182,6 +182,22 @@ static double probe_ms(const struct driver *d, uint64_t tick)
 	return ns ? ns / 1e6 : NAN;
 }
 
+/* Each operation type's latencies since the last point, on the timeline
+ * (talloc_realloc() takes them along); NULL when not measured or out of
+ * memory. */
+static struct interval_op *point_ops(struct driver *d, struct timeline_point *timeline)
+{
+	struct sampler *s = &d->sampler;
+	struct interval_op *ops;
+
+	if (!s->interval)
+		return NULL;
+	ops = talloc_array(timeline, struct interval_op, s->ntypes ? s->ntypes : 1);
+	if (ops && !stats_interval_take(s->interval, d->stats, s->types, s->ntypes, ops))
+		TALLOC_FREE(ops);
+	return ops;
+}
+
 /* Close the timeline's current interval at `now`, which ends `tick`: the
  * execute figures gained since the last point (every rank's), per second. */
 static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t bytes,
@@ -204,6 +220,7 @@ static void add_point(struct driver *d, uint64_t now, uint64_t tick, uint64_t by
 		.ops_s = (ops - d->sampler.last_ops) / secs,
 		.max_latency_ms = max_latency_ms,
 		.probe_ms = probe_ms(d, tick),
+		.ops = point_ops(d, grown),
 	};
 	d->sampler.last_bytes = bytes;
 	d->sampler.last_ops = ops;
@@ -299,12 +316,31 @@ static void show_cleanup_start(struct driver *d, uint64_t now)
 	report_progress(d->text, &p);
 }
 
+/* Each point's latencies by operation type, of the loadfile's types, in
+ * a run of one rank: the ranks' histograms meet only at the end. */
+static void start_intervals(struct driver *d)
+{
+	struct sampler *s = &d->sampler;
+	const struct program *prog = d->plan->prog;
+
+	if (cluster_size() > 1 || s->interval)
+		return;
+	s->types = talloc_array(d->ctx, uint16_t, OP_COUNT);
+	s->interval = s->types ? stats_interval_new(d->ctx) : NULL;
+	if (!s->interval)
+		return;
+	for (unsigned t = 0; t < OP_COUNT; t++)
+		if (prog->count[t])
+			s->types[s->ntypes++] = (uint16_t)t;
+}
+
 /* Enter the execute phase at `now`; nothing has been counted in it yet. */
 void sampler_start_execute(struct driver *d, uint64_t now)
 {
 	sampler_set_phase(d, PHASE_EXECUTE, now);
 	d->sampler.exec_ns = d->sampler.last_ns = now;
 	d->sampler.last_bytes = d->sampler.last_ops = 0;
+	start_intervals(d);
 }
 
 /* In step with other ranks: an MPI run whose ranks all answer. */

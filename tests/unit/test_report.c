@@ -189,6 +189,19 @@ static struct run_result *finished_result(void **state)
 	tl[1] = (struct timeline_point){ .t_s = 2.0, .mb_s = 0.25, .ops_s = 4.0, .max_latency_ms = 10.0, .probe_ms = NAN };
 	res->timeline = tl;
 	res->ntimeline = 2;
+	/* point 0's operations by type (Unlink: none in the run); point 1's
+	 * were not measured */
+	static const uint16_t types[] = { OP_NTCREATEX, OP_CLOSE, OP_READX, OP_WRITEX, OP_UNLINK };
+	struct interval_op *ops = talloc_array(tl, struct interval_op, 5);
+	assert_non_null(ops);
+	ops[0] = (struct interval_op){ 1, NAN };
+	ops[1] = (struct interval_op){ 1, NAN };
+	ops[2] = (struct interval_op){ 150, 2.5 };
+	ops[3] = (struct interval_op){ 0, NAN };
+	ops[4] = (struct interval_op){ 0, NAN };
+	tl[0].ops = ops;
+	res->timeline_types = types;
+	res->ntimeline_types = 5;
 	f->client = 2;
 	f->line = 17;
 	f->operation = "ReadX";
@@ -1233,6 +1246,26 @@ static void json_timeline_holds_each_point(void **state)
 	assert_double_is(get_real(p1, "max_latency_ms"), 10.0);
 }
 
+/* Each point's operations: every type the run performed, its count and
+ * p99 in that point (null from too few); null where not measured. */
+static void json_timeline_points_hold_each_operations_count_and_p99(void **state)
+{
+	json_t *doc = doc_of(state, finished_result(state));
+	json_t *tl = get(doc, "timeline");
+	json_t *ops = get(json_array_get(tl, 0), "ops");
+
+	assert_int_equal(json_object_size(ops), 4);	/* not Unlink, none in the run */
+	assert_null(json_object_get(ops, "Unlink"));
+	assert_int_equal(get_int(get(ops, "ReadX"), "count"), 150);
+	assert_double_is(get_real(get(ops, "ReadX"), "p99_ms"), 2.5);
+	assert_int_equal(get_int(get(ops, "NTCreateX"), "count"), 1);
+	assert_null_at(get(ops, "NTCreateX"), "p99_ms");
+	assert_int_equal(get_int(get(ops, "WriteX"), "count"), 0);
+	assert_null_at(get(ops, "WriteX"), "p99_ms");
+	assert_int_equal(json_object_size(get(ops, "Close")), 2);
+	assert_null_at(json_array_get(tl, 1), "ops");
+}
+
 static void json_probe_is_null_without_probe(void **state)
 {
 	json_t *doc = doc_of(state, finished_result(state));
@@ -1243,7 +1276,7 @@ static void json_probe_is_null_without_probe(void **state)
 	assert_null_at(get(doc, "config"), "probe_directory");
 	assert_null_at(get(doc, "config"), "probe_directories");
 	assert_null(json_object_get(p0, "probe_ms"));
-	assert_int_equal(json_object_size(p0), 7);	/* and disks, dirty, writeback */
+	assert_int_equal(json_object_size(p0), 8);	/* and disks, dirty, writeback, ops */
 }
 
 static void json_probe_holds_directory_count_entries_and_times(void **state)
@@ -1286,7 +1319,7 @@ static void json_timeline_points_carry_probe_ms_with_probe(void **state)
 
 	assert_double_is(get_real(json_array_get(tl, 0), "probe_ms"), 2.5);
 	assert_null_at(json_array_get(tl, 1), "probe_ms");
-	assert_int_equal(json_object_size(json_array_get(tl, 0)), 8);
+	assert_int_equal(json_object_size(json_array_get(tl, 0)), 9);
 }
 
 static void json_probe_times_are_null_without_a_listing(void **state)
@@ -2424,6 +2457,7 @@ int main(void)
 		T(json_ops_lists_only_operations_with_a_count_or_errors),
 		T(json_ops_hold_the_figures_of_each_operation),
 		T(json_timeline_holds_each_point),
+		T(json_timeline_points_hold_each_operations_count_and_p99),
 		T(json_probe_is_null_without_probe),
 		T(json_probe_holds_directory_count_entries_and_times),
 		T(json_config_probe_directory_is_the_one_given),
