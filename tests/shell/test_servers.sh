@@ -67,7 +67,13 @@ start_run_stop() {
 	expect_status $? 0
 	expect_eq "$(cat "$T/$_k.stop")" "" "what stop said"
 	for pc in $pids; do
-		[ ! -d "/proc/${pc%%:*}" ] || fail "${pc#*:} (pid ${pc%%:*}) is still there"
+		p=${pc%%:*} c=$(echo "$pc" | cut -d: -f2)
+		# ended at once (a zombie at most), reaped by whoever adopted it
+		# within seconds
+		st=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)
+		[ -z "$st" ] || [ "$st" = Z ] || fail "$c (pid $p) is still there, state $st"
+		for _i in $(seq 50); do [ -d "/proc/$p" ] || break; sleep 0.1; done
+		[ ! -d "/proc/$p" ] || fail "$c (pid $p) was not reaped in 5 s"
 	done
 	[ ! -e "$_d" ] || fail "$_d is still there"
 }
@@ -125,6 +131,20 @@ for _i in $(seq 50); do [ -d "/proc/$p" ] || break; sleep 0.1; done
 "$SERVERS" stop "$T/srv-gone"
 expect_status $? 0
 [ ! -e "$T/srv-gone" ] || fail "$T/srv-gone is still there"
+end
+
+begin "stop signals no process but the one it started: a pid whose start time differs is left alone"
+out=$("$SERVERS" start tbench --dir="$T/srv-reuse" 2>&1) || fail "start tbench: $out"
+p=$(server_var "$T/srv-reuse" PID)
+# as if the server had ended and the kernel given its pid to another
+# tbench_srv, started at another time
+sed -i "s/^PIDS=.*/PIDS=$p:tbench_srv:1/" "$T/srv-reuse/server.env"
+"$SERVERS" stop "$T/srv-reuse"
+expect_status $? 0
+sleep 0.5
+[ -d "/proc/$p" ] || fail "the process was signalled"
+[ ! -e "$T/srv-reuse" ] || fail "$T/srv-reuse is still there"
+kill -TERM "$p"
 end
 
 finish
