@@ -89,10 +89,13 @@ struct op_stats {
 };
 _Static_assert(sizeof(struct op_stats) == STATS_CACHELINE, "op_stats fills a cache line");
 
-/* The figures a client keeps for one phase, in its slot. */
+/* The figures a client keeps for one phase, in its slot.  The tally
+ * first: a parent that reads it then reads the page that the first
+ * operation types' figures (the dbench 4 loadfile's) are on, which the
+ * client writes anyway (see stats_region.types). */
 struct phase_slot {
-	struct op_stats op[OP_COUNT];
 	struct verify_tally verify;	/* --verify: checking done by ReadX/WriteX */
+	struct op_stats op[OP_COUNT] __attribute__((aligned(STATS_CACHELINE)));
 } __attribute__((aligned(STATS_CACHELINE)));
 
 /* A phase's figures summed over clients (stats_sum() and the groups
@@ -204,6 +207,12 @@ struct hist_set {
  */
 struct stats_region {
 	struct stats_control ctl;
+	/* The operation types whose figures the parent reads from the slots:
+	 * all of them once mapped, those of the program with
+	 * stats_limit_types().  A slot's figures of all types span nine
+	 * pages, of which a client writes those of the types it runs; a
+	 * parent reading the others would allocate them (20 KB a client). */
+	uint8_t types[OP_COUNT];
 	unsigned nclients;
 	unsigned ndirs;			/* client i is in directory i % ndirs */
 	unsigned ncpus;			/* sets per directory */
@@ -221,6 +230,11 @@ struct stats_region {
  * NULL when the mapping fails (errno set). */
 struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned ndirs,
 			       unsigned ncpus, unsigned nprobes);
+
+/* Have the parent read from the slots only the figures of the operation
+ * types whose count[] is not 0 (a program's: those its clients can
+ * record); before any fork. */
+void stats_limit_types(struct stats_region *r, const uint64_t count[OP_COUNT]);
 
 /* Where a client's latencies go: the sets of its directory. */
 struct stats_sets {

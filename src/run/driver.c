@@ -128,6 +128,7 @@ static bool driver_prepare(struct driver *d, json_t **env)
 			plan->nclients, strerror(errno));
 		return false;
 	}
+	stats_limit_types(d->stats, plan->prog->count);
 	if (pipe2(d->procs.start_pipe, O_CLOEXEC) < 0) {
 		int err = errno;
 		say("cannot make the pipe that starts the clients: %s%s\n",

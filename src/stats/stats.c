@@ -61,6 +61,7 @@ struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned 
 	m->owner = getpid();
 	talloc_set_destructor(m, unmap);
 	struct stats_region *r = m->addr;
+	memset(r->types, 1, sizeof(r->types));
 	r->nclients = nclients;
 	r->ndirs = ndirs;
 	r->ncpus = ncpus;
@@ -69,6 +70,12 @@ struct stats_region *stats_map(TALLOC_CTX *mem_ctx, unsigned nclients, unsigned 
 	r->touched = (uint8_t *)m->addr + touched_at;
 	r->sets = (struct hist_set *)((char *)m->addr + sets_at);
 	return r;
+}
+
+void stats_limit_types(struct stats_region *r, const uint64_t count[OP_COUNT])
+{
+	for (int t = 0; t < OP_COUNT; t++)
+		r->types[t] = count[t] != 0;
 }
 
 struct stats_sets stats_sets_of(struct stats_region *r, unsigned client)
@@ -185,6 +192,8 @@ uint64_t stats_max_latency(const struct stats_region *r)
 		max = v > max ? v : max;
 		for (int ph = 0; ph < PHASE_COUNT; ph++)
 			for (int t = 0; t < OP_COUNT; t++) {
+				if (!r->types[t])
+					continue;
 				v = stats_get(&s->phase[ph].op[t].max_ns);
 				max = v > max ? v : max;
 			}
@@ -192,18 +201,20 @@ uint64_t stats_max_latency(const struct stats_region *r)
 	return max;
 }
 
-/* out += the figures of each operation type and the verification work,
- * from a slot (which may be live) or from other sums; the phase's
- * operation and byte totals follow from the types' (a client does not
- * keep them twice). */
+/* out += the figures of each operation type (of those with types[t],
+ * all without types) and the verification work, from a slot (which may
+ * be live) or from other sums; the phase's operation and byte totals
+ * follow from the types' (a client does not keep them twice). */
 static void add_figures(struct phase_stats *out, const struct op_stats *op,
-			const struct verify_tally *v)
+			const struct verify_tally *v, const uint8_t *types)
 {
 	out->verify.bytes_checked += stats_get(&v->bytes_checked);
 	out->verify.reads_checked += stats_get(&v->reads_checked);
 	out->verify.mismatches += stats_get(&v->mismatches);
 	out->verify.ns += stats_get(&v->ns);
 	for (int t = 0; t < OP_COUNT; t++) {
+		if (types && !types[t])
+			continue;
 		const struct op_stats *o = &op[t];
 		struct op_stats *d = &out->op[t];
 		uint64_t n = stats_get(&o->count);
@@ -228,21 +239,22 @@ static void add_figures(struct phase_stats *out, const struct op_stats *op,
 	}
 }
 
-static void add_phase(struct phase_stats *out, const struct phase_slot *p)
+static void add_phase(struct phase_stats *out, const struct stats_region *r,
+		      const struct phase_slot *p)
 {
-	add_figures(out, p->op, &p->verify);
+	add_figures(out, p->op, &p->verify, r->types);
 }
 
 static void add_sums(struct phase_stats *out, const struct phase_stats *p)
 {
-	add_figures(out, p->op, &p->verify);
+	add_figures(out, p->op, &p->verify, NULL);
 }
 
 void stats_sum(const struct stats_region *r, enum phase ph, struct phase_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < r->nclients; i++)
-		add_phase(out, &r->slot[i].phase[ph]);
+		add_phase(out, r, &r->slot[i].phase[ph]);
 }
 
 /* h += the buckets in chunk c of type t's buckets in `set`. */
@@ -290,7 +302,7 @@ void stats_group_collect(struct stats_group *g, const struct stats_region *r, in
 		stats_lag_add(&g->lag, &s->lag);
 		add_straddle(&g->straddled, stats_get(&s->straddled.count),
 			     stats_get(&s->straddled.max_ns), stats_get(&s->straddled.type));
-		add_phase(&exec, &s->phase[PHASE_EXECUTE]);
+		add_phase(&exec, r, &s->phase[PHASE_EXECUTE]);
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	for (int t = 0; t < OP_COUNT; t++) {
@@ -323,7 +335,7 @@ void stats_clients_collect(const struct stats_region *r, uint64_t exec_ns,
 		uint64_t end = __atomic_load_n(&r->slot[i].end_ns, __ATOMIC_ACQUIRE);
 		if (end > window_end_ns)
 			end = window_end_ns;	/* 0: it never said when it stopped */
-		add_phase(&one, p);
+		add_phase(&one, r, p);
 		out[i] = (struct stats_client){ .bytes = stats_bytes(&one),
 						.bytes_written = one.bytes_written, .ops = one.ops,
 						.seconds = end > exec_ns ? (end - exec_ns) / 1e9 : 0 };

@@ -213,6 +213,61 @@ static void collecting_reads_no_page_of_a_set_nobody_wrote(void **state)
 	assert_true(resident > 0 && resident < npages);
 }
 
+/* The pages of the client slots of r in memory, counted, into in[]. */
+static size_t slot_pages_in(const struct stats_region *r, unsigned char *in, size_t *npages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)&r->slot[0] / page * page;
+	uintptr_t hi = (uintptr_t)&r->slot[r->nclients];
+	size_t n = 0;
+
+	*npages = (hi - lo + page - 1) / page;
+	assert_int_equal(mincore((void *)lo, hi - lo, in), 0);
+	for (size_t p = 0; p < *npages; p++)
+		n += in[p] & 1;
+	return n;
+}
+
+/* Limited to a program's operation types, the parent's reading of the
+ * slots (the sampler's sums, the worst latency, the groups and the
+ * clients' figures at the end) brings in no page of them that the
+ * clients did not write: each slot spans nine pages, and reading those
+ * nobody wrote allocated them, some 20 KB a client. */
+static void reading_slots_brings_in_only_pages_the_clients_wrote(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *r = stats_map(ctx, 4, 2, 1, 0);
+	uint64_t count[OP_COUNT] = { [OP_READX] = 3, [OP_CLOSE] = 1 };
+	unsigned char in_before[64], in_after[64];
+	size_t npages;
+
+	assert_non_null(r);
+	assert_true(sizeof(struct client_slot) * 4 / 4096 + 2 <= sizeof(in_before));
+	stats_limit_types(r, count);
+	for (unsigned i = 0; i < 4; i++) {
+		struct stats_sets sets = stats_sets_of(r, i);
+		stats_record(&r->slot[i], &sets, 0, PHASE_WARMUP, OP_READX, 4096, 5 * US, 0, 1);
+		stats_record(&r->slot[i], &sets, 0, PHASE_EXECUTE, OP_CLOSE, 0, 7 * US, 0, 2);
+		stats_record(&r->slot[i], &sets, 0, PHASE_STOP, OP_READX, 4096, 9 * US, 0, 3);
+	}
+	size_t before = slot_pages_in(r, in_before, &npages);
+
+	struct phase_stats sum;
+	for (int ph = 0; ph < PHASE_COUNT; ph++)
+		stats_sum(r, ph, &sum);
+	assert_int_equal(sum.op[OP_READX].count, 4);	/* the stop phase's */
+	assert_int_equal(stats_max_latency(r), 9 * US);
+	assert_int_equal(collect(ctx, r, STATS_ALL_DIRS)->exec.op[OP_CLOSE].count, 4);
+	struct stats_client figs[4];
+	stats_clients_collect(r, 0, UINT64_MAX, figs);
+	assert_int_equal(figs[3].ops, 1);
+	size_t after = slot_pages_in(r, in_after, &npages);
+
+	assert_true(before < npages);
+	assert_int_equal(after, before);
+	assert_memory_equal(in_after, in_before, npages);
+}
+
 /* Two writers adding to the same buckets at once, as clients of one
  * directory on one CPU do when preempted: no count is lost. */
 #define RACE_OPS 200000
@@ -345,6 +400,7 @@ int main(void)
 		T(only_execute_phase_latencies_reach_the_buckets),
 		T(directory_groups_add_up_to_the_whole),
 		T(collecting_reads_no_page_of_a_set_nobody_wrote),
+		T(reading_slots_brings_in_only_pages_the_clients_wrote),
 		T(clients_adding_to_one_set_at_once_lose_no_count),
 		T(stats_cpu_is_the_cpu_the_caller_runs_on),
 		T(phase_totals_come_from_the_operation_types),
