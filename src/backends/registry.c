@@ -6,8 +6,10 @@
  * below and nothing else here.  The layers above reach the backends
  * through this file; no backend calls into it.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -48,12 +50,63 @@ const char *backend_names(TALLOC_CTX *mem_ctx)
  * mark of being given. */
 static const char *given_option[NBACKENDS];
 
+/* The numbers of each backend's options as the program started, and
+ * whether they were taken: a command line parsed again (each side of
+ * dbench ab) starts from them, not from the last one's values. */
+#define MAX_BACKEND_OPTIONS 16
+static int first_int[NBACKENDS][MAX_BACKEND_OPTIONS];
+static bool firsts_taken;
+
+static void take_firsts(void)
+{
+	for (size_t i = 0; i < NBACKENDS && !firsts_taken; i++) {
+		for (size_t o = 0; backends[i]->options && backends[i]->options[o].longName; o++) {
+			const struct poptOption *p = &backends[i]->options[o];
+			assert(o < MAX_BACKEND_OPTIONS);
+			if ((p->argInfo & POPT_ARG_MASK) == POPT_ARG_INT)
+				first_int[i][o] = *(int *)p->arg;
+		}
+	}
+	firsts_taken = true;
+}
+
+/* popt's strings of a parse before: a plan made from one may still point
+ * at them, so they are kept (and still reachable) until the exit. */
+static char **kept;
+static size_t nkept;
+
+static void keep(char *s)
+{
+	char **more = s ? realloc(kept, (nkept + 1) * sizeof(*kept)) : NULL;
+
+	if (more) {
+		kept = more;
+		kept[nkept++] = s;
+	}
+}
+
+/* Before a parse: backend i's options as the program started. */
+static void reset_options(size_t i)
+{
+	for (size_t o = 0; backends[i]->options && backends[i]->options[o].longName; o++) {
+		const struct poptOption *p = &backends[i]->options[o];
+		if ((p->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING) {
+			keep(*(char **)p->arg);
+			*(char **)p->arg = NULL;
+		} else if ((p->argInfo & POPT_ARG_MASK) == POPT_ARG_INT) {
+			*(int *)p->arg = first_int[i][o];
+		}
+	}
+}
+
 static void note_given(poptContext pc, enum poptCallbackReason reason,
 		       const struct poptOption *opt, const char *arg, const void *slot)
 {
 	(void)pc;
 	(void)arg;
-	if (reason == POPT_CALLBACK_REASON_OPTION && opt && !*(const char **)slot)
+	if (reason == POPT_CALLBACK_REASON_PRE)
+		reset_options((size_t)((const char **)slot - given_option));
+	else if (reason == POPT_CALLBACK_REASON_OPTION && opt && !*(const char **)slot)
 		*(const char **)slot = opt->longName;
 }
 
@@ -61,6 +114,8 @@ struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 {
 	struct poptOption *t = talloc_zero_array(mem_ctx, struct poptOption, NBACKENDS + 1);
 	size_t n = 0;
+
+	take_firsts();
 
 	for (size_t i = 0; t && i < NBACKENDS; i++) {
 		given_option[i] = NULL;
@@ -74,7 +129,7 @@ struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 		struct poptOption *own = talloc_zero_array(t, struct poptOption, len + 2);
 		if (!own)
 			return NULL;
-		own[0] = (struct poptOption){ .argInfo = POPT_ARG_CALLBACK,
+		own[0] = (struct poptOption){ .argInfo = POPT_ARG_CALLBACK | POPT_CBFLAG_PRE,
 					      .arg = (void *)(uintptr_t)note_given,
 					      .descrip = (const char *)&given_option[i] };
 		memcpy(own + 1, backends[i]->options, len * sizeof(*own));
