@@ -273,10 +273,13 @@ for how in PASSWD USER; do
 			-c "$T/short.txt" -t 3 --warmup 0 2 >"$T/env.out" 2>&1 &
 	fi
 	pid=$!
-	for i in $(seq 100); do
+	# up to 60 s: a sanitizer build on a busy machine took over 10 s to
+	# start, and a look before the parent has forgotten it finds it
+	for i in $(seq 600); do
 		grep -q ' execute ' "$T/env.out" && break
 		sleep 0.1
 	done
+	grep -q ' execute ' "$T/env.out" || fail "$how: no execute line within 60 s"
 	seen=0
 	for p in $pid $(pgrep -P "$pid"); do
 		seen=$((seen + 1))
