@@ -9,8 +9,9 @@
  * set (directories and CPUs), for the chunks of buckets that some client
  * flagged (stats.h: a chunk nobody flagged is empty): nothing is added to
  * a client's operation, and nothing to its memory; the parent's grows by
- * 4 KB a flagged chunk of an operation type (a type's latencies under
- * load spread over a chunk or two), whatever the number of clients.
+ * 8 KB a flagged chunk of an operation type, its look and the one before
+ * (a type's latencies under load spread over a chunk or two), whatever
+ * the number of clients.
  */
 #ifndef DBENCH_INTERVAL_H
 #define DBENCH_INTERVAL_H
@@ -46,5 +47,17 @@ struct stats_interval *stats_interval_new(TALLOC_CTX *mem_ctx);
  */
 bool stats_interval_take(struct stats_interval *iv, const struct stats_region *r,
 			 const uint16_t *types, unsigned ntypes, struct interval_op *out);
+
+/*
+ * As stats_interval_take(), over the interval the last call covered
+ * stretched to now: the values since the call before it.  For the
+ * timeline's last point, taken again once every client can see that the
+ * window closed, so that it holds the operations that ended between its
+ * first look and the close (the same types as that call, for a type
+ * whose look that call could not keep gives the values since the look
+ * before it too).
+ */
+bool stats_interval_take_again(struct stats_interval *iv, const struct stats_region *r,
+			       const uint16_t *types, unsigned ntypes, struct interval_op *out);
 
 #endif

@@ -33,6 +33,39 @@ static void host_mark(struct driver *d, struct hostload_reading *r)
 	talloc_free(pids);
 }
 
+/* Each operation type's latencies since the last point, on the timeline
+ * (talloc_realloc() takes them along); NULL when not measured or out of
+ * memory. */
+static struct interval_op *point_ops(struct driver *d, struct timeline_point *timeline)
+{
+	struct sampler *s = &d->sampler;
+	struct interval_op *ops;
+
+	if (!s->interval)
+		return NULL;
+	ops = talloc_array(timeline, struct interval_op, s->ntypes ? s->ntypes : 1);
+	if (ops && !stats_interval_take(s->interval, d->stats, s->types, s->ntypes, ops))
+		TALLOC_FREE(ops);
+	return ops;
+}
+
+/* The last point's operations taken again once the window has closed
+ * (PHASE_STOP published): with those that ended between its look and the
+ * close, which a client counts in the window too, and which the point
+ * taken at the close, or a second's taken just before it (a point less
+ * than 1 ms long is none), would leave out.  A point whose look was not
+ * kept (out of memory) stays without. */
+static void last_point_ops(struct driver *d)
+{
+	struct sampler *s = &d->sampler;
+
+	if (!s->interval || !s->ntimeline)
+		return;
+	struct timeline_point *p = &s->timeline[s->ntimeline - 1];
+	if (p->ops && !stats_interval_take_again(s->interval, d->stats, s->types, s->ntypes, p->ops))
+		TALLOC_FREE(p->ops);
+}
+
 /* The devices' reading that closes the execute window, taken once every
  * client can see that it closed: the operations counted in the window
  * all ended before it.  When the timeline's last point ended the window,
@@ -70,8 +103,10 @@ void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 	d->sampler.phase = ph;
 	d->sampler.phase_ns = now;
 	stats_set(&d->stats->ctl.phase, ph);
-	if (closes)
+	if (closes) {
 		disks_close_window(d);
+		last_point_ops(d);
+	}
 }
 
 static const char *phase_name(enum phase ph)
@@ -180,22 +215,6 @@ static double probe_ms(const struct driver *d, uint64_t tick)
 		ns = v > ns ? v : ns;
 	}
 	return ns ? ns / 1e6 : NAN;
-}
-
-/* Each operation type's latencies since the last point, on the timeline
- * (talloc_realloc() takes them along); NULL when not measured or out of
- * memory. */
-static struct interval_op *point_ops(struct driver *d, struct timeline_point *timeline)
-{
-	struct sampler *s = &d->sampler;
-	struct interval_op *ops;
-
-	if (!s->interval)
-		return NULL;
-	ops = talloc_array(timeline, struct interval_op, s->ntypes ? s->ntypes : 1);
-	if (ops && !stats_interval_take(s->interval, d->stats, s->types, s->ntypes, ops))
-		TALLOC_FREE(ops);
-	return ops;
 }
 
 /* Close the timeline's current interval at `now`, which ends `tick`: the

@@ -12,7 +12,8 @@
 struct stats_interval {
 	/* the last look at chunk c of type t's buckets, summed over every
 	 * set: STATS_CHUNK_BUCKETS counts, or NULL while no client flagged
-	 * the chunk (then it is all 0) */
+	 * the chunk (then it is all 0); and the look before it, in the
+	 * STATS_CHUNK_BUCKETS counts that follow, for a take again */
 	uint64_t *last[OP_COUNT][STATS_OP_CHUNKS];
 	struct hist scratch;	/* one type's interval at a time; empty between */
 	uint64_t now[STATS_CHUNK_BUCKETS];	/* one chunk's look, summed */
@@ -48,7 +49,7 @@ static bool make_room(struct stats_interval *iv, const struct stats_region *r, u
 	for (unsigned c = 0; c < STATS_OP_CHUNKS; c++) {
 		if (iv->last[t][c] || !flagged(r, t, c))
 			continue;
-		iv->last[t][c] = talloc_zero_array(iv, uint64_t, STATS_CHUNK_BUCKETS);
+		iv->last[t][c] = talloc_zero_array(iv, uint64_t, 2 * STATS_CHUNK_BUCKETS);
 		if (!iv->last[t][c])
 			return false;
 	}
@@ -129,8 +130,22 @@ static struct interval_op result_of(struct stats_interval *iv, unsigned t)
 	return out;
 }
 
-bool stats_interval_take(struct stats_interval *iv, const struct stats_region *r,
-			 const uint16_t *types, unsigned ntypes, struct interval_op *out)
+/* Type t's last look becomes the one before (forward), or the one before
+ * the last look becomes the last (back). */
+static void shift_looks(struct stats_interval *iv, unsigned t, bool forward)
+{
+	size_t len = STATS_CHUNK_BUCKETS * sizeof(uint64_t);
+
+	for (unsigned c = 0; c < STATS_OP_CHUNKS; c++) {
+		uint64_t *last = iv->last[t][c], *before = last + STATS_CHUNK_BUCKETS;
+		if (last)
+			memcpy(forward ? before : last, forward ? last : before, len);
+	}
+}
+
+/* stats_interval_take(), or with again its take again. */
+static bool take(struct stats_interval *iv, const struct stats_region *r,
+		 const uint16_t *types, unsigned ntypes, struct interval_op *out, bool again)
 {
 	bool whole = true;
 
@@ -139,6 +154,7 @@ bool stats_interval_take(struct stats_interval *iv, const struct stats_region *r
 		out[k] = (struct interval_op){ .count = 0, .p99_ms = NAN };
 		if (t >= OP_COUNT)
 			continue;
+		shift_looks(iv, t, !again);
 		if (!make_room(iv, r, t)) {
 			whole = false;
 			continue;
@@ -149,4 +165,16 @@ bool stats_interval_take(struct stats_interval *iv, const struct stats_region *r
 		out[k] = result_of(iv, t);
 	}
 	return whole;
+}
+
+bool stats_interval_take(struct stats_interval *iv, const struct stats_region *r,
+			 const uint16_t *types, unsigned ntypes, struct interval_op *out)
+{
+	return take(iv, r, types, ntypes, out, false);
+}
+
+bool stats_interval_take_again(struct stats_interval *iv, const struct stats_region *r,
+			       const uint16_t *types, unsigned ntypes, struct interval_op *out)
+{
+	return take(iv, r, types, ntypes, out, true);
 }

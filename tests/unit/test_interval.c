@@ -196,6 +196,41 @@ static void only_the_types_asked_for_are_taken(void **state)
 	assert_int_equal(out[1].count, 150);
 }
 
+/* Taken again, a look covers the interval of the one before stretched to
+ * now: the timeline's last point, taken again at the window's close.  A
+ * type whose values first came after the look taken again has them all. */
+static void a_look_taken_again_stretches_the_last_interval_to_now(void **state)
+{
+	TALLOC_CTX *ctx = ctx_of(state);
+	struct stats_region *r = region(ctx);
+	struct stats_interval *iv = stats_interval_new(ctx);
+	struct interval_op out[NTYPES];
+
+	assert_non_null(iv);
+	record(r, OP_READX, 50, 1 * MS);
+	take(iv, r, out);
+	record(r, OP_READX, 60, 2 * MS);
+	take(iv, r, out);
+	assert_int_equal(out[0].count, 60);
+	assert_true(isnan(out[0].p99_ms));
+	record(r, OP_READX, 40, 2 * MS);
+	record(r, OP_CLOSE, 7, 40);
+	assert_true(stats_interval_take_again(iv, r, types, NTYPES, out));
+	assert_int_equal(out[0].count, 100);	/* 60 + 40, not the first 50 */
+	assert_true(out[0].p99_ms == midpoint_ms(2 * MS));
+	assert_int_equal(out[2].count, 7);
+	/* and again: still from the same look */
+	record(r, OP_READX, 1, 2 * MS);
+	assert_true(stats_interval_take_again(iv, r, types, NTYPES, out));
+	assert_int_equal(out[0].count, 101);
+	assert_int_equal(out[2].count, 7);
+	/* a plain look after it goes on from there */
+	record(r, OP_READX, 3, 2 * MS);
+	take(iv, r, out);
+	assert_int_equal(out[0].count, 3);
+	assert_int_equal(out[2].count, 0);
+}
+
 /* Pages of the sets in memory after recording and looking: those some
  * client wrote, no more (the looks sum a chunk over the sets that
  * flagged it only). */
@@ -239,6 +274,7 @@ int main(void)
 		T(the_looks_add_up_to_the_run),
 		T(the_rank_is_found_across_chunks_and_in_the_top_bucket),
 		T(only_the_types_asked_for_are_taken),
+		T(a_look_taken_again_stretches_the_last_interval_to_now),
 		T(looking_reads_no_page_of_a_set_nobody_wrote),
 	};
 
