@@ -381,4 +381,13 @@ unsigned backend_check_program(TALLOC_CTX *mem_ctx, const struct backend *b,
 			       const struct program *prog,
 			       const struct backend_options *opts, char **report);
 
+/*
+ * Whether backend `b` performs none of the timed operations of `prog`
+ * while it has some (the iSCSI backend given the built-in SMB loadfile):
+ * a run would move nothing.  *first is then the first such operation's
+ * name.
+ */
+bool backend_performs_none(const struct backend *b, const struct program *prog,
+			   const char **first);
+
 #endif

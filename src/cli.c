@@ -945,6 +945,22 @@ static bool plan_replay(const struct cmdline *cl, struct run_plan *plan)
 	return true;
 }
 
+/* A backend that performs none of the loadfile's operations is refused:
+ * the run would report nothing moved, and exit 0. */
+static bool plan_fits_backend(const struct cmdline *cl, const struct run_plan *plan)
+{
+	const char *first;
+
+	if (!backend_performs_none(plan->backend, plan->prog, &first))
+		return true;
+	say("the %s backend performs none of the operations of %s%s%s (%s, ...): give it a"
+	    " loadfile of its kind with -c (--check-loadfile --backend=%s lists what it cannot"
+	    " perform)\n", plan->backend->name, cl->loadfile ? "'" : "",
+	    cl->loadfile ? cl->loadfile : "the built-in loadfile", cl->loadfile ? "'" : "", first,
+	    plan->backend->name);
+	return false;
+}
+
 static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct cmdline *cl,
 				   const char *cmdline, struct cli *out)
 {
@@ -958,7 +974,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 		return CLI_EXIT;
 	notice_dbench4_options(cl, plan->backend);
 	if (!(plan->prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)) ||
-	    !plan_targets(mem_ctx, cl, server, plan) || !plan_think(cl, plan) ||
+	    !plan_fits_backend(cl, plan) || !plan_targets(mem_ctx, cl, server, plan) || !plan_think(cl, plan) ||
 	    !plan_cpus(mem_ctx, cl, plan) || !plan_probes(mem_ctx, cl, plan) ||
 	    !plan_replay(cl, plan))
 		return CLI_EXIT;

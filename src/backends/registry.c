@@ -173,3 +173,22 @@ unsigned backend_check_program(TALLOC_CTX *mem_ctx, const struct backend *b,
 		total += b->check_program(prog, opts, report);
 	return total;
 }
+
+bool backend_performs_none(const struct backend *b, const struct program *prog,
+			   const char **first)
+{
+	bool timed = false;
+
+	*first = NULL;
+	for (size_t i = 0; i < prog->nops; i++) {
+		int t = prog->ops[i].type;
+		if (op_is_untimed(t))
+			continue;
+		if (b->op[t])
+			return false;
+		if (!timed)
+			*first = op_table[t].name;
+		timed = true;
+	}
+	return timed;
+}

@@ -46,4 +46,17 @@ out=$("$DBENCH" --check-loadfile --backend=fileio -c "$T/locks.txt"); rc=$?
 expect_status $rc 0
 expect_no_match "$out" 'not supported'
 end
+begin "a backend that performs none of the loadfile's operations is refused before anything is made, exit 2"
+printf '0.000 TESTUNITREADY 0x00\n0.001 READ10 0 8 0 0 0x00\n' >"$T/scsi.load"
+mkdir -p "$T/none"
+out=$("$DBENCH" --backend=fileio -c "$T/scsi.load" -D "$T/none" -t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_eq "$out" "dbench: the fileio backend performs none of the operations of '$T/scsi.load' (TESTUNITREADY, ...): give it a loadfile of its kind with -c (--check-loadfile --backend=fileio lists what it cannot perform)" "output"
+expect_eq "$(ls -A "$T/none")" "" "made in the directory"
+# the iSCSI backend given the built-in loadfile: refused before it connects
+out=$("$DBENCH" --backend=iscsi --iscsi=iscsi://127.0.0.1:9/iqn.2000-01.org.example:none/1 \
+	-t 2 1 2>&1); rc=$?
+expect_status $rc 2
+expect_match "$out" "^dbench: the iscsi backend performs none of the operations of the built-in loadfile \\("
+end
 finish
