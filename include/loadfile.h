@@ -317,6 +317,14 @@ const char *loadfile_dir(void);
 /* The loadfile built into the binary (loadfiles/default.txt). */
 struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err);
 
+/*
+ * The loadfile's hash (OpenSSL's SHA-256) made ready while memory is at
+ * hand, at the start: OpenSSL 3.0's first digest after memory ran out
+ * can crash on a lock it failed to make (SIGSEGV in EVP_Digest under
+ * ulimit -v, test_reliability).  false when it could not be.
+ */
+bool loadfile_hash_ready(void);
+
 /* The text of the built-in loadfile and its length. */
 extern const char default_loadfile_text[];
 extern const char default_loadfile_end[];

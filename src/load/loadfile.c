@@ -1189,6 +1189,14 @@ static void sha256_hex(const char *text, size_t len, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", digest[i]);
 }
 
+bool loadfile_hash_ready(void)
+{
+	char out[65];
+
+	sha256_hex("", 0, out);
+	return out[0] != '\0';
+}
+
 /* The ops array must stay below talloc's limit on one allocation (256 MiB). */
 _Static_assert((LOADFILE_MAX_OPS + 1) * sizeof(struct op) < 0x10000000,
 	       "LOADFILE_MAX_OPS operations do not fit one talloc allocation");
