@@ -401,7 +401,7 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 
 	uint64_t t0 = opclock_start();
 	/* The clock is read again only after a pause, which is not latency. */
-	bool paused = call ? pace_call(plan, r, c, l, op, ph)
+	bool paused = call ? plan->replay_timing != REPLAY_ASAP && pace_call(plan, r, c, l, op, ph)
 			   : (op->flags & OPF_TIMED) && wait_for_timestamp(plan, r, c, op);
 	if (plan->think_us > 0)
 		paused = think(plan, r, l) || paused;
@@ -426,7 +426,8 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 		prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
 	}
 	if (call) {
-		l->prev_end_ns = monotonic_ns();
+		if (plan->replay_timing == REPLAY_THINK)	/* the next call's gap counts from here */
+			l->prev_end_ns = monotonic_ns();
 		if (op_is_untimed(op->type))
 			return true;
 	}
