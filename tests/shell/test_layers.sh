@@ -59,15 +59,19 @@ for h in "$TOP"/src/*/*.h; do
 done
 end
 
+# The objects of the sources, in $OBJ: those of another build made
+# beneath it (build/san, build/plain below build) are not this build's.
+(cd "$TOP/src" && ls *.c */*.c) | sed 's/\.c$//' | while read -r f; do
+	[ -f "$OBJ/$f.o" ] && echo "$f"
+done >"$T/objects"
 # "FILE SYMBOL" lines: what each object defines, and what it calls or uses.
-for o in $(find "$OBJ" -name '*.o' ! -path '*/tests/*' ! -path '*/fuzz/*' | sort); do
-	f=${o#"$OBJ"/}
-	nm --defined-only "$o" 2>/dev/null | awk -v f="${f%.o}" 'NF == 3 && $2 ~ /[TDBRC]/ { print f, $3 }'
-done >"$T/defs"
-for o in $(find "$OBJ" -name '*.o' ! -path '*/tests/*' ! -path '*/fuzz/*' | sort); do
-	f=${o#"$OBJ"/}
-	nm -u "$o" 2>/dev/null | awk -v f="${f%.o}" '{ print f, $NF }'
-done >"$T/uses"
+while read -r f; do
+	nm --defined-only "$OBJ/$f.o" 2>/dev/null |
+		awk -v f="$f" 'NF == 3 && $2 ~ /[TDBRC]/ { print f, $3 }'
+done <"$T/objects" >"$T/defs"
+while read -r f; do
+	nm -u "$OBJ/$f.o" 2>/dev/null | awk -v f="$f" '{ print f, $NF }'
+done <"$T/objects" >"$T/uses"
 awk 'NR == FNR { def[$2] = $1; next } ($2 in def) && def[$2] != $1 { print $1, def[$2], $2 }' \
 	"$T/defs" "$T/uses" | sort -u >"$T/calls"
 
