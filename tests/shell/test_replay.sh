@@ -86,6 +86,31 @@ within 0 1 "$el" || fail "asap took $el s"
 expect_eq "$(jq .replay.behind_calls "$T/asap.json")" null "asap has no lag"
 end
 
+# The same 31 calls, each recorded as taking 50 ms: 50 ms of thinking
+# between one's end and the next one's start, 1.5 s in all.
+{
+	echo 'syscalls 1'
+	i=0
+	while [ $i -le 30 ]; do
+		printf '1 %d.%d00000 0.050000 stat "x" ENOENT\n' $((i / 10)) $((i % 10))
+		i=$((i + 1))
+	done
+} >"$T/think.load"
+
+begin "think timing keeps the gaps between a stream's calls, not their times: 1.5 s of a 3 s recording"
+"$DBENCH" --run-once --replay-timing=think -c "$T/think.load" -D "$T/d" \
+	--json="$T/think.json" 1 >"$T/think.out" 2>&1 || fail "exit status $?"
+el=$(jq .result.elapsed_s "$T/think.json")
+# never early (each gap is held), late by at most 150 ms over 30 wake-ups
+# on a busy machine, as exact timing's bound; exact timing takes 3 s
+within 1.49 1.65 "$el" || fail "the pass took $el s"
+expect_eq "$(jq -r .replay.timing "$T/think.json")" think
+"$DBENCH" --run-once --replay-timing=think --replay-speed=2 -c "$T/think.load" -D "$T/d" \
+	--json="$T/think2.json" 1 >/dev/null 2>&1 || fail "--replay-speed=2: exit status $?"
+el=$(jq .result.elapsed_s "$T/think2.json")
+within 0.745 0.9 "$el" || fail "at --replay-speed=2 the pass took $el s"
+end
+
 begin "--replay-speed=2 replays it in half the time; progress lines say how far behind"
 "$DBENCH" --run-once --replay-timing=exact --replay-speed=2 -c "$T/exact.load" -D "$T/d" \
 	--json="$T/fast.json" 1 >"$T/fast.out" 2>&1 || fail "exit status $?"
