@@ -45,15 +45,17 @@ done
 [ "$passes" -ge 200 ] || fail "only $passes passes in $runs runs"
 end
 
-# 31 calls, one every 0.1 s: a recording of 3 seconds.
-{
+# every_tenth DURATION: 31 calls, one every 0.1 s, each recorded as
+# taking DURATION seconds: a recording of 3 seconds.
+every_tenth() {
 	echo 'syscalls 1'
 	i=0
 	while [ $i -le 30 ]; do
-		printf '1 %d.%d00000 0.000010 stat "x" ENOENT\n' $((i / 10)) $((i % 10))
+		printf '1 %d.%d00000 %s stat "x" ENOENT\n' $((i / 10)) $((i % 10)) "$1"
 		i=$((i + 1))
 	done
-} >"$T/exact.load"
+}
+every_tenth 0.000010 >"$T/exact.load"
 
 begin "the recordings shipped replay with no outcome difference"
 for f in build git; do
@@ -88,14 +90,7 @@ end
 
 # The same 31 calls, each recorded as taking 50 ms: 50 ms of thinking
 # between one's end and the next one's start, 1.5 s in all.
-{
-	echo 'syscalls 1'
-	i=0
-	while [ $i -le 30 ]; do
-		printf '1 %d.%d00000 0.050000 stat "x" ENOENT\n' $((i / 10)) $((i % 10))
-		i=$((i + 1))
-	done
-} >"$T/think.load"
+every_tenth 0.050000 >"$T/think.load"
 
 begin "think timing keeps the gaps between a stream's calls, not their times: 1.5 s of a 3 s recording"
 "$DBENCH" --run-once --replay-timing=think -c "$T/think.load" -D "$T/d" \
