@@ -100,9 +100,12 @@ $(O)/mpi-$(MPI).stamp: | $(O)
 
 $(O)/run/cluster.o: $(O)/mpi-$(MPI).stamp
 
-$(O)/load/default_loadfile.o: src/load/default_loadfile.S loadfiles/default.txt | $(O)
+$(O)/load/default.txt.gz: loadfiles/default.txt | $(O)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) -c -o $@ $<
+	gzip -9 -n -c $< >$@.tmp && mv $@.tmp $@
+
+$(O)/load/default_loadfile.o: src/load/default_loadfile.S $(O)/load/default.txt.gz | $(O)
+	$(CC) $(SAN_CFLAGS) -DDEFAULT_LOADFILE_GZ='"$(O)/load/default.txt.gz"' -c -o $@ $<
 
 $(O)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIB_OBJS) \
 		$(HEADERS) | $(O)

@@ -325,9 +325,9 @@ struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err);
  */
 bool loadfile_hash_ready(void);
 
-/* The text of the built-in loadfile and its length. */
-extern const char default_loadfile_text[];
-extern const char default_loadfile_end[];
+/* The built-in loadfile, gzip-compressed, and its end. */
+extern const unsigned char default_loadfile_gz[];
+extern const unsigned char default_loadfile_gz_end[];
 
 /*
  * The summary `dbench --check-loadfile` prints, allocated on mem_ctx:

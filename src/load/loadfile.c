@@ -1539,10 +1539,50 @@ struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
 	return prog;
 }
 
+/* The built-in loadfile's text, inflated on mem_ctx (*len long), or NULL
+ * when memory ran out (errno ENOMEM) or the embedded data is damaged. */
+static char *default_text(TALLOC_CTX *mem_ctx, size_t *len)
+{
+	const unsigned char *gz = default_loadfile_gz;
+	size_t gzlen = (size_t)(default_loadfile_gz_end - gz);
+	/* gzip's trailer ends with the text's size, little-endian */
+	size_t size = gzlen < 18 ? 0 : (size_t)gz[gzlen - 4] | (size_t)gz[gzlen - 3] << 8 |
+		(size_t)gz[gzlen - 2] << 16 | (size_t)gz[gzlen - 1] << 24;
+	char *text = talloc_array(mem_ctx, char, size + 1);
+	z_stream zs = { .next_in = (unsigned char *)gz, .avail_in = (uInt)gzlen,
+			.next_out = (unsigned char *)text, .avail_out = (uInt)size + 1 };
+
+	if (!text || inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+		talloc_free(text);
+		errno = ENOMEM;
+		return NULL;
+	}
+	int z = inflate(&zs, Z_FINISH);
+	inflateEnd(&zs);
+	if (z != Z_STREAM_END || zs.total_out != size) {
+		talloc_free(text);
+		errno = EINVAL;
+		return NULL;
+	}
+	*len = size;
+	return text;
+}
+
 struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err)
 {
-	return loadfile_compile(mem_ctx, "(built-in)", default_loadfile_text,
-				default_loadfile_end - default_loadfile_text, err);
+	size_t len = 0;
+	char *text = default_text(mem_ctx, &len);
+
+	if (!text) {
+		*err = errno == ENOMEM ? NULL
+		       : talloc_strdup(mem_ctx, "(built-in): the loadfile in the binary is damaged");
+		return NULL;
+	}
+	struct program *prog = loadfile_compile(mem_ctx, "(built-in)", text, len, err);
+	int saved = errno;
+	talloc_free(text);
+	errno = saved;
+	return prog;
 }
 
 char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)

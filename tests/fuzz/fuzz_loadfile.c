@@ -24,8 +24,8 @@
 
 #include "loadfile.h"
 
-const char default_loadfile_text[] = "Mkdir \"\\clients\" NT_STATUS_OK\n";
-const char default_loadfile_end[1];
+const unsigned char default_loadfile_gz[1];
+const unsigned char default_loadfile_gz_end[1];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1970,7 +1970,7 @@ static void test_builtin_loadfile_compiles(void **state)
 	assert_null(err);
 	assert_true(prog->nops > 0);
 	assert_true(prog->max_handles > 0);
-	assert_true(default_loadfile_end - default_loadfile_text > 0);
+	assert_true(default_loadfile_gz_end - default_loadfile_gz > 0);
 }
 
 /* ---- memory ---- */
