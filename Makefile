@@ -26,7 +26,7 @@ ifeq ($(MPI),1)
 CC       = mpicc
 MPI_CFLAGS = -DDBENCH_MPI
 endif
-PKGS     = popt talloc zlib jansson libcrypto smbclient tevent libnfs libiscsi gsl
+PKGS     = popt talloc zlib jansson nettle smbclient tevent libnfs libiscsi gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Wall -Wextra -Werror $(CFLAGS) \
@@ -61,7 +61,7 @@ MAIN_OBJ = $(O)/main.o $(O)/cli.o $(O)/cli_ab.o
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages for building (first line) and for the tests (second).
-DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev libssl-dev \
+DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev nettle-dev \
             libsmbclient-dev libtevent-dev libnfs-dev libiscsi-dev libgsl-dev
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \

@@ -317,14 +317,6 @@ const char *loadfile_dir(void);
 /* The loadfile built into the binary (loadfiles/default.txt). */
 struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err);
 
-/*
- * The loadfile's hash (OpenSSL's SHA-256) made ready while memory is at
- * hand, at the start: OpenSSL 3.0's first digest after memory ran out
- * can crash on a lock it failed to make (SIGSEGV in EVP_Digest under
- * ulimit -v, test_reliability).  false when it could not be.
- */
-bool loadfile_hash_ready(void);
-
 /* The built-in loadfile, gzip-compressed, and its end. */
 extern const unsigned char default_loadfile_gz[];
 extern const unsigned char default_loadfile_gz_end[];

@@ -107,10 +107,6 @@ int main(int argc, const char **argv)
 	secret_hide_argv(argc, (char **)argv);	/* before `ps` or anything else reads them */
 	progname_set(argc > 0 ? argv[0] : NULL);
 	bool stdout_closed = std_fds_open();
-	if (!loadfile_hash_ready()) {
-		say("out of memory\n");
-		return EXIT_RUN_FAILED;
-	}
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return stdout_finish(compare_main(argc - 1, argv + 1), stdout_closed);
 	if (argc > 1 && strcmp(argv[1], "record") == 0)

@@ -46,11 +46,11 @@ build() {
 	# shellcheck disable=SC2046
 	(cd "$top" && "$cc" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -std=c11 \
-		-Wall -Wextra -Iinclude -Isrc $(pkg-config --cflags talloc zlib libcrypto) \
+		-Wall -Wextra -Iinclude -Isrc $(pkg-config --cflags talloc zlib nettle) \
 		-o "$bin" tests/fuzz/fuzz_loadfile.c src/load/loadfile.c src/load/ops.c \
 		src/load/syscalls.c src/load/strset.c src/load/smbload.c src/load/blockload.c \
 		src/base/infile.c \
-		$(pkg-config --libs talloc zlib libcrypto)) >"$out/build.log" 2>&1
+		$(pkg-config --libs talloc zlib nettle)) >"$out/build.log" 2>&1
 }
 
 # ---- 1. build and replay ----
