@@ -1570,8 +1570,10 @@ struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err)
 	char *text = default_text(mem_ctx, &len);
 
 	if (!text) {
-		*err = errno == ENOMEM ? NULL
-		       : talloc_strdup(mem_ctx, "(built-in): the loadfile in the binary is damaged");
+		int saved = errno;
+		*err = talloc_strdup(mem_ctx, saved == ENOMEM ? "(built-in): out of memory"
+					      : "(built-in): the loadfile in the binary is damaged");
+		errno = saved;
 		return NULL;
 	}
 	struct program *prog = loadfile_compile(mem_ctx, "(built-in)", text, len, err);
