@@ -2,11 +2,15 @@
  * loadfile.h - reading a loadfile and compiling it into a program.
  *
  * A loadfile is text, one operation per line (doc/DESIGN.md, "Loadfile").
- * It is read once, in the parent, and compiled into a `struct program`: an
- * array of decoded operations whose paths are already client-relative and
- * whose trace handles are already small slot numbers.  A client replays
- * the array and never looks at the text again; after fork the program is
- * shared copy-on-write and treated as read-only.
+ * It is read once, in the parent, and compiled into a `struct program`:
+ * decoded operations whose paths are already client-relative and whose
+ * trace handles are already small slot numbers.  Each distinct operation
+ * is stored once, in a table (program.ops), and the loadfile's sequence
+ * as 4 bytes a position (program.op_offset): client.txt's 458,344
+ * positions hold some 26,000 distinct operations.  loadfile_op() is the
+ * operation at a position, loadfile_line() its line.  A client replays
+ * the positions in order and never looks at the text again; after fork
+ * the program is shared copy-on-write and treated as read-only.
  *
  * Everything a program holds hangs off the program itself on the talloc
  * tree, so talloc_free(program) releases all of it.
@@ -145,8 +149,11 @@ struct op {
 	uint8_t flags;		/* OPF_* */
 	uint16_t handle;	/* slot 0..max_handles-1, or HANDLE_NONE */
 	uint16_t expr;		/* offset expression: program.exprs[expr - 1]; 0 = none */
-	uint32_t line;		/* line number in the loadfile, from 1 */
-	int32_t fnum;		/* the trace's own handle number, for messages */
+	int32_t fnum;		/* the trace's own handle number, for messages: kept
+				 * only where it names no open handle (handle
+				 * HANDLE_NONE) and in the system-call dialect; -1
+				 * where a slot was bound, so that the same
+				 * operation on other trace handles is one entry */
 	double timestamp;	/* seconds since the pass started, when OPF_TIMED */
 	const char *path;	/* client-relative, '/'-separated; "" = the client dir;
 				 * for an op on an open handle, the file it was opened
@@ -220,7 +227,7 @@ struct call_dep {
 struct stream {
 	uint32_t id;		/* the STREAM number the recording gave it */
 	uint32_t nops;
-	const uint32_t *ops;	/* indices into program.ops */
+	const uint32_t *ops;	/* indices into program.ops: positions */
 };
 
 enum init_kind { INIT_DIR, INIT_FILE, INIT_SYMLINK, INIT_DATA };
@@ -237,11 +244,34 @@ struct init_entry {
 	size_t len;
 };
 
+/* Line numbers of positions: from position `pos` on (up to the next
+ * run's), position p is at line `line + (p - pos)`. */
+struct line_run {
+	uint32_t pos;
+	uint32_t line;
+};
+
 struct program {
 	const char *source;	/* file name as given, or "(built-in)" */
 	char sha256[65];	/* SHA-256 of the (decompressed) text, in hex */
-	struct op *ops;
-	size_t nops;
+	/*
+	 * The operations: position i of the loadfile (from 0, after LOOPs
+	 * are unrolled) runs the entry of ops at byte offset op_offset[i]
+	 * (loadfile_op(); an offset, not an index, spares the loop a
+	 * multiplication).  Each distinct operation is one entry of ops, in
+	 * the order of first appearance; an entry is final once made
+	 * (nothing of a later line changes it).  Invariant: in the
+	 * system-call dialect (calls != NULL) no entry is shared, position
+	 * i runs ops[i], so that calls[], streams' indices and
+	 * loadfile_call() keep meaning positions.
+	 */
+	struct op *ops;		/* [ndistinct] */
+	size_t ndistinct;
+	const uint32_t *op_offset;	/* [nops] */
+	size_t nops;		/* positions */
+	const struct line_run *lines;	/* [nlines], by position; what
+					 * loadfile_line() reads */
+	size_t nlines;
 	unsigned max_handles;	/* most handles open at once during a pass */
 	bool timed;		/* some line has a timestamp */
 	uint64_t count[OP_COUNT];	/* operations of each type run in one pass */
@@ -256,7 +286,7 @@ struct program {
 	const char **dirs;	/* distinct parent directories, client-relative; */
 	size_t ndirs;		/* dirs[0] is always "", the client dir itself */
 	/* the system-call dialect (NULL and 0 for the others) */
-	const struct call *calls;	/* [nops], parallel to ops */
+	const struct call *calls;	/* [nops], parallel to ops (one entry a position) */
 	const struct call_dep *deps;
 	size_t ndeps;
 	const struct stream *streams;
@@ -271,13 +301,24 @@ struct program {
 					 * or writes from (at most OP_MAX_SIZE) */
 };
 
+/* The operation at position pos (0 .. nops-1). */
+static inline const struct op *loadfile_op(const struct program *prog, size_t pos)
+{
+	return (const struct op *)((const char *)prog->ops + prog->op_offset[pos]);
+}
+
+/* The loadfile line of position pos, from 1 (a binary search: for
+ * messages, not the replay's loop). */
+uint32_t loadfile_line(const struct program *prog, size_t pos);
+
 /* Small field i (ARG_BYTE, from 0) of a SCSI row: byte i of a[2]. */
 static inline unsigned loadfile_byte_arg(const struct op *op, unsigned i)
 {
 	return (unsigned)((uint64_t)op->a[2] >> (8 * i) & 0xff);
 }
 
-/* The call of an op of the system-call dialect. */
+/* The call of an op of the system-call dialect (whose entries are its
+ * positions: see struct program). */
 static inline const struct call *loadfile_call(const struct program *prog,
 					       const struct op *op)
 {
@@ -324,7 +365,7 @@ extern const unsigned char default_loadfile_gz_end[];
 /*
  * The summary `dbench --check-loadfile` prints, allocated on mem_ctx:
  * operations, one "NAME COUNT" line per type, bytes per pass, handles,
- * paths and directories.
+ * paths, directories and distinct operations (table entries).
  */
 char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog);
 

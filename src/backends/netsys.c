@@ -107,9 +107,11 @@ unsigned netsys_check_program(const struct netsys_proto *p, const char *name,
 	uint64_t n[OP_COUNT] = { 0 }, links = 0;
 	unsigned total = 0;
 
-	for (size_t i = 0; i < prog->nops; i++)
-		if (op_is_syscall(prog->ops[i].type) && !netsys_can(p, &prog->ops[i]))
-			n[prog->ops[i].type] += prog->ops[i].repeat;
+	for (size_t i = 0; i < prog->nops; i++) {
+		const struct op *op = loadfile_op(prog, i);
+		if (op_is_syscall(op->type) && !netsys_can(p, op))
+			n[op->type] += op->repeat;
+	}
 	for (int t = 0; t < OP_COUNT; t++) {
 		if (!n[t])
 			continue;

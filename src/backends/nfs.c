@@ -399,9 +399,7 @@ static unsigned nfsb_check_program(const struct program *prog,
 	if (v4)
 		return total;
 	for (size_t i = 0; i < sizeof(locks) / sizeof(locks[0]); i++) {
-		uint64_t n = 0;
-		for (size_t k = 0; k < prog->nops; k++)
-			n += prog->ops[k].type == locks[i] ? prog->ops[k].repeat : 0;
+		uint64_t n = prog->count[locks[i]];	/* REPEATs counted */
 		if (n)
 			*report = talloc_asprintf_append(*report,
 				"%s: %" PRIu64 " operation%s not supported by the nfs backend over "

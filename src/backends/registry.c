@@ -159,8 +159,8 @@ unsigned backend_check_program(TALLOC_CTX *mem_ctx, const struct backend *b,
 	unsigned missing[OP_COUNT] = { 0 }, total = 0;
 
 	*report = talloc_strdup(mem_ctx, "");
-	for (size_t i = 0; i < prog->nops; i++)
-		missing[prog->ops[i].type] += b->op[prog->ops[i].type] == NULL;
+	for (size_t i = 0; i < prog->nops; i++)	/* positions, not REPEATs */
+		missing[loadfile_op(prog, i)->type] += b->op[loadfile_op(prog, i)->type] == NULL;
 	for (int t = 0; t < OP_COUNT; t++) {
 		if (!missing[t])
 			continue;
@@ -180,7 +180,8 @@ bool backend_performs_none(const struct backend *b, const struct program *prog,
 	bool timed = false;
 
 	*first = NULL;
-	for (size_t i = 0; i < prog->nops; i++) {
+	/* the table holds each op in the order of its first position */
+	for (size_t i = 0; i < prog->ndistinct; i++) {
 		int t = prog->ops[i].type;
 		if (op_is_untimed(t))
 			continue;

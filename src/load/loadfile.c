@@ -11,7 +11,10 @@
  *
  * The NFS dialect's directives (LOOP, REPEAT, RANDOMSTRING, WRITEPATTERN;
  * see loadfile.h) are resolved here too, so that what a client replays is
- * still one flat array; only offset expressions are left to run time.
+ * still one flat sequence; only offset expressions are left to run time.
+ * Each operation is final once finish_op() is done with it (its handle
+ * bound, its REPEAT count set): only then is it interned in the table of
+ * distinct operations (load/optab.h) and its position appended.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,6 +36,7 @@
 #include "loadfile.h"
 #include "load/strset.h"
 #include "load/blockload.h"
+#include "load/optab.h"
 #include "load/smbload.h"
 #include "load/syscalls.h"
 #include "load/token.h"
@@ -61,13 +65,13 @@ struct compiler {
 	unsigned nfree;
 	unsigned nslots;		/* slots ever handed out */
 	bool oom;			/* memory ran out: not the file's fault */
-	size_t cap;			/* prog->ops allocated */
+	struct optab tab;		/* the distinct ops and the positions */
 	/* the NFS dialect's directives */
 	uint32_t repeat;		/* a REPEAT waiting for its operation, or 0 */
 	uint32_t repeat_line;
 	uint32_t loop_count;		/* inside LOOP n: n; else 0 */
 	uint32_t loop_line;
-	size_t loop_start;		/* index in prog->ops of the LOOP's body */
+	size_t loop_start;		/* the position of the LOOP's body */
 	char *randstr[LOADFILE_RANDOM_STRINGS];
 	bool have_randstr;
 	uint64_t rng;			/* RANDOMSTRING's draws */
@@ -809,7 +813,33 @@ static void count_op(struct program *prog, const struct op *op)
 	if (d->bytes != BYTES_NONE && op->a[1] > 0 && (uint64_t)op->a[1] > prog->max_transfer)
 		prog->max_transfer = (size_t)op->a[1];
 	prog->count[op->type] += op->repeat;
-	prog->nops++;
+}
+
+/* Append a position running table entry `entry`, from line `line`. */
+static bool add_position(struct compiler *c, uint32_t entry, uint32_t line)
+{
+	if (!optab_append(c->prog, &c->tab, entry, line)) {
+		fail_oom(c);
+		return false;
+	}
+	count_op(c->prog, &c->tab.ops[entry]);
+	c->prog->nops++;
+	return true;
+}
+
+/* Op is final: its entry in the table (a new one or an equal one's), at
+ * the next position.  The trace's handle number is dropped where a slot
+ * was bound (the slot is what runs; messages name the path). */
+static bool add_op(struct compiler *c, struct op *op)
+{
+	if (op->handle != HANDLE_NONE)
+		op->fnum = -1;
+	long entry = optab_intern(c->prog, &c->tab, op);
+	if (entry < 0) {
+		fail_oom(c);
+		return false;
+	}
+	return add_position(c, (uint32_t)entry, c->line);
 }
 
 /* What REPEAT and LOOP may hold: operations that open no handle and name
@@ -889,8 +919,7 @@ static bool finish_op(struct compiler *c, struct op *op)
 		if (!bind_handle(c, op))
 			return false;
 	}
-	count_op(c->prog, op);
-	return true;
+	return add_op(c, op);
 }
 
 /* ---- the NFS dialect's directives ---- */
@@ -916,31 +945,27 @@ static bool parse_count(struct compiler *c, const char *what, const struct token
 	return true;
 }
 
-/* ENDLOOP: the body, ops[loop_start..nops), copied loop_count - 1 times. */
+/* ENDLOOP: the body, positions loop_start..nops, copied loop_count - 1
+ * times, each copy with its original's entry and line. */
 static bool unroll_loop(struct compiler *c)
 {
-	struct program *prog = c->prog;
-	size_t body = prog->nops - c->loop_start;
-	uint64_t total = prog->nops + (uint64_t)body * (c->loop_count - 1);
+	struct optab *t = &c->tab;
+	size_t body = c->prog->nops - c->loop_start;
+	uint64_t total = c->prog->nops + (uint64_t)body * (c->loop_count - 1);
 
-	if (total > LOADFILE_MAX_UNROLLED && total > c->cap) {
+	if (total > LOADFILE_MAX_UNROLLED && total > t->pcap) {
 		fail(c, "LOOP (line %" PRIu32 ") unrolls to more than %d operations",
 		     c->loop_line, LOADFILE_MAX_UNROLLED);
 		return false;
 	}
-	if (total > c->cap) {
-		struct op *ops = talloc_realloc(prog, prog->ops, struct op, total + 1);
-		if (!ops) {
-			fail_oom(c);
-			return false;
-		}
-		prog->ops = ops;
-		c->cap = total + 1;
+	if (!optab_reserve(c->prog, t, total + 1)) {
+		fail_oom(c);
+		return false;
 	}
 	for (uint32_t k = 1; k < c->loop_count; k++) {
-		for (size_t i = 0; i < body; i++) {
-			prog->ops[prog->nops] = prog->ops[c->loop_start + i];
-			count_op(prog, &prog->ops[prog->nops]);
+		for (size_t i = c->loop_start; i < c->loop_start + body; i++) {
+			if (!add_position(c, t->order[i], optab_line(t->lines, t->nlines, i)))
+				return false;
 		}
 	}
 	c->loop_count = 0;
@@ -1119,19 +1144,9 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
 		return false;
 	}
-	if (c->prog->nops == c->cap) {	/* a file read a chunk at a time, or a LOOP */
-		size_t cap = c->cap * 2 < LOADFILE_MAX_OPS ? c->cap * 2 : LOADFILE_MAX_OPS;
-		struct op *ops = talloc_realloc(c->prog, c->prog->ops, struct op, cap);
-		if (!ops) {
-			fail_oom(c);
-			return false;
-		}
-		c->prog->ops = ops;
-		c->cap = cap;
-	}
-	struct op *op = &c->prog->ops[c->prog->nops];
-	*op = (struct op){ .line = c->line, .handle = HANDLE_NONE, .dir = DIR_NONE,
-			   .dir2 = DIR_NONE, .fnum = -1, .repeat = 1 };
+	struct op this = { .handle = HANDLE_NONE, .dir = DIR_NONE, .dir2 = DIR_NONE,
+			   .fnum = -1, .repeat = 1 };
+	struct op *op = &this;
 	int first = 0;
 	if (!tok[0].quoted && (isdigit((unsigned char)tok[0].s[0]) || tok[0].s[0] == '.')) {
 		if (!parse_timestamp(c, &tok[0], &op->timestamp))
@@ -1197,11 +1212,12 @@ static void sha256_hex(const char *text, size_t len, char out[65])
 	sha256_finish(&md, out);
 }
 
-/* The ops array must stay below talloc's limit on one allocation (256 MiB). */
+/* The table of distinct ops (at most one a line) must stay below talloc's
+ * limit on one allocation (256 MiB); load/optab.c holds it to that many. */
 _Static_assert((LOADFILE_MAX_OPS + 1) * sizeof(struct op) < 0x10000000,
 	       "LOADFILE_MAX_OPS operations do not fit one talloc allocation");
 
-/* The lines of text, at most LOADFILE_MAX_OPS + 1: room for every op. */
+/* The lines of text, at most LOADFILE_MAX_OPS + 1: room for every position. */
 static size_t count_lines(const char *text, size_t len)
 {
 	size_t n = 1;
@@ -1256,8 +1272,8 @@ static struct program *compiled_syscalls(TALLOC_CTX *mem_ctx, struct program *pr
 	return prog;
 }
 
-/* The compiler of a program named `name`, with room for `cap` ops to
- * begin with; NULL when memory ran out. */
+/* The compiler of a program named `name`, with room for `cap` positions
+ * to begin with; NULL when memory ran out. */
 static struct program *compile_begin(TALLOC_CTX *mem_ctx, struct compiler *c, const char *name,
 				     size_t cap)
 {
@@ -1267,12 +1283,11 @@ static struct program *compile_begin(TALLOC_CTX *mem_ctx, struct compiler *c, co
 	if (!prog)
 		return NULL;
 	prog->source = talloc_strdup(prog, name);
-	c->cap = cap;
-	prog->ops = talloc_array(prog, struct op, c->cap);
+	bool tab = optab_begin(prog, &c->tab, cap);
 	c->open = talloc_array(prog, struct open_handle, LOADFILE_MAX_HANDLES);
 	c->free_slots = talloc_array(prog, uint16_t, LOADFILE_MAX_HANDLES);
 	/* dirs[0] is always the client directory itself. */
-	if (!prog->source || !prog->ops || !c->open || !c->free_slots ||
+	if (!prog->source || !tab || !c->open || !c->free_slots ||
 	    strset_add(prog, &c->dirs, "", 0) != 0)
 		fail_oom(c);
 	return prog;
@@ -1314,7 +1329,7 @@ static struct program *compile_end(TALLOC_CTX *mem_ctx, struct compiler *c, bool
 	talloc_free(c->paths.order);
 	talloc_free(c->dirs.slot);
 	talloc_free(c->dirs.index);
-	prog->ops = talloc_realloc(prog, prog->ops, struct op, prog->nops);
+	optab_finish(prog, &c->tab, prog);
 	memcpy(prog->sha256, sha256, sizeof(prog->sha256));
 	prog->npaths = c->paths.count;
 	prog->dirs = c->dirs.order;
@@ -1602,9 +1617,10 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 		return NULL;
 	return talloc_asprintf_append(s,
 		"bytes_read %" PRIu64 "\nbytes_written %" PRIu64 "\n"
-		"max_handles %u\npaths %zu\ndirectories %zu\ntimed %s\nsha256 %s\n",
-		prog->bytes_read, prog->bytes_written, prog->max_handles,
-		prog->npaths, prog->ndirs, prog->timed ? "yes" : "no", prog->sha256);
+		"max_handles %u\npaths %zu\ndirectories %zu\ndistinct_operations %zu\n"
+		"timed %s\nsha256 %s\n",
+		prog->bytes_read, prog->bytes_written, prog->max_handles, prog->npaths,
+		prog->ndirs, prog->ndistinct, prog->timed ? "yes" : "no", prog->sha256);
 }
 
 size_t loadfile_max_transfer(const struct program *prog)

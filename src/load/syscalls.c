@@ -31,6 +31,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "load/optab.h"
 #include "load/strset.h"
 #include "load/syscalls.h"
 
@@ -186,9 +187,10 @@ struct sc {
 	uint16_t cur_stream;		/* the stream of the call being compiled */
 	uint16_t *touched;		/* slots it took or gave up */
 	size_t ntouched, touched_cap;
-	struct op *ops;
+	struct op *ops;		/* one entry a position: none shared */
 	struct call *calls;
 	size_t cap;
+	struct optab tab;	/* the positions' order (i for i) and lines */
 	struct call_dep *deps;
 	size_t ndeps, deps_cap;
 	uint16_t *slot_lists;
@@ -1438,6 +1440,10 @@ static bool place(struct sc *c, struct row *r)
 			c->prog->bytes_written += op->a[1];
 		c->prog->count[op->type]++;
 	}
+	if (!optab_append(c->prog, &c->tab, (uint32_t)c->prog->nops, c->line)) {
+		fail_oom(c);
+		return false;
+	}
 	c->prog->nops++;
 	return !c->err;
 }
@@ -1518,7 +1524,7 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 			 .path = { -1, -1 } };
 	r.op = &c->ops[c->prog->nops];
 	r.call = &c->calls[c->prog->nops];
-	*r.op = (struct op){ .type = type, .line = c->line, .handle = HANDLE_NONE,
+	*r.op = (struct op){ .type = type, .handle = HANDLE_NONE,
 			     .dir = DIR_NONE, .dir2 = DIR_NONE, .fnum = -1, .repeat = 1,
 			     .flags = OPF_SYSCALL };
 	*r.call = (struct call){ .handle2 = HANDLE_NONE };
@@ -1648,7 +1654,9 @@ static bool finish(struct sc *c)
 	}
 	prog->streams = st;
 	prog->nstreams = c->nstreams;
+	optab_finish(prog, &c->tab, prog);
 	prog->ops = c->ops;
+	prog->ndistinct = prog->nops;
 	prog->calls = c->calls;
 	prog->deps = c->deps;
 	prog->ndeps = c->ndeps;

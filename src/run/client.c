@@ -36,7 +36,7 @@ struct client {
 	struct backend_client *bc;
 	struct verify *verify;		/* --verify: what it wrote where, else NULL */
 	size_t pos;			/* next operation */
-	uint32_t rep;			/* times ops[pos] has run (REPEAT) */
+	uint32_t rep;			/* times position pos has run (REPEAT) */
 	uint64_t pass_start_ns;		/* when the current pass began */
 	uint64_t pace_start_ns;
 	uint64_t start_ns;		/* --stagger: not before then */
@@ -178,11 +178,11 @@ static void hold_to_rate(const struct run_plan *plan, const struct stats_region 
 	sleep_until(r, ns < 0x1p62 ? c->pace_start_ns + (uint64_t)ns : UINT64_MAX);
 }
 
-static void record_failure(struct client *c, const struct op *op, int err,
+static void record_failure(struct client *c, const struct op *op, uint32_t line, int err,
 			   const char *detail)
 {
 	struct client_failure *f = &c->slot->failure;
-	f->line = op->line;
+	f->line = line;
 	f->op = op->type;
 	f->err = err < 0 ? 0 : err;
 	f->expected = op->status;
@@ -229,14 +229,14 @@ static bool pass_over(const struct run_plan *plan, struct client *c)
 	return true;
 }
 
-/* Move client c on to its next operation, ending a pass after the last;
+/* Move client c on from op (at its position) to its next operation, ending a pass after the last;
  * false when the next pass could not be readied.  Inlined in the loop and
  * its pass end kept out of line: called, it cost 7 more user instructions
  * an operation (callgrind, client.txt one pass over null). */
 static inline __attribute__((always_inline)) bool
-next_op(const struct run_plan *plan, struct client *c)
+next_op(const struct run_plan *plan, struct client *c, const struct op *op)
 {
-	if (plan->prog->ops[c->pos].repeat > 1 && ++c->rep < plan->prog->ops[c->pos].repeat)
+	if (op->repeat > 1 && ++c->rep < op->repeat)
 		return true;	/* REPEAT: the same operation again */
 	c->rep = 0;
 	if (++c->pos < plan->prog->nops)
@@ -358,7 +358,10 @@ static void stop_on(const struct run_plan *plan, struct client *c, const struct 
 	c->failed = true;
 	if (!detail && (op->flags & OPF_SYSCALL))
 		detail = call_difference(why, sizeof(why), plan->prog, op, err);
-	record_failure(c, op, err, detail);
+	/* a call's entry is its position (struct program); a loadfile's
+	 * position is the client's, its lanes being one */
+	size_t pos = (op->flags & OPF_SYSCALL) ? (size_t)(op - plan->prog->ops) : c->pos;
+	record_failure(c, op, loadfile_line(plan->prog, pos), err, detail);
 }
 
 /* An operation the backend cannot express, or a recording's call on a
@@ -423,7 +426,7 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 	uint64_t t1 = opclock_end();
 	if (!shared) {	/* one lane: the next operation is the client's next */
 		const struct program *prog = plan->prog;
-		prefetch_op(&prog->ops[c->pos + 1 < prog->nops ? c->pos + 1 : 0]);
+		prefetch_op(loadfile_op(prog, c->pos + 1 < prog->nops ? c->pos + 1 : 0));
 	}
 	if (call) {
 		if (plan->replay_timing == REPLAY_THINK)	/* the next call's gap counts from here */
@@ -480,11 +483,11 @@ static inline __attribute__((always_inline)) bool
 step(const struct run_plan *plan, struct stats_region *r, struct client *c, enum phase ph,
      bool calls)
 {
-	const struct program *prog = plan->prog;
+	const struct op *op = loadfile_op(plan->prog, c->pos);
 
-	if (!run_op(plan, r, c, &c->lane, &prog->ops[c->pos], ph, false, calls))
+	if (!run_op(plan, r, c, &c->lane, op, ph, false, calls))
 		return false;
-	return next_op(plan, c);
+	return next_op(plan, c, op);
 }
 
 /* ---- a recording of several streams ---- */
@@ -506,7 +509,7 @@ static void run_stream(void *arg, unsigned s)
 
 	l->prev_end_ns = lr->c->pass_start_ns;
 	for (uint32_t i = 0; i < st->nops; i++) {
-		const struct op *op = &prog->ops[st->ops[i]];
+		const struct op *op = loadfile_op(prog, st->ops[i]);
 		const struct call *call = loadfile_call(prog, op);
 		enum phase ph = current_phase(lr->r);
 		if (ph == PHASE_STOP || !streams_wait(lr->c->ss, &prog->deps[call->dep], call->ndeps))

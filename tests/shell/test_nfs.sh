@@ -28,7 +28,7 @@ export_empty() {
 # ops_match JSON SUMMARY NCLIENTS: each operation the loadfile summary
 # counts ran NCLIENTS times as often, performed or counted as not supported.
 ops_match() {
-	_ops=$(grep -E '^[A-Za-z_0-9]+ [0-9]+$' "$2" | grep -vE '^(operations|bytes_read|bytes_written|max_handles|paths|directories) ')
+	_ops=$(grep -E '^[A-Za-z_0-9]+ [0-9]+$' "$2" | grep -vE '^(operations|bytes_read|bytes_written|max_handles|paths|directories|distinct_operations) ')
 	[ -n "$_ops" ] || fail "no operations in the summary"
 	printf '%s\n' "$_ops" | while read -r _name _count; do
 		_got=$(jq "(.ops[\"$_name\"].count // 0) + (.ops[\"$_name\"].not_supported // 0)" "$1")

@@ -127,6 +127,16 @@ expect_match "$out" "$(partial "$TP" 'the run failed')"
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
+begin "a failure names its own line, past comments, where the same operation passed before"
+# Lines 4 and 9 are one operation of the program (stored once): the one of
+# line 9 fails, the file being gone by then, and the message names 9.
+printf '# a header\nNTCreateX "\\clients\\client1\\f" 0x40 0x5 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\nQUERY_PATH_INFORMATION "\\clients\\client1\\f" 1004 NT_STATUS_OK\n\n# now without it\nUnlink "\\clients\\client1\\f" 0x10 NT_STATUS_OK\n\nQUERY_PATH_INFORMATION "\\clients\\client1\\f" 1004 NT_STATUS_OK\n' >"$T/late.txt"
+out=$("$DBENCH" --run-once -c "$T/late.txt" -D "$T/d" 1); rc=$?
+expect_status $rc 1
+expect_match "$out" "^FAILED: client 1, $T/late.txt:9 QUERY_PATH_INFORMATION $T/d/clients/client1/f: No such file or directory\$"
+expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
+end
+
 begin "an operation that succeeds where the loadfile expects failure fails the run"
 printf 'NTCreateX "\\clients\\client1\\f" 0x40 0x5 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\nQUERY_PATH_INFORMATION "\\clients\\client1\\f" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n' >"$T/bad.txt"
 out=$("$DBENCH" --run-once -c "$T/bad.txt" -D "$T/d" 1); rc=$?

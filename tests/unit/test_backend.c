@@ -41,20 +41,25 @@ static unsigned fake_check(const struct program *prog, const struct backend_opti
 
 	(void)opts;
 	for (size_t i = 0; i < prog->nops; i++)
-		n += prog->ops[i].type == OP_WRITEX && prog->ops[i].a[1] > 65536;
+		n += loadfile_op(prog, i)->type == OP_WRITEX && loadfile_op(prog, i)->a[1] > 65536;
 	if (n)
 		*report = talloc_asprintf_append(*report, "WriteX: %u larger than 64 KiB\n", n);
 	return n;
 }
 
+/* A program of one entry a position (ops[i] at position i). */
 static struct program *program_of(TALLOC_CTX *ctx, const enum op_type *types, size_t n)
 {
 	struct program *p = talloc_zero(ctx, struct program);
+	uint32_t *at = talloc_array(p, uint32_t, n);
 
 	p->ops = talloc_zero_array(p, struct op, n);
-	p->nops = n;
-	for (size_t i = 0; i < n; i++)
+	p->nops = p->ndistinct = n;
+	p->op_offset = at;
+	for (size_t i = 0; i < n; i++) {
 		p->ops[i].type = types[i];
+		at[i] = i * sizeof(struct op);
+	}
 	return p;
 }
 
@@ -179,13 +184,13 @@ static void an_offset_expression_becomes_the_ops_offset(void **state)
 	struct op at;
 
 	assert_non_null(prog);
-	assert_int_equal(backend_op_at_offset(&at, prog, &prog->ops[1], &st)->a[0], 100);
-	const struct op *op = backend_op_at_offset(&at, prog, &prog->ops[2], &st);
+	assert_int_equal(backend_op_at_offset(&at, prog, loadfile_op(prog, 1), &st)->a[0], 100);
+	const struct op *op = backend_op_at_offset(&at, prog, loadfile_op(prog, 2), &st);
 	assert_ptr_equal(op, &at);
 	assert_int_equal(op->a[0], 4196);
 	assert_int_equal(op->expr, 0);
 	assert_int_equal(op->a[1], 10);
-	assert_int_equal(op->handle, prog->ops[2].handle);
+	assert_int_equal(op->handle, loadfile_op(prog, 2)->handle);
 }
 
 static void a_local_target_makes_its_clients_directory_and_removes_it_empty(void **state)

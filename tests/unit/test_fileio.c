@@ -246,7 +246,8 @@ static int fx_setup(void **state)
 	f->prog.max_handles = 4;
 	f->prog.ops = talloc_zero_array(f, struct op, 1);
 	f->prog.ops[0] = handle_op(OP_WRITEX, 0, 0, XFER, XFER);
-	f->prog.nops = 1;
+	f->prog.nops = f->prog.ndistinct = 1;
+	f->prog.op_offset = (const uint32_t[]){ 0 };
 	f->prog.max_transfer = XFER;
 	f->bc = fileio_backend.client_new(f, f->target, 1, &f->prog, &f->opts, f->verify, &err);
 	assert_non_null(f->bc);

@@ -109,6 +109,17 @@ static const char *dir_of(const struct program *prog, uint16_t dir)
 	return prog->dirs[dir];
 }
 
+/* The program's operations by position, copied into one array on prog. */
+static const struct op *by_position(const struct program *prog)
+{
+	struct op *ops = talloc_array(prog, struct op, prog->nops);
+
+	assert_non_null(ops);
+	for (size_t i = 0; i < prog->nops; i++)
+		ops[i] = *loadfile_op(prog, i);
+	return ops;
+}
+
 /* A fixed-seed generator, so "random" inputs are the same on every run. */
 static uint32_t xorshift32(uint32_t *s)
 {
@@ -126,11 +137,11 @@ static void test_quoted_path_may_hold_spaces(void **state)
 		"Unlink \"\\clients\\client1\\my docs\\a b.txt\" 0x10 NT_STATUS_OK\n");
 
 	assert_int_equal(prog->nops, 1);
-	assert_int_equal(prog->ops[0].type, OP_UNLINK);
-	assert_string_equal(prog->ops[0].path, "my docs/a b.txt");
-	assert_string_equal(prog->ops[0].leaf, "a b.txt");
-	assert_string_equal(dir_of(prog, prog->ops[0].dir), "my docs");
-	assert_int_equal(prog->ops[0].a[0], 0x10);
+	assert_int_equal(loadfile_op(prog, 0)->type, OP_UNLINK);
+	assert_string_equal(loadfile_op(prog, 0)->path, "my docs/a b.txt");
+	assert_string_equal(loadfile_op(prog, 0)->leaf, "a b.txt");
+	assert_string_equal(dir_of(prog, loadfile_op(prog, 0)->dir), "my docs");
+	assert_int_equal(loadfile_op(prog, 0)->a[0], 0x10);
 }
 
 static void test_tabs_separate_fields_like_spaces(void **state)
@@ -139,12 +150,12 @@ static void test_tabs_separate_fields_like_spaces(void **state)
 		OPEN1 "ReadX\t1\t\t0 \t4096\t4096\tNT_STATUS_OK\n");
 
 	assert_int_equal(prog->nops, 2);
-	assert_int_equal(prog->ops[1].type, OP_READX);
-	assert_int_equal(prog->ops[1].handle, 0);
-	assert_int_equal(prog->ops[1].a[0], 0);
-	assert_int_equal(prog->ops[1].a[1], 4096);
-	assert_int_equal(prog->ops[1].a[2], 4096);
-	assert_int_equal(prog->ops[1].status, NT_OK);
+	assert_int_equal(loadfile_op(prog, 1)->type, OP_READX);
+	assert_int_equal(loadfile_op(prog, 1)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 1)->a[0], 0);
+	assert_int_equal(loadfile_op(prog, 1)->a[1], 4096);
+	assert_int_equal(loadfile_op(prog, 1)->a[2], 4096);
+	assert_int_equal(loadfile_op(prog, 1)->status, NT_OK);
 }
 
 static void test_crlf_line_endings_are_accepted(void **state)
@@ -155,10 +166,10 @@ static void test_crlf_line_endings_are_accepted(void **state)
 		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\r\n");
 
 	assert_int_equal(prog->nops, 3);
-	assert_int_equal(prog->ops[0].status, NT_OK);
-	assert_int_equal(prog->ops[1].status, NT_DIRECTORY_NOT_EMPTY);
-	assert_string_equal(prog->ops[1].path, "d");
-	assert_int_equal(prog->ops[2].a[0], 1);
+	assert_int_equal(loadfile_op(prog, 0)->status, NT_OK);
+	assert_int_equal(loadfile_op(prog, 1)->status, NT_DIRECTORY_NOT_EMPTY);
+	assert_string_equal(loadfile_op(prog, 1)->path, "d");
+	assert_int_equal(loadfile_op(prog, 2)->a[0], 1);
 }
 
 static void test_blank_and_comment_lines_are_skipped(void **state)
@@ -173,8 +184,8 @@ static void test_blank_and_comment_lines_are_skipped(void **state)
 		"\n");
 
 	assert_int_equal(prog->nops, 1);
-	assert_int_equal(prog->ops[0].type, OP_QFSINFO);
-	assert_int_equal(prog->ops[0].line, 6);
+	assert_int_equal(loadfile_op(prog, 0)->type, OP_QFSINFO);
+	assert_int_equal(loadfile_line(prog, 0), 6);
 }
 
 /* A comment is free text: quotes and word count do not matter. */
@@ -187,7 +198,7 @@ static void test_comment_lines_may_hold_any_text(void **state)
 		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\n");
 
 	assert_int_equal(prog->nops, 1);
-	assert_int_equal(prog->ops[0].line, 4);
+	assert_int_equal(loadfile_line(prog, 0), 4);
 }
 
 static void test_last_line_needs_no_newline(void **state)
@@ -196,8 +207,8 @@ static void test_last_line_needs_no_newline(void **state)
 		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\nFlush 1 NT_STATUS_INVALID_HANDLE");
 
 	assert_int_equal(prog->nops, 2);
-	assert_int_equal(prog->ops[1].type, OP_FLUSH);
-	assert_int_equal(prog->ops[1].status, NT_INVALID_HANDLE);
+	assert_int_equal(loadfile_op(prog, 1)->type, OP_FLUSH);
+	assert_int_equal(loadfile_op(prog, 1)->status, NT_INVALID_HANDLE);
 }
 
 static void test_leading_timestamp_sets_timed_flag(void **state)
@@ -207,11 +218,11 @@ static void test_leading_timestamp_sets_timed_flag(void **state)
 
 	assert_int_equal(prog->nops, 2);
 	assert_true(prog->timed);
-	assert_int_equal(prog->ops[0].flags & OPF_TIMED, 0);
-	assert_int_equal(prog->ops[1].flags & OPF_TIMED, OPF_TIMED);
-	assert_true(prog->ops[1].timestamp == 1.25);
-	assert_int_equal(prog->ops[1].type, OP_READX);
-	assert_int_equal(prog->ops[1].a[1], 4096);
+	assert_int_equal(loadfile_op(prog, 0)->flags & OPF_TIMED, 0);
+	assert_int_equal(loadfile_op(prog, 1)->flags & OPF_TIMED, OPF_TIMED);
+	assert_true(loadfile_op(prog, 1)->timestamp == 1.25);
+	assert_int_equal(loadfile_op(prog, 1)->type, OP_READX);
+	assert_int_equal(loadfile_op(prog, 1)->a[1], 4096);
 }
 
 static void test_loadfile_without_timestamps_is_not_timed(void **state)
@@ -219,7 +230,7 @@ static void test_loadfile_without_timestamps_is_not_timed(void **state)
 	struct program *prog = compile_ok(ctx_of(state), OPEN1);
 
 	assert_false(prog->timed);
-	assert_int_equal(prog->ops[0].flags & OPF_TIMED, 0);
+	assert_int_equal(loadfile_op(prog, 0)->flags & OPF_TIMED, 0);
 }
 
 static void test_malformed_timestamp_is_rejected(void **state)
@@ -239,11 +250,13 @@ static void test_numbers_are_c_integers(void **state)
 		"NTCreateX \"\\clients\\client1\\f\" 0x40 017 10 NT_STATUS_OK\n"
 		"LockX 10 0X1F 100 NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[0].a[0], 64);
-	assert_int_equal(prog->ops[0].a[1], 15);
-	assert_int_equal(prog->ops[0].fnum, 10);
-	assert_int_equal(prog->ops[1].a[0], 31);
-	assert_int_equal(prog->ops[1].a[1], 100);
+	assert_int_equal(loadfile_op(prog, 0)->a[0], 64);
+	assert_int_equal(loadfile_op(prog, 0)->a[1], 15);
+	/* handle "10" was read as ten: LockX 10 found it open */
+	assert_int_equal(loadfile_op(prog, 0)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 1)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 1)->a[0], 31);
+	assert_int_equal(loadfile_op(prog, 1)->a[1], 100);
 }
 
 static void test_malformed_numbers_are_rejected(void **state)
@@ -277,9 +290,9 @@ static void test_numbers_reach_the_int64_limits(void **state)
 		"QUERY_FS_INFORMATION -9223372036854775808 NT_STATUS_OK\n"
 		"QUERY_FS_INFORMATION 0x7fffffffffffffff NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[0].a[0], INT64_MAX);
-	assert_int_equal(prog->ops[1].a[0], INT64_MIN);
-	assert_int_equal(prog->ops[2].a[0], INT64_MAX);
+	assert_int_equal(loadfile_op(prog, 0)->a[0], INT64_MAX);
+	assert_int_equal(loadfile_op(prog, 1)->a[0], INT64_MIN);
+	assert_int_equal(loadfile_op(prog, 2)->a[0], INT64_MAX);
 }
 
 static void test_stray_and_unterminated_quotes_are_rejected(void **state)
@@ -323,7 +336,7 @@ static void test_every_operation_decodes_its_arguments(void **state)
 		"QUERY_PATH_INFORMATION \"\\clients\\client1\\dir\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
 		"QUERY_FS_INFORMATION 259 NT_STATUS_OK\n"
 		"FIND_FIRST \"\\clients\\client1\\dir\\*.txt\" 260 1366 2 NT_STATUS_OK\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(prog->nops, 17);
 	for (int t = 0; t < OP_COUNT; t++)
@@ -336,12 +349,12 @@ static void test_every_operation_decodes_its_arguments(void **state)
 	assert_string_equal(dir_of(prog, op[0].dir), "dir");
 	assert_int_equal(op[0].a[0], 0x40);
 	assert_int_equal(op[0].a[1], 2);
-	assert_int_equal(op[0].fnum, 7);
 	assert_int_equal(op[0].handle, 0);
+	assert_int_equal(op[0].fnum, -1);	/* a slot is bound: the trace's 7 is dropped */
 
 	assert_int_equal(op[1].type, OP_WRITEX);
 	assert_int_equal(op[1].handle, 0);
-	assert_int_equal(op[1].fnum, 7);
+	assert_int_equal(op[1].fnum, -1);
 	assert_int_equal(op[1].a[0], 100);
 	assert_int_equal(op[1].a[1], 4096);
 	assert_int_equal(op[1].a[2], 4000);
@@ -400,7 +413,7 @@ static void test_every_operation_decodes_its_arguments(void **state)
 	assert_int_equal(op[16].a[2], 2);
 
 	for (size_t i = 0; i < prog->nops; i++) {
-		assert_int_equal(op[i].line, i + 1);
+		assert_int_equal(loadfile_line(prog, i), i + 1);
 		assert_int_equal(op[i].status, i == 14 ? NT_OBJECT_NAME_NOT_FOUND : NT_OK);
 	}
 	assert_int_equal(prog->bytes_read, 512);
@@ -418,10 +431,10 @@ static void test_operation_names_are_case_insensitive(void **state)
 		"query_file_information 1 1004 NT_STATUS_OK\n"
 		"cLoSe 1 NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[0].type, OP_NTCREATEX);
-	assert_int_equal(prog->ops[1].type, OP_WRITEX);
-	assert_int_equal(prog->ops[2].type, OP_QFILEINFO);
-	assert_int_equal(prog->ops[3].type, OP_CLOSE);
+	assert_int_equal(loadfile_op(prog, 0)->type, OP_NTCREATEX);
+	assert_int_equal(loadfile_op(prog, 1)->type, OP_WRITEX);
+	assert_int_equal(loadfile_op(prog, 2)->type, OP_QFILEINFO);
+	assert_int_equal(loadfile_op(prog, 3)->type, OP_CLOSE);
 }
 
 static void test_short_aliases_decode_like_the_long_names(void **state)
@@ -435,7 +448,7 @@ static void test_short_aliases_decode_like_the_long_names(void **state)
 		"Find \"\\clients\\client1\\*\" 260 1366 1 NT_STATUS_OK\n"
 		"qfsinfo 1 NT_STATUS_OK\n"
 		"FIND \"\\clients\\client1\\f\" 1 2 1 NT_STATUS_OK\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(prog->nops, 8);
 	assert_int_equal(op[1].type, OP_QPATHINFO);
@@ -517,7 +530,7 @@ static void test_offset_above_one_pib_is_rejected(void **state)
 	struct program *prog = compile_ok(ctx_of(state),
 		OPEN1 "LockX 1 1125899906842624 1 NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[1].a[0], INT64_C(1) << 50);
+	assert_int_equal(loadfile_op(prog, 1)->a[0], INT64_C(1) << 50);
 	assert_rejected(ctx_of(state), OPEN1 "LockX 1 1125899906842625 1 NT_STATUS_OK\n",
 			"t.load:2: offset 1125899906842625 above the 1 PiB limit");
 }
@@ -538,7 +551,7 @@ static void test_size_is_limited_to_16_mib(void **state)
 	struct program *prog = compile_ok(ctx,
 		OPEN1 "WriteX 1 0 16777216 16777216 NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[1].a[1], 16777216);
+	assert_int_equal(loadfile_op(prog, 1)->a[1], 16777216);
 	assert_int_equal(prog->bytes_written, 16777216);
 	assert_rejected(ctx, OPEN1 "WriteX 1 0 16777217 0 NT_STATUS_OK\n",
 			"t.load:2: size 16777217 above the 16 MiB limit");
@@ -553,7 +566,7 @@ static void test_expected_return_above_size_is_rejected(void **state)
 	TALLOC_CTX *ctx = ctx_of(state);
 	struct program *prog = compile_ok(ctx, OPEN1 "ReadX 1 0 4096 0 NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[1].a[2], 0);
+	assert_int_equal(loadfile_op(prog, 1)->a[2], 0);
 	assert_rejected(ctx, OPEN1 "ReadX 1 0 4096 4097 NT_STATUS_OK\n",
 			"t.load:2: expected return 4097 is more than the size 4096");
 	assert_rejected(ctx, OPEN1 "WriteX 1 0 0 1 NT_STATUS_OK\n",
@@ -573,7 +586,7 @@ static void test_path_becomes_client_relative_with_leaf_and_dir(void **state)
 	struct program *prog = compile_ok(ctx_of(state),
 		"NTCreateX \"\\clients\\client1\\a\\B.doc\" 0x40 0x2 1 NT_STATUS_OK\n"
 		"Unlink \"\\clients\\client1\\x\\y\\z.txt\" 0 NT_STATUS_OK\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_string_equal(op[0].path, "a/B.doc");
 	assert_string_equal(op[0].leaf, "B.doc");
@@ -591,10 +604,10 @@ static void test_client_dir_itself_has_empty_path(void **state)
 		"NTCreateX \"\\clients\\client1\\\" 0x1 0x2 16385 NT_STATUS_OK\n");
 
 	for (int i = 0; i < 2; i++) {
-		assert_string_equal(prog->ops[i].path, "");
-		assert_string_equal(prog->ops[i].leaf, "");
-		assert_int_equal(prog->ops[i].dir, DIR_NONE);
-		assert_int_equal(prog->ops[i].flags & OPF_CLIENTS_DIR, 0);
+		assert_string_equal(loadfile_op(prog, i)->path, "");
+		assert_string_equal(loadfile_op(prog, i)->leaf, "");
+		assert_int_equal(loadfile_op(prog, i)->dir, DIR_NONE);
+		assert_int_equal(loadfile_op(prog, i)->flags & OPF_CLIENTS_DIR, 0);
 	}
 	assert_int_equal(prog->npaths, 1);
 }
@@ -604,9 +617,9 @@ static void test_path_in_client_dir_has_the_empty_dir(void **state)
 	struct program *prog = compile_ok(ctx_of(state),
 		"Mkdir \"\\clients\\client1\\top\" NT_STATUS_OK\n");
 
-	assert_string_equal(prog->ops[0].path, "top");
-	assert_string_equal(prog->ops[0].leaf, "top");
-	assert_int_equal(prog->ops[0].dir, 0);
+	assert_string_equal(loadfile_op(prog, 0)->path, "top");
+	assert_string_equal(loadfile_op(prog, 0)->leaf, "top");
+	assert_int_equal(loadfile_op(prog, 0)->dir, 0);
 	assert_int_equal(prog->ndirs, 1);
 	assert_string_equal(prog->dirs[0], "");
 }
@@ -620,8 +633,8 @@ static void test_client_dir_is_dirs_0_whatever_the_order(void **state)
 
 	assert_int_equal(prog->ndirs, 2);
 	assert_string_equal(prog->dirs[0], "");
-	assert_int_equal(prog->ops[1].dir, 0);
-	assert_string_equal(dir_of(prog, prog->ops[0].dir), "a");
+	assert_int_equal(loadfile_op(prog, 1)->dir, 0);
+	assert_string_equal(dir_of(prog, loadfile_op(prog, 0)->dir), "a");
 }
 
 static void test_paths_and_dirs_are_interned(void **state)
@@ -631,7 +644,7 @@ static void test_paths_and_dirs_are_interned(void **state)
 		"Unlink \"\\clients\\client1\\d\\f\" 0 NT_STATUS_NO_SUCH_FILE\n"
 		"Unlink \"/clients/client1/d/f\" 0 NT_STATUS_NO_SUCH_FILE\n"
 		"Unlink \"\\clients\\client1\\d\\g\" 0 NT_STATUS_NO_SUCH_FILE\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_ptr_equal(op[1].path, op[2].path);
 	assert_int_equal(op[1].dir, op[3].dir);
@@ -645,10 +658,10 @@ static void test_forward_slashes_are_accepted(void **state)
 		"Unlink \"/clients/client1/x\" 0 NT_STATUS_OK\n"
 		"Unlink \"/clients/client1/d\\mixed/y\" 0 NT_STATUS_OK\n");
 
-	assert_string_equal(prog->ops[0].path, "x");
-	assert_string_equal(prog->ops[1].path, "d/mixed/y");
-	assert_string_equal(prog->ops[1].leaf, "y");
-	assert_string_equal(dir_of(prog, prog->ops[1].dir), "d/mixed");
+	assert_string_equal(loadfile_op(prog, 0)->path, "x");
+	assert_string_equal(loadfile_op(prog, 1)->path, "d/mixed/y");
+	assert_string_equal(loadfile_op(prog, 1)->leaf, "y");
+	assert_string_equal(dir_of(prog, loadfile_op(prog, 1)->dir), "d/mixed");
 }
 
 static void test_clients_dir_allowed_for_mkdir_and_qpathinfo(void **state)
@@ -658,9 +671,9 @@ static void test_clients_dir_allowed_for_mkdir_and_qpathinfo(void **state)
 		"QUERY_PATH_INFORMATION \"\\clients\\\" 1004 NT_STATUS_OK\n");
 
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(prog->ops[i].flags & OPF_CLIENTS_DIR, OPF_CLIENTS_DIR);
-		assert_string_equal(prog->ops[i].path, "");
-		assert_int_equal(prog->ops[i].dir, DIR_NONE);
+		assert_int_equal(loadfile_op(prog, i)->flags & OPF_CLIENTS_DIR, OPF_CLIENTS_DIR);
+		assert_string_equal(loadfile_op(prog, i)->path, "");
+		assert_int_equal(loadfile_op(prog, i)->dir, DIR_NONE);
 	}
 }
 
@@ -723,7 +736,7 @@ static void test_find_first_wildcards_set_the_wildcard_flag(void **state)
 		"FIND_FIRST \"\\clients\\client1\\~dmtmp\\PWRPNT\\<.JNK\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n"
 		"FIND_FIRST \"\\clients\\client1\\FILLER.?\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n"
 		"FIND_FIRST \"\\clients\\client1\\plain.txt\" 260 1366 1 NT_STATUS_OK\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(op[0].flags & OPF_WILDCARD, OPF_WILDCARD);
 	assert_string_equal(op[0].path, "*");
@@ -744,14 +757,12 @@ static void test_ntcreatex_opens_a_slot_used_by_later_ops(void **state)
 		"NTCreateX \"\\clients\\client1\\b\" 0x40 0x2 16385 NT_STATUS_OK\n"
 		"WriteX 16385 0 10 10 NT_STATUS_OK\n"
 		"ReadX 9935 0 10 10 NT_STATUS_OK\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(op[0].handle, 0);
 	assert_int_equal(op[1].handle, 1);
-	assert_int_equal(op[2].handle, 1);
-	assert_int_equal(op[2].fnum, 16385);
-	assert_int_equal(op[3].handle, 0);
-	assert_int_equal(op[3].fnum, 9935);
+	assert_int_equal(op[2].handle, 1);	/* 16385's */
+	assert_int_equal(op[3].handle, 0);	/* 9935's */
 	assert_int_equal(prog->max_handles, 2);
 }
 
@@ -763,7 +774,7 @@ static void test_close_frees_the_slot_for_reuse(void **state)
 		"Close 1 NT_STATUS_OK\n"
 		"NTCreateX \"\\clients\\client1\\c\" 0x40 0x2 3 NT_STATUS_OK\n"
 		"NTCreateX \"\\clients\\client1\\d\" 0x40 0x2 1 NT_STATUS_OK\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(op[2].handle, 0);	/* Close names the slot it frees */
 	assert_int_equal(op[3].handle, 0);	/* the freed slot is reused */
@@ -787,7 +798,7 @@ static void test_max_handles_counts_the_peak(void **state)
 
 	assert_int_equal(prog->max_handles, 3);
 	for (size_t i = 0; i < prog->nops; i++)
-		assert_true(prog->ops[i].handle < 3);
+		assert_true(loadfile_op(prog, i)->handle < 3);
 }
 
 static void test_op_on_unopened_handle_expecting_success_is_rejected(void **state)
@@ -808,10 +819,10 @@ static void test_op_on_unopened_handle_expecting_failure_gets_no_handle(void **s
 		"ReadX 2 0 10 0 NT_STATUS_INVALID_HANDLE\n"
 		"Close 77 NT_STATUS_INVALID_HANDLE\n");
 
-	assert_int_equal(prog->ops[1].handle, HANDLE_NONE);
-	assert_int_equal(prog->ops[1].fnum, 2);
-	assert_int_equal(prog->ops[1].status, NT_INVALID_HANDLE);
-	assert_int_equal(prog->ops[2].handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(prog, 1)->handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(prog, 1)->fnum, 2);
+	assert_int_equal(loadfile_op(prog, 1)->status, NT_INVALID_HANDLE);
+	assert_int_equal(loadfile_op(prog, 2)->handle, HANDLE_NONE);
 }
 
 static void test_failed_close_leaves_the_handle_open(void **state)
@@ -822,9 +833,9 @@ static void test_failed_close_leaves_the_handle_open(void **state)
 		"ReadX 1 0 10 10 NT_STATUS_OK\n"
 		"Close 1 NT_STATUS_OK\n");
 
-	assert_int_equal(prog->ops[1].handle, 0);
-	assert_int_equal(prog->ops[2].handle, 0);
-	assert_int_equal(prog->ops[3].handle, 0);
+	assert_int_equal(loadfile_op(prog, 1)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 2)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 3)->handle, 0);
 }
 
 static void test_reopening_an_open_handle_is_rejected(void **state)
@@ -841,9 +852,9 @@ static void test_failing_ntcreatex_opens_nothing(void **state)
 		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x1 1 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
 		OPEN1);
 
-	assert_int_equal(prog->ops[0].handle, HANDLE_NONE);
-	assert_int_equal(prog->ops[0].fnum, 1);
-	assert_int_equal(prog->ops[1].handle, 0);	/* handle 1 was free to open */
+	assert_int_equal(loadfile_op(prog, 0)->handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(prog, 0)->fnum, 1);
+	assert_int_equal(loadfile_op(prog, 1)->handle, 0);	/* handle 1 was free to open */
 	assert_int_equal(prog->max_handles, 1);
 
 	assert_rejected(ctx,
@@ -864,7 +875,7 @@ static void test_more_than_4096_open_handles_are_rejected(void **state)
 
 	struct program *prog = compile_ok(ctx, text);
 	assert_int_equal(prog->max_handles, LOADFILE_MAX_HANDLES);
-	assert_int_equal(prog->ops[LOADFILE_MAX_HANDLES - 1].handle, LOADFILE_MAX_HANDLES - 1);
+	assert_int_equal(loadfile_op(prog, LOADFILE_MAX_HANDLES - 1)->handle, LOADFILE_MAX_HANDLES - 1);
 	talloc_free(prog);
 
 	text = talloc_asprintf_append_buffer(text,
@@ -881,7 +892,7 @@ static void test_every_status_name_decodes(void **state)
 	for (int s = 0; s < NT_STATUS_COUNT; s++) {
 		char *line = talloc_asprintf(ctx, "QUERY_FS_INFORMATION 1 %s\n", nt_status_name(s));
 		struct program *prog = compile_ok(ctx, line);
-		assert_int_equal(prog->ops[0].status, s);
+		assert_int_equal(loadfile_op(prog, 0)->status, s);
 		talloc_free(prog);
 		talloc_free(line);
 	}
@@ -896,13 +907,13 @@ static void test_status_may_be_given_as_a_hex_value(void **state)
 		"QUERY_FS_INFORMATION 1 0x00000000\n"
 		"QUERY_FS_INFORMATION 1 0x80000006\n");
 
-	assert_int_equal(prog->ops[0].status, NT_OBJECT_NAME_NOT_FOUND);
-	assert_int_equal(prog->ops[1].status, NT_NO_SUCH_FILE);
-	assert_int_equal(prog->ops[2].status, NT_OK);
-	assert_int_equal(prog->ops[3].status, NT_OK);
-	assert_int_equal(prog->ops[4].status, NT_NO_MORE_FILES);
+	assert_int_equal(loadfile_op(prog, 0)->status, NT_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(loadfile_op(prog, 1)->status, NT_NO_SUCH_FILE);
+	assert_int_equal(loadfile_op(prog, 2)->status, NT_OK);
+	assert_int_equal(loadfile_op(prog, 3)->status, NT_OK);
+	assert_int_equal(loadfile_op(prog, 4)->status, NT_NO_MORE_FILES);
 	for (int i = 0; i < 5; i++)
-		assert_int_equal(prog->ops[i].flags & OPF_DBENCH3, 0);
+		assert_int_equal(loadfile_op(prog, i)->flags & OPF_DBENCH3, 0);
 }
 
 static void test_unknown_status_is_rejected(void **state)
@@ -941,13 +952,13 @@ static void test_dbench3_lines_without_status_expect_success(void **state)
 		"QUERY_FS_INFORMATION 1 NT_STATUS_OK\n");
 
 	for (int i = 0; i < 4; i++) {
-		assert_int_equal(prog->ops[i].flags & OPF_DBENCH3, OPF_DBENCH3);
-		assert_int_equal(prog->ops[i].status, NT_OK);
+		assert_int_equal(loadfile_op(prog, i)->flags & OPF_DBENCH3, OPF_DBENCH3);
+		assert_int_equal(loadfile_op(prog, i)->status, NT_OK);
 	}
-	assert_int_equal(prog->ops[0].handle, 0);
-	assert_int_equal(prog->ops[1].handle, 0);
-	assert_int_equal(prog->ops[3].a[0], 0x16);
-	assert_int_equal(prog->ops[4].flags & OPF_DBENCH3, 0);
+	assert_int_equal(loadfile_op(prog, 0)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 1)->handle, 0);
+	assert_int_equal(loadfile_op(prog, 3)->a[0], 0x16);
+	assert_int_equal(loadfile_op(prog, 4)->flags & OPF_DBENCH3, 0);
 	assert_int_equal(prog->bytes_written, 10);
 }
 
@@ -956,9 +967,9 @@ static void test_dbench3_ntcreatex_of_fnum_minus_one_must_fail(void **state)
 	struct program *prog = compile_ok(ctx_of(state),
 		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x1 -1\n");
 
-	assert_int_equal(prog->ops[0].flags & OPF_DBENCH3, OPF_DBENCH3);
-	assert_int_equal(prog->ops[0].status, NT_UNSUCCESSFUL);
-	assert_int_equal(prog->ops[0].handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(prog, 0)->flags & OPF_DBENCH3, OPF_DBENCH3);
+	assert_int_equal(loadfile_op(prog, 0)->status, NT_UNSUCCESSFUL);
+	assert_int_equal(loadfile_op(prog, 0)->handle, HANDLE_NONE);
 	assert_int_equal(prog->max_handles, 0);
 }
 
@@ -1051,7 +1062,7 @@ static void test_mutated_loadfiles_never_crash(void **state)
 		assert_true((prog == NULL) != (err == NULL));
 		if (prog) {
 			for (size_t i = 0; i < prog->nops; i++) {
-				const struct op *op = &prog->ops[i];
+				const struct op *op = loadfile_op(prog, i);
 				assert_true(op->type < OP_COUNT);
 				assert_true(op->handle == HANDLE_NONE || op->handle < prog->max_handles);
 				assert_true(op->dir == DIR_NONE || op->dir < prog->ndirs);
@@ -1101,7 +1112,7 @@ static void test_smb5_rows_name_files_by_path_with_a_status(void **state)
 		"READDIR \"/\" SUCCESS\n"
 		"RMDIR \"/foo\" ERROR\n"
 		"Deltree \"/foo\" *\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(prog->nops, 11);
 	assert_int_equal(op[0].type, OP_SMB_MKDIR);
@@ -1157,7 +1168,7 @@ static void test_smb5_rows_are_told_from_dbench4_rows_by_shape(void **state)
 		"UNLINK \"/f\" *\n"
 		"OPEN \"/clients/client1/g\" 0x0c *\n"
 		"close \"/g\" *\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(op[1].type, OP_CLOSE);
 	assert_int_equal(op[2].type, OP_MKDIR);
@@ -1174,7 +1185,7 @@ static void test_smb5_rows_are_told_from_dbench4_rows_by_shape(void **state)
 	assert_int_equal(op[10].type, OP_SMB_CLOSE);
 	assert_int_equal(op[10].handle, op[9].handle);
 	prog = compile_ok(ctx_of(state), "READ 0 4096 0x00000000\n");
-	assert_int_equal(prog->ops[0].type, OP_BLOCK_READ);
+	assert_int_equal(loadfile_op(prog, 0)->type, OP_BLOCK_READ);
 }
 
 static void test_smb5_rows_are_rejected_with_their_line(void **state)
@@ -1223,7 +1234,7 @@ static void test_block_rows_read_and_write_at_offsets(void **state)
 		"WRITE 8192 512 0x00000000\n"
 		"write +512 512 0x5\n"
 		"0.5 FDATASYNC *\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(prog->nops, 6);
 	assert_int_equal(op[0].type, OP_BLOCK_READ);
@@ -1268,7 +1279,7 @@ static void test_scsi_rows_are_commands_with_a_scsi_status(void **state)
 		"0.000 SYNCHRONIZECACHE10 0 16 1 1 0x00\n"
 		"0.000 PROUT 1  3 0xdeadbeef          0 0x18\n"
 		"0.000 READ10 0xffffffff 1 0 0 0x02\n");
-	const struct op *op = prog->ops;
+	const struct op *op = by_position(prog);
 
 	assert_int_equal(prog->nops, 10);
 	assert_int_equal(op[0].type, OP_SCSI_TESTUNITREADY);
@@ -1366,20 +1377,20 @@ static void test_nfs_rows_take_paths_offsets_sizes_and_a_status(void **state)
 		"FSSTAT3 0x00000000\n");
 
 	assert_int_equal(prog->nops, 5);
-	assert_int_equal(prog->ops[0].type, OP_GETATTR3);
-	assert_string_equal(prog->ops[0].path, "");
-	assert_int_equal(prog->ops[0].status, NT_OK);
-	assert_int_equal(prog->ops[1].type, OP_WRITE3);
-	assert_string_equal(prog->ops[1].path, "test.file");
-	assert_int_equal(prog->ops[1].a[0], 1024);
-	assert_int_equal(prog->ops[1].a[1], 2048);
-	assert_int_equal(prog->ops[1].a[2], 2);
-	assert_int_equal(prog->ops[1].handle, HANDLE_NONE);
-	assert_int_equal(prog->ops[2].status, NT_OBJECT_NAME_NOT_FOUND);
-	assert_string_equal(prog->ops[3].path2, "d/b");
-	assert_true(prog->ops[3].flags & OPF_ANY_STATUS);
-	assert_false(prog->ops[0].flags & OPF_ANY_STATUS);
-	assert_int_equal(prog->ops[4].type, OP_FSSTAT3);
+	assert_int_equal(loadfile_op(prog, 0)->type, OP_GETATTR3);
+	assert_string_equal(loadfile_op(prog, 0)->path, "");
+	assert_int_equal(loadfile_op(prog, 0)->status, NT_OK);
+	assert_int_equal(loadfile_op(prog, 1)->type, OP_WRITE3);
+	assert_string_equal(loadfile_op(prog, 1)->path, "test.file");
+	assert_int_equal(loadfile_op(prog, 1)->a[0], 1024);
+	assert_int_equal(loadfile_op(prog, 1)->a[1], 2048);
+	assert_int_equal(loadfile_op(prog, 1)->a[2], 2);
+	assert_int_equal(loadfile_op(prog, 1)->handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(prog, 2)->status, NT_OBJECT_NAME_NOT_FOUND);
+	assert_string_equal(loadfile_op(prog, 3)->path2, "d/b");
+	assert_true(loadfile_op(prog, 3)->flags & OPF_ANY_STATUS);
+	assert_false(loadfile_op(prog, 0)->flags & OPF_ANY_STATUS);
+	assert_int_equal(loadfile_op(prog, 4)->type, OP_FSSTAT3);
 	assert_int_equal(prog->bytes_written, 2048);
 	assert_int_equal(prog->bytes_read, 512);
 	assert_int_equal(prog->max_handles, 0);
@@ -1392,9 +1403,9 @@ static void test_nfs_status_numbers_map_to_nt_statuses(void **state)
 		"RMDIR3 \"/clients/client1/d\" 0x00000042\n"
 		"REMOVE3 \"/clients/client1/f\" 0x0000ABCD\n");
 
-	assert_int_equal(prog->ops[0].status, NT_OBJECT_NAME_COLLISION);
-	assert_int_equal(prog->ops[1].status, NT_DIRECTORY_NOT_EMPTY);
-	assert_int_equal(prog->ops[2].status, NT_UNSUCCESSFUL);
+	assert_int_equal(loadfile_op(prog, 0)->status, NT_OBJECT_NAME_COLLISION);
+	assert_int_equal(loadfile_op(prog, 1)->status, NT_DIRECTORY_NOT_EMPTY);
+	assert_int_equal(loadfile_op(prog, 2)->status, NT_UNSUCCESSFUL);
 }
 
 static void test_nfs_rows_are_rejected_with_their_line(void **state)
@@ -1433,10 +1444,10 @@ static void test_nfs_paths_outside_clients_lie_beneath_the_client(void **state)
 		"MKDIR3 \"/clients\" *\n"
 		"CREATE3 \"/x/y.file\" 0x0\n");
 
-	assert_string_equal(prog->ops[0].path, "foo.dbench");
-	assert_true(prog->ops[1].flags & OPF_CLIENTS_DIR);
-	assert_string_equal(prog->ops[2].path, "x/y.file");
-	assert_string_equal(dir_of(prog, prog->ops[2].dir), "x");
+	assert_string_equal(loadfile_op(prog, 0)->path, "foo.dbench");
+	assert_true(loadfile_op(prog, 1)->flags & OPF_CLIENTS_DIR);
+	assert_string_equal(loadfile_op(prog, 2)->path, "x/y.file");
+	assert_string_equal(dir_of(prog, loadfile_op(prog, 2)->dir), "x");
 }
 
 static void test_nfs_offset_expressions_evaluate_per_client(void **state)
@@ -1450,13 +1461,13 @@ static void test_nfs_offset_expressions_evaluate_per_client(void **state)
 	struct offset_state st = { .rng = 42, .client = 3, .nclients = 5 };
 
 	assert_int_equal(prog->nexprs, 4);
-	assert_int_equal(loadfile_offset(prog, &prog->ops[0], &st), 0);
-	assert_int_equal(loadfile_offset(prog, &prog->ops[1], &st), 3);
-	assert_int_equal(loadfile_offset(prog, &prog->ops[2], &st), 8);
-	assert_int_equal(loadfile_offset(prog, &prog->ops[2], &st), 13);
-	assert_int_equal(loadfile_offset(prog, &prog->ops[3], &st), 13 + 256);
+	assert_int_equal(loadfile_offset(prog, loadfile_op(prog, 0), &st), 0);
+	assert_int_equal(loadfile_offset(prog, loadfile_op(prog, 1), &st), 3);
+	assert_int_equal(loadfile_offset(prog, loadfile_op(prog, 2), &st), 8);
+	assert_int_equal(loadfile_offset(prog, loadfile_op(prog, 2), &st), 13);
+	assert_int_equal(loadfile_offset(prog, loadfile_op(prog, 3), &st), 13 + 256);
 	for (int i = 0; i < 100; i++) {
-		uint64_t v = loadfile_offset(prog, &prog->ops[4], &st);
+		uint64_t v = loadfile_offset(prog, loadfile_op(prog, 4), &st);
 		assert_true(v >= 7 && v < 40960 + 7);
 		assert_int_equal((v - 7) % 4096, 0);
 	}
@@ -1472,9 +1483,9 @@ static void test_nfs_repeat_runs_the_next_operation_n_times(void **state)
 		"COMMIT3 \"/clients/client1/t\" 0x0\n");
 
 	assert_int_equal(prog->nops, 3);
-	assert_int_equal(prog->ops[0].repeat, 1);
-	assert_int_equal(prog->ops[1].repeat, 1000);
-	assert_int_equal(prog->ops[2].repeat, 1);
+	assert_int_equal(loadfile_op(prog, 0)->repeat, 1);
+	assert_int_equal(loadfile_op(prog, 1)->repeat, 1000);
+	assert_int_equal(loadfile_op(prog, 2)->repeat, 1);
 	assert_int_equal(prog->count[OP_WRITE3], 1001);
 	assert_int_equal(prog->bytes_written, 1001 * 32768);
 	assert_int_equal(loadfile_ops_per_pass(prog), 1002);
@@ -1511,12 +1522,12 @@ static void test_nfs_loop_is_unrolled(void **state)
 
 	assert_int_equal(prog->nops, 1 + 2 * 3 + 1);
 	for (int k = 0; k < 3; k++) {
-		assert_int_equal(prog->ops[1 + 2 * k].type, OP_CREATE3);
-		assert_int_equal(prog->ops[2 + 2 * k].type, OP_WRITE3);
-		assert_int_equal(prog->ops[2 + 2 * k].repeat, 2);
-		assert_int_equal(prog->ops[2 + 2 * k].line, 5);
+		assert_int_equal(loadfile_op(prog, 1 + 2 * k)->type, OP_CREATE3);
+		assert_int_equal(loadfile_op(prog, 2 + 2 * k)->type, OP_WRITE3);
+		assert_int_equal(loadfile_op(prog, 2 + 2 * k)->repeat, 2);
+		assert_int_equal(loadfile_line(prog, 2 + 2 * k), 5);
 	}
-	assert_int_equal(prog->ops[7].type, OP_DELTREE);
+	assert_int_equal(loadfile_op(prog, 7)->type, OP_DELTREE);
 	assert_int_equal(prog->count[OP_WRITE3], 6);
 	assert_int_equal(prog->bytes_written, 60);
 }
@@ -1562,21 +1573,21 @@ static void test_nfs_random_strings_are_drawn_from_their_sets(void **state)
 		"WRITEPATTERN 1234567890\n"
 		"WRITE3 $1 0 10 0 0x0\n");
 
-	const char *p = prog->ops[0].path;
+	const char *p = loadfile_op(prog, 0)->path;
 	assert_int_equal(strlen(p), strlen("test00.file"));
 	assert_memory_equal(p, "test", 4);
 	assert_non_null(strchr("0123456789", p[4]));
 	assert_non_null(strchr("ab", p[5]));
 	assert_string_equal(p + 6, ".file");
-	assert_string_equal(prog->ops[1].path, p);
-	assert_ptr_equal(prog->ops[2].path, p);
+	assert_string_equal(loadfile_op(prog, 1)->path, p);
+	assert_ptr_equal(loadfile_op(prog, 2)->path, p);
 	assert_string_equal(prog->write_pattern, "1234567890");
 	assert_int_equal(prog->write_pattern_len, 10);
 
 	/* The same text draws the same strings: runs are reproducible. */
 	struct program *again = compile_ok(ctx_of(state),
 		"RANDOMSTRING 1 \"/test[0123456789][ab].file\"\nCREATE3 $1 *\n");
-	assert_string_equal(again->ops[0].path, p);
+	assert_string_equal(loadfile_op(again, 0)->path, p);
 }
 
 static void test_dollar_is_literal_without_randomstring(void **state)
@@ -1584,7 +1595,7 @@ static void test_dollar_is_literal_without_randomstring(void **state)
 	struct program *prog = compile_ok(ctx_of(state),
 		"Mkdir \"\\clients\\client1\\a$1\" NT_STATUS_OK\n");
 
-	assert_string_equal(prog->ops[0].path, "a$1");
+	assert_string_equal(loadfile_op(prog, 0)->path, "a$1");
 }
 
 static void test_dialects_mix_and_status_star_means_any(void **state)
@@ -1594,11 +1605,11 @@ static void test_dialects_mix_and_status_star_means_any(void **state)
 		"0.000 MKDIR3 \"/clients/client1\" *\n"
 		"Mkdir \"\\clients\\client1\\d\" *\n");
 
-	assert_int_equal(prog->ops[0].type, OP_DELTREE);
-	assert_int_equal(prog->ops[0].status, NT_OK);
-	assert_true(prog->ops[0].flags & OPF_TIMED);
-	assert_true(prog->ops[1].flags & OPF_ANY_STATUS);
-	assert_true(prog->ops[2].flags & OPF_ANY_STATUS);
+	assert_int_equal(loadfile_op(prog, 0)->type, OP_DELTREE);
+	assert_int_equal(loadfile_op(prog, 0)->status, NT_OK);
+	assert_true(loadfile_op(prog, 0)->flags & OPF_TIMED);
+	assert_true(loadfile_op(prog, 1)->flags & OPF_ANY_STATUS);
+	assert_true(loadfile_op(prog, 2)->flags & OPF_ANY_STATUS);
 }
 
 static void test_nfs_summary_counts_runs_not_lines(void **state)
@@ -1638,9 +1649,46 @@ static void test_ops_array_holds_exactly_the_operations(void **state)
 
 	assert_int_equal(prog->nops, 2);
 	assert_int_equal(talloc_array_length(prog->ops), 2);
-	assert_int_equal(prog->ops[0].line, 3);
-	assert_int_equal(prog->ops[1].line, 6);
+	assert_int_equal(loadfile_line(prog, 0), 3);
+	assert_int_equal(loadfile_line(prog, 1), 6);
 	assert_string_equal(prog->source, NAME);
+}
+
+/*
+ * Equal operations are one entry of the table, whatever the trace's handle
+ * numbers; each position still runs its own operation, at its own line
+ * (comments and blank lines between them).
+ */
+static void test_repeated_lines_share_one_entry(void **state)
+{
+	struct program *prog = compile_ok(ctx_of(state),
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 7 NT_STATUS_OK\n"
+		"WriteX 7 0 4096 4096 NT_STATUS_OK\n"
+		"# the same file again, on another handle\n"
+		"Close 7 NT_STATUS_OK\n"
+		"\n"
+		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 12 NT_STATUS_OK\n"
+		"WriteX 12 0 4096 4096 NT_STATUS_OK\n"
+		"ReadX 12 0 512 512 NT_STATUS_OK\n"
+		"\n"
+		"Close 12 NT_STATUS_OK\n");
+	static const int type[] = { OP_NTCREATEX, OP_WRITEX, OP_CLOSE, OP_NTCREATEX,
+				    OP_WRITEX, OP_READX, OP_CLOSE };
+	static const uint32_t line[] = { 1, 2, 4, 6, 7, 8, 10 };
+
+	assert_int_equal(prog->nops, 7);
+	assert_int_equal(prog->ndistinct, 4);
+	assert_int_equal(talloc_array_length(prog->ops), 4);
+	for (size_t i = 0; i < prog->nops; i++) {
+		assert_int_equal(loadfile_op(prog, i)->type, type[i]);
+		assert_int_equal(loadfile_line(prog, i), line[i]);
+	}
+	assert_ptr_equal(loadfile_op(prog, 3), loadfile_op(prog, 0));
+	assert_ptr_equal(loadfile_op(prog, 4), loadfile_op(prog, 1));
+	assert_ptr_equal(loadfile_op(prog, 6), loadfile_op(prog, 2));
+	assert_int_equal(loadfile_op(prog, 5)->a[1], 512);
+	assert_int_equal(prog->count[OP_WRITEX], 2);
+	assert_int_equal(prog->bytes_written, 8192);
 }
 
 /* ---- loadfile_read ---- */
@@ -1716,12 +1764,12 @@ static void assert_same_program(const struct program *a, const struct program *b
 	for (size_t i = 0; i < a->ndirs; i++)
 		assert_string_equal(a->dirs[i], b->dirs[i]);
 	for (size_t i = 0; i < a->nops; i++) {
-		const struct op *x = &a->ops[i], *y = &b->ops[i];
+		const struct op *x = loadfile_op(a, i), *y = loadfile_op(b, i);
+		assert_int_equal(loadfile_line(a, i), loadfile_line(b, i));
 		assert_int_equal(x->type, y->type);
 		assert_int_equal(x->status, y->status);
 		assert_int_equal(x->flags, y->flags);
 		assert_int_equal(x->handle, y->handle);
-		assert_int_equal(x->line, y->line);
 		assert_int_equal(x->fnum, y->fnum);
 		assert_true(x->timestamp == y->timestamp);
 		assert_int_equal(x->dir, y->dir);
@@ -1916,6 +1964,7 @@ static void test_summary_lists_counts_bytes_and_handles(void **state)
 		"max_handles 1\n"
 		"paths 4\n"
 		"directories 2\n"
+		"distinct_operations 8\n"
 		"timed yes\n"
 		"sha256 %s\n", prog->sha256);
 	assert_string_equal(s, want);
@@ -1953,11 +2002,14 @@ static void test_debian_client_txt_has_the_known_figures(void **state)
 	assert_int_equal(prog->max_handles, 23);
 	assert_false(prog->timed);
 	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
+		const struct op *op = loadfile_op(prog, i);
 		assert_true(op->handle == HANDLE_NONE || op->handle < prog->max_handles);
 		assert_true(op->dir == DIR_NONE || op->dir < prog->ndirs);
-		assert_int_equal(op->line, i + 1);
+		assert_int_equal(loadfile_line(prog, i), i + 1);
 	}
+	/* ignoring the trace's handle numbers, few of its lines differ */
+	assert_true(prog->ndistinct < prog->nops / 10);
+	assert_int_equal(prog->nlines, 1);	/* one operation a line, from line 1 */
 }
 
 static void test_builtin_loadfile_compiles(void **state)
@@ -2160,6 +2212,7 @@ int main(void)
 		T(test_comment_only_loadfile_is_rejected),
 		T(test_error_names_the_right_line_after_comments),
 		T(test_ops_array_holds_exactly_the_operations),
+		T(test_repeated_lines_share_one_entry),
 		/* loadfile_read */
 		T(test_read_compiles_a_plain_file),
 		T(test_read_of_a_missing_file_names_it),

@@ -52,12 +52,12 @@ static void test_read10_and_write16_cdbs(void **state)
 	struct scsicmd c;
 	static const uint8_t r10[10] = { 0x28, 0x10, 0, 0, 0x03, 0xe8, 3, 0, 16, 0 };
 
-	build_ok(&p->ops[0], 1000, &g512, &c);
+	build_ok(loadfile_op(p, 0), 1000, &g512, &c);
 	assert_int_equal(c.cdb_len, 10);
 	assert_memory_equal(c.cdb, r10, 10);
 	assert_int_equal(c.dir, SCSICMD_IN);
 	assert_int_equal(c.len, 16 * 512);
-	build_ok(&p->ops[1], 70000, &g512 /* 32768 blocks: 70000 wraps to 4464 */, &c);
+	build_ok(loadfile_op(p, 1), 70000, &g512 /* 32768 blocks: 70000 wraps to 4464 */, &c);
 	assert_int_equal(c.cdb_len, 16);
 	assert_int_equal(c.dir, SCSICMD_OUT);
 	assert_int_equal(c.cdb[0], 0x8a);
@@ -75,21 +75,21 @@ static void test_read6_tur_sync_prout_cdbs(void **state)
 					  "PROUT 1 3 0xdeadbeef 0x1122 0x18\n");
 	struct scsicmd c;
 
-	build_ok(&p->ops[0], 0x1234, &g512, &c);
+	build_ok(loadfile_op(p, 0), 0x1234, &g512, &c);
 	assert_int_equal(c.cdb_len, 6);
 	assert_int_equal(c.cdb[0], 0x08);
 	assert_int_equal(c.cdb[2] << 8 | c.cdb[3], 0x1234);
 	assert_int_equal(c.cdb[4], 0);		/* 256 blocks is 0 */
-	build_ok(&p->ops[1], 0, &g512, &c);
+	build_ok(loadfile_op(p, 1), 0, &g512, &c);
 	assert_int_equal(c.cdb_len, 6);
 	assert_int_equal(c.cdb[0], 0x00);
 	assert_int_equal(c.dir, SCSICMD_NONE);
-	build_ok(&p->ops[2], 8, &g512, &c);
+	build_ok(loadfile_op(p, 2), 8, &g512, &c);
 	assert_int_equal(c.cdb[0], 0x35);
 	assert_int_equal(c.cdb[1], 0x06);	/* SYNC_NV and IMMED */
 	assert_int_equal(c.cdb[5], 8);
 	assert_int_equal(c.cdb[8], 16);
-	build_ok(&p->ops[3], 0, &g512, &c);
+	build_ok(loadfile_op(p, 3), 0, &g512, &c);
 	assert_int_equal(c.cdb[0], 0x5f);
 	assert_int_equal(c.cdb[1], 1);		/* RESERVE */
 	assert_int_equal(c.cdb[2], 3);		/* EXCLUSIVE ACCESS */
@@ -111,13 +111,13 @@ static void test_rows_on_4k_blocks_and_at_the_end(void **state)
 	struct scsicmd c;
 	char why[160] = "";
 
-	build_ok(&p->ops[0], 16, &g4k, &c);	/* 512-byte LBA 16 is 4 KiB block 2 */
+	build_ok(loadfile_op(p, 0), 16, &g4k, &c);	/* 512-byte LBA 16 is 4 KiB block 2 */
 	assert_int_equal(c.cdb[5], 2);
 	assert_int_equal(c.cdb[8], 2);
 	assert_int_equal(c.len, 16 * 512);
-	assert_false(scsicmd_build(&c, &p->ops[1], 16, &g4k, why, sizeof(why)));
+	assert_false(scsicmd_build(&c, loadfile_op(p, 1), 16, &g4k, why, sizeof(why)));
 	assert_non_null(strstr(why, "no whole number of the LUN's 4096-byte blocks"));
-	build_ok(&p->ops[2], 32767, &g512, &c);	/* would cross the end: moved back */
+	build_ok(loadfile_op(p, 2), 32767, &g512, &c);	/* would cross the end: moved back */
 	assert_int_equal(c.cdb[4] << 8 | c.cdb[5], 32768 - 8);
 }
 
@@ -128,7 +128,7 @@ static void test_transfer_larger_than_the_lun_refused(void **state)
 	struct scsicmd c;
 	char why[160] = "";
 
-	assert_false(scsicmd_build(&c, &p->ops[0], 0, &tiny, why, sizeof(why)));
+	assert_false(scsicmd_build(&c, loadfile_op(p, 0), 0, &tiny, why, sizeof(why)));
 	assert_string_equal(why, "READ10 of 64 blocks on a LUN of 32");
 }
 
@@ -183,14 +183,14 @@ static void test_outcome_against_the_expected_status(void **state)
 
 	/* the status the row expects: an errno, no detail (the client says
 	 * it was expected) */
-	assert_int_equal(scsicmd_outcome(&p->ops[0], 0x18, NULL, 0, d, sizeof(d), &has), EBUSY);
+	assert_int_equal(scsicmd_outcome(loadfile_op(p, 0), 0x18, NULL, 0, d, sizeof(d), &has), EBUSY);
 	assert_false(has);
-	assert_int_equal(scsicmd_outcome(&p->ops[1], 0x00, NULL, 0, d, sizeof(d), &has), 0);
-	assert_int_equal(scsicmd_outcome(&p->ops[1], 0x18, NULL, 0, d, sizeof(d), &has), EBUSY);
+	assert_int_equal(scsicmd_outcome(loadfile_op(p, 1), 0x00, NULL, 0, d, sizeof(d), &has), 0);
+	assert_int_equal(scsicmd_outcome(loadfile_op(p, 1), 0x18, NULL, 0, d, sizeof(d), &has), EBUSY);
 	assert_true(has);
 	assert_string_equal(d, "RESERVATION CONFLICT (0x18), expected GOOD (0x00)");
 	has = false;
-	assert_int_equal(scsicmd_outcome(&p->ops[2], 0x08, NULL, 0, d, sizeof(d), &has), EAGAIN);
+	assert_int_equal(scsicmd_outcome(loadfile_op(p, 2), 0x08, NULL, 0, d, sizeof(d), &has), EAGAIN);
 	assert_false(has);
 }
 

@@ -63,7 +63,7 @@ static void every_kind_of_operation_has_dbench4s_sizes(void **state)
 	assert_int_equal(p->nops, NSEEN);
 	for (size_t i = 0; i < NSEEN; i++) {
 		uint32_t send = 0, recv = 0;
-		assert_true(sockio_sizes(&p->ops[i], CLIENT1_NAME_LEN, &send, &recv));
+		assert_true(sockio_sizes(loadfile_op(p, i), CLIENT1_NAME_LEN, &send, &recv));
 		if (send != seen[i].send || recv != seen[i].recv)
 			fail_msg("%s: %u/%u, want %u/%u", seen[i].line, send, recv, seen[i].send,
 				 seen[i].recv);
@@ -76,9 +76,9 @@ static void a_longer_client_name_lengthens_its_paths_not_clients(void **state)
 					   "Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\n");
 	uint32_t send, recv;
 
-	assert_true(sockio_sizes(&p->ops[0], CLIENT1_NAME_LEN + 1, &send, &recv));
+	assert_true(sockio_sizes(loadfile_op(p, 0), CLIENT1_NAME_LEN + 1, &send, &recv));
 	assert_int_equal(send, 61);
-	assert_true(sockio_sizes(&p->ops[1], CLIENT1_NAME_LEN + 1, &send, &recv));
+	assert_true(sockio_sizes(loadfile_op(p, 1), CLIENT1_NAME_LEN + 1, &send, &recv));
 	assert_int_equal(send, 43 + 2 * (CLIENT1_NAME_LEN + 1 + 2));
 }
 
@@ -87,7 +87,7 @@ static void deltree_sends_nothing(void **state)
 	struct program *p = compile(state, "Deltree \"\\clients\\client1\" NT_STATUS_OK\n");
 	uint32_t send, recv;
 
-	assert_false(sockio_sizes(&p->ops[0], CLIENT1_NAME_LEN, &send, &recv));
+	assert_false(sockio_sizes(loadfile_op(p, 0), CLIENT1_NAME_LEN, &send, &recv));
 }
 
 static void find_first_replies_grow_with_the_matches(void **state)
@@ -96,7 +96,7 @@ static void find_first_replies_grow_with_the_matches(void **state)
 					   " NT_STATUS_OK\n");
 	uint32_t send, recv;
 
-	assert_true(sockio_sizes(&p->ops[0], CLIENT1_NAME_LEN, &send, &recv));
+	assert_true(sockio_sizes(loadfile_op(p, 0), CLIENT1_NAME_LEN, &send, &recv));
 	assert_int_equal(recv, 39 + 90 * 7);
 }
 

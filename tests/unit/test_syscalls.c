@@ -48,7 +48,7 @@ static void rejected(TALLOC_CTX *ctx, const char *body, const char *want)
 
 static const struct call *call_of(const struct program *p, size_t i)
 {
-	return loadfile_call(p, &p->ops[i]);
+	return loadfile_call(p, loadfile_op(p, i));
 }
 
 static void test_the_example_of_the_spec_compiles(void **state)
@@ -92,9 +92,14 @@ static void test_the_example_of_the_spec_compiles(void **state)
 	assert_int_equal(p->deps[call_of(p, 6)->dep].stream, 0);
 	assert_int_equal(p->deps[call_of(p, 6)->dep].seq, 6);
 	assert_int_equal(call_of(p, 11)->result, -ENOENT);
-	assert_int_equal(p->ops[11].status, NT_UNSUCCESSFUL);
-	assert_true(p->ops[0].flags & OPF_SYSCALL);
+	assert_int_equal(loadfile_op(p, 11)->status, NT_UNSUCCESSFUL);
+	assert_true(loadfile_op(p, 0)->flags & OPF_SYSCALL);
 	assert_float_equal(p->duration, 0.000104, 1e-9);
+	/* no entry is shared (the two "close 3 0"): calls[] stays parallel */
+	assert_int_equal(p->ndistinct, p->nops);
+	for (size_t i = 0; i < p->nops; i++)
+		assert_ptr_equal(loadfile_op(p, i), &p->ops[i]);
+	assert_int_equal(loadfile_line(p, 11) - loadfile_line(p, 0), 11);
 }
 
 /* One row of every call, as the table of doc/SYSCALLS.md gives it. */
@@ -317,7 +322,7 @@ static void test_thread_shares_the_descriptor_table(void **state)
 		"2 0.4 0 close 3 0\n"
 		"1 0.5 0 fstat 3 EBADF\n");
 
-	assert_int_equal(p->ops[2].handle, p->ops[1].handle);
+	assert_int_equal(loadfile_op(p, 2)->handle, loadfile_op(p, 1)->handle);
 	/* read waits for the open (stream 1's 2nd call), and the thread row
 	 * before it is implied */
 	const struct call *c = call_of(p, 2);
@@ -326,7 +331,7 @@ static void test_thread_shares_the_descriptor_table(void **state)
 	assert_int_equal(p->deps[c->dep].seq, 2);
 	/* fstat of a closed descriptor, EBADF recorded: no handle, waits for
 	 * the close in stream 2 */
-	assert_int_equal(p->ops[4].handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(p, 4)->handle, HANDLE_NONE);
 }
 
 /* fork copies the table: the child's descriptor is its own slot, and
@@ -341,13 +346,13 @@ static void test_fork_copies_the_descriptor_table(void **state)
 		"1 0 0 read 3 10 0\n"
 		"2 0 0 read 3 10 EBADF\n");
 
-	assert_int_equal(p->ops[1].a[1], 1);	/* one pair to copy */
-	uint16_t from = p->slot_lists[p->ops[1].a[0]], to = p->slot_lists[p->ops[1].a[0] + 1];
-	assert_int_equal(from, p->ops[0].handle);
+	assert_int_equal(loadfile_op(p, 1)->a[1], 1);	/* one pair to copy */
+	uint16_t from = p->slot_lists[loadfile_op(p, 1)->a[0]], to = p->slot_lists[loadfile_op(p, 1)->a[0] + 1];
+	assert_int_equal(from, loadfile_op(p, 0)->handle);
 	assert_int_not_equal(to, from);
-	assert_int_equal(p->ops[2].handle, to);
-	assert_int_equal(p->ops[3].handle, from);
-	assert_int_equal(p->ops[4].handle, HANDLE_NONE);
+	assert_int_equal(loadfile_op(p, 2)->handle, to);
+	assert_int_equal(loadfile_op(p, 3)->handle, from);
+	assert_int_equal(loadfile_op(p, 4)->handle, HANDLE_NONE);
 	assert_int_equal(p->max_handles, 2);
 	/* the parent's read does not wait for the child's close */
 	assert_int_equal(call_of(p, 3)->ndeps, 0);
@@ -372,11 +377,11 @@ static void test_exec_closes_close_on_exec_descriptors(void **state)
 		"1 0 0 exec 0\n"
 		"1 0 0 read 3 1 0\n",
 		NAME ":4: descriptor 3 is not open in stream 1's table");
-	assert_int_equal(p->ops[4].a[1], 2);
-	const uint16_t *l = &p->slot_lists[p->ops[4].a[0]];
-	assert_int_equal(l[0], p->ops[0].handle);
-	assert_int_equal(l[1], p->ops[2].handle);
-	assert_int_equal(p->ops[5].handle, p->ops[1].handle);
+	assert_int_equal(loadfile_op(p, 4)->a[1], 2);
+	const uint16_t *l = &p->slot_lists[loadfile_op(p, 4)->a[0]];
+	assert_int_equal(l[0], loadfile_op(p, 0)->handle);
+	assert_int_equal(l[1], loadfile_op(p, 2)->handle);
+	assert_int_equal(loadfile_op(p, 5)->handle, loadfile_op(p, 1)->handle);
 }
 
 /* Across streams, a name's users keep their order; reads run freely. */
@@ -436,7 +441,7 @@ static void test_a_slot_taken_again_waits_for_its_giver(void **state)
 		"2 0 0 close 3 0\n"
 		"1 0 0 openat \"b\" O_RDONLY 0 4\n");
 
-	assert_int_equal(p->ops[3].handle, p->ops[1].handle);
+	assert_int_equal(loadfile_op(p, 3)->handle, loadfile_op(p, 1)->handle);
 	const struct call *c = call_of(p, 3);
 	assert_int_equal(c->ndeps, 1);
 	assert_int_equal(p->deps[c->dep].stream, 1);
@@ -478,7 +483,7 @@ static void test_escapes_in_strings(void **state)
 	struct program *p = compiled(ctx,
 		"1 0 0 stat \"a b\\\\c\\\"d\\ne\\tf\\xe9\" ENOENT\n");
 
-	assert_string_equal(p->ops[0].path, "a b\\c\"d\ne\tf\xe9");
+	assert_string_equal(loadfile_op(p, 0)->path, "a b\\c\"d\ne\tf\xe9");
 }
 
 /* Each malformed row names the file, the line and what is wrong. */
