@@ -1,12 +1,14 @@
 # Makefile - builds ./dbench, runs every test, installs.
 #
-#   make                 build ./dbench, ./tbench (a link to it) and ./tbench_srv
+#   make                 build ./dbench, ./tbench (a link to it), ./tbench_srv and the
+#                        smb, nfs and iscsi backends' modules (build/modules)
 #   make check           build and run the unit and shell tests, two at a time
 #                        (TEST_JOBS=N; TESTS="unit shell/test_cli.sh" runs those)
 #   make check-sanitize  the same suite with ASan + UBSan, in build/san
 #   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
 #                        FUZZ_SECONDS (default 60; 0 only replays the corpus)
-#   make install         PREFIX=/usr/local DESTDIR= (binaries, man pages, loadfiles)
+#   make install         PREFIX=/usr/local DESTDIR= (binaries, backend modules, man pages,
+#                        loadfiles)
 #   make uninstall       the same PREFIX and DESTDIR: removes what install put
 #   make loadfile        regenerate loadfiles/default.txt from tools/genload.c
 #   make deps            install the Debian packages the build and tests need
@@ -16,6 +18,7 @@
 
 PREFIX  ?= /usr/local
 BINDIR   = $(PREFIX)/bin
+MODDIR   = $(PREFIX)/lib/dbench
 MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/dbench
 
@@ -26,8 +29,10 @@ ifeq ($(MPI),1)
 CC       = mpicc
 MPI_CFLAGS = -DDBENCH_MPI
 endif
-PKGS     = popt talloc zlib jansson nettle smbclient tevent libnfs libiscsi gsl
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+# The binary's libraries; those of the backends built as modules (below)
+# are the modules' own, mapped only by a run that uses them.
+PKGS     = popt talloc zlib jansson nettle gsl
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) smbclient tevent libnfs libiscsi)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Wall -Wextra -Werror $(CFLAGS) \
              $(SAN_CFLAGS) $(PKG_CFLAGS) $(MPI_CFLAGS)
@@ -52,8 +57,23 @@ NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 # operations), stats (shared-memory figures), run (plan, driver, clients),
 # report (result, text, JSON, environment), analysis (sweep, compare, plot),
 # record (a program's file traffic, through strace, into a loadfile).
-LIB_SRCS = $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
-                      src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c)
+#
+# The smb, nfs and iscsi backends are modules, NAME.so, which the binary
+# loads when a run selects one (src/backends/modules.c): their sources are
+# not in LIB_SRCS.  The binary exports to them what they call of it
+# (modules.dynlist, made from the objects' symbols).  They are found in
+# MOD_DIR, relative to the binary as MOD_REL says, or where make install
+# puts them, MODDIR.
+MOD_DIR    = $(O)/modules
+MOD_REL    = $(patsubst $(dir $(BIN))%,%,$(MOD_DIR))
+SMB_SRCS   = src/backends/smb.c src/backends/smb_probe.c
+NFS_SRCS   = src/backends/nfs.c src/backends/nfs3.c
+ISCSI_SRCS = src/backends/iscsi.c
+MOD_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS))
+MODULES    = $(MOD_DIR)/smb.so $(MOD_DIR)/nfs.so $(MOD_DIR)/iscsi.so
+LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS), \
+             $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
+                        src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
 MAIN_OBJ = $(O)/main.o $(O)/cli.o $(O)/cli_ab.o
@@ -69,10 +89,35 @@ DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang 
 
 .PHONY: all check check-sanitize fuzz install uninstall loadfile clean deps
 
-all: $(BIN) $(TBENCH) $(TBENCH_SRV)
+all: $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES)
 
-$(BIN): $(LIB_OBJS) $(MAIN_OBJ)
-	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
+$(BIN): $(LIB_OBJS) $(MAIN_OBJ) $(O)/modules.dynlist
+	$(CC) $(ALL_CFLAGS) -Wl,-z,now -Wl,--dynamic-list=$(O)/modules.dynlist -o $@ \
+		$(LIB_OBJS) $(MAIN_OBJ) $(LDLIBS)
+
+# What the modules call of the binary: the symbols they leave undefined
+# that its objects define.
+$(O)/modules.dynlist: $(MOD_OBJS) $(LIB_OBJS) $(MAIN_OBJ)
+	{ nm -u $(MOD_OBJS) | awk 'NF == 2 { print "U", $$2 }'; \
+	  nm -g --defined-only $(LIB_OBJS) $(MAIN_OBJ) | awk 'NF == 3 { print "D", $$3 }'; } | \
+	awk '$$1 == "U" { u[$$2] = 1 } $$1 == "D" { d[$$2] = 1 } \
+	     END { for (s in u) if (s in d) print "\t" s ";" }' | sort >$@.tmp
+	{ echo '{'; cat $@.tmp; echo '};'; } >$@ && rm -f $@.tmp
+
+# A module: position-independent objects, linked with its own libraries
+# (--as-needed: not MPI's, which mpicc adds to every link).
+$(MOD_OBJS): ALL_CFLAGS += -fPIC
+MOD_LDFLAGS = -shared -Wl,-z,now -Wl,--as-needed
+$(MOD_DIR)/smb.so: $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS))
+	@mkdir -p $(MOD_DIR)
+	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs smbclient tevent talloc)
+$(MOD_DIR)/nfs.so: $(patsubst src/%.c,$(O)/%.o,$(NFS_SRCS))
+	@mkdir -p $(MOD_DIR)
+	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libnfs talloc)
+$(MOD_DIR)/iscsi.so: $(patsubst src/%.c,$(O)/%.o,$(ISCSI_SRCS))
+	@mkdir -p $(MOD_DIR)
+	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libiscsi talloc)
+$(O)/backends/modules.o: ALL_CFLAGS += -DDBENCH_MODULE_REL='"$(MOD_REL)"'
 
 $(TBENCH): $(BIN)
 	ln -f $(BIN) $@
@@ -129,7 +174,7 @@ $(O)/tests/twothreads: tests/tools/twothreads.c
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads
+check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) TESTS="$(TESTS)" bash tests/run.sh
 
 check-sanitize:
@@ -150,10 +195,14 @@ MAN_PAGES  = man/dbench.1 man/tbench.1 man/tbench_srv.1 man/dbench-servers.1
 LOADFILES  = $(wildcard loadfiles/*.txt loadfiles/*.load) loadfiles/README
 INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv dbench-servers) \
              $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MAN_PAGES))) \
-             $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(LOADFILES)))
+             $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(LOADFILES))) \
+             $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(MODULES)))
 
-install: $(BIN) $(TBENCH_SRV)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
+# The modules go to MODDIR, which is BINDIR/../lib/dbench: the binary
+# looks for them there, relative to itself.
+install: $(BIN) $(TBENCH_SRV) $(MODULES)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR)
+	install -m 644 $(MODULES) $(DESTDIR)$(MODDIR)/
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
 	ln -f $(DESTDIR)$(BINDIR)/dbench $(DESTDIR)$(BINDIR)/tbench
 	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
@@ -161,11 +210,12 @@ install: $(BIN) $(TBENCH_SRV)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/
 	install -m 644 $(LOADFILES) $(DESTDIR)$(DATADIR)/
 
-# The files install put; DATADIR, dbench's own, too when nothing else is
-# left in it (BINDIR and MANDIR are the system's).
+# The files install put; DATADIR and MODDIR, dbench's own, too when
+# nothing else is left in them (BINDIR and MANDIR are the system's).
 uninstall:
 	rm -f $(INSTALLED)
-	if [ -d $(DESTDIR)$(DATADIR) ]; then rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR); fi
+	for d in $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR); do \
+		if [ -d $$d ]; then rmdir --ignore-fail-on-non-empty $$d; fi; done
 
 deps:
 	apt-get update -qq

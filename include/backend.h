@@ -148,6 +148,14 @@ struct backend {
 	const struct poptOption *options;
 
 	/*
+	 * NULL for a backend whose hooks the binary holds; else the stem of
+	 * the module that holds them ("smb": smb.so, which defines
+	 * smb_module), loaded by backend_load() when a run selects the
+	 * backend.  Until then only the fields above are set.
+	 */
+	const char *module;
+
+	/*
 	 * Optional: the target specs, a NULL-terminated list on mem_ctx, for
 	 * a backend that takes them from its own options.  `dirs` is what -D
 	 * gave (NULL without -D), which the backend may take as its specs or
@@ -353,6 +361,14 @@ void backend_client_name(char *buf, size_t len, const struct backend_options *op
 
 /* The backend called `name` ("fileio", "null"), or NULL. */
 const struct backend *backend_by_name(const char *name);
+
+/*
+ * Backend `b` with every hook: `b` itself, or for a backend built as a
+ * module (b->module) the one its module defines, loaded now (once per
+ * process).  NULL and *err (one line on mem_ctx naming the module file
+ * and why: dlerror()) when the module cannot be loaded.
+ */
+const struct backend *backend_load(TALLOC_CTX *mem_ctx, const struct backend *b, char **err);
 
 /* The names of every backend for messages: "'fileio' or 'null'". */
 const char *backend_names(TALLOC_CTX *mem_ctx);

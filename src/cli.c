@@ -536,6 +536,18 @@ static const struct backend *cli_backend(const struct cmdline *cl)
 	return backend_by_name(cl->backend ? cl->backend : cl->tbench ? "sockio" : "fileio");
 }
 
+/* The backend asked for with every hook, its module loaded (backend.h);
+ * NULL, said, when the module cannot be. */
+static const struct backend *cli_backend_loaded(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
+{
+	char *err = NULL;
+	const struct backend *b = backend_load(mem_ctx, cli_backend(cl), &err);
+
+	if (!b)
+		say("%s\n", err);
+	return b;
+}
+
 /* Checks that popt's types cannot express; returns the failing option. */
 static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 {
@@ -968,9 +980,9 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	const char *nprocs, *server;
 	unsigned nwords = take_words(pc, cl, &nprocs, &server);
 
-	plan->backend = cli_backend(cl);
 	plan->own_probe = -1;
-	if (!plan_clients(mem_ctx, cl, nprocs, nwords, out))
+	if (!(plan->backend = cli_backend_loaded(mem_ctx, cl)) ||
+	    !plan_clients(mem_ctx, cl, nprocs, nwords, out))
 		return CLI_EXIT;
 	notice_dbench4_options(cl, plan->backend);
 	if (!(plan->prog = load_program(mem_ctx, cl->loadfile, &out->exit_code)) ||
@@ -1040,8 +1052,9 @@ static void print_help(poptContext pc, const struct cmdline *cl)
 static enum cli_action check_loadfile(TALLOC_CTX *mem_ctx, poptContext pc,
 				      const struct cmdline *cl, struct cli *out)
 {
-	out->plan.backend = cli_backend(cl);
 	out->backend_given = cl->backend != NULL;
+	if (!(out->plan.backend = cli_backend_loaded(mem_ctx, cl)))
+		return CLI_EXIT;
 	if (poptPeekArg(pc)) {
 		say("--check-loadfile takes no NPROCS (usage: %s --check-loadfile [-c FILE])\n",
 		    progname());

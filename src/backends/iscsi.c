@@ -2,6 +2,8 @@
  * iscsi.c - the "iscsi" backend: dbench 5.0's SCSI dialect (iscsi.load,
  * iscsi-read10-*.load, the persistent-reservation tests) sent to an iSCSI
  * target through libiscsi, in user space, with no kernel initiator.
+ * Built as the module iscsi.so (modules.c holds its options and loads it
+ * when a run selects it).
  *
  * The target is one LUN named by --iscsi=iscsi://HOST[:PORT]/IQN/LUN
  * (user%password@ before HOST for CHAP).  The parent logs in once to
@@ -38,28 +40,10 @@
 #include <iscsi/scsi-lowlevel.h>
 
 #include "backend.h"
+#include "backends/modules.h"
 #include "backends/scsicmd.h"
 #include "opclock.h"
 #include "secret.h"
-
-#define ISCSI_DEFAULT_INITIATOR "iqn.2011-09.org.samba.dbench:client"
-#define ISCSI_DEFAULT_TIMEOUT 5		/* seconds for a login or a command */
-
-static char *iscsi_url_opt;		/* --iscsi */
-static char *iscsi_initiator_opt;	/* --iscsi-initiatorname */
-static int iscsi_timeout = ISCSI_DEFAULT_TIMEOUT;	/* --iscsi-timeout */
-
-static const struct poptOption iscsi_options[] = {
-	{ "iscsi", 0, POPT_ARG_STRING, &iscsi_url_opt, 0,
-	  "the LUN --backend=iscsi loads: iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN",
-	  "URL" },
-	{ "iscsi-initiatorname", 0, POPT_ARG_STRING, &iscsi_initiator_opt, 0,
-	  "the clients' initiator name, each client's with -N after it (default "
-	  ISCSI_DEFAULT_INITIATOR ")", "IQN" },
-	{ "iscsi-timeout", 0, POPT_ARG_INT, &iscsi_timeout, 0,
-	  "how long the target may take over a login or a command (default 5)", "SECS" },
-	POPT_TABLEEND
-};
 
 /* A call libiscsi answers through a callback: a connection, a login or
  * a command. */
@@ -513,12 +497,8 @@ static int iscsi_cleanup(struct backend_client *bc)
 	return 0;
 }
 
-const struct backend iscsi_backend = {
-	.name = "iscsi",
-	.summary = "a LUN of an iSCSI target (--iscsi=URL), through libiscsi: 5.0's SCSI"
-		   " loadfiles",
-	.no_local_writes = "sends its commands to an iSCSI target",
-	.options = iscsi_options,
+/* The hooks, under the name, summary and options modules.c gives them. */
+const struct backend iscsi_module = {
 	.targets = iscsi_targets,
 	.target_open = iscsi_target_open,
 	.target_close = iscsi_target_close,

@@ -1,7 +1,9 @@
 /*
  * nfs.c - the "nfs" backend: replays a program against an NFS server
  * through libnfs, in user space, with no kernel mount, so that what is
- * measured is the server and the network alone.
+ * measured is the server and the network alone.  Built with nfs3.c as
+ * the module nfs.so (modules.c holds its options, --nfs and
+ * --nfs-timeout, and loads it when a run selects it).
  *
  * A target is one export, named by a libnfs URL from --nfs
  * (nfs://HOST/EXPORT[?version=3|4&...]); a comma-separated list spreads
@@ -60,12 +62,12 @@
 
 #include "backend.h"
 #include "backends/dosmatch.h"
+#include "backends/modules.h"
 #include "backends/netsys.h"
 #include "backends/nfs3.h"
 #include "backends/pathcache.h"
 #include "secret.h"
 
-#define NFS_DEFAULT_TIMEOUT 5		/* seconds one RPC may wait, then it fails */
 #define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)
 #define NFS_DIR_SLOTS 256		/* NFSv3 directory handles kept per client */
 #define NFS_RMTREE_DEPTH 64
@@ -75,20 +77,6 @@
  * to the write (libnfs commit 483be17).  So NFSv4 writes go in pieces
  * that fit. */
 #define NFS4_WRITE_PIECE 3072
-
-static char *nfs_urls;	/* --nfs */
-static int nfs_timeout = NFS_DEFAULT_TIMEOUT;	/* --nfs-timeout */
-
-static const struct poptOption nfsb_options[] = {
-	{ "nfs", 0, POPT_ARG_STRING, &nfs_urls, 0,
-	  "the exports --backend=nfs loads, comma-separated URLs"
-	  " nfs://HOST/EXPORT[?version=3|4&...]",
-	  "URL" },
-	{ "nfs-timeout", 0, POPT_ARG_INT, &nfs_timeout, 0,
-	  "nfs backend: seconds the server may take to answer a call before the run fails"
-	  " (default 5)", "SECS" },
-	POPT_TABLEEND
-};
 
 struct backend_target {
 	const char *url;		/* as given */
@@ -1687,11 +1675,8 @@ static int nfsb_cleanup(struct backend_client *bc)
 	return err == ENOENT ? 0 : err;
 }
 
-const struct backend nfs_backend = {
-	.name = "nfs",
-	.summary = "NFS exports (--nfs=URL), through libnfs with no mount",
-	.no_local_writes = "writes to a server",
-	.options = nfsb_options,
+/* The hooks, under the name, summary and options modules.c gives them. */
+const struct backend nfs_module = {
 	.targets = nfsb_targets,
 	.check_program = nfsb_check_program,
 	.target_open = nfsb_target_open,

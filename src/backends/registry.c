@@ -144,7 +144,7 @@ struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
 const char *backend_foreign_option(const struct backend *b, const char **owner)
 {
 	for (size_t i = 0; i < NBACKENDS; i++) {
-		if (backends[i] != b && given_option[i]) {
+		if (strcmp(backends[i]->name, b->name) != 0 && given_option[i]) {
 			*owner = backends[i]->name;
 			return given_option[i];
 		}

@@ -3,7 +3,9 @@
  * call closest to the SMB request it records, against a share on an SMB
  * server (--smb-share=//HOST[:PORT]/SHARE[/PATH]).
  *
- * This file owns the backend's options, its target (the share: checked
+ * Built as the module smb.so (modules.c holds its options, which it
+ * reads, and loads it when a run selects it).  This file owns its
+ * target (the share: checked
  * and its PATH/clients made in the parent, over a connection of the
  * parent's own that is closed again before any client starts) and each
  * client's session: one libsmbclient context per client, made in the
@@ -45,6 +47,7 @@
 #include "backend.h"
 #include "jsontext.h"
 #include "backends/dosmatch.h"
+#include "backends/modules.h"
 #include "backends/netsys.h"
 #include "backends/smb_args.h"
 #include "backends/smb_probe.h"
@@ -53,36 +56,6 @@
 #define SMB_NON_DIRECTORY_FILE 0x40
 
 #define SMB_URL_MAX 4096		/* an smb:// URL we build, NUL included */
-#define SMB_DEFAULT_TIMEOUT 10		/* seconds an operation may wait for the server */
-
-/* ---- options ---- */
-
-static char *smb_opt_share;
-static char *smb_opt_user;
-static char *smb_opt_credentials;
-static char *smb_opt_protocol;
-static int smb_opt_timeout = SMB_DEFAULT_TIMEOUT;
-
-static const struct poptOption smb_options[] = {
-	{ "smb-share", 0, POPT_ARG_STRING, &smb_opt_share, 0,
-	  "smb backend: the share (and directory in it) to load:"
-	  " //HOST[:PORT]/SHARE[/PATH]", "SHARE" },
-	{ "smb-user", 0, POPT_ARG_STRING, &smb_opt_user, 0,
-	  "smb backend: who logs on, [DOMAIN/]USER[%PASSWORD] (default: $USER,"
-	  " password from $PASSWD)",
-	  "USER" },
-	{ "smb-credentials", 0, POPT_ARG_STRING, &smb_opt_credentials, 0,
-	  "smb backend: an smbclient-style authentication file (username, password, domain)",
-	  "FILE" },
-	{ "smb-protocol", 0, POPT_ARG_STRING, &smb_opt_protocol, 0,
-	  "smb backend: the one dialect to speak, NT1 (SMB1), SMB2_02, SMB2_10, SMB3_00,"
-	  " SMB3_02 or SMB3_11 (default: the highest of SMB2_02 to SMB3_11 both sides speak)",
-	  "DIALECT" },
-	{ "smb-timeout", 0, POPT_ARG_INT, &smb_opt_timeout, 0,
-	  "smb backend: seconds the server may take to answer before the run fails (default 10)",
-	  "SECS" },
-	POPT_TABLEEND
-};
 
 /* From the newest down: without --smb-protocol, the first the server
  * accepts is the one a negotiation over the whole range settles on.  NT1
@@ -1448,11 +1421,8 @@ static int smb_lister_remove(struct backend_lister *l)
 	return smb_rmtree(l->ctx, l->url);
 }
 
-const struct backend smb_backend = {
-	.name = "smb",
-	.summary = "an SMB server's share (--smb-share), through libsmbclient",
-	.no_local_writes = "writes to a server",
-	.options = smb_options,
+/* The hooks, under the name, summary and options modules.c gives them. */
+const struct backend smb_module = {
 	.targets = smb_targets,
 	.check_program = smb_check_program,
 	.target_open = smb_target_open,

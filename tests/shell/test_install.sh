@@ -1,7 +1,7 @@
 # test_install.sh - make install into a DESTDIR puts the programs (dbench,
-# tbench, tbench_srv, dbench-servers), manual pages and loadfiles where the
-# installed dbench looks for them, and make uninstall removes exactly what
-# install put.
+# tbench, tbench_srv, dbench-servers), the backends' modules, manual pages
+# and loadfiles where the installed dbench looks for them, and make
+# uninstall removes exactly what install put.
 #
 # It installs the binary under test as built (the same object directory
 # and PREFIX), never rebuilding it beneath the other tests: the PREFIX is
@@ -17,6 +17,7 @@ else
 	O=${O#"$TOP"/}
 fi
 bins="$(dirname "$DBENCH")/dbench $(dirname "$DBENCH")/tbench_srv"
+bins="$bins $TOP/$O/modules/smb.so $TOP/$O/modules/nfs.so $TOP/$O/modules/iscsi.so"
 # the compiled-in directory of installed loadfiles, from the binary
 datadir=$(cd / && env -u DBENCH_LOADFILE_DIR "$DBENCH" --check-loadfile -c dbench-no-such-load 2>&1 |
 	sed -n 's/.* in \(.*\), the installed loadfiles)$/\1/p')
@@ -44,7 +45,8 @@ echo mine >"$D$prefix/bin/other-program"	# someone else's, kept by uninstall
 mk install >"$T/install.out" 2>&1 || fail "make install: $(tail -n 3 "$T/install.out")"
 want=$( { printf '%s\n' "bin/dbench" "bin/tbench" "bin/tbench_srv" "bin/dbench-servers" \
 		"bin/other-program" "share/man/man1/dbench.1" "share/man/man1/tbench.1" \
-		"share/man/man1/tbench_srv.1" "share/man/man1/dbench-servers.1"
+		"share/man/man1/tbench_srv.1" "share/man/man1/dbench-servers.1" \
+		"lib/dbench/smb.so" "lib/dbench/nfs.so" "lib/dbench/iscsi.so"
 	  for f in "$TOP"/loadfiles/*; do echo "share/dbench/$(basename "$f")"; done; } | sort)
 got=$(cd "$D$prefix" && find . ! -type d | sed 's|^\./||' | sort)
 expect_eq "$got" "$want" "files installed"
@@ -68,6 +70,22 @@ expect_status $rc 2
 expect_eq "$err" "dbench: cannot open loadfile 'nosuch': No such file or directory (nor is it, with or without .load or .txt, in $datadir, the installed loadfiles)"
 end
 
+begin "the installed dbench loads a backend's module from PREFIX/lib/dbench"
+# Port 1 of loopback: nothing answers there, so the run stops with exit 2
+# having loaded the module (the connection's error, not the module's).
+smb() { (cd / && env -u DBENCH_MODULE_DIR "$D$prefix/bin/dbench" --backend=smb \
+	--smb-share=//127.0.0.1:1/share --smb-user=u%p -t 1 1 2>&1); }
+err=$(smb); rc=$?
+expect_status $rc 2
+expect_no_match "$err" "cannot load"
+expect_match "$err" "127\.0\.0\.1"
+mv "$D$prefix/lib/dbench/smb.so" "$T/smb.so"
+err=$(smb); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: cannot load the smb backend: $D$prefix/lib/dbench/smb.so: cannot open shared object file: No such file or directory"
+mv "$T/smb.so" "$D$prefix/lib/dbench/smb.so"
+end
+
 begin "the installed dbench-servers names the installed programs in the command line it prints"
 out=$(cd / && env -u DBENCH "$D$prefix/bin/dbench-servers" start tbench --dir="$T/srv" 2>&1)
 expect_status $? 0
@@ -84,6 +102,7 @@ expect_eq "$got" "bin/other-program share/dbench/my-own.load " "files left"
 rm "$D$datadir/my-own.load"
 mk uninstall >"$T/uninstall.out" 2>&1 || fail "make uninstall again: $(tail -n 3 "$T/uninstall.out")"
 expect_eq "$([ -e "$D$datadir" ] && echo there)" "" "share/dbench, left empty"
+expect_eq "$([ -e "$D$prefix/lib/dbench" ] && echo there)" "" "lib/dbench, left empty"
 expect_eq "$(cd "$D$prefix" && find . ! -type d | tr '\n' ' ')" "./bin/other-program " "files left"
 end
 
