@@ -107,8 +107,9 @@ bool optab_reserve(TALLOC_CTX *ctx, struct optab *t, size_t need)
 
 bool optab_begin(TALLOC_CTX *ctx, struct optab *t, size_t cap)
 {
-	*t = (struct optab){ 0 };
-	return optab_reserve(ctx, t, cap);
+	*t = (struct optab){ .order = talloc_array(ctx, uint32_t, cap ? cap : 1) };
+	t->pcap = t->order ? (cap ? cap : 1) : 0;
+	return t->order != NULL;
 }
 
 /* A new run where the line does not follow on from the last run's. */

@@ -28,7 +28,8 @@ struct optab {
 	size_t nlines, lcap;
 };
 
-/* Room for `cap` positions to begin with; false when memory ran out. */
+/* Room for exactly `cap` positions to begin with (LOOP's limit is
+ * measured against it); false when memory ran out. */
 bool optab_begin(TALLOC_CTX *ctx, struct optab *t, size_t cap);
 
 /* Make room for `need` positions in all; false when memory ran out. */
