@@ -29,12 +29,15 @@ const unsigned char default_loadfile_gz_end[1];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The loadfile line of the position being checked, for the message. */
+static uint32_t at_line;
+
 /* Name the broken invariant on stderr, then abort so the fuzzer saves the input. */
 static void violated(const struct op *op, const char *what)
 {
 	if (op)
 		fprintf(stderr, "invariant violated at line %u (op type %u): %s\n",
-			(unsigned)op->line, (unsigned)op->type, what);
+			(unsigned)at_line, (unsigned)op->type, what);
 	else
 		fprintf(stderr, "invariant violated: %s\n", what);
 	abort();
@@ -121,7 +124,6 @@ static void check_op(const struct program *prog, const struct op *op)
 {
 	CHECK(op, op->type < OP_COUNT);
 	CHECK(op, op->status < NT_STATUS_COUNT);
-	CHECK(op, op->line >= 1);
 	CHECK(op, op->handle == HANDLE_NONE || op->handle < prog->max_handles);
 	CHECK(op, op->dir == DIR_NONE || op->dir < prog->ndirs);
 	CHECK(op, op->dir2 == DIR_NONE || op->dir2 < prog->ndirs);
@@ -190,8 +192,9 @@ static void check_handles(const struct program *prog, const char **open)
 	unsigned nopen = 0, peak = 0;
 
 	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
+		const struct op *op = loadfile_op(prog, i);
 		uint16_t h = op->handle;
+		at_line = loadfile_line(prog, i);
 		if (h == HANDLE_NONE)
 			continue;
 		if (op->type == OP_NTCREATEX) {
@@ -230,11 +233,16 @@ static void check_program(const struct program *prog, bool unrolled)
 	CHECK(NULL, strlen(prog->sha256) == 64);
 
 	for (size_t i = 0; i < prog->nops; i++) {
-		const struct op *op = &prog->ops[i];
+		/* each position's entry lies in the table, aligned */
+		CHECK(NULL, prog->op_offset[i] % sizeof(struct op) == 0);
+		CHECK(NULL, prog->op_offset[i] / sizeof(struct op) < prog->ndistinct);
+		const struct op *op = loadfile_op(prog, i);
+		at_line = loadfile_line(prog, i);
+		CHECK(op, at_line >= 1);
 		check_op(prog, op);
 		/* one op per line, in order, but for a LOOP's unrolled copies */
-		CHECK(op, op->line > last_line || unrolled);
-		last_line = op->line;
+		CHECK(op, at_line > last_line || unrolled);
+		last_line = at_line;
 		count[op->type] += op->repeat;
 		timed |= (op->flags & OPF_TIMED) != 0;
 		if (op_table[op->type].bytes == BYTES_READ)

@@ -48,7 +48,7 @@ build() {
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -std=c11 \
 		-Wall -Wextra -Iinclude -Isrc $(pkg-config --cflags talloc zlib nettle) \
 		-o "$bin" tests/fuzz/fuzz_loadfile.c src/load/loadfile.c src/load/ops.c \
-		src/load/syscalls.c src/load/strset.c src/load/smbload.c src/load/blockload.c \
+		src/load/syscalls.c src/load/strset.c src/load/optab.c src/load/smbload.c src/load/blockload.c \
 		src/base/infile.c \
 		$(pkg-config --libs talloc zlib nettle)) >"$out/build.log" 2>&1
 }
