@@ -111,9 +111,12 @@ begin "an interrupt keeps the runs done and says what they show"
 "$DBENCH" ab --runs=5 --settle=1 -t 2 --warmup 0 -q --backend=null --a= --b= -D "$T/a" \
 	--json="$T/int.json" 1 >"$T/int.out" 2>&1 &
 pid=$!
-# three runs of 2 s and their rests, at the least; more on a busy machine
+# three runs of 2 s and their rests, at the least; more on a busy machine.
+# The file may not be there yet (the redirect is the background child's):
+# that is no count, not the end of the wait, since SIGINT sent before
+# dbench is up is ignored, as in any background job of a script.
 i=0
-while [ "$(grep -c '^Throughput' "$T/int.out")" -lt 3 ] && [ $i -lt 600 ]; do
+while n=$(grep -c '^Throughput' "$T/int.out" 2>/dev/null); [ "${n:-0}" -lt 3 ] && [ $i -lt 600 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
