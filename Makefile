@@ -76,7 +76,7 @@ LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS), \
                         src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
-MAIN_OBJ = $(O)/main.o $(O)/cli.o $(O)/cli_ab.o
+MAIN_OBJ = $(O)/main.o $(O)/commands.o $(O)/cli.o $(O)/cli_ab.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 

@@ -364,27 +364,6 @@ static void print_backends(FILE *out)
 	}
 }
 
-/* The commands beside a run, which popt's table cannot show: after
- * --help a section of them, after --usage their usage lines. */
-static void print_commands(FILE *out, const char *prog_name, bool help)
-{
-	if (help)
-		fprintf(out, "\nCommands:\n"
-			"  %s compare [OPTION...] A.json B.json [C.json ...]\n"
-			"      compare saved runs or sweeps with the first: throughput and"
-			" latency,\n      their significance, and what differs between the"
-			" environments\n      (%s compare --help; files around -- pool into"
-			" two sides)\n"
-			"  %s ab [OPTION...] --a=OPTIONS --b=OPTIONS NPROCS\n"
-			"      is B faster than A? both in turn, A B B A ..., then one verdict that"
-			" names\n      the machine's load where it could explain a difference"
-			" (%s ab --help)\n", prog_name, prog_name, prog_name, prog_name);
-	else
-		fprintf(out, "   or: %s compare [OPTION...] A.json B.json [C.json ...]\n"
-			"   or: %s ab [OPTION...] --a=OPTIONS --b=OPTIONS NPROCS\n",
-			prog_name, prog_name);
-}
-
 /* NPROCS: a whole number of clients, 1 .. DBENCH_MAX_CLIENTS. */
 static bool parse_nprocs(const char *s, unsigned *out)
 {
@@ -1036,7 +1015,7 @@ static struct poptOption *option_table(struct cmdline *cl)
 }
 
 /* --help or --usage (popt's own --help would exit() from inside the
- * parser), with the commands beside a run. */
+ * parser); the commands beside a run are main's to add. */
 static void print_help(poptContext pc, const struct cmdline *cl)
 {
 	if (cl->help)
@@ -1045,7 +1024,6 @@ static void print_help(poptContext pc, const struct cmdline *cl)
 		poptPrintUsage(pc, stdout, 0);
 	if (cl->help)
 		print_backends(stdout);
-	print_commands(stdout, progname(), cl->help);
 }
 
 /* --check-loadfile: the program, and the backend it is checked against. */
@@ -1100,6 +1078,8 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		say("%s\n", bad);
 	} else if (cl->help || cl->usage) {
 		print_help(pc, cl);
+		out->action = CLI_HELP;
+		out->full_help = cl->help;
 		out->exit_code = EXIT_OK;
 	} else if (cl->version) {
 		printf("%s %s\n", prog_name, DBENCH_VERSION);

@@ -3,7 +3,8 @@
  * given, and the run plan (plan.h) and sweep plan built from them.
  *
  * Above the plan, the driver and the sweep, below main: it prints the
- * usage errors, --help, --usage and --version itself and runs nothing.
+ * usage errors, --help, --usage (the options of a run: main adds the
+ * commands) and --version itself and runs nothing.
  * Every backend's own options (backend.h) are among the options.
  */
 #ifndef DBENCH_CLI_H
@@ -18,6 +19,8 @@
 
 enum cli_action {
 	CLI_EXIT,		/* nothing more to do: leave with exit_code */
+	CLI_HELP,		/* --help or --usage printed the options: the
+				 * commands beside a run follow (commands.h) */
 	CLI_CHECK_LOADFILE,	/* --check-loadfile: plan.prog and plan.backend */
 	CLI_RUN,		/* one run of plan */
 	CLI_SWEEP,		/* --sweep: runs of plan, one per sweep.procs */
@@ -27,6 +30,7 @@ struct cli {
 	enum cli_action action;
 	int exit_code;		/* CLI_EXIT: 0 (after --help ...), 2 (bad usage),
 				 * or 1 (out of memory reading the loadfile) */
+	bool full_help;		/* CLI_HELP: --help, not --usage */
 	bool backend_given;	/* --backend was given (--check-loadfile reports on it) */
 	struct run_plan plan;
 	struct sweep_plan sweep;

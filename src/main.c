@@ -1,8 +1,8 @@
 /*
- * main.c - dbench's entry: `dbench compare ...`, `dbench record ...`,
- * `dbench convert ...`, `dbench ab ...` (cli_ab.h), or the command line
- * (cli.h) and what it asks for: --check-loadfile, a run or a sweep; and
- * the standard descriptors, open before anything and checked at the end.
+ * main.c - dbench's entry: one of the commands of commands.h (`dbench
+ * compare ...`, `dbench ab ...`), or the command line (cli.h) and what
+ * it asks for: --help, --check-loadfile, a run or a sweep; and the
+ * standard descriptors, open before anything and checked at the end.
  * Nothing else lives here.
  */
 #include <errno.h>
@@ -13,13 +13,11 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "record.h"
+#include "commands.h"
 #include "sweep.h"
 #include "progname.h"
 #include "secret.h"
 #include "cli.h"
-#include "cli_ab.h"
 #include "loadfile.h"
 #include "cluster.h"
 #include "driver.h"
@@ -102,23 +100,30 @@ static int leave(int rc, bool stdout_closed)
 	return cluster_finish(stdout_finish(rc, stdout_closed));
 }
 
+/* A command of commands.h: one that runs clients after MPI's start and
+ * out through leave(), the others as they are. */
+static int run_command(const struct command *c, int argc, const char **argv,
+		       bool stdout_closed)
+{
+	if (!c->runs)
+		return stdout_finish(c->entry(argc, argv), stdout_closed);
+	int rc = cluster_init();
+	return rc ? rc : leave(c->entry(argc, argv), stdout_closed);
+}
+
 int main(int argc, const char **argv)
 {
 	secret_hide_argv(argc, (char **)argv);	/* before `ps` or anything else reads them */
 	progname_set(argc > 0 ? argv[0] : NULL);
 	bool stdout_closed = std_fds_open();
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return stdout_finish(compare_main(argc - 1, argv + 1), stdout_closed);
-	if (argc > 1 && strcmp(argv[1], "record") == 0)
-		return stdout_finish(record_main(argc - 1, argv + 1), stdout_closed);
-	if (argc > 1 && strcmp(argv[1], "convert") == 0)
-		return stdout_finish(convert_main(argc - 1, argv + 1), stdout_closed);
+	int cargc;
+	const char **cargv;
+	const struct command *command = command_of(argc, argv, &cargc, &cargv);
+	if (command)
+		return run_command(command, cargc, cargv, stdout_closed);
 	int rc = cluster_init();
 	if (rc)
 		return rc;
-
-	if (argc > 1 && strcmp(argv[1], "ab") == 0)
-		return leave(cli_ab(argc - 1, argv + 1), stdout_closed);
 
 	TALLOC_CTX *top = talloc_new(NULL);
 	struct cli cli;
@@ -126,6 +131,10 @@ int main(int argc, const char **argv)
 	cli_parse(top, argc, argv, &cli);
 	switch (cli.action) {
 	case CLI_EXIT:
+		rc = cli.exit_code;
+		break;
+	case CLI_HELP:
+		commands_print(stdout, cli.full_help);
 		rc = cli.exit_code;
 		break;
 	case CLI_CHECK_LOADFILE:

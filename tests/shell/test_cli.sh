@@ -44,7 +44,7 @@ for o in --timelimit --warmup --loadfile --directory --sync --sync-dir --fsync \
 	--per-client-results --run-once --no-resolve --quiet --check-loadfile; do
 	expect_match "$out" -- "$o"
 done
-expect_match "$out" '^  dbench compare \[OPTION\.\.\.\] A\.json B\.json \[C\.json \.\.\.\]$'
+expect_match "$out" '^  compare   compare saved runs or sweeps with the first'
 # the description column is not pushed to the right by a long argument
 # placeholder: the short descriptions fit on their option's line
 expect_match "$out" '^  -t, --timelimit=SECS +execute phase length \(default 600\)$'
@@ -55,6 +55,35 @@ expect_no_match "$out" '.{81}'
 expect_match "$out" '^  -D, --directory=DIR  '
 expect_no_match "$out" '^  (-[A-Za-z?], )?--[a-z-]+(\[)? [A-Z]'
 expect_match "$("$DBENCH" --usage)" '^   or: dbench compare '
+end
+
+begin "--help lists every command, a line each; dbench help COMMAND and COMMAND --help give its own"
+out=$("$DBENCH" --help); rc=$?
+expect_status $rc 0
+cmds=$(printf '%s\n' "$out" | sed -n '/^Commands (dbench help COMMAND, or dbench COMMAND --help, for its own):$/,/^$/p' |
+	awk 'NR > 1 && NF { print $1 }')
+for c in compare ab record convert help; do
+	printf '%s\n' "$cmds" | grep -qx "$c" || fail "--help does not list $c: $cmds"
+done
+# one line each, name and summary, as git help
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^  (compare|ab|record|convert|help) +[a-z]')" \
+	"$(printf '%s\n' "$cmds" | wc -l)" "command lines"
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	own=$("$DBENCH" "$c" --help); rc=$?
+	expect_status $rc 0
+	expect_match "$own" "^Usage: dbench $c "
+	expect_eq "$("$DBENCH" help "$c")" "$own" "dbench help $c"
+	# --usage names each with its synopsis
+	expect_match "$("$DBENCH" --usage)" "^   or: dbench $c "
+done
+out=$("$DBENCH" help); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Usage: dbench \[OPTION\.\.\.\] NPROCS$'
+expect_match "$out" '^  record    '
+err=$("$DBENCH" help nosuch 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: nosuch: no such command (dbench help lists them)"
 end
 
 begin "--help lists every backend with a few words each"

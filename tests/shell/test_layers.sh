@@ -5,7 +5,7 @@
 # and the layers below it (those of a lower rank), and the contracts in
 # include/:
 #   0 base   1 load, net, record   2 backends, stats, servers   3 report
-#   4 run    5 analysis    6 top (src/cli.c, src/main.c)
+#   4 run    5 analysis    6 top (src/cli.c, src/commands.c, src/main.c ...)
 . "$TOP/tests/shell/lib.sh"
 
 OBJ=$(dirname "$UNIT_DIR")
