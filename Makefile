@@ -125,7 +125,7 @@ $(MOD_DIR)/nfs.so: $(patsubst src/%.c,$(O)/%.o,$(NFS_SRCS))
 $(MOD_DIR)/iscsi.so: $(patsubst src/%.c,$(O)/%.o,$(ISCSI_SRCS))
 	@mkdir -p $(MOD_DIR)
 	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libiscsi talloc)
-$(O)/backends/modules.o: ALL_CFLAGS += -DDBENCH_MODULE_REL='"$(MOD_REL)"'
+$(O)/base/modload.o: ALL_CFLAGS += -DDBENCH_MODULE_REL='"$(MOD_REL)"'
 
 $(TBENCH): $(BIN)
 	ln -f $(BIN) $@

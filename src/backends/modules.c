@@ -6,26 +6,17 @@
  * This file owns what of them the binary itself holds (their names,
  * summaries and options: --help, the parse of a command line and dbench
  * ab need no module) and the loading of a module once a run selects its
- * backend (backend_load()).  A module, NAME.so, defines NAME_module: the
- * backend's hooks, which it reads its options for from the variables of
- * modules.h.  The modules are found in $DBENCH_MODULE_DIR when it is
- * set, else beside the executable (read from /proc/self/exe): in the
- * build tree's module directory (DBENCH_MODULE_REL, relative to the
- * executable), else in the lib/dbench beside the executable's bin
- * directory (PREFIX/lib/dbench for PREFIX/bin/dbench), where make install
- * puts them.  It
- * knows nothing of what a backend does.
+ * backend (backend_load(), through modload.h, which says where modules
+ * are found).  A module, NAME.so, defines NAME_module: the backend's
+ * hooks, which it reads its options for from the variables of
+ * modules.h.  It knows nothing of what a backend does.
  */
-#include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "backends/modules.h"
+#include "modload.h"
 
 /* ---- the options, read by the modules ---- */
 
@@ -115,34 +106,6 @@ const struct backend iscsi_backend = {
 
 /* ---- loading ---- */
 
-#ifndef DBENCH_MODULE_REL
-#define DBENCH_MODULE_REL "build/modules"
-#endif
-
-/* The directory the modules are read from, on mem_ctx (see the top). */
-static char *module_dir(TALLOC_CTX *mem_ctx)
-{
-	const char *env = getenv("DBENCH_MODULE_DIR");
-	char exe[PATH_MAX];
-	struct stat st;
-
-	if (env && *env)
-		return talloc_strdup(mem_ctx, env);
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return talloc_strdup(mem_ctx, ".");
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';	/* an absolute path: there is a '/' */
-	char *dir = talloc_asprintf(mem_ctx, "%s/%s", exe, DBENCH_MODULE_REL);
-	if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		return dir;
-	talloc_free(dir);
-	char *up = strrchr(exe, '/');	/* BINDIR's parent, PREFIX ("" for /) */
-	if (up)
-		*up = '\0';
-	return talloc_asprintf(mem_ctx, "%s/lib/dbench", exe);
-}
-
 /* The loaded backends: the module's hooks under the binary's name,
  * summary and options.  A backend is loaded once per process. */
 #define NMODULES 3	/* smb, nfs, iscsi */
@@ -158,20 +121,15 @@ const struct backend *backend_load(TALLOC_CTX *mem_ctx, const struct backend *b,
 	for (; i < NMODULES && loaded_from[i]; i++)
 		if (loaded_from[i] == b)
 			return &loaded[i];
-	char *dir = module_dir(mem_ctx);
-	char *path = dir ? talloc_asprintf(mem_ctx, "%s/%s.so", dir, b->module) : NULL;
 	char *sym = talloc_asprintf(mem_ctx, "%s_module", b->module);
-	if (!path || !sym || i == NMODULES) {
+	char *why = NULL;
+	if (!sym || i == NMODULES) {
 		*err = talloc_asprintf(mem_ctx, "the %s backend: out of memory", b->name);
 		return NULL;
 	}
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	const struct backend *m = h ? dlsym(h, sym) : NULL;
+	const struct backend *m = modload_symbol(mem_ctx, b->module, sym, &why);
 	if (!m) {
-		*err = talloc_asprintf(mem_ctx, "cannot load the %s backend: %s", b->name,
-				       dlerror());
-		if (h)
-			dlclose(h);
+		*err = talloc_asprintf(mem_ctx, "cannot load the %s backend: %s", b->name, why);
 		return NULL;
 	}
 	loaded[i] = *m;
