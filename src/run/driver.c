@@ -17,6 +17,7 @@
 #include "progname.h"
 #include "env.h"
 #include "run/driver_internal.h"
+#include "run/hold.h"
 
 static int close_stream(FILE **f)
 {
@@ -89,6 +90,17 @@ static bool clock_ready(void)
 	return false;
 }
 
+/* DBENCH_TEST_HOLD, a testing aid (hold.h); false, said, when it names
+ * no point of a run. */
+static bool hold_ready(void)
+{
+	const char *err = hold_read();
+
+	if (err)
+		say("%s\n", err);
+	return !err;
+}
+
 /* A line a second while the clients are forked and set up
  * (procs_fork_clients(), procs_wait_ready()). */
 static void show_setup(struct driver *d, unsigned ready)
@@ -104,7 +116,7 @@ bool driver_check_start(const struct run_plan *plan)
 		say("out of memory\n");
 		return false;
 	}
-	bool ok = clock_ready() && targets_open(&d);
+	bool ok = clock_ready() && hold_ready() && targets_open(&d);
 	targets_close(&d);	/* what the opening made, as a run that stops there */
 	talloc_free(d.ctx);
 	return ok;
@@ -193,6 +205,8 @@ static void driver_execute(struct driver *d, bool started)
 	else
 		sampler_set_phase(d, PHASE_WARMUP, d->sampler.start_ns);
 	close(d->procs.start_pipe[1]);		/* releases every client at once */
+	if (started)
+		hold_after_start();
 	sampler_loop(d);
 	sampler_take_passes(d);
 	if (started && cluster_rank() == 0 && !plan->quiet) {
@@ -254,7 +268,7 @@ int driver_run(const struct run_plan *plan)
 	if (!ranks_agree(plan))
 		goto out;	/* every rank, in step */
 	cluster_run_begin();
-	if (!clock_ready() || !targets_open(&d)) {
+	if (!clock_ready() || !hold_ready() || !targets_open(&d)) {
 		if (procs_interrupts())		/* a signal cut a wait on a server short */
 			rc = 128 + procs_interrupt_signal();
 		goto out;

@@ -22,6 +22,7 @@
 #include "progname.h"
 #include "run/client.h"
 #include "run/driver_internal.h"
+#include "run/hold.h"
 #include "run/unforked.h"
 #include "secret.h"
 #include "probe.h"
@@ -433,6 +434,7 @@ bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, 
 		}
 		d->procs.pids[p] = pid;
 		d->procs.running++;
+		hold_after_fork(p + 1);
 		if (each_second && monotonic_ns() >= next_look) {
 			each_second(d, ready_clients(d));
 			next_look += 1000000000u;
