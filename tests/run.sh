@@ -8,7 +8,9 @@
 # programs are listed, its "ok" / "not ok" lines renumbered 1, 2, ... across
 # the whole run ("ok 57 - shell/test_run.sh: the result line ...") and
 # followed by a line with the program's counts and its time; the plan
-# ("1..N") comes last, then the summary "N passed, N failed".
+# ("1..N") comes last, then the summary "N passed, N failed, N skipped".
+# A skipped test is an "ok" line with a "# SKIP" directive (TAP's, in
+# any case): it is counted as skipped, not passed.
 #
 # A test program that exits non-zero without reporting a failure (a
 # crash) counts as one more failure.  One still running after
@@ -65,9 +67,9 @@ run_one() {
 }
 
 # show I: program I's output, renumbered into the one stream.
-n=0 passed=0 failed=0
+n=0 passed=0 failed=0 skipped=0
 show() {
-	local i=$1 name=${names[$1]} rc out p f
+	local i=$1 name=${names[$1]} rc out p f s
 	rc=$(cat "$work/$i.rc")
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "not ok - stopped after ${limit} s (a hang?)" >>"$work/$i.out"
@@ -99,10 +101,11 @@ show() {
 				       ++n, name, bad
 		}' "$work/$i.out")
 	[ -n "$out" ] && printf '%s\n' "$out"
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	s=$(printf '%s\n' "$out" | grep -Eic '^ok [0-9]+ .*# *skip([^a-z]|$)')
+	p=$(($(printf '%s\n' "$out" | grep -c '^ok ') - s))
 	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
-	n=$((n + p + f)) passed=$((passed + p)) failed=$((failed + f))
-	echo "# $name: $p passed, $f failed in $(cat "$work/$i.time") s"
+	n=$((n + p + s + f)) passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	echo "# $name: $p passed, $f failed, $s skipped in $(cat "$work/$i.time") s"
 }
 
 # Start the programs in order, at most $jobs at a time, one marked to run
@@ -136,5 +139,5 @@ while [ "$running" -gt 0 ]; do reap; done
 flush
 echo "1..$n"
 echo "# $count test programs in $(($(date +%s) - suite_start)) s, $jobs at a time"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -10,6 +10,36 @@
 # begin/end print one TAP line ("ok N - name" or "not ok N - name"); a
 # failed check inside the block records why and the block goes on to end.
 # Every test gets a scratch directory $T, removed at exit.
+#
+# Skips.  A block that cannot run, or cannot judge, here says so with
+# TAP's "# SKIP" (tests/run.sh counts skips apart from passes):
+#   skip WHAT WHY       a line of its own, for a block that is left out
+#   skip_block WHY      in a block: end prints "ok N - NAME # SKIP WHY"
+#                       (a failure noted in the block still fails it)
+#   skip_load WHY       skip_block for the machine's load ("load: WHY");
+#                       where CI=true (.ci/run: a quiet machine, where a
+#                       test must judge) the block fails instead
+#
+# Timing.  A time is never held to a constant alone: it is judged by
+# what the machine gave the test meanwhile (a loaded machine is slower,
+# and a test that can no longer tell says so rather than fail or pass):
+#   cpu_mark            the start of a timed interval
+#   cpu_left            the CPUs (e.g. 1.87, at most nproc) the machine
+#                       left this test since cpu_mark: all of them less
+#                       what processes other than the test's own (this
+#                       shell and every process under it) used
+#   expect_within SECONDS LIMIT WHAT
+#                       SECONDS (timed from cpu_mark) is at most LIMIT,
+#                       what it takes on a quiet machine, times nproc /
+#                       cpu_left; skip_load when under a tenth of a CPU
+#                       was left
+#   wait_for_line FILE ERE   waits for the program's own word, not a
+#                       sleep (a minute at most, or as told)
+#
+# Holding a run at a moment, rather than hoping that a sleep lands in it:
+# DBENCH_TEST_HOLD=fork:N or start (man page, ENVIRONMENT) makes the
+# run's parent stop itself there; held PID waits until it has, the test
+# does what it tests (a signal), and kill -CONT PID lets it go on.
 : "${DBENCH:?DBENCH must name the binary under test}"
 : "${TOP:?TOP must name the source tree}"
 T=$(mktemp -d /tmp/dbench-test.XXXXXX)
@@ -23,6 +53,7 @@ trap 'exit 143' TERM
 _n=0
 _failed=0
 _why=
+_skip=
 
 cleanup_scratch() {
 	for m in $(grep " $T" /proc/mounts | awk '{print $2}' | sort -r); do
@@ -34,6 +65,7 @@ cleanup_scratch() {
 begin() {
 	_name=$1
 	_why=
+	_skip=
 	_n=$((_n + 1))
 }
 
@@ -42,7 +74,9 @@ fail() {
 }
 
 end() {
-	if [ -z "$_why" ]; then
+	if [ -z "$_why" ] && [ -n "$_skip" ]; then
+		echo "ok $_n - $_name # SKIP $_skip"
+	elif [ -z "$_why" ]; then
 		echo "ok $_n - $_name"
 	else
 		echo "not ok $_n - $_name: $_why"
@@ -53,7 +87,21 @@ end() {
 # skip WHAT WHY: a TAP line for blocks that cannot run here.
 skip() {
 	_n=$((_n + 1))
-	echo "ok $_n # skip $1: $2"
+	echo "ok $_n - $1 # SKIP $2"
+}
+
+# skip_block WHY: the block in hand is skipped (see Skips above).
+skip_block() {
+	[ -n "$_skip" ] || _skip=$*
+}
+
+# skip_load WHY: skipped for the machine's load; a failure on CI.
+skip_load() {
+	if [ "${CI:-}" = true ]; then
+		fail "skipped for load on CI, which must be a quiet machine: $*"
+	else
+		skip_block "load: $*"
+	fi
 }
 
 # expect_match TEXT ERE: some line of TEXT matches the extended regex.
@@ -87,6 +135,85 @@ expect_status() {
 only_progress_says_execute() {
 	_lines=$(grep execute "$1" | grep -Evc ' MB/sec  execute +[0-9]+ sec  latency ')
 	expect_eq "$_lines" 0 "lines of $1 that say execute and are no progress line"
+}
+
+# _cpu_now: "SECONDS BUSY OWN": the monotonic-ish time, the machine's
+# busy CPU time (/proc/stat: user, nice, system, irq, softirq, steal) and
+# this test's own (this shell and every live process under it, with
+# what each has reaped), the last two in clock ticks.
+_cpu_now() {
+	# cat, not awk, opens the files: a process may be gone by then
+	{ head -n 1 /proc/stat; cat /proc/[0-9]*/stat 2>/dev/null; } |
+	awk -v top=$$ -v now="$(date +%s.%N)" '
+		NR == 1 {
+			busy = $2 + $3 + $4 + $7 + $8 + $9
+			next
+		}
+		{
+			pid = $1
+			sub(/^.*\) /, "")	# past the name, which may hold blanks
+			ppid[pid] = $2
+			t[pid] = $12 + $13 + $14 + $15	# utime stime cutime cstime
+		}
+		END {
+			for (p in t) {
+				q = p
+				for (i = 0; q != top && q > 1 && i < 64; i++)
+					q = ppid[q]
+				if (q == top)
+					own += t[p]
+			}
+			printf "%s %d %d\n", now, busy, own
+		}'
+}
+
+# cpu_mark: the start of a timed interval (see Timing above).
+cpu_mark() {
+	_cpu_mark=$(_cpu_now)
+}
+
+# cpu_left: the CPUs the machine left this test since cpu_mark, as a
+# number from 0 to nproc with two decimals.
+cpu_left() {
+	echo "$_cpu_mark $(_cpu_now)" | awk -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" '{
+		wall = $4 - $1
+		other = (($5 - $2) - ($6 - $3)) / hz
+		left = wall > 0 ? n - other / wall : n
+		if (left < 0)
+			left = 0
+		if (left > n)
+			left = n
+		printf "%.2f\n", left
+	}'
+}
+
+# expect_within SECONDS LIMIT WHAT: SECONDS, timed since cpu_mark, is at
+# most LIMIT (what WHAT takes on a quiet machine, the test's headroom
+# included) times nproc over the CPUs the machine left the test since; a
+# skip for load, not a verdict, when that was under a tenth of a CPU.
+expect_within() {
+	_left=$(cpu_left)
+	if awk -v l="$_left" 'BEGIN { exit !(l < 0.1) }'; then
+		skip_load "$3 took $1 s while the machine left this test $_left of a CPU"
+		return 0
+	fi
+	awk -v s="$1" -v lim="$2" -v l="$_left" -v n="$(nproc)" \
+		'BEGIN { exit !(s <= lim * n / (l < n ? l : n)) }' ||
+		fail "$3 took $1 s, over $2 s with the machine's $(nproc) CPUs ($_left of them left to this test)"
+	return 0
+}
+
+# held PID [SECONDS]: wait (up to SECONDS, default 120) until PID is
+# stopped, as DBENCH_TEST_HOLD makes a run's parent; 1 when it never was
+# (or is gone).
+held() {
+	_i=0
+	while [ "$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" != T ]; do
+		kill -0 "$1" 2>/dev/null || return 1
+		[ $_i -ge $((${2:-120} * 20)) ] && return 1
+		sleep 0.05
+		_i=$((_i + 1))
+	done
 }
 
 # wait_for_line FILE ERE [SECONDS]: wait (up to SECONDS, default 60: a
