@@ -389,4 +389,18 @@ size_t loadfile_max_transfer(const struct program *prog);
  * directory) holds every path. */
 bool loadfile_path_within(const char *path, const char *top);
 
+/*
+ * Why a call of the system-call dialect (an OP_SYS_* type) may not name
+ * the root, the client's directory, as its first path (`first`) or its
+ * second (`second`, rename's NEW, link's NEW), given whether it is
+ * recorded to fail (an errno or *): a message to follow the call's
+ * name, or NULL when it may.  A replay never removes or replaces the
+ * client's directory: rmdir, unlink, rename, link and symlink may not
+ * name it; mkdir may, recorded to fail (EEXIST).  Every other call may
+ * (stat, chmod, chown, utimensat, an open to list it or fsync it, the
+ * xattr calls).  The compiler refuses such a row; the recorder leaves
+ * the call out.
+ */
+const char *loadfile_root_refusal(int type, bool first, bool second, bool fails);
+
 #endif

@@ -1356,23 +1356,45 @@ static void table_after(struct sc *c, struct row *r)
 		r->ent->cloexec = op->a[1] & FD_CLOEXEC;
 }
 
+const char *loadfile_root_refusal(int type, bool first, bool second, bool fails)
+{
+	switch (type) {
+	case OP_SYS_MKDIR:
+	case OP_SYS_MKDIRAT:
+		return first && !fails ? "can only fail (EEXIST) on the root, the client's directory"
+				       : NULL;
+	case OP_SYS_RMDIR:
+	case OP_SYS_UNLINK:
+	case OP_SYS_UNLINKAT:
+	case OP_SYS_SYMLINK:
+	case OP_SYS_SYMLINKAT:
+		return first ? "may not name the root itself: a replay never removes or replaces "
+			       "the client's directory" : NULL;
+	case OP_SYS_RENAME:
+	case OP_SYS_RENAMEAT:
+	case OP_SYS_RENAMEAT2:
+	case OP_SYS_LINK:
+	case OP_SYS_LINKAT:
+		return first || second ? "may not name the root itself: a replay never removes or "
+					 "replaces the client's directory" : NULL;
+	default:
+		return NULL;
+	}
+}
+
 /* Checks that span arguments. */
 static bool check_call(struct sc *c, struct row *r)
 {
 	struct op *op = r->op;
 	int t = op->type;
 	const struct op_desc *d = &op_table[t];
+	bool fails = r->call->result < 0 || (op->flags & OPF_ANY_STATUS);
+	const char *why = loadfile_root_refusal(t, op->path && !*op->path,
+						op->path2 && !*op->path2 && strchr(r->sig->args, 'Q'),
+						fails);
 
-	if (op->path && !*op->path &&
-	    (t == OP_SYS_RMDIR || t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT ||
-	     t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2 ||
-	     t == OP_SYS_LINK || t == OP_SYS_LINKAT || t == OP_SYS_SYMLINK ||
-	     t == OP_SYS_SYMLINKAT || t == OP_SYS_MKDIR || t == OP_SYS_MKDIRAT)) {
-		fail(c, "%s may not name the root itself, the client's directory", d->name);
-		return false;
-	}
-	if (op->path2 && !*op->path2 && strchr(r->sig->args, 'Q')) {
-		fail(c, "%s may not name the root itself, the client's directory", d->name);
+	if (why) {
+		fail(c, "%s %s", d->name, why);
 		return false;
 	}
 	bool buffered = d->bytes != BYTES_NONE && t != OP_SYS_COPY_FILE_RANGE &&

@@ -22,7 +22,9 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx)
 	rec->calls.map = pathmap_new(rec);
 	rec->norow.map = pathmap_new(rec);
 	rec->outside.map = pathmap_new(rec);
-	if (!rec->touched || !rec->calls.map || !rec->norow.map || !rec->outside.map) {
+	rec->on_root.map = pathmap_new(rec);
+	if (!rec->touched || !rec->calls.map || !rec->norow.map || !rec->outside.map ||
+	    !rec->on_root.map) {
 		talloc_free(rec);
 		return NULL;
 	}

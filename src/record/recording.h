@@ -84,6 +84,8 @@ struct recording {
 	struct tally calls;		/* rows by call */
 	struct tally norow;		/* calls beneath the roots with no row, by call */
 	struct tally outside;		/* calls on paths outside, by top directory */
+	struct tally on_root;		/* calls that would remove or replace the root,
+					 * which no replay makes, by call */
 	uint64_t fd_outside;		/* calls on descriptors not beneath the roots */
 	uint64_t mmaps;			/* files beneath the roots mapped into memory */
 	uint64_t restarted;		/* interrupted and restarted, or never returned */

@@ -63,6 +63,12 @@ static void left_out(FILE *f, const struct recording *rec)
 			tally_text(tmp, &rec->norow, 8));
 		lead = "            ";
 	}
+	if (tally_total(&rec->on_root)) {
+		fprintf(f, "%s%" PRIu64 " calls that would remove or replace the root, which a replay "
+			"never does to the client's directory (%s)\n", lead, tally_total(&rec->on_root),
+			tally_text(tmp, &rec->on_root, 8));
+		lead = "            ";
+	}
 	if (rec->fd_outside) {
 		fprintf(f, "%s%" PRIu64 " calls on descriptors not opened beneath the roots (pipes, "
 			"sockets, the terminal, files outside, those inherited)\n", lead, rec->fd_outside);

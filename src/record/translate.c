@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "loadfile.h"
+#include "ops.h"
 #include "record/fdmodel.h"
 #include "record/infer.h"
 #include "record/paths.h"
@@ -604,6 +605,17 @@ static bool outside(struct translate *tr, const struct call_state *s)
 	return true;
 }
 
+/* Whether the replay may not make the call on the root, the client's
+ * directory (rmdir or rename of it: loadfile_root_refusal()). */
+static bool root_refused(const struct call_state *s, const char *call)
+{
+	int type = op_lookup_syscall(call, strlen(call));
+	bool first = s->npath > 0 && !*s->rel[0], second = s->npath > 1 && !*s->rel[1];
+
+	return type >= 0 && (first || second) &&
+	       loadfile_root_refusal(type, first, second, s->c->ret < 0) != NULL;
+}
+
 /* utimensat(fd, NULL, times, 0): glibc's futimens(). */
 static const struct callspec futimens_spec = { "utimensat", "futimens", "F___", E_NONE };
 
@@ -633,6 +645,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 		s.where = W_UNKNOWN;
 	if (s.where != W_IN)
 		return outside(tr, &s) && left_out(tr, &s) ? 0 : -1;
+	if (root_refused(&s, call))
+		return tally_add(&tr->rec->on_root, call, 1) ? 0 : -1;
 	for (int i = 0; i < s.npath; i++)
 		if (!recording_touch(tr->rec, s.rel[i], TOUCH_USED))
 			return -1;

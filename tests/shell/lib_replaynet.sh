@@ -4,9 +4,11 @@
 #
 # replaynet_write writes into $T: small.load, a file of the initial state
 # read, one written through two descriptors (dup), renamed, its directory
-# listed, the first removed (every call one both protocols have; fileio
-# replays it with no outcome difference, which test_replay.sh's calls
-# check in general); and unsup.load, calls no request of SMB or NFS does
+# listed, the first removed, and calls on the root as tar makes them (a
+# mkdir that finds it, a stat, chmod, utimensat, an open to list it;
+# every call one both protocols have; fileio replays it with no outcome
+# difference, which test_replay.sh's calls check in general); and
+# unsup.load, calls no request of SMB or NFS does
 # (fallocate, fsetxattr) and some SMB's client lacks (fsync, link,
 # symlink), between calls both do.
 #
@@ -50,6 +52,13 @@ init file "in/a.txt" 5000 0644
 1 0.000260 0.000010 pread64 3 8192 0 8192
 1 0.000270 0.000010 close 3 0
 1 0.000280 0.000010 rmdir "in" 0
+1 0.000290 0.000010 mkdir "" 0755 EEXIST
+1 0.000300 0.000010 stat "" 0
+1 0.000310 0.000010 chmod "" 0755 0
+1 0.000320 0.000010 utimensat "" 0 0
+1 0.000330 0.000010 openat "" O_RDONLY|O_DIRECTORY 0 3
+1 0.000340 0.000010 fstat 3 0
+1 0.000350 0.000010 close 3 0
 EOF
 	cat >"$T/unsup.load" <<'EOF'
 syscalls 1

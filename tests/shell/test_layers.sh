@@ -4,7 +4,7 @@
 # Layers, lowest first; a file may include and call only its own layer
 # and the layers below it (those of a lower rank), and the contracts in
 # include/:
-#   0 base   1 load, net, record   2 backends, stats, servers   3 report
+#   0 base   1 load, net   2 record, backends, stats, servers   3 report
 #   4 run    5 analysis    6 top (src/cli.c, src/commands.c, src/main.c ...)
 . "$TOP/tests/shell/lib.sh"
 
@@ -19,8 +19,8 @@ function layer(p) {
 }
 function rank(l) {
 	if (l == "base") return 0
-	if (l == "load" || l == "net" || l == "record") return 1
-	if (l == "backends" || l == "stats" || l == "servers") return 2
+	if (l == "load" || l == "net") return 1
+	if (l == "record" || l == "backends" || l == "stats" || l == "servers") return 2
 	if (l == "report") return 3
 	if (l == "run") return 4
 	if (l == "analysis") return 5

@@ -47,6 +47,27 @@ expect_match "$(cat "$T/tarx.load.err")" '^  left out  [0-9]+ calls on paths out
 expect_match "$(cat "$T/tarx.load.err")" '^  wrote     .*tarx.load: [0-9]+ lines'
 end
 
+begin "tar extracting an archive of '.' (tar czf x.tgz -C DIR .): its calls on the root are kept"
+(cd "$T/w" && tar czf "$T/dot.tgz" -C src .)
+mkdir -p "$T/xdot"
+record_in "$T/xdot" "$T/tardot.load" tar xzf "$T/dot.tgz" || fail "exit status $?"
+checked "$T/tardot.load"
+expect_match "$(cat "$T/tardot.load")" '^1 [0-9.]+ [0-9.]+ mkdirat "" 0[0-7]+ EEXIST$'
+expect_match "$(cat "$T/tardot.load")" '^1 [0-9.]+ [0-9.]+ (utimensat|fchownat|fchmodat|chmod) "" '
+expect_match "$(cat "$T/tardot.load")" ' openat "sub/note" O_WRONLY\|O_CREAT\|O_EXCL'
+end
+
+begin "a call that would remove or replace the root is left out and counted, the rest kept"
+mkdir -p "$T/gone"
+(cd "$T" && "$DBENCH" record --root "$T/gone" -o "$T/gone.load" -- \
+	sh -c "mkdir gone/sub; mv -T gone/sub gone 2>/dev/null; rmdir gone/sub; rmdir gone" \
+	2>"$T/gone.err") || fail "exit status $?"
+checked "$T/gone.load"
+expect_match "$(cat "$T/gone.load")" ' (rmdir "sub"|unlinkat "sub" AT_REMOVEDIR) 0$'
+expect_no_match "$(cat "$T/gone.load")" ' (rmdir|unlinkat|rename[a-z0-9]*) ("[^"]*" )?"" '
+expect_match "$(cat "$T/gone.err")" '^ +[0-9]+ calls that would remove or replace the root, which a replay never does to the client.s directory \(.*rename.*, rmdir 1\)$'
+end
+
 begin "tar creating an archive: the files it read are the initial state, with their sizes"
 record_in "$T/w" "$T/tarc.load" tar czf out.tgz src || fail "exit status $?"
 checked "$T/tarc.load"
@@ -257,7 +278,7 @@ replayed() {
 for n in 1 8; do
 	begin "the recordings replay at N=$n with no outcome difference (tar, cp -a, git, the database, two threads)"
 	if $replays; then
-		for f in tarx tarc cpa git db th fail; do
+		for f in tarx tardot tarc cpa git db th fail gone; do
 			[ -f "$T/$f.load" ] && replayed "$T/$f.load" "$n"
 		done
 	else

@@ -159,6 +159,35 @@ expect_eq "$(ls "$T/d8" | tr '\n' ' ')" "clients " "entries of DIR"
 [ -e "$T/escaped-up" ] && fail "a file was made above DIR"
 end
 
+# What tar does to "." when it extracts an archive of '.', and the other
+# calls a program makes on the directory it runs in: they replay on the
+# client's own directory (its mode, times), nothing above it.
+cat >"$T/onroot.load" <<'EOF'
+syscalls 1
+init file "f" 10 0644
+1 0.00 0 mkdirat "" 0700 EEXIST
+1 0.01 0 newfstatat "" AT_SYMLINK_NOFOLLOW 0
+1 0.02 0 openat "" O_RDONLY|O_DIRECTORY|O_CLOEXEC 0 3
+1 0.03 0 getdents64 3 32768 *
+1 0.04 0 fsync 3 0
+1 0.05 0 fstat 3 0
+1 0.06 0 close 3 0
+1 0.07 0 chmod "" 0750 0
+1 0.08 0 utimensat "" AT_SYMLINK_NOFOLLOW 0
+1 0.09 0 fchownat "" 0 0 AT_SYMLINK_NOFOLLOW 0
+1 0.12 0 statfs "" 0
+1 0.13 0 access "/" R_OK 0
+EOF
+
+begin "calls on the root replay on the client's directory, and only there"
+rm -rf "$T/dr8" && mkdir -p "$T/dr8" && chmod 0755 "$T/dr8"
+"$DBENCH" --run-once --strict --skip-cleanup -c "$T/onroot.load" -D "$T/dr8" 2 \
+	>"$T/onroot.out" 2>&1 || fail "exit status $?: $(grep -E 'FAILED|rror' "$T/onroot.out" | head -3)"
+expect_eq "$(stat -c %a "$T/dr8/clients/client2")" 750 "the client's directory's mode"
+expect_eq "$(stat -c %a "$T/dr8")" 755 "the target's mode"
+expect_eq "$(stat -c %a "$T/dr8/clients")" 755 "DIR/clients' mode"
+end
+
 begin "the initial state is made before the measured window, each pass from anew"
 "$DBENCH" -q -t 2 --warmup 0 -c "$T/tree.load" -D "$T/d" --json="$T/p.json" 1 >/dev/null 2>&1 ||
 	fail "exit status $?"

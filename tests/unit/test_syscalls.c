@@ -534,9 +534,19 @@ static void test_malformed_rows_are_refused(void **state)
 		{ "1 0 0 openat \"a\" O_RDONLY 0 2000000\n",
 		  ":2: descriptor 2000000 is not between 0 and 1048575" },
 		{ "1 0 0 rmdir \"/\" 0\n",
-		  ":2: rmdir may not name the root itself, the client's directory" },
+		  ":2: rmdir may not name the root itself: a replay never removes or replaces the "
+		  "client's directory" },
+		{ "1 0 0 rmdir \"\" EBUSY\n",
+		  ":2: rmdir may not name the root itself: a replay never removes or replaces the "
+		  "client's directory" },
 		{ "1 0 0 rename \"a\" \"\" 0\n",
-		  ":2: rename may not name the root itself, the client's directory" },
+		  ":2: rename may not name the root itself: a replay never removes or replaces the "
+		  "client's directory" },
+		{ "1 0 0 renameat2 \".\" \"b\" RENAME_NOREPLACE EINVAL\n",
+		  ":2: renameat2 may not name the root itself: a replay never removes or replaces the "
+		  "client's directory" },
+		{ "1 0 0 mkdirat \"\" 0755 0\n",
+		  ":2: mkdirat can only fail (EEXIST) on the root, the client's directory" },
 		{ "1 0 0 getxattr \"a\" \"\" 10 0\n",
 		  ":2: an xattr name is a quoted string (not empty), not ''" },
 		{ "1 0 0 stat \"a\" 0\ninit dir \"d\" 0755\n",
@@ -566,6 +576,35 @@ static void test_malformed_rows_are_refused(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		rejected(ctx, cases[i].body, talloc_asprintf(ctx, NAME "%s", cases[i].want));
+}
+
+/* What tar does to "." at the start and the end of an extraction, and
+ * the other calls that may name the root: they compile. */
+static void test_calls_on_the_root_compile(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0.1 0 mkdirat \"\" 0700 EEXIST\n"
+		"1 0.2 0 mkdir \"/\" 0755 *\n"
+		"1 0.3 0 newfstatat \"\" AT_SYMLINK_NOFOLLOW 0\n"
+		"1 0.4 0 openat \".\" O_RDONLY|O_DIRECTORY|O_CLOEXEC 0 3\n"
+		"1 0.5 0 getdents64 3 32768 48\n"
+		"1 0.6 0 fsync 3 0\n"
+		"1 0.7 0 close 3 0\n"
+		"1 0.8 0 utimensat \"\" AT_SYMLINK_NOFOLLOW 0\n"
+		"1 0.9 0 fchownat \"\" 0 0 AT_SYMLINK_NOFOLLOW 0\n"
+		"1 1.0 0 chmod \"\" 0755 0\n"
+		"1 1.1 0 lsetxattr \"\" \"user.x\" 4 0 0\n"
+		"1 1.2 0 getxattr \"\" \"user.x\" 64 4\n");
+
+	assert_int_equal(p->nops, 12);
+	assert_string_equal(loadfile_op(p, 0)->path, "");
+	assert_int_equal(call_of(p, 0)->result, -EEXIST);
+	assert_string_equal(loadfile_op(p, 3)->path, "");
+	assert_int_equal(p->count[OP_SYS_GETDENTS], 1);
+	assert_null(loadfile_root_refusal(OP_SYS_CHMOD, true, false, false));
+	assert_null(loadfile_root_refusal(OP_SYS_MKDIRAT, true, false, true));
+	assert_non_null(loadfile_root_refusal(OP_SYS_RENAME, false, true, true));
 }
 
 static void test_header_and_whole_file_errors(void **state)
@@ -631,6 +670,7 @@ int main(void)
 		T(test_think_gaps_are_per_stream),
 		T(test_escapes_in_strings),
 		T(test_malformed_rows_are_refused),
+		T(test_calls_on_the_root_compile),
 		T(test_header_and_whole_file_errors),
 		T(test_dialects_keep_their_names),
 		T(test_summary_tells_streams_and_initial_state),
