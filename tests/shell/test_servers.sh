@@ -5,7 +5,11 @@
 # command line it prints runs against it (with a short -t) and exits 0,
 # no password is printed, stop leaves no process of it and no scratch
 # directory; a server that cannot start is reported with its log, exit 1;
-# bad input is one line and exit 2, nothing started.
+# bad input is one line and exit 2, nothing started.  The script trusts
+# nothing it did not make: a scratch directory or server.env that another
+# user could have written or swapped, or one that start did not write, is
+# refused (exit 2) before anything is run, signalled or removed; a process
+# is signalled only when it is one the start ran.
 . "$TOP/tests/shell/lib.sh"
 
 # Whatever a failing block left running is stopped by its pids.
@@ -145,6 +149,184 @@ sleep 0.5
 [ -d "/proc/$p" ] || fail "the process was signalled"
 [ ! -e "$T/srv-reuse" ] || fail "$T/srv-reuse is still there"
 kill -TERM "$p"
+end
+
+# start_tbench NAME: a tbench server in $T/NAME (its pid in $p)
+start_tbench() {
+	out=$("$SERVERS" start tbench --dir="$T/$1" 2>&1) || fail "start tbench: $out"
+	p=$(server_var "$T/$1" PID)
+}
+
+# refused WHAT WANT ARGS...: dbench-servers ARGS exits 2 within 20 s with
+# one line matching WANT
+refused() {
+	_what=$1 _want=$2
+	shift 2
+	out=$(timeout 20 "$SERVERS" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "$_what: exit $rc, want 2 ($out)"
+	one_line "$out"
+	expect_match "$out" "$_want"
+}
+
+if [ "$(id -u)" -eq 0 ]; then
+	begin "stop of a directory another user owns: refused, exit 2; its server.env is never run"
+	# the attack: a user rewrites server.env, and root's stop used to
+	# source it
+	mkdir -p "$T/evil"
+	printf 'KIND=tbench\nPIDS=\nid >%s/marker\n' "$T" >"$T/evil/server.env"
+	chmod 600 "$T/evil/server.env"
+	chown -R nobody "$T/evil"
+	refused "stop" "^dbench-servers: stop: $T/evil is owned by nobody, not by you\$" stop "$T/evil"
+	[ ! -e "$T/marker" ] || fail "server.env was run: $(cat "$T/marker")"
+	[ -f "$T/evil/server.env" ] || fail "the directory was removed"
+	refused "restart" "is owned by nobody" restart "$T/evil"
+	[ ! -e "$T/marker" ] || fail "server.env was run by restart"
+	end
+else
+	skip "stop of a directory another user owns" "needs root (chown)"
+fi
+
+begin "server.env holds what start wrote and nothing else: a line more is refused (FILE:LINE), never run"
+start_tbench srv-inj
+echo "id >$T/marker2" >>"$T/srv-inj/server.env"
+refused "stop" "^dbench-servers: stop: $T/srv-inj/server.env:[0-9]+: not what dbench-servers start wrote there\$" \
+	stop "$T/srv-inj"
+[ ! -e "$T/marker2" ] || fail "server.env was run: $(cat "$T/marker2")"
+[ -d "/proc/$p" ] || fail "the server was stopped"
+sed -i '$d' "$T/srv-inj/server.env"
+"$SERVERS" stop "$T/srv-inj" || fail "stop of the server.env restored: exit $?"
+end
+
+begin "server.env's values are checked, each refused before anything is signalled or removed"
+start_tbench srv-val
+env=$T/srv-val/server.env
+cp "$env" "$T/env.saved"
+for edit in "s/^KIND=.*/KIND=frob/|KIND 'frob' is no kind" \
+	"s/^PORT=.*/PORT=70000/|PORT '70000' is not a port" \
+	"s/^PORT=.*/PORT='1;id'/|PORT '1;id' is not a port" \
+	"s/^TOKEN=.*/TOKEN=\$(id)/|TOKEN is not hexadecimal" \
+	"s/^PIDS=.*/PIDS='$p:tbench_srv:1 1:rpcbind:1'/|names more than tbench_srv" \
+	"s/^PIDS=.*/PIDS=$p:smbd:1/|is not PID:tbench_srv:START" \
+	"s/^PID=.*/PID=1/|server.env:[0-9]+: not what" \
+	"s#^OUT=.*#OUT=/etc/passwd#|server.env:[0-9]+: not what" \
+	"s/^URL=.*/URL=127.0.0.1:1/|server.env:[0-9]+: not what" \
+	"\$a HOME=/|server.env:[0-9]+: not what"; do
+	sed "${edit%%|*}" "$T/env.saved" >"$env.new" && chmod 600 "$env.new" && mv "$env.new" "$env"
+	refused "stop with '${edit%%|*}'" "${edit#*|}" stop "$T/srv-val"
+	[ -d "/proc/$p" ] || fail "'${edit%%|*}': the server was stopped"
+	[ -d "$T/srv-val" ] || fail "'${edit%%|*}': the directory was removed"
+done
+cp "$T/env.saved" "$env"
+"$SERVERS" stop "$T/srv-val" || fail "stop of the server.env restored: exit $?"
+end
+
+begin "server.env that is no regular file of the user's, mode 600: refused, exit 2, no wait"
+start_tbench srv-env
+env=$T/srv-env/server.env
+cp "$env" "$T/env.copy"
+chmod 640 "$env"
+refused "mode 640" "server.env has mode 640, not 600\$" stop "$T/srv-env"
+chmod 660 "$env"
+refused "mode 660" "server.env has mode 660, not 600\$" stop "$T/srv-env"
+chmod 600 "$env"
+mv "$env" "$T/env.real" && ln -s "$T/env.real" "$env"
+refused "a symbolic link" "server.env is a symbolic link\$" stop "$T/srv-env"
+rm "$env" && mkfifo -m 600 "$env"
+refused "a FIFO" "server.env is not a regular file\$" stop "$T/srv-env"
+rm "$env" && ln "$T/env.real" "$env"
+refused "a hard link" "server.env has 2 links\$" stop "$T/srv-env"
+rm "$env" && cp "$T/env.copy" "$env" && chmod 600 "$env"
+if [ "$(id -u)" -eq 0 ]; then
+	chown nobody "$env"
+	refused "owned by nobody" "server.env is owned by nobody, not by you\$" stop "$T/srv-env"
+	chown root "$env"
+fi
+[ -d "/proc/$p" ] || fail "the server was stopped"
+"$SERVERS" stop "$T/srv-env" || fail "stop of the server.env restored: exit $?"
+[ ! -d "/proc/$p" ] || [ "$(sed 's/.*) //' "/proc/$p/stat" | cut -c1)" = Z ] || fail "the server is still there"
+end
+
+begin "a scratch directory another user could change: stop refuses it, exit 2, leaves it"
+start_tbench srv-dir
+chmod 777 "$T/srv-dir"
+refused "mode 777" "^dbench-servers: stop: $T/srv-dir is writable by anyone \\(mode 777\\)\$" stop "$T/srv-dir"
+chmod 700 "$T/srv-dir"
+ln -s "$T/srv-dir" "$T/srv-link"
+refused "a symbolic link" "^dbench-servers: stop: $T/srv-link is a symbolic link" stop "$T/srv-link"
+[ -f "$T/srv-dir/server.env" ] || fail "stop through the link removed the files"
+if [ "$(id -u)" -eq 0 ]; then
+	chgrp nogroup "$T/srv-dir" && chmod 770 "$T/srv-dir"
+	refused "group-writable" "srv-dir is writable by group nogroup, which has other members" \
+		stop "$T/srv-dir"
+	chgrp root "$T/srv-dir" && chmod 700 "$T/srv-dir"
+	# a directory above it that another user owns could swap it
+	mkdir -m 755 "$T/nob" && chown nobody "$T/nob" && mv "$T/srv-dir" "$T/nob/srv-dir"
+	refused "beneath nobody's" "^dbench-servers: stop: $T/nob is owned by nobody, not by root or you: another user could replace $T/nob/srv-dir\$" \
+		stop "$T/nob/srv-dir"
+	mv "$T/nob/srv-dir" "$T/srv-dir"
+fi
+[ -d "/proc/$p" ] || fail "the server was stopped"
+"$SERVERS" stop "$T/srv-dir" || fail "stop: exit $?"
+[ -L "$T/srv-link" ] || fail "the link was removed"
+end
+
+begin "start --dir: a symbolic link, or a directory another user owns or can write, is refused before anything starts"
+mkdir -p "$T/target"
+ln -s "$T/target" "$T/dirlink"
+refused "a link" "^dbench-servers: --dir=$T/dirlink: $T/dirlink is a symbolic link" \
+	start tbench --dir="$T/dirlink"
+mkdir -m 777 "$T/open"
+refused "mode 777" "^dbench-servers: --dir=$T/open: $T/open is writable by anyone \\(mode 777\\)\$" \
+	start tbench --dir="$T/open"
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -m 700 "$T/nobodys" && chown nobody "$T/nobodys"
+	refused "nobody's" "$T/nobodys is owned by nobody, not by you\$" start tbench --dir="$T/nobodys"
+	mkdir -m 770 "$T/grp" && chgrp nogroup "$T/grp"
+	refused "group-writable" "$T/grp is writable by group nogroup, which has other members" \
+		start tbench --dir="$T/grp"
+	# a world-writable sticky directory (as /tmp) that another user owns:
+	# that user may rename what anyone makes in it
+	mkdir -m 1777 "$T/sticky" && chown nobody "$T/sticky"
+	refused "beneath a sticky directory of nobody's" \
+		"^dbench-servers: --dir=$T/sticky/srv: $T/sticky is owned by nobody, not by root or you: another user could replace $T/sticky/srv\$" \
+		start tbench --dir="$T/sticky/srv"
+	[ ! -e "$T/sticky/srv" ] || fail "$T/sticky/srv was made"
+fi
+expect_eq "$(ls -A "$T/target")$(ls -A "$T/open")" "" "what start left in them"
+end
+
+begin "start --dir of a new name makes it, and the directories above it, mode 700"
+out=$("$SERVERS" start tbench --dir="$T/new/srv" 2>&1) || fail "start: $out"
+expect_eq "$(stat -c %a "$T/new" "$T/new/srv" | tr '\n' ' ')" "700 700 " "modes"
+expect_eq "$(stat -c %a "$T/new/srv/server.env" "$T/new/srv/log/stdout" | tr '\n' ' ')" "600 600 " \
+	"modes of server.env and the log"
+"$SERVERS" stop "$T/new/srv" || fail "stop: exit $?"
+end
+
+begin "stop signals no process it did not start: another tbench_srv's pid and start time in server.env"
+start_tbench srv-other
+# a tbench_srv of someone else's, started by hand
+setsid "$(dirname "$DBENCH")/tbench_srv" --listen 127.0.0.1 --port 0 </dev/null >/dev/null 2>&1 &
+other=$!
+for _i in $(seq 50); do [ "$(cat "/proc/$other/comm" 2>/dev/null)" = tbench_srv ] && break; sleep 0.1; done
+st=$(sed 's/.*) //' "/proc/$other/stat" | awk '{ print $20 }')
+sed -i "s/^PID=.*/PID=$other/; s/^PIDS=.*/PIDS=$other:tbench_srv:$st/" "$T/srv-other/server.env"
+"$SERVERS" stop "$T/srv-other"
+expect_status $? 0
+sleep 0.5
+[ -d "/proc/$other" ] || fail "the other tbench_srv was signalled"
+kill -TERM "$other" "$p" 2>/dev/null
+end
+
+begin "a tbench_srv another user could have written is not run: exit 2"
+mkdir -m 777 "$T/bin"
+cp "$(dirname "$DBENCH")/tbench_srv" "$T/bin/tbench_srv"
+out=$(DBENCH=$T/bin/dbench "$SERVERS" start tbench --dir="$T/srv-bin" 2>&1)
+expect_status $? 2
+one_line "$out"
+expect_match "$out" "^dbench-servers: tbench_srv: $T/bin is writable by anyone \\(mode 777\\): another user could replace $T/bin/tbench_srv\$"
+[ ! -e "$T/srv-bin" ] || fail "$T/srv-bin was made"
 end
 
 finish
