@@ -47,6 +47,7 @@
 #include "backend.h"
 #include "backends/dosmatch.h"
 #include "backends/openat2.h"
+#include "backends/rmtree.h"
 #include "backends/sysio.h"
 #include "localdir.h"
 
@@ -468,109 +469,21 @@ static int fileio_sync_dir(const struct backend_client *bc, int dirfd)
 
 /* ---- Deltree and cleanup ---- */
 
-static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name, bool keep);
-
-static bool fileio_dot_or_dotdot(const char *n)
+/* Remove `name` in `parent` as rmtree_at() does with `flags`; a failure
+ * of the walk's own (RMTREE_RESTORE: the cleanup's) names what is left
+ * in the client's detail, for failure_detail(). */
+static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name,
+			    unsigned flags)
 {
-	return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
-}
+	char path[VERIFY_DETAIL_MAX / 2];
+	struct rmtree_left left = { path, sizeof(path) };
+	int err = rmtree_at(bc, parent, name, flags, &bc->owners, &left);
 
-/* The mount id of an open descriptor (statx STATX_MNT_ID), or its device
- * where the kernel does not report one. */
-static bool fileio_mount_of(int fd, uint64_t *mnt, dev_t *dev)
-{
-	struct statx stx;
-
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) != 0)
-		return false;
-	*mnt = stx.stx_mask & STATX_MNT_ID ? stx.stx_mnt_id : 0;
-	*dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	return true;
-}
-
-/*
- * Open subdirectory `name` of `parent` for removal, without following a
- * symbolic link and without crossing into another mount: st_dev cannot
- * tell a bind mount of the same file system, so the check is the mount
- * itself, openat2's RESOLVE_NO_XDEV or, where openat2 is missing, the
- * mount ids (statx) of both.  Returns a descriptor or -errno, -EXDEV for
- * a mount point.
- */
-static int fileio_open_subdir(struct backend_client *bc, int parent, const char *name)
-{
-	int fd = fileio_openat2(bc, parent, name, O_NOFOLLOW, RESOLVE_NO_XDEV);
-	if (fd != -ENOSYS)
-		return fd;
-	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	uint64_t pm, cm;
-	dev_t pd, cd;
-	if (!fileio_mount_of(parent, &pm, &pd) || !fileio_mount_of(fd, &cm, &cd) ||
-	    pm != cm || pd != cd) {
-		close(fd);
-		return -EXDEV;
+	if (err && (flags & RMTREE_RESTORE)) {
+		snprintf(bc->detail, sizeof(bc->detail), "cannot remove %s: %s", path,
+			 strerror(err));
+		bc->has_detail = true;
 	}
-	return fd;
-}
-
-/* Remove every entry of the directory being read by `s`; a subdirectory
- * that is another mount is left alone (EXDEV). */
-static int fileio_empty_dir(struct backend_client *bc, struct fileio_scan *s)
-{
-	const char *n;
-	struct stat st;
-	int err = 0, rerr = 0, e;
-
-	while ((n = fileio_scan_next(s, &rerr)) != NULL) {
-		if (fileio_dot_or_dotdot(n))
-			continue;
-		if (fstatat(s->fd, n, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			e = errno == ENOENT ? 0 : errno;
-		else if (S_ISDIR(st.st_mode))
-			e = fileio_rmtree_at(bc, s->fd, n, false);
-		else
-			e = unlinkat(s->fd, n, 0) == 0 || errno == ENOENT ? 0 : errno;
-		if (err == 0)
-			err = e;
-	}
-	return err ? err : rerr;
-}
-
-/*
- * Remove `name` in `parent` and everything beneath it, never following a
- * symbolic link and never entering another mount (a bind mount of the
- * same file system included), `name` itself included unless `keep` (a
- * directory is then left, empty).  A name that is not a directory (a
- * file, a planted symlink) is unlinked itself; one that is already gone
- * is success.  Returns 0 or the first errno.  Each
- * level holds one descriptor and one buffer, allocated on bc and freed
- * before returning.
- */
-static int fileio_rmtree_at(struct backend_client *bc, int parent, const char *name, bool keep)
-{
-	int fd = fileio_open_subdir(bc, parent, name);
-	struct fileio_scan s;
-	struct stat st;
-	int err;
-
-	if (fd < 0) {
-		if (fd == -ENOENT)
-			return 0;
-		if (fd != -ENOTDIR && fd != -ELOOP)
-			return -fd;
-		return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : errno;
-	}
-	char *buf = talloc_size(bc, FILEIO_DENTS_SIZE);
-	err = fileio_scan_start(&s, fd, buf, &st);
-	if (err == 0) {
-		err = fileio_empty_dir(bc, &s);
-		fileio_close(&s.fd);
-		if (!keep && unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT &&
-		    err == 0)
-			err = errno;
-	}
-	talloc_free(buf);
 	return err;
 }
 
@@ -712,7 +625,7 @@ static int fileio_deltree(struct backend_client *bc, const struct op *op)
 		return 0;	/* nothing to delete */
 	if (dirfd < 0)
 		return -dirfd;
-	int err = fileio_rmtree_at(bc, dirfd, leaf, false);
+	int err = fileio_rmtree_at(bc, dirfd, leaf, 0);
 	fileio_invalidate(bc, op->path);
 	return err;
 }
@@ -887,7 +800,7 @@ static int fileio_smb_dir(struct backend_client *bc, const struct op *op,
 
 	if (dirfd < 0)
 		return dirfd;
-	int err = fileio_scan_start(s, fileio_open_subdir(bc, dirfd, leaf), buf, &st);
+	int err = fileio_scan_start(s, rmtree_open_dir(dirfd, leaf), buf, &st);
 	return -err;
 }
 
@@ -913,17 +826,14 @@ static int fileio_smb_readdir(struct backend_client *bc, const struct op *op)
  * directory goes, the directory stays; a missing one fails. */
 static int fileio_smb_deltree(struct backend_client *bc, const struct op *op)
 {
-	struct fileio_scan s;
+	const char *leaf;
 
 	if (op->flags & OPF_CLIENTS_DIR)
 		return EACCES;	/* every client's files are under it */
-	char *buf = talloc_size(bc, FILEIO_DENTS_SIZE);
-	int err = buf ? -fileio_smb_dir(bc, op, &s, buf) : ENOMEM;
-	if (err == 0) {
-		err = fileio_empty_dir(bc, &s);
-		fileio_close(&s.fd);
-	}
-	talloc_free(buf);
+	int dirfd = fileio_parent(bc, op, false, SIZE_MAX, &leaf);
+	if (dirfd < 0)
+		return -dirfd;
+	int err = fileio_rmtree_at(bc, dirfd, leaf, RMTREE_KEEP | RMTREE_DIR_ONLY);
 	fileio_invalidate(bc, op->path);
 	return err;
 }
@@ -1125,8 +1035,9 @@ static int *fileio_fd_table(struct backend_client *bc, unsigned n)
 /*
  * What a client holds at most at once: its state, its two descriptor
  * tables and the scan buffer, and during a Deltree (or the cleanup, one
- * level more) a buffer per level of the deepest directory the program
- * names.  Not --verify's records and own transfer buffers.
+ * level more) the walk of the deepest directory the program names
+ * (rmtree_mem(): a buffer for each of the few levels open at once).  Not
+ * --verify's records and own transfer buffers.
  */
 static size_t fileio_client_mem(const struct program *prog, const struct backend_options *opts)
 {
@@ -1141,7 +1052,7 @@ static size_t fileio_client_mem(const struct program *prog, const struct backend
 			depth = d + 1;
 	}
 	return sizeof(struct backend_client) + (prog->max_handles + prog->ndirs) * sizeof(int) +
-	       (1 + depth) * FILEIO_DENTS_SIZE + (4 + depth) * BACKEND_ALLOC_OVERHEAD +
+	       FILEIO_DENTS_SIZE + rmtree_mem(depth) + 4 * BACKEND_ALLOC_OVERHEAD +
 	       (prog->calls ? sysio_mem(prog) : 0);
 }
 
@@ -1155,7 +1066,7 @@ static int fileio_sys_start(struct backend_client *bc)
 	if (bc->sys)
 		sysio_close_all(bc->sys);
 	fileio_invalidate(bc, "");
-	int err = fileio_rmtree_at(bc, bc->clients_fd, bc->name, false);
+	int err = fileio_rmtree_at(bc, bc->clients_fd, bc->name, RMTREE_RESTORE);
 	if (err && err != ENOENT)
 		return err;
 	if (mkdirat(bc->clients_fd, bc->name, 0755) != 0)
@@ -1258,7 +1169,7 @@ static int fileio_cleanup(struct backend_client *bc)
 	if (bc->sys)
 		sysio_close_all(bc->sys);
 	fileio_invalidate(bc, "");
-	return fileio_rmtree_at(bc, bc->clients_fd, bc->name, true);
+	return fileio_rmtree_at(bc, bc->clients_fd, bc->name, RMTREE_KEEP | RMTREE_RESTORE);
 }
 
 const struct backend fileio_backend = {

@@ -233,6 +233,23 @@ mount_tmpfs() {
 	mkdir -p "$1" && mount -t tmpfs -o "size=${2:-64m}" dbench-test "$1" 2>/dev/null
 }
 
+# can_be_nobody: whether as_nobody can run here (root, with setpriv);
+# returns 1, having said why in a TAP comment, where it cannot.  $T is
+# opened to others for it: make what nobody writes in it with mode 777.
+can_be_nobody() {
+	if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+		echo "# skipped: needs root and setpriv"
+		return 1
+	fi
+	chmod 755 "$T"
+}
+
+# as_nobody COMMAND...: COMMAND run as the user nobody, in no group, for
+# what a user without root's rights meets.
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+
 # mount_ext4 DIR [OPTIONS]: a 64 MB ext4 image in $T loop-mounted at DIR
 # (with mount OPTIONS added to loop); returns 1, having said why in a TAP
 # comment, where none can be (not root, no mkfs.ext4, no loop device).
