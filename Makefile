@@ -71,10 +71,30 @@ NFS_SRCS   = src/backends/nfs.c src/backends/nfs3.c
 ISCSI_SRCS = src/backends/iscsi.c
 MOD_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS))
 MODULES    = $(MOD_DIR)/smb.so $(MOD_DIR)/nfs.so $(MOD_DIR)/iscsi.so
+
+# The bpf tracer of dbench record: its kernel side (record.bpf.c) built
+# by clang against this kernel's BTF (vmlinux.h, made in $(O)/bpf at
+# build time and never kept), embedded as bpftool's skeleton in the
+# module record_bpf.so, linked with libbpf, which the binary loads only
+# for a recording with that tracer.  Where BTF, bpftool, clang or libbpf
+# is missing the module is left out, and --tracer=bpf says why.
+BPFTOOL    := $(shell PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool 2>/dev/null)
+BPF_CLANG  := $(shell command -v clang 2>/dev/null)
+BPF_ARCH   := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' \
+                                   -e 's/s390x/s390/' -e 's/riscv64/riscv/')
+BPF_MISSING := $(strip $(if $(wildcard /sys/kernel/btf/vmlinux),,no /sys/kernel/btf/vmlinux) \
+                 $(if $(BPFTOOL),,no bpftool) $(if $(BPF_CLANG),,no clang) \
+                 $(if $(shell pkg-config --exists libbpf && echo y),,no libbpf))
+BPF_MOD_OBJ = $(O)/record/bpf/module.o
+ifeq ($(BPF_MISSING),)
+MODULES   += $(MOD_DIR)/record_bpf.so
+else
+$(O)/record/tracer_bpf.o: ALL_CFLAGS += -DDBENCH_BPF_MISSING='"$(BPF_MISSING)"'
+endif
 LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS), \
              $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
                         src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
-HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h)
+HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h src/*/*/*.h)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
 MAIN_OBJ = $(O)/main.o $(O)/commands.o $(O)/cli.o $(O)/cli_ab.o
 
@@ -82,7 +102,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 
 # Debian packages for building (first line) and for the tests (second).
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev nettle-dev \
-            libsmbclient-dev libtevent-dev libnfs-dev libiscsi-dev libgsl-dev
+            libsmbclient-dev libtevent-dev libnfs-dev libiscsi-dev libgsl-dev libbpf-dev bpftool clang
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
             nfs-ganesha nfs-ganesha-vfs rpcbind gdb git sqlite3 fio tgt
@@ -125,6 +145,19 @@ $(MOD_DIR)/nfs.so: $(patsubst src/%.c,$(O)/%.o,$(NFS_SRCS))
 $(MOD_DIR)/iscsi.so: $(patsubst src/%.c,$(O)/%.o,$(ISCSI_SRCS))
 	@mkdir -p $(MOD_DIR)
 	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libiscsi talloc)
+$(O)/bpf/vmlinux.h: | $(O)
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c >$@.tmp && mv $@.tmp $@
+$(O)/bpf/record.bpf.o: src/record/bpf/record.bpf.c src/record/bpf/events.h $(O)/bpf/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(O)/bpf -c -o $@ $<
+$(O)/bpf/record.skel.h: $(O)/bpf/record.bpf.o
+	$(BPFTOOL) gen object $(O)/bpf/record.lo $< && \
+		$(BPFTOOL) gen skeleton $(O)/bpf/record.lo name record_bpf >$@.tmp && mv $@.tmp $@
+$(BPF_MOD_OBJ): $(O)/bpf/record.skel.h
+$(BPF_MOD_OBJ): ALL_CFLAGS += -fPIC -I$(O)/bpf
+$(MOD_DIR)/record_bpf.so: $(BPF_MOD_OBJ)
+	@mkdir -p $(MOD_DIR)
+	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libbpf talloc)
 $(O)/base/modload.o: ALL_CFLAGS += -DDBENCH_MODULE_REL='"$(MOD_REL)"'
 
 $(TBENCH): $(BIN)

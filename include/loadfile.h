@@ -297,6 +297,8 @@ struct program {
 	uint64_t init_files, init_dirs, init_symlinks;
 	uint64_t init_bytes;		/* the sizes of its files */
 	double duration;		/* the recording's: the last call's end */
+	char *lost;			/* its `# lost:` line's text (what the tracer
+					 * could not see), or NULL */
 	size_t max_buffer;		/* the largest LEN or SIZE a call reads into
 					 * or writes from (at most OP_MAX_SIZE) */
 };

@@ -1613,6 +1613,8 @@ char *loadfile_summary(TALLOC_CTX *mem_ctx, const struct program *prog)
 			"init_dirs %" PRIu64 "\ninit_files %" PRIu64 "\ninit_symlinks %" PRIu64
 			"\ninit_bytes %" PRIu64 "\n", prog->nstreams, prog->ndeps, prog->duration,
 			prog->init_dirs, prog->init_files, prog->init_symlinks, prog->init_bytes);
+	if (s && prog->lost)
+		s = talloc_asprintf_append(s, "lost %s\n", prog->lost);
 	if (!s)
 		return NULL;
 	return talloc_asprintf_append(s,

@@ -1628,6 +1628,13 @@ static bool compile_line(struct sc *c, const char *p, const char *end, bool *hea
 
 	while (s < end && (*s == ' ' || *s == '\t'))
 		s++;
+	if (end - s > 8 && memcmp(s, "# lost: ", 8) == 0 && !c->prog->lost) {
+		c->prog->lost = talloc_strndup(c->prog, s + 8, (size_t)(end - s - 8));
+		if (!c->prog->lost) {
+			fail_oom(c);
+			return false;
+		}
+	}
 	if (s == end || *s == '#')
 		return true;
 	int n = tokenize(c, p, end, tok);

@@ -141,6 +141,12 @@ static void header(struct writer *w)
 		line(w, "# root: %s\n", rec->roots[i]);
 	if (rec->nroots > 1)
 		line(w, "# paths are relative to: %s\n", rec->base);
+	if (rec->tracer)
+		line(w, "# tracer: %s\n", rec->tracer);
+	char *lost = recording_lost_text(rec, rec);
+	if (lost)
+		line(w, "# lost: %s\n", lost);
+	talloc_free(lost);
 	gmtime_r(&rec->when, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	line(w, "# recorded: %s\n", when);

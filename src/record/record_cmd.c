@@ -32,7 +32,9 @@
 #include "record/loadwriter.h"
 #include "record/paths.h"
 #include "record/recording.h"
+#include "record/attach.h"
 #include "record/runner.h"
+#include "record/tracer.h"
 #include "record/summary.h"
 #include "record/translate.h"
 
@@ -41,6 +43,11 @@ struct options {
 	const char **roots;	/* as given */
 	size_t nroots;
 	int with_data;
+	char *tracer;		/* --tracer, or NULL for the default */
+	char *ring;		/* --ring-buffer as given */
+	int strict;		/* --strict-capture */
+	char *pids;		/* -p as given */
+	double duration;	/* --duration */
 	int help;
 	const char **rest;	/* the command, or the trace files */
 	size_t nrest;
@@ -66,6 +73,18 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		{ "with-data", 0, POPT_ARG_NONE, &o->with_data, 0,
 		  "copy the contents of the files found there into the loadfile (never done otherwise)",
 		  NULL },
+		{ "tracer", 0, POPT_ARG_STRING, &o->tracer, 0,
+		  "bpf (the kernel's BPF: the default where this dbench has it and may load it) or "
+		  "strace", "NAME" },
+		{ "pid", 'p', POPT_ARG_STRING, &o->pids, 0,
+		  "record these running processes (and the children they start) instead of a command; "
+		  "bpf only", "PID[,PID...]" },
+		{ "duration", 0, POPT_ARG_DOUBLE, &o->duration, 0,
+		  "with -p: stop after SECS (default: at SIGINT, SIGTERM or SIGHUP)", "SECS" },
+		{ "ring-buffer", 0, POPT_ARG_STRING, &o->ring, 0,
+		  "bpf: the ring buffer's size, rounded up to a power of two (default 32M)", "SIZE" },
+		{ "strict-capture", 0, POPT_ARG_NONE, &o->strict, 0,
+		  "fail (exit 1) when the tracer lost any call or cut any path", NULL },
 		POPT_TABLEEND
 	};
 	if (!record)
@@ -86,11 +105,14 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		free(root);	/* popt's copy, malloc()ed, one per --root */
 		root = NULL;
 	}
-	if (o->output) {	/* popt's copy too: ours on mem_ctx instead */
-		char *given = o->output;
-		o->output = talloc_strdup(mem_ctx, given);
-		free(given);
-	}
+	/* popt's copies: ours on mem_ctx instead */
+	char **given[] = { &o->output, &o->tracer, &o->ring, &o->pids };
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		if (*given[i]) {
+			char *g = *given[i];
+			*given[i] = talloc_strdup(mem_ctx, g);
+			free(g);
+		}
 	if (id < -1) {
 		say("%s: %s (%s --help lists the options)\n", badopt_words(mem_ctx, pc, argc, args),
 		    poptStrerror(id), args[0]);
@@ -106,7 +128,7 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		for (size_t i = 0; i < o->nrest; i++)
 			o->rest[i] = talloc_strdup(o->rest, rest[i]);
 		o->rest[o->nrest] = NULL;
-		if (o->nrest == 0) {
+		if (o->nrest == 0 && !(record && o->pids)) {
 			say("%s needs %s (%s --help)\n", args[0],
 			    record ? "a command to run: -- COMMAND [ARG...]" : "a trace to read", args[0]);
 			rc = EXIT_BAD_INPUT;
@@ -190,57 +212,27 @@ static char *command_text(TALLOC_CTX *mem_ctx, const char *const *argv)
 	return s;
 }
 
-/* Every file of the -ff set PREFIX.*, in dir. */
-static const char **trace_files(TALLOC_CTX *mem_ctx, const char *dir, const char *base, size_t *n)
-{
-	DIR *d = opendir(dir);
-	const char **v = talloc_array(mem_ctx, const char *, 1);
-	size_t len = strlen(base);
-
-	*n = 0;
-	if (!d || !v) {
-		if (d)
-			closedir(d);
-		return NULL;
-	}
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, base, len) != 0 || de->d_name[len] != '.')
-			continue;
-		v = talloc_realloc(mem_ctx, v, const char *, *n + 2);
-		if (!v)
-			break;
-		v[(*n)++] = talloc_asprintf(v, "%s/%s", dir, de->d_name);
-	}
-	closedir(d);
-	if (v)
-		v[*n] = NULL;
-	return v;
-}
-
-/* Read the trace through the translation into rec; stops at once at the
+/* Read the calls through the translation into rec; stops at once at the
  * loadfile's limit of calls.  EXIT_OK or a status, said. */
-static int translate_trace(struct recording *rec, const char *const *files, size_t n,
-			   struct infer *inf)
+static int translate_calls(struct recording *rec, struct tracer_calls *calls, struct infer *inf)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	char *err = NULL;
 	int rc = EXIT_OK;
-	struct trace_reader *r = trace_open(tmp, files, n, &err);
-	struct translate *tr = r ? translate_new(tmp, rec) : NULL;
+	struct translate *tr = translate_new(tmp, rec);
 	TALLOC_CTX *one = talloc_new(tmp);
 
-	if (!r || !tr) {
-		say("%s\n", err ? err : "out of memory");
+	if (!tr || !one) {
+		say("out of memory\n");
 		talloc_free(tmp);
-		return r ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+		return EXIT_RUN_FAILED;
 	}
 	translate_infer(tr, inf);
 	struct sc_call c;
 	int got;
-	while ((got = trace_next(r, one, &c, &err)) > 0) {
+	while ((got = calls->next(calls->impl, one, &c, &err)) > 0) {
 		if (translate_call(tr, &c) != 0) {
-			say("out of memory translating the trace at %s\n", trace_where(one, r));
+			say("out of memory translating the trace at %s\n", calls->where(one, calls->impl));
 			rc = EXIT_RUN_FAILED;
 			break;
 		}
@@ -262,8 +254,25 @@ static int translate_trace(struct recording *rec, const char *const *files, size
 		say("out of memory translating the trace\n");
 		rc = EXIT_RUN_FAILED;
 	}
-	rec->unjoined = trace_unjoined(r);
-	rec->bad_lines = trace_bad_lines(r);
+	rec->unjoined = calls->unjoined(calls->impl);
+	rec->bad_lines = calls->bad_lines(calls->impl);
+	talloc_free(tmp);
+	return rc;
+}
+
+/* convert's trace files through the translation. */
+static int translate_trace(struct recording *rec, const char *const *files, size_t n,
+			   struct infer *inf)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	struct tracer_calls calls;
+	char *err = NULL;
+	int rc = EXIT_BAD_INPUT;
+
+	if (tracer_strace_files(tmp, files, n, &calls, &err))
+		rc = translate_calls(rec, &calls, inf);
+	else
+		say("%s\n", err ? err : "out of memory");
 	talloc_free(tmp);
 	return rc;
 }
@@ -302,7 +311,7 @@ static char *scratch_dir(TALLOC_CTX *mem_ctx)
 static void remove_dir(const char *dir)
 {
 	size_t n;
-	const char **files = trace_files(NULL, dir, "trace", &n);
+	const char **files = tracer_strace_set(NULL, dir, "trace", &n);
 
 	for (size_t i = 0; files && i < n; i++)
 		unlink(files[i]);
@@ -310,11 +319,119 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* Everything before the command runs: EXIT_OK, or a status (said). */
-static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recording *rec,
-			  char **scratch, struct walk **w)
+/* -p's list: thread group ids, at least one. */
+static int parse_pids(TALLOC_CTX *mem_ctx, const char *text, int **pids, size_t *n)
 {
-	char *err = NULL;
+	*n = 0;
+	*pids = talloc_array(mem_ctx, int, strlen(text) / 2 + 1);
+	for (const char *p = text; *pids && *p;) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || v > INT_MAX || (*end && *end != ',')) {
+			say("-p '%s': not a list of process ids (PID[,PID...])\n", text);
+			return EXIT_BAD_INPUT;
+		}
+		(*pids)[(*n)++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!*n) {
+		say("-p '%s': not a list of process ids (PID[,PID...])\n", text);
+		return EXIT_BAD_INPUT;
+	}
+	return EXIT_OK;
+}
+
+/* --ring-buffer's SIZE (K, M, G), rounded up to a power of two of at
+ * least a page; 0 for the default. */
+static int parse_ring(const char *text, size_t *bytes)
+{
+	char *end;
+	double v = text ? strtod(text, &end) : 0;
+	double unit = 1;
+
+	*bytes = 0;
+	if (!text)
+		return EXIT_OK;
+	if (*end == 'K' || *end == 'k')
+		unit = 1024, end++;
+	else if (*end == 'M' || *end == 'm')
+		unit = 1024 * 1024, end++;
+	else if (*end == 'G' || *end == 'g')
+		unit = 1024.0 * 1024 * 1024, end++;
+	if (end == text || *end || v <= 0 || v * unit > 1024.0 * 1024 * 1024) {
+		say("--ring-buffer '%s': a size of at most 1G (4K, 64M, ...)\n", text);
+		return EXIT_BAD_INPUT;
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = (size_t)(v * unit);
+	for (*bytes = page; *bytes < want; *bytes *= 2)
+		;
+	return EXIT_OK;
+}
+
+/* The tracer: --tracer's, or bpf where it can run, else strace.  NULL
+ * when none can (said). */
+static const struct tracer *choose_tracer(TALLOC_CTX *top, const struct options *o,
+					  struct recording *rec)
+{
+	char *why = NULL;
+
+	if (o->tracer) {
+		const struct tracer *t = strcmp(o->tracer, "bpf") == 0 ? &tracer_bpf
+				       : strcmp(o->tracer, "strace") == 0 ? &tracer_strace : NULL;
+		if (!t)
+			say("--tracer '%s': bpf or strace\n", o->tracer);
+		else if (o->pids && !t->can_attach)
+			say("-p: the %s tracer cannot attach to running processes (--tracer=bpf can)\n",
+			    t->name);
+		else if (t->check(top, &why) != 0)
+			say("%s\n", why);
+		else
+			return rec->tracer = t->name, t;
+		return NULL;
+	}
+	if (tracer_bpf.check(top, &why) == 0)
+		return rec->tracer = "bpf", &tracer_bpf;
+	if (o->pids) {
+		say("-p needs the bpf tracer: %s\n", why);
+		return NULL;
+	}
+	rec->tracer_note = talloc_asprintf(rec, "not bpf: %s", why);
+	if (tracer_strace.check(top, &why) != 0) {
+		say("%s (and %s)\n", why, rec->tracer_note);
+		return NULL;
+	}
+	return rec->tracer = "strace", &tracer_strace;
+}
+
+/* The options that need checking beyond popt's. */
+static int check_options(TALLOC_CTX *top, const struct options *o, struct tracer_job *job)
+{
+	if (o->pids && o->nrest) {
+		say("record: either -p PID or -- COMMAND, not both\n");
+		return EXIT_BAD_INPUT;
+	}
+	if (o->duration < 0 || (o->duration > 0 && !o->pids)) {
+		say("--duration: %s\n", o->duration < 0 ? "at least 0 seconds" : "only with -p");
+		return EXIT_BAD_INPUT;
+	}
+	int rc = parse_ring(o->ring, &job->ring_bytes);
+	if (rc == EXIT_OK && o->pids)
+		rc = parse_pids(top, o->pids, (int **)&job->pids, &job->npids);
+	job->duration = o->duration;
+	return rc;
+}
+
+static int attached(void *ctx, int64_t now_ns, char **err)
+{
+	return attach_scan(ctx, now_ns, err);
+}
+
+/* Everything before the tracing: EXIT_OK, or a status (said). */
+static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recording *rec,
+			  struct tracer_job *job, struct walk **w)
+{
+	char *err = NULL, *path = NULL;
 	char cwd[PATH_MAX];
 
 	if (!getcwd(cwd, sizeof(cwd))) {
@@ -330,15 +447,22 @@ static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recor
 		say("cannot write '%s': %s\n", o->output, outfile_strerror(e));
 		return EXIT_BAD_INPUT;
 	}
-	if (runner_find(top, o->rest[0], &err) != 0 || runner_check(top, &err) != 0) {
+	if (o->nrest && runner_find(top, o->rest[0], &path, &err) != 0) {
 		say("%s\n", err);
 		return EXIT_BAD_INPUT;
 	}
-	if (!(*scratch = scratch_dir(top))) {
+	job->path = path;
+	job->argv = o->nrest ? (char *const *)o->rest : NULL;
+	if (o->pids && !(job->ctx = attach_new(top, rec, job->pids, job->npids, &err))) {
+		say("%s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	job->attached = o->pids ? attached : NULL;
+	if (!(job->scratch = scratch_dir(top))) {
 		say("cannot make a scratch directory for the trace: %s\n", strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
-	*w = walk_roots(top, rec, *scratch, o->with_data, (uint64_t)LOADFILE_MAX_BYTES / 4 * 3, &err);
+	*w = walk_roots(top, rec, job->scratch, o->with_data, (uint64_t)LOADFILE_MAX_BYTES / 4 * 3, &err);
 	if (!*w) {
 		say("%s\n", err);
 		return EXIT_BAD_INPUT;
@@ -346,14 +470,63 @@ static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recor
 	return EXIT_OK;
 }
 
+/* Run the tracer; when bpf was chosen by default and its programs cannot
+ * be loaded, strace instead (noted).  0, or -1 with *err. */
+static int run_tracer(TALLOC_CTX *top, const struct options *o, struct recording *rec,
+		      const struct tracer *t, const struct tracer_job *job, struct tracer_result *res,
+		      char **err)
+{
+	char *why = NULL;
+
+	if (t->run(top, job, res, err) == 0)
+		return 0;
+	if (t != &tracer_bpf || o->tracer || o->pids || res->status >= 0 ||
+	    tracer_strace.check(top, &why) != 0)
+		return -1;
+	rec->tracer = tracer_strace.name;
+	rec->tracer_note = talloc_asprintf(rec, "not bpf: %s", *err);
+	return tracer_strace.run(top, job, res, err);
+}
+
+/* The tracer's run and its calls translated: EXIT_OK or a status (said);
+ * the command's status in *status. */
+static int record_trace(TALLOC_CTX *top, const struct options *o, struct recording *rec,
+			const struct tracer *t, const struct tracer_job *job, int *status)
+{
+	struct tracer_result res;
+	char *err = NULL;
+
+	if (run_tracer(top, o, rec, t, job, &res, &err) != 0) {
+		say("%s\n", err);
+		return res.status < 0 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	*status = res.status;
+	rec->lost_events = res.loss.dropped;
+	rec->lost_calls = res.loss.calls_lost;
+	rec->cut_strings = res.loss.str_cut;
+	rec->cut_vectors = res.loss.iov_cut;
+	if (o->pids) {
+		rec->command = talloc_asprintf(rec, "attached to %s%s%s",
+					       attach_describe(rec, job->ctx),
+					       res.stopped_by ? ", until " : "",
+					       res.stopped_by ? strsignal(res.stopped_by) : "");
+		res.calls = attach_calls(job->ctx, res.calls);
+	}
+	int rc = translate_calls(rec, &res.calls, NULL);
+	if (o->pids && rec->processes_seen)
+		rec->processes_seen--;	/* the recorder's own process, which forked them */
+	return rc;
+}
+
 int record_main(int argc, const char **argv)
 {
 	TALLOC_CTX *top = talloc_new(NULL);
 	struct options o = { .output = NULL };
 	struct recording *rec = recording_new(top);
-	char *scratch = NULL, *err = NULL;
+	struct tracer_job job = { .path = NULL };
+	const struct tracer *t = NULL;
 	struct walk *w = NULL;
-	int rc = rec ? parse(top, argc, argv, true, &o) : EXIT_RUN_FAILED;
+	int status = 0, rc = rec ? parse(top, argc, argv, true, &o) : EXIT_RUN_FAILED;
 
 	if (rc == PARSE_HELP) {
 		talloc_free(top);
@@ -362,34 +535,23 @@ int record_main(int argc, const char **argv)
 	if (!o.output)
 		o.output = "record.load";
 	if (rc == EXIT_OK)
-		rc = record_prepare(top, &o, rec, &scratch, &w);
-	if (rc != EXIT_OK) {
-		if (scratch)
-			rmdir(scratch);
-		talloc_free(top);
-		return rc;
-	}
-	rec->command = command_text(rec, o.rest);
+		rc = check_options(top, &o, &job);
+	if (rc == EXIT_OK && !(t = choose_tracer(top, &o, rec)))
+		rc = EXIT_BAD_INPUT;
+	if (rc == EXIT_OK)
+		rc = record_prepare(top, &o, rec, &job, &w);
+	rec->command = o.nrest ? command_text(rec, o.rest) : NULL;
 	rec->when = time(NULL);
-	char *prefix = talloc_asprintf(top, "%s/trace", scratch);
-	int status = runner_run(top, translate_trace_set(top), (char *const *)o.rest, prefix, &err);
-	if (status < 0) {
-		say("%s\n", err);
-		remove_dir(scratch);
-		talloc_free(top);
-		return EXIT_BAD_INPUT;
-	}
-	size_t n;
-	const char **files = trace_files(top, scratch, "trace", &n);
-	if (files && n) {
-		rc = translate_trace(rec, files, n, NULL);
-	} else {
-		say("strace left no trace of '%s'\n", o.rest[0]);
-		rc = EXIT_RUN_FAILED;
-	}
-	remove_dir(scratch);
+	if (rc == EXIT_OK)
+		rc = record_trace(top, &o, rec, t, &job, &status);
+	if (job.scratch)
+		remove_dir(job.scratch);
 	if (rc == EXIT_OK)
 		rc = finish(top, rec, w, NULL, o.output);
+	if (rc == EXIT_OK && o.strict && recording_lost_text(top, rec)) {
+		say("--strict-capture: the recording is not whole (%s)\n", recording_lost_text(top, rec));
+		rc = EXIT_RUN_FAILED;
+	}
 	if (rc == EXIT_OK && status != 0)
 		say("the command exited with status %d: %s holds what it did until then\n", status,
 		    o.output);
@@ -433,7 +595,7 @@ static const char **convert_files(TALLOC_CTX *mem_ctx, const struct options *o, 
 		const char *base = slash ? slash + 1 : dir;
 		if (slash)
 			*slash = '\0';
-		const char **v = trace_files(mem_ctx, slash ? (*dir ? dir : "/") : ".", base, n);
+		const char **v = tracer_strace_set(mem_ctx, slash ? (*dir ? dir : "/") : ".", base, n);
 		if (v && *n)
 			return v;
 		say("cannot open '%s': %s (nor is it the prefix of strace -ff files)\n", o->rest[0],

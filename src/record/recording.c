@@ -167,3 +167,28 @@ void recording_sort_init(struct rec_init *v, size_t n)
 	if (n > 1)	/* v is NULL when nothing is there at the start */
 		qsort(v, n, sizeof(*v), by_path);
 }
+
+char *recording_lost_text(TALLOC_CTX *mem_ctx, const struct recording *rec)
+{
+	char *s = talloc_strdup(mem_ctx, "");
+
+	if (s && rec->lost_events)
+		s = talloc_asprintf_append(s, "%llu events dropped (the ring buffer was full: "
+					   "%llu calls lost whole, the others' results)",
+					   (unsigned long long)rec->lost_events,
+					   (unsigned long long)rec->lost_calls);
+	if (s && rec->cut_paths)
+		s = talloc_asprintf_append(s, "%s%llu paths cut short", *s ? ", " : "",
+					   (unsigned long long)rec->cut_paths);
+	if (s && rec->cut_strings > rec->cut_paths)
+		s = talloc_asprintf_append(s, "%s%llu strings cut at the tracer's bound", *s ? ", " : "",
+					   (unsigned long long)rec->cut_strings);
+	if (s && rec->cut_vectors)
+		s = talloc_asprintf_append(s, "%s%llu vectors of more iovecs than the tracer adds up",
+					   *s ? ", " : "", (unsigned long long)rec->cut_vectors);
+	if (s && !*s) {
+		talloc_free(s);
+		return NULL;
+	}
+	return s;
+}

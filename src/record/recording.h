@@ -89,13 +89,22 @@ struct recording {
 	uint64_t fd_outside;		/* calls on descriptors not beneath the roots */
 	uint64_t mmaps;			/* files beneath the roots mapped into memory */
 	uint64_t restarted;		/* interrupted and restarted, or never returned */
-	uint64_t cut_paths;		/* paths strace cut short */
+	uint64_t cut_paths;		/* paths the tracer cut short */
 	uint64_t bytes_read, bytes_written;
 	uint64_t threads_seen, processes_seen;
 	uint64_t untraced_starts;	/* threads whose start was not in the trace */
 	uint64_t unjoined;		/* -f halves never rejoined */
 	uint64_t bad_lines;		/* lines that are not strace's */
 	unsigned streams;		/* numbered by the writer */
+
+	/* the tracer (record): its name, and why when not the default's */
+	const char *tracer;
+	const char *tracer_note;
+	/* what it could not see: all of these go into the `# lost:` line */
+	uint64_t lost_events;		/* events its ring buffer had no room for */
+	uint64_t lost_calls;		/* of them, calls lost whole (their entry) */
+	uint64_t cut_strings;		/* strings cut at its bound (paths too) */
+	uint64_t cut_vectors;		/* iovecs totalled from their first ones only */
 	uint64_t lines_written;
 	uint64_t bytes_out;
 };
@@ -123,6 +132,11 @@ uint64_t tally_total(const struct tally *t);
 /* "name N, name N, ..." largest first (ties by name), at most `max`
  * names and then "N more"; "" for an empty tally. */
 char *tally_text(TALLOC_CTX *mem_ctx, const struct tally *t, size_t max);
+
+/* What the recording lost, as the `# lost:` line and the summary say it
+ * ("12 events dropped (the ring buffer was full), 2 paths cut short"),
+ * or NULL when it lost nothing. */
+char *recording_lost_text(TALLOC_CTX *mem_ctx, const struct recording *rec);
 
 /* `rel` as the dialect writes a string: in double quotes, with \\ \" \n
  * \t and \xHH for every other byte outside printable ASCII. */

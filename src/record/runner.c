@@ -48,9 +48,9 @@ static bool on_path(TALLOC_CTX *mem_ctx, const char *name, char **path)
 	return false;
 }
 
-int runner_find(TALLOC_CTX *mem_ctx, const char *prog, char **err)
+int runner_find(TALLOC_CTX *mem_ctx, const char *prog, char **path, char **err)
 {
-	if (on_path(mem_ctx, prog, NULL))
+	if (on_path(mem_ctx, prog, path))
 		return 0;
 	*err = talloc_asprintf(mem_ctx, "cannot run '%s': %s", prog,
 			       strchr(prog, '/') ? strerror(errno ? errno : ENOENT) : "not found on PATH");

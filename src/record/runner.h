@@ -20,10 +20,10 @@
 int runner_check(TALLOC_CTX *mem_ctx, char **err);
 
 /*
- * The command's program found as execvp would find it: 0, or -1 with
- * *err saying why not.
+ * The command's program found as execvp would find it: 0 with its path
+ * in *path, or -1 with *err saying why not.
  */
-int runner_find(TALLOC_CTX *mem_ctx, const char *prog, char **err);
+int runner_find(TALLOC_CTX *mem_ctx, const char *prog, char **path, char **err);
 
 /*
  * Run argv (argv[0] the program) under strace, tracing the calls of

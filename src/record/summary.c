@@ -79,8 +79,6 @@ static void left_out(FILE *f, const struct recording *rec)
 			"returned)\n", lead, rec->restarted);
 		lead = "            ";
 	}
-	if (rec->cut_paths)
-		fprintf(f, "%s%" PRIu64 " paths strace cut short\n", lead, rec->cut_paths);
 	if (rec->untraced_starts)
 		fprintf(f, "%s%" PRIu64 " threads whose start is not in the trace (taken as new "
 			"processes)\n", lead, rec->untraced_starts);
@@ -93,6 +91,9 @@ void summary_print(FILE *f, const struct recording *rec, const char *output)
 	char r[32], w[32];
 	uint64_t calls = tally_total(&rec->calls);
 
+	if (rec->tracer)
+		fprintf(f, "  tracer    %s%s%s%s\n", rec->tracer, rec->tracer_note ? " (" : "",
+			rec->tracer_note ? rec->tracer_note : "", rec->tracer_note ? ")" : "");
 	fprintf(f, "  streams   %u (of %" PRIu64 " processes and %" PRIu64 " threads seen)\n",
 		rec->streams, rec->processes_seen + 1, rec->threads_seen);
 	fprintf(f, "  calls     %" PRIu64 " beneath the roots%s%s\n", calls, calls ? ": " : "",
@@ -103,6 +104,9 @@ void summary_print(FILE *f, const struct recording *rec, const char *output)
 	fprintf(f, "  duration  %.3f s, %.3f s of it in the calls kept\n", (double)rec->end_us / 1e6,
 		(double)rec->io_us / 1e6);
 	left_out(f, rec);
+	char *lost = recording_lost_text(tmp, rec);
+	if (lost)
+		fprintf(f, "  LOST      %s: the recording is not whole\n", lost);
 	if (output)
 		fprintf(f, "  wrote     %s: %" PRIu64 " lines, %s\n", output, rec->lines_written,
 			bytes_text(r, sizeof(r), rec->bytes_out));

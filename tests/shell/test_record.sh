@@ -1,15 +1,23 @@
 # test_record.sh - `dbench record -- CMD` and `dbench convert`: real
-# programs recorded under strace into the system-call dialect, each
-# recording checked by the compiler (--check-loadfile); the command's exit
-# status passed on; strace missing, a command not found, a line beyond the
-# loadfile's limits; the roots, privacy (--with-data) and traces made
-# elsewhere (strace -ff, strace -f, fio's iolog).
+# programs recorded by the tracer $TRACER (strace here; test_record_bpf.sh
+# runs the same programs under the bpf tracer) into the system-call
+# dialect, each recording checked by the compiler (--check-loadfile); the
+# command's exit status passed on; strace missing, a command not found, a
+# line beyond the loadfile's limits; the roots, privacy (--with-data) and
+# traces made elsewhere (strace -ff, strace -f, fio's iolog), which do not
+# depend on the tracer and run under strace's turn only.
 . "$TOP/tests/shell/lib.sh"
 
-command -v strace >/dev/null || { echo "ok 1 # skip strace is not installed"; exit 0; }
-if ! strace -f -qq -o /dev/null true 2>/dev/null; then
-	echo "ok 1 # skip strace cannot trace here (ptrace refused)"
-	exit 0
+TRACER=${TRACER:-strace}
+if [ "$TRACER" = strace ]; then
+	command -v strace >/dev/null || { echo "ok 1 # skip strace is not installed"; exit 0; }
+	if ! strace -f -qq -o /dev/null true 2>/dev/null; then
+		echo "ok 1 # skip strace cannot trace here (ptrace refused)"
+		exit 0
+	fi
+else
+	why=$("$DBENCH" record --tracer="$TRACER" -o /dev/null -- true 2>&1) ||
+		{ echo "ok 1 # skip the $TRACER tracer cannot run here: ${why#dbench: }"; exit 0; }
 fi
 
 TWO=$UNIT_DIR/twothreads
@@ -18,7 +26,7 @@ TWO=$UNIT_DIR/twothreads
 record_in() {
 	_d=$1 _o=$2
 	shift 2
-	(cd "$_d" && "$DBENCH" record -o "$_o" -- "$@" 2>"$_o.err")
+	(cd "$_d" && "$DBENCH" record --tracer="$TRACER" -o "$_o" -- "$@" 2>"$_o.err")
 }
 
 # checked FILE: the compiler takes it (exit 0) and it has some call.
@@ -146,8 +154,9 @@ expect_status $? 143
 expect_match "$(cat "$T/kill.load")" ' openat "before" '
 end
 
+if [ "$TRACER" = strace ]; then
 begin "strace missing, or a command not found: exit 2 with a clear line, nothing written"
-out=$(cd "$T/f" && PATH=/nonexistent "$DBENCH" record -o "$T/none.load" -- /bin/true 2>&1)
+out=$(cd "$T/f" && PATH=/nonexistent "$DBENCH" record --tracer=strace -o "$T/none.load" -- /bin/true 2>&1)
 expect_status $? 2
 expect_match "$out" '^dbench: strace is not installed'
 out=$(cd "$T/f" && "$DBENCH" record -o "$T/none.load" -- no-such-command-here 2>&1)
@@ -164,17 +173,18 @@ mkdir -p "$T/fakebin"
 printf '#!/bin/sh\necho "strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted" >&2\nexit 1\n' \
 	>"$T/fakebin/strace"
 chmod +x "$T/fakebin/strace"
-out=$(cd "$T/f" && PATH="$T/fakebin:$PATH" "$DBENCH" record -o "$T/refused.load" -- /bin/true 2>&1)
+out=$(cd "$T/f" && PATH="$T/fakebin:$PATH" "$DBENCH" record --tracer=strace -o "$T/refused.load" -- /bin/true 2>&1)
 expect_status $? 2
 expect_match "$out" '^dbench: strace cannot trace here \(strace: .*Operation not permitted\): ptrace is refused'
 [ ! -e "$T/refused.load" ] || fail "a loadfile was written"
 end
+fi
 
 begin "a line beyond the loadfile's limit is refused at once, naming the limit"
 e=$(printf '\303\251%.0s' $(seq 120))
 deep="$T/deep/$e/$e/$e/$e/$e"
 mkdir -p "$deep"
-out=$(cd "$T/deep" && "$DBENCH" record -o "$T/deep.load" -- stat "$deep" 2>&1)
+out=$(cd "$T/deep" && "$DBENCH" record --tracer="$TRACER" -o "$T/deep.load" -- stat "$deep" 2>&1)
 expect_status $? 2
 expect_match "$out" 'LOADFILE_MAX_LINE'
 [ ! -e "$T/deep.load" ] || fail "a loadfile was written"
@@ -183,7 +193,7 @@ end
 begin "--root: several roots, paths from the directory they share; others left out"
 mkdir -p "$T/r1/a" "$T/r2/b" "$T/r3"
 echo one >"$T/r1/a/x"
-(cd "$T/r3" && "$DBENCH" record --root "$T/r1" --root "$T/r2" -o "$T/roots.load" -- \
+(cd "$T/r3" && "$DBENCH" record --tracer="$TRACER" --root "$T/r1" --root "$T/r2" -o "$T/roots.load" -- \
 	sh -c "cat $T/r1/a/x > $T/r2/b/y; cat $T/r1/a/x > here" 2>"$T/roots.err") || fail "exit status $?"
 checked "$T/roots.load"
 expect_match "$(cat "$T/roots.load")" '^init file "r1/a/x" 4 0644$'
@@ -196,11 +206,11 @@ begin "the root by a symbolic link's name (\$PWD, --root as given) is the root"
 mkdir -p "$T/real"
 ln -s real "$T/link"
 echo data >"$T/real/f"
-(cd "$T/link" && PWD="$T/link" "$DBENCH" record -o "$T/alias.load" -- cat "$T/link/f" >/dev/null 2>&1) ||
+(cd "$T/link" && PWD="$T/link" "$DBENCH" record --tracer="$TRACER" -o "$T/alias.load" -- cat "$T/link/f" >/dev/null 2>&1) ||
 	fail "exit status $?"
 expect_match "$(cat "$T/alias.load")" '^1 [0-9.]+ [0-9.]+ openat "f" O_RDONLY 0 [0-9]+$'
 expect_match "$(cat "$T/alias.load")" "^# root: $T/real$"
-(cd "$T/f" && "$DBENCH" record --root "$T/link" -o "$T/alias2.load" -- cat "$T/link/f" >/dev/null 2>&1) ||
+(cd "$T/f" && "$DBENCH" record --tracer="$TRACER" --root "$T/link" -o "$T/alias2.load" -- cat "$T/link/f" >/dev/null 2>&1) ||
 	fail "exit status $?"
 expect_match "$(cat "$T/alias2.load")" '^init file "f" 5 0644$'
 end
@@ -211,12 +221,13 @@ printf 'SECRET-%s\n' sesame >"$T/p/secret"
 record_in "$T/p" "$T/plain.load" cat secret >/dev/null || fail "exit status $?"
 expect_no_match "$(cat "$T/plain.load")" 'SECRET|U0VDUkVU'
 expect_match "$(cat "$T/plain.load")" '^init file "secret" 14 0644$'
-(cd "$T/p" && "$DBENCH" record --with-data -o "$T/data.load" -- cat secret >/dev/null 2>&1) ||
+(cd "$T/p" && "$DBENCH" record --tracer="$TRACER" --with-data -o "$T/data.load" -- cat secret >/dev/null 2>&1) ||
 	fail "--with-data: exit status $?"
 checked "$T/data.load"
 expect_match "$(cat "$T/data.load")" "^init data \"secret\" 0 $(printf 'SECRET-sesame\n' | base64)$"
 end
 
+if [ "$TRACER" = strace ]; then
 begin "convert: strace -ff files by their prefix, and a -f file with its halves rejoined"
 mkdir -p "$T/c"
 cp "$T/w/src/f1" "$T/c/in"
@@ -253,6 +264,7 @@ printf 'fio version 2 iolog\nd/f add\nd/f open\nd/f write 0 4096\nd/f close\n' >
 checked "$T/v2.load"
 expect_match "$(cat "$T/v2.load")" '^1 [0-9.]+ [0-9.]+ pwrite64 3 4096 0 4096$'
 end
+fi
 
 # Whether this build replays the dialect (the replay came after the recorder).
 printf 'syscalls 1\n1 0.0 0.0 mkdir "x" 0755 0\n' >"$T/probe.load"
@@ -287,6 +299,7 @@ for n in 1 8; do
 	end
 done
 
+if [ "$TRACER" = strace ]; then
 begin "the library: each recording in loadfiles/ compiles, is found by name, and is installed"
 for f in "$TOP"/loadfiles/*.load; do
 	checked "$f"
@@ -308,5 +321,6 @@ for f in "$TOP"/loadfiles/*.load; do
 	expect_match "$inst" "install -m 644 .*loadfiles/${f##*/}"
 done
 end
+fi
 
 finish

@@ -1,0 +1,298 @@
+/*
+ * module.c - the bpf tracer's module (module.h): the BPF program
+ * loaded, attached and drained with libbpf.
+ *
+ * Owns the skeleton, the command held until it is traced, the signals
+ * while tracing and the end of the tracing; knows nothing of what the
+ * events mean (the binary's sink does).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "record/bpf/module.h"
+#include "record.skel.h"
+
+/* libbpf's last message, for the error of a load that failed. */
+static char last_said[512];
+
+static int keep_message(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (*buf)
+		snprintf(last_said, sizeof(last_said), "%s", buf);
+	return 0;
+}
+
+/* The skeleton opened, sized and loaded: NULL with *err saying why. */
+static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **err)
+{
+	libbpf_set_print(keep_message);
+	last_said[0] = '\0';
+	struct record_bpf *s = record_bpf__open();
+	int rc = s ? 0 : -errno;
+
+	if (s && ring_bytes)
+		rc = bpf_map__set_max_entries(s->maps.events, (__u32)ring_bytes);
+	if (!rc && s)
+		rc = record_bpf__load(s);
+	if (!rc && s)
+		rc = record_bpf__attach(s);
+	if (s && !rc)
+		return s;
+	*err = talloc_asprintf(mem_ctx, "the bpf tracer's programs cannot be loaded here: %s%s%s",
+			       strerror(rc < 0 ? -rc : EINVAL), *last_said ? ": " : "", last_said);
+	record_bpf__destroy(s);
+	return NULL;
+}
+
+static int fill_wanted(struct record_bpf *s, const struct rec_want *wanted)
+{
+	for (__u32 nr = 0; nr < REC_NR_MAX; nr++)
+		if (wanted[nr].on &&
+		    bpf_map__update_elem(s->maps.wanted, &nr, sizeof(nr), &wanted[nr], sizeof(wanted[nr]), 0))
+			return -1;
+	return 0;
+}
+
+static int trace_tgid(struct record_bpf *s, int pid)
+{
+	__u32 key = (__u32)pid;
+	__u8 one = 1;
+
+	return bpf_map__update_elem(s->maps.traced, &key, sizeof(key), &one, sizeof(one), BPF_ANY);
+}
+
+static bool none_traced(struct record_bpf *s)
+{
+	__u32 key;
+
+	return bpf_map__get_next_key(s->maps.traced, NULL, &key, sizeof(key)) != 0;
+}
+
+static volatile sig_atomic_t got_signal;
+static struct sigaction saved[4];	/* the dispositions before tracing */
+static volatile sig_atomic_t command_pid;
+
+static void on_stop(int sig)
+{
+	got_signal = sig;
+}
+
+static void pass_on(int sig)
+{
+	if (command_pid > 0)
+		kill((pid_t)command_pid, sig);
+}
+
+struct drain {
+	const struct record_bpf_job *job;
+	char *err;
+	bool failed;
+};
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct drain *d = ctx;
+
+	if (d->failed)
+		return 0;
+	if (d->job->sink(d->job->ctx, data, size, &d->err) != 0)
+		d->failed = true;
+	return 0;
+}
+
+static void restore_signals(const struct sigaction old[4]);
+
+/* The command forked, held on a pipe until it is traced: its pid, and
+ * the pipe's write end in *go (closing it unwritten ends the child). */
+static pid_t hold_command(const struct record_bpf_job *job, int *go)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		restore_signals(saved);
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		execv(job->path, job->argv);
+		fprintf(stderr, "cannot run '%s': %s\n", job->path, strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	if (pid < 0)
+		close(p[1]);
+	*go = p[1];
+	return pid;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Drain until the command and every process it started are gone, or
+ * (record -p) until the time is up, a signal came or they are gone. */
+static void drain_loop(struct record_bpf *s, struct ring_buffer *rb, const struct record_bpf_job *job,
+		       pid_t child, int *status)
+{
+	double end = job->duration > 0 ? now_s() + job->duration : 0;
+	bool reaped = child <= 0;
+
+	for (;;) {
+		ring_buffer__poll(rb, 100);
+		if (!reaped) {
+			int st;
+			pid_t r = waitpid(child, &st, WNOHANG);
+			if (r == child) {
+				reaped = true;
+				*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+				command_pid = 0;
+			}
+		}
+		if (child <= 0 && (got_signal || (end > 0 && now_s() >= end)))
+			break;
+		if (reaped && none_traced(s))
+			break;
+	}
+	ring_buffer__consume(rb);
+}
+
+static void read_counts(struct record_bpf *s, uint64_t *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *v = ncpu > 0 ? calloc((size_t)ncpu, sizeof(*v)) : NULL;
+
+	for (__u32 k = 0; v && k < RC_NCOUNTS; k++) {
+		if (bpf_map__lookup_elem(s->maps.counts, &k, sizeof(k), v, (size_t)ncpu * sizeof(*v), 0))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			out[k] += v[c];
+	}
+	free(v);
+}
+
+/* The signals while tracing: record -- CMD lets the terminal's SIGINT and
+ * SIGQUIT reach the command alone and passes SIGTERM and SIGHUP on;
+ * record -p stops at SIGINT, SIGTERM or SIGHUP. */
+static void set_signals(bool command, struct sigaction old[4])
+{
+	static const int sigs[4] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, pass = { .sa_handler = pass_on },
+			 stop = { .sa_handler = on_stop };
+
+	got_signal = 0;
+	for (int i = 0; i < 4; i++) {
+		const struct sigaction *a = command ? (i < 2 ? &ign : &pass) : (i == 1 ? &ign : &stop);
+		sigaction(sigs[i], a, &old[i]);
+	}
+}
+
+static void restore_signals(const struct sigaction old[4])
+{
+	static const int sigs[4] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+}
+
+/* Start what the job traces: the command held and released, or the
+ * processes named.  0, or -1 with *err. */
+static int start(TALLOC_CTX *mem_ctx, struct record_bpf *s, const struct record_bpf_job *job,
+		 pid_t *child, char **err)
+{
+	if (job->argv) {
+		int go;
+		*child = hold_command(job, &go);
+		if (*child < 0) {
+			*err = talloc_asprintf(mem_ctx, "cannot start '%s': %s", job->path, strerror(errno));
+			return -1;
+		}
+		command_pid = *child;
+		int rc = trace_tgid(s, *child);
+		if (rc == 0 && write(go, "g", 1) != 1)
+			rc = -errno;
+		close(go);
+		if (rc) {
+			*err = talloc_asprintf(mem_ctx, "cannot trace '%s': %s", job->path, strerror(-rc));
+			return -1;
+		}
+		return 0;
+	}
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	int64_t before = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+	for (size_t i = 0; i < job->npids; i++)
+		if (trace_tgid(s, job->pids[i])) {
+			*err = talloc_asprintf(mem_ctx, "cannot trace process %d: %s", job->pids[i],
+					       strerror(errno));
+			return -1;
+		}
+	return job->attached && job->attached(job->ctx, before, err) ? -1 : 0;
+}
+
+static int bpf_run(TALLOC_CTX *mem_ctx, const struct record_bpf_job *job,
+		   struct record_bpf_result *out, char **err)
+{
+	struct record_bpf *s = load(mem_ctx, job->ring_bytes, err);
+	struct drain d = { .job = job };
+	struct ring_buffer *rb = NULL;
+	pid_t child = 0;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -1;
+	if (fill_wanted(s, job->wanted) ||
+	    !(rb = ring_buffer__new(bpf_map__fd(s->maps.events), on_event, &d, NULL))) {
+		*err = talloc_asprintf(mem_ctx, "the bpf tracer's maps cannot be set: %s", strerror(errno));
+		goto done;
+	}
+	set_signals(job->argv != NULL, saved);
+	if (start(mem_ctx, s, job, &child, err) == 0) {
+		drain_loop(s, rb, job, child, &out->status);
+		out->stopped_by = got_signal;
+		read_counts(s, out->counts);
+		rc = 0;
+	} else if (child > 0) {
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	command_pid = 0;
+	restore_signals(saved);
+	if (rc == 0 && d.failed) {
+		*err = talloc_steal(mem_ctx, d.err);
+		rc = -1;
+	}
+done:
+	ring_buffer__free(rb);
+	record_bpf__destroy(s);
+	return rc;
+}
+
+const struct record_bpf_module record_bpf_module = {
+	.abi = RECORD_BPF_ABI,
+	.run = bpf_run,
+};

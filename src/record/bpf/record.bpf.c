@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.bpf.c - the kernel side of `dbench record --tracer=bpf`: the
+ * entries and exits of the system calls the recorder asks for (the
+ * `wanted` map, by number), made by the processes it traces (the
+ * `traced` map, by thread group id), as events in a ring buffer
+ * (events.h).
+ *
+ * The traced set follows the process tree: a child forked by a traced
+ * process is traced from its first instruction (sched_process_fork),
+ * and a thread group leaves the set when its last thread exits.  A
+ * call's entry is sent at once (its strings are read there, before the
+ * call can change them); the per-thread `pending` map remembers that it
+ * was, so that its exit is sent too, and not when the entry found no
+ * room.  Nothing is lost silently: every event the ring buffer had no
+ * room for, every string cut at its bound, is counted in `counts`.
+ *
+ * Knows nothing of what a call means: the recorder's user side does.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+
+#include "events.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 24);	/* set by the recorder before loading */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);	/* tgid */
+	__type(value, __u8);
+} traced SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, REC_NR_MAX);
+	__type(key, __u32);
+	__type(value, struct rec_want);
+} wanted SEC(".maps");
+
+struct pending {
+	__u64 ts;
+	__u32 sent;		/* the entry reached the ring buffer */
+	__u32 nr;
+	__u64 retry[2];		/* a string the entry could not read (its page not yet
+				 * in memory): its address, read again at the exit */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);	/* tid */
+	__type(value, struct pending);
+} pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, RC_NCOUNTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+/* An event being made: the header and room for two strings. */
+struct scratch {
+	struct rec_event e;
+	char str[3 * REC_STR_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+__u64 event_seq = 0;
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&counts, &which);
+
+	if (v)
+		*v += 1;
+}
+
+static __always_inline int send(void *data, __u64 size)
+{
+	if (bpf_ringbuf_output(&events, data, size, 0)) {
+		count(RC_DROPPED);
+		return -1;
+	}
+	return 0;
+}
+
+static __always_inline __u64 arg_of(struct pt_regs *regs, int i)
+{
+	switch (i) {
+	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
+	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
+	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
+	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
+	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
+	default: return BPF_CORE_READ(regs, r9);
+	}
+}
+
+/* The strings of the arguments in want->strs, one after the other. */
+static __always_inline __u32 read_strings(struct scratch *s, const struct rec_want *w)
+{
+	__u32 off = 0;
+	int k = 0;
+
+	for (int i = 0; i < 6; i++) {
+		if (!(w->strs & (1 << i)) || k > 1)
+			continue;
+		const char *p = (const char *)s->e.args[i];
+		long n = -1;
+		if (p && off <= 2 * REC_STR_MAX)
+			n = bpf_probe_read_user_str(&s->str[off & (2 * REC_STR_MAX - 1)], REC_STR_MAX, p);
+		if (n <= 0) {
+			s->e.flags |= k ? EVF_BAD1 : EVF_BAD0;
+			n = 0;
+		} else if (n >= REC_STR_MAX) {
+			s->e.flags |= k ? EVF_CUT1 : EVF_CUT0;
+			count(RC_STR_CUT);
+			n = REC_STR_MAX;
+		}
+		s->e.len[k & 1] = (__u16)n;
+		off += (__u32)n;
+		k++;
+	}
+	return off;
+}
+
+/* The strings that could not be read at the entry, to read at the exit. */
+static __always_inline void remember_retry(struct scratch *s, const struct rec_want *w,
+					   struct pending *p)
+{
+	int k = 0;
+
+	for (int i = 0; i < 6; i++) {
+		if (!(w->strs & (1 << i)) || k > 1)
+			continue;
+		if (s->e.flags & (k ? EVF_BAD1 : EVF_BAD0))
+			p->retry[k & 1] = s->e.args[i];
+		k++;
+	}
+}
+
+/* The exit of a call whose entry could not read a string: the event
+ * carries it, read now (the call has brought its page in). */
+static __always_inline void send_exit_strings(struct scratch *s, const struct pending *p)
+{
+	__u32 off = 0;
+
+	for (int k = 0; k < 2; k++) {
+		long n = 0;
+		if (p->retry[k] && off <= REC_STR_MAX)
+			n = bpf_probe_read_user_str(&s->str[off & (2 * REC_STR_MAX - 1)], REC_STR_MAX,
+						    (const char *)p->retry[k]);
+		if (n <= 0) {
+			n = 0;
+		} else if (n >= REC_STR_MAX) {
+			s->e.flags |= k ? EVF_CUT1 : EVF_CUT0;
+			count(RC_STR_CUT);
+			n = REC_STR_MAX;
+		}
+		s->e.len[k] = (__u16)n;
+		off += (__u32)n;
+	}
+	__u64 size = sizeof(struct rec_event) + off;
+	if (size > sizeof(struct scratch))
+		size = sizeof(struct scratch);
+	send(s, size);
+}
+
+static __always_inline void read_iov(struct scratch *s)
+{
+	const struct iovec *iov = (const struct iovec *)s->e.args[1];
+	__u64 n = s->e.args[2], sum = 0;
+
+	if (n > REC_IOV_MAX) {
+		s->e.flags |= EVF_IOV_CUT;
+		count(RC_IOV_CUT);
+		n = REC_IOV_MAX;
+	}
+	for (int i = 0; i < REC_IOV_MAX; i++) {
+		struct iovec v;
+		if (i >= n)
+			break;
+		if (bpf_probe_read_user(&v, sizeof(v), &iov[i])) {
+			s->e.flags |= EVF_EXTRA_BAD;
+			break;
+		}
+		sum += v.iov_len;
+	}
+	s->e.extra[0] = sum;
+}
+
+/* What the call's structures hold, by want->kind. */
+static __always_inline void read_extra(struct scratch *s, const struct rec_want *w)
+{
+	const void *p = (const void *)s->e.args[w->kind == RK_CLONE3 ? 0 : 2];
+	long bad = 0;
+
+	if (w->kind == RK_HOW) {
+		struct open_how how = {};
+		bad = bpf_probe_read_user(&how, sizeof(how), p);
+		s->e.extra[0] = how.flags;
+		s->e.extra[1] = how.mode;
+		s->e.extra[2] = how.resolve;
+	} else if (w->kind == RK_FLOCK) {
+		__u64 cmd = s->e.args[1];
+		if (cmd != 5 && cmd != 6 && cmd != 7 && cmd != 36 && cmd != 37 && cmd != 38)
+			return;	/* not F_GETLK, F_SETLK(W) or their OFD forms */
+		struct flock fl = {};
+		bad = bpf_probe_read_user(&fl, sizeof(fl), p);
+		s->e.extra[0] = (__u16)fl.l_type | ((__u64)(__u16)fl.l_whence << 16);
+		s->e.extra[1] = fl.l_start;
+		s->e.extra[2] = fl.l_len;
+	} else if (w->kind == RK_CLONE3) {
+		bad = bpf_probe_read_user(&s->e.extra[0], sizeof(__u64), p);
+	} else if (w->kind == RK_IOV) {
+		read_iov(s);
+	} else if (w->kind == RK_LOFF) {
+		for (int i = 0; i < 4; i++) {
+			const void *q = (const void *)s->e.args[i];
+			if ((w->loff & (1 << i)) && q)
+				bad |= bpf_probe_read_user(&s->e.extra[i], sizeof(__u64), q);
+		}
+	}
+	if (bad)
+		s->e.flags |= EVF_EXTRA_BAD;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
+{
+	__u32 nr = (__u32)id, zero = 0;
+	struct rec_want *w = nr < REC_NR_MAX ? bpf_map_lookup_elem(&wanted, &nr) : NULL;
+
+	if (!w || !w->on)
+		return 0;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+	if (!bpf_map_lookup_elem(&traced, &tgid))
+		return 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 0;
+	s->e.ts = bpf_ktime_get_ns();
+	s->e.seq = __sync_fetch_and_add(&event_seq, 1);
+	s->e.tid = tid;
+	s->e.tgid = tgid;
+	s->e.nr = (__s32)nr;
+	s->e.type = EV_ENTER;
+	s->e.flags = 0;
+	s->e.len[0] = s->e.len[1] = 0;
+	s->e.pad = 0;
+	for (int i = 0; i < 6; i++)
+		s->e.args[i] = arg_of(regs, i);
+	for (int i = 0; i < 4; i++)
+		s->e.extra[i] = 0;
+	__u32 n = w->strs ? read_strings(s, w) : 0;
+	if (w->kind)
+		read_extra(s, w);
+	__u64 size = sizeof(struct rec_event) + n;
+	if (size > sizeof(struct scratch))
+		size = sizeof(struct scratch);
+	struct pending p = { .ts = s->e.ts, .nr = nr };
+	if (w->strs)
+		remember_retry(s, w, &p);
+	p.sent = send(s, size) == 0;
+	if (!p.sent)
+		count(RC_CALLS_LOST);
+	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
+
+	if (!p)
+		return 0;
+	__u32 zero = 0;
+	struct scratch *s = p->sent ? bpf_map_lookup_elem(&scratch, &zero) : NULL;
+	if (s) {
+		__builtin_memset(&s->e, 0, sizeof(s->e));
+		s->e.ts = bpf_ktime_get_ns();
+		s->e.seq = __sync_fetch_and_add(&event_seq, 1);
+		s->e.tid = tid;
+		s->e.tgid = bpf_get_current_pid_tgid() >> 32;
+		s->e.nr = (__s32)p->nr;
+		s->e.type = EV_EXIT;
+		s->e.args[0] = (__u64)ret;
+		if (p->retry[0] || p->retry[1])
+			send_exit_strings(s, p);
+		else
+			send(&s->e, sizeof(s->e));
+	}
+	bpf_map_delete_elem(&pending, &tid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(rec_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	__u8 one = 1;
+
+	if (ptgid != ctgid && bpf_map_lookup_elem(&traced, &ptgid))
+		bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY);
+	return 0;
+}
+
+/* A thread other than the leader that runs execve takes the leader's id:
+ * its call's exit comes under the new id. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(rec_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tid = BPF_CORE_READ(p, pid), old = (__u32)old_pid;
+
+	if (tid == old)
+		return 0;
+	struct pending *pe = bpf_map_lookup_elem(&pending, &old);
+	if (!pe)
+		return 0;
+	struct pending copy = *pe;
+	bpf_map_update_elem(&pending, &tid, &copy, BPF_ANY);
+	bpf_map_delete_elem(&pending, &old);
+	if (copy.sent) {
+		struct rec_event e = {};
+		e.ts = bpf_ktime_get_ns();
+		e.seq = __sync_fetch_and_add(&event_seq, 1);
+		e.tid = tid;
+		e.tgid = BPF_CORE_READ(p, tgid);
+		e.type = EV_RETID;
+		e.args[0] = old;
+		send(&e, sizeof(e));
+	}
+	return 0;
+}
+
+/* A thread's exit: its call in progress never returns; the last thread
+ * of a group takes the group out of the traced set. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(rec_exit, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid), tgid = BPF_CORE_READ(p, tgid);
+
+	bpf_map_delete_elem(&pending, &tid);
+	if (BPF_CORE_READ(p, signal, live.counter) == 0)
+		bpf_map_delete_elem(&traced, &tgid);
+	return 0;
+}

@@ -1,0 +1,405 @@
+/*
+ * bpf_calls.c - the bpf tracer's calls as strace prints them
+ * (bpf_calls.h).
+ *
+ * Owns the table of system calls by number and the printing of their
+ * arguments (flags by the names Linux's headers give them, strings
+ * quoted with strace's escapes); knows nothing of libbpf or of the
+ * order of calls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "record/bpf_calls.h"
+#include "record/translate.h"
+
+/*
+ * Each letter prints one argument, in the order of the kernel's
+ * registers; '-' passes a register over:
+ *   d  a descriptor (int)          D  a directory descriptor: AT_FDCWD or d
+ *   s  a string, NULL, or the address when it could not be read
+ *   o  open flags                  M  the mode when the flags before create
+ *   m  a mode, octal               a  AT_* flags
+ *   u  unsigned                    i  signed 64-bit     n  signed 32-bit
+ *   x  an address                  w  lseek's whence
+ *   v  an iovec (the lengths' total, read by the kernel side)
+ *   l  an loff_t by address: [N] or NULL
+ *   f  fcntl's command, then F: its argument by the command
+ *   h  openat2's struct open_how   k  close_range's flags   R  renameat2's flags
+ *   c  clone's flags (into the raw text too)   C  clone3's struct (its flags)
+ */
+struct callfmt {
+	const char *name;
+	long nr;
+	const char *fmt;
+};
+
+#define C(n, f) { #n, SYS_##n, f }
+static const struct callfmt table[] = {
+#ifdef SYS_open
+	C(open, "soM"), C(creat, "sm"), C(stat, "sx"), C(lstat, "sx"), C(access, "su"),
+	C(mkdir, "sm"), C(rmdir, "s"), C(unlink, "s"), C(rename, "ss"), C(link, "ss"),
+	C(symlink, "ss"), C(readlink, "sxu"), C(chmod, "sm"), C(chown, "snn"), C(lchown, "snn"),
+	C(mknod, "smu"), C(utime, "sx"), C(utimes, "sx"), C(futimesat, "Dsx"), C(getdents, "dxu"),
+	C(dup2, "dd"), C(fork, ""), C(vfork, ""),
+#endif
+	C(openat, "DsoM"), C(close, "d"), C(read, "dxu"), C(pread64, "dxui"), C(readv, "dvu"),
+	C(preadv, "dvui"), C(preadv2, "dvui-u"), C(write, "dxu"), C(pwrite64, "dxui"),
+	C(writev, "dvu"), C(pwritev, "dvui"), C(pwritev2, "dvui-u"), C(lseek, "diw"),
+	C(fsync, "d"), C(fdatasync, "d"), C(sync_file_range, "diiu"), C(ftruncate, "di"),
+	C(truncate, "si"), C(fallocate, "duii"), C(fstat, "dx"), C(newfstatat, "Dsxa"),
+	C(statx, "Dsaux"), C(faccessat, "Dsu"), C(faccessat2, "Dsua"), C(getdents64, "dxu"),
+	C(mkdirat, "Dsm"), C(unlinkat, "Dsa"), C(renameat, "DsDs"), C(renameat2, "DsDsR"),
+	C(linkat, "DsDsa"), C(symlinkat, "sDs"), C(readlinkat, "Dsxu"), C(fchmod, "dm"),
+	C(fchmodat, "Dsm"), C(fchown, "dnn"), C(fchownat, "Dsnna"), C(utimensat, "Dsxa"),
+	C(getxattr, "ssxu"), C(lgetxattr, "ssxu"), C(fgetxattr, "dsxu"), C(setxattr, "ssxuu"),
+	C(lsetxattr, "ssxuu"), C(fsetxattr, "dsxuu"), C(listxattr, "sxu"), C(llistxattr, "sxu"),
+	C(flistxattr, "dxu"), C(removexattr, "ss"), C(lremovexattr, "ss"), C(fremovexattr, "ds"),
+	C(statfs, "sx"), C(fstatfs, "dx"), C(copy_file_range, "dldluu"), C(sendfile, "ddlu"),
+	C(dup, "d"), C(dup3, "ddo"), C(flock, "du"), C(chdir, "s"), C(fchdir, "d"),
+	C(mknodat, "Dsmu"), C(inotify_add_watch, "dsu"), C(name_to_handle_at, "Dsxxa"),
+	C(fadvise64, "diiu"), C(readahead, "diu"), C(syncfs, "d"), C(ioctl, "dux"),
+	C(fcntl, "dfF"), C(openat2, "Dshu"), C(mmap, "xuuudu"), C(close_range, "uuk"),
+	C(clone, "c"), C(clone3, "Cu"), C(execve, "sxx"), C(execveat, "Dsxxa"),
+};
+#undef C
+
+static const struct callfmt *by_nr(long nr)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].nr == nr)
+			return &table[i];
+	return NULL;
+}
+
+static const struct callfmt *by_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strlen(table[i].name) == len && memcmp(table[i].name, name, len) == 0)
+			return &table[i];
+	return NULL;
+}
+
+/* What the kernel side reads at the entry of a call of format fmt. */
+static struct rec_want want_of(const char *fmt)
+{
+	struct rec_want w = { .on = 1 };
+
+	for (int i = 0; fmt[i] && i < 6; i++) {
+		switch (fmt[i]) {
+		case 's': w.strs |= (__u8)(1 << i); break;
+		case 'h': w.kind = RK_HOW; break;
+		case 'F': w.kind = RK_FLOCK; break;
+		case 'C': w.kind = RK_CLONE3; break;
+		case 'v': w.kind = RK_IOV; break;
+		case 'l': w.kind = RK_LOFF; w.loff |= (__u8)(1 << i); break;
+		default: break;
+		}
+	}
+	return w;
+}
+
+int bpf_calls_wanted(TALLOC_CTX *mem_ctx, struct rec_want *v, size_t n, char **err)
+{
+	const char *set = translate_trace_set(mem_ctx);
+	int count = 0;
+
+	memset(v, 0, n * sizeof(*v));
+	for (const char *p = set; p && *p;) {
+		p += strspn(p, ",?");
+		size_t len = strcspn(p, ",");
+		if (!len)
+			break;
+		const struct callfmt *f = by_name(p, len);
+		if (!f) {
+			*err = talloc_asprintf(mem_ctx, "the bpf tracer does not know the call '%.*s' "
+					       "the translator traces", (int)len, p);
+			return -1;
+		}
+		if (f->nr >= 0 && (size_t)f->nr < n && !v[f->nr].on) {
+			v[f->nr] = want_of(f->fmt);
+			count++;
+		}
+		p += len;
+	}
+	/* the strace set leaves ioctl out; so does this one */
+	return count;
+}
+
+/* ---- printing ---- */
+
+struct flagname {
+	uint64_t value;
+	const char *name;
+};
+
+/* Flags by name, '|' between, what no name covers as hex; "0" for none.
+ * A name whose value has several bits needs all of them. */
+static char *flags_text(TALLOC_CTX *mem_ctx, uint64_t v, const struct flagname *names, size_t n,
+			const char *first)
+{
+	char *s = talloc_strdup(mem_ctx, first ? first : "");
+
+	for (size_t i = 0; s && i < n; i++) {
+		if (names[i].value && (v & names[i].value) == names[i].value) {
+			s = talloc_asprintf_append(s, "%s%s", *s ? "|" : "", names[i].name);
+			v &= ~names[i].value;
+		}
+	}
+	if (s && v)
+		s = talloc_asprintf_append(s, "%s%#" PRIx64, *s ? "|" : "", v);
+	if (s && !*s)
+		s = talloc_asprintf_append(s, "0");
+	return s;
+}
+
+#define N(x) { x, #x }
+static const struct flagname open_names[] = {
+	N(O_TMPFILE), N(O_SYNC), N(O_CREAT), N(O_EXCL), N(O_NOCTTY), N(O_TRUNC), N(O_APPEND),
+	N(O_NONBLOCK), N(O_DSYNC), N(O_ASYNC), N(O_DIRECT), { 0100000, "O_LARGEFILE" },
+	N(O_DIRECTORY), N(O_NOFOLLOW), N(O_NOATIME), N(O_CLOEXEC), N(O_PATH),
+};
+
+static const struct flagname at_names[] = {
+	N(AT_SYMLINK_NOFOLLOW), N(AT_REMOVEDIR), N(AT_SYMLINK_FOLLOW), N(AT_NO_AUTOMOUNT),
+	N(AT_EMPTY_PATH), N(AT_STATX_FORCE_SYNC), N(AT_STATX_DONT_SYNC),
+};
+
+static const struct flagname clone_names[] = {
+	N(CLONE_VM), N(CLONE_FS), N(CLONE_FILES), N(CLONE_SIGHAND), N(CLONE_PIDFD),
+	N(CLONE_PTRACE), N(CLONE_VFORK), N(CLONE_PARENT), N(CLONE_THREAD), N(CLONE_NEWNS),
+	N(CLONE_SYSVSEM), N(CLONE_SETTLS), N(CLONE_PARENT_SETTID), N(CLONE_CHILD_CLEARTID),
+	N(CLONE_UNTRACED), N(CLONE_CHILD_SETTID),
+};
+#undef N
+
+static char *open_flags(TALLOC_CTX *mem_ctx, uint64_t v)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "0x3" };
+
+	if (v & O_PATH)
+		return flags_text(mem_ctx, v, open_names, sizeof(open_names) / sizeof(open_names[0]), NULL);
+	return flags_text(mem_ctx, v & ~(uint64_t)O_ACCMODE, open_names,
+			  sizeof(open_names) / sizeof(open_names[0]), acc[v & O_ACCMODE]);
+}
+
+char *bpf_open_flags(TALLOC_CTX *mem_ctx, uint64_t flags)
+{
+	return open_flags(mem_ctx, flags);
+}
+
+static char *at_flags(TALLOC_CTX *mem_ctx, uint64_t v, const char *call)
+{
+	/* AT_REMOVEDIR and AT_EACCESS are one bit */
+	if (strcmp(call, "faccessat2") == 0 && (v & AT_EACCESS)) {
+		char *rest = flags_text(mem_ctx, v & ~(uint64_t)AT_EACCESS, at_names,
+					sizeof(at_names) / sizeof(at_names[0]), NULL);
+		return strcmp(rest, "0") == 0 ? talloc_strdup(mem_ctx, "AT_EACCESS")
+					      : talloc_asprintf(mem_ctx, "AT_EACCESS|%s", rest);
+	}
+	return flags_text(mem_ctx, v, at_names, sizeof(at_names) / sizeof(at_names[0]), NULL);
+}
+
+static char *clone_flags(TALLOC_CTX *mem_ctx, uint64_t v)
+{
+	char *s = flags_text(mem_ctx, v & ~(uint64_t)0xff, clone_names,
+			     sizeof(clone_names) / sizeof(clone_names[0]), NULL);
+	unsigned sig = (unsigned)(v & 0xff);
+
+	if (!sig || !s)
+		return s;
+	const char *name = sig == 17 ? "SIGCHLD" : NULL;
+	if (strcmp(s, "0") == 0)
+		return name ? talloc_strdup(mem_ctx, name) : talloc_asprintf(mem_ctx, "%u", sig);
+	return name ? talloc_asprintf_append(s, "|%s", name) : talloc_asprintf_append(s, "|%u", sig);
+}
+
+/* A string as strace -xx prints it: quoted, every byte outside printable
+ * ASCII (and the quote and backslash) as \xHH; "..." after it when cut. */
+static char *quoted(TALLOC_CTX *mem_ctx, const char *s, size_t len, bool cut)
+{
+	char *out = talloc_array(mem_ctx, char, len * 4 + 6);
+	size_t k = 0;
+
+	if (!out)
+		return NULL;
+	out[k++] = '"';
+	for (size_t i = 0; i < len && s[i]; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
+			out[k++] = (char)ch;
+		else
+			k += (size_t)sprintf(out + k, "\\x%02x", ch);
+	}
+	out[k++] = '"';
+	if (cut)
+		k += (size_t)sprintf(out + k, "...");
+	out[k] = '\0';
+	return out;
+}
+
+static char *fcntl_cmd(TALLOC_CTX *mem_ctx, uint64_t cmd)
+{
+	static const struct flagname cmds[] = {
+		{ F_DUPFD, "F_DUPFD" }, { F_GETFD, "F_GETFD" }, { F_SETFD, "F_SETFD" },
+		{ F_GETFL, "F_GETFL" }, { F_SETFL, "F_SETFL" }, { F_GETLK, "F_GETLK" },
+		{ F_SETLK, "F_SETLK" }, { F_SETLKW, "F_SETLKW" }, { F_SETOWN, "F_SETOWN" },
+		{ F_GETOWN, "F_GETOWN" }, { F_SETSIG, "F_SETSIG" }, { F_GETSIG, "F_GETSIG" },
+		{ F_OFD_GETLK, "F_OFD_GETLK" }, { F_OFD_SETLK, "F_OFD_SETLK" },
+		{ F_OFD_SETLKW, "F_OFD_SETLKW" }, { F_SETLEASE, "F_SETLEASE" },
+		{ F_GETLEASE, "F_GETLEASE" }, { F_NOTIFY, "F_NOTIFY" },
+		{ F_DUPFD_CLOEXEC, "F_DUPFD_CLOEXEC" }, { F_SETPIPE_SZ, "F_SETPIPE_SZ" },
+		{ F_GETPIPE_SZ, "F_GETPIPE_SZ" }, { F_ADD_SEALS, "F_ADD_SEALS" },
+		{ F_GET_SEALS, "F_GET_SEALS" },
+	};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (cmds[i].value == (uint32_t)cmd)
+			return talloc_strdup(mem_ctx, cmds[i].name);
+	return talloc_asprintf(mem_ctx, "%u", (unsigned)cmd);
+}
+
+static char *fcntl_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b)
+{
+	static const char *const types[] = { "F_RDLCK", "F_WRLCK", "F_UNLCK" };
+	static const char *const whences[] = { "SEEK_SET", "SEEK_CUR", "SEEK_END" };
+	unsigned cmd = (unsigned)b->e.args[1];
+	uint64_t arg = b->e.args[2];
+
+	if (cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == F_OFD_GETLK ||
+	    cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW) {
+		unsigned type = (unsigned)(b->e.extra[0] & 0xffff), wh = (unsigned)(b->e.extra[0] >> 16);
+		if (b->e.flags & EVF_EXTRA_BAD)
+			return talloc_asprintf(mem_ctx, "%#" PRIx64, arg);
+		return talloc_asprintf(mem_ctx, "{l_type=%s, l_whence=%s, l_start=%" PRId64
+				       ", l_len=%" PRId64 "}", type < 3 ? types[type] : "?",
+				       wh < 3 ? whences[wh] : "?", (int64_t)b->e.extra[1],
+				       (int64_t)b->e.extra[2]);
+	}
+	if (cmd == F_SETFD)
+		return talloc_strdup(mem_ctx, arg == FD_CLOEXEC ? "FD_CLOEXEC" : "0");
+	if (cmd == F_SETFL)
+		return open_flags(mem_ctx, arg);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		return talloc_asprintf(mem_ctx, "%d", (int)arg);
+	if (cmd == F_GETFD || cmd == F_GETFL)
+		return NULL;	/* strace prints no third argument */
+	return talloc_asprintf(mem_ctx, "%#" PRIx64, arg);
+}
+
+/* The next string of the call (in the order of its arguments). */
+static char *string_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, int i, int *k)
+{
+	int n = (*k)++;
+	uint64_t p = b->e.args[i];
+
+	if (n > 1 || !p)
+		return talloc_strdup(mem_ctx, "NULL");
+	if (b->e.flags & (n ? EVF_BAD1 : EVF_BAD0) || !b->str[n])
+		return talloc_asprintf(mem_ctx, "%#" PRIx64, p);
+	return quoted(mem_ctx, b->str[n], b->e.len[n], b->e.flags & (n ? EVF_CUT1 : EVF_CUT0));
+}
+
+static char *one_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, const char *call, char f,
+		     int i, int *k)
+{
+	static const char *const whence[] = { "SEEK_SET", "SEEK_CUR", "SEEK_END", "SEEK_DATA", "SEEK_HOLE" };
+	uint64_t v = b->e.args[i];
+
+	switch (f) {
+	case 'd': return talloc_asprintf(mem_ctx, "%d", (int)v);
+	case 'D': return (int)v == AT_FDCWD ? talloc_strdup(mem_ctx, "AT_FDCWD")
+					    : talloc_asprintf(mem_ctx, "%d", (int)v);
+	case 's': return string_arg(mem_ctx, b, i, k);
+	case 'o': return open_flags(mem_ctx, v);
+	case 'm': case 'M': return talloc_asprintf(mem_ctx, "%#" PRIo64, v & 07777);
+	case 'R': return flags_text(mem_ctx, v, (const struct flagname[]){ { 1, "RENAME_NOREPLACE" },
+					{ 2, "RENAME_EXCHANGE" }, { 4, "RENAME_WHITEOUT" } }, 3, NULL);
+	case 'a': return at_flags(mem_ctx, v, call);
+	case 'u': return talloc_asprintf(mem_ctx, "%" PRIu64, v);
+	case 'i': return talloc_asprintf(mem_ctx, "%" PRId64, (int64_t)v);
+	case 'n': return talloc_asprintf(mem_ctx, "%d", (int)v);
+	case 'x': return v ? talloc_asprintf(mem_ctx, "%#" PRIx64, v) : talloc_strdup(mem_ctx, "NULL");
+	case 'w': return v < 5 ? talloc_strdup(mem_ctx, whence[v]) : talloc_asprintf(mem_ctx, "%" PRIu64, v);
+	case 'v': return talloc_asprintf(mem_ctx, "[{iov_base=%#" PRIx64 ", iov_len=%" PRIu64 "}]", v,
+					 (uint64_t)b->e.extra[0]);
+	case 'l': return v ? talloc_asprintf(mem_ctx, "[%" PRId64 "]", (int64_t)b->e.extra[i & 3])
+			   : talloc_strdup(mem_ctx, "NULL");
+	case 'f': return fcntl_cmd(mem_ctx, v);
+	case 'F': return fcntl_arg(mem_ctx, b);
+	case 'h': return talloc_asprintf(mem_ctx, "{flags=%s, mode=%#" PRIo64 ", resolve=%#" PRIx64 "}",
+					 open_flags(mem_ctx, b->e.extra[0]), (uint64_t)b->e.extra[1] & 07777,
+					 (uint64_t)b->e.extra[2]);
+	case 'k': return flags_text(mem_ctx, v, (const struct flagname[]){ { 2, "CLOSE_RANGE_UNSHARE" },
+					{ 4, "CLOSE_RANGE_CLOEXEC" } }, 2, NULL);
+	case 'c': return talloc_asprintf(mem_ctx, "flags=%s", clone_flags(mem_ctx, v));
+	case 'C': return talloc_asprintf(mem_ctx, "{flags=%s}", clone_flags(mem_ctx, b->e.extra[0]));
+	default: return talloc_strdup(mem_ctx, "?");
+	}
+}
+
+/* errno's name as strace prints it, the kernel's restart codes too. */
+static void errno_name(char *buf, size_t n, int e)
+{
+	static const char *const restart[] = { "ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND",
+					       "ENOIOCTLCMD", "ERESTART_RESTARTBLOCK" };
+	const char *name = e >= 512 && e <= 516 ? restart[e - 512] : strerrorname_np(e);
+
+	if (name)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "E%d", e);
+}
+
+static void set_result(const struct bpf_call *b, struct sc_call *c)
+{
+	c->has_result = true;
+	c->ret_unknown = false;
+	c->err[0] = '\0';
+	c->ret = b->ret;
+	if (b->ret < 0 && b->ret >= -4095) {
+		errno_name(c->err, sizeof(c->err), (int)-b->ret);
+		c->ret = -1;
+	}
+}
+
+int bpf_call_format(TALLOC_CTX *mem_ctx, const struct bpf_call *b, struct sc_call *c)
+{
+	const struct callfmt *f = by_nr(b->e.nr);
+
+	memset(c, 0, sizeof(*c));
+	if (!f)
+		return -1;
+	c->kind = SC_CALL;
+	c->tid = (int)b->e.tid;
+	c->start_us = (int64_t)(b->e.ts / 1000);
+	c->dur_us = b->end_ns ? (int64_t)(b->end_ns / 1000) - c->start_us : -1;
+	snprintf(c->name, sizeof(c->name), "%s", f->name);
+	c->raw = talloc_strdup(mem_ctx, "");
+	uint64_t oflags = 0;
+	int k = 0;
+	for (int i = 0; f->fmt[i] && i < 6 && c->raw; i++) {
+		char l = f->fmt[i];
+		if (l == '-' || (l == 'M' && !(oflags & (O_CREAT | __O_TMPFILE))))
+			continue;
+		if (l == 'o')
+			oflags = b->e.args[i];
+		char *a = one_arg(mem_ctx, b, f->name, l, i, &k);
+		if (!a && l == 'F')
+			continue;
+		if (!a || c->nargs >= SC_MAX_ARGS)
+			return -1;
+		c->arg[c->nargs++] = a;
+		c->raw = talloc_asprintf_append(c->raw, "%s%s", c->nargs > 1 ? ", " : "", a);
+	}
+	if (!c->raw)
+		return -1;
+	if (b->end_ns)
+		set_result(b, c);
+	return 0;
+}
