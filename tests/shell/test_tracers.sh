@@ -1,0 +1,208 @@
+# test_tracers.sh - dbench record's two tracers: the same programs
+# recorded by bpf and by strace give the same calls per type and both
+# replay with no outcome difference; bpf is the default and says so;
+# nothing is lost silently (a ring buffer too small for a call: the
+# summary, the `# lost:` line, --check-loadfile, --strict-capture); -p
+# records a running process without stopping it, and its recording
+# replays at N=4; the options' errors.  Skipped, saying why, where the
+# bpf tracer cannot run.
+. "$TOP/tests/shell/lib.sh"
+
+why=$("$DBENCH" record --tracer=bpf -o /dev/null -- true 2>&1) ||
+	{ echo "ok 1 # skip the bpf tracer cannot run here: ${why#dbench: }"; exit 0; }
+strace -f -qq -o /dev/null true 2>/dev/null && have_strace=true || have_strace=false
+TWO=$UNIT_DIR/twothreads
+
+# types FILE: the rows of a recording by call, "call count" a line.
+types() {
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { c[$4]++ } END { for (t in c) print t, c[t] }' "$1" | sort
+}
+
+# agree A B: every type's count within 1 % (a type of fewer than 100 calls
+# within one call: a program's own nondeterminism, git's retried lock).
+agree() {
+	join -a1 -a2 -e0 -o 0,1.2,2.2 "$1" "$2" |
+		awk '{ d = $2 - $3; if (d < 0) d = -d; m = $2 > $3 ? $2 : $3
+		       if (d > 1 && d > m / 100) { print $1 " " $2 " against " $3; bad = 1 } }
+		     END { exit bad }'
+}
+
+# replayed FILE N: one pass at N clients, every outcome as recorded.
+replayed() {
+	rm -rf "$T/replay" && mkdir -p "$T/replay"
+	_out=$("$DBENCH" -c "$1" --run-once --strict -q -D "$T/replay" "$2" 2>&1) ||
+		fail "$1 at N=$2: exit status $?: $(printf '%s\n' "$_out" | grep -E 'FAILED|rror' | head -3)"
+}
+
+mkdir -p "$T/src/sub"
+for i in 1 2 3 4 5 6; do head -c $((i * 5000)) /dev/urandom >"$T/src/f$i"; done
+echo note >"$T/src/sub/note"
+(cd "$T" && tar cf src.tar src)
+
+begin "both tracers: the same calls per type (tar x, cp -a, two threads, sqlite), both replay"
+if $have_strace; then
+	for p in tarx cpa two db; do
+		for t in bpf strace; do
+			rm -rf "$T/run" && mkdir -p "$T/run"
+			case $p in
+			tarx) set -- tar xf "$T/src.tar" ;;
+			cpa) cp -a "$T/src" "$T/run/src" && set -- cp -a src dst ;;
+			two) set -- "$TWO" shared 200 ;;
+			db) command -v sqlite3 >/dev/null || continue
+			    set -- sqlite3 t.db 'create table t(a); insert into t values (1); select * from t;' ;;
+			esac
+			(cd "$T/run" && "$DBENCH" record --tracer=$t -o "$T/$p.$t.load" -- "$@" \
+				>/dev/null 2>"$T/$p.$t.err") || fail "$p under $t: exit status $?"
+			types "$T/$p.$t.load" >"$T/$p.$t.types"
+			replayed "$T/$p.$t.load" 1
+		done
+		[ -f "$T/$p.bpf.types" ] || continue
+		[ -s "$T/$p.bpf.types" ] || fail "$p: the bpf recording has no call"
+		diff=$(agree "$T/$p.bpf.types" "$T/$p.strace.types") || fail "$p: bpf and strace differ: $diff"
+	done
+else
+	echo "# strace cannot trace here: the bpf recordings alone"
+fi
+end
+
+begin "bpf is the default where it can run: the summary and the loadfile say which tracer"
+mkdir -p "$T/d" && echo x >"$T/d/in"
+out=$(cd "$T/d" && "$DBENCH" record -o "$T/default.load" -- cat in 2>&1 >/dev/null)
+expect_status $? 0
+expect_match "$out" '^  tracer    bpf$'
+expect_match "$(cat "$T/default.load")" '^# tracer: bpf$'
+expect_match "$(cat "$T/default.load")" '^1 [0-9.]+ [0-9.]+ openat "in" O_RDONLY 0 3$'
+expect_no_match "$(cat "$T/default.load")" '^# lost:'
+if $have_strace; then
+	out=$(cd "$T/d" && "$DBENCH" record --tracer=strace -o "$T/st.load" -- cat in 2>&1 >/dev/null)
+	expect_match "$out" '^  tracer    strace$'
+fi
+end
+
+# A rename of two paths of 2,400 bytes each: one event of about 5 kB,
+# which a ring buffer of one page can never hold.  (The paths come from
+# the environment, for the command line is a line of the loadfile, and
+# the root is their directory, where the row names them "a" and "b".)
+long="$T/l"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do long="$long/$(printf 'd%.0s' $(seq 200))"; done
+mkdir -p "$long"
+touch "$long/a"
+export L="$long"
+
+begin "a ring buffer too small loses calls, and says so: summary, # lost:, --check-loadfile"
+out=$(cd "$long" && "$DBENCH" record --ring-buffer=4K -o "$T/lost.load" -- sh -c 'mv "$L/a" "$L/b"' 2>&1)
+expect_status $? 0
+expect_match "$out" '^  LOST      [0-9]+ events dropped \(the ring buffer was full: [1-9][0-9]* calls lost whole'
+expect_match "$(cat "$T/lost.load")" '^# lost: [0-9]+ events dropped'
+expect_no_match "$(cat "$T/lost.load")" ' renameat2? '
+# (its one call beneath the root was lost: --check-loadfile is shown the
+# line in a recording that kept a call)
+{ grep '^# lost:' "$T/lost.load"; printf '1 0.0 0.0 mkdir "x" 0755 0\n'; } >"$T/lost2.load"
+sed -i '1i syscalls 1' "$T/lost2.load"
+out=$("$DBENCH" --check-loadfile -c "$T/lost2.load" 2>&1)
+expect_match "$out" '^lost [0-9]+ events dropped \(the ring buffer was full'
+# the same with room for it: nothing lost, the rename recorded
+mv "$long/b" "$long/a"
+out=$(cd "$long" && "$DBENCH" record -o "$T/whole.load" -- sh -c 'mv "$L/a" "$L/b"' 2>&1)
+expect_no_match "$out" 'LOST'
+expect_match "$(cat "$T/whole.load")" ' renameat2? "'
+expect_no_match "$("$DBENCH" --check-loadfile -c "$T/whole.load")" '^lost'
+end
+
+begin "--strict-capture: a loss fails the record (exit 1), the loadfile still written"
+mv "$long/b" "$long/a"
+out=$(cd "$long" && "$DBENCH" record --strict-capture --ring-buffer=4K -o "$T/strict.load" -- \
+	sh -c 'mv "$L/a" "$L/b"' 2>&1)
+expect_status $? 1
+expect_match "$out" '^dbench: --strict-capture: the recording is not whole \([0-9]+ events dropped'
+[ -s "$T/strict.load" ] || fail "no loadfile written"
+mv "$long/b" "$long/a"
+(cd "$long" && "$DBENCH" record --strict-capture -o "$T/strict2.load" -- sh -c 'mv "$L/a" "$L/b"' \
+	>/dev/null 2>&1) || fail "nothing lost, yet exit status $?"
+end
+
+# A process already running: it appends to a log it opened before the
+# recording (fd 3), reads an input it has read a little of (fd 4, its
+# offset past 0), and writes and renames a file every 10 ms.
+mkdir -p "$T/svc"
+seq 10000 >"$T/svc/input"
+cat >"$T/loop.sh" <<'EOF'
+exec 3>>log 4<input
+read first <&4
+while :; do
+	read line <&4
+	echo "$line" >&3
+	echo "$line" >cur.tmp
+	mv cur.tmp cur
+	sleep 0.01
+done
+EOF
+(cd "$T/svc" && exec sh "$T/loop.sh") &
+svc=$!
+wait_for_line "$T/svc/log" '^2$' 10 || fail "the loop did not start"
+
+begin "-p: a running process recorded without stopping it; its held descriptors open first"
+out=$("$DBENCH" record -p "$svc" --duration=2 --root "$T/svc" -o "$T/svc.load" 2>&1)
+expect_status $? 0
+expect_match "$out" "^dbench: recorded: attached to $svc \\(sh\\)$"
+expect_match "$out" '^  tracer    bpf$'
+load=$(cat "$T/svc.load")
+expect_match "$load" '^1 [0-9.]+ [0-9.]+ fork 2$'
+expect_match "$load" '^2 [0-9.]+ [0-9.]+ openat "log" O_WRONLY\|O_APPEND[|A-Z_]* 0 3$'
+expect_match "$load" '^2 [0-9.]+ [0-9.]+ openat "input" O_RDONLY[|A-Z_]* 0 4$'
+expect_match "$load" '^2 [0-9.]+ [0-9.]+ lseek 4 [1-9][0-9]* SEEK_SET [1-9][0-9]*$'
+expect_match "$load" ' renameat2? "cur.tmp" "cur"'
+expect_match "$load" ' write 1 [0-9]+ [0-9]+$'
+kill -0 "$svc" 2>/dev/null || fail "the process is gone"
+state=$(awk '/^State:/ { print $2 }' "/proc/$svc/status")
+[ "$state" != T ] && [ "$state" != t ] || fail "the process is left stopped ($state)"
+n1=$(wc -l <"$T/svc/log")
+sleep 0.5
+n2=$(wc -l <"$T/svc/log")
+[ "$n2" -gt "$n1" ] || fail "the process does not go on after the recording ($n1, $n2 lines)"
+end
+
+begin "-p: the recording compiles and replays at N=4 with no outcome difference"
+out=$("$DBENCH" --check-loadfile -c "$T/svc.load" 2>&1) || fail "--check-loadfile: $out"
+replayed "$T/svc.load" 4
+end
+
+begin "-p until SIGINT: the recording ends there, written, exit 0"
+"$DBENCH" record -p "$svc" --root "$T/svc" -o "$T/int.load" 2>"$T/int.err" &
+rec=$!
+sleep 1
+kill -INT "$rec"
+wait "$rec"
+expect_status $? 0
+expect_match "$(cat "$T/int.err")" "attached to $svc \\(sh\\), until Interrupt"
+expect_match "$(cat "$T/int.load")" ' renameat2? "cur.tmp" "cur"'
+end
+kill "$svc"
+wait "$svc" 2>/dev/null
+
+begin "the options' errors: exit 2 before anything is traced, saying what"
+out=$("$DBENCH" record -p 1 -o "$T/e.load" -- true 2>&1)
+expect_status $? 2
+expect_match "$out" 'either -p PID or -- COMMAND, not both'
+out=$("$DBENCH" record -p 2147483647 -o "$T/e.load" 2>&1)
+expect_status $? 2
+expect_match "$out" '^dbench: -p 2147483647: no such process$'
+out=$("$DBENCH" record -p x1 -o "$T/e.load" 2>&1)
+expect_status $? 2
+expect_match "$out" "-p 'x1': not a list of process ids"
+out=$("$DBENCH" record --tracer=strace -p $$ -o "$T/e.load" 2>&1)
+expect_status $? 2
+expect_match "$out" 'the strace tracer cannot attach to running processes'
+out=$("$DBENCH" record --duration=3 -o "$T/e.load" -- true 2>&1)
+expect_status $? 2
+expect_match "$out" '^dbench: --duration: only with -p$'
+out=$("$DBENCH" record --tracer=dtrace -o "$T/e.load" -- true 2>&1)
+expect_status $? 2
+expect_match "$out" "^dbench: --tracer 'dtrace': bpf or strace$"
+out=$("$DBENCH" record --ring-buffer=lots -o "$T/e.load" -- true 2>&1)
+expect_status $? 2
+expect_match "$out" "^dbench: --ring-buffer 'lots': a size"
+[ ! -e "$T/e.load" ] || fail "a loadfile was written"
+end
+
+finish
