@@ -32,6 +32,8 @@ struct ofd {
 	bool append;		/* O_APPEND */
 	uint64_t pos;		/* the offset read and write start at */
 	int refs;		/* descriptors pointing here */
+	void *note;		/* the caller's on the file (convert: what the
+				 * inference knows of it), NULL until set */
 };
 
 struct fdmodel;

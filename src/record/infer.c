@@ -1,8 +1,10 @@
 /*
  * infer.c - a trace's initial state inferred from its calls (infer.h).
  *
- * Owns what it knows of each path; knows nothing of descriptors or of
- * the writer.
+ * Owns what it knows of each name of the initial state (struct
+ * infer_file, by its name before the trace) and what each name means as
+ * the trace goes (struct iname, by its name now); knows nothing of
+ * descriptors or of the writer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +13,15 @@
 #include "record/pathmap.h"
 
 enum state {
-	S_EXISTED = 1,	/* there before the trace */
+	S_UNKNOWN,
+	S_EXISTED,	/* there before the trace */
 	S_MAYBE,	/* opened with O_CREAT: there before, or made then */
-	S_CREATED,	/* made by the trace */
-	S_ABSENT,	/* not there before (ENOENT first) */
+	S_ABSENT,	/* not there before (ENOENT first, or made by an exclusive call) */
 };
 
-struct ipath {
+/* A name of the initial state. */
+struct infer_file {
+	char *path;		/* its name before the trace (the map's key) */
 	enum state state;
 	enum rec_init_type type;
 	bool type_known;
@@ -29,8 +33,17 @@ struct ipath {
 	char *target;		/* a symbolic link's, from readlink */
 };
 
+/* What a name means now. */
+struct iname {
+	struct infer_file *origin;	/* the name it had before the trace; NULL:
+					 * the trace made it */
+	bool gone;			/* removed, or renamed away: nothing there */
+	bool parent;			/* a name beneath it is known */
+};
+
 struct infer {
-	struct pathmap *paths;
+	struct pathmap *files;	/* name before the trace -> struct infer_file */
+	struct pathmap *names;	/* name now -> struct iname */
 	bool ok;
 };
 
@@ -38,7 +51,7 @@ struct infer *infer_new(TALLOC_CTX *mem_ctx)
 {
 	struct infer *inf = talloc_zero(mem_ctx, struct infer);
 
-	if (inf && !(inf->paths = pathmap_new(inf))) {
+	if (inf && (!(inf->files = pathmap_new(inf)) || !(inf->names = pathmap_new(inf)))) {
 		talloc_free(inf);
 		return NULL;
 	}
@@ -47,77 +60,218 @@ struct infer *infer_new(TALLOC_CTX *mem_ctx)
 	return inf;
 }
 
-static struct ipath *get(struct infer *inf, const char *rel)
+static struct infer_file *file_of(struct infer *inf, const char *rel)
 {
-	struct ipath *p = pathmap_get(inf->paths, rel);
+	struct infer_file *p = pathmap_get(inf->files, rel);
 
-	if (!p && (p = talloc_zero(inf->paths, struct ipath)) && !pathmap_put(inf->paths, rel, p))
+	if (!p && (p = talloc_zero(inf->files, struct infer_file)) &&
+	    (!(p->path = talloc_strdup(p, rel)) || !pathmap_put(inf->files, rel, p)))
 		p = NULL;
 	if (!p)
 		inf->ok = false;
 	return p;
 }
 
-static void set_type(struct ipath *p, enum rec_init_type t)
+/* The directory of rel ("" for a name at the top), on mem_ctx. */
+static char *dir_of(TALLOC_CTX *mem_ctx, const char *rel)
 {
-	if (!p->type_known) {
+	const char *s = strrchr(rel, '/');
+
+	return talloc_strndup(mem_ctx, rel, s ? (size_t)(s - rel) : 0);
+}
+
+/* What rel means now: on its first sight, the name its directory had
+ * before the trace with rel's leaf, or nothing beneath a directory the
+ * trace made or removed.  NULL when memory ran out. */
+static struct iname *name_of(struct infer *inf, const char *rel)
+{
+	struct iname *n = pathmap_get(inf->names, rel);
+
+	if (n || !inf->ok)
+		return n;
+	if (!(n = talloc_zero(inf->names, struct iname)) || !pathmap_put(inf->names, rel, n)) {
+		inf->ok = false;
+		return NULL;
+	}
+	if (!*rel) {
+		n->origin = file_of(inf, "");	/* the root */
+		return n;
+	}
+	char *dir = dir_of(NULL, rel);
+	struct iname *d = dir ? name_of(inf, dir) : NULL;
+	if (d && d->origin && !d->gone) {
+		const char *leaf = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+		char *was = *d->origin->path ? talloc_asprintf(dir, "%s/%s", d->origin->path, leaf)
+					     : talloc_strdup(dir, leaf);
+		n->origin = was ? file_of(inf, was) : NULL;
+	}
+	if (d)
+		d->parent = true;
+	inf->ok = inf->ok && dir && d;
+	talloc_free(dir);
+	return n;
+}
+
+static void set_type(struct infer_file *p, enum rec_init_type t)
+{
+	if (p && !p->type_known) {
 		p->type = t;
 		p->type_known = true;
 	}
 }
 
-/* rel was there before the trace (if nothing said otherwise yet), and so
- * was every directory above it. */
-static struct ipath *existed(struct infer *inf, const char *rel)
+/* p was there before the trace, and so was every directory above it. */
+static void existed(struct infer *inf, struct infer_file *p)
 {
-	struct ipath *p = get(inf, rel);
-
-	if (!p)
-		return NULL;
-	if (!p->state || p->state == S_MAYBE)
+	if (p->state == S_UNKNOWN || p->state == S_MAYBE)
 		p->state = S_EXISTED;
-	char *dir = talloc_strdup(NULL, rel);
+	char *dir = talloc_strdup(NULL, p->path);
 	for (char *s; dir && (s = strrchr(dir, '/')) != NULL;) {
 		*s = '\0';
-		struct ipath *d = get(inf, dir);
+		struct infer_file *d = file_of(inf, dir);
 		if (!d)
 			break;
+		if (d->state == S_EXISTED || d->state == S_ABSENT)
+			break;	/* found not there first: something unseen made it */
 		set_type(d, REC_DIR);
-		if (d->state && d->state != S_MAYBE)
-			break;
 		d->state = S_EXISTED;
 	}
 	talloc_free(dir);
-	return p;
 }
 
-/* rel was made by the trace: its parent was there (or made before it). */
-static void created(struct infer *inf, const char *rel, enum rec_init_type t)
+/* A call found name n there now: the name it had before the trace was
+ * there then, unless the trace may have made it (an open with O_CREAT);
+ * a name thought gone was made by something the trace does not show. */
+static void exists(struct infer *inf, struct iname *n)
 {
-	struct ipath *p = get(inf, rel);
-
-	if (!p)
+	if (!n)
 		return;
-	if (!p->state || p->state == S_ABSENT || p->state == S_MAYBE)
-		p->state = S_CREATED;
-	set_type(p, t);
-	const char *s = strrchr(rel, '/');
-	if (s) {
-		char *dir = talloc_strndup(NULL, rel, (size_t)(s - rel));
-		if (dir) {
-			struct ipath *d = get(inf, dir);
-			if (d && !d->state)
-				existed(inf, dir);
-			if (d)
-				set_type(d, REC_DIR);
-		}
-		talloc_free(dir);
+	if (n->gone) {
+		n->gone = false;
+		n->origin = NULL;
+	} else if (n->origin && n->origin->state == S_UNKNOWN) {
+		existed(inf, n->origin);
 	}
 }
 
+/* The directory above rel is there now (a name was made or moved in it). */
+static void dir_exists(struct infer *inf, const char *rel)
+{
+	char *dir = dir_of(NULL, rel);
+	struct iname *d = dir ? name_of(inf, dir) : NULL;
+
+	exists(inf, d);
+	if (d && d->origin && !d->gone)
+		set_type(d->origin, REC_DIR);
+	talloc_free(dir);
+}
+
+/* A call found no name n (ENOENT). */
+static void absent(struct iname *n)
+{
+	if (n && !n->gone && n->origin && n->origin->state == S_UNKNOWN)
+		n->origin->state = S_ABSENT;
+}
+
+/* The trace made name rel; `fresh` when the call needed it absent (mkdir,
+ * O_EXCL, symlink, link), so that it was not there before either. */
+static void made(struct infer *inf, const char *rel, bool fresh)
+{
+	struct iname *n = name_of(inf, rel);
+
+	dir_exists(inf, rel);
+	if (!n)
+		return;
+	if (fresh)
+		absent(n);
+	n->origin = NULL;
+	n->gone = false;
+}
+
+/* The file of the initial state name n stands for now, or NULL. */
+static struct infer_file *now(struct iname *n)
+{
+	return n && !n->gone ? n->origin : NULL;
+}
+
+/* ---- renames ---- */
+
+/* Names beneath `from` (`from/...`) and what each meant, before a rename
+ * moves them. */
+struct moved {
+	char **rest;		/* what follows from/ */
+	struct iname *was;	/* copies */
+	size_t n;
+};
+
+static bool collect(struct infer *inf, const char *from, struct moved *m, TALLOC_CTX *mem_ctx)
+{
+	size_t len = strlen(from), count = pathmap_count(inf->names);
+
+	m->n = 0;
+	m->rest = talloc_array(mem_ctx, char *, count ? count : 1);
+	m->was = talloc_array(mem_ctx, struct iname, count ? count : 1);
+	if (!m->rest || !m->was)
+		return false;
+	for (size_t i = 0; i < count; i++) {
+		void *v;
+		const char *k = pathmap_key(inf->names, i, &v);
+		if (strncmp(k, from, len) != 0 || k[len] != '/' || ((struct iname *)v)->gone)
+			continue;
+		m->rest[m->n] = talloc_strdup(m->rest, k + len + 1);
+		m->was[m->n++] = *(struct iname *)v;
+		((struct iname *)v)->gone = true;
+	}
+	return true;
+}
+
+/* The names collected, beneath `to` now. */
+static bool place_moved(struct infer *inf, const char *to, const struct moved *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		char *k = talloc_asprintf(inf->names, "%s/%s", to, m->rest[i]);
+		struct iname *n = k ? talloc(inf->names, struct iname) : NULL;
+		if (!n || !pathmap_put(inf->names, k, n))
+			return false;
+		*n = m->was[i];
+		talloc_free(k);
+	}
+	return true;
+}
+
+/* rename(from, to): to means what from meant, beneath it too; from is
+ * gone (or, exchanged, means what to meant). */
+static void renamed(struct infer *inf, const char *from, const char *to, bool exchange)
+{
+	struct iname *a = name_of(inf, from), *b = name_of(inf, to);
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	struct moved ma = { 0 }, mb = { 0 };
+
+	if (!a || !b || !tmp) {
+		inf->ok = false;
+		talloc_free(tmp);
+		return;
+	}
+	exists(inf, a);
+	dir_exists(inf, to);
+	if (exchange)
+		exists(inf, b);
+	struct iname was_a = *a, was_b = *b;
+	*b = was_a;
+	*a = exchange ? was_b : (struct iname){ .origin = was_a.origin, .gone = true };
+	if ((was_a.parent || was_b.parent) &&
+	    (!collect(inf, from, &ma, tmp) || !collect(inf, to, &mb, tmp) ||
+	     !place_moved(inf, to, &ma) || (exchange && !place_moved(inf, from, &mb))))
+		inf->ok = false;
+	talloc_free(tmp);
+}
+
+/* ---- what calls say ---- */
+
 /* What stat printed: {st_mode=S_IFREG|0644, st_size=5000, ...} (or the
- * statx fields). */
-static void from_stat(struct ipath *p, const char *text)
+ * statx fields), of the file p stands for.  A file the trace may have
+ * made (O_CREAT) that stat finds bytes in before any write existed. */
+static void from_stat(struct infer *inf, struct infer_file *p, const char *text)
 {
 	const char *m = strstr(text, "st_mode=");
 	const char *sz = strstr(text, "st_size=");
@@ -126,7 +280,7 @@ static void from_stat(struct ipath *p, const char *text)
 		m = strstr(text, "stx_mode=");
 		sz = strstr(text, "stx_size=");
 	}
-	if (!m || p->changed)
+	if (!p || !m || p->changed)
 		return;
 	m = strchr(m, '=') + 1;
 	if (strncmp(m, "S_IFDIR", 7) == 0)
@@ -143,7 +297,17 @@ static void from_stat(struct ipath *p, const char *text)
 	if (sz && p->type == REC_FILE) {
 		p->size = strtoull(strchr(sz, '=') + 1, NULL, 10);
 		p->size_exact = true;
+		if (p->state == S_MAYBE && p->size > 0)
+			existed(inf, p);
 	}
+}
+
+/* Every structure argument of c, as stat printed it. */
+static void stats_of(struct infer *inf, struct infer_file *p, const struct sc_call *c)
+{
+	for (int i = 1; p && i < c->nargs; i++)
+		if (c->arg[i][0] == '{')
+			from_stat(inf, p, c->arg[i]);
 }
 
 static bool named(const char *name, const char *const *list)
@@ -154,17 +318,18 @@ static bool named(const char *name, const char *const *list)
 	return false;
 }
 
-/* The calls whose success says their (first) path was there. */
+/* The calls whose success says their (first) path is there. */
 static const char *const needs_path[] = {
 	"stat", "lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink",
 	"readlinkat", "chmod", "fchmodat", "chown", "lchown", "fchownat", "truncate", "utimensat",
 	"getxattr", "lgetxattr", "setxattr", "lsetxattr", "listxattr", "llistxattr", "removexattr",
-	"lremovexattr", "statfs", "chdir", "unlink", "unlinkat", "rmdir", "rename", "renameat",
-	"renameat2", "link", "linkat", NULL
+	"lremovexattr", "statfs", "chdir", NULL
 };
-static const char *const creates[] = { "mkdir", "mkdirat", "symlink", "symlinkat", "link", "linkat", NULL };
+static const char *const removes[] = { "unlink", "unlinkat", "rmdir", NULL };
+static const char *const renames[] = { "rename", "renameat", "renameat2", NULL };
+static const char *const makes[] = { "mkdir", "mkdirat", "symlink", "symlinkat", "link", "linkat", NULL };
 static const char *const changes[] = {
-	"write", "pwrite64", "writev", "pwritev", "pwritev2", "ftruncate", "truncate", "fallocate", NULL
+	"write", "pwrite64", "writev", "pwritev", "pwritev2", "ftruncate", "fallocate", NULL
 };
 static const char *const reads[] = { "read", "pread64", "readv", "preadv", "preadv2", NULL };
 
@@ -173,56 +338,59 @@ static const char *open_flags(const struct sc_call *c)
 {
 	if (strcmp(c->name, "open") == 0)
 		return c->nargs > 1 ? c->arg[1] : "";
-	if (strcmp(c->name, "openat") == 0)
+	if (strcmp(c->name, "openat") == 0 || strcmp(c->name, "openat2") == 0)
 		return c->nargs > 2 ? c->arg[2] : "";
 	return "O_CREAT|O_TRUNC";	/* creat */
 }
 
-static void on_open(struct infer *inf, const struct sc_call *c, const char *rel)
+/* An open that succeeded with O_CREAT but not O_EXCL: the file may have
+ * been there, or made then. */
+static struct infer_file *open_creating(struct infer *inf, const char *rel, struct iname *n)
 {
-	const char *f = open_flags(c);
-	bool creat = strstr(f, "O_CREAT") != NULL, excl = strstr(f, "O_EXCL") != NULL;
-	struct ipath *p = get(inf, rel);
+	struct infer_file *p = now(n);
 
-	if (!p)
-		return;
-	if (c->ret < 0) {
-		if (strcmp(c->err, "ENOENT") == 0 && !p->state)
-			p->state = S_ABSENT;
-		else if (strcmp(c->err, "EEXIST") == 0)
-			existed(inf, rel);
-		return;
-	}
-	if (strstr(f, "O_DIRECTORY"))
-		set_type(p, REC_DIR);
-	if (!creat)
-		existed(inf, rel);
-	else if (excl)
-		created(inf, rel, REC_FILE);
-	else if (!p->state || p->state == S_ABSENT)
-		p->state = p->state == S_ABSENT ? S_CREATED : S_MAYBE;
-	if (creat) {
-		set_type(p, REC_FILE);
-		const char *s = strrchr(rel, '/');
-		if (s) {
-			char *dir = talloc_strndup(NULL, rel, (size_t)(s - rel));
-			if (dir && !pathmap_get(inf->paths, dir))
-				existed(inf, dir);
-			talloc_free(dir);
-		}
-	}
-	if (strstr(f, "O_TRUNC"))
-		p->changed = true;
+	dir_exists(inf, rel);
+	if (p && p->state == S_UNKNOWN)
+		p->state = S_MAYBE;
+	else if (!p || p->state == S_ABSENT)
+		made(inf, rel, false);
+	return now(n);
 }
 
-static void on_read(struct infer *inf, const char *rel, int64_t got, uint64_t extent, uint64_t asked)
+static void on_open(struct infer *inf, struct infer_row *r)
 {
-	struct ipath *p = get(inf, rel);
+	const struct sc_call *c = r->c;
+	const char *f = open_flags(c);
+	bool creat = strstr(f, "O_CREAT") != NULL, excl = strstr(f, "O_EXCL") != NULL;
+	struct iname *n = name_of(inf, r->rel);
 
+	if (c->ret < 0) {
+		if (strcmp(c->err, "ENOENT") == 0)
+			absent(n);
+		else if (strcmp(c->err, "EEXIST") == 0)
+			exists(inf, n);
+		return;
+	}
+	if (!creat)
+		exists(inf, n);
+	else if (excl)
+		made(inf, r->rel, true);
+	r->opened = creat && !excl ? open_creating(inf, r->rel, n) : now(n);
+	if (strstr(f, "O_DIRECTORY"))
+		set_type(r->opened, REC_DIR);
+	else if (creat)
+		set_type(r->opened, REC_FILE);
+	if (r->opened && strstr(f, "O_TRUNC"))
+		r->opened->changed = true;
+}
+
+static void on_read(struct infer *inf, struct infer_file *p, int64_t got, uint64_t extent,
+		    uint64_t asked)
+{
 	if (!p || p->changed || got < 0)
 		return;
 	if (p->state == S_MAYBE && got > 0)
-		existed(inf, rel);
+		existed(inf, p);
 	if (p->state != S_EXISTED)
 		return;
 	set_type(p, REC_FILE);
@@ -236,77 +404,133 @@ static void on_read(struct infer *inf, const char *rel, int64_t got, uint64_t ex
 	}
 }
 
-bool infer_call(struct infer *inf, const char *call, const struct sc_call *c, const char *rel,
-		const char *rel2, uint64_t extent, uint64_t asked)
+/* A call that names a path it needs there (stat, chmod, readlink ...). */
+static void on_path(struct infer *inf, const char *n, const struct sc_call *c, const char *rel)
 {
-	const char *n = call;
+	struct iname *name = name_of(inf, rel);
+
+	if (c->ret < 0) {
+		if (strcmp(c->err, "ENOENT") == 0)
+			absent(name);
+		return;
+	}
+	exists(inf, name);
+	struct infer_file *p = now(name);
+	if (!p)
+		return;
+	if (strcmp(n, "chdir") == 0)
+		set_type(p, REC_DIR);
+	if (strcmp(n, "truncate") == 0)
+		p->changed = true;
+	stats_of(inf, p, c);
+	if ((strcmp(n, "readlink") == 0 || strcmp(n, "readlinkat") == 0) && !p->target) {
+		set_type(p, REC_SYMLINK);
+		p->target = strace_string(p, c->arg[strcmp(n, "readlink") ? 2 : 1], NULL);
+	}
+}
+
+/* unlink, rmdir; rename; mkdir, symlink, link. */
+static void on_names(struct infer *inf, const char *n, const struct sc_call *c, const char *rel,
+		     const char *rel2)
+{
 	bool ok = c->ret >= 0;
 
-	if (!rel)
-		return inf->ok;
-	if (strcmp(n, "open") == 0 || strcmp(n, "openat") == 0 || strcmp(n, "creat") == 0) {
-		on_open(inf, c, rel);
-	} else if (named(n, reads)) {
-		on_read(inf, rel, c->ret, extent, asked);
-	} else if (strcmp(n, "copy_file_range") == 0 || strcmp(n, "sendfile") == 0) {
-		on_read(inf, rel, c->ret, extent, asked);
-		struct ipath *p = rel2 ? get(inf, rel2) : NULL;
-		if (p && ok)
-			p->changed = true;
-	} else if (named(n, changes)) {
-		struct ipath *p = get(inf, rel);
-		if (p && ok)
-			p->changed = true;
-	} else if (named(n, creates)) {
-		const char *made = rel2 ? rel2 : rel;
-		if (rel2 && ok)
-			existed(inf, rel);
-		if (ok)
-			created(inf, made, strncmp(n, "mkdir", 5) == 0 ? REC_DIR
-					   : strncmp(n, "symlink", 7) == 0 ? REC_SYMLINK : REC_FILE);
-		else if (strcmp(c->err, "EEXIST") == 0 && existed(inf, made) && strncmp(n, "mkdir", 5) == 0)
-			set_type(get(inf, made), REC_DIR);
-	} else if (named(n, needs_path)) {
-		struct ipath *p = get(inf, rel);
-		if (p && !ok && strcmp(c->err, "ENOENT") == 0 && !p->state)
-			p->state = S_ABSENT;
-		if (p && ok) {
-			existed(inf, rel);
-			if (strcmp(n, "rmdir") == 0 || strcmp(n, "chdir") == 0)
-				set_type(p, REC_DIR);
-			for (int i = 1; i < c->nargs; i++)
-				if (c->arg[i][0] == '{')
-					from_stat(p, c->arg[i]);
-			if ((strcmp(n, "readlink") == 0 || strcmp(n, "readlinkat") == 0) && !p->target) {
-				set_type(p, REC_SYMLINK);
-				p->target = strace_string(p, c->arg[strcmp(n, "readlink") ? 2 : 1], NULL);
-			}
+	if (named(n, removes)) {
+		struct iname *name = name_of(inf, rel);
+		if (!ok) {
+			if (strcmp(c->err, "ENOENT") == 0)
+				absent(name);
+			return;
 		}
+		exists(inf, name);
+		bool dir = strcmp(n, "rmdir") == 0 || (c->nargs > 2 && strstr(c->arg[2], "AT_REMOVEDIR"));
+		if (dir)
+			set_type(now(name), REC_DIR);
+		if (name)
+			name->gone = true;
+	} else if (named(n, renames)) {
 		if (ok && rel2)
-			created(inf, rel2, REC_FILE);
-	} else if (ok && (strcmp(n, "fstat") == 0 || strcmp(n, "getdents64") == 0 ||
-			  strcmp(n, "getdents") == 0 || strcmp(n, "fchdir") == 0)) {
-		struct ipath *p = get(inf, rel);
-		for (int i = 1; p && strcmp(n, "fstat") == 0 && i < c->nargs; i++)
-			if (c->arg[i][0] == '{')
-				from_stat(p, c->arg[i]);
-		if (p && strcmp(n, "fstat") != 0)
-			set_type(p, REC_DIR);
+			renamed(inf, rel, rel2, strstr(c->raw ? c->raw : "", "RENAME_EXCHANGE") != NULL);
+		else if (!ok && strcmp(c->err, "ENOENT") == 0)
+			absent(name_of(inf, rel));
+	} else {
+		const char *made_name = rel2 ? rel2 : rel;	/* link's new name */
+		if (rel2 && ok)
+			exists(inf, name_of(inf, rel));
+		if (ok)
+			made(inf, made_name, true);
+		else if (strcmp(c->err, "EEXIST") == 0) {
+			struct iname *name = name_of(inf, made_name);
+			exists(inf, name);
+			if (strncmp(n, "mkdir", 5) == 0)
+				set_type(now(name), REC_DIR);
+		}
 	}
+}
+
+/* A call on a descriptor: what it opened on. */
+static void on_file(struct infer *inf, const char *n, struct infer_row *r)
+{
+	struct infer_file *p = r->file;
+
+	if (named(n, reads)) {
+		on_read(inf, p, r->c->ret, r->extent, r->asked);
+	} else if (strcmp(n, "copy_file_range") == 0 || strcmp(n, "sendfile") == 0) {
+		on_read(inf, p, r->c->ret, r->extent, r->asked);
+		if (r->file2 && r->c->ret >= 0)
+			r->file2->changed = true;
+	} else if (named(n, changes)) {
+		if (p && r->c->ret >= 0)
+			p->changed = true;
+	} else if (r->c->ret >= 0 && strcmp(n, "fstat") == 0) {
+		stats_of(inf, p, r->c);
+	} else if (r->c->ret >= 0 && (strcmp(n, "getdents64") == 0 ||
+				      strcmp(n, "getdents") == 0 || strcmp(n, "fchdir") == 0)) {
+		set_type(p, REC_DIR);
+	}
+}
+
+bool infer_call(struct infer *inf, struct infer_row *r)
+{
+	const char *n = r->call;
+
+	r->opened = NULL;
+	if (!r->rel)
+		on_file(inf, n, r);
+	else if (strcmp(n, "open") == 0 || strcmp(n, "openat") == 0 || strcmp(n, "creat") == 0)
+		on_open(inf, r);
+	else if (named(n, removes) || named(n, renames) || named(n, makes))
+		on_names(inf, n, r->c, r->rel, r->rel2);
+	else if (named(n, needs_path))
+		on_path(inf, n, r->c, r->rel);
 	return inf->ok;
+}
+
+/* ---- the state ---- */
+
+/* Whether path's parent is one of the directories kept so far (dirs),
+ * or the root. */
+static bool parent_kept(struct pathmap *dirs, const char *path)
+{
+	const char *s = strrchr(path, '/');
+	char *parent = s ? talloc_strndup(NULL, path, (size_t)(s - path)) : NULL;
+	bool kept = !s || (parent && pathmap_get(dirs, parent));
+
+	talloc_free(parent);
+	return kept;
 }
 
 bool infer_finish(struct infer *inf, struct recording *rec)
 {
-	size_t n = pathmap_count(inf->paths), k = 0;
+	size_t n = pathmap_count(inf->files), k = 0;
 	struct rec_init *v = talloc_zero_array(rec, struct rec_init, n ? n : 1);
 
 	if (!v || !inf->ok)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		void *val;
-		const char *rel = pathmap_key(inf->paths, i, &val);
-		struct ipath *p = val;
+		const char *rel = pathmap_key(inf->files, i, &val);
+		struct infer_file *p = val;
 		if (p->state != S_EXISTED || !*rel)
 			continue;
 		if (p->type == REC_SYMLINK && !p->target)
@@ -319,7 +543,19 @@ bool infer_finish(struct infer *inf, struct recording *rec)
 		e->target = p->target ? talloc_strdup(v, p->target) : NULL;
 	}
 	recording_sort_init(v, k);
+	/* an entry beneath a file, or beneath a parent left out, is left out */
+	struct pathmap *dirs = pathmap_new(NULL);
+	bool ok = dirs != NULL;
+	size_t kept = 0;
+	for (size_t i = 0; ok && i < k; i++) {
+		if (!parent_kept(dirs, v[i].path))
+			continue;
+		v[kept] = v[i];
+		ok = v[kept].type != REC_DIR || pathmap_put(dirs, v[kept].path, v);
+		kept++;
+	}
+	talloc_free(dirs);
 	rec->init = v;
-	rec->ninit = k;
-	return true;
+	rec->ninit = kept;
+	return ok;
 }

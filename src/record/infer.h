@@ -2,19 +2,31 @@
  * infer.h - the initial state of a trace made elsewhere, inferred from
  * its calls (`dbench convert` has no walk of the roots).
  *
- * A path beneath the roots whose first call shows it was there (a stat,
- * an open without O_CREAT, an unlink that succeeded, a mkdir that found
- * it: EEXIST) existed before the trace; one whose first call failed with
- * ENOENT, or that a call created, did not.  Every directory above a path
- * that existed existed too.  Types and modes come from what stat printed
- * (st_mode), else from the call (rmdir, chdir, O_DIRECTORY, getdents: a
- * directory); a file's size from what stat printed before the trace
- * changed it, else the furthest a read reached (exactly, when a read
- * came back short).  A file opened with O_CREAT that a read found bytes
- * in before any write existed too.
+ * It keeps two views of the paths beneath the roots.  One is what each
+ * name was before the trace began: there (a stat, an open without
+ * O_CREAT, an unlink that succeeded, a mkdir that found it: EEXIST),
+ * not there (its first call failed with ENOENT, or made it), or unknown.
+ * The other is what each name means as the trace goes: the name of the
+ * initial state it came from, or nothing when the trace made it (mkdir,
+ * an open with O_CREAT, symlink, link's new name) or removed it.  A
+ * rename moves a name's meaning, its children's too, so that a file
+ * first seen under the name a rename gave it is placed under the name
+ * it had before; nothing beneath a directory the trace made is of the
+ * initial state.  A file opened with O_CREAT (not O_EXCL) that a read
+ * found bytes in before any write, or stat found bytes in, existed.
  *
- * Knows nothing of strace's text beyond the call's arguments; the
- * translation calls it for every row.
+ * Every directory above a path that existed existed too, and an entry
+ * whose parent is not one of the state's directories is left out, so
+ * that the state is one the compiler takes.  Types and modes come from
+ * what stat printed (st_mode), else from the call (rmdir, chdir,
+ * O_DIRECTORY, getdents: a directory); a file's size from what stat
+ * printed before the trace changed it, else the furthest a read reached
+ * (exactly, when a read came back short).
+ *
+ * Knows nothing of strace's text beyond the call's arguments, nor of
+ * descriptors: the translation keeps, for each open file description,
+ * the struct infer_file its open returned and hands it back for the
+ * calls on the descriptor.
  */
 #ifndef RECORD_INFER_H
 #define RECORD_INFER_H
@@ -28,18 +40,25 @@
 
 struct infer;
 
+/* A file of the initial state as a descriptor opened it (opaque). */
+struct infer_file;
+
 struct infer *infer_new(TALLOC_CTX *mem_ctx);
 
-/*
- * A row: `call` as written, strace's call c (its arguments and outcome)
- * on rel (the first path, or the descriptor's file) and rel2 (the second
- * path of rename and link; the file written by copy_file_range and
- * sendfile).  For reads and copies, `extent` is where the read ended
- * (its offset plus what it read) and `asked` what it asked for.  false
- * when memory ran out.
- */
-bool infer_call(struct infer *inf, const char *call, const struct sc_call *c, const char *rel,
-		const char *rel2, uint64_t extent, uint64_t asked);
+/* One row, as the inference sees it. */
+struct infer_row {
+	const char *call;		/* the row's call, as written */
+	const struct sc_call *c;	/* strace's call: its arguments, its outcome */
+	const char *rel, *rel2;		/* the paths named (rename's and link's two) */
+	struct infer_file *file;	/* the descriptor's (the one read, for a copy) */
+	struct infer_file *file2;	/* copy_file_range's and sendfile's written one */
+	uint64_t extent;		/* a read's end: its offset plus what it read */
+	uint64_t asked;			/* what a read asked for */
+	struct infer_file *opened;	/* out: what an open opened, for its descriptor */
+};
+
+/* Take one row; false when memory ran out. */
+bool infer_call(struct infer *inf, struct infer_row *row);
 
 /* rec->init from what was inferred, parents first.  false when memory
  * ran out. */

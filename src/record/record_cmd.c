@@ -462,6 +462,11 @@ static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recor
 		say("cannot make a scratch directory for the trace: %s\n", strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
+	char real[PATH_MAX];
+	if (!recording_own(rec, realpath(job->scratch, real) ? real : job->scratch)) {
+		say("out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
 	*w = walk_roots(top, rec, job->scratch, o->with_data, (uint64_t)LOADFILE_MAX_BYTES / 4 * 3, &err);
 	if (!*w) {
 		say("%s\n", err);
@@ -651,6 +656,11 @@ static int convert_run(TALLOC_CTX *top, struct options *o, struct recording *rec
 		return EXIT_BAD_INPUT;
 	}
 	char *traced = fio ? NULL : traced_cwd(top, files, n);
+	for (size_t i = 0; i < n; i++) {	/* the trace's files, where it was made */
+		char real[PATH_MAX];
+		if (realpath(files[i], real) && !recording_own(rec, real))
+			return EXIT_RUN_FAILED;
+	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		say("cannot tell the current directory: %s\n", strerror(errno));
 		return EXIT_BAD_INPUT;

@@ -23,8 +23,9 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx)
 	rec->norow.map = pathmap_new(rec);
 	rec->outside.map = pathmap_new(rec);
 	rec->on_root.map = pathmap_new(rec);
+	rec->own = pathmap_new(rec);
 	if (!rec->touched || !rec->calls.map || !rec->norow.map || !rec->outside.map ||
-	    !rec->on_root.map) {
+	    !rec->on_root.map || !rec->own) {
 		talloc_free(rec);
 		return NULL;
 	}
@@ -47,6 +48,28 @@ struct row *recording_add(struct recording *rec)
 	r->args = (char *)"";
 	strcpy(r->result, "0");
 	return r;
+}
+
+bool recording_own(struct recording *rec, const char *abs)
+{
+	return pathmap_put(rec->own, abs, rec);
+}
+
+bool recording_is_own(const struct recording *rec, const char *abs)
+{
+	if (!pathmap_count(rec->own))
+		return false;
+	char *p = talloc_strdup(NULL, abs);
+	bool own = false;
+	while (p && !own) {	/* abs, then each directory above it */
+		own = pathmap_get(rec->own, p) != NULL;
+		char *s = strrchr(p, '/');
+		if (!s || s == p)
+			break;
+		*s = '\0';
+	}
+	talloc_free(p);
+	return own;
 }
 
 bool recording_touch(struct recording *rec, const char *rel, unsigned bits)

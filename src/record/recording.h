@@ -62,6 +62,9 @@ struct recording {
 					 * --root as given), or NULL */
 	size_t nroots;
 	const char *base;	/* the longest directory the roots share */
+	struct pathmap *own;	/* the recorder's own files (absolute: the trace's
+				 * files, the scratch directory): calls on them or
+				 * beneath them are not the program's */
 	const char *cwd0;	/* the first thread's working directory */
 	time_t when;		/* when it was made */
 
@@ -115,6 +118,14 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx);
 /* A new row at the end (its fields zeroed but for result "0"), or NULL
  * when memory ran out. */
 struct row *recording_add(struct recording *rec);
+
+/* Note an absolute path as the recorder's own (recording.own); false
+ * when memory ran out. */
+bool recording_own(struct recording *rec, const char *abs);
+
+/* Whether absolute path abs is one of the recorder's own or lies beneath
+ * one. */
+bool recording_is_own(const struct recording *rec, const char *abs);
 
 /* Mark a path (relative) with TOUCH_* bits; false when memory ran out. */
 bool recording_touch(struct recording *rec, const char *rel, unsigned bits);

@@ -280,11 +280,12 @@ static void arg_path(struct call_state *s, int dirfd, const char *text)
 	}
 	if (!abs)
 		return;
-	const char *rel = path_in_roots(s->tr->tmp, s->tr->rec, abs);
+	bool own = recording_is_own(s->tr->rec, abs);
+	const char *rel = own ? NULL : path_in_roots(s->tr->tmp, s->tr->rec, abs);
 	if (!rel) {
 		if (s->where == W_IN) {
 			s->where = W_OUTSIDE;
-			s->outside_top = top_dir(s->tr->tmp, abs);
+			s->outside_top = own ? "the trace's own files" : top_dir(s->tr->tmp, abs);
 		}
 		return;
 	}
@@ -487,33 +488,38 @@ static uint64_t read_from(const struct call_state *s, struct ofd *o, int i)
 	return o->pos;
 }
 
-/* The inference's view of a row: its paths (a descriptor's file), and
- * for a read or copy where it ended and what it asked for. */
-static bool infer_row(struct translate *tr, const struct call_state *s, const char *call)
+/* The inference's view of a row: its paths, or the file its descriptor
+ * was opened on, and for a read or copy where it ended and what it asked
+ * for.  What an open opened goes into *opened. */
+static bool infer_row(struct translate *tr, const struct call_state *s, const char *call,
+		      struct infer_file **opened)
 {
 	const struct sc_call *c = s->c;
-	const char *rel = s->npath ? s->rel[0] : NULL, *rel2 = s->npath > 1 ? s->rel[1] : NULL;
-	uint64_t extent = 0, asked = 0;
 	struct ofd *o = s->nfd ? fdmodel_get(tr->fds, c->tid, s->fd[0]) : NULL;
+	struct infer_row r = { .call = call, .c = c, .rel = s->npath ? s->rel[0] : NULL,
+			       .rel2 = s->npath > 1 ? s->rel[1] : NULL };
 
 	if (!s->npath && o) {
-		rel = path_in_roots(tr->tmp, tr->rec, o->path);
 		const char *shape = s->spec->shape;
+		r.file = o->note;
 		if (s->spec->effect == E_READ && c->ret >= 0) {
-			extent = read_from(s, o, strlen(shape) >= 4 && shape[3] == 'N' ? 3 : 99) + (uint64_t)c->ret;
-			asked = shape[1] == 'V' ? strace_iov_total(c->arg[1])
-						: (uint64_t)strtoull(c->arg[2], NULL, 0);
+			r.extent = read_from(s, o, strlen(shape) >= 4 && shape[3] == 'N' ? 3 : 99) +
+				   (uint64_t)c->ret;
+			r.asked = shape[1] == 'V' ? strace_iov_total(c->arg[1])
+						  : (uint64_t)strtoull(c->arg[2], NULL, 0);
 		} else if (s->spec->effect == E_COPY && c->ret >= 0 && s->nfd > 1) {
 			bool cfr = strcmp(c->name, "copy_file_range") == 0;
 			struct ofd *out = fdmodel_get(tr->fds, c->tid, s->fd[cfr ? 1 : 0]);
 			struct ofd *in = fdmodel_get(tr->fds, c->tid, s->fd[cfr ? 0 : 1]);
-			rel = in ? path_in_roots(tr->tmp, tr->rec, in->path) : NULL;
-			rel2 = out ? path_in_roots(tr->tmp, tr->rec, out->path) : NULL;
-			extent = in ? read_from(s, in, 2 - cfr) + (uint64_t)c->ret : 0;
-			asked = (uint64_t)strtoull(c->arg[cfr ? 4 : 3], NULL, 0);
+			r.file = in ? in->note : NULL;
+			r.file2 = out ? out->note : NULL;
+			r.extent = in ? read_from(s, in, 2 - cfr) + (uint64_t)c->ret : 0;
+			r.asked = (uint64_t)strtoull(c->arg[cfr ? 4 : 3], NULL, 0);
 		}
 	}
-	return infer_call(tr->inf, call, c, rel, rel2, extent, asked);
+	bool ok = infer_call(tr->inf, &r);
+	*opened = r.opened;
+	return ok;
 }
 
 /* What a successful call does to the model. */
@@ -653,7 +659,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	if (spec->effect == E_NOROW)
 		return tally_add(&tr->rec->norow, c->name, 1) ? 0 : -1;
 	struct row *r = add_row(tr, c, call, s.args);
-	if (!r || (tr->inf && !infer_row(tr, &s, call)))
+	struct infer_file *opened = NULL;
+	if (!r || (tr->inf && !infer_row(tr, &s, call, &opened)))
 		return -1;
 	if (tr->inf && spec->effect == E_LIST && c->ret >= 0)
 		strcpy(r->result, "*");	/* the listing holds what the trace never named */
@@ -664,7 +671,11 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	}
 	if (c->ret < 0)
 		return strcmp(c->name, "close") == 0 ? (fdmodel_close(tr->fds, c->tid, s.fd[0]), 0) : 0;
-	return apply_effect(tr, &s) ? 0 : -1;
+	if (!apply_effect(tr, &s))
+		return -1;
+	if (spec->effect == E_OPEN)
+		fdmodel_get(tr->fds, c->tid, (int)c->ret)->note = opened;
+	return 0;
 }
 
 /* fcntl: descriptor copies, close-on-exec, flags and locks have rows;

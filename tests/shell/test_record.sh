@@ -248,6 +248,29 @@ expect_status $? 2
 expect_match "$out" "cannot open '$T/nothing-here'"
 end
 
+begin "convert: what the traced script made is no initial state (strace -ff -y into st/ of its own directory)"
+mkdir -p "$T/sc/st"
+(cd "$T/sc" && strace -ff -ttt -T -y -o st/st sh -c \
+	'mkdir d; for i in 1 2 3; do echo $i > d/f$i; done; cat d/f2 >/dev/null; mv d/f1 d/g1; rm d/f3') ||
+	fail "strace: exit status $?"
+(cd "$T/sc" && "$DBENCH" convert -o "$T/sc.load" st/st 2>"$T/sc.err") || fail "convert: exit status $?"
+checked "$T/sc.load"
+expect_no_match "$(cat "$T/sc.load")" '^init '
+expect_match "$(cat "$T/sc.err")" 'found there before: 0 directories, 0 files'
+expect_match "$(cat "$T/sc.load")" ' renameat2? "d/f1" "d/g1" '
+end
+
+begin "convert: the trace's own files in the traced directory are not the program's"
+mkdir -p "$T/own/st" "$T/own/data"
+echo one >"$T/own/data/a"
+(cd "$T/own" && strace -ff -ttt -T -y -o st/st tar cf ../own.tar . 2>/dev/null)
+(cd "$T/own" && "$DBENCH" convert -o "$T/own.load" st/st 2>"$T/own.err") || fail "convert: exit status $?"
+checked "$T/own.load"
+expect_no_match "$(cat "$T/own.load")" '"st/st\.'
+expect_match "$(cat "$T/own.load")" '^init file "data/a" 4 0644$'
+expect_match "$(cat "$T/own.err")" "calls on paths outside the roots \(.*the trace's own files [0-9]+"
+end
+
 begin "convert: fio's iolog (version 3 as fio writes it, and version 2)"
 if command -v fio >/dev/null; then
 	mkdir -p "$T/fio"
@@ -290,7 +313,7 @@ replayed() {
 for n in 1 8; do
 	begin "the recordings replay at N=$n with no outcome difference (tar, cp -a, git, the database, two threads)"
 	if $replays; then
-		for f in tarx tardot tarc cpa git db th fail gone; do
+		for f in tarx tardot tarc cpa git db th fail gone own; do
 			[ -f "$T/$f.load" ] && replayed "$T/$f.load" "$n"
 		done
 	else

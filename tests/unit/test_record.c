@@ -196,6 +196,16 @@ static char *rows_of(void **state, const char *const *lines, bool infer, struct 
 	return text;
 }
 
+/* The lines of text before its first call. */
+static char *init_lines(TALLOC_CTX *ctx, const char *text)
+{
+	const char *p = text;
+
+	while (*p && !(*p >= '0' && *p <= '9'))
+		p = strchrnul(p, '\n') + (strchr(p, '\n') != NULL);
+	return talloc_strndup(ctx, text, (size_t)(p - text));
+}
+
 static void test_paths_resolve_against_directory_descriptors_and_the_working_directory(void **state)
 {
 	const char *lines[] = {
@@ -404,6 +414,72 @@ static void test_what_existed_before_is_inferred_with_sizes_and_types(void **sta
 	assert_non_null(strstr(text, " getdents64 3 32768 *\n"));
 }
 
+/* Names made, moved and removed by the trace: a directory it made and
+ * what lies in it, a file it created, the names renames and links gave,
+ * are no initial state; a name first seen under the name a rename gave
+ * it is placed under the name it had before. */
+static void test_what_the_trace_made_or_moved_is_placed_where_it_was(void **state)
+{
+	const char *lines[] = {
+		/* made: a directory and a file in it, a file created, a link's new name */
+		"100 1.000000 mkdir(\"d\", 0777) = 0 <0.000001>",
+		"100 1.000010 openat(AT_FDCWD</r>, \"d/f1\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</r/d/f1> <0.000001>",
+		"100 1.000020 close(3</r/d/f1>) = 0 <0.000001>",
+		"100 1.000030 rename(\"d/f1\", \"d/g1\") = 0 <0.000001>",
+		"100 1.000040 newfstatat(AT_FDCWD</r>, \"d/g1\", {st_mode=S_IFREG|0644, st_size=2, ...}, 0) = 0 <0.000001>",
+		"100 1.000050 openat(AT_FDCWD</r>, \"c\", O_WRONLY|O_CREAT, 0666) = 3</r/c> <0.000001>",
+		"100 1.000060 close(3</r/c>) = 0 <0.000001>",
+		"100 1.000070 link(\"c\", \"c2\") = 0 <0.000001>",
+		"100 1.000080 stat(\"c2\", {st_mode=S_IFREG|0644, st_size=0, ...}) = 0 <0.000001>",
+		/* moved: a directory renamed, then a file first seen beneath its new name */
+		"100 1.000090 rename(\"old\", \"new\") = 0 <0.000001>",
+		"100 1.000100 openat(AT_FDCWD</r>, \"new/x\", O_RDONLY) = 3</r/new/x> <0.000001>",
+		"100 1.000110 rename(\"new/x\", \"new/y\") = 0 <0.000001>",
+		"100 1.000120 read(3</r/new/y>, \"...\", 4096) = 300 <0.000001>",
+		"100 1.000130 close(3</r/new/y>) = 0 <0.000001>",
+		/* linked and removed: each name there before */
+		"100 1.000140 link(\"a\", \"b\") = 0 <0.000001>",
+		"100 1.000150 unlink(\"u\") = 0 <0.000001>",
+		"100 1.000160 openat(AT_FDCWD</r>, \"u\", O_WRONLY|O_CREAT|O_EXCL, 0600) = 3</r/u> <0.000001>",
+		"100 1.000170 close(3</r/u>) = 0 <0.000001>",
+		/* created without O_EXCL, and found holding bytes before any write */
+		"100 1.000180 openat(AT_FDCWD</r>, \"log\", O_RDWR|O_CREAT, 0644) = 3</r/log> <0.000001>",
+		"100 1.000190 read(3</r/log>, \"...\", 4096) = 7 <0.000001>",
+		"100 1.000200 close(3</r/log>) = 0 <0.000001>",
+		NULL
+	};
+	char *text = rows_of(state, lines, true, NULL);
+
+	assert_string_equal(init_lines(fixture_ctx(state), text),
+			    "syscalls 1\n"
+			    "init file \"a\" 0 0644\n"
+			    "init file \"log\" 7 0644\n"
+			    "init dir \"old\" 0755\n"
+			    "init file \"old/x\" 300 0644\n"
+			    "init file \"u\" 0 0644\n");
+}
+
+/* The state the compiler takes: nothing beneath a file or beneath a
+ * directory left out, whatever the calls claimed. */
+static void test_an_inferred_state_always_compiles(void **state)
+{
+	const char *lines[] = {
+		"100 1.000000 stat(\"f\", {st_mode=S_IFREG|0644, st_size=1, ...}) = 0 <0.000001>",
+		"100 1.000010 stat(\"f/g\", {st_mode=S_IFREG|0644, st_size=1, ...}) = 0 <0.000001>",
+		"100 1.000020 stat(\"gone\", 0x1) = -1 ENOENT (No such file or directory) <0.000001>",
+		"100 1.000030 stat(\"gone/x\", {st_mode=S_IFREG|0644, st_size=1, ...}) = 0 <0.000001>",
+		NULL
+	};
+	struct recording *rec;
+	char *text = rows_of(state, lines, true, &rec);
+	char *err = NULL;
+
+	assert_non_null(loadfile_compile(fixture_ctx(state), "t.load", text, strlen(text), &err));
+	assert_non_null(strstr(text, "init file \"f\" 1 0644\n"));
+	assert_null(strstr(text, "\"f/g\" 1"));
+	assert_null(strstr(text, "init file \"gone/x\""));
+}
+
 /* ---- fio's logs ---- */
 
 static void test_a_fio_log_becomes_preads_and_pwrites_on_files_of_its_size(void **state)
@@ -490,6 +566,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_descriptors_outside_the_roots_have_no_row, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_threads_that_touch_nothing_are_left_out_and_streams_numbered_in_order, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_what_existed_before_is_inferred_with_sizes_and_types, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_what_the_trace_made_or_moved_is_placed_where_it_was, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_an_inferred_state_always_compiles, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_fio_log_becomes_preads_and_pwrites_on_files_of_its_size, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_line_beyond_the_loadfile_limit_is_refused_naming_it, fixture_setup, fixture_teardown),
 	};
