@@ -170,15 +170,13 @@ $(O)/%.o: src/%.c $(HEADERS) | $(O)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# A loadfile named without a path is looked up where make install puts them.
-# The object is made again when DATADIR changes (a stamp named by it), so
-# that `make && make install PREFIX=/opt/x` installs a binary that looks
-# in /opt/x/share/dbench, not in the PREFIX of the first build.
-DATADIR_STAMP = $(O)/datadir-$(shell printf '%s' '$(DATADIR)' | md5sum | cut -c1-12).stamp
-$(O)/load/lookup.o: ALL_CFLAGS += -DDBENCH_DATADIR='"$(DATADIR)"'
-$(O)/load/lookup.o: $(DATADIR_STAMP)
-$(DATADIR_STAMP): | $(O)
-	rm -f $(O)/datadir-*.stamp && printf '%s\n' '$(DATADIR)' >$@
+# A loadfile named without a path is looked up beside the binary: in the
+# source tree's loadfiles/ (LOADFILE_REL, relative to the binary), or once
+# installed in PREFIX/share/dbench, found from the binary's own path as the
+# modules are (src/base/selfdir.c).  No PREFIX is built in: make install
+# copies the tree's binary as it is, and relinks nothing.
+LOADFILE_REL = $(shell realpath -m --relative-to=$(dir $(BIN)) loadfiles)
+$(O)/load/lookup.o: ALL_CFLAGS += -DDBENCH_LOADFILE_REL='"$(LOADFILE_REL)"'
 
 # Switching MPI on or off rebuilds what depends on it.
 $(O)/mpi-$(MPI).stamp: | $(O)
@@ -239,10 +237,18 @@ INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv dbench-se
              $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(LOADFILES))) \
              $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(MODULES)))
 
-# The modules go to MODDIR, which is BINDIR/../lib/dbench: the binary
-# looks for them there, relative to itself.
+# The modules go to MODDIR, which is BINDIR/../lib/dbench, and the
+# loadfiles to DATADIR, BINDIR/../share/dbench: the binary looks for them
+# there, relative to itself.  The directories install makes are listed in
+# DATADIR/installed-dirs (with those of an earlier install), for uninstall.
+INSTALL_DIRS = $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR)
+DIRS_LIST    = $(DESTDIR)$(DATADIR)/installed-dirs
 install: $(BIN) $(TBENCH_SRV) $(MODULES)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR)
+	@made=$$(for d in $(INSTALL_DIRS); do \
+		while [ ! -e "$$d" ]; do echo "$$d"; d=$$(dirname "$$d"); done; done); \
+	install -d $(INSTALL_DIRS) && \
+	{ cat $(DIRS_LIST) 2>/dev/null; printf '%s\n' $$made; } | sort -ru >$(DIRS_LIST).tmp && \
+	mv $(DIRS_LIST).tmp $(DIRS_LIST)
 	install -m 644 $(MODULES) $(DESTDIR)$(MODDIR)/
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dbench
 	ln -f $(DESTDIR)$(BINDIR)/dbench $(DESTDIR)$(BINDIR)/tbench
@@ -251,12 +257,19 @@ install: $(BIN) $(TBENCH_SRV) $(MODULES)
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/
 	install -m 644 $(LOADFILES) $(DESTDIR)$(DATADIR)/
 
-# The files install put; DATADIR and MODDIR, dbench's own, too when
-# nothing else is left in them (BINDIR and MANDIR are the system's).
+# The files install put; then DATADIR and MODDIR, dbench's own, and the
+# directories install made (deepest first), each when nothing else is
+# left in it: a directory that was there before (BINDIR, MANDIR) stays.
+# Those made that are still there (the user's own loadfile in DATADIR)
+# stay listed, for the next uninstall.
 uninstall:
-	rm -f $(INSTALLED)
-	for d in $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR); do \
-		if [ -d $$d ]; then rmdir --ignore-fail-on-non-empty $$d; fi; done
+	@made=$$(cat $(DIRS_LIST) 2>/dev/null); \
+	rm -f $(INSTALLED) $(DIRS_LIST) && \
+	for d in $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR) $$made; do \
+		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d" || exit 1; fi; done; \
+	left=$$(for d in $$made; do if [ -d "$$d" ]; then echo "$$d"; fi; done); \
+	if [ -n "$$left" ] && [ -d $(DESTDIR)$(DATADIR) ]; then \
+		printf '%s\n' $$left >$(DIRS_LIST); fi
 
 deps:
 	apt-get update -qq

@@ -353,9 +353,11 @@ struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
  */
 const char *loadfile_lookup(TALLOC_CTX *mem_ctx, const char *name);
 
-/* The directory of installed loadfiles: $DBENCH_LOADFILE_DIR, else
- * PREFIX/share/dbench as built. */
-const char *loadfile_dir(void);
+/* The directory of the loadfiles that come with the binary, on mem_ctx:
+ * $DBENCH_LOADFILE_DIR, else the build tree's loadfiles/ beside the
+ * binary, else (installed as PREFIX/bin/dbench) PREFIX/share/dbench
+ * (selfdir.h).  NULL when out of memory. */
+char *loadfile_dir(TALLOC_CTX *mem_ctx);
 
 /* The loadfile built into the binary (loadfiles/default.txt). */
 struct program *loadfile_default(TALLOC_CTX *mem_ctx, char **err);

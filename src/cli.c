@@ -391,9 +391,10 @@ static struct program *load_program(TALLOC_CTX *mem_ctx, const char *path, int *
 		/* a bare name found nowhere: where else it was looked for */
 		bool nowhere = path && found == path && *path && !strchr(path, '/') &&
 			       access(path, F_OK) != 0;
+		const char *dir = nowhere ? loadfile_dir(mem_ctx) : NULL;
 		say("%s%s%s%s\n", err ? err : "out of memory",
-		    nowhere ? " (nor is it, with or without .load or .txt, in " : "",
-		    nowhere ? loadfile_dir() : "", nowhere ? ", the installed loadfiles)" : "");
+		    dir ? " (nor is it, with or without .load or .txt, among the loadfiles in " : "",
+		    dir ? dir : "", dir ? ")" : "");
 	}
 	return prog;
 }

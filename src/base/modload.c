@@ -5,13 +5,11 @@
  * nothing of backends or tracers.
  */
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "modload.h"
+#include "selfdir.h"
 
 #ifndef DBENCH_MODULE_REL
 #define DBENCH_MODULE_REL "build/modules"
@@ -20,24 +18,10 @@
 char *modload_dir(TALLOC_CTX *mem_ctx)
 {
 	const char *env = getenv("DBENCH_MODULE_DIR");
-	char exe[PATH_MAX];
-	struct stat st;
 
 	if (env && *env)
 		return talloc_strdup(mem_ctx, env);
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return talloc_strdup(mem_ctx, ".");
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';	/* an absolute path: there is a '/' */
-	char *dir = talloc_asprintf(mem_ctx, "%s/%s", exe, DBENCH_MODULE_REL);
-	if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		return dir;
-	talloc_free(dir);
-	char *up = strrchr(exe, '/');	/* BINDIR's parent, PREFIX ("" for /) */
-	if (up)
-		*up = '\0';
-	return talloc_asprintf(mem_ctx, "%s/lib/dbench", exe);
+	return selfdir_find(mem_ctx, DBENCH_MODULE_REL, "lib/dbench");
 }
 
 void *modload_symbol(TALLOC_CTX *mem_ctx, const char *name, const char *symbol, char **err)

@@ -1,9 +1,10 @@
 /*
  * lookup.c - where a loadfile named on the command line is (loadfile.h,
  * loadfile_lookup()): a name with a '/' is a path; a bare name is looked
- * for in the current directory, then in the directory of installed
- * loadfiles, as given and with ".load" and ".txt" after it, so that
- * `dbench -c build 8` finds PREFIX/share/dbench/build.load.
+ * for in the current directory, then among the loadfiles that come with
+ * the binary (loadfile_dir(): the build tree's loadfiles/ beside it, or
+ * once installed PREFIX/share/dbench), as given and with ".load" and
+ * ".txt" after it, so that `dbench -c sqlite 8` finds sqlite.load.
  *
  * Knows nothing of a loadfile's contents.
  */
@@ -12,16 +13,21 @@
 #include <sys/stat.h>
 
 #include "loadfile.h"
+#include "selfdir.h"
 
-#ifndef DBENCH_DATADIR
-#define DBENCH_DATADIR "/usr/local/share/dbench"
+/* The build tree's loadfiles/, relative to the directory of the binary
+ * (the Makefile says where that is for each build). */
+#ifndef DBENCH_LOADFILE_REL
+#define DBENCH_LOADFILE_REL "loadfiles"
 #endif
 
-const char *loadfile_dir(void)
+char *loadfile_dir(TALLOC_CTX *mem_ctx)
 {
 	const char *env = getenv("DBENCH_LOADFILE_DIR");
 
-	return env && *env ? env : DBENCH_DATADIR;
+	if (env && *env)
+		return talloc_strdup(mem_ctx, env);
+	return selfdir_find(mem_ctx, DBENCH_LOADFILE_REL, "share/dbench");
 }
 
 /* Whether path can be read as a loadfile: a file or a pipe, not a directory. */
@@ -38,11 +44,15 @@ const char *loadfile_lookup(TALLOC_CTX *mem_ctx, const char *name)
 
 	if (strchr(name, '/') || !*name || readable(name))
 		return name;
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		char *p = talloc_asprintf(mem_ctx, "%s/%s%s", loadfile_dir(), name, suffixes[i]);
-		if (p && readable(p))
+	char *dir = loadfile_dir(mem_ctx);
+	for (size_t i = 0; dir && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		char *p = talloc_asprintf(mem_ctx, "%s/%s%s", dir, name, suffixes[i]);
+		if (p && readable(p)) {
+			talloc_free(dir);
 			return p;
+		}
 		talloc_free(p);
 	}
+	talloc_free(dir);
 	return name;
 }

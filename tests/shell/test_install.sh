@@ -1,13 +1,12 @@
 # test_install.sh - make install into a DESTDIR puts the programs (dbench,
 # tbench, tbench_srv, dbench-servers), the backends' modules, manual pages
-# and loadfiles where the installed dbench looks for them, and make
-# uninstall removes exactly what install put.
+# and loadfiles where the installed dbench looks for them, relative to
+# itself, without relinking the tree's binary, and make uninstall removes
+# exactly what install put and the directories it made.
 #
-# It installs the binary under test as built (the same object directory
-# and PREFIX), never rebuilding it beneath the other tests: the PREFIX is
-# the one the binary looks in (its message for a loadfile found nowhere
-# names PREFIX/share/dbench), and nothing is installed when make says the
-# build is not up to date.
+# It installs the binary under test as built (the same object directory),
+# never rebuilding it beneath the other tests: nothing is installed when
+# make says the build is not up to date.
 . "$TOP/tests/shell/lib.sh"
 # The smb module's connection that fails leaks what Samba's debug log keeps
 # (lsan-samba.supp): under LeakSanitizer that alone would turn exit 2 into 1.
@@ -21,20 +20,11 @@ else
 fi
 bins="$(dirname "$DBENCH")/dbench $(dirname "$DBENCH")/tbench_srv"
 bins="$bins $TOP/$O/modules/smb.so $TOP/$O/modules/nfs.so $TOP/$O/modules/iscsi.so"
-# the compiled-in directory of installed loadfiles, from the binary
-datadir=$(cd / && env -u DBENCH_LOADFILE_DIR "$DBENCH" --check-loadfile -c dbench-no-such-load 2>&1 |
-	sed -n 's/.* in \(.*\), the installed loadfiles)$/\1/p')
-prefix=${datadir%/share/dbench}
+# no PREFIX is built into the binary: any will do
+prefix=/opt/dbench-test
+datadir=$prefix/share/dbench
 D=$T/root
 mk() { make -s -C "$TOP" O="$O" PREFIX="$prefix" DESTDIR="$D" "$@"; }
-
-begin "the binary names its directory of installed loadfiles, PREFIX/share/dbench"
-expect_match "$datadir" '^/.*/share/dbench$'
-end
-case $datadir in
-/*/share/dbench) ;;
-*) finish; exit ;;	# no PREFIX to install with
-esac
 
 if ! mk -q $bins 2>/dev/null; then
 	echo "# skipped: the build in $O is not up to date, and this test does not rebuild it"
@@ -45,9 +35,12 @@ fi
 begin "make install puts the programs, the manual pages and every loadfile, nothing else"
 mkdir -p "$D$prefix/bin"
 echo mine >"$D$prefix/bin/other-program"	# someone else's, kept by uninstall
+before=$(cd "$D" && find . -type d | sort)	# the directories that were there
+tree=$(stat -c '%Y %i %s' "$DBENCH")
 mk install >"$T/install.out" 2>&1 || fail "make install: $(tail -n 3 "$T/install.out")"
 want=$( { printf '%s\n' "bin/dbench" "bin/tbench" "bin/tbench_srv" "bin/dbench-servers" \
-		"bin/other-program" "share/man/man1/dbench.1" "share/man/man1/tbench.1" \
+		"bin/other-program" "share/dbench/installed-dirs" \
+		"share/man/man1/dbench.1" "share/man/man1/tbench.1" \
 		"share/man/man1/tbench_srv.1" "share/man/man1/dbench-servers.1" \
 		"lib/dbench/smb.so" "lib/dbench/nfs.so" "lib/dbench/iscsi.so"
 	  for f in "$TOP"/loadfiles/*; do echo "share/dbench/$(basename "$f")"; done; } | sort)
@@ -57,20 +50,37 @@ expect_eq "$(stat -c %i "$D$prefix/bin/tbench")" "$(stat -c %i "$D$prefix/bin/db
 	"tbench is a link to dbench"
 expect_eq "$(cmp "$D$prefix/share/dbench/default.txt" "$TOP/loadfiles/default.txt" && echo same)" same \
 	"default.txt"
+# the tree's binary, copied as it is: not relinked with the PREFIX in it
+expect_eq "$(stat -c '%Y %i %s' "$DBENCH")" "$tree" "the tree's binary (mtime, inode, size)"
+expect_eq "$(cmp "$DBENCH" "$D$prefix/bin/dbench" && echo same)" same "the installed binary"
 end
 
-begin "outside the source tree, -c NAME finds the installed loadfile (default.txt, build)"
-# DBENCH_LOADFILE_DIR points into DESTDIR, where a package would be unpacked
-out=$(cd / && DBENCH_LOADFILE_DIR="$D$datadir" "$D$prefix/bin/dbench" --check-loadfile -c default.txt)
+begin "make install for another PREFIX builds and links nothing (make -n)"
+plan=$(make -n -C "$TOP" O="$O" PREFIX="$T/elsewhere" install 2>&1)
+expect_no_match "$plan" '(cc|gcc|clang) .* -o '
+expect_match "$plan" "install -m 755 .*dbench $T/elsewhere/bin/dbench"
+end
+
+begin "outside the source tree, -c NAME finds the installed loadfile in its PREFIX (default.txt, build)"
+# found from the installed binary's own path: in DESTDIR, where a package
+# would be unpacked, with nothing in the environment
+out=$(cd / && env -u DBENCH_LOADFILE_DIR "$D$prefix/bin/dbench" --check-loadfile -c default.txt)
 expect_match "$out" "^loadfile $D$datadir/default\\.txt\$"
 expect_eq "$(printf '%s\n' "$out" | sed -n 's/^sha256 //p')" \
 	"$("$DBENCH" --check-loadfile | sed -n 's/^sha256 //p')" "the built-in loadfile's text"
-out=$(cd / && DBENCH_LOADFILE_DIR="$D$datadir" "$D$prefix/bin/dbench" --check-loadfile -c build)
+out=$(cd / && env -u DBENCH_LOADFILE_DIR "$D$prefix/bin/dbench" --check-loadfile -c build)
 expect_match "$out" "^loadfile $D$datadir/build\\.load\$"
+# DBENCH_LOADFILE_DIR names another
+mkdir -p "$T/mine" && cp "$TOP/loadfiles/build.load" "$T/mine/mybuild.load"
+out=$(cd / && DBENCH_LOADFILE_DIR="$T/mine" "$D$prefix/bin/dbench" --check-loadfile -c mybuild)
+expect_match "$out" "^loadfile $T/mine/mybuild\\.load\$"
 # a name found nowhere says where it was looked for
 err=$(cd / && env -u DBENCH_LOADFILE_DIR "$D$prefix/bin/dbench" -c nosuch 1 2>&1); rc=$?
 expect_status $rc 2
-expect_eq "$err" "dbench: cannot open loadfile 'nosuch': No such file or directory (nor is it, with or without .load or .txt, in $datadir, the installed loadfiles)"
+expect_eq "$err" "dbench: cannot open loadfile 'nosuch': No such file or directory (nor is it, with or without .load or .txt, among the loadfiles in $D$datadir)"
+# and the tree's binary still finds the tree's own
+out=$(cd / && env -u DBENCH_LOADFILE_DIR "$DBENCH" --check-loadfile -c sqlite)
+expect_match "$out" "^loadfile $TOP/loadfiles/sqlite\\.load\$"
 end
 
 begin "the installed dbench loads a backend's module from PREFIX/lib/dbench"
@@ -101,17 +111,24 @@ begin "make uninstall removes exactly what make install put"
 echo mine >"$D$datadir/my-own.load"	# the user's own loadfile stays, and its directory
 mk uninstall >"$T/uninstall.out" 2>&1 || fail "make uninstall: $(tail -n 3 "$T/uninstall.out")"
 got=$(cd "$D$prefix" && find . ! -type d | sed 's|^\./||' | sort | tr '\n' ' ')
-expect_eq "$got" "bin/other-program share/dbench/my-own.load " "files left"
+# the list of the directories install made that are still there (share,
+# share/dbench) stays with them
+expect_eq "$got" "bin/other-program share/dbench/installed-dirs share/dbench/my-own.load " "files left"
 rm "$D$datadir/my-own.load"
 mk uninstall >"$T/uninstall.out" 2>&1 || fail "make uninstall again: $(tail -n 3 "$T/uninstall.out")"
 expect_eq "$([ -e "$D$datadir" ] && echo there)" "" "share/dbench, left empty"
 expect_eq "$([ -e "$D$prefix/lib/dbench" ] && echo there)" "" "lib/dbench, left empty"
 expect_eq "$(cd "$D$prefix" && find . ! -type d | tr '\n' ' ')" "./bin/other-program " "files left"
-end
-
-begin "a build for another PREFIX compiles that PREFIX's loadfile directory in (make -n)"
-plan=$(make -n -C "$TOP" O="$O" PREFIX="$T/elsewhere" install 2>&1)
-expect_match "$plan" "DBENCH_DATADIR='\"$T/elsewhere/share/dbench\"'.* src/load/lookup\\.c"
+# the directories install made (lib, share/man/man1 ...) are gone, and
+# those that were there (bin, with someone else's program) stay
+expect_eq "$(cd "$D" && find . -type d | sort | tr '\n' ' ')" "$(printf '%s\n' "$before" | tr '\n' ' ')" \
+	"directories left"
+# into a PREFIX that did not exist, uninstall leaves nothing of it
+make -s -C "$TOP" O="$O" PREFIX="$T/fresh/usr" install >"$T/fresh.out" 2>&1 ||
+	fail "make install: $(tail -n 3 "$T/fresh.out")"
+make -s -C "$TOP" O="$O" PREFIX="$T/fresh/usr" uninstall >"$T/fresh.out" 2>&1 ||
+	fail "make uninstall: $(tail -n 3 "$T/fresh.out")"
+expect_eq "$([ -e "$T/fresh" ] && find "$T/fresh" | tr '\n' ' ')" "" "left of a fresh PREFIX"
 end
 
 finish
