@@ -35,8 +35,8 @@ static struct poptOption *ab_table(struct ab_words *w)
 	static struct poptOption t[13];
 	const struct poptOption table[] = {
 		{ "a", 0, POPT_ARG_STRING, &w->a, 0,
-		  "side A's run options, added to those both share (quoted as for a shell)",
-		  "OPTIONS" },
+		  "side A's run options, added to those both share (quoted as for a shell;"
+		  " default none: the shared options alone)", "OPTIONS" },
 		{ "b", 0, POPT_ARG_STRING, &w->b, 0, "side B's run options", "OPTIONS" },
 		{ "runs", 0, POPT_ARG_INT, &w->runs, 0, "runs a side (default 5)", "K" },
 		{ "order", 0, POPT_ARG_STRING, &w->order, 0,
@@ -112,8 +112,9 @@ static const char *bad_ab_option(const struct ab_words *w, struct ab_plan *ap)
 {
 	char *end;
 
-	if (!w->a || !w->b)
-		return "dbench ab needs both --a=OPTIONS and --b=OPTIONS (either may be '')";
+	if (!w->b)
+		return "dbench ab needs --b=OPTIONS, what side B adds to the shared options"
+		       " (--a=OPTIONS, side A's, defaults to none)";
 	if (w->runs < 1 || w->runs > 1000)
 		return "--runs must be from 1 to 1000";
 	if (w->settle < 0 || w->settle > 86400)
@@ -209,7 +210,7 @@ int cli_ab(int argc, const char **argv)
 
 	split_words(table, argc, argv, own, &nown, common, &ncommon);
 	poptContext pc = poptGetContext("dbench ab", nown, own, table, 0);
-	poptSetOtherOptionHelp(pc, "[OPTION...] --a=OPTIONS --b=OPTIONS NPROCS\n"
+	poptSetOtherOptionHelp(pc, "[OPTION...] [--a=OPTIONS] --b=OPTIONS NPROCS\n"
 			       "(the other OPTIONs, those of a run, both sides share: dbench --help)");
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		w.fail_given |= opt == FAIL_ABOVE;
@@ -221,7 +222,7 @@ int cli_ab(int argc, const char **argv)
 		rc = EXIT_OK;
 	} else if ((bad = bad_ab_option(&w, &ap))) {
 		say("%s\n", bad);
-	} else if (side_plan(top, 0, w.a, common, ncommon, &side[0], &text[0]) &&
+	} else if (side_plan(top, 0, w.a ? w.a : "", common, ncommon, &side[0], &text[0]) &&
 		   side_plan(top, 1, w.b, common, ncommon, &side[1], &text[1])) {
 		ap.runs = w.runs;
 		ap.settle = w.settle;

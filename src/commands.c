@@ -18,7 +18,7 @@ static const struct command commands[] = {
 	{ "compare", "[OPTION...] A.json B.json [C.json ...]",
 	  "compare saved runs or sweeps with the first, and judge the change",
 	  compare_main, false },
-	{ "ab", "[OPTION...] --a=OPTIONS --b=OPTIONS NPROCS",
+	{ "ab", "[OPTION...] [--a=OPTIONS] --b=OPTIONS NPROCS",
 	  "is B faster than A? both set-ups in turn, then one verdict", cli_ab, true },
 	{ "record", "[OPTION...] -- COMMAND [ARG...]",
 	  "a program's file traffic, run under strace, as a loadfile", record_main, false },

@@ -1010,21 +1010,6 @@ static int compare_and_plot(TALLOC_CTX *mem_ctx, const struct rundoc *const *doc
 	return rc;
 }
 
-/* Copies the words of argv before "--" into args (NULL-terminated, led by
- * the name popt shows in its usage lines) and returns where "--" is, argc
- * when there is none. */
-static int words_before_dashes(int argc, const char **argv, const char **args)
-{
-	int dashes = argc;
-
-	for (int i = 1; i < argc && dashes == argc; i++)
-		dashes = strcmp(argv[i], "--") == 0 ? i : argc;
-	args[0] = progname_tbench() ? "tbench compare" : "dbench compare";
-	memcpy(&args[1], &argv[1], (dashes - 1) * sizeof(*args));
-	args[dashes] = NULL;
-	return dashes;
-}
-
 static void say_how_many_files(poptContext pc)
 {
 	say("compare takes 2 to %d result files, the baseline first (or a dbench ab"
@@ -1049,81 +1034,158 @@ static char *plot_refusal(TALLOC_CTX *ctx, const char *plot, int plot_log)
 	return why;
 }
 
-int compare_main(int argc, const char **argv)
+/* compare's options as given. */
+struct compare_words {
+	struct compare_options opt;
+	char *plot;
+	int help, all, plot_log;
+	bool fail_given;
+};
+
+#define FAIL_ABOVE 'f'
+
+static struct poptOption *compare_table(struct compare_words *w)
 {
-	struct compare_options opt = { .alpha = 0.05, .fail_above = -1 };
-	char *plot = NULL;
-	int help = 0, all = 0, plot_log = 0, opt_id, rc = EXIT_BAD_INPUT;
-	bool fail_given = false;
-	struct poptOption table[] = {
-		{ "fail-above", 0, POPT_ARG_DOUBLE, &opt.fail_above, 'f',
+	static struct poptOption t[7];
+	const struct poptOption table[] = {
+		{ "fail-above", 0, POPT_ARG_DOUBLE, &w->opt.fail_above, FAIL_ABOVE,
 		  "exit 3 when a document is significantly slower than the first by more"
 		  " than PCT percent (4 when the machine's load or drift could explain it)",
 		  "PCT" },
-		{ "alpha", 0, POPT_ARG_DOUBLE, &opt.alpha, 0,
+		{ "alpha", 0, POPT_ARG_DOUBLE, &w->opt.alpha, 0,
 		  "significance level of the t-tests (default 0.05)", "P" },
-		{ "all", 0, POPT_ARG_NONE, &all, 0,
+		{ "all", 0, POPT_ARG_NONE, &w->all, 0,
 		  "every operation's p99 row, not only those with a significant change", NULL },
-		{ "plot", 0, POPT_ARG_STRING, &plot, 0,
+		{ "plot", 0, POPT_ARG_STRING, &w->plot, 0,
 		  "draw every document (throughput and p99 by clients) as an SVG", "FILE.svg" },
-		{ "plot-log", 0, POPT_ARG_NONE, &plot_log, 0,
+		{ "plot-log", 0, POPT_ARG_NONE, &w->plot_log, 0,
 		  "draw the plot's p99 axis on a log scale (the default when the p99s span"
 		  " more than two decades)", NULL },
-		{ "help", '?', POPT_ARG_NONE, &help, 0, "show this help message", NULL },
+		{ "help", '?', POPT_ARG_NONE, &w->help, 0, "show this help message", NULL },
 		POPT_TABLEEND
 	};
-	TALLOC_CTX *top = talloc_new(NULL);
-	const char **args = talloc_array(top, const char *, argc + 1);
-	const struct rundoc *docs[COMPARE_MAX_DOCS];
-	size_t ndocs = 0, npaths = 0;
-	int dashes;	/* "--": the files after it are side B's */
-	poptContext pc;
-	char *err;
+	memcpy(t, table, sizeof(table));
+	return t;
+}
 
-	if (!args || argc < 1) {
-		talloc_free(top);
-		return EXIT_BAD_INPUT;
-	}
-	dashes = words_before_dashes(argc, argv, args);
-	pc = poptGetContext(args[0], dashes, args, table, 0);
-	poptSetOtherOptionHelp(pc, "[OPTION...] A.json B.json [C.json ...]\n"
+/*
+ * For popt, "--" ends the options; for compare it parts side A's files
+ * from side B's, and options may come on either side of it (git's
+ * convention: `dbench compare a-*.json -- b-*.json --fail-above=5`).  So
+ * the words before it and those after it are parsed apart, with one
+ * table: each part's leftovers are its side's files.
+ */
+struct part {
+	const char **words;	/* the name popt shows, then the part's words */
+	int n;
+	poptContext pc;		/* NULL: no such part */
+	const char **files;	/* popt's leftovers, NULL-ended, or NULL */
+	size_t nfiles;
+	int rc;			/* poptGetNextOpt()'s last: -1, or an error */
+};
+
+/* argv[from..to) as part p, parsed into w.  False when out of memory. */
+static bool parse_part(TALLOC_CTX *ctx, struct part *p, const char **argv, int from, int to,
+		       const struct poptOption *table, struct compare_words *w)
+{
+	p->n = 1 + to - from;
+	p->words = talloc_array(ctx, const char *, p->n + 1);
+	if (!p->words)
+		return false;
+	p->words[0] = progname_tbench() ? "tbench compare" : "dbench compare";
+	memcpy(p->words + 1, argv + from, (to - from) * sizeof(*argv));
+	p->words[p->n] = NULL;
+	p->pc = poptGetContext(p->words[0], p->n, p->words, table, 0);
+	poptSetOtherOptionHelp(p->pc, "[OPTION...] A.json B.json [C.json ...]\n"
 			       "   or: dbench compare [OPTION...] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
 			       "   or: dbench compare [OPTION...] AB.json  (a dbench ab document)");
-	while ((opt_id = poptGetNextOpt(pc)) > 0)
-		fail_given |= opt_id == 'f';
-	const char **before = poptGetArgs(pc);
-	while (before && before[npaths])
-		npaths++;
-	bool pooled = dashes < argc;
-	size_t nafter = pooled ? (size_t)(argc - dashes - 1) : 0;
-	if (opt_id < -1) {
+	while ((p->rc = poptGetNextOpt(p->pc)) > 0)
+		w->fail_given |= p->rc == FAIL_ABOVE;
+	p->files = poptGetArgs(p->pc);
+	while (p->files && p->files[p->nfiles])
+		p->nfiles++;
+	return true;
+}
+
+/* What is wrong with the options, said; or false. */
+static bool bad_options(TALLOC_CTX *ctx, const struct part *p, const struct compare_words *w)
+{
+	const struct part *bad = p[0].rc < -1 ? &p[0] : p[1].pc && p[1].rc < -1 ? &p[1] : NULL;
+	char *err;
+
+	if (bad)
 		say("%s: %s (%s --help lists the options)\n",
-			badopt_words(top, pc, argc, args), poptStrerror(opt_id), args[0]);
-	} else if (help) {
-		poptPrintHelp(pc, stdout, 0);
-		rc = EXIT_OK;
-	} else if (fail_given && !(opt.fail_above >= 0 && isfinite(opt.fail_above))) {
+		    badopt_words(ctx, bad->pc, bad->n, bad->words), poptStrerror(bad->rc),
+		    bad->words[0]);
+	else if (w->help)
+		return false;
+	else if (w->fail_given && !(w->opt.fail_above >= 0 && isfinite(w->opt.fail_above)))
 		say("--fail-above must be a percentage, 0 or more\n");
-	} else if ((err = plot_refusal(top, plot, plot_log))) {
+	else if ((err = plot_refusal(ctx, w->plot, w->plot_log)))
 		say("%s\n", err);
-	} else if (!(opt.alpha > 0 && opt.alpha < 1)) {
+	else if (!(w->opt.alpha > 0 && w->opt.alpha < 1))
 		say("--alpha must lie between 0 and 1\n");
-	} else if (pooled && (npaths == 0 || nafter == 0)) {
+	else
+		return false;
+	return true;
+}
+
+/* The command once its words are parsed: p[1] the files after "--" (its
+ * pc NULL without one), extra the further "--" given. */
+static int compare_parts(TALLOC_CTX *ctx, const struct part *p, int extra,
+			 struct compare_words *w)
+{
+	const struct rundoc *docs[COMPARE_MAX_DOCS];
+	bool pooled = p[1].pc != NULL;
+	size_t ndocs = 0;
+	char *err;
+
+	if (bad_options(ctx, p, w))
+		return EXIT_BAD_INPUT;
+	if (w->help) {
+		poptPrintHelp(p[0].pc, stdout, 0);
+		return EXIT_OK;
+	}
+	if (pooled && (p[0].nfiles == 0 || p[1].nfiles == 0 || extra)) {
 		say("compare with -- takes side A's files before it and side B's after it, one or"
-		    " more each\n");
-	} else if (!pooled && (npaths > COMPARE_MAX_DOCS || npaths == 0)) {
-		say_how_many_files(pc);
-	} else if ((err = load_docs(top, before, npaths, argv + dashes + 1, nafter, pooled, docs,
-				    &ndocs))) {
+		    " more each%s\n", extra ? ", and one -- between them" : "");
+	} else if (!pooled && (p[0].nfiles > COMPARE_MAX_DOCS || p[0].nfiles == 0)) {
+		say_how_many_files(p[0].pc);
+	} else if ((err = load_docs(ctx, p[0].files, p[0].nfiles, p[1].files, p[1].nfiles,
+				    pooled, docs, &ndocs))) {
 		say("%s\n", err);
 	} else if (ndocs < 2) {
-		say_how_many_files(pc);
+		say_how_many_files(p[0].pc);
 	} else {
-		opt.all = all;
-		rc = compare_and_plot(top, docs, ndocs, &opt, plot, plot_log);
+		w->opt.all = w->all;
+		return compare_and_plot(ctx, docs, ndocs, &w->opt, w->plot, w->plot_log);
 	}
-	free(plot);
-	poptFreeContext(pc);
+	return EXIT_BAD_INPUT;
+}
+
+int compare_main(int argc, const char **argv)
+{
+	struct compare_words w = { .opt = { .alpha = 0.05, .fail_above = -1 } };
+	const struct poptOption *table = compare_table(&w);
+	TALLOC_CTX *top = talloc_new(NULL);
+	struct part p[2] = { { 0 } };
+	int dashes = argc, extra = 0, rc = EXIT_BAD_INPUT;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") != 0)
+			continue;
+		extra += dashes < argc;
+		dashes = dashes < argc ? dashes : i;
+	}
+	if (!top || argc < 1 || !parse_part(top, &p[0], argv, 1, dashes, table, &w) ||
+	    (dashes < argc && !parse_part(top, &p[1], argv, dashes + 1, argc, table, &w)))
+		say("out of memory\n");
+	else
+		rc = compare_parts(top, p, extra, &w);
+	free(w.plot);
+	for (int i = 0; i < 2; i++)
+		if (p[i].pc)
+			poptFreeContext(p[i].pc);
 	talloc_free(top);
 	return rc;
 }

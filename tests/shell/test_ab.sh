@@ -10,14 +10,14 @@ quick="--settle=0 -t 1 --warmup 0 -q --backend=null"
 begin "dbench ab --help lists its options and the shared ones' place"
 out=$("$DBENCH" ab --help); rc=$?
 expect_status $rc 0
-expect_match "$out" '^Usage: dbench ab \[OPTION\.\.\.\] --a=OPTIONS --b=OPTIONS NPROCS$'
+expect_match "$out" '^Usage: dbench ab \[OPTION\.\.\.\] \[--a=OPTIONS\] --b=OPTIONS NPROCS$'
 for o in --a= --b= --runs= --order= --seed= --settle= --prepare= --json= --fail-above= --alpha= --all; do
 	expect_match "$out" "^ +$o"
 done
 end
 
 begin "bad usage is refused before any run, exit 2, naming what is wrong"
-for case in "--b=|dbench ab needs both --a=OPTIONS and --b=OPTIONS" \
+for case in "--a=|dbench ab needs --b=OPTIONS, what side B adds to the shared options" \
 	"--a= --b= --runs=0|--runs must be from 1 to 1000" \
 	"--a= --b= --order=bbaa|--order must be 'abba' or 'random'" \
 	"--a= --b= --seed=3|--seed goes with --order=random" \
@@ -41,6 +41,15 @@ expect_status $rc 2
 expect_eq "$err" "dbench: cannot use directory '$T/nosuch': No such file or directory
 dbench: (in side B's run: the shared options and --b='-D $T/nosuch')" "the messages"
 expect_eq "$(ls -A "$T/a")" "" "left in the target"
+end
+
+begin "--a left out is the shared options alone (the README's dbench ab --b='-F' ...)"
+out=$("$DBENCH" ab --runs=1 --b=-F $quick -D "$T/a" --json="$T/bonly.json" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^Run [12] of 2: side A \(the common options alone\)'
+expect_match "$out" '^Run [12] of 2: side B \(-F\)'
+expect_match "$out" '^  config\.fsync: false -> true$'
+expect_eq "$(jq -c '.ab | [.a_options, .b_options]' "$T/bonly.json")" '["","-F"]' "the sides' options"
 end
 
 begin "the default order is A B B A, counterbalanced; each run says its place and the time left"

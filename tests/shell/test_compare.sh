@@ -501,6 +501,23 @@ for what in '^ +1 +3/3 ' '^Verdict: ' '^Regression: '; do
 done
 end
 
+begin "options after -- are options, as in git; a second -- is refused"
+# the man page's form: dbench compare a-*.json -- b-*.json --fail-above=5
+after=$(compare "$T"/pa-*.json -- "$T"/pb-*.json --fail-above=5); rc=$?
+expect_rc $rc 3
+expect_eq "$after" "$pooled" "the report with --fail-above after --"
+expect_eq "$(compare "$T"/pa-*.json -- --fail-above=5 "$T"/pb-*.json)" "$pooled" \
+	"the report with --fail-above between"
+compare "$T"/pa-*.json -- "$T"/pb-*.json --no-such >/dev/null; rc=$?
+expect_rc $rc 2
+expect_eq "$(cat "$T/err")" "dbench: --no-such: unknown option (dbench compare --help lists the options)" \
+	"an unknown option after --"
+compare "$T/pa-1.json" -- "$T/pb-1.json" -- "$T/pb-2.json" >/dev/null; rc=$?
+expect_rc $rc 2
+expect_eq "$(cat "$T/err")" "dbench: compare with -- takes side A's files before it and side B's after it, one or more each, and one -- between them" \
+	"a second --"
+end
+
 begin "a side whose files differ in a setting that shapes the load is refused, naming it"
 jq '.config.sync = true | .config.timelimit_s = 9' "$T/pb-3.json" >"$T/pb-sync.json"
 compare "$T"/pa-*.json -- "$T/pb-1.json" "$T/pb-sync.json" >/dev/null; rc=$?
