@@ -3,6 +3,7 @@
  * executable's path (see selfdir.h).
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,8 +21,18 @@ char *selfdir_find(TALLOC_CTX *mem_ctx, const char *built, const char *installed
 		*strrchr(exe, '/') = '\0';	/* an absolute path: there is a '/' */
 	}
 	char *dir = talloc_asprintf(mem_ctx, "%s/%s", exe, built);
-	if (!dir || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+	if (!dir)
+		return NULL;
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* "build/san/../../loadfiles" named as the directory it is */
+		char *real = realpath(dir, NULL);
+		if (real) {
+			talloc_free(dir);
+			dir = talloc_strdup(mem_ctx, real);
+			free(real);
+		}
 		return dir;
+	}
 	talloc_free(dir);
 	char *up = strrchr(exe, '/');	/* the parent, PREFIX ("" for /) */
 	if (up)
