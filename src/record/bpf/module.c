@@ -86,12 +86,19 @@ static bool none_traced(struct record_bpf *s)
 }
 
 static volatile sig_atomic_t got_signal;
-static struct sigaction saved[4];	/* the dispositions before tracing */
+static struct sigaction saved[5];	/* the dispositions before tracing */
 static volatile sig_atomic_t command_pid;
 
 static void on_stop(int sig)
 {
 	got_signal = sig;
+}
+
+/* SIGCHLD only interrupts the wait for events, so that the command's end
+ * is seen at once rather than at the next poll. */
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 static void pass_on(int sig)
@@ -117,7 +124,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static void restore_signals(const struct sigaction old[4]);
+static void restore_signals(const struct sigaction old[5]);
 
 /* The command forked, held on a pipe until it is traced: its pid, and
  * the pipe's write end in *go (closing it unwritten ends the child). */
@@ -196,25 +203,26 @@ static void read_counts(struct record_bpf *s, uint64_t *out)
 
 /* The signals while tracing: record -- CMD lets the terminal's SIGINT and
  * SIGQUIT reach the command alone and passes SIGTERM and SIGHUP on;
- * record -p stops at SIGINT, SIGTERM or SIGHUP. */
-static void set_signals(bool command, struct sigaction old[4])
+ * record -p stops at SIGINT, SIGTERM or SIGHUP; SIGCHLD wakes the wait. */
+static void set_signals(bool command, struct sigaction old[5])
 {
-	static const int sigs[4] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	static const int sigs[5] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
 	struct sigaction ign = { .sa_handler = SIG_IGN }, pass = { .sa_handler = pass_on },
-			 stop = { .sa_handler = on_stop };
+			 stop = { .sa_handler = on_stop }, child = { .sa_handler = on_child };
 
 	got_signal = 0;
 	for (int i = 0; i < 4; i++) {
 		const struct sigaction *a = command ? (i < 2 ? &ign : &pass) : (i == 1 ? &ign : &stop);
 		sigaction(sigs[i], a, &old[i]);
 	}
+	sigaction(SIGCHLD, &child, &old[4]);
 }
 
-static void restore_signals(const struct sigaction old[4])
+static void restore_signals(const struct sigaction old[5])
 {
-	static const int sigs[4] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	static const int sigs[5] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		sigaction(sigs[i], &old[i], NULL);
 }
 

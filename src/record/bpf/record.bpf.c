@@ -99,16 +99,30 @@ static __always_inline int send(void *data, __u64 size)
 	return 0;
 }
 
+/* The call's arguments: tp_btf's regs is a pointer the verifier trusts,
+ * read directly (CO-RE relocated) on x86-64, by the helper elsewhere
+ * (where libbpf 1.1 knows five of the six registers). */
 static __always_inline __u64 arg_of(struct pt_regs *regs, int i)
 {
+#if defined(__TARGET_ARCH_x86)
+	switch (i) {
+	case 0: return regs->di;
+	case 1: return regs->si;
+	case 2: return regs->dx;
+	case 3: return regs->r10;
+	case 4: return regs->r8;
+	default: return regs->r9;
+	}
+#else
 	switch (i) {
 	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
 	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
 	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
 	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
 	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
-	default: return BPF_CORE_READ(regs, r9);
+	default: return 0;	/* libbpf 1.1 has no sixth: mmap's offset, preadv2's flags */
 	}
+#endif
 }
 
 /* The strings of the arguments in want->strs, one after the other. */
