@@ -95,6 +95,13 @@ LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS), \
              $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
                         src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h src/*/*/*.h)
+# The interface between the binary and its modules (include/modload.h): a
+# hash of the headers they compile against, which every module carries in
+# a note (src/base/modnote.c, linked into each) and the binary checks
+# before it loads one, so that a module of another build is refused.
+IFACE_HASH := $(shell cat $(sort $(HEADERS)) | sha256sum | cut -c1-16)
+MOD_NOTE   = $(O)/base/modnote.o
+$(O)/base/modload.o $(MOD_NOTE): ALL_CFLAGS += -DDBENCH_IFACE_HASH='"$(IFACE_HASH)"'
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
 MAIN_OBJ = $(O)/main.o $(O)/commands.o $(O)/cli.o $(O)/cli_ab.o
 
@@ -136,13 +143,13 @@ $(O)/modules.dynlist: $(MOD_OBJS) $(LIB_OBJS) $(MAIN_OBJ)
 # (--as-needed: not MPI's, which mpicc adds to every link).
 $(MOD_OBJS): ALL_CFLAGS += -fPIC
 MOD_LDFLAGS = -shared -Wl,-z,now -Wl,--as-needed
-$(MOD_DIR)/smb.so: $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS))
+$(MOD_DIR)/smb.so: $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS)) $(MOD_NOTE)
 	@mkdir -p $(MOD_DIR)
 	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs smbclient tevent talloc)
-$(MOD_DIR)/nfs.so: $(patsubst src/%.c,$(O)/%.o,$(NFS_SRCS))
+$(MOD_DIR)/nfs.so: $(patsubst src/%.c,$(O)/%.o,$(NFS_SRCS)) $(MOD_NOTE)
 	@mkdir -p $(MOD_DIR)
 	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libnfs talloc)
-$(MOD_DIR)/iscsi.so: $(patsubst src/%.c,$(O)/%.o,$(ISCSI_SRCS))
+$(MOD_DIR)/iscsi.so: $(patsubst src/%.c,$(O)/%.o,$(ISCSI_SRCS)) $(MOD_NOTE)
 	@mkdir -p $(MOD_DIR)
 	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libiscsi talloc)
 $(O)/bpf/vmlinux.h: | $(O)
@@ -155,7 +162,7 @@ $(O)/bpf/record.skel.h: $(O)/bpf/record.bpf.o
 		$(BPFTOOL) gen skeleton $(O)/bpf/record.lo name record_bpf >$@.tmp && mv $@.tmp $@
 $(BPF_MOD_OBJ): $(O)/bpf/record.skel.h
 $(BPF_MOD_OBJ): ALL_CFLAGS += -fPIC -I$(O)/bpf
-$(MOD_DIR)/record_bpf.so: $(BPF_MOD_OBJ)
+$(MOD_DIR)/record_bpf.so: $(BPF_MOD_OBJ) $(MOD_NOTE)
 	@mkdir -p $(MOD_DIR)
 	$(CC) $(ALL_CFLAGS) $(MOD_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libbpf talloc)
 $(O)/base/modload.o: ALL_CFLAGS += -DDBENCH_MODULE_REL='"$(MOD_REL)"'

@@ -127,7 +127,7 @@ const struct backend *backend_load(TALLOC_CTX *mem_ctx, const struct backend *b,
 		*err = talloc_asprintf(mem_ctx, "the %s backend: out of memory", b->name);
 		return NULL;
 	}
-	const struct backend *m = modload_symbol(mem_ctx, b->module, sym, &why);
+	const struct backend *m = modload_symbol(mem_ctx, b->module, sym, sizeof(*m), &why);
 	if (!m) {
 		*err = talloc_asprintf(mem_ctx, "cannot load the %s backend: %s", b->name, why);
 		return NULL;

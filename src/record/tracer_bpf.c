@@ -52,7 +52,8 @@ static const struct record_bpf_module *module(TALLOC_CTX *mem_ctx, char **why)
 
 	if (m)
 		return m;
-	const struct record_bpf_module *got = modload_symbol(mem_ctx, "record_bpf", "record_bpf_module", &err);
+	const struct record_bpf_module *got = modload_symbol(mem_ctx, "record_bpf", "record_bpf_module",
+							     sizeof(*got), &err);
 	if (!got) {
 		*why = talloc_asprintf(mem_ctx, "the bpf tracer's module cannot be loaded: %s", err);
 		return NULL;
