@@ -203,6 +203,8 @@ struct sc {
 	char buf[LOADFILE_MAX_LINE];	/* a line's decoded strings */
 	struct call_dep pending[LOADFILE_MAX_STREAMS];	/* this call's waits, unpruned */
 	unsigned npending;
+	long *anc;		/* the call's paths' directories, as paths indices */
+	size_t nanc, anc_cap;
 };
 
 static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1424,12 +1426,42 @@ static bool check_call(struct sc *c, struct row *r)
 	return true;
 }
 
+/*
+ * The directories above the paths call r names ("a" and "a/b" for
+ * "a/b/c"; the root never: nothing replaces it), each as the path
+ * resource it is, into c->anc.  The call reads them: it waits for the
+ * mkdir, rename or rmdir of any of them in another stream, and such a
+ * call waits for it.  Their table entries exist on return, so that no
+ * growth moves the resources that resources() then points at.
+ */
+static bool ancestors(struct sc *c, struct row *r)
+{
+	c->nanc = 0;
+	for (int w = 0; w < 2; w++) {
+		const char *p = w ? r->op->path2 : r->op->path;
+		if (r->path[w] < 0 || !p)
+			continue;
+		for (const char *slash = strchr(p, '/'); slash; slash = strchr(slash + 1, '/')) {
+			long i = intern(c, &c->paths, p, slash - p);
+			size_t cap = c->anc_cap;
+			if (i < 0 || !res_at(c, &c->path_res, &c->path_res_n, i) ||
+			    !grow(c, (void **)&c->anc, sizeof(long), &cap, c->nanc + 1))
+				return false;
+			c->anc_cap = cap;
+			c->anc[c->nanc++] = i;
+		}
+	}
+	return true;
+}
+
 /* Place call r: its waits, its stream, its totals. */
 static bool place(struct sc *c, struct row *r)
 {
 	struct use u[8];
 	uint16_t s = r->call->stream;
 	struct op *op = r->op;
+	if (op->type != OP_SYS_EXEC && !ancestors(c, r))
+		return false;
 	unsigned n = op->type == OP_SYS_EXEC ? 0 : resources(c, r, u);
 
 	if (c->err)
@@ -1438,11 +1470,15 @@ static bool place(struct sc *c, struct row *r)
 		want(c, r->st->parent, r->st->start_dep_seq);
 	for (unsigned i = 0; i < n; i++)
 		use(c, u[i].res, s, u[i].write);
+	for (size_t i = 0; i < c->nanc; i++)
+		use(c, &c->path_res[c->anc[i]], s, false);
 	if (op->type == OP_SYS_EXEC && !exec_closes(c, r, s, false))
 		return false;
 	place_waits(c, r->st, r->call);
 	for (unsigned i = 0; i < n; i++)
 		used(c, u[i].res, s, r->call->seq, u[i].write);
+	for (size_t i = 0; i < c->nanc; i++)
+		used(c, &c->path_res[c->anc[i]], s, r->call->seq, false);
 	if (op->type == OP_SYS_EXEC && r->call->result == 0 && !exec_closes(c, r, s, true))
 		return false;
 	table_after(c, r);
@@ -1713,6 +1749,7 @@ static void free_scratch(struct sc *c)
 	for (unsigned i = 0; i < LOADFILE_MAX_HANDLES; i++)
 		talloc_free(c->slot_res[i].readers);
 	talloc_free(c->touched);
+	talloc_free(c->anc);
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
 	talloc_free(c->dir_res);

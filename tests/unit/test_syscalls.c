@@ -429,6 +429,37 @@ static void test_waits_follow_the_resources(void **state)
 	}
 }
 
+/* A call beneath a directory waits for another stream's mkdir, rename
+ * or rmdir of any directory above it, and such a call waits for the
+ * calls beneath it (found by test_generated: tests/generated/
+ * ancestor-mkdir.case). */
+static void test_waits_follow_the_directories_above(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 thread 2\n"
+		"1 0 0 mkdir \"a\" 0755 0\n"			/* 1 */
+		"2 0 0 mkdir \"a/b\" 0755 0\n"			/* 2: waits for 1 */
+		"2 0 0 openat \"a/b/f\" O_WRONLY|O_CREAT 0644 3\n"	/* 3 */
+		"1 0 0 rename \"a\" \"z\" 0\n"			/* 4: waits for 3 */
+		"2 0 0 stat \"z/b/f\" 0\n"			/* 5: waits for 4 */
+		"2 0 0 stat \"q/r\" ENOENT\n");			/* 6: free */
+
+	const struct call *c = call_of(p, 2);
+	assert_int_equal(c->ndeps, 1);
+	assert_int_equal(p->deps[c->dep].stream, 0);
+	assert_int_equal(p->deps[c->dep].seq, 2);
+	c = call_of(p, 4);
+	assert_int_equal(c->ndeps, 1);
+	assert_int_equal(p->deps[c->dep].stream, 1);
+	assert_int_equal(p->deps[c->dep].seq, 2);
+	c = call_of(p, 5);
+	assert_int_equal(c->ndeps, 1);
+	assert_int_equal(p->deps[c->dep].stream, 0);
+	assert_int_equal(p->deps[c->dep].seq, 3);
+	assert_int_equal(call_of(p, 6)->ndeps, 0);
+}
+
 /* A slot one stream gave up and another takes is a resource of its own:
  * else the first's close could come after the second's open, on the
  * second's descriptor. */
@@ -665,6 +696,7 @@ int main(void)
 		T(test_fork_copies_the_descriptor_table),
 		T(test_exec_closes_close_on_exec_descriptors),
 		T(test_waits_follow_the_resources),
+		T(test_waits_follow_the_directories_above),
 		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
