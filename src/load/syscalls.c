@@ -1454,6 +1454,24 @@ static bool ancestors(struct sc *c, struct row *r)
 	return true;
 }
 
+/* fork: the child copies each open descriptor of its parent's table, so
+ * the fork reads each; a close by a thread sharing that table waits for
+ * it (else the child's copy could be of a descriptor closed already). */
+static void fork_reads(struct sc *c, struct row *r, uint16_t s, bool placed)
+{
+	struct table *tb = &c->tables[r->st->table];
+
+	for (uint32_t fd = 0; fd < tb->n; fd++) {
+		struct fdent *e = &tb->fd[fd];
+		if (e->slot < 0)
+			continue;
+		if (placed)
+			used(c, &e->res, s, r->call->seq, false);
+		else
+			use(c, &e->res, s, false);
+	}
+}
+
 /* Place call r: its waits, its stream, its totals. */
 static bool place(struct sc *c, struct row *r)
 {
@@ -1472,6 +1490,8 @@ static bool place(struct sc *c, struct row *r)
 		use(c, u[i].res, s, u[i].write);
 	for (size_t i = 0; i < c->nanc; i++)
 		use(c, &c->path_res[c->anc[i]], s, false);
+	if (op->type == OP_SYS_FORK)
+		fork_reads(c, r, s, false);
 	if (op->type == OP_SYS_EXEC && !exec_closes(c, r, s, false))
 		return false;
 	place_waits(c, r->st, r->call);
@@ -1479,6 +1499,8 @@ static bool place(struct sc *c, struct row *r)
 		used(c, u[i].res, s, r->call->seq, u[i].write);
 	for (size_t i = 0; i < c->nanc; i++)
 		used(c, &c->path_res[c->anc[i]], s, r->call->seq, false);
+	if (op->type == OP_SYS_FORK)
+		fork_reads(c, r, s, true);
 	if (op->type == OP_SYS_EXEC && r->call->result == 0 && !exec_closes(c, r, s, true))
 		return false;
 	table_after(c, r);

@@ -460,6 +460,25 @@ static void test_waits_follow_the_directories_above(void **state)
 	assert_int_equal(call_of(p, 6)->ndeps, 0);
 }
 
+/* A fork copies every open descriptor of its table: a close of one by a
+ * thread sharing that table waits for the fork (found by
+ * test_generated: tests/generated/fork-copies.case). */
+static void test_a_close_waits_for_a_fork_that_copies_it(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 thread 2\n"
+		"2 0 0 openat \"f\" O_WRONLY|O_CREAT 0644 3\n"	/* 1 */
+		"2 0 0 fork 3\n"					/* 2 */
+		"3 0 0 fsync 3 0\n"				/* 3: waits for the fork */
+		"1 0 0 close 3 0\n");				/* 4: waits for it too */
+
+	const struct call *c = call_of(p, 4);
+	assert_int_equal(c->ndeps, 1);
+	assert_int_equal(p->deps[c->dep].stream, 1);
+	assert_int_equal(p->deps[c->dep].seq, 2);
+}
+
 /* A slot one stream gave up and another takes is a resource of its own:
  * else the first's close could come after the second's open, on the
  * second's descriptor. */
@@ -697,6 +716,7 @@ int main(void)
 		T(test_exec_closes_close_on_exec_descriptors),
 		T(test_waits_follow_the_resources),
 		T(test_waits_follow_the_directories_above),
+		T(test_a_close_waits_for_a_fork_that_copies_it),
 		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
