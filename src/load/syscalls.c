@@ -165,6 +165,13 @@ struct sstream {
 	uint16_t parent;
 };
 
+/* A path a call reaches besides those it names: a directory above one
+ * (read), or what a symbolic link it names points to. */
+struct anc {
+	long idx;		/* in paths */
+	bool write;
+};
+
 struct sc {
 	struct program *prog;
 	const char *name;
@@ -203,8 +210,10 @@ struct sc {
 	char buf[LOADFILE_MAX_LINE];	/* a line's decoded strings */
 	struct call_dep pending[LOADFILE_MAX_STREAMS];	/* this call's waits, unpruned */
 	unsigned npending;
-	long *anc;		/* the call's paths' directories, as paths indices */
+	struct anc *anc;	/* the call's paths' directories and links' targets */
 	size_t nanc, anc_cap;
+	uint32_t *link_to;	/* by paths index: a symbolic link's target's index + 1, or 0 */
+	size_t link_n;
 };
 
 static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -886,6 +895,80 @@ static int init_kind(struct sc *c, const struct token *tok, int n)
 	return k;
 }
 
+/* ---- symbolic links ---- */
+
+/* The path a symbolic link at `link` (its last component at leaf_at)
+ * holding `target` names, root-relative as the replay resolves it (a
+ * leading / is the root); -1 for the root itself or above it. */
+static long link_resolved(struct sc *c, const char *link, size_t leaf_at, const char *target)
+{
+	char out[LOADFILE_MAX_LINE];
+	size_t n = 0;
+
+	if (target[0] != '/' && leaf_at > 0) {
+		n = leaf_at - 1;
+		memcpy(out, link, n);
+	}
+	for (const char *p = target; *p;) {
+		while (*p == '/')
+			p++;
+		const char *s = p;
+		while (*p && *p != '/')
+			p++;
+		size_t len = p - s;
+		if (len == 0 || (len == 1 && s[0] == '.'))
+			continue;
+		if (len == 2 && s[0] == '.' && s[1] == '.') {
+			if (n == 0)
+				return -1;
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			n -= n > 0;
+			continue;
+		}
+		if (n + len + 1 >= sizeof(out))
+			return -1;
+		if (n)
+			out[n++] = '/';
+		memcpy(out + n, s, len);
+		n += len;
+	}
+	return n ? intern(c, &c->paths, out, n) : -1;
+}
+
+/* Path index i now is a symbolic link to paths index `to` (-1: none). */
+static bool link_note(struct sc *c, long i, long to)
+{
+	if ((size_t)i >= c->link_n) {
+		size_t n = c->link_n ? c->link_n : 64;
+		while (n <= (size_t)i)
+			n *= 2;
+		uint32_t *v = talloc_realloc(c->prog, c->link_to, uint32_t, n);
+		if (!v) {
+			fail_oom(c);
+			return false;
+		}
+		memset(v + c->link_n, 0, (n - c->link_n) * sizeof(*v));
+		c->link_to = v, c->link_n = n;
+	}
+	c->link_to[i] = to < 0 ? 0 : (uint32_t)to + 1;
+	return true;
+}
+
+/* A symbolic link made at `path` (by init or a symlink call). */
+static bool link_set(struct sc *c, const char *path, size_t leaf_at, const char *target)
+{
+	long i = intern(c, &c->paths, path, strlen(path));
+	long to = i < 0 ? -1 : link_resolved(c, path, leaf_at, target);
+	return i >= 0 && !c->err && link_note(c, i, to);
+}
+
+/* Paths index i's link target's index, or -1 when no link is known there. */
+static long link_of(const struct sc *c, long i)
+{
+	return (size_t)i < c->link_n ? (long)c->link_to[i] - 1 : -1;
+}
+
 /* What an init dir, file or symlink line says beside its path: the
  * symlink's target, the file's size, the mode of either other; counted
  * in the program's summary.  False after saying what is wrong. */
@@ -957,6 +1040,8 @@ static bool init_line(struct sc *c, const struct token *tok, int n)
 		return false;
 	}
 	if (!init_made(c, e, tok))
+		return false;
+	if (k == INIT_SYMLINK && !link_set(c, e->path, leaf_at, e->target))
 		return false;
 	c->prog->ninit++;
 	return true;
@@ -1426,13 +1511,31 @@ static bool check_call(struct sc *c, struct row *r)
 	return true;
 }
 
+/* Add paths index i, and what a link known there points to, to c->anc. */
+static bool reach(struct sc *c, long i, bool write)
+{
+	for (int k = 0; k < 2 && i >= 0; k++, i = link_of(c, i)) {
+		size_t cap = c->anc_cap;
+		if (!res_at(c, &c->path_res, &c->path_res_n, i) ||
+		    !grow(c, (void **)&c->anc, sizeof(struct anc), &cap, c->nanc + 1))
+			return false;
+		c->anc_cap = cap;
+		c->anc[c->nanc++] = (struct anc){ i, write };
+	}
+	return true;
+}
+
 /*
- * The directories above the paths call r names ("a" and "a/b" for
- * "a/b/c"; the root never: nothing replaces it), each as the path
- * resource it is, into c->anc.  The call reads them: it waits for the
- * mkdir, rename or rmdir of any of them in another stream, and such a
- * call waits for it.  Their table entries exist on return, so that no
- * growth moves the resources that resources() then points at.
+ * The paths call r reaches besides those it names, into c->anc: each
+ * directory above a named path ("a" and "a/b" for "a/b/c"; the root
+ * never: nothing replaces it), read, so that the call keeps its order
+ * with the mkdir, rename or rmdir of any of them in another stream; and
+ * the target of a symbolic link known at a named path or above it
+ * (made by init or a symlink row, moved by rename, gone by unlink),
+ * written for the named path itself, so that a call through a link
+ * keeps its order with the calls on what it points to.  Their table
+ * entries exist on return, so that no growth moves the resources that
+ * resources() then points at.
  */
 static bool ancestors(struct sc *c, struct row *r)
 {
@@ -1443,14 +1546,30 @@ static bool ancestors(struct sc *c, struct row *r)
 			continue;
 		for (const char *slash = strchr(p, '/'); slash; slash = strchr(slash + 1, '/')) {
 			long i = intern(c, &c->paths, p, slash - p);
-			size_t cap = c->anc_cap;
-			if (i < 0 || !res_at(c, &c->path_res, &c->path_res_n, i) ||
-			    !grow(c, (void **)&c->anc, sizeof(long), &cap, c->nanc + 1))
+			if (i < 0 || !reach(c, i, false))
 				return false;
-			c->anc_cap = cap;
-			c->anc[c->nanc++] = i;
 		}
+		long to = link_of(c, r->path[w]);
+		if (to >= 0 && !reach(c, to, true))
+			return false;
 	}
+	return true;
+}
+
+/* After call r succeeded: the links it made, moved or removed. */
+static bool links_after(struct sc *c, struct row *r)
+{
+	int t = r->op->type;
+
+	if (r->call->result < 0)
+		return true;
+	if (t == OP_SYS_SYMLINK || t == OP_SYS_SYMLINKAT)
+		return link_set(c, r->op->path, r->leaf_at[0], r->op->path2);
+	if (t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2)
+		return link_note(c, r->path[1], link_of(c, r->path[0])) &&
+		       link_note(c, r->path[0], -1);
+	if (t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT)
+		return link_note(c, r->path[0], -1);
 	return true;
 }
 
@@ -1489,7 +1608,7 @@ static bool place(struct sc *c, struct row *r)
 	for (unsigned i = 0; i < n; i++)
 		use(c, u[i].res, s, u[i].write);
 	for (size_t i = 0; i < c->nanc; i++)
-		use(c, &c->path_res[c->anc[i]], s, false);
+		use(c, &c->path_res[c->anc[i].idx], s, c->anc[i].write);
 	if (op->type == OP_SYS_FORK)
 		fork_reads(c, r, s, false);
 	if (op->type == OP_SYS_EXEC && !exec_closes(c, r, s, false))
@@ -1498,7 +1617,9 @@ static bool place(struct sc *c, struct row *r)
 	for (unsigned i = 0; i < n; i++)
 		used(c, u[i].res, s, r->call->seq, u[i].write);
 	for (size_t i = 0; i < c->nanc; i++)
-		used(c, &c->path_res[c->anc[i]], s, r->call->seq, false);
+		used(c, &c->path_res[c->anc[i].idx], s, r->call->seq, c->anc[i].write);
+	if (!links_after(c, r))
+		return false;
 	if (op->type == OP_SYS_FORK)
 		fork_reads(c, r, s, true);
 	if (op->type == OP_SYS_EXEC && r->call->result == 0 && !exec_closes(c, r, s, true))
@@ -1772,6 +1893,7 @@ static void free_scratch(struct sc *c)
 		talloc_free(c->slot_res[i].readers);
 	talloc_free(c->touched);
 	talloc_free(c->anc);
+	talloc_free(c->link_to);
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
 	talloc_free(c->dir_res);

@@ -51,6 +51,15 @@ static const struct call *call_of(const struct program *p, size_t i)
 	return loadfile_call(p, loadfile_op(p, i));
 }
 
+/* Call i waits for exactly one call: the seq-th of stream index s. */
+static void assert_one_wait(const struct program *p, size_t i, unsigned s, uint32_t seq)
+{
+	const struct call *c = call_of(p, i);
+	assert_int_equal(c->ndeps, 1);
+	assert_int_equal(p->deps[c->dep].stream, s);
+	assert_int_equal(p->deps[c->dep].seq, seq);
+}
+
 static void test_the_example_of_the_spec_compiles(void **state)
 {
 	TALLOC_CTX *ctx = fixture_ctx(state);
@@ -325,10 +334,7 @@ static void test_thread_shares_the_descriptor_table(void **state)
 	assert_int_equal(loadfile_op(p, 2)->handle, loadfile_op(p, 1)->handle);
 	/* read waits for the open (stream 1's 2nd call), and the thread row
 	 * before it is implied */
-	const struct call *c = call_of(p, 2);
-	assert_int_equal(c->ndeps, 1);
-	assert_int_equal(p->deps[c->dep].stream, 0);
-	assert_int_equal(p->deps[c->dep].seq, 2);
+	assert_one_wait(p, 2, 0, 2);
 	/* fstat of a closed descriptor, EBADF recorded: no handle, waits for
 	 * the close in stream 2 */
 	assert_int_equal(loadfile_op(p, 4)->handle, HANDLE_NONE);
@@ -445,18 +451,9 @@ static void test_waits_follow_the_directories_above(void **state)
 		"2 0 0 stat \"z/b/f\" 0\n"			/* 5: waits for 4 */
 		"2 0 0 stat \"q/r\" ENOENT\n");			/* 6: free */
 
-	const struct call *c = call_of(p, 2);
-	assert_int_equal(c->ndeps, 1);
-	assert_int_equal(p->deps[c->dep].stream, 0);
-	assert_int_equal(p->deps[c->dep].seq, 2);
-	c = call_of(p, 4);
-	assert_int_equal(c->ndeps, 1);
-	assert_int_equal(p->deps[c->dep].stream, 1);
-	assert_int_equal(p->deps[c->dep].seq, 2);
-	c = call_of(p, 5);
-	assert_int_equal(c->ndeps, 1);
-	assert_int_equal(p->deps[c->dep].stream, 0);
-	assert_int_equal(p->deps[c->dep].seq, 3);
+	assert_one_wait(p, 2, 0, 2);
+	assert_one_wait(p, 4, 1, 2);
+	assert_one_wait(p, 5, 0, 3);
 	assert_int_equal(call_of(p, 6)->ndeps, 0);
 }
 
@@ -473,10 +470,29 @@ static void test_a_close_waits_for_a_fork_that_copies_it(void **state)
 		"3 0 0 fsync 3 0\n"				/* 3: waits for the fork */
 		"1 0 0 close 3 0\n");				/* 4: waits for it too */
 
-	const struct call *c = call_of(p, 4);
-	assert_int_equal(c->ndeps, 1);
-	assert_int_equal(p->deps[c->dep].stream, 1);
-	assert_int_equal(p->deps[c->dep].seq, 2);
+	assert_one_wait(p, 4, 1, 2);
+}
+
+/* A call through a symbolic link keeps its order with the calls on what
+ * the link points to, the link known from an init line or a symlink
+ * row and followed through renames (found by test_generated:
+ * tests/generated/symlink-target.case). */
+static void test_a_call_through_a_link_waits_for_its_target(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"init dir \"d\" 0755\n"
+		"init symlink \"d/up\" \"../t\"\n"
+		"1 0 0 thread 2\n"
+		"1 0 0 symlink \"f0\" \"d/l1\" 0\n"		/* 1 */
+		"1 0 0 rename \"d/l1\" \"d/f5\" 0\n"		/* 2 */
+		"1 0 0 unlink \"d/f0\" ENOENT\n"			/* 3 */
+		"2 0 0 truncate \"d/f5\" 10 ENOENT\n"		/* 4: waits for 3 */
+		"1 0 0 mkdir \"t\" 0755 0\n"			/* 5 */
+		"2 0 0 stat \"d/up/x\" ENOENT\n");		/* 6: waits for 5 */
+
+	assert_one_wait(p, 4, 0, 4);
+	assert_one_wait(p, 6, 0, 5);
 }
 
 /* A slot one stream gave up and another takes is a resource of its own:
@@ -492,10 +508,7 @@ static void test_a_slot_taken_again_waits_for_its_giver(void **state)
 		"1 0 0 openat \"b\" O_RDONLY 0 4\n");
 
 	assert_int_equal(loadfile_op(p, 3)->handle, loadfile_op(p, 1)->handle);
-	const struct call *c = call_of(p, 3);
-	assert_int_equal(c->ndeps, 1);
-	assert_int_equal(p->deps[c->dep].stream, 1);
-	assert_int_equal(p->deps[c->dep].seq, 2);
+	assert_one_wait(p, 3, 1, 2);
 }
 
 static void test_a_single_stream_has_no_waits(void **state)
@@ -717,6 +730,7 @@ int main(void)
 		T(test_waits_follow_the_resources),
 		T(test_waits_follow_the_directories_above),
 		T(test_a_close_waits_for_a_fork_that_copies_it),
+		T(test_a_call_through_a_link_waits_for_its_target),
 		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
