@@ -1371,7 +1371,8 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 				 ? dir_index(c, c->paths.order[r->ent->path], 0, true) : -1;
 		if (d >= 0)
 			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, false);
-		else if (r->ent->path >= 0 && t != OP_SYS_CLOSE)
+		/* a listing reads the directory's path too: its rmdir waits */
+		if (r->ent->path >= 0 && t != OP_SYS_CLOSE)
 			u[n++] = table_use(c, &c->path_res, &c->path_res_n, r->ent->path,
 					   !reads);
 	}

@@ -495,6 +495,23 @@ static void test_a_call_through_a_link_waits_for_its_target(void **state)
 	assert_one_wait(p, 6, 0, 5);
 }
 
+/* A listing reads its directory's path: its rmdir by another stream
+ * waits for it (found by test_generated: tests/generated/
+ * list-rmdir.case; the kernel's getdents64 on a removed directory
+ * fails with ENOENT). */
+static void test_an_rmdir_waits_for_a_listing(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 fork 2\n"
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 openat \"d\" O_RDONLY|O_DIRECTORY 0 3\n"
+		"1 0 0 getdents64 3 32768 48\n"			/* 3 */
+		"2 0 0 rmdir \"d\" 0\n");				/* 4: waits for 3 */
+
+	assert_one_wait(p, 4, 0, 4);
+}
+
 /* A slot one stream gave up and another takes is a resource of its own:
  * else the first's close could come after the second's open, on the
  * second's descriptor. */
@@ -731,6 +748,7 @@ int main(void)
 		T(test_waits_follow_the_directories_above),
 		T(test_a_close_waits_for_a_fork_that_copies_it),
 		T(test_a_call_through_a_link_waits_for_its_target),
+		T(test_an_rmdir_waits_for_a_listing),
 		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
