@@ -217,10 +217,17 @@ $(O)/tests/twothreads: tests/tools/twothreads.c
 	@mkdir -p $(O)/tests
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS) -pthread -o $@ $<
 
+# The generator and interpreter of random programs of file calls, for
+# test_generated (recorded by strace too: never sanitized, as above).
+$(O)/tests/fsprog: tests/tools/fsprog.c
+	@mkdir -p $(O)/tests
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS) -pthread -o $@ $<
+
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads
+check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads \
+		$(O)/tests/fsprog
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) TESTS="$(TESTS)" bash tests/run.sh
 
 check-sanitize:

@@ -10,11 +10,7 @@
 
 TRACER=${TRACER:-strace}
 if [ "$TRACER" = strace ]; then
-	command -v strace >/dev/null || { echo "ok 1 # skip strace is not installed"; exit 0; }
-	if ! strace -f -qq -o /dev/null true 2>/dev/null; then
-		echo "ok 1 # skip strace cannot trace here (ptrace refused)"
-		exit 0
-	fi
+	. "$TOP/tests/shell/lib_record.sh"
 else
 	why=$("$DBENCH" record --tracer="$TRACER" -o /dev/null -- true 2>&1) ||
 		{ echo "ok 1 # skip the $TRACER tracer cannot run here: ${why#dbench: }"; exit 0; }
