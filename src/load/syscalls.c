@@ -1532,9 +1532,9 @@ static bool reach(struct sc *c, long i, bool write)
  * never: nothing replaces it), read, so that the call keeps its order
  * with the mkdir, rename or rmdir of any of them in another stream; and
  * the target of a symbolic link known at a named path or above it
- * (made by init or a symlink row, moved by rename, gone by unlink),
- * written for the named path itself, so that a call through a link
- * keeps its order with the calls on what it points to.  Their table
+ * (made by init or a symlink row, moved by rename, copied by link, gone
+ * by unlink), written for the named path itself, so that a call through
+ * a link keeps its order with the calls on what it points to.  Their table
  * entries exist on return, so that no growth moves the resources that
  * resources() then points at.
  */
@@ -1571,6 +1571,9 @@ static bool links_after(struct sc *c, struct row *r)
 		       link_note(c, r->path[0], -1);
 	if (t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT)
 		return link_note(c, r->path[0], -1);
+	if (t == OP_SYS_LINK || t == OP_SYS_LINKAT)	/* a link to a link is one */
+		return link_note(c, r->path[1], t == OP_SYS_LINKAT && (r->op->a[0] & AT_SYMLINK_FOLLOW)
+					       ? -1 : link_of(c, r->path[0]));
 	return true;
 }
 

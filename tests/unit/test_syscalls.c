@@ -489,10 +489,14 @@ static void test_a_call_through_a_link_waits_for_its_target(void **state)
 		"1 0 0 unlink \"d/f0\" ENOENT\n"			/* 3 */
 		"2 0 0 truncate \"d/f5\" 10 ENOENT\n"		/* 4: waits for 3 */
 		"1 0 0 mkdir \"t\" 0755 0\n"			/* 5 */
-		"2 0 0 stat \"d/up/x\" ENOENT\n");		/* 6: waits for 5 */
+		"2 0 0 stat \"d/up/x\" ENOENT\n"			/* 6: waits for 5 */
+		"2 0 0 link \"d/f5\" \"d/f6\" 0\n"		/* 7: a link to the link */
+		"1 0 0 openat \"d/f6\" O_WRONLY|O_CREAT 0644 3\n"	/* 8: makes d/f0 */
+		"2 0 0 openat \"d/f5\" O_WRONLY 0 4\n");		/* 9: waits for 8 */
 
 	assert_one_wait(p, 4, 0, 4);
 	assert_one_wait(p, 6, 0, 5);
+	assert_one_wait(p, 9, 0, 6);
 }
 
 /* A listing reads its directory's path: its rmdir by another stream
