@@ -214,6 +214,8 @@ struct sc {
 	size_t nanc, anc_cap;
 	uint32_t *link_to;	/* by paths index: a symbolic link's target's index + 1, or 0 */
 	size_t link_n;
+	uint32_t *file_to;	/* by paths index: its file's first name's index + 1, or 0 */
+	size_t file_n;
 };
 
 static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -936,23 +938,37 @@ static long link_resolved(struct sc *c, const char *link, size_t leaf_at, const 
 	return n ? intern(c, &c->paths, out, n) : -1;
 }
 
-/* Path index i now is a symbolic link to paths index `to` (-1: none). */
-static bool link_note(struct sc *c, long i, long to)
+/* map[i] = to + 1 (0 for to -1), growing the map (by paths index). */
+static bool map_set(struct sc *c, uint32_t **map, size_t *n, long i, long to)
 {
-	if ((size_t)i >= c->link_n) {
-		size_t n = c->link_n ? c->link_n : 64;
-		while (n <= (size_t)i)
-			n *= 2;
-		uint32_t *v = talloc_realloc(c->prog, c->link_to, uint32_t, n);
+	if ((size_t)i >= *n) {
+		size_t cap = *n ? *n : 64;
+		while (cap <= (size_t)i)
+			cap *= 2;
+		uint32_t *v = talloc_realloc(c->prog, *map, uint32_t, cap);
 		if (!v) {
 			fail_oom(c);
 			return false;
 		}
-		memset(v + c->link_n, 0, (n - c->link_n) * sizeof(*v));
-		c->link_to = v, c->link_n = n;
+		memset(v + *n, 0, (cap - *n) * sizeof(*v));
+		*map = v, *n = cap;
 	}
-	c->link_to[i] = to < 0 ? 0 : (uint32_t)to + 1;
+	(*map)[i] = to < 0 ? 0 : (uint32_t)to + 1;
 	return true;
+}
+
+/* Path index i now is a symbolic link to paths index `to` (-1: none). */
+static bool link_note(struct sc *c, long i, long to)
+{
+	return map_set(c, &c->link_to, &c->link_n, i, to);
+}
+
+/* The first name of the file at paths index i (itself unless a link or
+ * rename gave it the file of another name): calls on two names of one
+ * file keep their order through it. */
+static long file_of(const struct sc *c, long i)
+{
+	return (size_t)i < c->file_n && c->file_to[i] ? (long)c->file_to[i] - 1 : i;
 }
 
 /* A symbolic link made at `path` (by init or a symlink call). */
@@ -1534,7 +1550,9 @@ static bool reach(struct sc *c, long i, bool write)
  * the target of a symbolic link known at a named path or above it
  * (made by init or a symlink row, moved by rename, copied by link, gone
  * by unlink), written for the named path itself, so that a call through
- * a link keeps its order with the calls on what it points to.  Their table
+ * a link keeps its order with the calls on what it points to; and the
+ * first name of the file a named path or the call's descriptor is on,
+ * written, where a hard link or a rename gave it another.  Their table
  * entries exist on return, so that no growth moves the resources that
  * resources() then points at.
  */
@@ -1553,7 +1571,11 @@ static bool ancestors(struct sc *c, struct row *r)
 		long to = link_of(c, r->path[w]);
 		if (to >= 0 && !reach(c, to, true))
 			return false;
+		if (file_of(c, r->path[w]) != r->path[w] && !reach(c, file_of(c, r->path[w]), true))
+			return false;
 	}
+	if (r->ent && r->ent->path >= 0 && file_of(c, r->ent->path) != r->ent->path)
+		return reach(c, file_of(c, r->ent->path), true);
 	return true;
 }
 
@@ -1568,12 +1590,14 @@ static bool links_after(struct sc *c, struct row *r)
 		return link_set(c, r->op->path, r->leaf_at[0], r->op->path2);
 	if (t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2)
 		return link_note(c, r->path[1], link_of(c, r->path[0])) &&
-		       link_note(c, r->path[0], -1);
+		       link_note(c, r->path[0], -1) &&
+		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0]));
 	if (t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT)
 		return link_note(c, r->path[0], -1);
 	if (t == OP_SYS_LINK || t == OP_SYS_LINKAT)	/* a link to a link is one */
 		return link_note(c, r->path[1], t == OP_SYS_LINKAT && (r->op->a[0] & AT_SYMLINK_FOLLOW)
-					       ? -1 : link_of(c, r->path[0]));
+					       ? -1 : link_of(c, r->path[0])) &&
+		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0]));
 	return true;
 }
 
@@ -1898,6 +1922,7 @@ static void free_scratch(struct sc *c)
 	talloc_free(c->touched);
 	talloc_free(c->anc);
 	talloc_free(c->link_to);
+	talloc_free(c->file_to);
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
 	talloc_free(c->dir_res);

@@ -516,6 +516,29 @@ static void test_an_rmdir_waits_for_a_listing(void **state)
 	assert_one_wait(p, 4, 0, 4);
 }
 
+/* Two names of one file (a hard link, a rename) keep the order of the
+ * calls on it (found by test_generated: tests/generated/
+ * hard-link.case). */
+static void test_calls_on_two_names_of_a_file_keep_their_order(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"init file \"f1\" 100 0644\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 openat \"f1\" O_RDONLY 0 3\n"
+		"1 0 0 link \"f1\" \"f3\" 0\n"
+		"1 0 0 openat \"f3\" O_WRONLY 0 3\n"
+		"1 0 0 pwrite64 3 100 200 100\n"			/* 4 */
+		"2 0 0 pread64 3 300 0 300\n"			/* 5: waits for 4 */
+		"1 0 0 rename \"f3\" \"f4\" 0\n"
+		"1 0 0 openat \"f4\" O_WRONLY 0 4\n"
+		"1 0 0 ftruncate 4 0 0\n"				/* 8 */
+		"2 0 0 pread64 3 300 0 0\n");			/* 9: waits for 8 */
+
+	assert_one_wait(p, 5, 0, 4);
+	assert_one_wait(p, 9, 0, 7);
+}
+
 /* A slot one stream gave up and another takes is a resource of its own:
  * else the first's close could come after the second's open, on the
  * second's descriptor. */
@@ -753,6 +776,7 @@ int main(void)
 		T(test_a_close_waits_for_a_fork_that_copies_it),
 		T(test_a_call_through_a_link_waits_for_its_target),
 		T(test_an_rmdir_waits_for_a_listing),
+		T(test_calls_on_two_names_of_a_file_keep_their_order),
 		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
