@@ -144,6 +144,7 @@ struct fdent {
 	bool cloexec;
 	uint32_t line;		/* where it was opened */
 	int32_t path;		/* paths index it was opened on, or -1 */
+	uint32_t desc;		/* its open file description (shared by dup and fork) */
 	struct res res;
 };
 
@@ -216,6 +217,9 @@ struct sc {
 	size_t link_n;
 	uint32_t *file_to;	/* by paths index: its file's first name's index + 1, or 0 */
 	size_t file_n;
+	struct res *desc_res;	/* by open file description: its offset */
+	size_t desc_res_n;
+	uint32_t ndesc;
 };
 
 static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1253,8 +1257,9 @@ static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint1
 	e->cloexec = cloexec;
 	e->line = c->line;
 	e->path = r->path[0];
-	if (r->ent && r->ent != e)	/* a dup: the same file */
-		e->path = r->ent->path;
+	e->desc = c->ndesc++;
+	if (r->ent && r->ent != e)	/* a dup: the same file, its offset shared */
+		e->path = r->ent->path, e->desc = r->ent->desc;
 	*slot = (uint16_t)e->slot;
 	r->ent2 = e;
 	return true;
@@ -1281,6 +1286,7 @@ static bool fork_table(struct sc *c, struct row *r, struct sstream *child)
 		e->cloexec = pt->fd[fd].cloexec;
 		e->line = pt->fd[fd].line;
 		e->path = pt->fd[fd].path;
+		e->desc = pt->fd[fd].desc;
 		if (!slot_list_add(c, (uint16_t)pt->fd[fd].slot) ||
 		    !slot_list_add(c, (uint16_t)e->slot))
 			return false;
@@ -1394,6 +1400,15 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 	}
 	if (r->ent2)
 		u[n++] = (struct use){ .res = &r->ent2->res, .write = true };
+	/* a call that moves a descriptor's offset writes its description's,
+	 * which dup and fork share */
+	bool moves = t == OP_SYS_READ || t == OP_SYS_READV || t == OP_SYS_WRITE ||
+		     t == OP_SYS_WRITEV || t == OP_SYS_LSEEK || t == OP_SYS_GETDENTS ||
+		     t == OP_SYS_SENDFILE || t == OP_SYS_COPY_FILE_RANGE;
+	if (moves && r->ent)
+		u[n++] = table_use(c, &c->desc_res, &c->desc_res_n, r->ent->desc, true);
+	if (moves && r->ent2)
+		u[n++] = table_use(c, &c->desc_res, &c->desc_res_n, r->ent2->desc, true);
 	if (c->err)
 		return 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -1926,6 +1941,9 @@ static void free_scratch(struct sc *c)
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
 	talloc_free(c->dir_res);
+	for (size_t i = 0; i < c->desc_res_n; i++)
+		talloc_free(c->desc_res[i].readers);
+	talloc_free(c->desc_res);
 	talloc_free(c->free_slots);
 	talloc_free(c->streams);
 	strset_free_index(&c->paths);

@@ -539,6 +539,31 @@ static void test_calls_on_two_names_of_a_file_keep_their_order(void **state)
 	assert_one_wait(p, 9, 0, 7);
 }
 
+/* Calls that move a descriptor's offset keep their order across the
+ * streams that share its open file description: threads on one
+ * descriptor, a dup, a fork's copy (found by test_generated:
+ * tests/generated/shared-offset.case). */
+static void test_offsets_shared_keep_their_order(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"init file \"f\" 100 0644\n"
+		"1 0 0 openat \"f\" O_RDONLY 0 3\n"
+		"1 0 0 thread 2\n"
+		"1 0 0 dup 3 4\n"
+		"1 0 0 fork 3\n"
+		"2 0 0 read 3 60 60\n"				/* 4 */
+		"1 0 0 read 4 60 40\n"				/* 5: waits for 4 */
+		"3 0 0 lseek 3 0 SEEK_CUR 100\n");		/* 6: waits for 5 */
+
+	assert_one_wait(p, 5, 1, 1);
+	const struct call *c = call_of(p, 6);	/* the read, besides stream 2's on "f" */
+	bool found = false;
+	for (unsigned i = 0; i < c->ndeps; i++)
+		found |= p->deps[c->dep + i].stream == 0 && p->deps[c->dep + i].seq == 5;
+	assert_true(found);
+}
+
 /* A slot one stream gave up and another takes is a resource of its own:
  * else the first's close could come after the second's open, on the
  * second's descriptor. */
@@ -777,6 +802,7 @@ int main(void)
 		T(test_a_call_through_a_link_waits_for_its_target),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
+		T(test_offsets_shared_keep_their_order),
 		T(test_a_slot_taken_again_waits_for_its_giver),
 		T(test_a_single_stream_has_no_waits),
 		T(test_think_gaps_are_per_stream),
