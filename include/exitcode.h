@@ -14,6 +14,9 @@ enum {
 	EXIT_SLOWER = 3,		/* dbench compare: a slowdown beyond --fail-above */
 	EXIT_INCONCLUSIVE = 4,		/* compare or ab: such a slowdown, but the machine's
 					 * load or drift could explain it */
+	EXIT_RECORDER = 125,		/* dbench record: the recorder failed once its command
+					 * ran (else it exits with the command's status); 125
+					 * as env(1), nice(1) and timeout(1) say their own */
 	EXIT_INTERRUPTED = 130,		/* SIGINT (128 + signal in general) */
 	EXIT_TERMINATED = 143,		/* SIGTERM */
 };

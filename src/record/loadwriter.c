@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -242,6 +243,7 @@ static void rows(struct writer *w)
 		line(w, "%u %" PRId64 ".%06" PRId64 " %" PRId64 ".%06" PRId64 " %s%s %s\n", t->stream,
 		     start / 1000000, start % 1000000, r->dur_us / 1000000, r->dur_us % 1000000,
 		     r->call, r->args, result);
+		rec->rows[i].line = (uint32_t)w->lines;
 	}
 	rec->streams = next - 1;
 	if (!w->err && rec->streams > LOADFILE_MAX_STREAMS) {
@@ -252,34 +254,126 @@ static void rows(struct writer *w)
 	}
 }
 
-int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *path, char **err)
+/* The text of line n (from 1) of text, on mem_ctx. */
+static char *text_line(TALLOC_CTX *mem_ctx, const char *text, size_t len, unsigned long n)
+{
+	const char *p = text, *end = text + len;
+
+	for (unsigned long i = 1; i < n && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return talloc_strndup(mem_ctx, p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+}
+
+/* Where the written line n came from: the trace's file and line of its
+ * row, or the initial state, on mem_ctx. */
+static char *line_origin(TALLOC_CTX *mem_ctx, const struct recording *rec, unsigned long n)
+{
+	for (size_t i = 0; i < rec->nrows; i++) {
+		const struct row *r = &rec->rows[i];
+		if (r->line != n)
+			continue;
+		if (r->src && r->src <= rec->nsources)
+			return talloc_asprintf(mem_ctx, "made from %s:%" PRIu32, rec->sources[r->src - 1],
+					       r->src_line);
+		return talloc_asprintf(mem_ctx, "made from call %" PRIu32 " of the trace", r->src_line);
+	}
+	return talloc_strdup(mem_ctx, "of the initial state");
+}
+
+/* The compiler's refusal of text (named `name`), said as the recorder's
+ * bug: its line, the row, the trace's line. */
+static char *refusal(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *name,
+		     const char *text, size_t len, const char *why)
+{
+	size_t nl = strlen(name);
+	unsigned long n = 0;
+
+	if (why && strncmp(why, name, nl) == 0 && why[nl] == ':' && why[nl + 1] >= '0' &&
+	    why[nl + 1] <= '9')
+		n = strtoul(why + nl + 1, NULL, 10);
+	char *row = n ? text_line(mem_ctx, text, len, n) : NULL;
+	return talloc_asprintf(mem_ctx, "a bug of the recorder: the loadfile it made is refused by "
+			       "dbench's compiler, and nothing was written: %s%s%s%s%s (please "
+			       "report it, with the trace)", why ? why : "(no message)",
+			       row ? "; the line: '" : "", row ? row : "", row ? "', " : "",
+			       n ? line_origin(mem_ctx, rec, n) : "");
+}
+
+/* The text made into *text (malloc()ed, *len bytes), the limits checked:
+ * LOADWRITER_OK, or a status with *err. */
+static enum loadwriter_status render(TALLOC_CTX *mem_ctx, struct recording *rec, char **text,
+				     size_t *len, char **err)
 {
 	struct writer w = { .rec = rec };
-	int e = 0;
 
 	w.threads = pathmap_new(rec);
-	if (!w.threads || !mark_kept(&w)) {
+	if (!w.threads || !mark_kept(&w) || !(w.f = open_memstream(text, len))) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
-		return 1;
-	}
-	struct outfile *o = outfile_open(mem_ctx, path, &w.f, &e);
-	if (!o) {
-		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, outfile_strerror(e));
-		return 1;
+		talloc_free(w.threads);
+		return LOADWRITER_UNWRITTEN;
 	}
 	header(&w);
 	init_lines(&w);
 	rows(&w);
+	if (!w.err && w.ops == 0) {
+		w.err = talloc_strdup(rec, "no call beneath the roots: nothing to replay");
+		w.code = 2;
+	}
+	talloc_free(w.threads);
+	if (fclose(w.f) != 0 && !w.err) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		return LOADWRITER_UNWRITTEN;
+	}
 	if (w.err) {
-		talloc_free(o);	/* the destination stays as it was */
 		*err = talloc_steal(mem_ctx, w.err);
-		return w.code;
+		return LOADWRITER_LIMIT;
 	}
 	rec->lines_written = w.lines;
 	rec->bytes_out = w.bytes;
-	if ((e = outfile_commit(o)) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, outfile_strerror(e));
-		return 1;
+	return LOADWRITER_OK;
+}
+
+/* text to path, whole or not at all. */
+static enum loadwriter_status put(TALLOC_CTX *mem_ctx, const char *path, const char *text,
+				  size_t len, char **err)
+{
+	FILE *f;
+	int e = 0;
+	struct outfile *o = outfile_open(mem_ctx, path, &f, &e);
+
+	if (o && fwrite(text, 1, len, f) == len) {
+		e = outfile_commit(o);
+	} else if (o) {
+		e = outfile_error(o) ? outfile_error(o) : EIO;
+		talloc_free(o);	/* the destination stays as it was */
 	}
-	return 0;
+	if (!e)
+		return LOADWRITER_OK;
+	*err = talloc_asprintf(mem_ctx, "cannot write '%s': %s", path, outfile_strerror(e));
+	return LOADWRITER_UNWRITTEN;
+}
+
+enum loadwriter_status loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec,
+					const char *path, char **err)
+{
+	char *text = NULL, *why = NULL;
+	size_t len = 0;
+	enum loadwriter_status st = render(mem_ctx, rec, &text, &len, err);
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	const char *name = strcmp(path, "-") == 0 ? "(standard output)" : path;
+
+	if (st == LOADWRITER_OK && !loadfile_compile(tmp, name, text, len, &why)) {
+		bool oom = errno == ENOMEM;
+		*err = oom ? talloc_strdup(mem_ctx, "out of memory checking the loadfile")
+			   : refusal(mem_ctx, rec, name, text, len, why);
+		st = oom ? LOADWRITER_UNWRITTEN : LOADWRITER_REFUSED;
+	}
+	talloc_free(tmp);
+	if (st == LOADWRITER_OK)
+		st = put(mem_ctx, path, text, len, err);
+	free(text);
+	return st;
 }

@@ -7,7 +7,8 @@
  * are left out with the `thread`/`fork` rows that started them, and the
  * rest are numbered 1, 2, ... in the order they first appear.  The file
  * is written through outfile.h: whole or not at all.  A recording beyond
- * the loadfile limits (include/loadfile.h) is refused naming the limit.
+ * the loadfile limits (include/loadfile.h) is refused naming the limit;
+ * one the compiler would refuse is the recorder's bug, said as such.
  *
  * Knows nothing of strace or of how the rows were made.
  */
@@ -18,10 +19,23 @@
 
 #include "record/recording.h"
 
-/* Write rec to `path` ("-": standard output).  Returns 0, or an exit
- * code (2: beyond a limit; 1: the file could not be written) with *err a
- * message on mem_ctx. */
-int loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec, const char *path, char **err);
+enum loadwriter_status {
+	LOADWRITER_OK,
+	LOADWRITER_LIMIT,	/* beyond a loadfile's limits, or no call to write */
+	LOADWRITER_REFUSED,	/* the compiler refuses what was made: a bug of the
+				 * recorder, which is said as one */
+	LOADWRITER_UNWRITTEN,	/* the file could not be written, or memory ran out */
+};
+
+/*
+ * Write rec to `path` ("-": standard output).  The text is made in
+ * memory and compiled first, by the compiler --check-loadfile runs
+ * (loadfile.h): what the compiler refuses is never written, and the
+ * message names the line, the row and the trace's line it came from.
+ * LOADWRITER_OK, or another status with *err a message on mem_ctx.
+ */
+enum loadwriter_status loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *rec,
+					const char *path, char **err);
 
 /* The base64 of n bytes, on mem_ctx. */
 char *loadwriter_base64(TALLOC_CTX *mem_ctx, const unsigned char *p, size_t n);

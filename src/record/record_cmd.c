@@ -30,6 +30,7 @@
 #include "record/trace_reader.h"
 #include "record/initstate.h"
 #include "record/loadwriter.h"
+#include "record/pathmap.h"
 #include "record/paths.h"
 #include "record/recording.h"
 #include "record/attach.h"
@@ -212,6 +213,33 @@ static char *command_text(TALLOC_CTX *mem_ctx, const char *const *argv)
 	return s;
 }
 
+/* Where the call the tracer just handed out came from, for its rows:
+ * its trace file (kept in rec->sources, found by name in `index`) and
+ * line.  false when memory ran out. */
+static bool originate(struct recording *rec, struct translate *tr, const struct tracer_calls *calls,
+		      struct pathmap *index)
+{
+	const char *file;
+	uint64_t line;
+
+	if (!calls->origin(calls->impl, &file, &line)) {
+		translate_origin(tr, 0, 0);
+		return true;
+	}
+	uintptr_t i = (uintptr_t)pathmap_get(index, file);
+	if (!i) {
+		const char **v = talloc_realloc(rec, rec->sources, const char *, rec->nsources + 1);
+		if (!v || !(v[rec->nsources] = talloc_strdup(v, file)))
+			return false;
+		rec->sources = v;
+		i = ++rec->nsources;
+		if (!pathmap_put(index, file, (void *)i))
+			return false;
+	}
+	translate_origin(tr, (uint32_t)i, line > UINT32_MAX ? UINT32_MAX : (uint32_t)line);
+	return true;
+}
+
 /* Read the calls through the translation into rec; stops at once at the
  * loadfile's limit of calls.  EXIT_OK or a status, said. */
 static int translate_calls(struct recording *rec, struct tracer_calls *calls, struct infer *inf)
@@ -221,8 +249,9 @@ static int translate_calls(struct recording *rec, struct tracer_calls *calls, st
 	int rc = EXIT_OK;
 	struct translate *tr = translate_new(tmp, rec);
 	TALLOC_CTX *one = talloc_new(tmp);
+	struct pathmap *sources = pathmap_new(tmp);
 
-	if (!tr || !one) {
+	if (!tr || !one || !sources) {
 		say("out of memory\n");
 		talloc_free(tmp);
 		return EXIT_RUN_FAILED;
@@ -231,6 +260,11 @@ static int translate_calls(struct recording *rec, struct tracer_calls *calls, st
 	struct sc_call c;
 	int got;
 	while ((got = calls->next(calls->impl, one, &c, &err)) > 0) {
+		if (calls->origin && !originate(rec, tr, calls, sources)) {
+			say("out of memory\n");
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
 		if (translate_call(tr, &c) != 0) {
 			say("out of memory translating the trace at %s\n", calls->where(one, calls->impl));
 			rc = EXIT_RUN_FAILED;
@@ -277,20 +311,33 @@ static int translate_trace(struct recording *rec, const char *const *files, size
 	return rc;
 }
 
-/* Choose the initial state, write the loadfile and say what it holds. */
+/* The exit status of a loadfile not written: record's, once its command
+ * ran, is EXIT_RECORDER whatever the cause; convert's is 2 for a trace
+ * beyond a loadfile's limits, 1 for a file it could not write (or its
+ * own bug). */
+static int unwritten_status(enum loadwriter_status st, bool record)
+{
+	if (record)
+		return EXIT_RECORDER;
+	return st == LOADWRITER_LIMIT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+}
+
+/* Choose the initial state, write the loadfile and say what it holds;
+ * how the writing went in *st. */
 static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk *w,
-		  struct infer *inf, const char *output)
+		  struct infer *inf, const char *output, enum loadwriter_status *st)
 {
 	char *err = NULL;
+	bool record = rec->command != NULL;
 
+	*st = LOADWRITER_UNWRITTEN;
 	if ((w && !initstate_choose(rec, w)) || (inf && !infer_finish(inf, rec))) {
 		say("out of memory choosing the initial state\n");
-		return EXIT_RUN_FAILED;
+		return unwritten_status(*st, record);
 	}
-	int rc = loadwriter_write(mem_ctx, rec, output, &err);
-	if (rc) {
+	if ((*st = loadwriter_write(mem_ctx, rec, output, &err)) != LOADWRITER_OK) {
 		say("%s\n", err);
-		return rc;
+		return unwritten_status(*st, record);
 	}
 	if (rec->command)
 		say("recorded: %s\n", rec->command);
@@ -503,7 +550,7 @@ static int record_trace(TALLOC_CTX *top, const struct options *o, struct recordi
 
 	if (run_tracer(top, o, rec, t, job, &res, &err) != 0) {
 		say("%s\n", err);
-		return res.status < 0 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		return res.status < 0 ? EXIT_BAD_INPUT : EXIT_RECORDER;
 	}
 	*status = res.status;
 	rec->lost_events = res.loss.dropped;
@@ -520,7 +567,7 @@ static int record_trace(TALLOC_CTX *top, const struct options *o, struct recordi
 	int rc = translate_calls(rec, &res.calls, NULL);
 	if (o->pids && rec->processes_seen)
 		rec->processes_seen--;	/* the recorder's own process, which forked them */
-	return rc;
+	return rc == EXIT_OK ? EXIT_OK : EXIT_RECORDER;	/* the command ran */
 }
 
 int record_main(int argc, const char **argv)
@@ -549,17 +596,22 @@ int record_main(int argc, const char **argv)
 	rec->when = time(NULL);
 	if (rc == EXIT_OK)
 		rc = record_trace(top, &o, rec, t, &job, &status);
-	if (job.scratch)
-		remove_dir(job.scratch);
+	enum loadwriter_status st = LOADWRITER_OK;
 	if (rc == EXIT_OK)
-		rc = finish(top, rec, w, NULL, o.output);
+		rc = finish(top, rec, w, NULL, o.output, &st);
+	if (job.scratch && st == LOADWRITER_REFUSED)
+		say("the trace is kept in %s for the report\n", job.scratch);
+	else if (job.scratch)
+		remove_dir(job.scratch);
 	if (rc == EXIT_OK && o.strict && recording_lost_text(top, rec)) {
 		say("--strict-capture: the recording is not whole (%s)\n", recording_lost_text(top, rec));
-		rc = EXIT_RUN_FAILED;
+		rc = EXIT_RECORDER;
 	}
 	if (rc == EXIT_OK && status != 0)
 		say("the command exited with status %d: %s holds what it did until then\n", status,
 		    o.output);
+	else if (rc == EXIT_RECORDER && status != 0)
+		say("the command exited with status %d\n", status);
 	talloc_free(top);
 	return rc == EXIT_OK ? status : rc;
 }
@@ -642,6 +694,7 @@ static int convert_run(TALLOC_CTX *top, struct options *o, struct recording *rec
 	const char **files = convert_files(top, o, &n);
 	char cwd[PATH_MAX];
 	char *err = NULL;
+	enum loadwriter_status st;
 
 	if (!files)
 		return EXIT_BAD_INPUT;
@@ -682,7 +735,7 @@ static int convert_run(TALLOC_CTX *top, struct options *o, struct recording *rec
 			return EXIT_BAD_INPUT;
 		}
 		rec->streams = 1;
-		return finish(top, rec, NULL, NULL, o->output);
+		return finish(top, rec, NULL, NULL, o->output, &st);
 	}
 	struct infer *inf = infer_new(top);
 	if (!inf)
@@ -692,7 +745,7 @@ static int convert_run(TALLOC_CTX *top, struct options *o, struct recording *rec
 		say("'%s' holds no call strace printed\n", files[0]);
 		rc = EXIT_BAD_INPUT;
 	}
-	return rc ? rc : finish(top, rec, NULL, inf, o->output);
+	return rc ? rc : finish(top, rec, NULL, inf, o->output, &st);
 }
 
 int convert_main(int argc, const char **argv)

@@ -28,6 +28,10 @@ struct row {
 	const char *call;	/* the name written (static) */
 	char *args;		/* the arguments, each after a space, or "" */
 	char result[24];	/* "3", "ENOENT", "*" */
+	uint32_t src;		/* the trace file it came from: sources[src - 1]; 0
+				 * when the tracer names none */
+	uint32_t src_line;	/* its line there, or (src 0) the call's number */
+	uint32_t line;		/* the loadfile's line it was written on, or 0 */
 };
 
 /* What a row did to a path beneath the roots (bits of the touched map). */
@@ -67,6 +71,10 @@ struct recording {
 				 * beneath them are not the program's */
 	const char *cwd0;	/* the first thread's working directory */
 	time_t when;		/* when it was made */
+
+	/* the trace files the rows came from (row.src) */
+	const char **sources;
+	uint32_t nsources;
 
 	/* the rows */
 	struct row *rows;

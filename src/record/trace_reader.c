@@ -287,3 +287,10 @@ const char *trace_where(TALLOC_CTX *mem_ctx, const struct trace_reader *r)
 	return talloc_asprintf(mem_ctx, "%s:%llu", r->last_path ? r->last_path : "?",
 			       (unsigned long long)r->last_line);
 }
+
+bool trace_origin(const struct trace_reader *r, const char **path, uint64_t *line)
+{
+	*path = r->last_path;
+	*line = r->last_line;
+	return r->last_path != NULL;
+}

@@ -17,6 +17,7 @@
 #ifndef RECORD_TRACE_READER_H
 #define RECORD_TRACE_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <talloc.h>
@@ -46,5 +47,9 @@ uint64_t trace_unjoined(const struct trace_reader *r);
 
 /* The file and line of the last call handed out, for messages. */
 const char *trace_where(TALLOC_CTX *mem_ctx, const struct trace_reader *r);
+
+/* The same as a file name (the reader's, while it lives) and a line;
+ * false before the first call. */
+bool trace_origin(const struct trace_reader *r, const char **path, uint64_t *line);
 
 #endif

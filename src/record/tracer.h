@@ -55,6 +55,10 @@ struct tracer_calls {
 	int (*next)(void *impl, TALLOC_CTX *mem_ctx, struct sc_call *c, char **err);
 	/* where the last call came from, for messages */
 	char *(*where)(TALLOC_CTX *mem_ctx, const void *impl);
+	/* the same as a trace file's name (valid while impl lives) and a
+	 * line, kept with each row; may be NULL (the rows then name the
+	 * call's number), or false for a call of no file */
+	bool (*origin)(const void *impl, const char **file, uint64_t *line);
 	/* strace's files: lines not strace's, -f halves never rejoined */
 	uint64_t (*bad_lines)(const void *impl);
 	uint64_t (*unjoined)(const void *impl);

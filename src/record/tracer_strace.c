@@ -24,6 +24,11 @@ static char *where(TALLOC_CTX *mem_ctx, const void *impl)
 	return (char *)trace_where(mem_ctx, impl);
 }
 
+static bool origin(const void *impl, const char **file, uint64_t *line)
+{
+	return trace_origin(impl, file, line);
+}
+
 static uint64_t bad_lines(const void *impl)
 {
 	return trace_bad_lines(impl);
@@ -41,7 +46,7 @@ bool tracer_strace_files(TALLOC_CTX *mem_ctx, const char *const *files, size_t n
 
 	if (!r)
 		return false;
-	*out = (struct tracer_calls){ .impl = r, .next = next, .where = where,
+	*out = (struct tracer_calls){ .impl = r, .next = next, .where = where, .origin = origin,
 				      .bad_lines = bad_lines, .unjoined = unjoined };
 	return true;
 }

@@ -17,10 +17,19 @@
 #include "record/paths.h"
 #include "record/translate.h"
 
+/* A call held back, and where it came from. */
+struct held {
+	struct sc_call *c;
+	uint32_t src, src_line;
+};
+
 struct translate {
 	struct recording *rec;
-	struct sc_call **deferred;	/* opens waiting for the close of their FD */
+	struct held *deferred;		/* opens waiting for the close of their FD */
 	size_t ndeferred;
+	uint32_t src, src_line;		/* where the call being taken came from */
+	bool origin_given;		/* translate_origin() named it */
+	uint32_t ncalls;		/* calls taken */
 	struct fdmodel *fds;
 	struct infer *inf;	/* convert: the initial state is inferred; else NULL */
 	TALLOC_CTX *tmp;	/* freed after every call */
@@ -400,6 +409,8 @@ static struct row *add_row(struct translate *tr, const struct sc_call *c, const 
 	r->dur_us = c->dur_us > 0 ? c->dur_us : 0;
 	r->tid = c->tid;
 	r->call = call;
+	r->src = tr->src;
+	r->src_line = tr->src_line;
 	r->args = talloc_strdup(rec, args ? args : "");
 	if (c->ret < 0 && c->err[0])
 		snprintf(r->result, sizeof(r->result), "%s", c->err);
@@ -920,26 +931,47 @@ static bool takes_free_fd(const struct sc_call *c)
  */
 static int run_deferred(struct translate *tr, int64_t now, bool all)
 {
+	uint32_t src = tr->src, src_line = tr->src_line;
+
 	for (size_t i = 0; i < tr->ndeferred;) {
-		struct sc_call *d = tr->deferred[i];
+		struct held h = tr->deferred[i];
+		struct sc_call *d = h.c;
 		bool free_now = !fdmodel_get(tr->fds, d->tid, (int)d->ret);
 		if (!all && !free_now && d->start_us + (d->dur_us > 0 ? d->dur_us : 0) > now) {
 			i++;
 			continue;
 		}
 		memmove(tr->deferred + i, tr->deferred + i + 1, (--tr->ndeferred - i) * sizeof(*tr->deferred));
+		tr->src = h.src;
+		tr->src_line = h.src_line;
 		int rc = dispatch(tr, d);
 		talloc_free(d);
 		if (rc)
 			return rc;
 		i = 0;
 	}
+	tr->src = src;
+	tr->src_line = src_line;
 	return 0;
+}
+
+void translate_origin(struct translate *tr, uint32_t src, uint32_t line)
+{
+	tr->src = src;
+	tr->src_line = line;
+	tr->origin_given = true;
 }
 
 int translate_call(struct translate *tr, const struct sc_call *c)
 {
 	struct recording *rec = tr->rec;
+
+	tr->ncalls++;
+	if (!tr->origin_given) {
+		tr->src = 0;
+		tr->src_line = tr->ncalls;
+	}
+	tr->origin_given = false;
 
 	if (rec->first_tid < 0) {
 		rec->first_tid = c->tid;
@@ -959,9 +991,11 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		return -1;
 	if (takes_free_fd(c) && fdmodel_get(tr->fds, c->tid, (int)c->ret) &&
 	    fdmodel_shared(tr->fds, c->tid)) {
-		struct sc_call **v = talloc_realloc(tr, tr->deferred, struct sc_call *, tr->ndeferred + 1);
-		if (!v || !(v[tr->ndeferred] = strace_call_copy(v, c)))
+		struct held *v = talloc_realloc(tr, tr->deferred, struct held, tr->ndeferred + 1);
+		if (!v || !(v[tr->ndeferred].c = strace_call_copy(v, c)))
 			return -1;
+		v[tr->ndeferred].src = tr->src;
+		v[tr->ndeferred].src_line = tr->src_line;
 		tr->deferred = v;
 		tr->ndeferred++;
 		return 0;

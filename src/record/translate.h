@@ -31,6 +31,11 @@ void translate_infer(struct translate *tr, struct infer *inf);
 /* Take one call (in start order).  Returns 0, or -1 when memory ran out. */
 int translate_call(struct translate *tr, const struct sc_call *c);
 
+/* Where the next call given to translate_call() came from: the trace's
+ * file (an index into rec->sources, from 1) and line, kept in its rows
+ * (row.src) for messages.  Without it a row names the call's number. */
+void translate_origin(struct translate *tr, uint32_t src, uint32_t line);
+
 /* The end of the calls: what still waits is taken.  0, or -1 when
  * memory ran out. */
 int translate_finish(struct translate *tr);

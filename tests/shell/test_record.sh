@@ -176,14 +176,28 @@ expect_match "$out" '^dbench: strace cannot trace here \(strace: .*Operation not
 end
 fi
 
-begin "a line beyond the loadfile's limit is refused at once, naming the limit"
+begin "a line beyond the loadfile's limit is refused at once, naming the limit (125: the command ran)"
 e=$(printf '\303\251%.0s' $(seq 120))
 deep="$T/deep/$e/$e/$e/$e/$e"
 mkdir -p "$deep"
 out=$(cd "$T/deep" && "$DBENCH" record --tracer="$TRACER" -o "$T/deep.load" -- stat "$deep" 2>&1)
-expect_status $? 2
+expect_status $? 125
 expect_match "$out" 'LOADFILE_MAX_LINE'
 [ ! -e "$T/deep.load" ] || fail "a loadfile was written"
+end
+
+begin "the recorder's own failure once the command ran is 125, told from the command's status"
+mkfifo "$T/nobody.fifo"
+out=$(cd "$T/f" && "$DBENCH" record --tracer="$TRACER" -o "$T/nobody.fifo" -- sh -c 'exit 1' 2>&1)
+expect_status $? 125
+expect_match "$out" "^dbench: cannot write '$T/nobody.fifo': a FIFO that no process has open for reading$"
+expect_match "$out" '^dbench: the command exited with status 1$'
+out=$(cd "$T/f" && "$DBENCH" record --tracer="$TRACER" -o "$T/f1.load" -- sh -c 'exit 1' 2>&1)
+expect_status $? 1
+out=$(cd "$T/f" && "$DBENCH" record --tracer="$TRACER" -o "$T/none.load" -- true 2>&1)
+expect_status $? 125
+expect_match "$out" '^dbench: no call beneath the roots: nothing to replay$'
+[ ! -e "$T/none.load" ] || fail "a loadfile was written"
 end
 
 begin "--root: several roots, paths from the directory they share; others left out"
@@ -242,6 +256,9 @@ expect_eq "$(grep -c ' fork ' "$T/f.load")" "$(grep -c ' fork ' "$T/ff.load")" "
 out=$("$DBENCH" convert "$T/nothing-here" 2>&1)
 expect_status $? 2
 expect_match "$out" "cannot open '$T/nothing-here'"
+out=$("$DBENCH" convert -o "$T/nodir/x.load" "$T/f.trace" 2>&1)
+expect_status $? 1
+expect_match "$out" "^dbench: cannot write '$T/nodir/x.load': No such file or directory$"
 end
 
 begin "convert: what the traced script made is no initial state (strace -ff -y into st/ of its own directory)"

@@ -109,11 +109,11 @@ expect_match "$(cat "$T/whole.load")" ' renameat2? "'
 expect_no_match "$("$DBENCH" --check-loadfile -c "$T/whole.load")" '^lost'
 end
 
-begin "--strict-capture: a loss fails the record (exit 1), the loadfile still written"
+begin "--strict-capture: a loss fails the record (exit 125), the loadfile still written"
 mv "$long/b" "$long/a"
 out=$(cd "$long" && "$DBENCH" record --strict-capture --ring-buffer=4K -o "$T/strict.load" -- \
 	sh -c 'mv "$L/a" "$L/b"' 2>&1)
-expect_status $? 1
+expect_status $? 125
 expect_match "$out" '^dbench: --strict-capture: the recording is not whole \([0-9]+ events dropped'
 [ -s "$T/strict.load" ] || fail "no loadfile written"
 mv "$long/b" "$long/a"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -538,12 +539,49 @@ static void test_a_line_beyond_the_loadfile_limit_is_refused_naming_it(void **st
 	r->args = talloc_asprintf(ctx, " \"%0*d\"", LOADFILE_MAX_LINE, 7);
 	char *path = talloc_asprintf(ctx, "%s/long.load", fixture_scratch_dir(state, "long"));
 	char *err = NULL;
-	assert_int_equal(loadwriter_write(ctx, rec, path, &err), 2);
+	assert_int_equal(loadwriter_write(ctx, rec, path, &err), LOADWRITER_LIMIT);
 	assert_non_null(strstr(err, "LOADFILE_MAX_LINE"));
 	FILE *f = fopen(path, "r");
 	assert_null(f);	/* nothing half written */
 	assert_string_equal(loadwriter_base64(ctx, (const unsigned char *)"any carnal pleas", 16),
 			    "YW55IGNhcm5hbCBwbGVhcw==");
+}
+
+/* What the compiler would refuse is the recorder's bug: said as one,
+ * naming the line, the row and the trace's line it came from, and
+ * nothing written. */
+static void test_a_row_the_compiler_refuses_is_never_written(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct recording *rec = recording_new(ctx);
+	static const char *roots[] = { "/r" };
+	static const char *sources[] = { "/t/trace.41" };
+	rec->roots = roots;
+	rec->nroots = 1;
+	rec->base = "/r";
+	rec->sources = sources;
+	rec->nsources = 1;
+	struct row *r = recording_add(rec);
+	r->tid = 1;
+	r->call = "stat";
+	r->args = talloc_strdup(ctx, " \"a\"");
+	r = recording_add(rec);
+	r->tid = 1;
+	r->call = "rmdir";
+	r->args = talloc_strdup(ctx, " \"\"");
+	r->src = 1;
+	r->src_line = 7;
+	char *path = talloc_asprintf(ctx, "%s/bug.load", fixture_scratch_dir(state, "bug"));
+	char *err = NULL;
+
+	assert_int_equal(loadwriter_write(ctx, rec, path, &err), LOADWRITER_REFUSED);
+	char *want = talloc_asprintf(ctx, "a bug of the recorder: the loadfile it made is refused by "
+				     "dbench's compiler, and nothing was written: %s:6: rmdir may not "
+				     "name the root itself: a replay never removes or replaces the "
+				     "client's directory; the line: '1 0.000000 0.000000 rmdir \"\" 0', "
+				     "made from /t/trace.41:7 (please report it, with the trace)", path);
+	assert_string_equal(err, want);
+	assert_int_equal(access(path, F_OK), -1);
 }
 
 int main(void)
@@ -570,6 +608,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_an_inferred_state_always_compiles, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_fio_log_becomes_preads_and_pwrites_on_files_of_its_size, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_line_beyond_the_loadfile_limit_is_refused_naming_it, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_a_row_the_compiler_refuses_is_never_written, fixture_setup, fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
