@@ -126,6 +126,15 @@ struct backend_lister;	/* the --probe process's session on a remote target */
  */
 #define BACKEND_REFUSED 4100
 
+/*
+ * What an operation returns when it ended with a status of the protocol's
+ * own (a SCSI status with its sense data) other than the one its row
+ * expects, failure_detail() naming both: an outcome difference, counted
+ * as an error, which --continue-on-error goes on past (as it does past a
+ * wrong NT status), unlike wrong data or a lost connection.
+ */
+#define BACKEND_OTHER_STATUS 4101
+
 /* What one talloc allocation costs beyond its size: its header and the
  * rounding, rounded up. */
 #define BACKEND_ALLOC_OVERHEAD 128
@@ -276,7 +285,8 @@ struct backend {
 	 * say beyond its errno (sockio: the connection's account), or NULL;
 	 * asking clears it.  A failure with a detail is an error whatever
 	 * status the loadfile expected, and stops the run even under
-	 * --continue-on-error, unless it is BACKEND_REFUSED.
+	 * --continue-on-error, unless it is BACKEND_REFUSED or
+	 * BACKEND_OTHER_STATUS.
 	 */
 	const char *(*failure_detail)(struct backend_client *bc);
 

@@ -340,7 +340,7 @@ int scsicmd_outcome(const struct op *op, unsigned status, const uint8_t *sense, 
 	snprintf(detail, dlen, "%s, expected %s", got,
 		 op_status_name(op->type, op->status, want, sizeof(want)));
 	*has_detail = true;
-	return err;
+	return BACKEND_OTHER_STATUS;	/* an outcome difference, not wrong data */
 }
 
 /* ---- the conversation with a LUN ---- */

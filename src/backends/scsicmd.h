@@ -141,11 +141,12 @@ const char *scsicmd_pointless_option(const struct backend_options *opts);
 
 /*
  * The outcome of row `op` whose command ended with SCSI status `status`
- * (and sense data): 0 for GOOD; else an errno (EBUSY for RESERVATION
- * CONFLICT, EAGAIN for BUSY and TASK SET FULL, EIO for the rest), with
- * detail[] set (*has_detail) when the status is not the one the row
- * expects, which fails it whatever it expected.  GOOD where the row
- * expects another status is left to the client, which says so.
+ * (and sense data): 0 for GOOD; the status the row expects, an errno
+ * (EBUSY for RESERVATION CONFLICT, EAGAIN for BUSY and TASK SET FULL, EIO
+ * for the rest); another, BACKEND_OTHER_STATUS with detail[] saying both
+ * (*has_detail): an outcome difference, which fails the row whatever it
+ * expected and which --continue-on-error goes on past.  GOOD where the
+ * row expects another status is left to the client, which says so.
  */
 int scsicmd_outcome(const struct op *op, unsigned status, const uint8_t *sense, size_t n,
 		    char *detail, size_t dlen, bool *has_detail);

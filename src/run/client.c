@@ -463,9 +463,10 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 		stats_record_verify(c->slot, ph, &t);
 	}
 	/* --continue-on-error (a recording's replay without --strict) goes on
-	 * past a refused file, to which nothing was written, never past wrong
-	 * data or a connection's end. */
-	bool hard = detail && err != BACKEND_REFUSED;
+	 * past a refused file, to which nothing was written, and past another
+	 * status than the row's (a SCSI status with sense data), never past
+	 * wrong data or a connection's end. */
+	bool hard = detail && err != BACKEND_REFUSED && err != BACKEND_OTHER_STATUS;
 	bool stop = failed && (call ? plan->strict || hard : !plan->continue_on_error || hard);
 	if (__builtin_expect(stop, 0))
 		stop_on(plan, c, op, err, detail);

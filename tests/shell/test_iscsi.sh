@@ -26,10 +26,11 @@ fi
 
 begin "a private tgtd serves a file-backed LUN on 127.0.0.1, and a run of the SCSI dialect reads it"
 # LUN 1 rdwr, the reads' own; 2 aio (iscsi.load's SYNCHRONIZECACHE10 has
-# IMMED, which tgt's rdwr store refuses); 3 rdwr, for that refusal; 10
-# and up, one for each reservation test
+# IMMED, which tgt's rdwr store refuses); 3 and 4 rdwr, for that refusal
+# (4 under --continue-on-error); 10 and up, one for each reservation test
 tgtd_lun 2 aio >>"$TGTD_LOG" 2>&1 &&
-	tgtd_lun 3 >>"$TGTD_LOG" 2>&1 || fail "tgtadm: $(tail -n 2 "$TGTD_LOG")"
+	tgtd_lun 3 >>"$TGTD_LOG" 2>&1 &&
+	tgtd_lun 4 >>"$TGTD_LOG" 2>&1 || fail "tgtadm: $(tail -n 2 "$TGTD_LOG")"
 printf 'TESTUNITREADY 0x00\nREAD10 0 8 0 0 0x00\nREADCAPACITY10 0 0 0x00\n' >"$T/tur.load"
 "$DBENCH" -B iscsi --iscsi="$ISCSI_URL/1" -c "$T/tur.load" --run-once --json="$T/t.json" 1 \
 	>"$T/t.out" 2>&1
@@ -109,6 +110,7 @@ for f in "$L5"/iscsi-read10-*.load; do
 done
 run_bg iscsi 2 "$L5/iscsi.load"
 run_bg rdwr 3 "$L5/iscsi.load"
+run_bg rdwr_coe 4 "$L5/iscsi.load" --continue-on-error
 sed '$s/0x00$/0x18/' "$L5/iscsi/register_twice.load" >"$T/register_twice_spc.load"
 run_bg register_twice_spc $lun "$T/register_twice_spc.load"
 lun=$((lun + 1))
@@ -191,6 +193,18 @@ end
 begin "iscsi.load on a LUN that refuses SYNCHRONIZE CACHE with IMMED (tgt's rdwr store) fails there, naming the sense"
 ran rdwr 1
 expect_match "$(cat "$T/rdwr.out")" "^FAILED: client 1, .*/iscsi.load:53 SYNCHRONIZECACHE10 $ISCSI_URL/3: CHECK CONDITION \\(0x02\\), ILLEGAL REQUEST, asc/ascq 0x24/0x00 \\(INVALID FIELD IN CDB\\), expected GOOD \\(0x00\\)$"
+end
+
+begin "iscsi.load under --continue-on-error on that LUN: the refused SYNCHRONIZE CACHE is counted, the run goes to its end"
+# the target's answer, CHECK CONDITION with sense data, is an outcome
+# difference like a wrong NT status, not wrong data that stops the run
+rc=$(cat "$T/rdwr_coe.rc" 2>/dev/null)
+expect_eq "$rc" 0 "exit status ($(grep -E 'FAILED|dbench:' "$T/rdwr_coe.out"))"
+expect_no_match "$(cat "$T/rdwr_coe.out")" '^FAILED:'
+expect_eq "$(jq -c '[.ops.SYNCHRONIZECACHE10.count, .ops.SYNCHRONIZECACHE10.errors]' "$T/rdwr_coe.json")" \
+	'[1,1]' "SYNCHRONIZECACHE10's count and errors"
+expect_eq "$(jq '[.ops[].errors] | add' "$T/rdwr_coe.json")" 1 "errors"
+expect_eq "$(jq '.ops.PROUT.count' "$T/rdwr_coe.json")" 8 "PROUTs (the rows after it)"
 end
 
 for f in "$L5"/iscsi-read10-*.load; do
