@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,9 +91,13 @@ int rmtree_open_dir(int parent, const char *name)
 size_t rmtree_mem(size_t depth)
 {
 	size_t open = depth < RMTREE_OPEN ? depth : RMTREE_OPEN;
+	size_t cap = 2 * depth > RMTREE_OPEN ? 2 * depth : RMTREE_OPEN;
 
+	/* the open levels' buffers; the stack of levels, twice while it
+	 * grows; each level's name; the walk's context */
 	return open * (RMTREE_DENTS + BACKEND_ALLOC_OVERHEAD) +
-	       depth * (sizeof(struct level) + 2 * BACKEND_ALLOC_OVERHEAD) + BACKEND_ALLOC_OVERHEAD;
+	       2 * cap * sizeof(struct level) + 2 * BACKEND_ALLOC_OVERHEAD +
+	       depth * (NAME_MAX + 1 + BACKEND_ALLOC_OVERHEAD) + 2 * BACKEND_ALLOC_OVERHEAD;
 }
 
 /* The first error, with the path of `entry` in the innermost level (NULL
