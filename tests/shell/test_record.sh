@@ -326,7 +326,7 @@ replayed() {
 for n in 1 8; do
 	begin "the recordings replay at N=$n with no outcome difference (tar, cp -a, git, the database, two threads)"
 	if $replays; then
-		for f in tarx tardot tarc cpa git db th fail gone own; do
+		for f in tarx tardot tarc cpa git db th fail gone sc own; do
 			[ -f "$T/$f.load" ] && replayed "$T/$f.load" "$n"
 		done
 	else
