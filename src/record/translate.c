@@ -207,6 +207,7 @@ struct call_state {
 	const struct callspec *spec;
 	enum where where;
 	const char *outside_top;	/* a path outside: its top directory */
+	const char *outside_abs;	/* and the first such path, absolute */
 	char *args;			/* the row's arguments so far */
 	const char *path[2];		/* the absolute paths named, in order */
 	const char *rel[2];
@@ -295,6 +296,7 @@ static void arg_path(struct call_state *s, int dirfd, const char *text)
 		if (s->where == W_IN) {
 			s->where = W_OUTSIDE;
 			s->outside_top = own ? "the trace's own files" : top_dir(s->tr->tmp, abs);
+			s->outside_abs = abs;
 		}
 		return;
 	}
@@ -593,12 +595,9 @@ static bool outside(struct translate *tr, const struct call_state *s)
 	const struct callspec *spec = s->spec;
 	int fd;
 
-	if (spec->effect == E_OPEN && c->ret >= 0) {
-		const char *text = c->arg[spec->shape[0] == 'D' ? 1 : 0];
-		char *p = strace_string(tr->tmp, text, NULL);
-		return open_outside(tr, c, p && p[0] == '/' ? p : NULL,
+	if (spec->effect == E_OPEN && c->ret >= 0)	/* its path, for calls relative to it */
+		return open_outside(tr, c, s->where == W_OUTSIDE ? s->outside_abs : NULL,
 				    strcmp(c->name, "creat") == 0 ? NULL : flags_arg(s));
-	}
 	if (spec->effect == E_DUP && c->ret >= 0) {
 		if (strace_fd(c->arg[0], &fd) && fdmodel_get(tr->fds, c->tid, fd))
 			fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, false);

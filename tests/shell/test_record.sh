@@ -226,6 +226,27 @@ expect_match "$(cat "$T/alias.load")" "^# root: $T/real$"
 expect_match "$(cat "$T/alias2.load")" '^init file "f" 5 0644$'
 end
 
+# rsync -a's receiver walks from / to its destination a component at a
+# time (openat of each relative to the last, O_PATH) and fchdir()s
+# there: the directories outside the root are the way in, and what it
+# then makes relative to its working directory is beneath the root.
+begin "a walk from / down to the root, relative to descriptors outside it, then fchdir (rsync's way)"
+mkdir -p "$T/walk"
+record_in "$T/walk" "$T/walk.load" python3 -c 'import os
+fd = os.open("/", os.O_PATH | os.O_DIRECTORY)
+for part in os.getcwd().strip("/").split("/"):
+    nfd = os.open(part, os.O_PATH | os.O_DIRECTORY, dir_fd=fd)
+    os.close(fd)
+    fd = nfd
+os.fchdir(fd)
+with open("made", "w") as f:
+    f.write("x")' || fail "exit status $?"
+checked "$T/walk.load"
+expect_match "$(cat "$T/walk.load")" '^1 [0-9.]+ [0-9.]+ openat "made" O_WRONLY\|O_CREAT\|O_TRUNC[A-Z_|]* 0666 [0-9]+$'
+expect_match "$(cat "$T/walk.load")" '^1 [0-9.]+ [0-9.]+ write [0-9]+ 1 1$'
+expect_no_match "$(cat "$T/walk.load.err")" 'unresolved'
+end
+
 begin "privacy: no file's contents in a recording unless --with-data"
 mkdir -p "$T/p"
 printf 'SECRET-%s\n' sesame >"$T/p/secret"
