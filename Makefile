@@ -113,7 +113,7 @@ DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libj
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
             nfs-ganesha nfs-ganesha-vfs rpcbind gdb git sqlite3 fio tgt \
-            rsync cpio xz-utils python3 dpkg
+            rsync cpio xz-utils python3 dpkg acl
 
 .PHONY: all check check-sanitize fuzz install uninstall loadfile clean deps
 

@@ -14,10 +14,12 @@
 #include <link.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "modload.h"
@@ -87,6 +89,47 @@ static bool group_private(gid_t gid)
 	return private;
 }
 
+/* The POSIX access ACL as the kernel stores it (the xattr
+ * system.posix_acl_access): a version, then entries of a tag, the
+ * permissions and the user or group they name. */
+#define ACL_XATTR "system.posix_acl_access"
+#define ACL_TAG_USER 0x02
+#define ACL_TAG_GROUP 0x08
+#define ACL_TAG_MASK 0x10
+#define ACL_PERM_WRITE 0x02
+struct acl_entry {
+	uint16_t tag, perm;
+	uint32_t id;
+};
+
+/* The user (*group false) or group (*group true) other than the trusted
+ * that the access ACL of `path` lets write it, through a named entry the
+ * mask lets write through; -1 when there is none. */
+static long acl_writer(const char *path, bool *group)
+{
+	unsigned char buf[4 + 64 * sizeof(struct acl_entry)];
+	ssize_t n = lgetxattr(path, ACL_XATTR, buf, sizeof(buf));
+	bool mask_w = true;
+	long who = -1;
+
+	if (n < 0 && errno == ERANGE)
+		return (*group = false), 65534;	/* too many entries to read: shared */
+	for (ssize_t at = 4; at + (ssize_t)sizeof(struct acl_entry) <= n;
+	     at += sizeof(struct acl_entry)) {
+		struct acl_entry e;
+		memcpy(&e, buf + at, sizeof(e));
+		if (e.tag == ACL_TAG_MASK)
+			mask_w = e.perm & ACL_PERM_WRITE;
+		else if (who < 0 && (e.perm & ACL_PERM_WRITE) &&
+			 ((e.tag == ACL_TAG_USER && !trusted_uid(e.id)) ||
+			  (e.tag == ACL_TAG_GROUP && !group_private(e.id)))) {
+			who = e.id;
+			*group = e.tag == ACL_TAG_GROUP;
+		}
+	}
+	return mask_w ? who : -1;
+}
+
 #define MODLOAD_ONLY ": a module is loaded only from where no one but root and you can write"
 
 /* Why another user could change what `path` (of status st) is, or NULL.
@@ -106,6 +149,12 @@ static char *unsafe(TALLOC_CTX *mem_ctx, const char *path, const struct stat *st
 	if (mode & S_IWOTH)
 		return talloc_asprintf(mem_ctx, "%s is writable by anyone (mode %03o)" MODLOAD_ONLY,
 				       path, mode);
+	bool group = false;
+	long writer = acl_writer(path, &group);
+	if (writer >= 0)
+		return talloc_asprintf(mem_ctx, "%s has an ACL that lets %s %s write it" MODLOAD_ONLY,
+				       path, group ? "group" : "user",
+				       id_name(mem_ctx, (unsigned)writer, group));
 	if ((mode & S_IWGRP) && !group_private(st->st_gid))
 		return talloc_asprintf(mem_ctx, "%s is writable by group %s, which has other"
 				       " members (mode %03o)" MODLOAD_ONLY, path,

@@ -221,4 +221,29 @@ else
 	skip "a set-uid dbench and DBENCH_MODULE_DIR" "needs root and setpriv"
 fi
 
+begin "a FIFO where the module should be: refused at once, no wait for a writer"
+mkdir -p "$T/fifo" && mkfifo "$T/fifo/nfs.so"
+rm -f "$T/marker"
+err=$(DBENCH_MODULE_DIR="$T/fifo" timeout 20 "$DBENCH" --backend=nfs --nfs=nfs://127.0.0.1/e -t 1 1 2>&1)
+expect_status $? 2
+expect_eq "$err" "dbench: cannot load the nfs backend: $T/fifo/nfs.so: $T/fifo/nfs.so is not a regular file"
+end
+
+if command -v setfacl >/dev/null; then
+	begin "an ACL that lets another user write the module or a directory on its way: never opened"
+	mkdir -p "$T/acl/mods" && evil_module "$T/acl/mods/nfs.so" nfs_module
+	setfacl -m u:nobody:rwx "$T/acl"
+	refused "$T/acl/mods" "$T/acl/mods/nfs.so: $T/acl has an ACL that lets user nobody write it: $ONLY"
+	setfacl -b "$T/acl" && setfacl -m g:nogroup:rw "$T/acl/mods/nfs.so"
+	refused "$T/acl/mods" "$T/acl/mods/nfs.so: $T/acl/mods/nfs.so has an ACL that lets group nogroup write it: $ONLY"
+	# the mask lets no write through: nobody can write it
+	setfacl -m m::r "$T/acl/mods/nfs.so" && setfacl -m u:nobody:rwx "$T/acl"
+	setfacl -m m::r-x "$T/acl"
+	err=$(DBENCH_MODULE_DIR="$T/acl/mods" "$DBENCH" --backend=nfs --nfs=nfs://127.0.0.1/e -t 1 1 2>&1)
+	expect_no_match "$err" "ACL"
+	end
+else
+	skip "ACLs on a module's path" "no setfacl (apt-get install acl)"
+fi
+
 finish

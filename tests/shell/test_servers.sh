@@ -182,6 +182,11 @@ if [ "$(id -u)" -eq 0 ]; then
 	[ -f "$T/evil/server.env" ] || fail "the directory was removed"
 	refused "restart" "is owned by nobody" restart "$T/evil"
 	[ ! -e "$T/marker" ] || fail "server.env was run by restart"
+	# what start and restart run in the namespace takes no other
+	# user's directory either (it would run ganesha from its config)
+	refused "_nfs-ganesha" "^dbench-servers: _nfs-ganesha: $T/evil is owned by nobody, not by you\$" \
+		_nfs-ganesha "$T/evil"
+	refused "_nfs-setup" "is owned by nobody" _nfs-setup "$T/evil"
 	end
 else
 	skip "stop of a directory another user owns" "needs root (chown)"
@@ -328,5 +333,54 @@ one_line "$out"
 expect_match "$out" "^dbench-servers: tbench_srv: $T/bin is writable by anyone \\(mode 777\\): another user could replace $T/bin/tbench_srv\$"
 [ ! -e "$T/srv-bin" ] || fail "$T/srv-bin was made"
 end
+
+if command -v setfacl >/dev/null; then
+	begin "an ACL that lets another user write the scratch directory, or one above it: refused"
+	mkdir "$T/acl" && setfacl -m u:nobody:rwx "$T/acl"
+	refused "--dir" "^dbench-servers: --dir=$T/acl: $T/acl has an ACL that lets user nobody write it\$" \
+		start tbench --dir="$T/acl"
+	refused "a new name beneath" "$T/acl has an ACL that lets user nobody write it: another user could replace $T/acl/srv\$" \
+		start tbench --dir="$T/acl/srv"
+	setfacl -b "$T/acl" && setfacl -m g:nogroup:rwx "$T/acl"
+	refused "a group's" "$T/acl has an ACL that lets group nogroup write it\$" start tbench --dir="$T/acl"
+	# read and search for another user, or write masked out: no writer
+	setfacl -b "$T/acl" && setfacl -m u:nobody:r-x "$T/acl"
+	out=$("$SERVERS" start tbench --dir="$T/acl" 2>&1) || fail "an ACL that lets nobody read: $out"
+	"$SERVERS" stop "$T/acl" || fail "stop: exit $?"
+	start_tbench srv-acl
+	setfacl -m u:nobody:rwx "$T/srv-acl"
+	refused "stop" "^dbench-servers: stop: $T/srv-acl has an ACL that lets user nobody write it\$" stop "$T/srv-acl"
+	setfacl -b "$T/srv-acl"
+	"$SERVERS" stop "$T/srv-acl" || fail "stop: exit $?"
+	end
+else
+	skip "ACLs" "no setfacl (apt-get install acl)"
+fi
+
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	begin "stop never removes a tgtd control socket that is not the start's (the machine's is socket.0)"
+	start_tbench srv-ctl
+	tok=$(server_var "$T/srv-ctl" TOKEN)
+	cp "$T/srv-ctl/server.env" "$T/ctl.saved"
+	# what start would write for an iscsi server on port 10000, whose
+	# control socket would be socket.0
+	printf '%s\n' KIND=iscsi "TOKEN=$tok" "PID=$p" "PIDS=$p:tgtd:1" PORT=10000 \
+		"URL=iscsi://127.0.0.1:10000/iqn.2024-01.org.samba.dbench:test" \
+		IQN=iqn.2024-01.org.samba.dbench:test CTL=0 "LOG=$T/srv-ctl/log/tgtd" \
+		>"$T/srv-ctl/server.env"
+	# in a mount namespace of its own, over a /run of its own
+	out=$(unshare -m sh -c 'mount -t tmpfs tmpfs /run && mkdir /run/tgtd &&
+		touch /run/tgtd/socket.0 /run/tgtd/socket.0.lock &&
+		"$1" stop "$2" 2>&1; echo "rc=$?"; ls /run/tgtd' sh "$SERVERS" "$T/srv-ctl")
+	expect_match "$out" "^dbench-servers: stop: $T/srv-ctl/server.env: PORT 10000 is not one start picks for tgtd \\(20000 to 39999\\)\$"
+	expect_match "$out" '^rc=2$'
+	expect_match "$out" '^socket\.0$'
+	[ -d "$T/srv-ctl" ] || fail "the directory was removed"
+	cp "$T/ctl.saved" "$T/srv-ctl/server.env"
+	"$SERVERS" stop "$T/srv-ctl" || fail "stop: exit $?"
+	end
+else
+	skip "a tgtd control socket not the start's" "needs root and unshare -m"
+fi
 
 finish
