@@ -52,7 +52,7 @@ void ab_say_side(int s, const char *opts);
 /* Run the series: a's plan for side A's runs, b's for B's (the same
  * NPROCS), as ap says.  Prints each run's usual output and the report;
  * returns compare's exit status (0, 3 with --fail-above, 4 where the
- * machine could explain a slowdown), 1 when a run or --prepare failed or
+ * runs cannot tell or the machine could explain a slowdown), 1 when a run or --prepare failed or
  * a file could not be written, 2 when a target cannot be used before the
  * first run, 128 + N after signal N (the runs done reported first). */
 int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_plan *ap);

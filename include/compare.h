@@ -23,10 +23,13 @@
  * mean B - mean A goes with it.  With a single run on a side there is no
  * test and no verdict: the change is shown, "untested".
  *
- * --fail-above=PCT turns the throughput verdicts into an exit status: 3
- * when at some nprocs a document is "slower" than A and by more than PCT
- * percent of A's mean: the drop must be significant as well as large, and
- * an untested side never fails.  Latency never changes the exit status.
+ * --fail-above=PCT turns the throughput into an exit status, a test of
+ * non-inferiority (compare_internal.h, compare_gate()): 0 only when at
+ * every nprocs every document's slowdown is below PCT percent of A's mean
+ * by its one-sided (1 - alpha) bound; 3 when somewhere the slowdown is
+ * significantly beyond PCT (its lower bound above it); else 4, the runs
+ * cannot tell (or the machine could explain it).  An untested side never
+ * fails, nor passes.  Latency never changes the exit status.
  *
  * The parts of the report, each testable alone, are in
  * src/analysis/compare_internal.h.  Nothing exits but through

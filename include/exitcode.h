@@ -11,8 +11,9 @@ enum {
 	EXIT_OK = 0,
 	EXIT_RUN_FAILED = 1,		/* an operation error, a client died, an output lost */
 	EXIT_BAD_INPUT = 2,		/* options, loadfile, target: found before any client starts */
-	EXIT_SLOWER = 3,		/* dbench compare: a slowdown beyond --fail-above */
-	EXIT_INCONCLUSIVE = 4,		/* compare or ab: such a slowdown, but the machine's
+	EXIT_SLOWER = 3,		/* compare or ab: a slowdown beyond --fail-above */
+	EXIT_INCONCLUSIVE = 4,		/* compare or ab: no slowdown beyond it ruled out,
+					 * or such a slowdown, but the machine's
 					 * load or drift could explain it */
 	EXIT_RECORDER = 125,		/* dbench record: the recorder failed once its command
 					 * ran (else it exits with the command's status); 125

@@ -83,6 +83,25 @@ double numstat_t_p(double t, double df);
 double numstat_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
 		     double *df);
 
+/* The interval of mean b - mean a by Welch's test (na, nb >= 2): *diff,
+ * and *half, its half-width t(level, df) * standard error, so that the
+ * difference lies within diff +- half: two-sided with confidence 1 -
+ * alpha at level 1 - alpha/2; a one-sided bound (diff - half below it, or
+ * diff + half above) with confidence 1 - alpha at level 1 - alpha.
+ * Samples of no spread give a half-width of 0.  False, with *half NAN,
+ * when a side has fewer than two values. */
+bool numstat_diff_interval(const double *a, size_t na, const double *b, size_t nb,
+			   double level, double *diff, double *half);
+
+/* The fewest runs a side, n from 2 to max, for which the interval above
+ * of two sides of n runs each, of standard deviations sa and sb, has a
+ * half-width of `margin` or less: t(level, df) * sqrt((sa^2 + sb^2) / n)
+ * <= margin, df Welch's, (n - 1) (sa^2 + sb^2)^2 / (sa^4 + sb^4) (2n - 2
+ * for sa = sb).  0 when more than max would be needed or a figure is
+ * not a number.  A sample's spread is what the runs so far showed: the
+ * count is an estimate, "about N". */
+size_t numstat_runs_needed(double sa, double sb, double margin, double level, size_t max);
+
 /* The mean of x (n >= 1 values) and the half-width of its two-sided
  * `level` confidence interval (0.95 for 95 %), mean +- t(1 - (1 - level)/2,
  * n - 1) * s / sqrt(n).  Returns false, with *half NAN, when n < 2. */

@@ -53,8 +53,10 @@ static struct poptOption *ab_table(struct ab_words *w)
 		  "write both sides' runs, in order, to FILE (- for stdout), for dbench compare"
 		  " FILE", "FILE" },
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &w->fail_above, FAIL_ABOVE,
-		  "exit 3 when B is significantly slower than A by more than PCT percent (4"
-		  " when the machine's load or drift could explain it)", "PCT" },
+		  "a gate on evidence, as dbench compare's: exit 0 only when B's slowdown is"
+		  " below PCT percent by its one-sided 95% bound, 3 when it is significantly"
+		  " beyond PCT, else 4 (the runs cannot tell, or the machine's load or drift"
+		  " could explain it)", "PCT" },
 		{ "alpha", 0, POPT_ARG_DOUBLE, &w->alpha, 0,
 		  "significance level of the tests (default 0.05)", "P" },
 		{ "all", 0, POPT_ARG_NONE, &w->all, 0,

@@ -358,22 +358,30 @@ static char *weak_text(TALLOC_CTX *ctx, const struct rundoc_group *ga,
 					      ? "a single run shows no spread"
 					      : "no CV to go by (one run, or a mean of 0, a side)",
 					      more_runs(ga), COMPARE_MIN_RUNS);
-	size_t need = compare_runs_needed(cv, resolution, opt->alpha);
-	size_t need_seen = seen > resolution ? compare_runs_needed(cv, seen, opt->alpha) : 0;
+	double level = 1 - opt->alpha / 2;
+	size_t need = numstat_runs_needed(cv, cv, resolution, level, COMPARE_SENSIBLE_RUNS);
+	size_t need_seen = seen > resolution ? numstat_runs_needed(cv, cv, seen, level,
+								   COMPARE_SENSIBLE_RUNS) : 0;
 	need = need && need < COMPARE_MIN_RUNS ? COMPARE_MIN_RUNS : need;
 	need_seen = need_seen && need_seen < COMPARE_MIN_RUNS ? COMPARE_MIN_RUNS : need_seen;
-	if (need == 0)
-		text = talloc_asprintf_append(text, "at CV %.1f%% more than %d runs a side would"
-					      " tell a %g%% change from noise: steady the machine"
-					      " first", cv, COMPARE_MAX_REPEAT, resolution);
-	else
-		text = talloc_asprintf_append(text, "at CV %.1f%%, %s=%zu for a %g%% interval"
-					      " of %s-A within +-%g%% of A's mean", cv, more_runs(ga),
-					      need, 100 * (1 - opt->alpha), label, resolution);
+	text = talloc_asprintf_append(text, "at CV %.1f%%", cv);
+	if (need)
+		text = talloc_asprintf_append(text, ", %s=%zu for a %g%% interval of %s-A within"
+					      " +-%g%% of A's mean", more_runs(ga), need,
+					      100 * (1 - opt->alpha), label, resolution);
 	/* fewer runs tell a larger change; worth saying where they are fewer */
-	if (need_seen && (need == 0 || need_seen < need))
-		text = talloc_asprintf_append(text, ", %s=%zu for one within the %.1f%%"
-					      " seen", more_runs(ga), need_seen, seen);
+	if (need_seen && need_seen < need)
+		text = talloc_asprintf_append(text, ", %s=%zu for one within the %.1f%% seen",
+					      more_runs(ga), need_seen, seen);
+	else if (need_seen && !need)
+		text = talloc_asprintf_append(text, ", %s=%zu for a %g%% interval of %s-A within"
+					      " the %.1f%% seen", more_runs(ga), need_seen,
+					      100 * (1 - opt->alpha), label, seen);
+	if (!need)
+		text = talloc_asprintf_append(text, "%s more than %d runs a side would be needed"
+					      " for one within +-%g%% of A's mean: %s",
+					      need_seen ? ";" : ",", COMPARE_SENSIBLE_RUNS,
+					      resolution, compare_steadier);
 	return text;
 }
 
@@ -774,21 +782,91 @@ static void report_machine(FILE *out, const struct rundoc *const *docs, size_t n
 	}
 }
 
-/* The client counts, as " 1 2 4", at which doc fails --fail-above against
- * the baseline; "" where it fails nowhere. */
-static char *failing_counts(TALLOC_CTX *ctx, const struct rundoc *base,
-			    const struct rundoc *doc, const struct compare_options *opt,
-			    bool (*fails)(const struct compare_row *, double))
+/* The client counts, as " 1 2 4", at which doc's gate at --fail-above
+ * against the baseline is `gate`; "" where it is nowhere. */
+static char *gate_counts(TALLOC_CTX *ctx, const struct rundoc *base, const struct rundoc *doc,
+			 const struct compare_options *opt, enum compare_gate gate)
 {
 	char *text = talloc_strdup(ctx, "");
 
 	for (size_t i = 0; text && i < base->ngroups; i++) {
 		struct compare_row r;
 		unsigned n = base->groups[i].nprocs;
-		if (compare_throughput(&r, base, doc, n, opt->alpha) && fails(&r, opt->fail_above))
+		if (compare_throughput(&r, base, doc, n, opt->alpha) &&
+		    compare_gate(&r, opt->fail_above) == gate)
 			text = talloc_asprintf_append(text, " %u", n);
 	}
 	return text;
+}
+
+/* " (need about 12 runs a side at this spread, CV 8.1%)", or what stands
+ * in the way of a number, for an unsure row r against A's group ga. */
+static char *runs_text(TALLOC_CTX *ctx, const struct compare_row *r,
+		       const struct rundoc_group *ga, const struct compare_options *opt)
+{
+	size_t need = compare_gate_runs(r, opt->fail_above, opt->alpha);
+	double cv = fmax(r->sd_a / r->mean_a, r->sd_b / r->mean_b) * 100;
+	struct compare_row even = *r;	/* the same spread, no slowdown */
+
+	if (!r->tested)
+		return talloc_asprintf(ctx, " (a side has a single run, no spread to judge by:"
+				       " %s=%d at least)", more_runs(ga), COMPARE_MIN_RUNS);
+	if (need)
+		return talloc_asprintf(ctx, " (need about %zu runs a side at this spread, CV"
+				       " %.1f%%)", need, cv);
+	even.change_pct = 0;
+	if (compare_gate_runs(&even, opt->fail_above, opt->alpha))
+		return talloc_asprintf(ctx, "; the slowdown seen, %.1f%%, is too close to %g%% to"
+				       " tell either way with %d runs a side at this spread (CV"
+				       " %.1f%%)", -r->change_pct, opt->fail_above,
+				       COMPARE_SENSIBLE_RUNS, cv);
+	return talloc_asprintf(ctx, "; more than %d runs a side would be needed at this spread"
+			       " (CV %.1f%%): %s", COMPARE_SENSIBLE_RUNS, cv, compare_steadier);
+}
+
+/* The line of each count where doc k's runs can neither rule out a
+ * slowdown beyond --fail-above nor show one; how many. */
+static size_t print_unsure(FILE *out, const struct rundoc *const *docs, size_t k,
+			   const struct compare_options *opt)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	size_t n = 0;
+
+	for (size_t i = 0; i < docs[0]->ngroups; i++) {
+		const struct rundoc_group *ga = &docs[0]->groups[i];
+		struct compare_row r;
+		if (!compare_throughput(&r, docs[0], docs[k], ga->nprocs, opt->alpha) ||
+		    compare_gate(&r, opt->fail_above) != COMPARE_GATE_UNSURE)
+			continue;
+		if (r.tested)
+			fprintf(out, "Inconclusive: the runs cannot rule out a slowdown of %s of up"
+				" to %.1f%% at nprocs %u%s\n", compare_label(k),
+				fmin(-r.bound_low, 100), ga->nprocs, runs_text(tmp, &r, ga, opt));
+		else
+			fprintf(out, "Inconclusive: the runs cannot rule out a slowdown of %s at"
+				" nprocs %u%s\n", compare_label(k), ga->nprocs,
+				runs_text(tmp, &r, ga, opt));
+		n++;
+	}
+	talloc_free(tmp);
+	return n;
+}
+
+/* The largest upper bound of a slowdown (percent) over every document
+ * and count, for the OK line. */
+static double worst_bound(const struct rundoc *const *docs, size_t ndocs,
+			  const struct compare_options *opt)
+{
+	double worst = -INFINITY;
+
+	for (size_t k = 1; k < ndocs; k++)
+		for (size_t i = 0; i < docs[0]->ngroups; i++) {
+			struct compare_row r;
+			if (compare_throughput(&r, docs[0], docs[k], docs[0]->groups[i].nprocs,
+					       opt->alpha))
+				worst = fmax(worst, -r.bound_low);
+		}
+	return worst;
 }
 
 /* "B", "B and C", "B, C and D": the labels of documents 1 .. ndocs-1. */
@@ -803,11 +881,14 @@ static char *others_text(TALLOC_CTX *ctx, size_t ndocs)
 	return text;
 }
 
-/* --fail-above: a line for each document slower than the baseline by
- * more than the limit somewhere, one for each that would be but that the
- * machine could explain, or one line saying none is.  Returns
- * EXIT_SLOWER, EXIT_INCONCLUSIVE (where only the second kind is) or
- * EXIT_OK. */
+/*
+ * --fail-above, a test of non-inferiority (compare_gate()): a line for
+ * each document significantly slower than the baseline by more than the
+ * limit somewhere, one for each that would be but that the machine could
+ * explain, one for each count where the runs can tell neither, or one
+ * line saying that none is slower, on evidence.  Returns EXIT_SLOWER,
+ * EXIT_INCONCLUSIVE (where only the latter kinds are) or EXIT_OK.
+ */
 static int report_gate(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 		       const struct compare_options *opt)
 {
@@ -820,23 +901,26 @@ static int report_gate(FILE *out, const struct rundoc *const *docs, size_t ndocs
 	}
 	fputc('\n', out);
 	for (size_t k = 1; k < ndocs; k++) {
-		char *failed = failing_counts(tmp, docs[0], docs[k], opt, compare_fails);
-		char *unsure = failing_counts(tmp, docs[0], docs[k], opt,
-					      compare_fails_inconclusive);
+		char *failed = gate_counts(tmp, docs[0], docs[k], opt, COMPARE_GATE_REGRESSION);
+		char *load = gate_counts(tmp, docs[0], docs[k], opt, COMPARE_GATE_LOAD);
 		if (failed && *failed)
 			fprintf(out, "Regression: %s is slower than A by more than %g%% at nprocs%s\n",
 				compare_label(k), opt->fail_above, failed);
-		if (unsure && *unsure)
+		if (load && *load)
 			fprintf(out, "Inconclusive: %s is slower than A by more than %g%% at nprocs%s,"
 				" but the machine's load or drift could explain it (see the verdict);"
 				" dbench ab alternates the sides\n", compare_label(k), opt->fail_above,
-				unsure);
+				load);
 		nfail += failed && *failed;
-		nunsure += unsure && *unsure;
+		nunsure += (load && *load) + print_unsure(out, docs, k, opt);
 	}
+	double worst = worst_bound(docs, ndocs, opt);
 	if (nfail == 0 && nunsure == 0)
-		fprintf(out, "OK: %s %s nowhere slower than A by more than %g%%\n",
-			others_text(tmp, ndocs), ndocs == 2 ? "is" : "are", opt->fail_above);
+		fprintf(out, "OK: %s %s nowhere slower than A by more than %g%% (%s%s, by the"
+			" one-sided %g%% bound)\n", others_text(tmp, ndocs), ndocs == 2 ? "is" : "are",
+			opt->fail_above, worst > 0 ? "at most " : "faster everywhere",
+			worst > 0 ? talloc_asprintf(tmp, "%.1f%% slower", worst) : "",
+			100 * (1 - opt->alpha));
 	talloc_free(tmp);
 	return nfail ? EXIT_SLOWER : nunsure ? EXIT_INCONCLUSIVE : EXIT_OK;
 }
@@ -1049,9 +1133,10 @@ static struct poptOption *compare_table(struct compare_words *w)
 	static struct poptOption t[7];
 	const struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &w->opt.fail_above, FAIL_ABOVE,
-		  "exit 3 when a document is significantly slower than the first by more"
-		  " than PCT percent (4 when the machine's load or drift could explain it)",
-		  "PCT" },
+		  "a gate on evidence: exit 0 only when every document's slowdown against"
+		  " the first is below PCT percent by its one-sided 95% bound, 3 when one"
+		  " is significantly beyond PCT, else 4 (the runs cannot tell, or the"
+		  " machine's load or drift could explain it)", "PCT" },
 		{ "alpha", 0, POPT_ARG_DOUBLE, &w->opt.alpha, 0,
 		  "significance level of the t-tests (default 0.05)", "P" },
 		{ "all", 0, POPT_ARG_NONE, &w->all, 0,

@@ -68,6 +68,10 @@ struct compare_row {
 	bool tested;		/* na >= 2 and nb >= 2: the fields below are set */
 	double t, df, p;	/* Welch's test; t > 0 when B is higher */
 	double ci_low, ci_high;	/* (1 - alpha) interval for mean B - mean A */
+	double bound_low;	/* the change in percent of A's mean is above this, */
+	double bound_high;	/* and below this, each with confidence 1 - alpha
+				 * (one-sided bounds); NAN untested */
+	double sd_a, sd_b;	/* each side's standard deviation; NAN for one run */
 	enum compare_verdict verdict;
 	/* compare_pooled_p99(): the means are the sides' pooled p99s, and the
 	 * test (t, df, p, interval, verdict) is of the shares below */
@@ -109,13 +113,29 @@ bool compare_pooled_p99(struct compare_row *row, const struct rundoc_group *ga,
 void compare_rank_instead(struct compare_row *row, const double *a, size_t na,
 			  const double *b, size_t nb, double alpha, bool higher_is_better);
 
-/* Whether a throughput row fails --fail-above=pct: significantly slower
- * by more than pct percent, and nothing of the machine's could explain
- * it; an untested row never does. */
-bool compare_fails(const struct compare_row *row, double pct);
+/*
+ * What --fail-above=pct says of a throughput row: a test of
+ * non-inferiority.  B's slowdown is -change_pct; its one-sided (1 -
+ * alpha) upper bound is -bound_low, its lower bound -bound_high.  OK
+ * only on evidence: the upper bound below pct.  A regression when the
+ * slowdown is significantly beyond pct (the lower bound above it), and
+ * nothing of the machine's could explain it (else COMPARE_GATE_LOAD).
+ * Anything else, an untested row too, cannot tell: COMPARE_GATE_UNSURE.
+ */
+enum compare_gate {
+	COMPARE_GATE_OK,
+	COMPARE_GATE_REGRESSION,	/* exit 3 */
+	COMPARE_GATE_LOAD,		/* exit 4: the machine could explain it */
+	COMPARE_GATE_UNSURE,		/* exit 4: more runs, or a steadier machine */
+};
 
-/* Whether it would fail but for a doubt: inconclusive (exit 4). */
-bool compare_fails_inconclusive(const struct compare_row *row, double pct);
+enum compare_gate compare_gate(const struct compare_row *row, double pct);
+
+/* About how many runs a side would settle an unsure row at pct: the
+ * fewest with which the one-sided bound, at the spread and the slowdown
+ * the runs showed, would lie on one side of pct (numstat_runs_needed());
+ * 0 when more than COMPARE_SENSIBLE_RUNS, or when a side has one run. */
+size_t compare_gate_runs(const struct compare_row *row, double pct, double alpha);
 
 /* ---- can a difference be trusted ---- */
 
@@ -224,15 +244,12 @@ const char *compare_verdict_text(TALLOC_CTX *ctx, const struct compare_row *r,
  * percent of A's mean. */
 #define COMPARE_RESOLUTION 5.0
 
-/* The most runs a side compare_runs_needed() considers. */
-#define COMPARE_MAX_REPEAT 10000
+/* The most runs a side the advice names (--repeat=N, --runs=N, "need
+ * about N runs a side"): beyond it, an hour of one-minute runs a side,
+ * the spread is what to work on, and the advice says so. */
+#define COMPARE_SENSIBLE_RUNS 30
 
-/* How many runs a side make the (1 - alpha) interval of mean B - mean A
- * no wider than +- resolution_pct percent of the mean, when each side's
- * coefficient of variation is cv_pct percent: the smallest n >= 2 with
- * t(1 - alpha/2, 2n - 2) * cv * sqrt(2 / n) <= resolution (the interval
- * of a difference of two means of n runs each, of equal spread).  0 when
- * more than COMPARE_MAX_REPEAT would be needed. */
-size_t compare_runs_needed(double cv_pct, double resolution_pct, double alpha);
+/* What reduces the spread, for the advice beyond COMPARE_SENSIBLE_RUNS. */
+extern const char compare_steadier[];
 
 #endif

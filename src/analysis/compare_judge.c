@@ -13,34 +13,26 @@
 
 /* ---- how much evidence ---- */
 
-/* The half-width of the (1 - alpha) interval of mean B - mean A with n
- * runs a side whose coefficient of variation is cv (both in percent of
- * the mean): t(1 - alpha/2, 2n - 2) * cv * sqrt(2 / n). */
-static double diff_half_width(double cv, size_t n, double alpha)
-{
-	return numstat_t_quantile(1 - alpha / 2, 2.0 * n - 2) * cv * sqrt(2.0 / n);
-}
-
-size_t compare_runs_needed(double cv_pct, double resolution_pct, double alpha)
-{
-	size_t lo = 2, hi = COMPARE_MAX_REPEAT;
-
-	if (!(cv_pct >= 0) || !(resolution_pct > 0))
-		return 0;
-	if (diff_half_width(cv_pct, hi, alpha) > resolution_pct)
-		return 0;
-	/* the half-width falls as n grows: the first n within the resolution */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (diff_half_width(cv_pct, mid, alpha) <= resolution_pct)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
+const char compare_steadier[] =
+	"reduce the spread first (a longer -t, a quiet machine, the clients pinned with"
+	" --cpus, a fresh file system before each run: REPEATABLE FIGURES in dbench(1))";
 
 /* ---- judging one figure ---- */
+
+/* The interval and the one-sided bounds of row, tested. */
+static void intervals(struct compare_row *row, const double *a, size_t na,
+		      const double *b, size_t nb, double alpha)
+{
+	double diff, half, one;
+
+	row->p = numstat_welch(a, na, b, nb, &row->t, &row->df);
+	numstat_diff_interval(a, na, b, nb, 1 - alpha / 2, &diff, &half);
+	row->ci_low = diff - half;
+	row->ci_high = diff + half;
+	numstat_diff_interval(a, na, b, nb, 1 - alpha, &diff, &one);
+	row->bound_low = (diff - one) / row->mean_a * 100;
+	row->bound_high = (diff + one) / row->mean_a * 100;
+}
 
 void compare_samples(struct compare_row *row, const double *a, size_t na,
 		     const double *b, size_t nb, double alpha, bool higher_is_better)
@@ -48,21 +40,18 @@ void compare_samples(struct compare_row *row, const double *a, size_t na,
 	double diff;
 
 	*row = (struct compare_row){ .na = na, .nb = nb, .t = NAN, .df = NAN, .p = NAN,
-				     .ci_low = NAN, .ci_high = NAN, .above_a = NAN, .above_b = NAN,
+				     .ci_low = NAN, .ci_high = NAN, .bound_low = NAN,
+				     .bound_high = NAN, .above_a = NAN, .above_b = NAN,
 				     .doubt_side = -1, .blocks_first = -1 };
 	row->mean_a = numstat_mean(a, na);
 	row->mean_b = numstat_mean(b, nb);
+	row->sd_a = numstat_stddev(a, na);
+	row->sd_b = numstat_stddev(b, nb);
 	diff = row->mean_b - row->mean_a;
 	row->change_pct = diff == 0 ? 0 : diff / row->mean_a * 100;
 	row->tested = na >= COMPARE_TEST_MIN_RUNS && nb >= COMPARE_TEST_MIN_RUNS;
-	if (row->tested) {
-		double se = sqrt(numstat_variance(a, na, row->mean_a) / na +
-				 numstat_variance(b, nb, row->mean_b) / nb);
-		row->p = numstat_welch(a, na, b, nb, &row->t, &row->df);
-		double half = numstat_t_quantile(1 - alpha / 2, row->df) * se;
-		row->ci_low = diff - half;
-		row->ci_high = diff + half;
-	}
+	if (row->tested)
+		intervals(row, a, na, b, nb, alpha);
 	if (!row->tested)
 		row->verdict = COMPARE_UNTESTED;
 	else if (diff == 0 || !(row->p < alpha))
@@ -87,16 +76,30 @@ void compare_rank_instead(struct compare_row *row, const double *a, size_t na,
 		row->verdict = (diff > 0) == higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
 }
 
-bool compare_fails(const struct compare_row *row, double pct)
+enum compare_gate compare_gate(const struct compare_row *row, double pct)
 {
-	return row->verdict == COMPARE_WORSE && row->doubt == COMPARE_SOUND &&
-	       fabs(row->change_pct) > pct;
+	if (!row->tested || !(row->mean_a > 0))
+		return COMPARE_GATE_UNSURE;
+	if (-row->bound_low < pct)
+		return COMPARE_GATE_OK;
+	if (-row->bound_high > pct)
+		return row->doubt == COMPARE_SOUND ? COMPARE_GATE_REGRESSION : COMPARE_GATE_LOAD;
+	return COMPARE_GATE_UNSURE;
 }
 
-bool compare_fails_inconclusive(const struct compare_row *row, double pct)
+size_t compare_gate_runs(const struct compare_row *row, double pct, double alpha)
 {
-	return row->verdict == COMPARE_WORSE && row->doubt != COMPARE_SOUND &&
-	       fabs(row->change_pct) > pct;
+	double margin = fabs(pct + row->change_pct);	/* from the slowdown seen */
+
+	size_t now = row->na > row->nb ? row->na : row->nb;
+
+	if (!row->tested || !(row->mean_a > 0))
+		return 0;
+	size_t n = numstat_runs_needed(row->sd_a / row->mean_a * 100,
+				       row->sd_b / row->mean_a * 100, margin, 1 - alpha,
+				       COMPARE_SENSIBLE_RUNS);
+	/* sides of unequal runs are judged by Welch's df: never fewer than now */
+	return n && n <= now ? (now < COMPARE_SENSIBLE_RUNS ? now + 1 : 0) : n;
 }
 
 bool compare_throughput(struct compare_row *row, const struct rundoc *base,

@@ -140,6 +140,49 @@ double numstat_welch(const double *a, size_t na, const double *b, size_t nb, dou
 	return p;
 }
 
+bool numstat_diff_interval(const double *a, size_t na, const double *b, size_t nb,
+			   double level, double *diff, double *half)
+{
+	double df;
+
+	*diff = numstat_mean(b, nb) - numstat_mean(a, na);
+	*half = NAN;
+	if (na < 2 || nb < 2 || !(level > 0 && level < 1))
+		return false;
+	double se = sqrt(numstat_variance(a, na, numstat_mean(a, na)) / na +
+			 numstat_variance(b, nb, numstat_mean(b, nb)) / nb);
+	numstat_welch(a, na, b, nb, NULL, &df);
+	*half = se > 0 ? numstat_t_quantile(level, df) * se : 0;
+	return true;
+}
+
+/* The half-width numstat_runs_needed() weighs for n runs a side. */
+static double half_width(double va, double vb, size_t n, double level)
+{
+	double df = va + vb > 0 ? (n - 1.0) * (va + vb) * (va + vb) / (va * va + vb * vb)
+				: 2.0 * n - 2;
+	return numstat_t_quantile(level, df) * sqrt((va + vb) / n);
+}
+
+size_t numstat_runs_needed(double sa, double sb, double margin, double level, size_t max)
+{
+	double va = sa * sa, vb = sb * sb;
+	size_t lo = 2, hi = max;
+
+	if (!(va >= 0 && vb >= 0 && margin > 0 && level > 0 && level < 1) || max < 2 ||
+	    isinf(va) || isinf(vb) || half_width(va, vb, hi, level) > margin)
+		return 0;
+	/* the half-width falls as n grows: the first n within the margin */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (half_width(va, vb, mid, level) <= margin)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 bool numstat_mean_interval(const double *x, size_t n, double level, double *mean,
 			   double *half)
 {

@@ -52,6 +52,13 @@ expect_match "$out" '^  config\.fsync: false -> true$'
 expect_eq "$(jq -c '.ab | [.a_options, .b_options]' "$T/bonly.json")" '["","-F"]' "the sides' options"
 end
 
+begin "--fail-above in ab is compare's gate: a run a side rules nothing out, exit 4, with --runs"
+out=$("$DBENCH" ab --runs=1 --b=-F $quick -D "$T/a" --fail-above=5 1); rc=$?
+expect_status $rc 4
+expect_match "$out" '^Inconclusive: the runs cannot rule out a slowdown of B at nprocs 1 \(a side has a single run, no spread to judge by: --runs=3 at least\)$'
+expect_no_match "$out" '^OK'
+end
+
 begin "the default order is A B B A, counterbalanced; each run says its place and the time left"
 out=$("$DBENCH" ab --runs=3 --a="-D $T/a" --b="-D $T/b" $quick --json="$T/abba.json" 1); rc=$?
 expect_status $rc 0
@@ -197,6 +204,7 @@ begin "a true difference (B with -s on a loop ext4) is found at 3 runs a side"
 if mount_ext4 "$T/ext4"; then
 	out=$("$DBENCH" ab --runs=3 --settle=0 --a= --b=-s -c "$T/w.txt" -D "$T/ext4" -t 2 \
 		--warmup 1 -q --fail-above=5 2); rc=$?
+	[ "$rc" -eq 3 ] || printf '%s\n' "$out" | grep -E '^ +2 +3/3|^(Inconclusive|Verdict|Warning)' | sed 's/^/# /'
 	expect_status $rc 3
 	expect_match "$out" '^  config\.sync: false -> true$'
 	expect_match "$out" '^Verdict: B against A: slower at nprocs 2[;]?'

@@ -156,6 +156,59 @@ static void mean_interval_is_t_times_the_standard_error(void **state)
 	assert_true(half == 0);
 }
 
+static void diff_interval_matches_r_on_the_sleep_data(void **state)
+{
+	(void)state;
+	/* R: t.test(extra ~ group, data = sleep): Welch, t = -1.8608, df =
+	 * 17.776, 95 % interval of group 1 - group 2 [-3.3654832, 0.2054832];
+	 * of group 2 - group 1 one-sided (alternative = "greater"), the lower
+	 * bound 0.1066185 */
+	const double g1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+	const double g2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+	double diff, half;
+
+	assert_true(numstat_diff_interval(g1, 10, g2, 10, 0.975, &diff, &half));
+	assert_near(diff, 1.58, 1e-12);
+	assert_near(diff - half, -0.2054832, 5e-7);
+	assert_near(diff + half, 3.3654832, 5e-7);
+	/* one-sided 95 %: t(0.95, 17.776) = 1.73458 * se 0.849091 */
+	assert_true(numstat_diff_interval(g1, 10, g2, 10, 0.95, &diff, &half));
+	assert_near(diff - half, 0.1066185, 5e-6);
+	/* no spread: an interval of no width; one value: none */
+	const double five[] = { 5, 5 }, six[] = { 6, 6, 6 };
+	assert_true(numstat_diff_interval(five, 2, six, 3, 0.95, &diff, &half));
+	assert_true(diff == 1 && half == 0);
+	assert_false(numstat_diff_interval(five, 1, six, 3, 0.95, &diff, &half));
+	assert_true(isnan(half));
+}
+
+static void runs_needed_reproduce_the_interval_they_predict(void **state)
+{
+	(void)state;
+	/* sides of sd 3 and 4 (sa^2 + sb^2 = 25), a margin of 2 one-sided:
+	 * n = 17 gives df 16 * 625 / 337 = 29.67, t(0.95) = 1.6986 * 5 /
+	 * sqrt(17) = 2.0599 > 2; n = 18: df 31.54, 1.6948 * 5 / sqrt(18) =
+	 * 1.9974 */
+	assert_int_equal(numstat_runs_needed(3, 4, 2, 0.95, 100), 18);
+	assert_int_equal(numstat_runs_needed(4, 3, 2, 0.95, 100), 18);
+	/* equal spreads, two-sided: CV 10 %, +-5 %: t(0.975, 62) * 10 *
+	 * sqrt(2/32) = 1.99897 * 2.5 = 4.997, while t(0.975, 60) * 10 *
+	 * sqrt(2/31) = 2.00030 * 2.5400 = 5.081 */
+	assert_int_equal(numstat_runs_needed(10, 10, 5, 0.975, 10000), 32);
+	/* CV 35.36 %, +-63.75 %: t(0.975, 6) * 35.36 * sqrt(1/2) = 61.2;
+	 * t(0.975, 4) * 35.36 * sqrt(2/3) = 80.2 */
+	assert_int_equal(numstat_runs_needed(35.36, 35.36, 63.75, 0.975, 10000), 4);
+	/* no spread: the fewest that give an interval */
+	assert_int_equal(numstat_runs_needed(0, 0, 5, 0.975, 10000), 2);
+	/* beyond reach (about 2 (1.96 * 1000)^2 runs), beyond the most asked
+	 * for, no margin, no level, not a number: 0 */
+	assert_int_equal(numstat_runs_needed(1000, 1000, 1, 0.975, 10000), 0);
+	assert_int_equal(numstat_runs_needed(3, 4, 2, 0.95, 17), 0);
+	assert_int_equal(numstat_runs_needed(3, 4, 0, 0.95, 100), 0);
+	assert_int_equal(numstat_runs_needed(3, 4, 2, 1, 100), 0);
+	assert_int_equal(numstat_runs_needed(NAN, 10, 5, 0.975, 10000), 0);
+}
+
 static void t_quantiles_invert_the_closed_forms(void **state)
 {
 	(void)state;
@@ -322,6 +375,8 @@ int main(void)
 		cmocka_unit_test(t_quantiles_match_the_tables),
 		cmocka_unit_test(t_quantiles_invert_the_closed_forms),
 		cmocka_unit_test(mean_interval_is_t_times_the_standard_error),
+		cmocka_unit_test(diff_interval_matches_r_on_the_sleep_data),
+		cmocka_unit_test(runs_needed_reproduce_the_interval_they_predict),
 		cmocka_unit_test(spearman_of_a_perfect_order_is_1_with_its_exact_p),
 		cmocka_unit_test(spearman_counts_every_order_of_four),
 		cmocka_unit_test(spearman_of_many_uses_the_t_approximation),
