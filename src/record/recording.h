@@ -98,6 +98,8 @@ struct recording {
 	struct tally on_root;		/* calls that would remove or replace the root,
 					 * which no replay makes, by call */
 	uint64_t fd_outside;		/* calls on descriptors not beneath the roots */
+	uint64_t fd_unseen;		/* calls on descriptors the trace never saw
+					 * opened (inherited, or open at an attach) */
 	uint64_t mmaps;			/* files beneath the roots mapped into memory */
 	uint64_t restarted;		/* interrupted and restarted, or never returned */
 	uint64_t cut_paths;		/* paths the tracer cut short */

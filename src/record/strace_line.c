@@ -17,30 +17,79 @@ static const char *skip_spaces(const char *p)
 	return p;
 }
 
-/* "1796169071.818458" at *pp: microseconds; advances *pp past it. */
-static bool parse_time(const char **pp, int64_t *us)
+/* Digits at *pp (at most `most` of them, at least one) as a number;
+ * advances *pp past them.  false for none, or more than `most`. */
+static bool digits(const char **pp, int most, int64_t *v)
 {
 	const char *p = *pp;
-	int64_t sec = 0, frac = 0;
-	int digits = 0;
+	int n = 0;
 
-	if (!isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		sec = sec * 10 + (*p++ - '0');
-	if (*p != '.')
-		return false;
-	p++;
-	while (isdigit((unsigned char)*p)) {
-		if (digits < 6) {
+	*v = 0;
+	for (; isdigit((unsigned char)*p); p++, n++)
+		if (n < most)
+			*v = *v * 10 + (*p - '0');
+	*pp = p;
+	return n > 0 && n <= most;
+}
+
+/* A fraction of a second after its '.' at *pp, in microseconds. */
+static int64_t micros(const char **pp)
+{
+	const char *p = *pp;
+	int64_t frac = 0;
+	int n = 0;
+
+	for (; isdigit((unsigned char)*p); p++) {
+		if (n < 6) {
 			frac = frac * 10 + (*p - '0');
-			digits++;
+			n++;
 		}
-		p++;
 	}
-	while (digits++ < 6)
+	while (n++ < 6)
 		frac *= 10;
-	*us = sec * 1000000 + frac;
+	*pp = p;
+	return frac;
+}
+
+/*
+ * The line's time at *pp, in microseconds, and its kind: -ttt's
+ * "1796169071.818458", -tt's "12:34:56.818458", -t's "12:34:56", -r's
+ * "0.000123" (since the line before; told from -ttt by its size), or
+ * none (SC_CLOCK_NONE, *pp unchanged).  Advances *pp past it; false for
+ * a time out of range (more digits than any time has).
+ */
+static bool parse_time(const char **pp, int64_t *us, enum sc_clock *clock)
+{
+	const char *p = *pp;
+	int64_t a, b, c;
+
+	*us = 0;
+	*clock = SC_CLOCK_NONE;
+	if (!isdigit((unsigned char)*p))
+		return true;
+	const char *q = p;
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (*q == ':') {
+		if (!digits(&p, 2, &a) || *p++ != ':' || !digits(&p, 2, &b) || *p++ != ':' ||
+		    !digits(&p, 2, &c) || a > 23 || b > 59 || c > 60)
+			return false;
+		*us = ((a * 60 + b) * 60 + c) * 1000000;
+		*clock = SC_CLOCK_SECONDS;
+		if (*p == '.') {
+			p++;
+			*us += micros(&p);
+			*clock = SC_CLOCK_DAY;
+		}
+	} else if (*q == '.') {
+		if (!digits(&p, 12, &a))
+			return false;
+		p++;
+		*us = a * 1000000 + micros(&p);
+		*clock = a >= 100000000 ? SC_CLOCK_EPOCH : SC_CLOCK_RELATIVE;
+	} else {
+		return true;	/* a number, not a time: the call's name follows no time */
+	}
 	*pp = p;
 	return true;
 }
@@ -203,21 +252,24 @@ int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c)
 	c->kind = SC_OTHER;
 	c->dur_us = -1;
 	if (strncmp(p, "[pid ", 5) == 0) {
-		c->tid = atoi(skip_spaces(p + 5));
+		const char *q = skip_spaces(p + 5);
+		int64_t tid;
+		if (!digits(&q, 9, &tid))
+			return -1;
+		c->tid = (int)tid;
 		p = strchr(p, ']');
 		if (!p)
 			return -1;
 		p = skip_spaces(p + 1);
 	} else if (isdigit((unsigned char)*p)) {
 		const char *q = p;
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (*q == ' ') {
-			c->tid = atoi(p);
+		int64_t tid;
+		if (digits(&q, 9, &tid) && *q == ' ') {
+			c->tid = (int)tid;
 			p = skip_spaces(q);
 		}
 	}
-	if (!parse_time(&p, &c->start_us))
+	if (!parse_time(&p, &c->start_us, &c->clock))
 		return -1;
 	p = skip_spaces(p);
 	if (is_other(p))

@@ -4,8 +4,9 @@
  * The recorder runs strace with -ttt -T -y -xx (and -ff, one file per
  * thread); `dbench convert` also reads -f files, whose lines start with
  * the thread id and split a call that another thread interrupted into
- * "<unfinished ...>" and "<... NAME resumed>" halves.  This module takes
- * one line of any of these apart: the time, the call's name, its
+ * "<unfinished ...>" and "<... NAME resumed>" halves, and the other time
+ * options (-tt, -t, -r, none).  This module takes one line of any of
+ * these apart: the time and what kind it is, the call's name, its
  * arguments as text (split at the commas between them, not inside
  * strings, structures, arrays or -y's <...> annotations), the result and
  * the errno name, the duration.  Strings are decoded by
@@ -28,10 +29,21 @@ enum sc_kind {
 	SC_OTHER,	/* a signal, an exit, strace's own notes: not a call */
 };
 
+/* What a line's time is, by strace's option (a trace reader's business:
+ * the translation reads start_us alone). */
+enum sc_clock {
+	SC_CLOCK_EPOCH,		/* -ttt: seconds since 1970, to the microsecond */
+	SC_CLOCK_DAY,		/* -tt: the time of day, to the microsecond */
+	SC_CLOCK_SECONDS,	/* -t: the time of day, in whole seconds */
+	SC_CLOCK_RELATIVE,	/* -r: the time since the line before */
+	SC_CLOCK_NONE,		/* no time: start_us is 0 */
+};
+
 struct sc_call {
 	enum sc_kind kind;
 	int tid;		/* the -f prefix, or 0 when the line has none */
-	int64_t start_us;	/* -ttt's time, in microseconds */
+	int64_t start_us;	/* the line's time, in microseconds (see clock) */
+	enum sc_clock clock;	/* what start_us is, as strace printed it */
 	int64_t dur_us;		/* -T's duration, or -1 where the line has none */
 	char name[32];
 	char *raw;		/* the arguments' text, as printed, before splitting */

@@ -71,7 +71,13 @@ static void left_out(FILE *f, const struct recording *rec)
 	}
 	if (rec->fd_outside) {
 		fprintf(f, "%s%" PRIu64 " calls on descriptors not opened beneath the roots (pipes, "
-			"sockets, the terminal, files outside, those inherited)\n", lead, rec->fd_outside);
+			"sockets, files outside)\n", lead, rec->fd_outside);
+		lead = "            ";
+	}
+	if (rec->fd_unseen) {
+		fprintf(f, "%s%" PRIu64 " calls on descriptors the trace never saw opened (inherited: "
+			"the terminal, a pipe; or open when the tracer attached, strace -p)\n", lead,
+			rec->fd_unseen);
 		lead = "            ";
 	}
 	if (rec->restarted) {

@@ -23,6 +23,11 @@ struct source {
 	int file_tid;		/* from PREFIX.TID, or 0 */
 	FILE *f;
 	int64_t first;		/* the start of its first call */
+	enum sc_clock clock;	/* its times' kind, by its first call */
+	int64_t clock_sum;	/* -r: the times so far added up */
+	int64_t day;		/* -tt, -t: a day for each midnight passed */
+	int64_t last_raw;	/* the last time read, as printed */
+	int64_t last_start;	/* the last start handed on (by its lines' order) */
 	bool done;		/* read to the end (or never had a call) */
 	uint64_t line;
 	struct qcall **ready;	/* whole calls, ascending start */
@@ -88,7 +93,8 @@ static int first_start(struct trace_reader *r, struct source *s, char **err, TAL
 		if (len > 0 && r->linebuf[len - 1] == '\n')
 			r->linebuf[len - 1] = '\0';
 		if (strace_line_parse(tmp, r->linebuf, &c) == 0 && c.kind != SC_OTHER) {
-			s->first = c.start_us;
+			s->first = c.clock == SC_CLOCK_EPOCH || c.clock == SC_CLOCK_DAY ? c.start_us : 0;
+			s->clock = c.clock;
 			s->done = false;
 			break;
 		}
@@ -97,6 +103,78 @@ static int first_start(struct trace_reader *r, struct source *s, char **err, TAL
 	talloc_free(tmp);
 	fclose(f);
 	return 0;
+}
+
+static const char *clock_name(enum sc_clock c)
+{
+	switch (c) {
+	case SC_CLOCK_EPOCH: return "-ttt's";
+	case SC_CLOCK_DAY: return "-tt's";
+	case SC_CLOCK_SECONDS: return "whole seconds (-t)";
+	case SC_CLOCK_RELATIVE: return "relative (-r)";
+	case SC_CLOCK_NONE: break;
+	}
+	return "none";
+}
+
+/* Several files (-ff's) are put in order by their times, which must be
+ * to the microsecond and of one kind; one file's lines are in order
+ * already.  false with *err. */
+static bool clocks_agree(struct trace_reader *r, TALLOC_CTX *mem_ctx, char **err)
+{
+	const struct source *a = NULL;
+
+	for (size_t i = 0; i < r->n && r->n > 1; i++) {
+		const struct source *s = &r->src[i];
+		if (s->done)
+			continue;	/* no call */
+		if (s->clock != SC_CLOCK_EPOCH && s->clock != SC_CLOCK_DAY) {
+			*err = talloc_asprintf(mem_ctx, "'%s': its times are %s: strace -ff's files are "
+					       "put in order by their times, which needs -tt or -ttt "
+					       "(or trace with -f into one file)", s->path,
+					       clock_name(s->clock));
+			return false;
+		}
+		if (a && a->clock != s->clock) {
+			*err = talloc_asprintf(mem_ctx, "'%s' has %s times and '%s' %s: the files of "
+					       "one trace, traced with other options?", a->path,
+					       clock_name(a->clock), s->path, clock_name(s->clock));
+			return false;
+		}
+		a = s;
+	}
+	return true;
+}
+
+#define DAY_US (86400LL * 1000000)
+
+/* The line's start as the merge orders it: -tt's and -t's past midnight
+ * a day on; -r's added up; a time not of the file's kind in the place
+ * of the line before; in a file of coarse times (-t, -r, none), at least
+ * a microsecond after the call before, so that the lines' order stays
+ * the calls' order. */
+static void line_time(struct source *s, struct sc_call *c)
+{
+	bool call = c->kind != SC_OTHER && c->kind != SC_RESUMED;
+	bool coarse = s->clock != SC_CLOCK_EPOCH && s->clock != SC_CLOCK_DAY;
+	int64_t t = c->start_us;
+
+	if (c->clock != s->clock) {
+		t = s->last_start;
+	} else if (c->clock == SC_CLOCK_RELATIVE) {
+		s->clock_sum += t;
+		t = s->clock_sum;
+	} else if (c->clock == SC_CLOCK_DAY || c->clock == SC_CLOCK_SECONDS) {
+		if (t + DAY_US / 2 < s->last_raw)
+			s->day += DAY_US;	/* past midnight */
+		s->last_raw = t;
+		t += s->day;
+	}
+	if (coarse && call && t <= s->last_start)
+		t = s->last_start + 1;
+	if (call && t > s->last_start)
+		s->last_start = t;
+	c->start_us = t;
 }
 
 struct trace_reader *trace_open(TALLOC_CTX *mem_ctx, const char *const *files, size_t n,
@@ -119,6 +197,10 @@ struct trace_reader *trace_open(TALLOC_CTX *mem_ctx, const char *const *files, s
 		}
 	}
 	qsort(r->src, n, sizeof(*r->src), cmp_first);
+	if (!clocks_agree(r, mem_ctx, err)) {
+		talloc_free(r);
+		return NULL;
+	}
 	return r;
 nomem:
 	talloc_free(r);
@@ -175,8 +257,10 @@ static int take_line(struct trace_reader *r, struct source *s, const char *line)
 	if (!q)
 		return -1;
 	q->line = s->line;
-	if (strace_line_parse(q, line, &q->c) != 0 || q->c.kind == SC_OTHER) {
-		if (q->c.kind == SC_OTHER && q->c.start_us == 0 && *line)
+	int parsed = strace_line_parse(q, line, &q->c);
+	line_time(s, &q->c);
+	if (parsed != 0 || q->c.kind == SC_OTHER) {
+		if (parsed != 0 && *line)
 			r->bad++;
 		talloc_free(q);
 		return 0;

@@ -199,7 +199,7 @@ static char *top_dir(TALLOC_CTX *mem_ctx, const char *abs)
 
 /* Where a call's arguments lead: every path and descriptor beneath the
  * roots, or why not. */
-enum where { W_IN, W_OUTSIDE, W_FD_OUTSIDE, W_UNKNOWN };
+enum where { W_IN, W_OUTSIDE, W_FD_OUTSIDE, W_FD_UNSEEN, W_UNKNOWN };
 
 struct call_state {
 	struct translate *tr;
@@ -318,7 +318,7 @@ static void arg_fd(struct call_state *s, const char *text)
 	struct ofd *o = fdmodel_get(s->tr->fds, s->c->tid, fd);
 	if (!o || !o->in_root) {
 		if (s->where == W_IN)
-			s->where = W_FD_OUTSIDE;
+			s->where = o ? W_FD_OUTSIDE : W_FD_UNSEEN;
 		return;
 	}
 	if (s->nfd < 2)
@@ -438,6 +438,9 @@ static bool left_out(struct translate *tr, const struct call_state *s)
 		return tally_add(&rec->outside, "(unresolved)", 1);
 	case W_FD_OUTSIDE:
 		rec->fd_outside++;
+		return true;
+	case W_FD_UNSEEN:
+		rec->fd_unseen++;
 		return true;
 	case W_IN:
 		break;
@@ -706,7 +709,7 @@ static int do_fcntl(struct translate *tr, const struct sc_call *c)
 		}
 		if (o && strcmp(cmd, "F_SETFD") == 0 && c->ret == 0)
 			fdmodel_set_cloexec(tr->fds, c->tid, fd, c->nargs > 2 && has_flag(c->arg[2], "FD_CLOEXEC"));
-		tr->rec->fd_outside++;
+		*(o ? &tr->rec->fd_outside : &tr->rec->fd_unseen) += 1;
 		return 0;
 	}
 	char *args = talloc_asprintf(tr->tmp, " %d %s", fd, cmd);
@@ -763,7 +766,7 @@ static int do_mmap(struct translate *tr, const struct sc_call *c)
 	if (o && o->in_root)
 		tr->rec->mmaps++;
 	else
-		tr->rec->fd_outside++;
+		*(o ? &tr->rec->fd_outside : &tr->rec->fd_unseen) += 1;
 	return 0;
 }
 

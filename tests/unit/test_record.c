@@ -48,6 +48,38 @@ static void test_a_whole_line_gives_time_name_arguments_result_and_duration(void
 	assert_string_equal(c.err, "");
 }
 
+/* Every time option of strace, told apart; a time no clock shows is no
+ * line of strace's. */
+static void test_each_kind_of_time_strace_prints(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct sc_call c;
+	static const struct {
+		const char *line;
+		enum sc_clock clock;
+		int64_t us;
+		int tid;
+	} cases[] = {
+		{ "1796169071.000001 close(3) = 0", SC_CLOCK_EPOCH, INT64_C(1796169071000001), 0 },
+		{ "77 23:59:58.250000 close(3) = 0", SC_CLOCK_DAY, INT64_C(86398250000), 77 },
+		{ "[pid 77] 00:00:01 close(3) = 0", SC_CLOCK_SECONDS, 1000000, 77 },
+		{ "     0.000123 close(3) = 0", SC_CLOCK_RELATIVE, 123, 0 },
+		{ "77 close(3) = 0", SC_CLOCK_NONE, 0, 77 },
+		{ "close(3) = 0", SC_CLOCK_NONE, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(strace_line_parse(ctx, cases[i].line, &c), 0);
+		assert_int_equal(c.clock, cases[i].clock);
+		assert_true(c.start_us == cases[i].us);
+		assert_int_equal(c.tid, cases[i].tid);
+		assert_string_equal(c.name, "close");
+	}
+	assert_int_equal(strace_line_parse(ctx, "99999999999999999999.5 close(3) = 0", &c), -1);
+	assert_int_equal(strace_line_parse(ctx, "25:00:00.000001 close(3) = 0", &c), -1);
+	assert_int_equal(strace_line_parse(ctx, "[pid 99999999999] 1.5 close(3) = 0", &c), -1);
+}
+
 static void test_a_failure_gives_its_errno_name(void **state)
 {
 	struct sc_call c;
@@ -366,7 +398,8 @@ static void test_descriptors_outside_the_roots_have_no_row(void **state)
 		"1 0.000020 0.000001 write 1 1 1\n"
 		"1 0.000070 0.000001 fcntl 3 F_SETLKW F_WRLCK SEEK_SET 0 0 0\n");
 	assert_int_equal(tally_get(&rec->outside, "/etc"), 1);
-	assert_true(rec->fd_outside == 3);	/* the dup2 from /etc, the write, the read */
+	assert_true(rec->fd_outside == 2);	/* the dup2 from /etc, the write */
+	assert_true(rec->fd_unseen == 1);	/* the read of fd 0, inherited */
 	assert_true(rec->mmaps == 1);
 }
 
@@ -588,6 +621,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_a_whole_line_gives_time_name_arguments_result_and_duration, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_each_kind_of_time_strace_prints, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_failure_gives_its_errno_name, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_commas_inside_strings_structures_and_annotations_split_nothing, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_halves_of_an_interrupted_call_join_into_one, fixture_setup, fixture_teardown),

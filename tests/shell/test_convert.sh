@@ -1,0 +1,116 @@
+# test_convert.sh - `dbench convert` of strace's output made the usual
+# ways: -f into one file (a thread id on each line) and -ff, with and
+# without -y or -yy and -T, with -ttt, -tt, -t, -r or no time, a short
+# -s (which cuts data, never a path), a relative -o into the traced directory, a trace attached with -p
+# to a program already running.  Each is converted, compiled
+# (--check-loadfile) and replayed with --strict at two clients.
+. "$TOP/tests/shell/lib.sh"
+
+command -v strace >/dev/null || { echo "ok 1 # skip strace is not installed"; exit 0; }
+if ! strace -f -qq -o /dev/null true 2>/dev/null; then
+	echo "ok 1 # skip strace cannot trace here (ptrace refused)"
+	exit 0
+fi
+
+mkdir -p "$T/w"
+printf 'hello\n' >"$T/w/in"
+SCRIPT='cat in > out; mkdir d; echo x > d/f; mv d/f d/g; ls d > /dev/null; rm d/g; rmdir d; rm out'
+
+# traced NAME OPTION...: the script traced in $T/w by strace with the
+# options, into $T/NAME/t (one file, or the -ff set t.PID).
+traced() {
+	tr_name=$1
+	shift
+	rm -rf "$T/$tr_name"
+	mkdir -p "$T/$tr_name"
+	(cd "$T/w" && strace "$@" -o "$T/$tr_name/t" sh -c "$SCRIPT") || fail "strace $*: exit status $?"
+}
+
+# converted NAME: $T/NAME/t converted from $T/w into $T/NAME.load
+# (stderr in NAME.err), compiled, and replayed at 2 clients with no
+# outcome difference.
+converted() {
+	(cd "$T/w" && "$DBENCH" convert -o "$T/$1.load" "$T/$1/t" 2>"$T/$1.err") ||
+		fail "convert: exit status $?: $(grep '^dbench' "$T/$1.err")"
+	_sum=$("$DBENCH" --check-loadfile -c "$T/$1.load" 2>&1) || fail "--check-loadfile: $_sum"
+	rm -rf "$T/replay" && mkdir "$T/replay"
+	_out=$("$DBENCH" -c "$T/$1.load" --run-once --strict -q -D "$T/replay" 2 2>&1) ||
+		fail "replay: exit status $?: $(printf '%s\n' "$_out" | grep -E 'FAILED|rror' | head -2)"
+}
+
+# the_script NAME: the rows of what the script did beneath $T/w.
+the_script() {
+	_l=$(cat "$T/$1.load")
+	expect_match "$_l" '^init file "in" 6 0644$'
+	expect_match "$_l" ' openat "in" O_RDONLY'
+	expect_match "$_l" ' openat "out" O_WRONLY\|O_CREAT\|O_TRUNC 0666 [0-9]+$'
+	expect_match "$_l" ' mkdir "d" 0777 0$'
+	expect_match "$_l" ' renameat2? "d/f" "d/g"( RENAME_NOREPLACE)? 0$'
+	expect_match "$_l" ' getdents64 [0-9]+ [0-9]+ \*$'
+	expect_match "$_l" ' (rmdir "d"|unlinkat "d" AT_REMOVEDIR) 0$'
+	expect_eq "$(grep -c '^init ' "$T/$1.load")" 1 "init lines"
+}
+
+# (-s cuts the data strace prints, never a path)
+for opts in "-f -ttt -T -y" "-f -tt -T -yy" "-f -ttt -xx" "-f -tt" "-f -t -T" "-f -r" "-f" \
+	"-f -ttt -T -s 2" "-ff -ttt -T -y -xx" "-ff -tt -T -yy" "-ff -ttt" "-ff -tt"; do
+	begin "strace $opts: converted, compiled, replayed, every call of the script there"
+	name=$(printf '%s' "$opts" | tr -d ' -')
+	traced "$name" $opts
+	converted "$name"
+	the_script "$name"
+	end
+done
+
+begin "strace -ff -t or -r: refused, saying the times cannot order the files (exit 2)"
+traced fft -ff -t
+out=$(cd "$T/w" && "$DBENCH" convert -o "$T/fft.load" "$T/fft/t" 2>&1)
+expect_status $? 2
+expect_match "$out" "^dbench: '$T/fft/t\.[0-9]+': its times are whole seconds \(-t\): strace -ff's files are put in order by their times, which needs -tt or -ttt \(or trace with -f into one file\)$"
+traced ffr -ff -r
+out=$(cd "$T/w" && "$DBENCH" convert -o "$T/ffr.load" "$T/ffr/t" 2>&1)
+expect_status $? 2
+expect_match "$out" "its times are relative \(-r\)"
+[ ! -e "$T/fft.load" ] && [ ! -e "$T/ffr.load" ] || fail "a loadfile was written"
+end
+
+begin "a relative -o into the traced directory: the trace's files are not the program's"
+rm -rf "$T/w/tr"
+mkdir "$T/w/tr"
+(cd "$T/w" && strace -ff -ttt -T -y -o tr/t sh -c "$SCRIPT; ls -R . > /dev/null") || fail "strace: exit status $?"
+(cd "$T/w" && "$DBENCH" convert -o "$T/rel.load" tr/t 2>"$T/rel.err") || fail "convert: exit status $?"
+expect_no_match "$(cat "$T/rel.load")" '"tr/'
+expect_match "$(cat "$T/rel.load")" ' mkdir "d" 0777 0$'
+"$DBENCH" --check-loadfile -c "$T/rel.load" >/dev/null 2>&1 || fail "--check-loadfile: exit status $?"
+rm -rf "$T/w/tr"
+end
+
+begin "strace -p attached to a running program: its older descriptors are counted, not an error"
+cat >"$T/w/slow.sh" <<'EOF'
+exec 3>>log
+i=0
+while [ $i -lt 40 ]; do
+	echo $i >&3
+	echo q > tmp.$i
+	rm tmp.$i
+	sleep 0.1
+	i=$((i + 1))
+done
+EOF
+(cd "$T/w" && exec sh slow.sh) &
+prog=$!
+sleep 0.5
+mkdir -p "$T/p"
+timeout -s INT 1.5 strace -f -ttt -T -y -p "$prog" -o "$T/p/t" 2>/dev/null
+wait "$prog"
+(cd "$T/w" && "$DBENCH" convert -o "$T/p.load" "$T/p/t" 2>"$T/p.err") ||
+	fail "convert: exit status $?: $(grep '^dbench' "$T/p.err")"
+expect_match "$(cat "$T/p.err")" '^ +[0-9]+ calls on descriptors the trace never saw opened'
+expect_match "$(cat "$T/p.load")" ' unlinkat "tmp\.[0-9]+" 0 0$'
+expect_no_match "$(cat "$T/p.load")" '"log"'
+rm -rf "$T/replay" && mkdir "$T/replay"
+out=$("$DBENCH" -c "$T/p.load" --run-once --strict -q -D "$T/replay" 2 2>&1) ||
+	fail "replay: exit status $?: $(printf '%s\n' "$out" | grep -E 'FAILED|rror' | head -2)"
+end
+
+finish
