@@ -31,7 +31,8 @@
  *                    target: a network backend opens its own session
  *                    here; the parent's connection is never used by a
  *                    child.  (The parent also calls it, after the run, for
- *                    a client that died, to run cleanup() for it.)
+ *                    a client that died, to run cleanup() for it: so it
+ *                    makes nothing but the client's directory.)
  *   op[]             the operations: 0, a positive errno, or
  *                    BACKEND_NOT_SUPPORTED.
  *   lister_*()       optional, for a bare --probe on a target that is not
@@ -39,8 +40,8 @@
  *                    directory made, listed and removed (local targets
  *                    give local_clients_fd() instead).
  *   pass_end(), cleanup()  per client, at the end of a pass and the run;
- *                    pass_begin() optional, before each pass after the
- *                    first.
+ *                    pass_begin() optional, before each pass, the first
+ *                    (in the client's setup, before the start) included.
  *   target_close()   in the parent after the clients are gone (and in an
  *                    orphaned client process, see below): remove the
  *                    clients directory if the clients left it empty.
@@ -87,6 +88,15 @@ struct backend_options {
 					 * sockets (sockio), NULL for its default */
 	bool force;		/* --force: write a device or file that is mounted
 				 * or in use (block) */
+};
+
+/* The room left on a target's file system (backend.target_space). */
+struct backend_space {
+	uint64_t bytes;		/* free to this user (root: with the reserve) */
+	uint64_t inodes;	/* ... likewise, when inodes_known */
+	bool inodes_known;	/* false where the file system counts none (btrfs) */
+	uint64_t block;		/* its block size */
+	uint64_t fs;		/* which file system: targets on one add up */
 };
 
 struct backend_target;	/* one target (a directory, a share, an export),
@@ -210,6 +220,15 @@ struct backend {
 	json_t *(*target_describe)(const struct backend_target *t);
 
 	/*
+	 * Optional, for a backend whose clients make a recording's initial
+	 * state on the target: the room left on its file system, in the
+	 * parent before any fork, so that a state that cannot fit is
+	 * refused before anything is made.  0 or a positive errno (then
+	 * nothing is checked).
+	 */
+	int (*target_space)(struct backend_target *t, struct backend_space *sp);
+
+	/*
 	 * Optional, for local targets only: the open descriptor of the
 	 * target's clients directory, beneath which a bare --probe makes and
 	 * lists its directory.  A backend without it refuses a bare --probe
@@ -306,10 +325,11 @@ struct backend {
 	void (*pass_end)(struct backend_client *bc);
 
 	/*
-	 * Optional: before each pass but the first (client_new() readies
-	 * that one), outside the timed operations: a recording's initial
-	 * state (program.init) made again in an emptied client directory.
-	 * 0 or a positive errno, which fails the client.
+	 * Optional: before each pass, the first included (right after
+	 * client_new(), which makes none of it), outside the timed
+	 * operations: a recording's initial state (program.init) made in an
+	 * emptied client directory.  0 or a positive errno, which fails the
+	 * client (whose cleanup() then removes what was made).
 	 */
 	int (*pass_begin)(struct backend_client *bc);
 
@@ -317,9 +337,10 @@ struct backend {
 	 * Remove the client's directory and everything in it, never
 	 * following a symbolic link (a local target's may leave the
 	 * directory itself, empty, for target_close() to remove with the
-	 * others).  0 or a positive errno.  NULL for a backend that stores
-	 * nothing (sockio): there is nothing to remove, for the client or,
-	 * after it died, for the parent.
+	 * others).  0 or a positive errno, after which failure_detail() may
+	 * name what is left ("cannot remove client1/pkg/f: ...").  NULL for
+	 * a backend that stores nothing (sockio): there is nothing to
+	 * remove, for the client or, after it died, for the parent.
 	 */
 	int (*cleanup)(struct backend_client *bc);
 };

@@ -70,6 +70,7 @@ struct cluster_order {
 struct cluster_rank {
 	uint64_t bytes;		/* ReadX + WriteX in the execute window */
 	double seconds;		/* how long its clients ran in it */
+	uint64_t files_left;	/* clients (and probes) whose files it left */
 };
 
 /* ---- life cycle (main) ---- */

@@ -381,6 +381,17 @@ uint64_t loadfile_offset(const struct program *prog, const struct op *op,
 /* The total of prog->count[]: operations run in one pass. */
 uint64_t loadfile_ops_per_pass(const struct program *prog);
 
+/*
+ * What one client's copy of the initial state (program.init) takes on a
+ * file system of `block`-byte blocks: *bytes, each file's size and each
+ * directory rounded up to whole blocks (a symbolic link's target is taken
+ * as held in its inode), and *inodes, one an entry.  The client's own
+ * directory is counted too when there is a state at all; 0 and 0 when
+ * there is none.
+ */
+void loadfile_init_need(const struct program *prog, uint64_t block, uint64_t *bytes,
+			uint64_t *inodes);
+
 /* The most bytes one operation of prog moves (ReadX, WriteX, READ3,
  * WRITE3): what a client's transfer buffer must hold; 0 when none moves
  * any.  Kept as the program is compiled (max_transfer), so that each of

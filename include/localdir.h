@@ -34,6 +34,10 @@ struct backend_target *localdir_open(TALLOC_CTX *mem_ctx, const char *dir,
  * it is gone or still holds something; else the errno. */
 int localdir_close(struct backend_target *t);
 
+/* backend.target_space: the room left on DIR/clients' file system
+ * (fstatvfs). */
+int localdir_space(struct backend_target *t, struct backend_space *sp);
+
 /* backend.local_clients_fd: the open descriptor of DIR/clients. */
 int localdir_clients_fd(const struct backend_target *t);
 

@@ -75,6 +75,10 @@ const char *report_share_pct(char buf[16], double share);
 /* The classic line alone: "Throughput X MB/sec (NB=Y MB/sec  Z MBit/sec)  N procs". */
 void report_throughput_line(FILE *out, const struct run_result *res);
 
+/* BYTES in decimal units, as every line gives a size: "12.3 MB", "512
+ * bytes", "1.50 GB" ("-" for NAN).  Returns buf. */
+const char *report_size_text(char buf[32], double bytes);
+
 /* The result as a JSON document (a new reference). */
 json_t *report_json(const struct run_result *res);
 

@@ -226,6 +226,9 @@ struct run_result {
 	struct run_failure *failure;	/* NULL when the run did not fail */
 	bool interrupted;
 	int exit_code;
+	uint64_t files_left;		/* clients (and probes) whose files are left
+					 * in the targets, every rank's: said on
+					 * stderr, and the run fails */
 	double setup_s;			/* from the first fork to all clients ready */
 	double think_time_mean_us;	/* pauses before operations, per operation */
 	uint64_t behind_calls;		/* --replay-timing=exact: calls timed, */

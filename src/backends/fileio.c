@@ -1123,12 +1123,6 @@ static struct backend_client *fileio_client_new(TALLOC_CTX *mem_ctx, struct back
 	}
 	localdir_owners(&bc->owners, bc->client_fd);
 	bc->max_xfer = loadfile_max_transfer(prog);
-	if (prog->calls && (errno = fileio_sys_start(bc)) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot make the initial state in clients/%s: %s",
-				       bc->name, strerror(errno));
-		talloc_free(bc);
-		return NULL;
-	}
 	bc->verify = verify;
 	return bc;
 nomem:
@@ -1156,7 +1150,7 @@ static void fileio_pass_end(struct backend_client *bc)
 /* Each pass of a recording starts from its initial state. */
 static int fileio_pass_begin(struct backend_client *bc)
 {
-	return bc->sys ? fileio_sys_start(bc) : 0;
+	return bc->prog->calls ? fileio_sys_start(bc) : 0;
 }
 
 /* The client's directory is emptied and left for localdir_close() to
@@ -1177,6 +1171,7 @@ const struct backend fileio_backend = {
 	.summary = "files beneath -D DIR, by system calls (the default)",
 	.target_open = localdir_open,
 	.target_close = localdir_close,
+	.target_space = localdir_space,
 	.local_clients_fd = localdir_clients_fd,
 	.prepare = fileio_prepare,
 	.client_mem = fileio_client_mem,

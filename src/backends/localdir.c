@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -177,6 +178,25 @@ const char *localdir_strerror_at(int dirfd, const char *name, int err)
 	     : S_ISSOCK(st.st_mode) ? "not a directory but a socket"
 	     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "not a directory but a device"
 	     : "not a directory";
+}
+
+int localdir_space(struct backend_target *t, struct backend_space *sp)
+{
+	struct statvfs v;
+	struct stat st;
+	bool root = geteuid() == 0;
+
+	if (fstatvfs(t->clients_fd, &v) != 0 || fstat(t->clients_fd, &st) != 0)
+		return errno;
+	uint64_t unit = v.f_frsize ? v.f_frsize : v.f_bsize;
+	*sp = (struct backend_space){
+		.bytes = (uint64_t)(root ? v.f_bfree : v.f_bavail) * unit,
+		.inodes = root ? v.f_ffree : v.f_favail,
+		.inodes_known = v.f_files != 0,
+		.block = v.f_bsize ? v.f_bsize : unit,
+		.fs = (uint64_t)st.st_dev,
+	};
+	return 0;
 }
 
 int localdir_clients_fd(const struct backend_target *t)

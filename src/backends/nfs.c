@@ -467,13 +467,6 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 	}
 	if (prog->calls && !(bc->sys = netsys_new(bc, prog, &nfsb_sys_proto, bc)))
 		goto nomem;
-	if (bc->sys && (rc = nfsb_sys_start(bc)) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot make the initial state in '%s%s': %s",
-				       t->url, bc->dir, strerror(rc));
-		errno = rc;
-		talloc_free(bc);
-		return NULL;
-	}
 	return bc;
 nomem:
 	talloc_free(bc);

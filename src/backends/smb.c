@@ -1288,13 +1288,8 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 	}
 	smb_light_credentials(bc->ctx);
 	bc->verify = verify;
-	if (prog->calls && (!(bc->sys = netsys_new(bc, prog, &smb_sys_proto, bc)) ||
-			    (e = smb_sys_start(bc)) != 0)) {
-		*err = talloc_asprintf(mem_ctx, "client %u: %s: cannot make the initial state in"
-				       " clients/%s: %s", id, t->share->spec, name,
-				       strerror(bc->sys ? e : ENOMEM));
-		goto fail;
-	}
+	if (prog->calls && !(bc->sys = netsys_new(bc, prog, &smb_sys_proto, bc)))
+		goto nomem;
 	return bc;
 nomem:
 	*err = talloc_asprintf(mem_ctx, "client %u: out of memory", id);

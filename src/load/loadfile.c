@@ -1632,6 +1632,31 @@ size_t loadfile_max_transfer(const struct program *prog)
 	return prog->max_transfer;
 }
 
+void loadfile_init_need(const struct program *prog, uint64_t block, uint64_t *bytes,
+			uint64_t *inodes)
+{
+	uint64_t b = 0, n = 0;
+
+	if (block == 0)
+		block = 1;
+	for (size_t i = 0; i < prog->ninit; i++) {
+		const struct init_entry *e = &prog->init[i];
+		if (e->kind == INIT_DATA)
+			continue;	/* bytes of a file counted by its size */
+		n++;
+		if (e->kind == INIT_DIR)
+			b += block;
+		else if (e->kind == INIT_FILE && e->size > 0)	/* <= LOADFILE_MAX_INIT_SIZE */
+			b += ((uint64_t)e->size + block - 1) / block * block;
+	}
+	if (n) {	/* the client's directory */
+		n++;
+		b += block;
+	}
+	*bytes = b;
+	*inodes = n;
+}
+
 uint64_t loadfile_ops_per_pass(const struct program *prog)
 {
 	uint64_t n = 0;

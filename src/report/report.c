@@ -307,7 +307,9 @@ static void report_table_dbench4(FILE *out, const struct run_result *res)
 /*
  * After the Throughput line of a run that failed or was interrupted:
  * "  PARTIAL (the run failed)" or "  PARTIAL (interrupted by SIGINT)", so
- * that a harness reading only the last line can tell it from a good run.
+ * that a harness reading only the last line can tell it from a good run;
+ * of one whose figures are whole but whose cleanup left files (exit 1),
+ * "  FILES LEFT (the cleanup failed)".
  * It comes after everything the harnesses' rules read (test_harness.sh:
  * lkp-tests' fields and max_latency, Phoronix's second token, autotest's
  * "Throughput (.*?) MB/sec (.*?) procs"), which take it as before.
@@ -317,7 +319,9 @@ static void report_partial(FILE *out, const struct run_result *res)
 	int sig = res->exit_code > 128 ? res->exit_code - 128 : 0;
 	const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
 
-	if (res->failure || res->exit_code == EXIT_RUN_FAILED)
+	if (!res->failure && !res->missing && res->files_left && res->exit_code == EXIT_RUN_FAILED)
+		fprintf(out, "  FILES LEFT (the cleanup failed)");
+	else if (res->failure || res->exit_code == EXIT_RUN_FAILED)
 		fprintf(out, "  PARTIAL (the run failed)");
 	else if (abbrev)
 		fprintf(out, "  PARTIAL (interrupted by SIG%s)", abbrev);
@@ -456,8 +460,7 @@ static void report_disks(FILE *out, const struct run_result *res)
 			res->memory.writeback_pages_mean, res->memory.writeback_pages_max);
 }
 
-/* BYTES in decimal units, "12.3 MB", "512 bytes" ("-" for NAN). */
-static const char *size_text(char buf[32], double bytes)
+const char *report_size_text(char buf[32], double bytes)
 {
 	if (isnan(bytes))
 		snprintf(buf, 32, "-");
@@ -478,8 +481,8 @@ static void writeback_written(FILE *out, const struct writeback *w)
 {
 	char cli[32], dev[32];
 
-	size_text(cli, w->clients_bytes);
-	size_text(dev, w->device_bytes);
+	report_size_text(cli, w->clients_bytes);
+	report_size_text(dev, w->device_bytes);
 	if (isnan(w->device_bytes))
 		fprintf(out, "the clients wrote %s; the device's stat file could not be read", cli);
 	else if (isnan(w->clients_bytes))
@@ -510,8 +513,8 @@ static void report_writeback(FILE *out, const struct run_result *res)
 		writeback_written(out, w);
 		if (!isnan(w->dirty_end_bytes))
 			fprintf(out, "; the machine's page cache held %s dirty and %s under writeback"
-				" at the end", size_text(dirty, w->dirty_end_bytes),
-				size_text(wb, w->writeback_end_bytes));
+				" at the end", report_size_text(dirty, w->dirty_end_bytes),
+				report_size_text(wb, w->writeback_end_bytes));
 		fputc('\n', out);
 	}
 	for (unsigned i = 0; i < res->nnodisk; i++) {

@@ -455,8 +455,9 @@ static json_t *replayed_json(const struct replayed *r)
 
 static json_t *status_json(const struct run_result *res)
 {
-	json_t *st = json_pack("{s:i, s:b}", "exit_code", res->exit_code,
-			       "interrupted", res->interrupted);
+	json_t *st = json_pack("{s:i, s:b, s:I}", "exit_code", res->exit_code,
+			       "interrupted", res->interrupted,
+			       "files_left", (json_int_t)res->files_left);
 	const struct run_failure *f = res->failure;
 
 	if (f)

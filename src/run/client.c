@@ -770,7 +770,8 @@ static bool client_streams(const struct run_plan *plan, struct client *c, TALLOC
 }
 
 /* Client c's backend state on ctx, with its --verify state when the run
- * verifies data; NULL and *err when either cannot be made. */
+ * verifies data, its first pass readied; NULL and *err when either
+ * cannot be made, the state and *err when the pass cannot be. */
 static struct backend_client *client_open(TALLOC_CTX *ctx, const struct run_plan *plan,
 					  struct client *c, struct backend_target *t, char **err)
 {
@@ -782,7 +783,17 @@ static struct backend_client *client_open(TALLOC_CTX *ctx, const struct run_plan
 		errno = ENOMEM;
 		return NULL;
 	}
-	return plan->backend->client_new(ctx, t, c->id + 1, prog, &plan->bopts, c->verify, err);
+	struct backend_client *bc = plan->backend->client_new(ctx, t, c->id + 1, prog,
+							      &plan->bopts, c->verify, err);
+	/* the first pass readied as every later one is (a recording's
+	 * initial state): client_new() makes nothing of it, so that the
+	 * parent, removing what a client that died left, never does */
+	int e = bc && plan->backend->pass_begin ? plan->backend->pass_begin(bc) : 0;
+	if (e) {	/* bc is kept: its cleanup removes what was made */
+		*err = talloc_asprintf(ctx, "cannot make the initial state: %s", strerror(e));
+		errno = e;
+	}
+	return bc;
 }
 
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
@@ -807,9 +818,9 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		else
 			cl[i].bc = client_open(mem->each[i], plan, &cl[i], targets[id % plan->ndirs],
 					       &err);
-		if (!cl[i].bc && stop_requested) {
+		if ((!cl[i].bc || err) && stop_requested) {
 			ok = false;	/* a stop signal cut its setup short */
-		} else if (!cl[i].bc) {
+		} else if (!cl[i].bc || err) {	/* err: its first pass not readied */
 			struct client_failure *f = &cl[i].slot->failure;
 			f->err = errno ? errno : EIO;
 			snprintf(f->path, sizeof(f->path), "%s", err ? err : "setup failed");

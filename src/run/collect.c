@@ -79,7 +79,8 @@ static void collect_figures(struct driver *d, struct run_result *res)
 {
 	const struct run_plan *plan = d->plan;
 	struct collect *c = &d->collect;
-	struct cluster_rank me = { .seconds = sampler_rank_seconds(d) };
+	struct cluster_rank me = { .seconds = sampler_rank_seconds(d),
+				   .files_left = d->files_left };
 	const struct sampler *s = &d->sampler;
 
 	memset(c->all, 0, sizeof(*c->all));
@@ -140,8 +141,8 @@ static void collect_ranks(struct driver *d, struct run_result *res)
 	result_fill_ranks(res);
 }
 
-/* How the run ended: its failure, the signal that interrupted it, and the
- * exit code they make. */
+/* How the run ended: its failure, the signal that interrupted it, what
+ * every rank left in the targets, and the exit code they make. */
 static void collect_outcome(struct driver *d, struct run_result *res)
 {
 	res->failure = talloc_steal(res, d->failure);
@@ -151,10 +152,13 @@ static void collect_outcome(struct driver *d, struct run_result *res)
 	int sig = procs_interrupts() ? (late ? 0 : procs_interrupt_signal())
 				     : (int)d->sampler.all.interrupted;
 	res->interrupted = sig != 0;
+	for (unsigned r = 0; r < cluster_size(); r++)	/* what a rank left fails the run */
+		if (r == 0 || !cluster_broken())
+			res->files_left += d->collect.ranks[r].files_left;
 	res->exit_code = res->failure ? EXIT_RUN_FAILED
 		       : !res->interrupted ? EXIT_OK
 		       : 128 + sig;
-	if (res->missing && res->exit_code == EXIT_OK)
+	if ((res->missing || res->files_left) && res->exit_code == EXIT_OK)
 		res->exit_code = EXIT_RUN_FAILED;
 }
 

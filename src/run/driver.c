@@ -116,7 +116,7 @@ bool driver_check_start(const struct run_plan *plan)
 		say("out of memory\n");
 		return false;
 	}
-	bool ok = clock_ready() && hold_ready() && targets_open(&d);
+	bool ok = clock_ready() && hold_ready() && targets_open(&d) && targets_fit(&d);
 	targets_close(&d);	/* what the opening made, as a run that stops there */
 	talloc_free(d.ctx);
 	return ok;
@@ -268,7 +268,7 @@ int driver_run(const struct run_plan *plan)
 	if (!ranks_agree(plan))
 		goto out;	/* every rank, in step */
 	cluster_run_begin();
-	if (!clock_ready() || !hold_ready() || !targets_open(&d)) {
+	if (!clock_ready() || !hold_ready() || !targets_open(&d) || !targets_fit(&d)) {
 		if (procs_interrupts())		/* a signal cut a wait on a server short */
 			rc = 128 + procs_interrupt_signal();
 		goto out;

@@ -139,6 +139,8 @@ struct driver {
 	struct backend_target **targets;	/* each of plan->dirs, opened (targets.c) */
 	bool *unreachable;		/* per target: the removal of leftovers could not
 					 * reach it, so it is left as it is (targets.c) */
+	bool *left_said;		/* per client: its files were said to be left */
+	unsigned files_left;		/* clients (and probes) whose files are left */
 	struct run_failure *failure;	/* first failure seen, or NULL */
 	FILE *text;			/* where human-readable output goes */
 	double setup_s;			/* fork to all clients ready (the slowest rank's) */
@@ -151,6 +153,9 @@ struct driver {
 
 /* Open every target; false (after saying why) when one cannot be used. */
 bool targets_open(struct driver *d);
+/* Whether a recording's initial state fits on the targets; false after
+ * saying the figures (unless --force). */
+bool targets_fit(struct driver *d);
 /* The backend's facts on each target for env_capture(), or NULL. */
 json_t **targets_describe(struct driver *d);
 /* DIR/clients of the first target for a bare --probe; -1 when not local. */

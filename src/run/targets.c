@@ -10,8 +10,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "progname.h"
@@ -38,6 +40,94 @@ bool targets_open(struct driver *d)
 		}
 	}
 	return d->targets != NULL;
+}
+
+/* What the initial state takes on one file system, the targets on it
+ * added up, and the room it has. */
+struct fs_need {
+	struct backend_space room;
+	const char *dir;	/* the first target on it, for the message */
+	unsigned clients;
+	uint64_t bytes, inodes;
+};
+
+/* a + b and a * b, at most UINT64_MAX */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* Add target t's clients' copies of the initial state to the need of
+ * its file system among g[0..*ng). */
+static void add_need(struct driver *d, unsigned t, struct fs_need *g, unsigned *ng)
+{
+	const struct run_plan *plan = d->plan;
+	unsigned clients = plan->nclients / plan->ndirs + (t < plan->nclients % plan->ndirs);
+	struct backend_space room;
+	uint64_t bytes, inodes;
+	unsigned k = 0;
+
+	if (!clients || plan->backend->target_space(d->targets[t], &room) != 0)
+		return;		/* nothing made there, or nothing known */
+	while (k < *ng && g[k].room.fs != room.fs)
+		k++;
+	if (k == *ng)
+		g[(*ng)++] = (struct fs_need){ .room = room, .dir = plan->dirs[t] };
+	loadfile_init_need(plan->prog, g[k].room.block, &bytes, &inodes);
+	g[k].clients += clients;
+	g[k].bytes = sat_add(g[k].bytes, sat_mul(bytes, clients));
+	g[k].inodes = sat_add(g[k].inodes, sat_mul(inodes, clients));
+}
+
+/* "no room in 'DIR' for the initial state: 4 clients need 400.00 GB in 8
+ * inodes, its file system has 67.1 MB and 16377 inodes free ..." */
+static void say_no_room(const struct fs_need *n)
+{
+	char need[32], room[32], inodes[48] = "";
+
+	if (n->room.inodes_known)
+		snprintf(inodes, sizeof(inodes), " and %" PRIu64 " inodes", n->room.inodes);
+	say("no room in '%s' for the initial state: %u client%s %s %s in %" PRIu64 " inodes,"
+	    " its file system has %s%s free (--force tries anyway)\n", n->dir, n->clients,
+	    n->clients == 1 ? "" : "s", n->clients == 1 ? "needs" : "need",
+	    report_size_text(need, (double)n->bytes), n->inodes,
+	    report_size_text(room, (double)n->room.bytes), inodes);
+}
+
+/*
+ * A recording's initial state, one copy a client, fits in the room its
+ * targets' file systems have (targets on one file system add up),
+ * before any client makes it: false, having said the figures, when it
+ * cannot.  --force tries anyway; a backend that cannot say its room is
+ * not asked.
+ */
+bool targets_fit(struct driver *d)
+{
+	const struct run_plan *plan = d->plan;
+	unsigned ng = 0;
+
+	if (!plan->prog->ninit || !plan->backend->target_space || plan->bopts.force)
+		return true;
+	struct fs_need *g = talloc_zero_array(d->ctx, struct fs_need, plan->ndirs);
+	for (unsigned t = 0; g && t < plan->ndirs; t++)
+		add_need(d, t, g, &ng);
+	for (unsigned k = 0; k < ng; k++) {
+		const struct fs_need *n = &g[k];
+		bool space = n->bytes > n->room.bytes;
+		if (!space && !(n->room.inodes_known && n->inodes > n->room.inodes))
+			continue;
+		say_no_room(n);
+		talloc_free(g);
+		return false;
+	}
+	talloc_free(g);
+	return true;
 }
 
 /* What the backend says of each target for the environment record, or
@@ -80,13 +170,72 @@ static bool left_alone(const struct driver *d, unsigned dir)
 	return killed_on(d, dir) || (d->unreachable && d->unreachable[dir]);
 }
 
+/* Client i's files are left in its target: said once (`why` after the
+ * target's clients directory), counted for the exit status. */
+static void say_left(struct driver *d, unsigned i, const char *why)
+{
+	const struct run_plan *plan = d->plan;
+
+	if (!d->left_said)
+		d->left_said = talloc_zero_array(d->ctx, bool, plan->nclients);
+	if (d->left_said && d->left_said[i])
+		return;
+	if (d->left_said)
+		d->left_said[i] = true;
+	d->files_left++;
+	say("files of client %u are left in %s/clients%s%s\n", i + 1, plan->dirs[i % plan->ndirs],
+	    why ? ": " : "", why ? why : "");
+}
+
+/* Whether anything of client i is in its local target: its directory
+ * (gone when the target was removed during the run).  True for a target
+ * that is not local, which only its backend can look at. */
+static bool client_files_there(const struct driver *d, unsigned i)
+{
+	const struct run_plan *plan = d->plan;
+	struct stat st;
+	char name[64];
+
+	if (!plan->backend->local_clients_fd)
+		return true;
+	backend_client_name(name, sizeof(name), &plan->bopts, i + 1);
+	return fstatat(plan->backend->local_clients_fd(d->targets[i % plan->ndirs]), name, &st,
+		       AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+}
+
+/* Remove what client i left through its backend, which readies nothing
+ * for it (client_new() makes no initial state): said when it cannot. */
+static void remove_client(struct driver *d, unsigned i)
+{
+	const struct run_plan *plan = d->plan;
+	unsigned t = i % plan->ndirs;
+	TALLOC_CTX *tmp = talloc_new(d->ctx);
+	char *err = NULL;
+	struct backend_client *bc = plan->backend->client_new(
+		tmp, d->targets[t], i + 1, plan->prog, &plan->bopts, NULL,
+		&err);	/* it removes: nothing to verify */
+	int e = 0;
+
+	if (!bc) {
+		say_left(d, i, err ? err : "out of memory");
+		if (d->unreachable)
+			d->unreachable[t] = true;
+	} else if ((e = plan->backend->cleanup(bc)) != 0) {
+		const char *detail = plan->backend->failure_detail
+					     ? plan->backend->failure_detail(bc) : NULL;
+		say_left(d, i, detail ? detail : strerror(e));
+	}
+	talloc_free(tmp);
+}
+
 /*
  * Remove what clients that died (or were killed by a second SIGINT) left
  * behind: the backend's own cleanup, run from the parent (none for a
- * backend that stores nothing).  A target the parent cannot reach (its
- * server not answering: each try would wait the backend's timeout) is
- * given up at the first client that cannot be set up, with a line saying
- * why, and the rest of its clients' files are said to be left.
+ * backend that stores nothing), where something is there.  A target the
+ * parent cannot reach (its server not answering: each try would wait the
+ * backend's timeout) is given up at the first client that cannot be set
+ * up, with a line saying why, and the rest of its clients' files are
+ * said to be left.
  */
 void targets_clean_leftovers(struct driver *d)
 {
@@ -102,38 +251,23 @@ void targets_clean_leftovers(struct driver *d)
 		unsigned t = i % plan->ndirs;
 		if (stats_get(&d->stats->slot[i].cleaned))
 			continue;
-		if (killed_on(d, t)) {
-			say("files of client %u are left in %s/clients: its process did not stop"
-			    " after the signal\n", i + 1, plan->dirs[t]);
-			continue;
-		}
-		if (left_alone(d, t)) {
-			say("files of client %u are left in %s/clients\n", i + 1, plan->dirs[t]);
-			continue;
-		}
-		TALLOC_CTX *tmp = talloc_new(d->ctx);
-		char *err = NULL;
-		struct backend_client *bc = plan->backend->client_new(
-			tmp, d->targets[t], i + 1, plan->prog, &plan->bopts, NULL,
-			&err);	/* it removes: nothing to verify */
-		if (!bc) {
-			say("files of client %u are left in %s/clients: %s\n", i + 1,
-			    plan->dirs[t], err ? err : "out of memory");
-			if (d->unreachable)
-				d->unreachable[t] = true;
-		} else if (plan->backend->cleanup(bc) != 0) {
-			say("files of client %u are left in %s/clients\n", i + 1, plan->dirs[t]);
-		}
-		talloc_free(tmp);
+		if (killed_on(d, t))
+			say_left(d, i, "its process did not stop after the signal");
+		else if (left_alone(d, t))
+			say_left(d, i, NULL);
+		else if (client_files_there(d, i))
+			remove_client(d, i);
 	}
 	for (unsigned i = 0; i < plan->nprobes; i++) {	/* the bare --probe's own */
 		if (plan->own_probe != (int)i || stats_get(&d->stats->probe[i].cleaned))
 			continue;
 		if ((targets_probe_fd(d) >= 0
 			     ? probe_remove_directory(targets_probe_fd(d))
-			     : probe_remove_remote(plan->backend, d->targets[0])) != 0)
+			     : probe_remove_remote(plan->backend, d->targets[0])) != 0) {
 			say("files of the probe are left in %s\n",
 				plan->probe_dirs[i]);
+			d->files_left++;
+		}
 	}
 }
 
@@ -173,11 +307,34 @@ void targets_close_own(struct driver *d)
 	}
 }
 
+/* A local target closed: each of this process's clients whose
+ * directory is still there, though its cleanup said it was emptied (the
+ * directory itself could not be removed), is said to be left, with why. */
+static void say_dirs_left(struct driver *d, unsigned t)
+{
+	const struct run_plan *plan = d->plan;
+	unsigned forked = d->procs.nprocs * plan->clients_per_process;
+	int fd = plan->backend->local_clients_fd(d->targets[t]);
+	char name[64];
+
+	for (unsigned i = t; i < plan->nclients && i < forked; i += plan->ndirs) {
+		if (d->left_said && d->left_said[i])
+			continue;
+		backend_client_name(name, sizeof(name), &plan->bopts, i + 1);
+		if (unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			continue;
+		char *why = talloc_asprintf(d->ctx, "%s: %s", name, strerror(errno));
+		say_left(d, i, why ? why : name);
+		talloc_free(why);
+	}
+}
+
 /* Remove DIR/clients where the clients left it empty, once: the targets
  * are not closed again.  A local target whose leftovers could not all be
  * reached (a link planted at a client's directory) still has the empty
  * directories of the clients that cleaned up removed: that reaches no
- * server and removes nothing else (localdir_close()). */
+ * server and removes nothing else (localdir_close()).  What of this
+ * run's is still in a local target is said (say_dirs_left()). */
 void targets_close(struct driver *d)
 {
 	bool local = d->plan->backend->local_clients_fd != NULL;
@@ -189,6 +346,8 @@ void targets_close(struct driver *d)
 		if (err)
 			say("cannot remove '%s/clients': %s\n",
 				d->plan->dirs[i], strerror(err));
+		if (local && d->targets[i] && !left && !d->plan->skip_cleanup)
+			say_dirs_left(d, i);
 	}
 	d->targets = NULL;
 }

@@ -68,4 +68,90 @@ if can_be_nobody; then
 fi
 end
 
+begin "a target removed during the run: its failure, and no line of files left where nothing is"
+mkdir -p "$T/gone"
+DBENCH_TEST_HOLD=start "$DBENCH" -t 5 --warmup 0 -D "$T/gone" 6 >"$T/gone.out" 2>&1 &
+pid=$!
+if held $pid; then
+	# a client killed: the parent removes what it left, where nothing
+	# is once the target is gone (the others go on making files while
+	# the parent is held, and fail)
+	kill -KILL "$(pgrep -P $pid | head -n 1)"
+	while [ -e "$T/gone" ]; do rm -rf "$T/gone" 2>/dev/null; done
+	kill -CONT $pid
+fi
+wait $pid; rc=$?
+out=$(cat "$T/gone.out")
+expect_status $rc 1
+expect_match "$out" '^FAILED: client [0-9]+, '
+expect_no_match "$out" 'are left in'
+end
+
+begin "a file made immutable in a client's directory is named as left, exit 1, the figures whole"
+if mount_ext4 "$T/e4"; then
+	"$DBENCH" -t 3 --warmup 0 -D "$T/e4" 2 >"$T/e4.out" 2>&1 &
+	pid=$!
+	wait_for_line "$T/e4.out" ' execute +1 sec' && touch "$T/e4/clients/client1/stuck" &&
+		chattr +i "$T/e4/clients/client1/stuck"
+	wait $pid; rc=$?
+	out=$(cat "$T/e4.out")
+	expect_status $rc 1
+	expect_match "$out" "^dbench: files of client 1 are left in $T/e4/clients: cannot remove client1/stuck: Operation not permitted\$"
+	expect_match "$out" "${TP%\$}  FILES LEFT \\(the cleanup failed\\)\$"
+	expect_eq "$(grep -c 'are left in' "$T/e4.out")" 1 "lines of files left"
+	expect_eq "$(ls -A "$T/e4/clients")" client1 "left in the target"
+	chattr -i "$T/e4/clients/client1/stuck"
+fi
+end
+
+begin "an initial state larger than the target's free space is refused with the figures, exit 2, nothing made"
+if mount_tmpfs "$T/small" 64m; then
+	printf 'syscalls 1\ninit file "big" 100000000000 0644\n1 0 0.000001 stat "big" 0\n' >"$T/big.load"
+	out=$("$DBENCH" -t 3 --warmup 0 -c "$T/big.load" -D "$T/small" 2 2>&1); rc=$?
+	expect_status $rc 2
+	expect_match "$out" "^dbench: no room in '$T/small' for the initial state: 2 clients need 200\.00 GB in 4 inodes, its file system has 6[0-9]\.[0-9] MB and [0-9]+ inodes free \(--force tries anyway\)\$"
+	expect_eq "$(ls -A "$T/small")" "" "made in the target"
+	# --force tries: the client that cannot make it fails its setup and
+	# removes what it made (the parent makes nothing to remove it)
+	out=$("$DBENCH" -t 3 --warmup 0 --force -c "$T/big.load" -D "$T/small" 1 2>&1); rc=$?
+	expect_status $rc 1
+	expect_match "$out" '^FAILED: client 1, setup: cannot make the initial state: No space left on device$'
+	expect_no_match "$out" 'are left in'
+	expect_eq "$(ls -A "$T/small")" "" "left in the target"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
+begin "an initial state of more small files than the target has inodes is refused, naming the inodes"
+if mount_tmpfs "$T/few" "64m,nr_inodes=1000"; then
+	awk 'BEGIN { print "syscalls 1"; for (i = 0; i < 600; i++) printf "init file \"f%d\" 1 0644\n", i
+		print "1 0 0.000001 stat \"f1\" 0" }' >"$T/many.load"
+	out=$("$DBENCH" -t 3 --warmup 0 -c "$T/many.load" -D "$T/few" 2 2>&1); rc=$?
+	expect_status $rc 2
+	expect_match "$out" "^dbench: no room in '$T/few' for the initial state: 2 clients need [0-9.]+ MB in 1202 inodes, its file system has [0-9.]+ MB and 99[0-9] inodes free \(--force tries anyway\)\$"
+	expect_eq "$(ls -A "$T/few")" "" "made in the target"
+	out=$("$DBENCH" -t 1 --warmup 0 -c "$T/many.load" -D "$T/few" 1 2>&1); rc=$?
+	expect_status $rc 0
+	expect_match "$out" "$TP"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
+begin "two targets on one file system add up: each fits alone, both do not"
+if mount_tmpfs "$T/two" 64m; then
+	mkdir "$T/two/a" "$T/two/b"
+	printf 'syscalls 1\ninit file "half" 40000000 0644\n1 0 0.000001 stat "half" 0\n' >"$T/half.load"
+	out=$("$DBENCH" -t 3 --warmup 0 -c "$T/half.load" -D "$T/two/a" -D "$T/two/b" 2 2>&1); rc=$?
+	expect_status $rc 2
+	expect_match "$out" "^dbench: no room in '$T/two/a' for the initial state: 2 clients need 80\.0 MB in 4 inodes"
+	out=$("$DBENCH" -t 1 --warmup 0 -c "$T/half.load" -D "$T/two/a" -D "$T/two/b" 1 2>&1); rc=$?
+	expect_status $rc 0
+	expect_eq "$(ls -A "$T/two/a" "$T/two/b" | tr -d '\n')" "$T/two/a:$T/two/b:" "left in the targets"
+else
+	echo "# skipped: cannot mount a tmpfs here (not root?)"
+fi
+end
+
 finish

@@ -1438,7 +1438,8 @@ static void json_status_of_a_clean_run_has_no_failure(void **state)
 	st = get(doc, "status");
 	assert_int_equal(get_int(st, "exit_code"), 0);
 	assert_null(json_object_get(st, "failure"));
-	assert_int_equal(json_object_size(st), 2);
+	assert_int_equal(get_int(st, "files_left"), 0);
+	assert_int_equal(json_object_size(st), 3);
 }
 
 /* The document shares the result's environment: one more reference, not
