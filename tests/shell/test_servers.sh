@@ -383,4 +383,36 @@ else
 	skip "a tgtd control socket not the start's" "needs root and unshare -m"
 fi
 
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	begin "run by another user than root: its own directory serves, root's is refused"
+	S=$(mktemp -d /tmp/dbench-servers-user.XXXXXX)
+	chmod 755 "$S" && mkdir -m 700 "$S/n" && chown nobody "$S/n"
+	as_nobody() {
+		setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/ "$SERVERS" "$@"
+	}
+	out=$(as_nobody start tbench --dir="$S/n/srv" 2>&1) || fail "start as nobody: $out"
+	expect_eq "$(stat -c '%U %a' "$S/n/srv" "$S/n/srv/server.env" | tr '\n' ' ')" \
+		"nobody 700 nobody 600 " "owner and mode of the directory and server.env"
+	np=$(server_var "$S/n/srv" PID)
+	# root's server is not nobody's to stop, nor nobody's root's
+	mkdir -m 755 "$S/r"
+	out=$("$SERVERS" start tbench --dir="$S/r/srv-root" 2>&1) || fail "start: $out"
+	p=$(server_var "$S/r/srv-root" PID)
+	out=$(as_nobody stop "$S/r/srv-root" 2>&1)
+	expect_status $? 2
+	expect_eq "$out" "dbench-servers: stop: $S/r/srv-root is owned by root, not by you"
+	refused "root stopping nobody's" "^dbench-servers: stop: $S/n/srv is owned by nobody, not by you\$" \
+		stop "$S/n/srv"
+	[ -d "/proc/$p" ] && [ -d "/proc/$np" ] || fail "a server was stopped"
+	out=$(as_nobody stop "$S/n/srv" 2>&1) || fail "stop as nobody: $out"
+	"$SERVERS" stop "$S/r/srv-root" || fail "stop of root's: exit $?"
+	# what a failed stop above left running goes with the directory
+	[ ! -e "$S/n/srv" ] || kill -TERM "$np"
+	[ ! -e "$S/r/srv-root" ] || kill -TERM "$p"
+	rm -rf "$S"
+	end
+else
+	skip "run by another user than root" "needs root and setpriv"
+fi
+
 finish
