@@ -27,6 +27,7 @@ struct attach {
 	size_t ncalls, next, fds;
 	int64_t now_us;
 	struct tracer_calls then;
+	bool in_then;		/* the scan's calls are all handed out */
 };
 
 static char *comm_of(TALLOC_CTX *mem_ctx, int pid)
@@ -144,15 +145,18 @@ static bool scan_fd(struct attach *a, int pid, int fd, TALLOC_CTX *tmp)
 		return true;	/* gone, or a pipe, a socket, an anonymous inode */
 	target[n] = '\0';
 	const char *abs = path_normalize(tmp, target);
-	if (!abs || !path_in_roots(tmp, a->rec, abs))
-		return true;	/* outside: its calls are left out as such */
+	bool in = abs && path_in_roots(tmp, a->rec, abs);
+	/* a file outside is left out as any; a directory outside is opened
+	 * too (with no row), for the paths the process names relative to it */
+	if (!abs || (!in && !(flags & O_DIRECTORY)))
+		return true;
 	struct sc_call *c = add_call(a, pid, "openat", fd);
 	char *fl = bpf_open_flags(a, flags);
 	if (!add_arg(a, c, talloc_strdup(a, "AT_FDCWD")) || !add_arg(a, c, quote(a, abs)) ||
 	    !add_arg(a, c, fl) || !add_arg(a, c, talloc_strdup(a, "0")))
 		return false;
-	a->fds++;
-	if (pos == 0 || (flags & O_APPEND) || (flags & O_DIRECTORY))
+	a->fds += in;
+	if (!in || pos == 0 || (flags & O_APPEND) || (flags & O_DIRECTORY))
 		return true;
 	c = add_call(a, pid, "lseek", (int64_t)pos);
 	return add_arg(a, c, talloc_asprintf(a, "%d", fd)) &&
@@ -249,6 +253,7 @@ static int next(void *impl, TALLOC_CTX *mem_ctx, struct sc_call *c, char **err)
 		*c = a->calls[a->next++];
 		return 1;
 	}
+	a->in_then = true;
 	return a->then.next(a->then.impl, mem_ctx, c, err);
 }
 
@@ -256,7 +261,7 @@ static char *where(TALLOC_CTX *mem_ctx, const void *impl)
 {
 	const struct attach *a = impl;
 
-	if (a->next <= a->ncalls)
+	if (!a->in_then)
 		return talloc_asprintf(mem_ctx, "the state of the processes at the start");
 	return a->then.where(mem_ctx, a->then.impl);
 }

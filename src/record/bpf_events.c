@@ -292,3 +292,8 @@ uint64_t bpf_events_unpaired(const struct bpf_events *ev)
 {
 	return ev->unpaired;
 }
+
+uint64_t bpf_events_handed(const struct bpf_events *ev)
+{
+	return ev->next;
+}

@@ -47,4 +47,7 @@ int bpf_events_next(struct bpf_events *ev, TALLOC_CTX *mem_ctx, struct sc_call *
 uint64_t bpf_events_calls(const struct bpf_events *ev);
 uint64_t bpf_events_unpaired(const struct bpf_events *ev);
 
+/* Calls handed out by bpf_events_next() so far, for messages. */
+uint64_t bpf_events_handed(const struct bpf_events *ev);
+
 #endif

@@ -469,9 +469,17 @@ static int check_options(TALLOC_CTX *top, const struct options *o, struct tracer
 	return rc;
 }
 
+/* -p: the processes' state read as tracing begins, and the user told. */
 static int attached(void *ctx, int64_t now_ns, char **err)
 {
-	return attach_scan(ctx, now_ns, err);
+	struct attach *a = ctx;
+
+	if (attach_scan(a, now_ns, err) != 0)
+		return -1;
+	char *who = attach_describe(NULL, a);
+	say("recording %s (SIGINT, SIGTERM or SIGHUP ends it)\n", who ? who : "the processes");
+	talloc_free(who);
+	return 0;
 }
 
 /* Everything before the tracing: EXIT_OK, or a status (said). */

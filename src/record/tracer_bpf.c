@@ -101,8 +101,8 @@ static int next(void *impl, TALLOC_CTX *mem_ctx, struct sc_call *c, char **err)
 
 static char *where(TALLOC_CTX *mem_ctx, const void *impl)
 {
-	return talloc_asprintf(mem_ctx, "call %llu of the bpf tracer's",
-			       (unsigned long long)bpf_events_calls(impl));
+	return talloc_asprintf(mem_ctx, "call %llu (in start order) of the bpf tracer's",
+			       (unsigned long long)bpf_events_handed(impl));
 }
 
 static uint64_t none(const void *impl)

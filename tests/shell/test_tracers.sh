@@ -171,7 +171,9 @@ end
 begin "-p until SIGINT: the recording ends there, written, exit 0"
 "$DBENCH" record -p "$svc" --root "$T/svc" -o "$T/int.load" 2>"$T/int.err" &
 rec=$!
-sleep 1
+wait_for_line "$T/int.err" "^dbench: recording $svc \\(sh\\) \\(SIGINT, SIGTERM or SIGHUP ends it\\)$" 60 ||
+	fail "the recorder did not say it was recording: $(cat "$T/int.err")"
+sleep 0.5
 kill -INT "$rec"
 wait "$rec"
 expect_status $? 0
