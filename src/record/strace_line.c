@@ -158,8 +158,14 @@ static int split_args(TALLOC_CTX *mem_ctx, struct sc_call *c)
 	return 0;
 }
 
+/* The longest duration a line may give, in seconds (31 years): a time
+ * (at most 12 digits of seconds) plus a duration, in microseconds, fits
+ * in an int64_t. */
+#define MAX_DURATION_S 1e9
+
 /* " = RESULT [<annotation>] [ERRNO (text)] ... [<duration>]" after the
- * arguments' closing parenthesis. */
+ * arguments' closing parenthesis; a duration below 0 or past
+ * MAX_DURATION_S is none (-1). */
 static void parse_result(const char *p, struct sc_call *c)
 {
 	const char *end = p + strlen(p);
@@ -173,7 +179,7 @@ static void parse_result(const char *p, struct sc_call *c)
 			lt--;
 		char *q;
 		double d = strtod(lt + 1, &q);
-		if (*lt == '<' && q == t - 1)
+		if (*lt == '<' && q == t - 1 && d >= 0 && d <= MAX_DURATION_S)
 			c->dur_us = (int64_t)(d * 1e6 + 0.5);
 	}
 	p = skip_spaces(p);

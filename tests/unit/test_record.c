@@ -139,6 +139,30 @@ static void test_signals_exits_and_calls_that_never_returned(void **state)
 	assert_int_equal(strace_line_parse(ctx, "not strace at all", &c), -1);
 }
 
+/* A time or a duration past what a recording can hold is refused: the
+ * line, or the duration (-1, none).  Found by fuzz_strace: a duration of
+ * <-5> was kept below -1, and one of <1e300> overflowed as microseconds;
+ * a time of 17 digits did too before times had at most 12. */
+static void test_a_time_or_duration_past_what_fits_is_refused(void **state)
+{
+	struct sc_call c;
+	TALLOC_CTX *ctx = fixture_ctx(state);
+
+	assert_int_equal(strace_line_parse(ctx, "17964472896447281.0 read(3, \"\", 1) = 0", &c), -1);
+	assert_int_equal(c.kind, SC_OTHER);
+	assert_int_equal(strace_line_parse(ctx, "99999999999999999999999.5 read(3, \"\", 1) = 0", &c),
+			 -1);
+	assert_int_equal(strace_line_parse(ctx, "999999999999.999999 read(3, \"\", 1) = 0", &c), 0);
+	assert_true(c.start_us == 999999999999999999);
+	assert_int_equal(strace_line_parse(ctx, "1000000000000.0 read(3, \"\", 1) = 0", &c), -1);
+	assert_int_equal(strace_line_parse(ctx, "1.0 read(3, \"\", 1) = 0 <-5>", &c), 0);
+	assert_true(c.dur_us == -1);
+	assert_int_equal(strace_line_parse(ctx, "1.0 read(3, \"\", 1) = 0 <1e300>", &c), 0);
+	assert_true(c.dur_us == -1);
+	assert_int_equal(strace_line_parse(ctx, "1.0 read(3, \"\", 1) = 0 <2.5>", &c), 0);
+	assert_true(c.dur_us == 2500000);
+}
+
 static void test_strings_decode_hex_octal_and_escapes(void **state)
 {
 	bool cut;
@@ -626,6 +650,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_commas_inside_strings_structures_and_annotations_split_nothing, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_halves_of_an_interrupted_call_join_into_one, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_signals_exits_and_calls_that_never_returned, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_a_time_or_duration_past_what_fits_is_refused, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_strings_decode_hex_octal_and_escapes, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_paths_are_made_plain_lexically, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_path_beneath_a_root_is_taken_from_the_base, fixture_setup, fixture_teardown),
