@@ -203,7 +203,8 @@ int op_lookup(const char *name, size_t len)
 	}
 	for (int i = 0; i < OP_SYS_FIRST; i++) {
 		if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
-		    (alias_len[i] == len && strncasecmp(op_table[i].alias, name, len) == 0))
+		    (op_table[i].alias && alias_len[i] == len &&
+		     strncasecmp(op_table[i].alias, name, len) == 0))
 			return i;
 	}
 	return -1;

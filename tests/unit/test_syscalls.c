@@ -768,6 +768,17 @@ static void test_dialects_keep_their_names(void **state)
 	assert_int_equal(op_lookup_syscall("getdents", 8), OP_SYS_GETDENTS);
 }
 
+/* An empty name is no operation's (found by gcc -fanalyzer: the lookup
+ * compared it with the first operation without an alias, a NULL, and
+ * matched; DBENCH_NULL_UNSUPPORTED=",LockX" reaches it). */
+static void test_an_empty_name_is_no_operation(void **state)
+{
+	(void)state;
+	assert_int_equal(op_lookup("", 0), -1);
+	assert_int_equal(op_lookup("x", 0), -1);
+	assert_int_equal(op_lookup_syscall("", 0), -1);
+}
+
 static void test_summary_tells_streams_and_initial_state(void **state)
 {
 	TALLOC_CTX *ctx = fixture_ctx(state);
@@ -811,6 +822,7 @@ int main(void)
 		T(test_calls_on_the_root_compile),
 		T(test_header_and_whole_file_errors),
 		T(test_dialects_keep_their_names),
+		T(test_an_empty_name_is_no_operation),
 		T(test_summary_tells_streams_and_initial_state),
 #undef T
 	};
