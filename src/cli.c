@@ -264,6 +264,14 @@ static const char **join_optional_args(TALLOC_CTX *mem_ctx, int *argc, const cha
 	return out;
 }
 
+/* gcc's -fanalyzer (12) loses the list stored through *list below, in
+ * a struct cmdline made by talloc, and takes it and the word for leaks:
+ * free_cmdline() frees both.  Silenced for these two functions only. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
+#endif
+
 /* Appends popt's malloc()ed word to a NULL-ended malloc()ed list (cl's
  * dirs or probes, which free_cmdline() frees).  False when out of memory. */
 static bool add_word(const char ***list, char *word)
@@ -297,6 +305,10 @@ static int take_option(struct cmdline *cl, poptContext pc, int opt)
 	}
 	return 0;
 }
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+#pragma GCC diagnostic pop
+#endif
 
 /* popt hands string and argv results over as malloc()ed memory. */
 static void free_cmdline(struct cmdline *cl)

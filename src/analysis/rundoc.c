@@ -549,7 +549,7 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 				 size_t *ndisks)
 {
 	struct rundoc_disk *disks = NULL;
-	size_t i;
+	size_t i, count = 0;	/* disks[count]; *ndisks only at the end */
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	size_t *seen = NULL;	/* per disk and figure: the runs that gave it */
 	json_t *entry;
@@ -558,13 +558,12 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 	for (size_t r = 0; tmp && r < n; r++) {
 		json_array_foreach(json_object_get(runs[r], "disks"), i, entry) {
 			const char *name = json_string_value(json_object_get(entry, "device"));
-			size_t before = *ndisks;
-			struct rundoc_disk *d = name ? disk_entry(mem_ctx, &disks, ndisks, name) : NULL;
+			size_t before = count;
+			struct rundoc_disk *d = name ? disk_entry(mem_ctx, &disks, &count, name) : NULL;
 			if (!d)
 				continue;
-			if (*ndisks != before) {
-				seen = talloc_realloc(tmp, seen, size_t,
-						      *ndisks * RUNDOC_DISK_FIGURES);
+			if (count != before) {
+				seen = talloc_realloc(tmp, seen, size_t, count * RUNDOC_DISK_FIGURES);
 				if (!seen)
 					goto fail;
 				memset(&seen[before * RUNDOC_DISK_FIGURES], 0,
@@ -581,19 +580,19 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 			}
 		}
 	}
-	for (size_t k = 0; k < *ndisks; k++)
+	for (size_t k = 0; seen && k < count; k++)
 		for (int f = 0; f < RUNDOC_DISK_FIGURES; f++) {
 			size_t got = seen[k * RUNDOC_DISK_FIGURES + f];
 			disks[k].fig[f] = got ? disks[k].fig[f] / got : NAN;
 		}
-	for (size_t k = 0; k < *ndisks; k++)
+	for (size_t k = 0; seen && k < count; k++)
 		pool_ratio(&disks[k], &seen[k * RUNDOC_DISK_FIGURES]);
 	talloc_free(tmp);
+	*ndisks = count;
 	return disks;
 fail:
 	talloc_free(tmp);
 	talloc_free(disks);
-	*ndisks = 0;
 	return NULL;
 }
 

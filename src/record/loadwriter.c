@@ -67,8 +67,11 @@ static bool mark_kept(struct writer *w)
 		struct tinfo *c = is_start(r) ? tinfo(w, r->child) : NULL;
 		if (is_start(r) && !c)
 			return false;
-		if (c && c->kept)
-			tinfo(w, r->tid)->kept = true;
+		struct tinfo *t = c && c->kept ? tinfo(w, r->tid) : NULL;
+		if (c && c->kept && !t)
+			return false;
+		if (t)
+			t->kept = true;
 	}
 	return true;
 }

@@ -286,6 +286,16 @@ static int take_line(struct trace_reader *r, struct source *s, const char *line)
 	return 0;
 }
 
+/* gcc's -fanalyzer (12) loses the FILE stored in s->f, an element of the
+ * talloc()ed sources, and takes it for a leak in the two functions
+ * below: it is closed at the file's end (fill()) or by the reader's
+ * destructor.  Silenced for these two functions only. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-file-leak"
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
+#endif
+
 /* Read s until its head may go or it ends. */
 static int fill(struct trace_reader *r, struct source *s, char **err, TALLOC_CTX *mem_ctx)
 {
@@ -325,6 +335,10 @@ static int activate(struct trace_reader *r, struct source *s, char **err, TALLOC
 	}
 	return fill(r, s, err, mem_ctx);
 }
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+#pragma GCC diagnostic pop
+#endif
 
 int trace_next(struct trace_reader *r, TALLOC_CTX *mem_ctx, struct sc_call *c, char **err)
 {

@@ -647,8 +647,10 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	s.args = talloc_strdup(tr->tmp, "");
 	/* fstat(), futimens() and the like as glibc makes them: on an FD */
 	bool empty = c->nargs > 1 && strcmp(c->arg[1], "\"\"") == 0 && spec->shape[0] == 'D';
-	if (empty && strcmp(c->name, "newfstatat") == 0 && has_flag(c->arg[3], "AT_EMPTY_PATH")) {
-		spec = spec_of("fstat");
+	const struct callspec *fstat = empty && strcmp(c->name, "newfstatat") == 0 &&
+		has_flag(c->arg[3], "AT_EMPTY_PATH") ? spec_of("fstat") : NULL;	/* a row */
+	if (fstat) {
+		spec = fstat;
 		call = "fstat";
 		s.spec = spec;
 	} else if (strcmp(c->name, "utimensat") == 0 && c->nargs > 1 && strcmp(c->arg[1], "NULL") == 0) {
