@@ -4,9 +4,18 @@
 #                        smb, nfs and iscsi backends' modules (build/modules)
 #   make check           build and run the unit and shell tests, two at a time
 #                        (TEST_JOBS=N; TESTS="unit shell/test_cli.sh" runs those)
+#   make check-quick     the unit tests and the shell tests that make no timed
+#                        runs (a line "# check-quick: ..." in the test): the
+#                        edit-test loop, under 2 minutes on two cores
 #   make check-sanitize  the same suite with ASan + UBSan, in build/san
-#   make fuzz            fuzz the loadfile parser (clang + libFuzzer) for
-#                        FUZZ_SECONDS (default 60; 0 only replays the corpus)
+#   make analyze         compile every source with gcc's -fanalyzer, in
+#                        build/analyze (a warning is an error)
+#   make coverage        the suite (or TESTS) built with gcov, in build/cov,
+#                        and the share of src/'s lines it ran
+#   make fuzz            fuzz the loadfile compiler, the strace line parser and
+#                        the run document reader (clang + libFuzzer) for
+#                        FUZZ_SECONDS (default 60, all at once; 0 only replays
+#                        their corpora)
 #   make install         PREFIX=/usr/local DESTDIR= (binaries, backend modules, man pages,
 #                        loadfiles)
 #   make uninstall       the same PREFIX and DESTDIR: removes what install put
@@ -113,9 +122,10 @@ DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libj
 DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
             nfs-ganesha nfs-ganesha-vfs rpcbind gdb git sqlite3 fio tgt \
-            rsync cpio xz-utils python3 dpkg acl
+            rsync cpio xz-utils python3 dpkg acl stress-ng
 
-.PHONY: all check check-sanitize fuzz install uninstall loadfile clean deps
+.PHONY: all check check-quick check-sanitize objects analyze coverage fuzz install uninstall \
+	loadfile clean deps
 
 all: $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES)
 
@@ -174,9 +184,20 @@ $(TBENCH): $(BIN)
 $(TBENCH_SRV): $(O)/servers/tbench_srv.o $(O)/base/badopt.o $(O)/base/secret.o $(NET_OBJS)
 	$(CC) $(ALL_CFLAGS) -Wl,-z,now -o $@ $^ $(LDLIBS)
 
-$(O)/%.o: src/%.c $(HEADERS) | $(O)
+# Each object depends on the headers it includes, as the compiler found
+# them (-MMD: OBJ.d beside it; -MP: a header since removed breaks nothing).
+# An object without its .d (made before there were any) is made again.
+DEPFLAGS = -MMD -MP
+DEPFILES = $(patsubst src/%.c,$(O)/%.d,$(wildcard src/*.c src/*/*.c src/*/*/*.c)) \
+	   $(patsubst tests/unit/%.c,$(O)/tests/%.d,$(wildcard tests/unit/*.c))
+$(DEPFILES):
+-include $(wildcard $(DEPFILES))
+# The interface hash (IFACE_HASH) is of every header.
+$(O)/base/modload.o $(MOD_NOTE): $(HEADERS)
+
+$(O)/%.o: src/%.c $(O)/%.d | $(O)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # A loadfile named without a path is looked up beside the binary: in the
 # source tree's loadfiles/ (LOADFILE_REL, relative to the binary), or once
@@ -199,11 +220,16 @@ $(O)/load/default.txt.gz: loadfiles/default.txt | $(O)
 $(O)/load/default_loadfile.o: src/load/default_loadfile.S $(O)/load/default.txt.gz | $(O)
 	$(CC) $(SAN_CFLAGS) -DDEFAULT_LOADFILE_GZ='"$(O)/load/default.txt.gz"' -c -o $@ $<
 
-$(O)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIB_OBJS) \
-		$(HEADERS) | $(O)
+# A unit test: its object and the fixture's, linked with the library
+# (the objects kept: their .d files say what they include).
+.PRECIOUS: $(O)/tests/%.o
+$(O)/tests/%.o: tests/unit/%.c $(O)/tests/%.d | $(O)
 	@mkdir -p $(O)/tests
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< tests/unit/fixture.c \
-		$(LIB_OBJS) $(LDLIBS) $(shell pkg-config --libs cmocka)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(shell pkg-config --cflags cmocka) -c -o $@ $<
+
+$(O)/tests/%: $(O)/tests/%.o $(O)/tests/fixture.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/fixture.o $(LIB_OBJS) $(LDLIBS) \
+		$(shell pkg-config --libs cmocka)
 
 # A tool of the shell tests (not itself a test: no test_ prefix).
 $(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.o include/hist.h include/ops.h
@@ -227,12 +253,32 @@ $(O)/tests/fsprog: tests/tools/fsprog.c
 $(O):
 	mkdir -p $(O)
 
-check: $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES) $(UNIT_TESTS) $(O)/tests/hist_merge $(O)/tests/twothreads \
-		$(O)/tests/fsprog
+CHECK_DEPS = $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES) $(UNIT_TESTS) $(O)/tests/hist_merge \
+	     $(O)/tests/twothreads $(O)/tests/fsprog
+check: $(CHECK_DEPS)
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) TESTS="$(TESTS)" bash tests/run.sh
+
+# The shell tests that say they make no timed run.
+QUICK_TESTS = $(patsubst tests/%,%,$(shell grep -l '^\# check-quick: ' tests/shell/test_*.sh))
+check-quick: $(CHECK_DEPS)
+	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) TESTS="unit $(QUICK_TESTS)" \
+		bash tests/run.sh
 
 check-sanitize:
 	$(MAKE) O=build/san SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
+
+# Every object, for the analyzer (which a link does not need).
+objects: $(LIB_OBJS) $(MAIN_OBJ) $(MOD_OBJS) $(O)/servers/tbench_srv.o
+
+analyze:
+	$(MAKE) O=build/analyze CFLAGS="-O1 -g -fanalyzer" objects
+
+# The suite's failures do not stop the figure (a build at -O0 is slower
+# than some timings allow): tests/coverage.sh says how many there were.
+coverage:
+	@mkdir -p build
+	-$(MAKE) O=build/cov CFLAGS="-O0 -g --coverage" check >build/coverage.log 2>&1
+	sh tests/coverage.sh build/cov build/coverage.log
 
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -3,6 +3,7 @@
 # silently and never a failure; --check-loadfile --backend names them.
 # The null backend stands in for a network backend through its
 # DBENCH_NULL_UNSUPPORTED test hook.
+# check-quick: single passes and errors before any client starts, no timed run
 . "$TOP/tests/shell/lib.sh"
 
 cat >"$T/locks.txt" <<'LOAD'

@@ -1,4 +1,5 @@
 # test_cli.sh - the command line: usage errors, exit codes, --check-loadfile.
+# check-quick: options and their errors; three 1 s runs of the null backend
 . "$TOP/tests/shell/lib.sh"
 CLIENT_TXT=/usr/share/dbench/client.txt
 

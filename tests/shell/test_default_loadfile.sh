@@ -1,4 +1,5 @@
 # test_default_loadfile.sh - the built-in workload is what its generator makes.
+# check-quick: one pass of the built-in loadfile (--run-once), no timed run
 . "$TOP/tests/shell/lib.sh"
 
 begin "loadfiles/default.txt is exactly tools/genload.c's output"

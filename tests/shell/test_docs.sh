@@ -1,4 +1,5 @@
 # test_docs.sh - the manual renders cleanly and names every option.
+# check-quick: reads the man page, README and sources
 . "$TOP/tests/shell/lib.sh"
 
 begin "dbench.1 renders under groff -man -ww without a warning"

@@ -4,6 +4,7 @@
 # .environment against what uname, getconf, /proc, findmnt and /sys say
 # about the machine and that directory: a scratch directory under /tmp, a
 # tmpfs mounted with options, and a loop-mounted ext4 image.
+# check-quick: single passes (--run-once), no timed run
 . "$TOP/tests/shell/lib.sh"
 mkdir -p "$T/d"
 

@@ -3,6 +3,7 @@
 # a function each.  A function's length is counted from the line with its
 # name to its closing brace; the sources put a function's opening and
 # closing braces in column 0, which is how the awk below finds them.
+# check-quick: reads the sources
 . "$TOP/tests/shell/lib.sh"
 
 MAX=80

@@ -7,6 +7,7 @@
 # It installs the binary under test as built (the same object directory),
 # never rebuilding it beneath the other tests: nothing is installed when
 # make says the build is not up to date.
+# check-quick: installs and uninstalls; its one run fails before any client starts
 . "$TOP/tests/shell/lib.sh"
 # The smb module's connection that fails leaks what Samba's debug log keeps
 # (lsan-samba.supp): under LeakSanitizer that alone would turn exit 2 into 1.

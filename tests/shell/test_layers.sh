@@ -6,6 +6,7 @@
 # include/:
 #   0 base   1 load, net   2 record, backends, stats, servers   3 report
 #   4 run    5 analysis    6 top (src/cli.c, src/commands.c, src/main.c ...)
+# check-quick: reads the sources and the objects
 . "$TOP/tests/shell/lib.sh"
 
 OBJ=$(dirname "$UNIT_DIR")

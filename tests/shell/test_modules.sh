@@ -9,6 +9,7 @@
 # line, exit 2, and nothing of the module has run.  (The backends
 # themselves are tested against their servers by test_smb, test_nfs and
 # test_iscsi.)
+# check-quick: one run stopped as soon as its clients exist; errors before any start
 . "$TOP/tests/shell/lib.sh"
 
 NETLIBS='libsmbclient|libnfs|libiscsi|libgnutls|libicu'

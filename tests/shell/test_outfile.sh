@@ -5,6 +5,7 @@
 # its owner and mode, a Unix socket is connected to, a directory and a
 # block device are refused before the run.  The devices are stand-ins
 # made with mknod (root), never the machine's own.
+# check-quick: single passes (--run-once), no timed run
 . "$TOP/tests/shell/lib.sh"
 mkdir -p "$T/d" "$T/o"
 cd "$T/o" || exit 1

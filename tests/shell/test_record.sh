@@ -6,6 +6,7 @@
 # line beyond the loadfile's limits; the roots, privacy (--with-data) and
 # traces made elsewhere (strace -ff, strace -f, fio's iolog), which do not
 # depend on the tracer and run under strace's turn only.
+# check-quick: records short programs, no timed run
 . "$TOP/tests/shell/lib.sh"
 
 TRACER=${TRACER:-strace}

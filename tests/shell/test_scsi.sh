@@ -8,6 +8,7 @@
 # disk (modprobe scsi_debug) is taken; never any other disk.  Where there
 # is none, those blocks skip saying why (a container or a VM without
 # SCSI has no sg driver at all).
+# check-quick: refusals before any client starts; its replay needs a SCSI device
 . "$TOP/tests/shell/lib.sh"
 
 LOOPS=
