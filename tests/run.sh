@@ -18,7 +18,10 @@
 # 10 s later) and counted as failed, so that one hang costs that program
 # and not the whole suite.
 #
-# A shell test with a line "# run alone: REASON" (timing it measures, a
+# The programs start longest first, by their times in the last run (kept
+# in $UNIT_DIR/times; one not timed yet counts as the longest), so that
+# the last to end are short ones rather than one long program alone.  A
+# shell test with a line "# run alone: REASON" (timing it measures, a
 # machine-wide resource) runs with no other test beside it.  TESTS, when
 # set, names the programs to run ("unit/test_stats shell/test_mpi.sh";
 # "unit" for every unit test).
@@ -50,6 +53,18 @@ for t in "$top"/tests/shell/test_*.sh; do
 	names+=("shell/$(basename "$t")") alone+=("$a") cmds+=("$t")
 done
 count=${#names[@]}
+
+# The order to start them in: the longest first (see above).
+times_file=$UNIT_DIR/times
+declare -A last=()
+if [ -r "$times_file" ]; then
+	while read -r t_name t_secs; do
+		[ -n "$t_secs" ] && last[$t_name]=$t_secs
+	done <"$times_file"
+fi
+mapfile -t order < <(for ((i = 0; i < count; i++)); do
+	echo "${last[${names[$i]}]:-100000} $i"
+done | sort -k1,1nr -k2,2n | cut -d' ' -f2)
 
 # run_one I: program I into $work/I.out, its status in $work/I.rc and its
 # seconds in $work/I.time (written last: the program is done).
@@ -123,7 +138,7 @@ reap() {	# wait for one program to finish
 	flush
 }
 suite_start=$(date +%s)
-for ((next = 0; next < count; next++)); do
+for next in "${order[@]}"; do
 	limit_now=$jobs
 	[ "${alone[$next]}" -eq 1 ] && limit_now=1
 	while [ "$running" -ge "$limit_now" ]; do
@@ -137,6 +152,13 @@ for ((next = 0; next < count; next++)); do
 done
 while [ "$running" -gt 0 ]; do reap; done
 flush
+# this run's times for the next one's order, the others' kept
+for ((i = 0; i < count; i++)); do
+	last[${names[$i]}]=$(cat "$work/$i.time" 2>/dev/null || echo "${last[${names[$i]}]:-}")
+done
+for t_name in "${!last[@]}"; do
+	echo "$t_name ${last[$t_name]}"
+done | sort >"$times_file.new" 2>/dev/null && mv "$times_file.new" "$times_file"
 echo "1..$n"
 echo "# $count test programs in $(($(date +%s) - suite_start)) s, $jobs at a time"
 echo "$passed passed, $failed failed, $skipped skipped"
