@@ -132,9 +132,10 @@ expect_match "$("$DBENCH" --block="$T/dev.img" -c "$T/mixed.load" 1 2>&1)" \
 end
 
 begin "a second run on the same file is refused while the first holds it"
-"$DBENCH" -B block --block="$T/dev.img" -c "$T/mixed.load" -t 30 --warmup 0 1 >"$T/long.out" 2>&1 &
+DBENCH_TEST_HOLD=start "$DBENCH" -B block --block="$T/dev.img" -c "$T/mixed.load" -t 30 --warmup 0 1 \
+	>"$T/long.out" 2>&1 &
 first=$!
-sleep 1
+released $first || fail "the first run was not held as it released its client"
 out=$("$DBENCH" -B block --block="$T/dev.img" -c "$T/mixed.load" -t 1 1 2>&1)
 expect_status $? 2
 expect_match "$out" "'$T/dev.img' is in use by another dbench run \\(pid $first\\)"

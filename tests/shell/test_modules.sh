@@ -52,7 +52,7 @@ mkdir -p "$T/dir"
 pid=$!
 # the maps once the run's clients exist (the parent has set up by then)
 i=0
-while [ $i -lt 100 ] && ! pgrep -P $pid >/dev/null; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 600 ] && ! pgrep -P $pid >/dev/null; do sleep 0.1; i=$((i + 1)); done
 maps=$(cat /proc/$pid/maps 2>/dev/null)
 kill -INT $pid
 wait $pid

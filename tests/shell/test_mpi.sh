@@ -184,7 +184,9 @@ timeout 180 env --default-signal=INT mpirun --allow-run-as-root --oversubscribe 
 	--mca odls_base_sigkill_timeout 10 \
 	-np 2 "$DBENCH" -t 60 --warmup 0 -D "$T/ctl" --json="$T/ctl.json" 1 >"$T/ctl.out" 2>&1 &
 job=$!
-sleep 4
+# 1 s into the execute phase, however long the start took
+wait_for_line "$T/ctl.out" ' execute ' 300 || fail "the run never reached its execute phase"
+sleep 1
 kill -INT "$(pgrep -P $job)"
 wait $job
 expect_match "$(cat "$T/ctl.out")" '^interrupted after [0-9.]+ s of the measured window$'

@@ -105,7 +105,7 @@ perl -MIO::Socket::UNIX -e '
 	my $c = $s->accept or die; local $/; my $d = <$c>;
 	open(my $o, ">", "sock.json"); print $o $d;' &
 listener=$!
-for _ in $(seq 100); do [ -e sock.ready ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -e sock.ready ] && break; sleep 0.1; done
 run --json=sock 1 >/dev/null 2>"$T/err"; rc=$?
 wait $listener
 expect_status $rc 0

@@ -213,9 +213,11 @@ expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
 end
 
 begin "SIGINT in warmup: 'no results', no Throughput 0, no fairness from nothing"
-"$DBENCH" -t 60 --warmup 50 -D "$T/d" --json="$T/warm.json" 2 >"$T/warm.out" 2>&1 &
+DBENCH_TEST_HOLD=start "$DBENCH" -t 60 --warmup 50 -D "$T/d" --json="$T/warm.json" 2 \
+	>"$T/warm.out" 2>&1 &
 pid=$!
-sleep 2
+released $pid || fail "the run was not held as it released its clients"
+sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 expect_status $rc 130

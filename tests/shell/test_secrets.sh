@@ -58,25 +58,33 @@ expect_match "$(cat "$T/err")" "auth:2: not 'username = ...'"
 no_password "$T/out" "$T/err"
 end
 
-# A listener that accepts and never answers, for as long as a test needs.
-port=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 20000) }')
+# A listener that accepts and never answers, for as long as a test needs
+# (it is killed at the end), listening before the first run starts.
+port=$(free_port)
 perl -MIO::Socket::INET -e '
 	my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => $ARGV[0],
 				      Listen => 8, ReuseAddr => 1) or exit 1;
-	alarm 120; my @c; while (my $c = $s->accept) { push @c, $c }' "$port" &
+	alarm 600; my @c; while (my $c = $s->accept) { push @c, $c }' "$port" &
 listener=$!
-sleep 0.5
+i=0
+while ! port_listening "$port" && kill -0 "$listener" 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 
 # ps_of PASSWORD: what ps and /proc/PID/cmdline show of a run logging on
-# with it, while it waits for the silent server.
+# with it, while it waits for the silent server: once the mask is there
+# (argv is masked as the program starts, before anything reads it; a
+# busy machine may take seconds to get there).  Then the run is killed:
+# a signal does not cut its wait for the logon short (--smb-timeout).
 ps_of() {
-	USER=x "$DBENCH" --backend=smb --smb-timeout=20 --smb-user="bob%$1" \
+	USER=x "$DBENCH" --backend=smb --smb-timeout=60 --smb-user="bob%$1" \
 		--smb-share="//127.0.0.1:$port/s" 1 >/dev/null 2>&1 &
 	_pid=$!
-	sleep 1
+	wait_for_line "/proc/$_pid/cmdline" 'bob%\*\*\*' || fail "no mask in its command line"
 	ps -o args= -p "$_pid" >"$T/ps.$2"
 	tr '\0' '|' <"/proc/$_pid/cmdline" >"$T/cmdline.$2"
-	kill "$_pid" 2>/dev/null
+	kill -KILL "$_pid" 2>/dev/null
 	wait "$_pid" 2>/dev/null
 }
 

@@ -76,8 +76,8 @@ start_run_stop() {
 		# within seconds
 		st=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)
 		[ -z "$st" ] || [ "$st" = Z ] || fail "$c (pid $p) is still there, state $st"
-		for _i in $(seq 50); do [ -d "/proc/$p" ] || break; sleep 0.1; done
-		[ ! -d "/proc/$p" ] || fail "$c (pid $p) was not reaped in 5 s"
+		for _i in $(seq 300); do [ -d "/proc/$p" ] || break; sleep 0.1; done
+		[ ! -d "/proc/$p" ] || fail "$c (pid $p) was not reaped in 30 s"
 	done
 	[ ! -e "$_d" ] || fail "$_d is still there"
 }

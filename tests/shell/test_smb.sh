@@ -155,10 +155,14 @@ share_empty
 end
 
 begin "the password is not in ps output, nor in the recorded command line, while the run goes on"
-"$DBENCH" --backend=smb --smb-share="$SMB_URL" --smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 \
-	-q --json="$T/ps.json" 1 >"$T/ps.out" 2>&1 &
+# once the run is at work (held as it releases its client): however long
+# a busy machine took to start it, it has masked its command line, and
+# it takes the SIGINT below (before its handler, a background job of a
+# script ignores SIGINT, and the run went on for its 60 s)
+DBENCH_TEST_HOLD=start "$DBENCH" --backend=smb --smb-share="$SMB_URL" \
+	--smb-user="$SMB_USER%$SMB_PASS" -t 60 --warmup 0 -q --json="$T/ps.json" 1 >"$T/ps.out" 2>&1 &
 pid=$!
-sleep 2
+released $pid || fail "the run was not held as it released its client"
 ps -o args= -p "$pid" >"$T/ps.txt"
 grep -q -- "--smb-user=$SMB_USER%" "$T/ps.txt" || fail "not the run's command: $(cat "$T/ps.txt")"
 grep -q -- "$SMB_PASS" "$T/ps.txt" && fail "ps shows the password: $(cat "$T/ps.txt")"
@@ -175,7 +179,7 @@ begin "dbench ab over SMB: a password among a side's options shows nowhere, ps i
 	--b="--smb-protocol=SMB3_00 --smb-user=$SMB_USER%$SMB_PASS" --json="$T/ab.json" 1 \
 	>"$T/ab.out" 2>&1 &
 pid=$!
-sleep 2
+wait_for_line "/proc/$pid/cmdline" "$SMB_USER%\\*\\*\\*" || fail "no mask in its command line"
 ps -o args= -p "$pid" >"$T/ps.txt"
 grep -q -- "--a=--smb-user=$SMB_USER%" "$T/ps.txt" || fail "not the series' command: $(cat "$T/ps.txt") $(head -n 5 "$T/ab.out")"
 grep -q -- "$SMB_PASS" "$T/ps.txt" && fail "ps shows the password: $(cat "$T/ps.txt")"
@@ -313,6 +317,7 @@ stopped_run() {
 		sleep 0.1
 	done
 	kill -STOP "-$SMBD_PID"
+	cpu_mark
 	t0=$(date +%s%N)
 }
 
@@ -335,8 +340,8 @@ kill -CONT "-$SMBD_PID"
 expect_status "$rc" 1
 # libsmbclient bounds each SMB request by --smb-timeout and an operation
 # may make three (create, query, close); then the parent tries once to
-# remove the files: about 10 s here, 30 s on a loaded machine
-[ "$ms" -le 30000 ] || fail "it took $ms ms"
+# remove the files: about 10 s on a quiet machine
+expect_within "$(echo "$ms / 1000" | bc -l)" 20 "the failure from the server's stop"
 out=$(cat "$T/stop.out")
 # the operation's line and the server; libsmbclient says "Connection timed
 # out" of it here, and once said another errno on a loaded machine
@@ -350,12 +355,13 @@ end
 begin "SIGTERM while smbd is held stopped: exit 143 within --stop-timeout, the interrupted label, nothing left running"
 stopped_run "$T/stopterm.out" --smb-timeout 60 --stop-timeout 3
 sleep 1
+cpu_mark
 t0=$(date +%s%N)
 kill -TERM "$pid"
 wait_capped
 kill -CONT "-$SMBD_PID"
 expect_status "$rc" 143
-[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal (stop timeout 3 s)"
+expect_within "$(echo "$ms / 1000" | bc -l)" 8 "the stop from the signal (stop timeout 3 s)"
 out=$(cat "$T/stopterm.out")
 expect_match "$out" '^interrupted after [0-9.]+ s of the measured window$'
 expect_match "$out" '^dbench: process [0-9]+ \(client [12]\) did not stop within 3 s of the signal; killed$'
@@ -393,6 +399,7 @@ for i in $(seq 300); do
 	grep -q ' execute ' "$T/kill.out" && break
 	sleep 0.1
 done
+cpu_mark
 t0=$(date +%s%N)
 kill -KILL "-$SMBD_PID"
 wait "$pid"; rc=$?
@@ -401,7 +408,7 @@ SMBD_PID=
 expect_status $rc 1
 expect_match "$(cat "$T/kill.out")" '^FAILED: client [0-9]+, .*'
 expect_match "$(cat "$T/kill.out")" '^ NTCreateX +[1-9][0-9]* '
-[ $(( (t1 - t0) / 1000000 )) -le 2000 ] || fail "dbench took $(( (t1 - t0) / 1000000 )) ms to stop"
+expect_within "$(echo "($t1 - $t0) / 1000000000" | bc -l)" 2 "the stop from the server's death"
 # what could not be removed is said to be left (libsmbclient's ENOENT for
 # a server it cannot reach was taken for a tree already gone: nothing said)
 if [ -n "$(ls -A "$SMB_SHARE_DIR/clients" 2>/dev/null)" ]; then

@@ -325,16 +325,18 @@ begin "the interval of the mean at 2 runs far apart is cut at 0 MB/sec, not nega
 # The first run's client is held stopped for 2 s of its 3: a third of the
 # second's throughput, and the t-interval of 2 runs (t = 12.7) is then
 # wider than the mean on either side.
-"$DBENCH" --sweep=1 --repeat=2 --settle=0 -t 3 --warmup=0 --backend=null -q -D "$T/d" \
-	--json="$T/neg.json" --csv="$T/neg.csv" >"$T/neg.out" 2>&1 &
+# Each run is held as it releases its client (DBENCH_TEST_HOLD=start).
+DBENCH_TEST_HOLD=start "$DBENCH" --sweep=1 --repeat=2 --settle=0 -t 3 --warmup=0 --backend=null \
+	-q -D "$T/d" --json="$T/neg.json" --csv="$T/neg.csv" >"$T/neg.out" 2>&1 &
 pid=$!
-i=0
-while [ -z "$(pgrep -P $pid)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-sleep 0.3
+held $pid || fail "the first run was not held"
 c=$(pgrep -P $pid)
+kill -CONT $pid
+sleep 0.3
 kill -STOP $c
 sleep 2
 kill -CONT $c
+released $pid || fail "the second run was not held"
 wait $pid
 expect_status $? 0
 expect_eq "$(jq '.summary[0] | .ci95_high - .mean > .mean' "$T/neg.json")" true \

@@ -65,10 +65,7 @@ start_srv_child() {
 	setsid "$TBENCH_SRV" --listen 127.0.0.1 --port 0 >"$T/$_s.out" 2>"$T/$_s.err" &
 	srv_pid=$!
 	echo "$srv_pid" >>"$T/pids"
-	for _i in $(seq 100); do
-		grep -q 'listening on' "$T/$_s.out" 2>/dev/null && break
-		sleep 0.05
-	done
+	wait_for_line "$T/$_s.out" 'listening on' 120
 	srv_port=$(sed -n 's/^tbench_srv: listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$T/$_s.out")
 	[ -n "$srv_port" ] || fail "tbench_srv did not say where it listens: $(cat "$T/$_s.err")"
 }
@@ -110,7 +107,7 @@ shift 2
 p=$!
 echo "$p" >>"$T/pids"
 shift "$n"
-for i in $(seq 100); do
+for i in $(seq 1200); do	# a minute at most: a busy machine starts it late
 	bash -c 'exec 3<>/dev/tcp/127.0.0.1/7003' 2>/dev/null && break
 	sleep 0.05
 done
@@ -163,7 +160,13 @@ exchange "$srv_port" 'GET / HTTP/1.0\r\n\r\n' >/dev/null
 exchange "$srv_port" '\0\0\0\2\0\0\0\0' >/dev/null
 exchange "$srv_port" '\0\0\3\350\0\0\0\4 only ten' >/dev/null
 exchange "$srv_port" '' >/dev/null
-sleep 0.3
+# each connection's process says what it saw as it ends, and is reaped
+for line in 'peer left after 2 bytes of a request header' 'request header says 1195725856 bytes' \
+	'request header says 2 bytes' 'request cut short'; do
+	wait_for_line "$T/srv1.err" "$line"
+done
+i=0
+while [ -n "$(children "$srv_pid")" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 err=$(cat "$T/srv1.err")
 expect_match "$err" 'peer left after 2 bytes of a request header: connection closed$'
 expect_match "$err" 'request header says 1195725856 bytes follow'
@@ -178,10 +181,11 @@ for i in 1 2 3; do
 	timeout 20 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; printf "\0\0\0\4\0\0\0\4" >&3; sleep 15' \
 		hold "$srv_port" &
 done
-sleep 0.5
+i=0
+while [ "$(children "$srv_pid" | wc -l)" -lt 3 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "$(children "$srv_pid" | wc -l)" 3 "connections served before SIGTERM"
 kill -TERM "$srv_pid"
-for i in $(seq 40); do
+for i in $(seq 600); do
 	[ -z "$(in_session "$srv_pid")" ] && break
 	sleep 0.05
 done
@@ -245,16 +249,18 @@ expect_eq "$(jq -r '.environment.targets[0].tcp_options' "$T/r.json")" "TCP_NODE
 end
 
 begin "the server killed during the run: the FAILED line, the results so far, exit 1 within 2 s"
-"$TBENCH" -t 30 --warmup 0 --port "$srv_port" 2 127.0.0.1 >"$T/run3" 2>&1 &
+DBENCH_TEST_HOLD=start "$TBENCH" -t 30 --warmup 0 --port "$srv_port" 2 127.0.0.1 >"$T/run3" 2>&1 &
 cpid=$!
+released $cpid || fail "the run was not held as it released its clients"
 sleep 2
 kill -KILL "$srv_pid"
+cpu_mark
 t0=$(date +%s%N)
 wait "$cpid"
 rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 expect_status "$rc" 1
-[ "$ms" -le 2000 ] || fail "the client took $ms ms to stop"
+expect_within "$(echo "$ms / 1000" | bc -l)" 2 "the client's stop after the server's death"
 out=$(cat "$T/run3")
 expect_match "$out" "^FAILED: client [12], \(built-in\):[0-9]+ [A-Za-z_]+ .*: 127\.0\.0\.1:$srv_port: [a-z ]+: (Connection reset by peer|Broken pipe)$"
 expect_match "$out" '^Throughput [0-9.]+ MB/sec'
@@ -281,10 +287,7 @@ start_bad() {
 	setsid python3 "$BADPEER" server "$@" >"$T/bad.out" 2>"$T/bad.err" &
 	bad_pid=$!
 	echo "$bad_pid" >>"$T/pids"
-	for _i in $(seq 200); do
-		grep -q '^port ' "$T/bad.out" 2>/dev/null && break
-		sleep 0.05
-	done
+	wait_for_line "$T/bad.out" '^port ' 120
 	bad_port=$(sed -n 's/^port //p' "$T/bad.out")
 	[ -n "$bad_port" ] || fail "badpeer.py did not say its port: $(cat "$T/bad.err")"
 }
@@ -357,18 +360,26 @@ expect_eq "$(cat "$T/bad-garbage")" "tbench: 127.0.0.1:$bad_port does not answer
 stop_bad
 end
 
-# sig_run NAME SIGNAL SERVER_MODE [OPTION...]: tbench against a server
-# that answers the opening exchange (each connection's, with
-# --answer 1, or only dbench's own check without), sent SIGNAL 2 s in;
-# sets rc, ms (from the signal to the exit) and out.
+# sig_run NAME SIGNAL WHEN SERVER_MODE [OPTION...]: tbench against a
+# server that answers the opening exchange (each connection's, with
+# --answer 1, or only dbench's own check without), sent SIGNAL 2 s after
+# WHEN: "start", the clients' release (the run held there,
+# DBENCH_TEST_HOLD, however long a busy machine took to set it up), or
+# "launch", for a run that never gets that far; sets rc, ms (from the
+# signal to the exit, timed from cpu_mark) and out.
 sig_run() {
-	_sn=$1 _sig=$2
-	shift 2
+	_sn=$1 _sig=$2 _hold=
+	[ "$3" = start ] && _hold=start
+	shift 3
 	start_bad "$@"
-	"$TBENCH" -t 60 --warmup 0 --timeout 60 --stop-timeout 3 --port "$bad_port" 2 127.0.0.1 \
-		>"$T/$_sn" 2>&1 &
+	DBENCH_TEST_HOLD=$_hold "$TBENCH" -t 60 --warmup 0 --timeout 60 --stop-timeout 3 \
+		--port "$bad_port" 2 127.0.0.1 >"$T/$_sn" 2>&1 &
 	_p=$!
+	if [ -n "$_hold" ]; then
+		released "$_p" || fail "the run was not held as it released its clients"
+	fi
 	sleep 2
+	cpu_mark
 	_t0=$(date +%s%N)
 	kill -"$_sig" "$_p"
 	for _i in $(seq 300); do
@@ -386,10 +397,10 @@ sig_run() {
 
 for sig in TERM:143 INT:130 HUP:129 QUIT:131; do
 	begin "SIG${sig%:*} while every client waits on a silent server: exit ${sig#*:} within --stop-timeout, the interrupted label, nothing left running"
-	sig_run "sig-${sig%:*}" "${sig%:*}" silent --serve-first 1 --answer 1
+	sig_run "sig-${sig%:*}" "${sig%:*}" start silent --serve-first 1 --answer 1
 	expect_status "$rc" "${sig#*:}"
-	# 3 s of stop timeout, and room for a loaded machine
-	[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal"
+	# 3 s of stop timeout, and room
+	expect_within "$(echo "$ms / 1000" | bc -l)" 8 "the stop from the signal"
 	expect_match "$out" '^interrupted after [0-9.]+ s of the measured window$'
 	expect_match "$out" '^tbench: process [0-9]+ \(client [12]\) did not stop within 3 s of the signal; killed$'
 	expect_no_match "$out" 'FAILED'
@@ -397,16 +408,16 @@ for sig in TERM:143 INT:130 HUP:129 QUIT:131; do
 done
 
 begin "SIGTERM while the clients wait in their opening exchange: exit 143 within --stop-timeout"
-sig_run sig-setup TERM silent --serve-first 1
+sig_run sig-setup TERM launch silent --serve-first 1
 expect_status "$rc" 143
-[ "$ms" -le 8000 ] || fail "it took $ms ms after the signal"
+expect_within "$(echo "$ms / 1000" | bc -l)" 8 "the stop from the signal"
 expect_no_match "$out" 'FAILED'
 end
 
 begin "SIGTERM while dbench's own check waits on the server: exit 143 at once"
-sig_run sig-check TERM silent
+sig_run sig-check TERM launch silent
 expect_status "$rc" 143
-[ "$ms" -le 5000 ] || fail "it took $ms ms after the signal"
+expect_within "$(echo "$ms / 1000" | bc -l)" 5 "the stop from the signal"
 # the signal comes while it connects or while it waits for the answer
 expect_match "$out" "^tbench: (cannot connect to 127\.0\.0\.1:$bad_port|127\.0\.0\.1:$bad_port: waiting for the answer to the opening exchange): interrupted by a signal$"
 expect_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of output"

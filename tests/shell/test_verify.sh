@@ -72,7 +72,7 @@ corrupt_run() {
 		>"$1.out" 2>&1 &
 	bg=$!
 	i=0
-	while [ "$(stat -c %s "$f" 2>/dev/null)" != 65536 ] && [ $i -lt 100 ]; do
+	while [ "$(stat -c %s "$f" 2>/dev/null)" != 65536 ] && [ $i -lt 1200 ]; do	# 60 s
 		sleep 0.05
 		i=$((i + 1))
 	done
