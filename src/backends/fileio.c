@@ -808,7 +808,8 @@ static int fileio_smb_dir(struct backend_client *bc, const struct op *op,
  * lists them all. */
 static int fileio_smb_readdir(struct backend_client *bc, const struct op *op)
 {
-	struct fileio_scan s;
+	struct fileio_scan s = { .fd = -1 };	/* fileio_smb_dir() fills it when it
+						 * succeeds, which -fanalyzer cannot tell */
 	int err = 0;
 
 	if (bc->dents == NULL && (bc->dents = talloc_size(bc, FILEIO_DENTS_SIZE)) == NULL)

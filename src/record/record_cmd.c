@@ -600,8 +600,12 @@ int record_main(int argc, const char **argv)
 		rc = EXIT_BAD_INPUT;
 	if (rc == EXIT_OK)
 		rc = record_prepare(top, &o, rec, &job, &w);
-	rec->command = o.nrest ? command_text(rec, o.rest) : NULL;
-	rec->when = time(NULL);
+	if (rec) {
+		rec->command = o.nrest ? command_text(rec, o.rest) : NULL;
+		rec->when = time(NULL);
+	} else {
+		say("out of memory\n");
+	}
 	if (rc == EXIT_OK)
 		rc = record_trace(top, &o, rec, t, &job, &status);
 	enum loadwriter_status st = LOADWRITER_OK;
