@@ -2,6 +2,9 @@
 # the document of both sides, interrupts, and verdicts that a busy machine
 # does not fool (a CPU hog during part of the series) while a true
 # difference (B with -s on a loop ext4) is found at 3 runs a side.
+# run alone: its verdicts measure throughput, which a test beside it moves
+# (beside test_many's 1000 clients, A's runs waited for a CPU 88-100 % of
+# their time and the true difference was not found)
 . "$TOP/tests/shell/lib.sh"
 mkdir -p "$T/a" "$T/b"
 # short runs of the null backend, no rest: the series' own behaviour;
