@@ -80,6 +80,16 @@ int outfile_check(const char *path);
 struct outfile *outfile_open(TALLOC_CTX *mem_ctx, const char *path, FILE **f, int *err);
 
 /*
+ * Make the file o writes readable and writable by its owner alone (0600)
+ * before anything is written into it: a file made, replaced or written
+ * in place gets that mode, whatever it had.  0; an errno value (EPERM:
+ * another user's file written in place); or OUTFILE_EKIND for what is
+ * written straight (standard output, a device, FIFO or socket), whose
+ * mode is not the writer's to set.
+ */
+int outfile_private(struct outfile *o);
+
+/*
  * The errno of the stream's first failed write, caught when it failed; 0
  * when nothing has failed.  For a writer whose formatter gave up part way.
  */

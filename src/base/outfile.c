@@ -385,6 +385,13 @@ fail:
 	return NULL;
 }
 
+int outfile_private(struct outfile *o)
+{
+	if (o->mode == OUTFILE_STRAIGHT)
+		return OUTFILE_EKIND;
+	return fchmod(o->fd, 0600) == 0 ? 0 : errno;
+}
+
 int outfile_error(const struct outfile *o)
 {
 	if (o->err)

@@ -64,7 +64,9 @@ static const char *read_data(struct walk *w, int dirfd, const char *name, uint64
 	return buf;
 }
 
-static bool add(struct walk *w, int dirfd, const char *name, const char *rel, const struct stat *st)
+/* hidden: a directory above it keeps others out (no o+x). */
+static bool add(struct walk *w, int dirfd, const char *name, const char *rel, const struct stat *st,
+		bool hidden)
 {
 	struct wentry *we = talloc_zero(w, struct wentry);
 
@@ -82,6 +84,7 @@ static bool add(struct walk *w, int dirfd, const char *name, const char *rel, co
 	} else if (S_ISREG(st->st_mode)) {
 		we->e.type = REC_FILE;
 		we->e.size = (uint64_t)st->st_size;
+		we->e.hidden = hidden || !(st->st_mode & S_IROTH);
 		if (w->with_data && !(we->e.data = read_data(w, dirfd, name, we->e.size, rel)))
 			return false;
 	} else {
@@ -91,8 +94,9 @@ static bool add(struct walk *w, int dirfd, const char *name, const char *rel, co
 	return pathmap_put(w->map, rel, we);
 }
 
-/* Walk the directory open at fd (relative path rel), then close it. */
-static bool walk_dir(struct walk *w, int fd, const char *rel)
+/* Walk the directory open at fd (relative path rel), then close it;
+ * hidden when others cannot reach what it holds. */
+static bool walk_dir(struct walk *w, int fd, const char *rel, bool hidden)
 {
 	DIR *d = fdopendir(fd);
 	char **names = NULL;
@@ -119,11 +123,11 @@ static bool walk_dir(struct walk *w, int fd, const char *rel)
 			continue;
 		names = talloc_realloc(w, names, char *, n + 2);
 		ok = names && (names[n++] = talloc_strdup(names, de->d_name)) != NULL &&
-		     add(w, fd, de->d_name, crel, &st);
+		     add(w, fd, de->d_name, crel, &st, hidden);
 		if (ok && S_ISDIR(st.st_mode) && st.st_dev == w->dev) {
 			int cfd = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (cfd >= 0)
-				ok = walk_dir(w, cfd, crel);
+				ok = walk_dir(w, cfd, crel, hidden || !(st.st_mode & S_IXOTH));
 		}
 	}
 	closedir(d);
@@ -132,6 +136,25 @@ static bool walk_dir(struct walk *w, int fd, const char *rel)
 		ok = pathmap_put(w->children, rel, names);
 	}
 	return ok;
+}
+
+/* Whether others than their owners cannot reach what lies beneath
+ * directory abs: it or a directory above it has no o+x. */
+static bool hidden_below(const char *abs)
+{
+	char *p = talloc_strdup(NULL, abs);
+	bool hidden = false;
+	struct stat st;
+
+	while (p && *p && !hidden) {
+		hidden = stat(p, &st) != 0 || !(st.st_mode & S_IXOTH);
+		char *s = strrchr(p, '/');
+		if (!s)
+			break;
+		*s = '\0';
+	}
+	talloc_free(p);
+	return hidden;
 }
 
 /* The directories from the base down to the root, and the root's tree. */
@@ -150,7 +173,7 @@ static bool walk_root(struct walk *w, const struct recording *rec, const char *r
 		const char *abs = join(w, strcmp(rec->base, "/") == 0 ? "" : rec->base, sub);
 		if (abs && abs[0] != '/')
 			abs = talloc_asprintf(w, "/%s", abs);
-		if (!sub || !abs || lstat(abs, &st) != 0 || !add(w, AT_FDCWD, abs, sub, &st))
+		if (!sub || !abs || lstat(abs, &st) != 0 || !add(w, AT_FDCWD, abs, sub, &st, false))
 			return false;
 		if (!*p)
 			break;
@@ -163,7 +186,7 @@ static bool walk_root(struct walk *w, const struct recording *rec, const char *r
 		return false;
 	}
 	w->dev = st.st_dev;
-	return walk_dir(w, fd, rel);
+	return walk_dir(w, fd, rel, hidden_below(root));
 }
 
 struct walk *walk_roots(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *skip,

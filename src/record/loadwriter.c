@@ -195,8 +195,10 @@ static void init_lines(struct writer *w)
 			break;
 		case REC_FILE:
 			line(w, "init file %s %" PRIu64 " 0%o\n", q, e->size, e->mode);
-			if (e->data)
+			if (e->data && e->size)
 				init_data(w, e, q);
+			if (e->data && e->size && e->hidden && !rec->hidden_data++)
+				rec->hidden_first = e->path;
 			break;
 		case REC_SYMLINK: {
 			char *t = recording_quote(rec, e->target);
@@ -339,14 +341,23 @@ static enum loadwriter_status render(TALLOC_CTX *mem_ctx, struct recording *rec,
 	return LOADWRITER_OK;
 }
 
-/* text to path, whole or not at all. */
-static enum loadwriter_status put(TALLOC_CTX *mem_ctx, const char *path, const char *text,
-				  size_t len, char **err)
+/* text to path, whole or not at all; readable by its owner alone when
+ * it holds what others could not read (rec->hidden_data). */
+static enum loadwriter_status put(TALLOC_CTX *mem_ctx, const struct recording *rec,
+				  const char *path, const char *text, size_t len, char **err)
 {
 	FILE *f;
 	int e = 0;
 	struct outfile *o = outfile_open(mem_ctx, path, &f, &e);
 
+	int p = o && rec->hidden_data ? outfile_private(o) : 0;
+	if (p && p != OUTFILE_EKIND) {
+		*err = talloc_asprintf(mem_ctx, "cannot make '%s' readable by its owner alone, as it "
+				       "holds the contents of '%s', which others could not read: %s",
+				       path, rec->hidden_first, strerror(p));
+		talloc_free(o);
+		return LOADWRITER_UNWRITTEN;
+	}
 	if (o && fwrite(text, 1, len, f) == len) {
 		e = outfile_commit(o);
 	} else if (o) {
@@ -376,7 +387,7 @@ enum loadwriter_status loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *r
 	}
 	talloc_free(tmp);
 	if (st == LOADWRITER_OK)
-		st = put(mem_ctx, path, text, len, err);
+		st = put(mem_ctx, rec, path, text, len, err);
 	free(text);
 	return st;
 }

@@ -25,6 +25,7 @@
 #include "outfile.h"
 #include "progname.h"
 #include "record.h"
+#include "secret.h"
 #include "record/fio_iolog.h"
 #include "record/infer.h"
 #include "record/trace_reader.h"
@@ -189,13 +190,17 @@ static int set_roots_as_written(struct recording *rec, const char *dir)
 	return EXIT_OK;
 }
 
-/* The command as typed, each word quoted when the shell would need it. */
+/* The command as typed, each word quoted when the shell would need it,
+ * with its passwords masked as dbench's own arguments are (secret.h):
+ * for the `# command:` line and the summary. */
 static char *command_text(TALLOC_CTX *mem_ctx, const char *const *argv)
 {
 	char *s = talloc_strdup(mem_ctx, "");
 
 	for (size_t i = 0; s && argv[i]; i++) {
-		const char *a = argv[i];
+		const char *a = secret_mask_word(s, argv[i], i ? argv[i - 1] : NULL);
+		if (!a)
+			return NULL;
 		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					     "0123456789-_./=:,+@%") == strlen(a);
 		s = talloc_asprintf_append(s, "%s", i ? " " : "");
@@ -322,6 +327,25 @@ static int unwritten_status(enum loadwriter_status st, bool record)
 	return st == LOADWRITER_LIMIT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 }
 
+/* The line that says a recording holds what others could not read, and
+ * what became of the file's mode. */
+static void say_hidden(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *output)
+{
+	struct stat st;
+	bool file = strcmp(output, "-") != 0 && stat(output, &st) == 0 && S_ISREG(st.st_mode);
+	char *more = rec->hidden_data > 1
+		     ? talloc_asprintf(mem_ctx, " and %llu more", (unsigned long long)rec->hidden_data - 1)
+		     : "";
+
+	if (file)
+		say("%s holds the contents of '%s'%s, which others could not read: it is readable "
+		    "by its owner alone (0600)\n", output, rec->hidden_first, more);
+	else
+		say("the recording holds the contents of '%s'%s, which others could not read: it "
+		    "went to %s, whose mode is not dbench's to set\n", rec->hidden_first, more,
+		    strcmp(output, "-") == 0 ? "standard output" : output);
+}
+
 /* Choose the initial state, write the loadfile and say what it holds;
  * how the writing went in *st. */
 static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk *w,
@@ -343,6 +367,8 @@ static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk 
 		say("recorded: %s\n", rec->command);
 	else
 		say("converted: %s\n", rec->source);
+	if (rec->hidden_data)
+		say_hidden(mem_ctx, rec, output);
 	summary_print(stderr, rec, strcmp(output, "-") == 0 ? "standard output" : output);
 	return EXIT_OK;
 }

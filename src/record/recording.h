@@ -49,6 +49,8 @@ struct rec_init {
 	uint64_t size;		/* REC_FILE */
 	char *target;		/* REC_SYMLINK */
 	const char *data;	/* REC_FILE's bytes (size of them), or NULL */
+	bool hidden;		/* REC_FILE: others (not its owner) could not read
+				 * it, by its mode or a directory above it */
 };
 
 /* A count by name (calls by type, reasons for leaving out). */
@@ -88,6 +90,9 @@ struct recording {
 	struct rec_init *init;
 	size_t ninit;
 	bool walk_cut;		/* the walk stopped at its bound */
+	uint64_t hidden_data;	/* files whose bytes were written (init data) that
+				 * others could not read; the first of them */
+	const char *hidden_first;
 
 	struct pathmap *touched;	/* relative path -> TOUCH_* bits (as a pointer) */
 

@@ -260,6 +260,35 @@ checked "$T/data.load"
 expect_match "$(cat "$T/data.load")" "^init data \"secret\" 0 $(printf 'SECRET-sesame\n' | base64)$"
 end
 
+begin "privacy: --with-data of files others cannot read makes a 0600 recording, and says so"
+chmod 0711 "$T"	# others may pass through the test's directory, as through a home
+mkdir -p "$T/q/open" "$T/q/closed"
+echo pub >"$T/q/open/a"
+echo own >"$T/q/open/b" && chmod 0600 "$T/q/open/b"
+echo hid >"$T/q/closed/c" && chmod 0700 "$T/q/closed"
+(umask 022 && cd "$T/q" && "$DBENCH" record --tracer="$TRACER" --with-data -o "$T/pub.load" -- \
+	cat open/a >/dev/null 2>"$T/pub.err") || fail "exit status $?"
+expect_eq "$(stat -c %a "$T/pub.load")" 644 "the mode of a recording of readable files"
+expect_no_match "$(cat "$T/pub.err")" 'others could not read'
+for f in open/b closed/c; do
+	rm -f "$T/priv.load" && : >"$T/priv.load" && chmod 0644 "$T/priv.load"
+	(umask 022 && cd "$T/q" && "$DBENCH" record --tracer="$TRACER" --with-data -o "$T/priv.load" -- \
+		cat open/a "$f" >/dev/null 2>"$T/priv.err") || fail "$f: exit status $?"
+	expect_eq "$(stat -c %a "$T/priv.load")" 600 "the mode of a recording of $f"
+	expect_match "$(cat "$T/priv.err")" "^dbench: $T/priv.load holds the contents of '$f', which others could not read: it is readable by its owner alone \(0600\)$"
+done
+checked "$T/priv.load"
+end
+
+begin "privacy: the command's passwords are masked as dbench masks its own, in the file and the summary"
+(cd "$T/p" && "$DBENCH" record --tracer="$TRACER" -o "$T/pw.load" -- \
+	sh -c 'cat secret' -U 'alice%s3cr3t' smb://bob:pw0rd@host/share >/dev/null 2>"$T/pw.err") ||
+	fail "exit status $?"
+expect_match "$(cat "$T/pw.load")" "^# command: sh -c 'cat secret' -U 'alice%\*\*\*' 'smb://bob:\*\*\*@host/share'$"
+expect_match "$(cat "$T/pw.err")" "^dbench: recorded: sh -c 'cat secret' -U 'alice%\*\*\*' 'smb://bob:\*\*\*@host/share'$"
+expect_no_match "$(cat "$T/pw.load" "$T/pw.err")" 's3cr3t|pw0rd'
+end
+
 if [ "$TRACER" = strace ]; then
 begin "convert: strace -ff files by their prefix, and a -f file with its halves rejoined"
 mkdir -p "$T/c"

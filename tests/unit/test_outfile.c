@@ -374,9 +374,37 @@ static void a_full_standard_output_says_enospc(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
 
+/* A file made private: 0600 whether it is new or replaces a 0644 one;
+ * standard output's mode is not ours. */
+static void test_a_private_file_is_its_owners_alone(void **state)
+{
+	const char *made = path_in(state, "new"), *old = path_in(state, "old");
+	struct stat st;
+	FILE *f;
+	int err;
+
+	put_file(old, "before\n");
+	chmod(old, 0644);
+	for (int i = 0; i < 2; i++) {
+		struct outfile *o = outfile_open(NULL, i ? old : made, &f, &err);
+		assert_non_null(o);
+		assert_int_equal(outfile_private(o), 0);
+		fputs("secret\n", f);
+		assert_int_equal(outfile_commit(o), 0);
+		assert_int_equal(stat(i ? old : made, &st), 0);
+		assert_int_equal(st.st_mode & 07777, 0600);
+	}
+	assert_string_equal(file_text(state, old), "secret\n");
+	struct outfile *o = outfile_open(NULL, "-", &f, &err);
+	assert_non_null(o);
+	assert_int_equal(outfile_private(o), OUTFILE_EKIND);
+	talloc_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		T(test_a_private_file_is_its_owners_alone),
 		T(a_new_name_is_made_with_the_mode_fopen_gives),
 		T(a_file_is_replaced_whole_keeping_its_owner_and_mode),
 		T(another_owners_file_is_written_in_place_by_a_user),
