@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exitcode.h"
@@ -528,28 +529,23 @@ static void report_writeback(FILE *out, const struct run_result *res)
 	}
 }
 
-/* "slowest 1.00 MB/sec, median 2.00, fastest 3.00; Jain's fairness index
- * 0.9000", with "-" for each figure when a rate is missing. */
-static void print_fairness(FILE *out, const struct fairness *f)
+/* "Clients: slowest 1.00 MB/sec, median 2.00, fastest 3.00; Jain's
+ * fairness index 0.9000" (who: "Clients" or "Ranks"); no line at all
+ * when a rate is missing (a client killed, a run interrupted before the
+ * window), which leaves none of the figures a value. */
+static void print_fairness(FILE *out, const char *who, const struct fairness *f)
 {
-	char lo[32] = "-", mid[32] = "-", hi[32] = "-", jain[32] = "-";
-
-	if (!isnan(f->jain_index)) {
-		snprintf(lo, sizeof(lo), "%.2f", f->min_mb_s);
-		snprintf(mid, sizeof(mid), "%.2f", f->median_mb_s);
-		snprintf(hi, sizeof(hi), "%.2f", f->max_mb_s);
-		snprintf(jain, sizeof(jain), "%.4f", f->jain_index);
-	}
-	fprintf(out, "slowest %s%s, median %s, fastest %s; Jain's fairness index %s\n",
-		lo, isnan(f->jain_index) ? "" : " MB/sec", mid, hi, jain);
+	if (isnan(f->jain_index))
+		return;
+	fprintf(out, "%s: slowest %.2f MB/sec, median %.2f, fastest %.2f; Jain's fairness index"
+		" %.4f\n", who, f->min_mb_s, f->median_mb_s, f->max_mb_s, f->jain_index);
 }
 
 static void report_fairness(FILE *out, const struct run_result *res)
 {
 	if (!res->clients)
 		return;		/* memory ran out for them (result.h missing) */
-	fprintf(out, "Clients: ");
-	print_fairness(out, &res->fairness);
+	print_fairness(out, "Clients", &res->fairness);
 }
 
 /* An MPI run: each rank's share, how even they were, and the throughput
@@ -570,8 +566,7 @@ static void report_ranks(FILE *out, const struct run_result *res)
 			rr->rank, rr->host, rr->kernel, rr->clients, rr->clients == 1 ? "" : "s",
 			rate, rr->seconds);
 	}
-	fprintf(out, "Ranks: ");
-	print_fairness(out, f);
+	print_fairness(out, "Ranks", f);
 	if (!isnan(res->stonewall_mb_s))	/* unknown without every rank's rate */
 		fprintf(out, "Stonewall: %.2f MB/sec while every rank ran (the first %.2f s)\n",
 			res->stonewall_mb_s, res->stonewall_s);
@@ -652,8 +647,15 @@ static void report_text_dbench4(FILE *out, const struct run_result *res)
 const char *report_share_pct(char buf[16], double share)
 {
 	double pct = share * 100;
+	int prec = pct >= 10 ? 0 : pct >= 1 ? 1 : 2;
 
-	snprintf(buf, 16, "%.*f %%", pct >= 10 ? 0 : pct >= 1 ? 1 : 2, pct);
+	/* less than a whole pass never reads "100 %": 99.96 % is 99.96 % */
+	for (; pct < 100 && prec < 4; prec++) {
+		snprintf(buf, 16, "%.*f", prec, pct);
+		if (strtod(buf, NULL) < 100)
+			break;
+	}
+	snprintf(buf, 16, "%.*f %%", prec, pct < 100 ? fmin(pct, 99.9999) : pct);
 	return buf;
 }
 

@@ -95,8 +95,9 @@ static json_t *result_json(const struct run_result *res)
 	bool none = res->interrupted && res->exec_seconds <= 0;
 	double tp = none ? NAN : result_throughput(res);
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o,"
-			 " s:o, s:b, s:s, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o,"
+			 " s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o}",
+			 "exit_code", res->exit_code,	/* status.exit_code's, as readers look here too */
 			 "throughput_mb_s", real(tp),
 			 "ops_per_s", real(none ? NAN : result_ops_per_s(res)),
 			 "stonewall_mb_s", real(none ? NAN : res->stonewall_mb_s),

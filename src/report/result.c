@@ -212,7 +212,9 @@ static void fill_replayed(struct run_result *res)
 	r->median_ops = (uint64_t)ops;
 	r->median_share = ops / r->per_pass;
 	r->moved_nothing = bytes == 0 && prog->bytes_read + prog->bytes_written > 0;
-	r->too_short = r->median_share < 1 || r->moved_nothing;
+	/* with --run-once the window is a whole pass by construction (an
+	 * interrupt or a failure that cut it short says so itself) */
+	r->too_short = !res->plan->run_once && (r->median_share < 1 || r->moved_nothing);
 }
 
 /* Directory d's time: with --run-once, until the last of its clients

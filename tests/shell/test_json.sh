@@ -26,7 +26,7 @@ for k in nprocs clients_per_process timelimit_s warmup_s loadfile loadfile_sha25
 	directories sync sync_dir fsync xattr target_rate_mb_s; do
 	jq -e ".config | has(\"$k\")" "$T/r.json" >/dev/null || fail "no config.$k"
 done
-for k in throughput_mb_s nb_mb_s mbit_s elapsed_s bytes_read bytes_written operations \
+for k in exit_code throughput_mb_s nb_mb_s mbit_s elapsed_s bytes_read bytes_written operations \
 	errors max_latency_ms; do
 	jq -e ".result | has(\"$k\")" "$T/r.json" >/dev/null || fail "no result.$k"
 done

@@ -1168,7 +1168,14 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_double_is(get_real(r, "op_clock_hz"), 2.1e9);
 	assert_int_equal(get_int(get(r, "straddled"), "count"), 0);	/* none recorded */
 	assert_null_at(get(r, "straddled"), "max_ms");
-	assert_int_equal(json_object_size(r), 20);
+	assert_int_equal(get_int(r, "exit_code"), get_int(get(doc, "status"), "exit_code"));
+	assert_int_equal(json_object_size(r), 21);
+	/* interrupted: 130 in both places, not null in one */
+	res->exit_code = 130;
+	res->interrupted = true;
+	doc = doc_of(state, res);
+	assert_int_equal(get_int(get(doc, "result"), "exit_code"), 130);
+	assert_int_equal(get_int(get(doc, "status"), "exit_code"), 130);
 }
 
 static void json_verify_holds_the_figures_with_verify(void **state)
@@ -2056,6 +2063,17 @@ static void text_fairness_line_gives_slowest_median_fastest_and_jain(void **stat
 		" Jain's fairness index 0.9000");
 }
 
+/* A rate missing (a client killed) leaves no figure a value: no line of
+ * dashes, nothing. */
+static void text_fairness_line_is_left_out_without_a_value(void **state)
+{
+	struct run_result *res = text_result(state);
+
+	res->fairness = (struct fairness){ NAN, NAN, NAN, NAN };
+	assert_null(line_starting(state, text_of(state, res), "Clients:"));
+	assert_null(strstr(text_of(state, res), "fairness index -"));
+}
+
 /* 100, 5, 100 MB/sec: the second second is below a tenth of the median. */
 static void text_stall_line_names_the_stalled_second(void **state)
 {
@@ -2262,7 +2280,8 @@ static void classic_lines_before_the_table_never_say_execute(void **state)
 /* The three clients of record_known_ops() (4, 2 and 1 operations; the
  * second moved 131072 bytes, the median) against a loadfile of per_pass
  * ReadX of 64 KiB. */
-static struct run_result *result_of_passes(void **state, uint64_t per_pass, bool moves)
+static struct run_result *result_of_passes(void **state, uint64_t per_pass, bool moves,
+					   bool run_once)
 {
 	TALLOC_CTX *ctx = ctx_of(state);
 	struct stats_region *st = region_new(ctx);
@@ -2275,6 +2294,7 @@ static struct run_result *result_of_passes(void **state, uint64_t per_pass, bool
 	record_known_ops(st);
 	prog->count[moves ? OP_READX : OP_QFSINFO] = per_pass;
 	prog->bytes_read = moves ? 65536 * per_pass : 0;
+	plan->run_once = run_once;
 	res->plan = plan;
 	res->nclients = 3;
 	res->exec_seconds = EXEC_SECONDS;
@@ -2285,7 +2305,7 @@ static struct run_result *result_of_passes(void **state, uint64_t per_pass, bool
 /* The median client (2 operations) replayed a quarter of a pass of 8. */
 static void text_short_window_line_names_the_median_clients_share(void **state)
 {
-	struct run_result *res = result_of_passes(state, 8, true);
+	struct run_result *res = result_of_passes(state, 8, true, false);
 	json_t *r = get(doc_of(state, res), "replayed");
 
 	assert_string_equal(line_starting(state, text_of(state, res), "Short window:"),
@@ -2302,7 +2322,7 @@ static void text_short_window_line_names_the_median_clients_share(void **state)
 /* A pass of 2: the median client replayed all of it; no line. */
 static void text_has_no_short_window_line_after_a_whole_pass(void **state)
 {
-	struct run_result *res = result_of_passes(state, 2, true);
+	struct run_result *res = result_of_passes(state, 2, true, false);
 
 	assert_null(line_starting(state, text_of(state, res), "Short window:"));
 	assert_true(json_is_false(get(get(doc_of(state, res), "replayed"), "short_window")));
@@ -2312,13 +2332,30 @@ static void text_has_no_short_window_line_after_a_whole_pass(void **state)
  * news, its share is. */
 static void short_window_moved_nothing_only_where_a_pass_moves_bytes(void **state)
 {
-	struct run_result *res = result_of_passes(state, 2, false);
+	struct run_result *res = result_of_passes(state, 2, false, false);
 
 	assert_false(res->replayed.moved_nothing);
 	assert_false(res->replayed.too_short);
 	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.0412), "4.1 %");
 	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.00041), "0.04 %");
 	assert_string_equal(report_share_pct((char[16]){ 0 }, 1.5), "150 %");
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 1), "100 %");
+	/* less than a pass never reads as a whole one */
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.9996), "99.96 %");
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.996), "99.6 %");
+	assert_string_equal(report_share_pct((char[16]){ 0 }, 0.9999999), "99.9999 %");
+}
+
+/* With --run-once every client replays one whole pass: the window is the
+ * workload, whatever the counts say (an operation ending after the stop
+ * is counted in no window), and no Short window line is printed. */
+static void run_once_has_no_short_window_line(void **state)
+{
+	struct run_result *res = result_of_passes(state, 8, true, true);
+
+	assert_false(res->replayed.too_short);
+	assert_null(line_starting(state, text_of(state, res), "Short window:"));
+	assert_true(json_is_false(get(get(doc_of(state, res), "replayed"), "short_window")));
 }
 
 /* Classic: a cleanup line says how many clients are not done. */
@@ -2492,6 +2529,7 @@ int main(void)
 		T(text_probe_line_of_one_listing_and_of_none),
 		T(text_verify_line_comes_before_the_table_with_verify),
 		T(text_fairness_line_gives_slowest_median_fastest_and_jain),
+		T(text_fairness_line_is_left_out_without_a_value),
 		T(text_stall_line_names_the_stalled_second),
 		T(text_without_stalls_has_no_stall_line),
 		T(text_per_client_lines_only_when_asked),
@@ -2509,6 +2547,7 @@ int main(void)
 		T(text_short_window_line_names_the_median_clients_share),
 		T(text_has_no_short_window_line_after_a_whole_pass),
 		T(short_window_moved_nothing_only_where_a_pass_moves_bytes),
+		T(run_once_has_no_short_window_line),
 		T(setup_lines_count_the_clients_prepared),
 		T(pass_line_is_the_mmtests_forks),
 		T(json_passes_list_each_pass_with_the_option),
