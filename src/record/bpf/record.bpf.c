@@ -302,6 +302,13 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+#if defined(__TARGET_ARCH_x86)
+	/* every exit of every process comes here: the array first */
+	__u32 nr = (__u32)regs->orig_ax;
+	struct rec_want *w = nr < REC_NR_MAX ? bpf_map_lookup_elem(&wanted, &nr) : NULL;
+	if (!w || !w->on)
+		return 0;
+#endif
 	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
 
 	if (!p)
