@@ -19,4 +19,14 @@
  */
 const char *badopt_words(TALLOC_CTX *mem_ctx, poptContext pc, int argc, const char **argv);
 
+/*
+ * The whole of the error, on mem_ctx: badopt_words(), popt's reason for
+ * err (poptGetNextOpt()'s value), and for an unknown long option the
+ * known ones of table (its included tables too) within two edits of it
+ * (a letter added, dropped, changed, or two swapped), the closest:
+ * "--timelimt: unknown option; did you mean --timelimit?".
+ */
+const char *badopt_message(TALLOC_CTX *mem_ctx, poptContext pc, int err, int argc,
+			   const char **argv, const struct poptOption *table);
+
 #endif

@@ -1085,8 +1085,8 @@ void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out
 		}
 	}
 	if (opt < -1) {
-		say("%s: %s (%s --help lists the options)\n",
-		    badopt_words(mem_ctx, pc, nargs, args), poptStrerror(opt), prog_name);
+		say("%s (%s --help lists the options)\n",
+		    badopt_message(mem_ctx, pc, opt, nargs, args, table), prog_name);
 	} else if ((bad = bad_option(mem_ctx, cl))) {
 		say("%s\n", bad);
 	} else if (cl->help || cl->usage) {

@@ -217,8 +217,8 @@ int cli_ab(int argc, const char **argv)
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		w.fail_given |= opt == FAIL_ABOVE;
 	if (opt < -1) {
-		say("%s: %s (dbench ab --help lists the options)\n",
-		    badopt_words(top, pc, nown, own), poptStrerror(opt));
+		say("%s (dbench ab --help lists the options)\n",
+		    badopt_message(top, pc, opt, nown, own, table));
 	} else if (w.help) {
 		poptPrintHelp(pc, stdout, 0);
 		rc = EXIT_OK;

@@ -1124,6 +1124,7 @@ struct compare_words {
 	char *plot;
 	int help, all, plot_log;
 	bool fail_given;
+	const struct poptOption *table;	/* compare_table()'s, for a misspelt option */
 };
 
 #define FAIL_ABOVE 'f'
@@ -1199,8 +1200,8 @@ static bool bad_options(TALLOC_CTX *ctx, const struct part *p, const struct comp
 	char *err;
 
 	if (bad)
-		say("%s: %s (%s --help lists the options)\n",
-		    badopt_words(ctx, bad->pc, bad->n, bad->words), poptStrerror(bad->rc),
+		say("%s (%s --help lists the options)\n",
+		    badopt_message(ctx, bad->pc, bad->rc, bad->n, bad->words, w->table),
 		    bad->words[0]);
 	else if (w->help)
 		return false;
@@ -1251,7 +1252,7 @@ static int compare_parts(TALLOC_CTX *ctx, const struct part *p, int extra,
 int compare_main(int argc, const char **argv)
 {
 	struct compare_words w = { .opt = { .alpha = 0.05, .fail_above = -1 } };
-	const struct poptOption *table = compare_table(&w);
+	const struct poptOption *table = w.table = compare_table(&w);
 	TALLOC_CTX *top = talloc_new(NULL);
 	struct part p[2] = { { 0 } };
 	int dashes = argc, extra = 0, rc = EXIT_BAD_INPUT;

@@ -116,8 +116,8 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 			free(g);
 		}
 	if (id < -1) {
-		say("%s: %s (%s --help lists the options)\n", badopt_words(mem_ctx, pc, argc, args),
-		    poptStrerror(id), args[0]);
+		say("%s (%s --help lists the options)\n",
+		    badopt_message(mem_ctx, pc, id, argc, args, table), args[0]);
 		rc = EXIT_BAD_INPUT;
 	} else if (o->help) {
 		poptPrintHelp(pc, stdout, 0);

@@ -364,8 +364,7 @@ int main(int argc, const char **argv)
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
 	if (opt < -1) {
-		fprintf(stderr, "tbench_srv: %s: %s\n", badopt_words(top, pc, argc, argv),
-			poptStrerror(opt));
+		fprintf(stderr, "tbench_srv: %s\n", badopt_message(top, pc, opt, argc, argv, table));
 		rc = EXIT_BAD_INPUT;
 	} else if (poptPeekArg(pc)) {
 		fprintf(stderr, "tbench_srv: unexpected argument '%s'\n", poptPeekArg(pc));

@@ -122,6 +122,33 @@ expect_status $rc 2
 expect_eq "$err" "dbench: --alpha x: invalid numeric value (dbench compare --help lists the options)"
 end
 
+begin "an unknown long option within two edits of a known one: did you mean"
+err=$("$DBENCH" --timelimt 5 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --timelimt: unknown option; did you mean --timelimit? (dbench --help lists the options)"
+# a value after '=' is no part of the name; two letters swapped are one edit
+err=$("$DBENCH" --wramup=3 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --wramup=3: unknown option; did you mean --warmup? (dbench --help lists the options)"
+# as near to two: both named
+err=$("$DBENCH" --sync-di 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --sync-di: unknown option; did you mean --sync-dir? (dbench --help lists the options)"
+err=$("$DBENCH" --fsyn 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --fsyn: unknown option; did you mean --fsync? (dbench --help lists the options)"
+# a backend's options are known too, and nothing is offered from far away
+err=$("$DBENCH" --smb-shar=//h/s 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --smb-shar=//h/s: unknown option; did you mean --smb-share? (dbench --help lists the options)"
+err=$("$DBENCH" --duration=5 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --duration=5: unknown option (dbench --help lists the options)"
+# every command's own table
+err=$("$DBENCH" compare --fail-abov=5 a.json b.json 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --fail-abov=5: unknown option; did you mean --fail-above? (dbench compare --help lists the options)"
+err=$("$DBENCH" record --outptu=x -- true 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --outptu=x: unknown option; did you mean --output? (dbench record --help lists the options)"
+err=$("$(dirname "$DBENCH")/tbench_srv" --prot=1 2>&1 >/dev/null)
+expect_eq "$err" "tbench_srv: --prot=1: unknown option; did you mean --port?"
+end
+
 begin "a missing or extra NPROCS is one line with the synopsis"
 err=$("$DBENCH" 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
