@@ -47,8 +47,10 @@ static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **er
 	struct record_bpf *s = record_bpf__open();
 	int rc = s ? 0 : -errno;
 
-	if (s && ring_bytes)
+	if (s && ring_bytes) {
 		rc = bpf_map__set_max_entries(s->maps.events, (__u32)ring_bytes);
+		s->rodata->wake_bytes = ring_bytes / 4;
+	}
 	if (!rc && s)
 		rc = record_bpf__load(s);
 	if (!rc && s)
