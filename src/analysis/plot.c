@@ -78,6 +78,7 @@ struct axes {
 	double ymax;
 	int ylo, yhi;
 	int y0;			/* top of the panel */
+	size_t nseries;		/* the series drawn side by side at a count */
 };
 
 /* x of a client count: a third of an octave of margin on either side, so
@@ -86,6 +87,18 @@ static double px(const struct axes *a, unsigned procs)
 {
 	double lo = a->xmin - 0.33, span = a->xmax - a->xmin + 0.66;
 	return LEFT + (log2(procs) - lo) / span * (W - LEFT - RIGHT);
+}
+
+/* x of series `index`'s marks at a client count: the series side by
+ * side about it (as a grouped bar chart's bars), a step apart that keeps
+ * them within a third of an octave, 16 px at most, so that equal figures
+ * of two documents (one count, two runs alike) do not hide each other. */
+static double sx(const struct axes *a, unsigned procs, size_t index)
+{
+	double octave = (W - LEFT - RIGHT) / (a->xmax - a->xmin + 0.66);
+	double step = a->nseries > 1 ? fmin(16, octave / 3 / (a->nseries - 1)) : 0;
+
+	return px(a, procs) + (index - (a->nseries - 1) / 2.0) * step;
 }
 
 /* Whether v has a place on the panel's y axis. */
@@ -171,12 +184,12 @@ static void series_marks(FILE *f, const struct axes *a, const struct plot_series
 		const struct plot_point *p = &s->points[i];
 		double v = latency ? p->p99_ms : p->mean;
 		if (shown(a, v))
-			fprintf(f, "%.1f,%.1f ", px(a, p->procs), py(a, v));
+			fprintf(f, "%.1f,%.1f ", sx(a, p->procs, index), py(a, v));
 	}
 	fputs("'/>\n", f);
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct plot_point *p = &s->points[i];
-		double x = px(a, p->procs), v = latency ? p->p99_ms : p->mean;
+		double x = sx(a, p->procs, index), v = latency ? p->p99_ms : p->mean;
 		if (!shown(a, v))
 			continue;
 		if (!latency) {
@@ -204,7 +217,7 @@ static void series_asterisks(FILE *f, const struct axes *a, const struct plot_se
 			fprintf(f, "<text class='mark' x='%.1f' y='%.1f' text-anchor='middle'"
 				" font-size='22' font-weight='bold' fill='%s' stroke='white'"
 				" stroke-width='3' paint-order='stroke'>*<title>%u client%s:"
-				" a significant change</title></text>\n", px(a, p->procs),
+				" a significant change</title></text>\n", sx(a, p->procs, index),
 				py(a, p->high) + 2, colors[index % NCOLORS], p->procs,
 				p->procs == 1 ? "" : "s");
 	}
@@ -232,7 +245,7 @@ static void set_axes(struct axes *tp, struct axes *lat, const struct plot_series
 {
 	double tmax = 0, lmax = 0, lmin = INFINITY;
 
-	*tp = (struct axes){ .xmin = 1e9, .xmax = 0, .y0 = TOP };
+	*tp = (struct axes){ .xmin = 1e9, .xmax = 0, .y0 = TOP, .nseries = nseries };
 	for (size_t s = 0; s < nseries; s++) {
 		for (size_t i = 0; i < series[s].npoints; i++) {
 			const struct plot_point *p = &series[s].points[i];
@@ -250,6 +263,7 @@ static void set_axes(struct axes *tp, struct axes *lat, const struct plot_series
 		tp->xmin = tp->xmax = 0;
 	tp->ymax = nice_max(tmax);
 	*lat = (struct axes){ .xmin = tp->xmin, .xmax = tp->xmax, .log = log_latency,
+			      .nseries = nseries,
 			      .ymax = nice_max(lmax), .y0 = TOP + PANEL_H + GAP };
 	if (log_latency && lmax > 0) {
 		lat->ylo = (int)floor(log10(lmin));

@@ -3,7 +3,9 @@
  * number of clients (log2 axis) with high/low whiskers around the mean,
  * and under it a second panel with p99 latency.  One series per input
  * (a sweep, or each document of a comparison), each with its legend
- * entry.  The SVG needs nothing but a browser to view.
+ * entry; several series stand side by side at each count, a few pixels
+ * apart, so that equal figures do not hide each other (one count, two
+ * documents).  The SVG needs nothing but a browser to view.
  *
  * The latency axis is linear from 0, or logarithmic (a decade a step,
  * labelled 0.1, 1, 10, 100 ... ms) when asked for or when the p99 values

@@ -228,6 +228,38 @@ static void tooltips_say_1_client_and_2_clients(void **state)
 	assert_null(strstr(svg, "1 clients"));
 }
 
+/* The cx of each point, in order. */
+static size_t point_xs(const char *svg, double *xs, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *p = svg; n < max && (p = strstr(p, "<circle class='point'")); p++)
+		if (sscanf(p, "<circle class='point' cx='%lf'", &xs[n]) == 1)
+			n++;
+	return n;
+}
+
+/* Two documents at one client count, of equal figures: side by side, not
+ * one hidden under the other; a single series stays on its count. */
+static void series_at_one_count_are_drawn_side_by_side(void **state)
+{
+	struct plot_point pa[1], pb[1];
+	double p99[] = { 2 }, xs[4], one[2];
+	struct plot_series two[2] = { series_of(pa, p99, 1), series_of(pb, p99, 1) };
+	static const struct plot_style plain = { .title = "t" };
+	const char *dir = fixture_scratch_dir(state, "plot");
+	char *path = talloc_asprintf(fixture_ctx(state), "%s/two.svg", dir);
+
+	assert_int_equal(plot_svg(path, &plain, two, 2), 0);
+	/* A's throughput and p99, then B's */
+	assert_int_equal(point_xs(slurp(state, path), xs, 4), 4);
+	assert_true(xs[0] == xs[1] && xs[2] == xs[3]);
+	assert_true(fabs(xs[2] - xs[0]) >= 8);
+	assert_int_equal(point_xs(draw(state, NULL, &two[0]), one, 2), 2);
+	/* the one series on the count, between where the two stand */
+	assert_true(fabs(one[0] - (xs[0] + xs[2]) / 2) < 0.1);
+}
+
 static void control_characters_in_names_do_not_reach_the_svg(void **state)
 {
 	struct plot_point pts[1];
@@ -257,6 +289,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(marked_points_get_an_asterisk_and_the_legend_says_why,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(tooltips_say_1_client_and_2_clients,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(series_at_one_count_are_drawn_side_by_side,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(control_characters_in_names_do_not_reach_the_svg,
 						fixture_setup, fixture_teardown),
