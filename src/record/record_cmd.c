@@ -270,9 +270,14 @@ static int translate_calls(struct recording *rec, struct tracer_calls *calls, st
 			rc = EXIT_RUN_FAILED;
 			break;
 		}
-		if (translate_call(tr, &c) != 0) {
-			say("out of memory translating the trace at %s\n", calls->where(one, calls->impl));
-			rc = EXIT_RUN_FAILED;
+		int taken = translate_call(tr, &c);
+		if (taken != 0) {
+			if (taken > 0)
+				say("%s: %s\n", calls->where(one, calls->impl), translate_why(tr));
+			else
+				say("out of memory translating the trace at %s\n",
+				    calls->where(one, calls->impl));
+			rc = taken > 0 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 			break;
 		}
 		talloc_free_children(one);
@@ -289,9 +294,10 @@ static int translate_calls(struct recording *rec, struct tracer_calls *calls, st
 		say("%s\n", err);
 		rc = EXIT_BAD_INPUT;
 	}
-	if (rc == EXIT_OK && translate_finish(tr) != 0) {
-		say("out of memory translating the trace\n");
-		rc = EXIT_RUN_FAILED;
+	int taken = rc == EXIT_OK ? translate_finish(tr) : 0;
+	if (taken != 0) {
+		say("%s\n", taken > 0 ? translate_why(tr) : "out of memory translating the trace");
+		rc = taken > 0 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
 	rec->unjoined = calls->unjoined(calls->impl);
 	rec->bad_lines = calls->bad_lines(calls->impl);
@@ -359,6 +365,7 @@ static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk 
 		say("out of memory choosing the initial state\n");
 		return unwritten_status(*st, record);
 	}
+	recording_cap_sizes(rec, (uint64_t)LOADFILE_MAX_INIT_SIZE);
 	if ((*st = loadwriter_write(mem_ctx, rec, output, &err)) != LOADWRITER_OK) {
 		say("%s\n", err);
 		return unwritten_status(*st, record);

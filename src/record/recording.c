@@ -185,6 +185,21 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct rec_init *)a)->path, ((const struct rec_init *)b)->path);
 }
 
+void recording_cap_sizes(struct recording *rec, uint64_t most)
+{
+	for (size_t i = 0; i < rec->ninit; i++) {
+		struct rec_init *e = &rec->init[i];
+		if (e->type != REC_FILE || e->size <= most)
+			continue;
+		if (!rec->capped++ || e->size > rec->capped_size) {
+			rec->capped_path = e->path;
+			rec->capped_size = e->size;
+		}
+		e->size = most;
+		e->data = NULL;	/* never read whole: more than --with-data takes */
+	}
+}
+
 void recording_sort_init(struct rec_init *v, size_t n)
 {
 	if (n > 1)	/* v is NULL when nothing is there at the start */

@@ -90,6 +90,10 @@ struct recording {
 	struct rec_init *init;
 	size_t ninit;
 	bool walk_cut;		/* the walk stopped at its bound */
+	uint64_t capped;	/* files of sizes no loadfile makes, made at the
+				 * most it does; the largest, and its size */
+	const char *capped_path;
+	uint64_t capped_size;
 	uint64_t hidden_data;	/* files whose bytes were written (init data) that
 				 * others could not read; the first of them */
 	const char *hidden_first;
@@ -144,6 +148,11 @@ bool recording_is_own(const struct recording *rec, const char *abs);
 
 /* Mark a path (relative) with TOUCH_* bits; false when memory ran out. */
 bool recording_touch(struct recording *rec, const char *rel, unsigned bits);
+
+/* Make every file of the initial state larger than `most` bytes (a size
+ * no loadfile makes: a trace's absurd st_size, a sparse file of
+ * terabytes) `most` bytes, counted in rec->capped. */
+void recording_cap_sizes(struct recording *rec, uint64_t most);
 
 /* Sort initial-state entries by path: parents before children. */
 void recording_sort_init(struct rec_init *v, size_t n);

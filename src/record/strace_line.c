@@ -165,8 +165,8 @@ static int split_args(TALLOC_CTX *mem_ctx, struct sc_call *c)
 
 /* " = RESULT [<annotation>] [ERRNO (text)] ... [<duration>]" after the
  * arguments' closing parenthesis; a duration below 0 or past
- * MAX_DURATION_S is none (-1). */
-static void parse_result(const char *p, struct sc_call *c)
+ * MAX_DURATION_S is none (-1).  false for a result beyond 64 bits. */
+static bool parse_result(const char *p, struct sc_call *c)
 {
 	const char *end = p + strlen(p);
 	const char *t = end;
@@ -184,20 +184,22 @@ static void parse_result(const char *p, struct sc_call *c)
 	}
 	p = skip_spaces(p);
 	if (*p != '=')
-		return;
+		return true;
 	p = skip_spaces(p + 1);
 	c->has_result = true;
 	if (*p == '?') {
 		c->ret_unknown = true;
-		return;
+		return true;
 	}
 	char *q;
 	errno = 0;
 	c->ret = strtoll(p, &q, 0);
 	if (q == p) {
 		c->ret_unknown = true;
-		return;
+		return true;
 	}
+	if (errno == ERANGE)
+		return false;
 	p = q;
 	if (*p == '<')		/* -y's name of a descriptor returned */
 		for (p++; *p && *p != '>'; p++)
@@ -215,6 +217,7 @@ static void parse_result(const char *p, struct sc_call *c)
 			c->err[n] = '\0';
 		}
 	}
+	return true;
 }
 
 static bool is_other(const char *p)
@@ -250,6 +253,15 @@ static const char *parse_name(const char *p, struct sc_call *c)
 	return p + 1;
 }
 
+/* A line of strace's shape with a number out of range at p. */
+static int out_of_range(TALLOC_CTX *mem_ctx, struct sc_call *c, const char *p)
+{
+	c->kind = SC_OTHER;
+	p += strspn(p, " =");
+	c->raw = talloc_strndup(mem_ctx, p, strcspn(p, " ,)>]"));
+	return SC_OUT_OF_RANGE;
+}
+
 int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c)
 {
 	const char *p = skip_spaces(line);
@@ -261,7 +273,7 @@ int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c)
 		const char *q = skip_spaces(p + 5);
 		int64_t tid;
 		if (!digits(&q, 9, &tid))
-			return -1;
+			return out_of_range(mem_ctx, c, skip_spaces(p + 5));
 		c->tid = (int)tid;
 		p = strchr(p, ']');
 		if (!p)
@@ -270,13 +282,16 @@ int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c)
 	} else if (isdigit((unsigned char)*p)) {
 		const char *q = p;
 		int64_t tid;
-		if (digits(&q, 9, &tid) && *q == ' ') {
+		bool fits = digits(&q, 9, &tid);
+		if (*q == ' ' && !fits)
+			return out_of_range(mem_ctx, c, p);
+		if (*q == ' ') {
 			c->tid = (int)tid;
 			p = skip_spaces(q);
 		}
 	}
 	if (!parse_time(&p, &c->start_us, &c->clock))
-		return -1;
+		return out_of_range(mem_ctx, c, p);
 	p = skip_spaces(p);
 	if (is_other(p))
 		return 0;
@@ -301,7 +316,8 @@ int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c)
 			c->kind = SC_OTHER;
 			return -1;
 		}
-		parse_result(e + 1, c);
+		if (!parse_result(e + 1, c))
+			return out_of_range(mem_ctx, c, e + 1);
 	}
 	c->raw = talloc_strndup(mem_ctx, p, (size_t)(e - p));
 	if (!c->raw || split_args(mem_ctx, c) != 0)

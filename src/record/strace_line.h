@@ -57,9 +57,13 @@ struct sc_call {
 
 /*
  * Take `line` (without its newline) apart into *c, whose strings are
- * allocated on mem_ctx.  Returns 0, or -1 for a line that is not strace's
- * (c->kind then SC_OTHER).
+ * allocated on mem_ctx.  Returns 0; -1 for a line that is not strace's
+ * (c->kind then SC_OTHER); or SC_OUT_OF_RANGE for one of strace's shape
+ * with a number no call gives (a result beyond 64 bits, a time or a
+ * duration beyond any clock, a thread id of ten digits), the number in
+ * c->raw: a trace no one should trust further.
  */
+#define SC_OUT_OF_RANGE (-2)
 int strace_line_parse(TALLOC_CTX *mem_ctx, const char *line, struct sc_call *c);
 
 /*

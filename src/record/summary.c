@@ -107,6 +107,10 @@ void summary_print(FILE *f, const struct recording *rec, const char *output)
 	fprintf(f, "  bytes     %s read, %s written\n", bytes_text(r, sizeof(r), rec->bytes_read),
 		bytes_text(w, sizeof(w), rec->bytes_written));
 	files_line(f, rec);
+	if (rec->capped)
+		fprintf(f, "  capped    %" PRIu64 " file%s larger than the 1 TiB an initial state's file "
+			"may be, made at 1 TiB (the largest: '%s', %" PRIu64 " bytes)\n", rec->capped,
+			rec->capped == 1 ? "" : "s", rec->capped_path, rec->capped_size);
 	fprintf(f, "  duration  %.3f s, %.3f s of it in the calls kept\n", (double)rec->end_us / 1e6,
 		(double)rec->io_us / 1e6);
 	left_out(f, rec);

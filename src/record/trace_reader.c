@@ -88,11 +88,19 @@ static int first_start(struct trace_reader *r, struct source *s, char **err, TAL
 	s->done = true;
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	ssize_t len;
-	while ((len = getline(&r->linebuf, &r->linecap, f)) >= 0) {
+	int rc = 0;
+	for (uint64_t n = 1; (len = getline(&r->linebuf, &r->linecap, f)) >= 0; n++) {
 		struct sc_call c;
 		if (len > 0 && r->linebuf[len - 1] == '\n')
 			r->linebuf[len - 1] = '\0';
-		if (strace_line_parse(tmp, r->linebuf, &c) == 0 && c.kind != SC_OTHER) {
+		int parsed = strace_line_parse(tmp, r->linebuf, &c);
+		if (parsed == SC_OUT_OF_RANGE) {
+			*err = talloc_asprintf(mem_ctx, "%s:%llu: a number no call gives: '%s'", s->path,
+					       (unsigned long long)n, c.raw ? c.raw : "");
+			rc = -1;
+			break;
+		}
+		if (parsed == 0 && c.kind != SC_OTHER) {
 			s->first = c.clock == SC_CLOCK_EPOCH || c.clock == SC_CLOCK_DAY ? c.start_us : 0;
 			s->clock = c.clock;
 			s->done = false;
@@ -102,7 +110,7 @@ static int first_start(struct trace_reader *r, struct source *s, char **err, TAL
 	}
 	talloc_free(tmp);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 static const char *clock_name(enum sc_clock c)
@@ -248,9 +256,11 @@ static bool head_free(const struct source *s)
 	return true;
 }
 
-/* One line of s taken in: a whole call, a half, or nothing.  -1 when
- * memory ran out. */
-static int take_line(struct trace_reader *r, struct source *s, const char *line)
+/* One line of s taken in: a whole call, a half, or nothing.  0; -1 when
+ * memory ran out; 1 for a line with a number out of range (*err says
+ * where, on mem_ctx). */
+static int take_line(struct trace_reader *r, struct source *s, const char *line,
+		     TALLOC_CTX *mem_ctx, char **err)
 {
 	struct qcall *q = talloc_zero(s->path, struct qcall);
 
@@ -258,6 +268,12 @@ static int take_line(struct trace_reader *r, struct source *s, const char *line)
 		return -1;
 	q->line = s->line;
 	int parsed = strace_line_parse(q, line, &q->c);
+	if (parsed == SC_OUT_OF_RANGE) {
+		*err = talloc_asprintf(mem_ctx, "%s:%llu: a number no call gives: '%s'", s->path,
+				       (unsigned long long)s->line, q->c.raw ? q->c.raw : "");
+		talloc_free(q);
+		return 1;
+	}
 	line_time(s, &q->c);
 	if (parsed != 0 || q->c.kind == SC_OTHER) {
 		if (parsed != 0 && *line)
@@ -318,8 +334,10 @@ static int fill(struct trace_reader *r, struct source *s, char **err, TALLOC_CTX
 		s->line++;
 		if (len > 0 && r->linebuf[len - 1] == '\n')
 			r->linebuf[len - 1] = '\0';
-		if (take_line(r, s, r->linebuf) != 0) {
-			*err = talloc_strdup(mem_ctx, "out of memory");
+		int rc = take_line(r, s, r->linebuf, mem_ctx, err);
+		if (rc != 0) {
+			if (rc < 0)
+				*err = talloc_strdup(mem_ctx, "out of memory");
 			return -1;
 		}
 	}

@@ -5,7 +5,10 @@
  * the row holds, what the call does to descriptors) and the resolution
  * of paths; knows nothing of files, of the walk or of the writer.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,7 @@ struct translate {
 	uint32_t src, src_line;		/* where the call being taken came from */
 	bool origin_given;		/* translate_origin() named it */
 	uint32_t ncalls;		/* calls taken */
+	char *why;			/* a call that cannot be a row: why */
 	struct fdmodel *fds;
 	struct infer *inf;	/* convert: the initial state is inferred; else NULL */
 	TALLOC_CTX *tmp;	/* freed after every call */
@@ -215,7 +219,45 @@ struct call_state {
 	int fd[2];			/* the descriptors named */
 	int nfd;
 	bool empty_path_fd;		/* a D P pair with "" and AT_EMPTY_PATH */
+	const char *too_big;		/* a number argument beyond 64 bits */
 };
+
+/* The call cannot be a row (a value no loadfile holds): why, for
+ * translate_why(); returns 1. */
+static int refuse(struct translate *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(struct translate *tr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	talloc_free(tr->why);
+	tr->why = talloc_vasprintf(tr, fmt, ap);
+	va_end(ap);
+	return tr->why ? 1 : -1;
+}
+
+const char *translate_why(const struct translate *tr)
+{
+	return tr->why;
+}
+
+/* Whether a number or flags token, as strace printed it, holds only
+ * numbers of 64 bits: "0644", "O_RDONLY|0x800000", "-1". */
+static bool number_fits(const char *tok)
+{
+	for (const char *p = tok; *p;) {
+		size_t n = strcspn(p, "|");
+		if (isdigit((unsigned char)*p) || *p == '-') {
+			char *end;
+			errno = 0;
+			(void)strtoll(p, &end, 0);
+			if (errno == ERANGE || (size_t)(end - p) != n)
+				return false;
+		}
+		p += n + (p[n] == '|');
+	}
+	return true;
+}
 
 static void addf(struct call_state *s, const char *fmt, const char *v)
 {
@@ -354,9 +396,13 @@ static void walk_shape(struct call_state *s)
 		case 'F':
 			arg_fd(s, a);
 			break;
-		case 'N':
-			addf(s, " %s", token(s->tr->tmp, a));
+		case 'N': {
+			char *t = token(s->tr->tmp, a);
+			if (t && !number_fits(t))
+				s->too_big = t;
+			addf(s, " %s", t);
 			break;
+		}
 		case 'G': {
 			int fd;
 			char num[16];
@@ -364,9 +410,13 @@ static void walk_shape(struct call_state *s)
 			addf(s, " %s", num);
 			break;
 		}
-		case 'O':
-			addf(s, " %s", a ? token(s->tr->tmp, a) : "0");
+		case 'O': {
+			char *t = a ? token(s->tr->tmp, a) : "0";
+			if (t && !number_fits(t))
+				s->too_big = t;
+			addf(s, " %s", t);
 			break;
+		}
 		case 'S': {
 			char *str = strace_string(s->tr->tmp, a, NULL);
 			if (!str)
@@ -668,6 +718,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 		return outside(tr, &s) && left_out(tr, &s) ? 0 : -1;
 	if (root_refused(&s, call))
 		return tally_add(&tr->rec->on_root, call, 1) ? 0 : -1;
+	if (s.too_big)
+		return refuse(tr, "%s: a number beyond 64 bits ('%s')", c->name, s.too_big);
 	for (int i = 0; i < s.npath; i++)
 		if (!recording_touch(tr->rec, s.rel[i], TOUCH_USED))
 			return -1;
@@ -886,6 +938,27 @@ static bool no_outcome(const struct sc_call *c)
 	       (c->ret < 0 && strncmp(c->err, "ERESTART", 8) == 0);
 }
 
+/* Whether c hands out the lowest free descriptor (an open, dup, F_DUPFD),
+ * which cannot be one still open in its table. */
+static bool takes_free_fd(const struct sc_call *c)
+{
+	static const char *const names[] = { "open", "openat", "creat", "openat2", "dup" };
+
+	if (c->ret < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(c->name, names[i]) == 0)
+			return true;
+	return strncmp(c->name, "fcntl", 5) == 0 && c->nargs > 1 && strncmp(c->arg[1], "F_DUPFD", 7) == 0;
+}
+
+/* Whether c, which succeeded, returned a descriptor. */
+static bool returns_fd(const struct sc_call *c)
+{
+	return takes_free_fd(c) ||
+	       (c->ret >= 0 && (strcmp(c->name, "dup2") == 0 || strcmp(c->name, "dup3") == 0));
+}
+
 /* One call, by its name. */
 static int dispatch(struct translate *tr, const struct sc_call *c)
 {
@@ -911,19 +984,6 @@ static int dispatch(struct translate *tr, const struct sc_call *c)
 	return rc;
 }
 
-/* Whether c hands out the lowest free descriptor (an open, dup, F_DUPFD),
- * which cannot be one still open in its table. */
-static bool takes_free_fd(const struct sc_call *c)
-{
-	static const char *const names[] = { "open", "openat", "creat", "openat2", "dup" };
-
-	if (c->ret < 0)
-		return false;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(c->name, names[i]) == 0)
-			return true;
-	return strncmp(c->name, "fcntl", 5) == 0 && c->nargs > 1 && strncmp(c->arg[1], "F_DUPFD", 7) == 0;
-}
 
 /*
  * Calls are taken in the order they started, but a descriptor is handed
@@ -991,6 +1051,9 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		rec->restarted++;
 		return 0;
 	}
+	if (returns_fd(c) && c->ret >= LOADFILE_MAX_FD)
+		return refuse(tr, "%s returned descriptor %lld, beyond the most a loadfile names (%d)",
+			      c->name, (long long)c->ret, LOADFILE_MAX_FD - 1);
 	if (run_deferred(tr, c->start_us, false))
 		return -1;
 	if (takes_free_fd(c) && fdmodel_get(tr->fds, c->tid, (int)c->ret) &&
@@ -1004,8 +1067,9 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		tr->ndeferred++;
 		return 0;
 	}
-	if (dispatch(tr, c))
-		return -1;
+	int rc = dispatch(tr, c);
+	if (rc)
+		return rc;
 	return tr->ndeferred ? run_deferred(tr, c->start_us, false) : 0;
 }
 

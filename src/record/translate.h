@@ -28,16 +28,21 @@ struct translate *translate_new(TALLOC_CTX *mem_ctx, struct recording *rec);
 struct infer;
 void translate_infer(struct translate *tr, struct infer *inf);
 
-/* Take one call (in start order).  Returns 0, or -1 when memory ran out. */
+/* Take one call (in start order).  Returns 0; -1 when memory ran out;
+ * or 1 for a call no loadfile can hold (a descriptor or a number beyond
+ * the dialect's), translate_why() saying why: the trace is refused. */
 int translate_call(struct translate *tr, const struct sc_call *c);
+
+/* Why the last call was refused (translate_call() returned 1). */
+const char *translate_why(const struct translate *tr);
 
 /* Where the next call given to translate_call() came from: the trace's
  * file (an index into rec->sources, from 1) and line, kept in its rows
  * (row.src) for messages.  Without it a row names the call's number. */
 void translate_origin(struct translate *tr, uint32_t src, uint32_t line);
 
-/* The end of the calls: what still waits is taken.  0, or -1 when
- * memory ran out. */
+/* The end of the calls: what still waits is taken.  0, -1 or 1 as
+ * translate_call() returns. */
 int translate_finish(struct translate *tr);
 
 /* The calls `dbench record` asks strace to trace (strace's -e trace=

@@ -113,4 +113,39 @@ out=$("$DBENCH" -c "$T/p.load" --run-once --strict -q -D "$T/replay" 2 2>&1) ||
 	fail "replay: exit status $?: $(printf '%s\n' "$out" | grep -E 'FAILED|rror' | head -2)"
 end
 
+# hostile ONE-LINE...: a -f trace of those lines (printf's format), in $T/h.
+hostile() {
+	mkdir -p "$T/h"
+	printf "$@" >"$T/h/t"
+}
+
+begin "absurd numbers in a trace: FILE:LINE and exit 2, never 'out of memory'"
+hostile '100 1796169071.000001 openat(AT_FDCWD</r>, "a", O_RDONLY) = 1073741823</r/a> <0.000001>\n'
+out=$("$DBENCH" convert -o "$T/h.load" "$T/h/t" 2>&1)
+expect_status $? 2
+expect_eq "$out" "dbench: $T/h/t:1: openat returned descriptor 1073741823, beyond the most a loadfile names (1048575)"
+hostile '100 1796169071.000001 openat(AT_FDCWD</r>, "a", O_RDONLY) = 3</r/a> <0.000001>\n%s\n' \
+	'100 1796169071.000002 read(3</r/a>, "", 99999999999999999999999) = 99999999999999999999 <0.000001>'
+out=$("$DBENCH" convert -o "$T/h.load" "$T/h/t" 2>&1)
+expect_status $? 2
+expect_eq "$out" "dbench: $T/h/t:2: a number no call gives: '99999999999999999999'"
+hostile '100 1796169071.000001 openat(AT_FDCWD</r>, "a", O_RDONLY) = 3</r/a> <0.000001>\n%s\n' \
+	'100 1796169071.000002 lseek(3</r/a>, 99999999999999999999, SEEK_SET) = 0 <0.000001>'
+out=$("$DBENCH" convert -o "$T/h.load" "$T/h/t" 2>&1)
+expect_status $? 2
+expect_eq "$out" "dbench: $T/h/t:2: lseek: a number beyond 64 bits ('99999999999999999999')"
+hostile '99999999999 1796169071.000001 close(3) = 0\n'
+out=$("$DBENCH" convert -o "$T/h.load" "$T/h/t" 2>&1)
+expect_status $? 2
+expect_eq "$out" "dbench: $T/h/t:1: a number no call gives: '99999999999'"
+[ ! -e "$T/h.load" ] || fail "a loadfile was written"
+end
+
+begin "a size no file system holds (st_size=9000000000000000000) is made at 1 TiB, saying so"
+hostile '100 1796169071.000001 newfstatat(AT_FDCWD</r>, "big", {st_mode=S_IFREG|0644, st_size=9000000000000000000, ...}, 0) = 0 <0.000001>\n'
+"$DBENCH" convert -o "$T/h.load" "$T/h/t" 2>"$T/h.err" || fail "exit status $?: $(cat "$T/h.err")"
+expect_match "$(cat "$T/h.load")" '^init file "big" 1099511627776 0644$'
+expect_match "$(cat "$T/h.err")" "^  capped    1 file larger than the 1 TiB an initial state's file may be, made at 1 TiB \(the largest: 'big', 9000000000000000000 bytes\)$"
+end
+
 finish

@@ -75,9 +75,15 @@ static void test_each_kind_of_time_strace_prints(void **state)
 		assert_int_equal(c.tid, cases[i].tid);
 		assert_string_equal(c.name, "close");
 	}
-	assert_int_equal(strace_line_parse(ctx, "99999999999999999999.5 close(3) = 0", &c), -1);
-	assert_int_equal(strace_line_parse(ctx, "25:00:00.000001 close(3) = 0", &c), -1);
-	assert_int_equal(strace_line_parse(ctx, "[pid 99999999999] 1.5 close(3) = 0", &c), -1);
+	assert_int_equal(strace_line_parse(ctx, "99999999999999999999.5 close(3) = 0", &c),
+			 SC_OUT_OF_RANGE);
+	assert_int_equal(strace_line_parse(ctx, "25:00:00.000001 close(3) = 0", &c), SC_OUT_OF_RANGE);
+	assert_int_equal(strace_line_parse(ctx, "[pid 99999999999] 1.5 close(3) = 0", &c),
+			 SC_OUT_OF_RANGE);
+	assert_string_equal(c.raw, "99999999999");
+	assert_int_equal(strace_line_parse(ctx, "1.5 close(3) = 99999999999999999999", &c),
+			 SC_OUT_OF_RANGE);
+	assert_string_equal(c.raw, "99999999999999999999");
 }
 
 static void test_a_failure_gives_its_errno_name(void **state)
@@ -140,7 +146,8 @@ static void test_signals_exits_and_calls_that_never_returned(void **state)
 }
 
 /* A time or a duration past what a recording can hold is refused: the
- * line, or the duration (-1, none).  Found by fuzz_strace: a duration of
+ * line (SC_OUT_OF_RANGE: the trace is then refused, naming it), or the
+ * duration (-1, none).  Found by fuzz_strace: a duration of
  * <-5> was kept below -1, and one of <1e300> overflowed as microseconds;
  * a time of 17 digits did too before times had at most 12. */
 static void test_a_time_or_duration_past_what_fits_is_refused(void **state)
@@ -148,13 +155,15 @@ static void test_a_time_or_duration_past_what_fits_is_refused(void **state)
 	struct sc_call c;
 	TALLOC_CTX *ctx = fixture_ctx(state);
 
-	assert_int_equal(strace_line_parse(ctx, "17964472896447281.0 read(3, \"\", 1) = 0", &c), -1);
+	assert_int_equal(strace_line_parse(ctx, "17964472896447281.0 read(3, \"\", 1) = 0", &c),
+			 SC_OUT_OF_RANGE);
 	assert_int_equal(c.kind, SC_OTHER);
 	assert_int_equal(strace_line_parse(ctx, "99999999999999999999999.5 read(3, \"\", 1) = 0", &c),
-			 -1);
+			 SC_OUT_OF_RANGE);
 	assert_int_equal(strace_line_parse(ctx, "999999999999.999999 read(3, \"\", 1) = 0", &c), 0);
 	assert_true(c.start_us == 999999999999999999);
-	assert_int_equal(strace_line_parse(ctx, "1000000000000.0 read(3, \"\", 1) = 0", &c), -1);
+	assert_int_equal(strace_line_parse(ctx, "1000000000000.0 read(3, \"\", 1) = 0", &c),
+			 SC_OUT_OF_RANGE);
 	assert_int_equal(strace_line_parse(ctx, "1.0 read(3, \"\", 1) = 0 <-5>", &c), 0);
 	assert_true(c.dur_us == -1);
 	assert_int_equal(strace_line_parse(ctx, "1.0 read(3, \"\", 1) = 0 <1e300>", &c), 0);
