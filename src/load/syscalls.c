@@ -145,6 +145,7 @@ struct fdent {
 	uint32_t line;		/* where it was opened */
 	int32_t path;		/* paths index it was opened on, or -1 */
 	uint32_t desc;		/* its open file description (shared by dup and fork) */
+	int32_t file;		/* the file's first name (through a link known), or -1 */
 	struct res res;
 };
 
@@ -731,7 +732,7 @@ static struct fdent *fd_entry(struct sc *c, uint32_t t, int64_t fd)
 		if (!grow(c, (void **)&tb->fd, sizeof(struct fdent), &cap, (size_t)fd + 1))
 			return NULL;
 		for (size_t i = tb->n; i < cap; i++)
-			tb->fd[i] = (struct fdent){ .slot = -1, .path = -1,
+			tb->fd[i] = (struct fdent){ .slot = -1, .path = -1, .file = -1,
 						    .res = { .wstream = SC_NONE } };
 		tb->n = cap;
 	}
@@ -1258,8 +1259,13 @@ static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint1
 	e->line = c->line;
 	e->path = r->path[0];
 	e->desc = c->ndesc++;
+	e->file = -1;
+	if (r->path[0] >= 0) {	/* the file it opens, as the open resolved it */
+		long to = link_of(c, r->path[0]);
+		e->file = (int32_t)file_of(c, to >= 0 ? to : r->path[0]);
+	}
 	if (r->ent && r->ent != e)	/* a dup: the same file, its offset shared */
-		e->path = r->ent->path, e->desc = r->ent->desc;
+		e->path = r->ent->path, e->desc = r->ent->desc, e->file = r->ent->file;
 	*slot = (uint16_t)e->slot;
 	r->ent2 = e;
 	return true;
@@ -1287,6 +1293,7 @@ static bool fork_table(struct sc *c, struct row *r, struct sstream *child)
 		e->line = pt->fd[fd].line;
 		e->path = pt->fd[fd].path;
 		e->desc = pt->fd[fd].desc;
+		e->file = pt->fd[fd].file;
 		if (!slot_list_add(c, (uint16_t)pt->fd[fd].slot) ||
 		    !slot_list_add(c, (uint16_t)e->slot))
 			return false;
@@ -1566,8 +1573,9 @@ static bool reach(struct sc *c, long i, bool write)
  * (made by init or a symlink row, moved by rename, copied by link, gone
  * by unlink), written for the named path itself, so that a call through
  * a link keeps its order with the calls on what it points to; and the
- * first name of the file a named path or the call's descriptor is on,
- * written, where a hard link or a rename gave it another.  Their table
+ * first name of the file a named path or the call's descriptor is on
+ * (through a link, as the open resolved it), written, where a hard
+ * link, a rename or a symbolic link gave it another.  Their table
  * entries exist on return, so that no growth moves the resources that
  * resources() then points at.
  */
@@ -1589,8 +1597,8 @@ static bool ancestors(struct sc *c, struct row *r)
 		if (file_of(c, r->path[w]) != r->path[w] && !reach(c, file_of(c, r->path[w]), true))
 			return false;
 	}
-	if (r->ent && r->ent->path >= 0 && file_of(c, r->ent->path) != r->ent->path)
-		return reach(c, file_of(c, r->ent->path), true);
+	if (r->ent && r->ent->file >= 0 && r->ent->file != r->ent->path)
+		return reach(c, r->ent->file, true);
 	return true;
 }
 

@@ -19,6 +19,7 @@
 #   FSPROG_SEED     the first batch's seed (default: drawn, and printed)
 #   FSPROG_BATCHES  batches to run (default 20), CASES cases of CALLS calls
 #   FSPROG_CASES    (default 40) and FSPROG_CALLS (default 30)
+#   FSPROG_TRACER   the tracer that records (default: dbench record's)
 . "$TOP/tests/shell/lib.sh"
 . "$TOP/tests/shell/lib_record.sh"
 
@@ -36,7 +37,7 @@ calls=${FSPROG_CALLS:-30}
 verdict() {
 	why=
 	rm -rf "$T/v" && mkdir -p "$T/v/w" "$T/v/r"
-	(cd "$T/v/w" && "$DBENCH" record -o "$T/v/rec.load" -- "$GEN" run "$1" \
+	(cd "$T/v/w" && "$DBENCH" record ${FSPROG_TRACER:+--tracer="$FSPROG_TRACER"} -o "$T/v/rec.load" -- "$GEN" run "$1" \
 		>"$T/v/prog.out" 2>"$T/v/rec.err") || { why="record: exit $?: $(tail -2 "$T/v/rec.err")"; return 1; }
 	written=$(awk '$1 == "written" { print $2 }' "$T/v/prog.out")
 	if grep -q 'with no row' "$T/v/rec.err"; then

@@ -497,6 +497,15 @@ static void test_a_call_through_a_link_waits_for_its_target(void **state)
 	assert_one_wait(p, 4, 0, 4);
 	assert_one_wait(p, 6, 0, 5);
 	assert_one_wait(p, 9, 0, 6);
+	/* a descriptor opened through a link is on its target */
+	p = compiled(ctx,
+		"1 0 0 fork 2\n"
+		"1 0 0 symlink \"f6\" \"l7\" 0\n"
+		"1 0 0 openat \"f6\" O_WRONLY|O_CREAT|O_TRUNC 0644 3\n"
+		"1 0 0 openat \"l7\" O_RDONLY 0 4\n"
+		"2 0 0 truncate \"f6\" 5427 0\n"			/* 4 */
+		"1 0 0 pread64 4 249 812 249\n");			/* 5: waits for 4 */
+	assert_one_wait(p, 5, 1, 1);
 }
 
 /* A listing reads its directory's path: its rmdir by another stream
