@@ -1720,7 +1720,7 @@ static bool row_head(struct sc *c, struct row *r, const struct token *tok)
 	}
 	c->last_start = start;
 	r->st = find_stream(c, (uint32_t)id, NULL);
-	if (!r->st && c->nstreams == 0) {
+	if (!r->st && c->nstreams == 0 && id == 1) {	/* stream 1 needs no start row */
 		uint32_t t = new_table(c);
 		r->st = t == UINT32_MAX ? NULL : new_stream(c, (uint32_t)id, t);
 		if (!r->st)

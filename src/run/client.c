@@ -541,7 +541,9 @@ static bool replay_streams(const struct run_plan *plan, struct stats_region *r,
 		if (!streams_run(c->ss, run_stream, &lr)) {
 			struct client_failure *f = &c->slot->failure;
 			f->err = errno;
-			snprintf(f->path, sizeof(f->path), "cannot start the recording's threads");
+			f->op = OP_SYS_THREAD;	/* the errno and its limits are said */
+			snprintf(f->path, sizeof(f->path), "cannot start the recording's %u threads",
+				 plan->prog->nstreams - 1);
 			stats_set(&c->slot->state, CLIENT_FAILED);
 			return false;
 		}

@@ -86,22 +86,45 @@ static const char *client_path(struct driver *d, unsigned id, const char *path)
 			       path[0] ? "/" : "", path);
 }
 
-const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err)
+/* "NAME is N" (or "unlimited") of resource res, on mem_ctx, or NULL. */
+static char *procs_rlimit(TALLOC_CTX *mem_ctx, int res, const char *name)
 {
 	struct rlimit rl;
-	int res = err == EMFILE ? RLIMIT_NOFILE : err == EAGAIN ? RLIMIT_NPROC : -1;
 
-	const char *hint;
-
-	if (res < 0 || getrlimit(res, &rl) != 0)
-		return "";
+	if (getrlimit(res, &rl) != 0)
+		return NULL;
 	if (rl.rlim_cur == RLIM_INFINITY)
-		hint = talloc_asprintf(mem_ctx, " (%s is unlimited)",
-				       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC");
-	else
-		hint = talloc_asprintf(mem_ctx, " (%s is %llu)",
-				       res == RLIMIT_NOFILE ? "RLIMIT_NOFILE" : "RLIMIT_NPROC",
-				       (unsigned long long)rl.rlim_cur);
+		return talloc_asprintf(mem_ctx, "%s is unlimited", name);
+	return talloc_asprintf(mem_ctx, "%s is %llu", name, (unsigned long long)rl.rlim_cur);
+}
+
+const char *procs_limit_hint(TALLOC_CTX *mem_ctx, int err)
+{
+	char *hint = err == EMFILE ? procs_rlimit(mem_ctx, RLIMIT_NOFILE, "RLIMIT_NOFILE")
+		     : err == EAGAIN ? procs_rlimit(mem_ctx, RLIMIT_NPROC, "RLIMIT_NPROC") : NULL;
+
+	hint = hint ? talloc_asprintf(mem_ctx, " (%s)", hint) : NULL;
+	return hint ? hint : "";
+}
+
+/* The limits behind a thread not made (EAGAIN: a count, or the memory
+ * of its stack), " (RLIMIT_NPROC is N, RLIMIT_AS is N, kernel.threads-max
+ * is N)"; for another errno, procs_limit_hint()'s. */
+static const char *procs_thread_hint(TALLOC_CTX *mem_ctx, int err)
+{
+	if (err != EAGAIN)
+		return procs_limit_hint(mem_ctx, err);
+	char *nproc = procs_rlimit(mem_ctx, RLIMIT_NPROC, "RLIMIT_NPROC");
+	char *as = procs_rlimit(mem_ctx, RLIMIT_AS, "RLIMIT_AS");
+	char max[32] = "";
+	FILE *f = fopen("/proc/sys/kernel/threads-max", "r");
+	if (f && !fgets(max, sizeof(max), f))
+		max[0] = '\0';
+	if (f)
+		fclose(f);
+	max[strcspn(max, "\n")] = '\0';
+	char *hint = talloc_asprintf(mem_ctx, " (%s%s%s%s%s)", nproc ? nproc : "", as ? ", " : "",
+				     as ? as : "", *max ? ", kernel.threads-max is " : "", max);
 	return hint ? hint : "";
 }
 
@@ -239,7 +262,11 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	if (d->failure)
 		return;
 	if (cf->line == 0) {
-		fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s", cf->path));
+		/* the threads of a recording not started: the errno, the limits */
+		bool threads = cf->op == OP_SYS_THREAD && cf->err;
+		fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s%s%s%s", cf->path,
+						    threads ? ": " : "", threads ? strerror(cf->err) : "",
+						    threads ? procs_thread_hint(d->ctx, cf->err) : ""));
 		return;
 	}
 	struct run_failure *f = procs_new_failure(d);

@@ -311,6 +311,23 @@ expect_match "$out" '^fallocate: 1 call not supported by the smb backend'
 expect_match "$out" '^symlink: 1 call not supported by the smb backend'
 end
 
+begin "a recording's threads that cannot be started: the errno and the limits behind it"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	{
+		echo 'syscalls 1'
+		for i in $(seq 2 64); do echo "1 0.0 0.0 thread $i"; done
+		for i in $(seq 1 64); do echo "$i 0.1 0.0 stat \"x$i\" ENOENT"; done
+	} >"$T/many.load"
+	mkdir -p "$T/dn" && chmod 777 "$T/dn" && chmod 755 "$T" && chmod 644 "$T/many.load"
+	out=$(prlimit --nproc=8 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$DBENCH" --run-once -c "$T/many.load" -D "$T/dn" 1 2>&1); rc=$?
+	expect_status $rc 1
+	expect_match "$out" "^FAILED: client 1, setup: cannot start the recording's 63 threads: Resource temporarily unavailable \(RLIMIT_NPROC is 8, RLIMIT_AS is [a-z0-9]+, kernel.threads-max is [0-9]+\)$"
+else
+	echo "# skipped: needs root and setpriv"
+fi
+end
+
 begin "bad recordings and replay options are refused before any client starts"
 printf 'syscalls 1\n1 0 0 stat "a/../b" 0\n' >"$T/bad.load"
 out=$("$DBENCH" -c "$T/bad.load" -D "$T/d" 1 2>&1)

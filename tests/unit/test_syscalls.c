@@ -649,6 +649,8 @@ static void test_malformed_rows_are_refused(void **state)
 		{ "1 0 0 stat \"a\" 0\n2 0 0 stat \"a\" 0\n",
 		  ":3: stream 2 was not started by a thread or fork row above" },
 		{ "1 0 0 thread 1\n", ":2: stream 1 was started before" },
+		{ "5 0 0 stat \"a\" 0\n",
+		  ":2: stream 5 was not started by a thread or fork row above" },
 		{ "1 0 0 thread *\n", ":2: thread's RESULT is the stream it made: a number, not *" },
 		{ "1 0 0 fork ENOMEM\n", ":2: fork's RESULT is the stream it started, not an errno" },
 		{ "1 0 0 stat a 0\n", ":2: a path is a quoted string, not 'a'" },
