@@ -28,6 +28,9 @@ seed=${FSPROG_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 batches=${FSPROG_BATCHES:-20}
 cases=${FSPROG_CASES:-40}
 calls=${FSPROG_CALLS:-30}
+# a recording or a replay of a batch takes a second or two: one that
+# lasts a minute is a hang, a failure of its own (exit 124) to shrink
+limit=60
 
 # verdict SCRIPT [REPLAYS]: record SCRIPT's run in a scratch directory,
 # compile the recording, replay it at 1 and 4 clients (REPLAYS times
@@ -37,7 +40,8 @@ calls=${FSPROG_CALLS:-30}
 verdict() {
 	why=
 	rm -rf "$T/v" && mkdir -p "$T/v/w" "$T/v/r"
-	(cd "$T/v/w" && "$DBENCH" record ${FSPROG_TRACER:+--tracer="$FSPROG_TRACER"} -o "$T/v/rec.load" -- "$GEN" run "$1" \
+	(cd "$T/v/w" && timeout -k 5 "$limit" "$DBENCH" record ${FSPROG_TRACER:+--tracer="$FSPROG_TRACER"} \
+		-o "$T/v/rec.load" -- "$GEN" run "$1" \
 		>"$T/v/prog.out" 2>"$T/v/rec.err") || { why="record: exit $?: $(tail -2 "$T/v/rec.err")"; return 1; }
 	written=$(awk '$1 == "written" { print $2 }' "$T/v/prog.out")
 	if grep -q 'with no row' "$T/v/rec.err"; then
@@ -47,7 +51,8 @@ verdict() {
 	out=$("$DBENCH" --check-loadfile -c "$T/v/rec.load" 2>&1) || { why="refused: $out"; return 1; }
 	for n in $(for i in $(seq "${2:-1}"); do echo 1 4; done); do
 		rm -rf "$T/v/r" && mkdir "$T/v/r"
-		"$DBENCH" --run-once --strict -q -c "$T/v/rec.load" -D "$T/v/r" --json="$T/v/r.json" $n \
+		timeout -k 5 "$limit" "$DBENCH" --run-once --strict -q -c "$T/v/rec.load" -D "$T/v/r" \
+			--json="$T/v/r.json" $n \
 			>"$T/v/r.out" 2>&1 ||
 			{ why="N=$n: exit $?: $(grep -E 'FAILED|error' "$T/v/r.out" | head -2)"; return 1; }
 		set -- "$1" $(jq '([.ops[].errors] | add // 0), ([.ops[].skipped // 0] | add // 0), .result.bytes_written' \
