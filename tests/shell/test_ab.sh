@@ -107,7 +107,7 @@ jq '.runs |= [foreach .[] as $r (-1; . + 1; . as $i | $r | .result.throughput_mb
 out=$("$DBENCH" compare "$T/noisy-ab.json"); rc=$?
 expect_status $rc 0
 expect_match "$out" '^Warning: weak evidence at nprocs 1 \(B against A\): .*more than 30 runs a side would be needed for one within \+-5% of A.s mean: reduce the spread first \(a longer -t, a quiet machine'
-expect_no_match "$out" -- '--runs=([4-9][0-9]|[1-9][0-9]{2,})'
+expect_no_match "$out" '--runs=([4-9][0-9]|[1-9][0-9]{2,})'
 end
 
 begin "--order=random draws each pair's order from a seed it prints, and the seed repeats it"
