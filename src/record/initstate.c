@@ -22,6 +22,7 @@ struct wentry {
 };
 
 struct walk {
+	struct recording *rec;	/* its FIFOs, sockets and devices go into rec->special */
 	struct pathmap *map;	/* relative path -> struct wentry */
 	struct pathmap *children;	/* relative dir -> char ** (NULL-ended, on the walk) */
 	bool cut;
@@ -89,7 +90,7 @@ static bool add(struct walk *w, int dirfd, const char *name, const char *rel, co
 			return false;
 	} else {
 		talloc_free(we);	/* devices, fifos, sockets: not made by a replay */
-		return true;
+		return recording_special(w->rec, rel, true);
 	}
 	return pathmap_put(w->map, rel, we);
 }
@@ -189,7 +190,7 @@ static bool walk_root(struct walk *w, const struct recording *rec, const char *r
 	return walk_dir(w, fd, rel, hidden_below(root));
 }
 
-struct walk *walk_roots(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *skip,
+struct walk *walk_roots(TALLOC_CTX *mem_ctx, struct recording *rec, const char *skip,
 			bool with_data, uint64_t max_data, char **err)
 {
 	struct walk *w = talloc_zero(mem_ctx, struct walk);
@@ -199,6 +200,7 @@ struct walk *walk_roots(TALLOC_CTX *mem_ctx, const struct recording *rec, const 
 		talloc_free(w);
 		return NULL;
 	}
+	w->rec = rec;
 	w->with_data = with_data;
 	w->max_data = max_data;
 	w->skip = skip ? path_in_roots(w, rec, skip) : NULL;

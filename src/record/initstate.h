@@ -31,13 +31,14 @@
 struct walk;
 
 /*
- * Walk rec's roots (rec->roots, rec->base set), leaving out directory
+ * Walk rec's roots (rec->roots, rec->base set; the FIFOs, sockets and
+ * devices found go into rec->special), leaving out directory
  * `skip` (the recorder's own scratch directory) when not NULL.  With
  * with_data the regular files' bytes are kept, at most max_data bytes in
  * all.  NULL on failure with *err a message on mem_ctx (a root that cannot
  * be read, the data over max_data).
  */
-struct walk *walk_roots(TALLOC_CTX *mem_ctx, const struct recording *rec, const char *skip,
+struct walk *walk_roots(TALLOC_CTX *mem_ctx, struct recording *rec, const char *skip,
 			bool with_data, uint64_t max_data, char **err);
 
 /* Whether the walk stopped at WALK_MAX_ENTRIES. */

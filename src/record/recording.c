@@ -24,8 +24,10 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx)
 	rec->outside.map = pathmap_new(rec);
 	rec->on_root.map = pathmap_new(rec);
 	rec->own = pathmap_new(rec);
+	rec->special = pathmap_new(rec);
+	rec->special_dirs = pathmap_new(rec);
 	if (!rec->touched || !rec->calls.map || !rec->norow.map || !rec->outside.map ||
-	    !rec->on_root.map || !rec->own) {
+	    !rec->on_root.map || !rec->own || !rec->special || !rec->special_dirs) {
 		talloc_free(rec);
 		return NULL;
 	}
@@ -70,6 +72,28 @@ bool recording_is_own(const struct recording *rec, const char *abs)
 	}
 	talloc_free(p);
 	return own;
+}
+
+bool recording_special(struct recording *rec, const char *rel, bool is)
+{
+	if (!is)
+		return !pathmap_get(rec->special, rel) || pathmap_put(rec->special, rel, NULL);
+	const char *slash = strrchr(rel, '/');
+	char *dir = talloc_strndup(NULL, rel, slash ? (size_t)(slash - rel) : 0);
+	bool ok = dir && pathmap_put(rec->special, rel, rec) &&
+		  pathmap_put(rec->special_dirs, dir, rec);
+	talloc_free(dir);
+	return ok;
+}
+
+bool recording_is_special(const struct recording *rec, const char *rel)
+{
+	return pathmap_get(rec->special, rel) != NULL;
+}
+
+bool recording_holds_special(const struct recording *rec, const char *rel)
+{
+	return pathmap_get(rec->special_dirs, rel) != NULL;
 }
 
 bool recording_touch(struct recording *rec, const char *rel, unsigned bits)

@@ -99,6 +99,10 @@ struct recording {
 	const char *hidden_first;
 
 	struct pathmap *touched;	/* relative path -> TOUCH_* bits (as a pointer) */
+	struct pathmap *special;	/* relative path -> non-NULL: a FIFO, socket or
+					 * device (the walk found it, mknod made it, stat
+					 * showed it), which no replay makes */
+	struct pathmap *special_dirs;	/* relative directory -> non-NULL: holds one */
 
 	/* the summary's tallies */
 	struct tally calls;		/* rows by call */
@@ -106,6 +110,7 @@ struct recording {
 	struct tally outside;		/* calls on paths outside, by top directory */
 	struct tally on_root;		/* calls that would remove or replace the root,
 					 * which no replay makes, by call */
+	uint64_t special_calls;		/* calls on FIFOs, sockets, devices: left out */
 	uint64_t fd_outside;		/* calls on descriptors not beneath the roots */
 	uint64_t fd_unseen;		/* calls on descriptors the trace never saw
 					 * opened (inherited, or open at an attach) */
@@ -145,6 +150,14 @@ bool recording_own(struct recording *rec, const char *abs);
 /* Whether absolute path abs is one of the recorder's own or lies beneath
  * one. */
 bool recording_is_own(const struct recording *rec, const char *abs);
+
+/* Note that rel is (or, removed, no longer is) a FIFO, socket or device;
+ * false when memory ran out. */
+bool recording_special(struct recording *rec, const char *rel, bool is);
+
+/* Whether rel is one (rec->special); whether directory rel holds one. */
+bool recording_is_special(const struct recording *rec, const char *rel);
+bool recording_holds_special(const struct recording *rec, const char *rel);
 
 /* Mark a path (relative) with TOUCH_* bits; false when memory ran out. */
 bool recording_touch(struct recording *rec, const char *rel, unsigned bits);

@@ -69,6 +69,11 @@ static void left_out(FILE *f, const struct recording *rec)
 			tally_text(tmp, &rec->on_root, 8));
 		lead = "            ";
 	}
+	if (rec->special_calls) {
+		fprintf(f, "%s%" PRIu64 " calls on FIFOs, sockets or devices beneath the roots, which "
+			"no replay makes\n", lead, rec->special_calls);
+		lead = "            ";
+	}
 	if (rec->fd_outside) {
 		fprintf(f, "%s%" PRIu64 " calls on descriptors not opened beneath the roots (pipes, "
 			"sockets, files outside)\n", lead, rec->fd_outside);

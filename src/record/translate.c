@@ -203,7 +203,7 @@ static char *top_dir(TALLOC_CTX *mem_ctx, const char *abs)
 
 /* Where a call's arguments lead: every path and descriptor beneath the
  * roots, or why not. */
-enum where { W_IN, W_OUTSIDE, W_FD_OUTSIDE, W_FD_UNSEEN, W_UNKNOWN };
+enum where { W_IN, W_OUTSIDE, W_SPECIAL, W_FD_OUTSIDE, W_FD_UNSEEN, W_UNKNOWN };
 
 struct call_state {
 	struct translate *tr;
@@ -220,6 +220,7 @@ struct call_state {
 	int nfd;
 	bool empty_path_fd;		/* a D P pair with "" and AT_EMPTY_PATH */
 	const char *too_big;		/* a number argument beyond 64 bits */
+	const char *special[2];		/* W_SPECIAL: the FIFOs, sockets, devices named */
 };
 
 /* The call cannot be a row (a value no loadfile holds): why, for
@@ -334,6 +335,12 @@ static void arg_path(struct call_state *s, int dirfd, const char *text)
 		return;
 	bool own = recording_is_own(s->tr->rec, abs);
 	const char *rel = own ? NULL : path_in_roots(s->tr->tmp, s->tr->rec, abs);
+	if (rel && recording_is_special(s->tr->rec, rel)) {
+		s->special[s->special[0] ? 1 : 0] = rel;
+		if (s->where == W_IN)
+			s->where = W_SPECIAL;
+		return;
+	}
 	if (!rel) {
 		if (s->where == W_IN) {
 			s->where = W_OUTSIDE;
@@ -486,6 +493,9 @@ static bool left_out(struct translate *tr, const struct call_state *s)
 		return tally_add(&rec->outside, s->outside_top ? s->outside_top : "?", 1);
 	case W_UNKNOWN:
 		return tally_add(&rec->outside, "(unresolved)", 1);
+	case W_SPECIAL:
+		rec->special_calls++;
+		return true;
 	case W_FD_OUTSIDE:
 		rec->fd_outside++;
 		return true;
@@ -685,6 +695,69 @@ static bool root_refused(const struct call_state *s, const char *call)
 	       loadfile_root_refusal(type, first, second, s->c->ret < 0) != NULL;
 }
 
+/* Whether a stat the call printed shows a FIFO, socket or device. */
+static bool shows_special(const struct sc_call *c)
+{
+	static const char *const kinds[] = { "S_IFIFO", "S_IFSOCK", "S_IFCHR", "S_IFBLK" };
+
+	for (int i = 1; i < c->nargs; i++) {
+		const char *m = c->arg[i][0] == '{' ? strstr(c->arg[i], "_mode=") : NULL;
+		for (size_t k = 0; m && k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (strncmp(m + 6, kinds[k], strlen(kinds[k])) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* Whether mknod's or mknodat's mode makes a FIFO, socket or device. */
+static bool shows_special_mode(const struct sc_call *c)
+{
+	int i = strcmp(c->name, "mknodat") == 0 ? 2 : 1;
+	const char *m = i < c->nargs ? c->arg[i] : "";
+
+	return has_flag(m, "S_IFIFO") || has_flag(m, "S_IFSOCK") || has_flag(m, "S_IFCHR") ||
+	       has_flag(m, "S_IFBLK");
+}
+
+/*
+ * FIFOs, sockets and devices beneath the roots, which no replay makes:
+ * a call that stat shows one, or a mknod that makes one, names one from
+ * then on (rec->special); a call naming one is left out (W_SPECIAL),
+ * and an unlink or a rename of one moves the mark.  false when memory
+ * ran out.
+ */
+static bool special_names(struct translate *tr, struct call_state *s)
+{
+	const struct sc_call *c = s->c;
+	struct recording *rec = tr->rec;
+	bool mknod = strncmp(c->name, "mknod", 5) == 0;
+
+	if (s->where == W_IN && s->npath && c->ret == 0 &&
+	    (shows_special(c) || (mknod && shows_special_mode(c)))) {
+		s->where = W_SPECIAL;
+		s->special[0] = s->rel[0];
+		return recording_special(rec, s->rel[0], true);
+	}
+	if (s->where != W_SPECIAL || c->ret != 0)
+		return true;
+	if (strncmp(c->name, "unlink", 6) == 0)
+		return recording_special(rec, s->special[0], false);
+	if (strncmp(c->name, "rename", 6) == 0 && s->npath)	/* onto a name in the roots */
+		return recording_special(rec, s->special[0], false) &&
+		       recording_special(rec, s->rel[0], true);
+	return true;
+}
+
+/* Whether the directory a getdents call lists holds a FIFO, socket or
+ * device, which the replay's will not. */
+static bool lists_special(struct translate *tr, const struct call_state *s)
+{
+	struct ofd *o = fdmodel_get(tr->fds, s->c->tid, s->fd[0]);
+	const char *rel = o ? path_in_roots(tr->tmp, tr->rec, o->path) : NULL;
+
+	return rel && recording_holds_special(tr->rec, rel);
+}
+
 /* utimensat(fd, NULL, times, 0): glibc's futimens(). */
 static const struct callspec futimens_spec = { "utimensat", "futimens", "F___", E_NONE };
 
@@ -710,7 +783,7 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 		s.empty_path_fd = true;	/* statx(fd, "", AT_EMPTY_PATH): the FD's file */
 	}
 	walk_shape(&s);
-	if (!s.args)
+	if (!s.args || !special_names(tr, &s))
 		return -1;
 	if (s.where == W_IN && s.npath == 0 && s.nfd == 0)
 		s.where = W_UNKNOWN;
@@ -729,8 +802,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	struct infer_file *opened = NULL;
 	if (!r || (tr->inf && !infer_row(tr, &s, call, &opened)))
 		return -1;
-	if (tr->inf && spec->effect == E_LIST && c->ret >= 0)
-		strcpy(r->result, "*");	/* the listing holds what the trace never named */
+	if (spec->effect == E_LIST && c->ret >= 0 && (tr->inf || lists_special(tr, &s)))
+		strcpy(r->result, "*");	/* what the replay's listing holds differs */
 	if (strcmp(c->name, "lseek") == 0 && c->ret >= 0) {
 		struct ofd *o = fdmodel_get(tr->fds, c->tid, s.fd[0]);
 		if (o)

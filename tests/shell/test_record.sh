@@ -202,6 +202,22 @@ expect_match "$out" '^dbench: no call beneath the roots: nothing to replay$'
 [ ! -e "$T/none.load" ] || fail "a loadfile was written"
 end
 
+begin "FIFOs and devices beneath the root, found there or made: left out and counted, the rest replays"
+mkdir -p "$T/fi"
+echo data >"$T/fi/f"
+mkfifo "$T/fi/ff"
+[ "$(id -u)" -eq 0 ] && mknod "$T/fi/null" c 1 3
+(sleep 0.3; echo hi >"$T/fi/ff") &
+record_in "$T/fi" "$T/fifo.load" sh -c 'cat ff > out; cat f; [ -c null ] && cat null; ls > /dev/null
+	mkfifo p; (echo x > p &); cat p > got; rm p' || fail "exit status $?"
+wait
+checked "$T/fifo.load"
+expect_no_match "$(cat "$T/fifo.load")" '"(ff|p|null)"'
+expect_match "$(cat "$T/fifo.load")" ' openat "out" O_WRONLY'
+expect_match "$(cat "$T/fifo.load")" ' getdents64 [0-9]+ [0-9]+ \*$'
+expect_match "$(cat "$T/fifo.load.err")" '^ +[0-9]+ calls on FIFOs, sockets or devices beneath the roots, which no replay makes$'
+end
+
 begin "--root: several roots, paths from the directory they share; others left out"
 mkdir -p "$T/r1/a" "$T/r2/b" "$T/r3"
 echo one >"$T/r1/a/x"
@@ -378,7 +394,7 @@ replayed() {
 for n in 1 8; do
 	begin "the recordings replay at N=$n with no outcome difference (tar, cp -a, git, the database, two threads)"
 	if $replays; then
-		for f in tarx tardot tarc cpa git db th fail gone sc own; do
+		for f in tarx tardot tarc cpa git db th fail gone sc own fifo; do
 			[ -f "$T/$f.load" ] && replayed "$T/$f.load" "$n"
 		done
 	else
