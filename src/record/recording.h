@@ -111,6 +111,8 @@ struct recording {
 	struct tally on_root;		/* calls that would remove or replace the root,
 					 * which no replay makes, by call */
 	uint64_t special_calls;		/* calls on FIFOs, sockets, devices: left out */
+	uint64_t split_calls;		/* reads and writes of more than a row moves,
+					 * written as several rows */
 	uint64_t fd_outside;		/* calls on descriptors not beneath the roots */
 	uint64_t fd_unseen;		/* calls on descriptors the trace never saw
 					 * opened (inherited, or open at an attach) */

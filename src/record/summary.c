@@ -112,6 +112,10 @@ void summary_print(FILE *f, const struct recording *rec, const char *output)
 	fprintf(f, "  bytes     %s read, %s written\n", bytes_text(r, sizeof(r), rec->bytes_read),
 		bytes_text(w, sizeof(w), rec->bytes_written));
 	files_line(f, rec);
+	if (rec->split_calls)
+		fprintf(f, "  split     %" PRIu64 " read%s or write%s of more than 16 MiB, each written "
+			"as rows of at most 16 MiB, the most a row moves\n", rec->split_calls,
+			rec->split_calls == 1 ? "" : "s", rec->split_calls == 1 ? "" : "s");
 	if (rec->capped)
 		fprintf(f, "  capped    %" PRIu64 " file%s larger than the 1 TiB an initial state's file "
 			"may be, made at 1 TiB (the largest: '%s', %" PRIu64 " bytes)\n", rec->capped,

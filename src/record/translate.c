@@ -483,6 +483,48 @@ static struct row *add_row(struct translate *tr, const struct sc_call *c, const 
 	return r;
 }
 
+/* The row of a read or write whose LEN or result passes OP_MAX_SIZE, the
+ * most one row moves (doc/SYSCALLS.md), made rows of at most that much
+ * each, one after the other (at the offsets that follow, for pread64's
+ * and pwrite64's kind), the call's time shared between them; a failed
+ * write keeps one row, of OP_MAX_SIZE.  rec->rows[at] is the call's row.
+ * false when memory ran out. */
+static bool chunked(struct translate *tr, const struct call_state *s, size_t at)
+{
+	const struct sc_call *c = s->c;
+	const char *shape = s->spec->shape;
+	bool vec = shape[1] == 'V', has_off = strlen(shape) >= 4 && shape[3] == 'N';
+	int64_t len = vec ? (int64_t)strace_iov_total(c->arg[1]) : strtoll(c->arg[2], NULL, 0), off = 0;
+	uint64_t ret = c->ret > 0 ? (uint64_t)c->ret : 0, done = 0;
+
+	if (c->ret <= OP_MAX_SIZE && (len <= OP_MAX_SIZE || s->spec->effect == E_READ))
+		return true;	/* a read's LEN alone the compiler takes as 16 MiB */
+	if (has_off && !strace_int(c->arg[3], &off))
+		return true;	/* written as printed: the compiler says what is wrong */
+	uint64_t n = c->ret > 0 ? (ret + OP_MAX_SIZE - 1) / OP_MAX_SIZE : 1;
+	struct row first = tr->rec->rows[at];
+	tr->rec->split_calls += n > 1;
+	for (uint64_t k = 0; k < n; k++) {
+		struct row *r = k ? recording_add(tr->rec) : &tr->rec->rows[at];
+		int64_t part = len - (int64_t)(k * OP_MAX_SIZE) < OP_MAX_SIZE ? len - (int64_t)(k * OP_MAX_SIZE)
+									       : OP_MAX_SIZE;
+		uint64_t got = ret - done < (uint64_t)part ? ret - done : (uint64_t)part;
+		if (!r)
+			return false;
+		*r = first;
+		r->dur_us = first.dur_us / (int64_t)n;
+		r->args = has_off ? talloc_asprintf(tr->rec, " %d %lld %lld", s->fd[0], (long long)part,
+						    (long long)(off + (int64_t)done))
+				  : talloc_asprintf(tr->rec, " %d %lld", s->fd[0], (long long)part);
+		if (c->ret >= 0)
+			snprintf(r->result, sizeof(r->result), "%llu", (unsigned long long)got);
+		done += got;
+		if (!r->args || (k && !tally_add(&tr->rec->calls, first.call, 1)))
+			return false;
+	}
+	return true;
+}
+
 /* Count a call left out, by why. */
 static bool left_out(struct translate *tr, const struct call_state *s)
 {
@@ -802,6 +844,10 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	struct infer_file *opened = NULL;
 	if (!r || (tr->inf && !infer_row(tr, &s, call, &opened)))
 		return -1;
+	if ((spec->effect == E_READ || spec->effect == E_WRITE) &&
+	    !chunked(tr, &s, (size_t)(r - tr->rec->rows)))
+		return -1;
+	r = &tr->rec->rows[tr->rec->nrows - 1];	/* the call's last row */
 	if (spec->effect == E_LIST && c->ret >= 0 && (tr->inf || lists_special(tr, &s)))
 		strcpy(r->result, "*");	/* what the replay's listing holds differs */
 	if (strcmp(c->name, "lseek") == 0 && c->ret >= 0) {

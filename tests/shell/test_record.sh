@@ -218,6 +218,16 @@ expect_match "$(cat "$T/fifo.load")" ' getdents64 [0-9]+ [0-9]+ \*$'
 expect_match "$(cat "$T/fifo.load.err")" '^ +[0-9]+ calls on FIFOs, sockets or devices beneath the roots, which no replay makes$'
 end
 
+begin "a read or write of more than 16 MiB (dd bs=20M) is written as rows of 16 MiB, and replays"
+mkdir -p "$T/dd"
+record_in "$T/dd" "$T/dd.load" sh -c 'dd if=/dev/zero of=big bs=20M count=1 2>/dev/null
+	dd if=big of=/dev/null bs=20M 2>/dev/null; rm big' || fail "exit status $?"
+checked "$T/dd.load"
+expect_eq "$(grep -Ec ' write 1 (16777216 16777216|4194304 4194304)$' "$T/dd.load")" 2 "rows of the write"
+expect_eq "$(grep -Ec ' read 0 (16777216 16777216|4194304 4194304)$' "$T/dd.load")" 2 "rows of the read"
+expect_match "$(cat "$T/dd.load.err")" '^  split     2 reads or writes of more than 16 MiB, each written as rows of at most 16 MiB'
+end
+
 begin "--root: several roots, paths from the directory they share; others left out"
 mkdir -p "$T/r1/a" "$T/r2/b" "$T/r3"
 echo one >"$T/r1/a/x"
@@ -394,7 +404,7 @@ replayed() {
 for n in 1 8; do
 	begin "the recordings replay at N=$n with no outcome difference (tar, cp -a, git, the database, two threads)"
 	if $replays; then
-		for f in tarx tardot tarc cpa git db th fail gone sc own fifo; do
+		for f in tarx tardot tarc cpa git db th fail gone sc own fifo dd; do
 			[ -f "$T/$f.load" ] && replayed "$T/$f.load" "$n"
 		done
 	else

@@ -436,6 +436,28 @@ static void test_descriptors_outside_the_roots_have_no_row(void **state)
 	assert_true(rec->mmaps == 1);
 }
 
+/* A read or write of more than a row moves (16 MiB) is several rows, at
+ * the offsets that follow; a failed one keeps one row of 16 MiB. */
+static void test_a_move_of_more_than_16_mib_is_several_rows(void **state)
+{
+	const char *lines[] = {
+		"100 1.000000 openat(AT_FDCWD</r>, \"out\", O_WRONLY|O_CREAT, 0644) = 3</r/out> <0.000001>",
+		"100 1.000010 pwrite64(3</r/out>, \"\"..., 40000000, 100) = 40000000 <0.000003>",
+		"100 1.000020 write(3</r/out>, \"\"..., 20000000) = -1 ENOSPC (No space left on device) <0.000001>",
+		NULL
+	};
+	struct recording *rec;
+
+	assert_string_equal(rows_of(state, lines, false, &rec),
+		"syscalls 1\n"
+		"1 0.000000 0.000001 openat \"out\" O_WRONLY|O_CREAT 0644 3\n"
+		"1 0.000010 0.000001 pwrite64 3 16777216 100 16777216\n"
+		"1 0.000010 0.000001 pwrite64 3 16777216 16777316 16777216\n"
+		"1 0.000010 0.000001 pwrite64 3 6445568 33554532 6445568\n"
+		"1 0.000020 0.000001 write 3 16777216 ENOSPC\n");
+	assert_true(rec->split_calls == 1);	/* the failed write is capped, not split */
+}
+
 static void test_threads_that_touch_nothing_are_left_out_and_streams_numbered_in_order(void **state)
 {
 	const char *lines[] = {
@@ -670,6 +692,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_close_on_exec_descriptors_close_at_exec, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_identity_comes_from_the_opening_call_not_the_y_name, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_descriptors_outside_the_roots_have_no_row, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_a_move_of_more_than_16_mib_is_several_rows, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_threads_that_touch_nothing_are_left_out_and_streams_numbered_in_order, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_what_existed_before_is_inferred_with_sizes_and_types, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_what_the_trace_made_or_moved_is_placed_where_it_was, fixture_setup, fixture_teardown),
