@@ -94,6 +94,12 @@ static inline uint64_t opclock_end(void)
 	return opclock_start();
 }
 
+/* About the reading the operation clock will give at CLOCK_MONOTONIC
+ * `ns` (a later instant), from the rate measured at the start: off by
+ * that rate's error times the wait, so that a reader that must be exact
+ * compares it with some margin and then looks at CLOCK_MONOTONIC. */
+uint64_t opclock_at(uint64_t ns);
+
 /* Nanoseconds between two readings; 0 if the end reads before the start
  * (counters of two CPUs a few counts apart, for one that migrated). */
 static inline uint64_t opclock_ns(uint64_t start, uint64_t end)

@@ -191,6 +191,14 @@ struct run_result {
 	const char *started_at;		/* UTC, ISO 8601 */
 	unsigned nclients;
 	double exec_seconds;		/* measured length of the execute window */
+	struct window_timing {		/* the window against the plan (rank 0's) */
+		double planned_s;	/* -t; NAN with --run-once, which has no plan */
+		double late_s;		/* how long after its planned end the parent
+					 * closed it (the clients stopped on time by
+					 * their own clocks), 0 when on time */
+		bool late;		/* late_s beyond 1 % of the plan and 0.5 s:
+					 * the text says so */
+	} window;
 	uint64_t bytes_read, bytes_written;
 	uint64_t ops, errors;
 	double max_latency_ms;		/* the worst operation of the execute window,

@@ -183,6 +183,16 @@ struct probe_slot {
 struct stats_control {
 	uint64_t phase;		/* enum phase; written by the parent */
 	uint64_t tick;		/* seconds since the start; written by the parent */
+	uint64_t end_ns;	/* CLOCK_MONOTONIC at which the execute window is
+				 * planned to end, written by the parent just
+				 * before it publishes PHASE_EXECUTE; 0 for none
+				 * (--run-once).  The clients stop there by their
+				 * own clocks, however late the parent is. */
+	uint64_t look_tc;	/* the operation clock's reading (opclock.h) from
+				 * which a client compares the end of each
+				 * operation with end_ns: a little before it, for
+				 * the clock's rate is known only so well;
+				 * UINT64_MAX for none */
 } __attribute__((aligned(STATS_CACHELINE)));
 
 /* An operation type's buckets take whole chunks (5), so that a chunk, and
@@ -276,6 +286,16 @@ static inline unsigned stats_cpu(void)
 static inline uint64_t stats_get(const uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* Whether the execute window's planned end (ctl.end_ns) has passed at
+ * `now` (CLOCK_MONOTONIC) while the parent still says execute: a forked
+ * process stops there by its own clock, however late the parent. */
+static inline bool stats_window_over(const struct stats_region *r, uint64_t now)
+{
+	uint64_t end = stats_get(&r->ctl.end_ns);
+
+	return end && now >= end && stats_get(&r->ctl.phase) == PHASE_EXECUTE;
 }
 
 static inline void stats_set(uint64_t *p, uint64_t v)

@@ -86,6 +86,17 @@ bool opclock_init(void)
 	return true;
 }
 
+uint64_t opclock_at(uint64_t ns)
+{
+	uint64_t now_ns = monotonic_ns();
+
+	if (!opclock.tsc)
+		return ns;
+	uint64_t now = opclock_start();
+	double ahead = ns > now_ns ? (double)(ns - now_ns) * opclock.hz / 1e9 : 0;
+	return now + (uint64_t)ahead;
+}
+
 const char *opclock_name(void)
 {
 	return opclock.tsc ? "tsc" : "clock_gettime";

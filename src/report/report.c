@@ -674,6 +674,18 @@ static void report_replayed(FILE *out, const struct replayed *r)
 		r->moved_nothing ? " and moved no data" : "");
 }
 
+/* A window the parent closed late (held stopped, starved of CPU): by
+ * how much, and that the figures are still those of the planned length. */
+static void report_window(FILE *out, const struct window_timing *w)
+{
+	if (!w->late)
+		return;
+	fprintf(out, "Late window: the parent closed the measured window %.2f s after its planned"
+		" end (it was stopped, or starved of CPU); the clients stopped at the planned %g s"
+		" by their own clocks, and the figures are of those %g s\n", w->late_s,
+		w->planned_s, w->planned_s);
+}
+
 static bool report_notes(FILE *out, const struct run_result *res)
 {
 	bool whole;
@@ -681,6 +693,7 @@ static bool report_notes(FILE *out, const struct run_result *res)
 	fprintf(out, "\n");
 	if (res->interrupted)
 		fprintf(out, "interrupted after %.1f s of the measured window\n", res->exec_seconds);
+	report_window(out, &res->window);
 	report_replayed(out, &res->replayed);
 	fprintf(out, "Rate: %.1f operations per second (IOPS), %g MB/sec of data moved\n",
 		result_ops_per_s(res), result_throughput(res));

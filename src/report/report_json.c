@@ -95,8 +95,8 @@ static json_t *result_json(const struct run_result *res)
 	bool none = res->interrupted && res->exec_seconds <= 0;
 	double tp = none ? NAN : result_throughput(res);
 
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o,"
-			 " s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I,"
+			 " s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o, s:o}",
 			 "exit_code", res->exit_code,	/* status.exit_code's, as readers look here too */
 			 "throughput_mb_s", real(tp),
 			 "ops_per_s", real(none ? NAN : result_ops_per_s(res)),
@@ -105,6 +105,10 @@ static json_t *result_json(const struct run_result *res)
 			 "nb_mb_s", real(tp * 1.25),
 			 "mbit_s", real(tp * 10),
 			 "elapsed_s", real(res->exec_seconds),
+			 "window", json_pack("{s:o, s:o, s:b}",
+					     "planned_s", real(res->window.planned_s),
+					     "late_s", real(res->window.late_s),
+					     "late", res->window.late),
 			 "bytes_read", (json_int_t)res->bytes_read,
 			 "bytes_written", (json_int_t)res->bytes_written,
 			 "operations", (json_int_t)res->ops,

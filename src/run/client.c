@@ -54,6 +54,8 @@ struct client {
 
 static volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t stop_signal;	/* the signal that asked, or 0 */
+static volatile sig_atomic_t window_over;	/* the execute window's planned end
+						 * passed, by this process's clock */
 static pid_t parent_pid;			/* the driver's (client_set_parent()) */
 
 void client_set_parent(pid_t pid)
@@ -106,15 +108,65 @@ static enum phase current_phase(const struct stats_region *r)
 	return (enum phase)stats_get(&r->ctl.phase);
 }
 
+/*
+ * The execute window ends at its planned end (ctl.end_ns) by the
+ * clients' own clocks, even when the parent, held stopped or starved of
+ * CPU, publishes the stop late: a stopped parent does not stretch the
+ * load.  From then on the process stops as on the parent's word.  True
+ * when `now` (CLOCK_MONOTONIC) is past it.
+ */
+static bool window_ended(const struct stats_region *r, uint64_t now)
+{
+	if (!stats_window_over(r, now))
+		return false;
+	window_over = 1;
+	stop_requested = 1;
+	return true;
+}
+
+static bool window_ended_now(const struct stats_region *r) __attribute__((noinline));
+static bool window_ended_now(const struct stats_region *r)
+{
+	return window_ended(r, monotonic_ns());
+}
+
+/* Whether an operation of the execute window that ended at reading t1
+ * of the operation clock ended after the window: CLOCK_MONOTONIC is
+ * looked at only near the end (ctl.look_tc), a load and a test before. */
+static inline __attribute__((always_inline)) bool
+past_window(const struct stats_region *r, uint64_t t1)
+{
+	return __builtin_expect(t1 >= stats_get(&r->ctl.look_tc), 0) && window_ended_now(r);
+}
+
+/* A process that stopped at the window's planned end by its own clock
+ * waits for the parent's word before it cleans up, so that none of its
+ * cleanup falls within what the parent reads as the window (the
+ * devices' reading that closes it): until the parent publishes the stop,
+ * dies, or a signal asks. */
+static void wait_for_the_stop(const struct stats_region *r)
+{
+	long nap = 1000000;
+
+	while (window_over && !stop_signal && stats_get(&r->ctl.phase) != PHASE_STOP &&
+	       !client_parent_gone()) {
+		struct timespec ts = { 0, nap };
+		nanosleep(&ts, NULL);
+		nap = nap < 50000000 ? 2 * nap : nap;
+	}
+}
+
 /* Sleep until `deadline_ns`, waking early if the run stops.  Pacing time
  * is never part of an operation's latency. */
 static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
 {
 	for (;;) {
 		uint64_t now = monotonic_ns();
-		if (now >= deadline_ns || current_phase(r) == PHASE_STOP)
+		if (now >= deadline_ns || current_phase(r) == PHASE_STOP || window_ended(r, now))
 			return;
-		uint64_t left = deadline_ns - now;
+		uint64_t left = deadline_ns - now, end = stats_get(&r->ctl.end_ns);
+		if (end > now && end - now < left)
+			left = end - now;	/* wake at the window's end */
 		if (left > 100000000u)
 			left = 100000000u;	/* look at the phase every 100 ms */
 		struct timespec ts = { left / 1000000000u, left % 1000000000u };
@@ -450,7 +502,7 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 	 * client held stopped across the end would otherwise add work done
 	 * after the time limit): the table of the phase after is never
 	 * reported. */
-	if (ph == PHASE_EXECUTE && current_phase(r) == PHASE_STOP)
+	if (ph == PHASE_EXECUTE && (current_phase(r) == PHASE_STOP || past_window(r, t1)))
 		ph = PHASE_STOP;
 	if (shared)
 		pthread_mutex_lock(l->lock);
@@ -838,6 +890,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		uint64_t end = monotonic_ns();
 		for (unsigned i = 0; i < count; i++)
 			stats_set(&cl[i].slot->end_ns, end);
+		wait_for_the_stop(stats);
 	}
 	clean_up(plan, stats, first, cl, count);
 	client_close_if_orphaned(plan, targets, plan->ndirs);

@@ -5,6 +5,7 @@
  * test hook that dumps this rank's histograms, and the text and JSON
  * reports.  Reads d->procs and d->sampler, writes neither.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,10 +106,26 @@ static void collect_figures(struct driver *d, struct run_result *res)
 	}
 }
 
+/* The window against the plan: how late the parent closed it (held
+ * stopped, or starved of CPU), beyond 1 % of the plan and 0.5 s a fact
+ * the text gives. */
+static void collect_window(const struct driver *d, struct run_result *res)
+{
+	const struct sampler *s = &d->sampler;
+	double plan = d->plan->timelimit;
+	uint64_t end = s->exec_ns + d->plan->timelimit * 1000000000ull;
+
+	res->window.planned_s = d->plan->run_once ? NAN : plan;
+	res->window.late_s = !d->plan->run_once && s->exec_ns && s->closed_ns > end
+				     ? (s->closed_ns - end) / 1e9 : 0;
+	res->window.late = res->window.late_s > (plan / 100 > 0.5 ? plan / 100 : 0.5);
+}
+
 /* What the sampler kept, handed to the result: the probe's listings,
  * the timeline, the passes. */
 static void collect_sampled(struct driver *d, struct run_result *res)
 {
+	collect_window(d, res);
 	if (d->plan->nprobes)
 		result_fill_probe(res, d->stats);	/* rank 0's: the only ones */
 	res->timeline = talloc_steal(res, d->sampler.timeline);

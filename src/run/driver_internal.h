@@ -84,7 +84,10 @@ struct sampler {
 	uint64_t start_ns;		/* clients released */
 	uint64_t phase_ns;		/* current phase began */
 	uint64_t exec_ns;		/* execute window began */
-	uint64_t end_ns;		/* execute window ended */
+	uint64_t end_ns;		/* execute window ended: at the latest its
+					 * planned end, where the clients stopped */
+	uint64_t closed_ns;		/* when the parent published the stop (later
+					 * than end_ns when it was late) */
 	enum phase phase;
 	struct timeline_point *timeline;	/* one point per execute second */
 	size_t ntimeline;

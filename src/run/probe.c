@@ -34,9 +34,12 @@ struct probe {
 	uint64_t delay_ns;		/* DBENCH_TEST_PROBE_DELAY_US: added to each listing */
 };
 
+/* The run stopped, or the execute window's planned end passed (the
+ * parent may be late to say so: no listing beyond it). */
 static bool stopping(const struct probe *p)
 {
-	return client_stop_requested() || stats_get(&p->stats->ctl.phase) == PHASE_STOP;
+	return client_stop_requested() || stats_get(&p->stats->ctl.phase) == PHASE_STOP ||
+	       stats_window_over(p->stats, monotonic_ns());
 }
 
 /* Describe the failure in the slot, for the parent to report; false. */

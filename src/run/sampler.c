@@ -103,6 +103,8 @@ void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 	d->sampler.phase = ph;
 	d->sampler.phase_ns = now;
 	stats_set(&d->stats->ctl.phase, ph);
+	if (ph == PHASE_STOP && !d->sampler.closed_ns)
+		d->sampler.closed_ns = monotonic_ns();
 	if (closes) {
 		disks_close_window(d);
 		last_point_ops(d);
@@ -142,6 +144,25 @@ double sampler_rank_seconds(struct driver *d)
 			end = e;
 	}
 	return end > s->exec_ns ? (end - s->exec_ns) / 1e9 : 0;
+}
+
+/* The planned end of the execute window, at which the clients stop by
+ * their own clocks (ctl.end_ns); 0 for none (--run-once). */
+static uint64_t planned_end(const struct driver *d)
+{
+	return d->plan->run_once || !d->sampler.exec_ns
+		       ? 0 : d->sampler.exec_ns + d->plan->timelimit * 1000000000ull;
+}
+
+/* `now`, or while the window is open and `now` is past its planned end,
+ * that end: a parent late to close the window (stopped, or starved of
+ * CPU) reads a window of the planned length, which is what the clients
+ * counted operations in. */
+static uint64_t window_clamp(const struct driver *d, uint64_t now)
+{
+	uint64_t end = planned_end(d);
+
+	return d->sampler.phase == PHASE_EXECUTE && end && now > end ? end : now;
 }
 
 /* This rank's failure as it travels to rank 0. */
@@ -286,6 +307,8 @@ void sampler_take_passes(struct driver *d)
 static void sample(struct driver *d, uint64_t tick, uint64_t now, uint64_t *prev_bytes)
 {
 	const struct cluster_tick *all = &d->sampler.all;
+
+	now = window_clamp(d, now);	/* a late look, at the window's end */
 	double secs = now > d->sampler.phase_ns ? (now - d->sampler.phase_ns) / 1e9 : 0;
 	double max_ms = all->max_ns / 1e6;
 
@@ -353,9 +376,18 @@ static void start_intervals(struct driver *d)
 			s->types[s->ntypes++] = (uint16_t)t;
 }
 
-/* Enter the execute phase at `now`; nothing has been counted in it yet. */
+/* Enter the execute phase at `now`; nothing has been counted in it yet.
+ * Its planned end goes to the clients first. */
 void sampler_start_execute(struct driver *d, uint64_t now)
 {
+	uint64_t span = d->plan->timelimit * 1000000000ull;
+	uint64_t end = d->plan->run_once ? 0 : now + span;
+	/* the clock's rate may be off by a part in 10^4 or so */
+	uint64_t margin = span / 1000 + 20000000;
+
+	stats_set(&d->stats->ctl.end_ns, end);
+	stats_set(&d->stats->ctl.look_tc,
+		  !end ? UINT64_MAX : opclock_at(end - (margin < span ? margin : span)));
 	sampler_set_phase(d, PHASE_EXECUTE, now);
 	d->sampler.exec_ns = d->sampler.last_ns = now;
 	d->sampler.last_bytes = d->sampler.last_ops = 0;
@@ -368,10 +400,12 @@ static bool together(void)
 	return cluster_mpi() && !cluster_broken();
 }
 
-/* Leave the execute window, which ended at `end`; the timeline's last
- * point is closed with the latest figures. */
+/* Leave the execute window, which ended at `end` (at the latest at its
+ * planned end); the timeline's last point is closed with the latest
+ * figures. */
 static void end_execute(struct driver *d, uint64_t end)
 {
+	end = window_clamp(d, end);
 	if (d->sampler.phase == PHASE_EXECUTE) {
 		d->sampler.end_ns = end;
 		uint64_t tick = stats_get(&d->stats->ctl.tick);
@@ -399,8 +433,9 @@ static bool advance(struct driver *d, uint64_t now)
 	}
 	if (d->sampler.phase == PHASE_EXECUTE && !plan->run_once &&
 	    in_phase >= plan->timelimit * 1000000000ull - 5000000) {
-		d->sampler.end_ns = now;
-		sampler_set_phase(d, PHASE_STOP, now);	/* its last second is already a point */
+		/* its last second is already a point, ending there too */
+		d->sampler.end_ns = window_clamp(d, now);
+		sampler_set_phase(d, PHASE_STOP, now);
 		return true;
 	}
 	if (d->sampler.phase == PHASE_EXECUTE && plan->run_once &&
@@ -573,9 +608,10 @@ static int between_ticks(struct driver *d, uint64_t next)
  * has). */
 static void enforce_stop(struct driver *d, uint64_t now)
 {
+	/* the end the clients were told of: its publication, however late */
 	struct run_clock clk = {
 		.now = now, .start_ns = d->sampler.start_ns,
-		.end_ns = d->sampler.phase == PHASE_STOP ? d->sampler.end_ns : 0,
+		.end_ns = d->sampler.phase == PHASE_STOP ? d->sampler.closed_ns : 0,
 	};
 
 	procs_enforce_stop(d, &clk);

@@ -1169,7 +1169,9 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_int_equal(get_int(get(r, "straddled"), "count"), 0);	/* none recorded */
 	assert_null_at(get(r, "straddled"), "max_ms");
 	assert_int_equal(get_int(r, "exit_code"), get_int(get(doc, "status"), "exit_code"));
-	assert_int_equal(json_object_size(r), 21);
+	assert_double_is(get_real(get(r, "window"), "late_s"), 0.0);	/* a result not collected */
+	assert_false(get_bool(get(r, "window"), "late"));
+	assert_int_equal(json_object_size(r), 22);
 	/* interrupted: 130 in both places, not null in one */
 	res->exit_code = 130;
 	res->interrupted = true;
@@ -1826,6 +1828,30 @@ static void text_throughput_line_alone_matches_the_report(void **state)
 }
 
 /* Above the table, and nowhere without --probe. */
+/* A window the parent closed late: the line says by how much, before
+ * the table; the JSON holds the figures whether or not it is shown. */
+static void text_late_window_line_says_how_late(void **state)
+{
+	struct run_result *res = text_result(state);
+	const char *want = "Late window: the parent closed the measured window 13.02 s after its"
+			   " planned end (it was stopped, or starved of CPU); the clients stopped"
+			   " at the planned 4 s by their own clocks, and the figures are of those"
+			   " 4 s";
+	char *text;
+
+	res->window = (struct window_timing){ .planned_s = 4, .late_s = 0.3 };
+	assert_null(strstr(text_of(state, res), "Late window"));
+	res->window = (struct window_timing){ .planned_s = 4, .late_s = 13.02, .late = true };
+	text = text_of(state, res);
+	assert_string_equal(line_starting(state, text, "Late window:"), want);
+	assert_true(strstr(text, "Late window:") < strstr(text, " Operation"));
+	assert_null(strstr(want, "execute"));
+	json_t *w = get(get(doc_of(state, res), "result"), "window");
+	assert_double_is(get_real(w, "planned_s"), 4.0);
+	assert_double_is(get_real(w, "late_s"), 13.02);
+	assert_true(get_bool(w, "late"));
+}
+
 static void text_probe_line_comes_before_the_table(void **state)
 {
 	struct run_result *res = text_result(state);
@@ -2521,6 +2547,7 @@ int main(void)
 		T(text_throughput_line_is_the_classic_one),
 		T(text_throughput_line_names_the_sync_options),
 		T(text_throughput_line_alone_matches_the_report),
+		T(text_late_window_line_says_how_late),
 		T(text_probe_line_comes_before_the_table),
 		T(text_disk_lines_come_before_the_throughput_line),
 		T(json_disks_over_the_window_and_per_second),
