@@ -90,9 +90,18 @@ static void left_out(FILE *f, const struct recording *rec)
 			"returned)\n", lead, rec->restarted);
 		lead = "            ";
 	}
-	if (rec->untraced_starts)
+	if (rec->untraced_starts) {
 		fprintf(f, "%s%" PRIu64 " threads whose start is not in the trace (taken as new "
 			"processes)\n", lead, rec->untraced_starts);
+		lead = "            ";
+	}
+	if (rec->unjoined) {
+		fprintf(f, "%s%" PRIu64 " calls split by strace whose other half never came "
+			"(unfinished, or resumed alone)\n", lead, rec->unjoined);
+		lead = "            ";
+	}
+	if (rec->bad_lines)
+		fprintf(f, "%s%" PRIu64 " lines that are not strace's\n", lead, rec->bad_lines);
 	talloc_free(tmp);
 }
 

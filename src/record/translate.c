@@ -1078,6 +1078,24 @@ static bool returns_fd(const struct sc_call *c)
 	       (c->ret >= 0 && (strcmp(c->name, "dup2") == 0 || strcmp(c->name, "dup3") == 0));
 }
 
+/* A thread whose start is not in the trace (strace -p of a program with
+ * threads, a trace cut short): a process the first thread forked when
+ * its first call began, with a table of its own.  false when memory ran
+ * out. */
+static bool untraced_start(struct translate *tr, const struct sc_call *c)
+{
+	struct sc_call start = { .kind = SC_CALL, .tid = tr->rec->first_tid,
+				 .start_us = c->start_us, .ret = c->tid };
+	struct row *r = add_row(tr, &start, "fork", "");
+
+	if (!r)
+		return false;
+	r->child = c->tid;
+	tr->rec->untraced_starts++;
+	tr->rec->processes_seen++;
+	return true;
+}
+
 /* One call, by its name. */
 static int dispatch(struct translate *tr, const struct sc_call *c)
 {
@@ -1161,9 +1179,9 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		rec->t0_us = c->start_us;
 	}
 	if (!fdmodel_known(tr->fds, c->tid)) {
-		if (c->tid != rec->first_tid)
-			rec->untraced_starts++;
 		if (!fdmodel_add(tr->fds, c->tid, rec->cwd0))
+			return -1;
+		if (c->tid != rec->first_tid && !untraced_start(tr, c))
 			return -1;
 	}
 	if (no_outcome(c)) {

@@ -148,4 +148,31 @@ expect_match "$(cat "$T/h.load")" '^init file "big" 1099511627776 0644$'
 expect_match "$(cat "$T/h.err")" "^  capped    1 file larger than the 1 TiB an initial state's file may be, made at 1 TiB \(the largest: 'big', 9000000000000000000 bytes\)$"
 end
 
+begin "a hostile -f trace: interleaved halves, a half alone, a thread never started, a stray line"
+hostile '%s\n' \
+	'10 1796169071.000000 openat(AT_FDCWD</r>, "a", O_RDONLY <unfinished ...>' \
+	'11 1796169071.000001 openat(AT_FDCWD</r>, "b", O_WRONLY|O_CREAT, 0644) = 3</r/b> <0.000001>' \
+	'10 1796169071.000002 <... openat resumed>) = 4</r/a> <0.000003>' \
+	'10 1796169071.000003 read(4</r/a>,  <unfinished ...>' \
+	'11 1796169071.000004 write(3</r/b>, "x", 1) = 1 <0.000001>' \
+	'11 1796169071.000005 <... close resumed>) = 0 <0.000001>' \
+	'this is not a line of strace'"'"'s' \
+	'11 1796169071.000006 close(3</r/b>) = 0 <0.000001>' \
+	'10 1796169071.000007 +++ exited with 0 +++'
+"$DBENCH" convert -o "$T/h.load" "$T/h/t" 2>"$T/h.err" || fail "exit status $?: $(cat "$T/h.err")"
+expect_eq "$(grep -v '^#' "$T/h.load")" 'syscalls 1
+init file "a" 0 0644
+1 0.000000 0.000003 openat "a" O_RDONLY 0 4
+1 0.000001 0.000000 fork 2
+2 0.000001 0.000001 openat "b" O_WRONLY|O_CREAT 0644 3
+2 0.000004 0.000001 write 3 1 1
+2 0.000006 0.000001 close 3 0' "the rows"
+expect_match "$(cat "$T/h.err")" ' 1 threads whose start is not in the trace \(taken as new processes\)$'
+expect_match "$(cat "$T/h.err")" ' 2 calls split by strace whose other half never came \(unfinished, or resumed alone\)$'
+expect_match "$(cat "$T/h.err")" " 1 lines that are not strace's$"
+rm -rf "$T/replay" && mkdir "$T/replay"
+out=$("$DBENCH" -c "$T/h.load" --run-once --strict -q -D "$T/replay" 2 2>&1) ||
+	fail "replay: exit status $?: $(printf '%s\n' "$out" | grep -E 'FAILED|rror' | head -2)"
+end
+
 finish
