@@ -743,6 +743,13 @@ static int convert_run(TALLOC_CTX *top, struct options *o, struct recording *rec
 
 	if (!files)
 		return EXIT_BAD_INPUT;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(o->output, "-") != 0 && outfile_same(o->output, files[i])) {
+			say("-o '%s' is the trace '%s' it reads: the loadfile would replace it\n",
+			    o->output, files[i]);
+			return EXIT_BAD_INPUT;
+		}
+	}
 	char *line = first_line(top, files[0]);
 	if (!line) {
 		say("cannot open '%s': %s\n", files[0], strerror(errno));

@@ -175,4 +175,14 @@ out=$("$DBENCH" -c "$T/h.load" --run-once --strict -q -D "$T/replay" 2 2>&1) ||
 	fail "replay: exit status $?: $(printf '%s\n' "$out" | grep -E 'FAILED|rror' | head -2)"
 end
 
+begin "-o naming the trace convert reads (or a link to it) is refused before anything is read"
+hostile '%s\n' '10 1796169071.000000 close(3) = 0'
+cp "$T/h/t" "$T/h/keep"
+ln -sf t "$T/h/link"
+out=$("$DBENCH" convert -o "$T/h/link" "$T/h/t" 2>&1)
+expect_status $? 2
+expect_eq "$out" "dbench: -o '$T/h/link' is the trace '$T/h/t' it reads: the loadfile would replace it"
+cmp -s "$T/h/t" "$T/h/keep" || fail "the trace was changed"
+end
+
 finish
