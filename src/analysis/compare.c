@@ -107,6 +107,40 @@ char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
 	return text;
 }
 
+/* "client.txt (sha256 beb789ca1fdd...)" of a document's config. */
+static char *loadfile_text(TALLOC_CTX *ctx, const struct rundoc *d)
+{
+	const json_t *name = rundoc_member(d->first, "config.loadfile");
+	const json_t *sha = rundoc_member(d->first, "config.loadfile_sha256");
+
+	return talloc_asprintf(ctx, "%s (sha256 %.12s...)",
+			       json_is_string(name) ? json_string_value(name) : "?",
+			       json_is_string(sha) ? json_string_value(sha) : "?");
+}
+
+char *compare_workload_diff(TALLOC_CTX *mem_ctx, const struct rundoc *const *docs,
+			    size_t ndocs)
+{
+	char *text = talloc_strdup(mem_ctx, "");
+
+	for (size_t k = 1; k < ndocs && text; k++) {
+		const char *who = compare_label(k);
+		const json_t *ca = json_object_get(docs[0]->first, "config");
+		const json_t *cb = json_object_get(docs[k]->first, "config");
+		if (!rundoc_same_value(json_object_get(ca, "loadfile_sha256"),
+				       json_object_get(cb, "loadfile_sha256")))
+			text = talloc_asprintf_append(text, "  %s: loadfile %s -> %s\n", who,
+						      loadfile_text(text, docs[0]),
+						      loadfile_text(text, docs[k]));
+		const json_t *ba = json_object_get(ca, "backend"), *bb = json_object_get(cb, "backend");
+		if (text && !rundoc_same_value(ba, bb))
+			text = talloc_asprintf_append(text, "  %s: backend %s -> %s\n", who,
+						      rundoc_value_text(text, ba),
+						      rundoc_value_text(text, bb));
+	}
+	return text;
+}
+
 /* ---- the report ---- */
 
 
@@ -942,6 +976,15 @@ int compare_report(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 	compare_report_writeback(out, docs, ndocs, opt->alpha);
 	compare_report_latency(out, docs, ndocs, opt->alpha, opt->all);
 	report_machine(out, docs, ndocs, opt->alpha);
+	if (opt->different_workloads) {	/* the figures side by side, no judgement */
+		char *diff = compare_workload_diff(NULL, docs, ndocs);
+		fprintf(out, "\nVerdict: none: the documents ran different workloads, whose figures"
+			" differ by design and are no change of the set-up%s:\n%s",
+			opt->fail_above >= 0 ? " (--fail-above does not apply)" : "",
+			diff ? diff : "");
+		talloc_free(diff);
+		return EXIT_OK;
+	}
 	report_verdict(out, docs, ndocs, opt->alpha, nwarnings);
 	return report_gate(out, docs, ndocs, opt);
 }
@@ -1122,7 +1165,7 @@ static char *plot_refusal(TALLOC_CTX *ctx, const char *plot, int plot_log)
 struct compare_words {
 	struct compare_options opt;
 	char *plot;
-	int help, all, plot_log;
+	int help, all, plot_log, allow_different;
 	bool fail_given;
 	const struct poptOption *table;	/* compare_table()'s, for a misspelt option */
 };
@@ -1131,7 +1174,7 @@ struct compare_words {
 
 static struct poptOption *compare_table(struct compare_words *w)
 {
-	static struct poptOption t[7];
+	static struct poptOption t[8];
 	const struct poptOption table[] = {
 		{ "fail-above", 0, POPT_ARG_DOUBLE, &w->opt.fail_above, FAIL_ABOVE,
 		  "a gate on evidence: exit 0 only when every document's slowdown against"
@@ -1142,6 +1185,9 @@ static struct poptOption *compare_table(struct compare_words *w)
 		  "significance level of the t-tests (default 0.05)", "P" },
 		{ "all", 0, POPT_ARG_NONE, &w->all, 0,
 		  "every operation's p99 row, not only those with a significant change", NULL },
+		{ "allow-different-workload", 0, POPT_ARG_NONE, &w->allow_different, 0,
+		  "show documents of different loadfiles or backends side by side, with no"
+		  " verdict and no --fail-above (refused otherwise, exit 2)", NULL },
 		{ "plot", 0, POPT_ARG_STRING, &w->plot, 0,
 		  "draw every document (throughput and p99 by clients) as an SVG", "FILE.svg" },
 		{ "plot-log", 0, POPT_ARG_NONE, &w->plot_log, 0,
@@ -1216,6 +1262,33 @@ static bool bad_options(TALLOC_CTX *ctx, const struct part *p, const struct comp
 	return true;
 }
 
+/* Documents of different workloads (loadfile, backend) are no
+ * comparison of set-ups: refused, the differences said on one line,
+ * unless --allow-different-workload, which shows them without a verdict.
+ * True when refused. */
+static bool different_workloads(TALLOC_CTX *ctx, const struct rundoc *const *docs, size_t ndocs,
+				struct compare_words *w)
+{
+	char *diff = compare_workload_diff(ctx, docs, ndocs);
+
+	if (!diff || !*diff)
+		return false;
+	if (w->allow_different) {
+		w->opt.different_workloads = true;
+		return false;
+	}
+	char *line = talloc_strdup(ctx, "");
+	for (char *s = diff, *nl; line && *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		*nl = '\0';
+		line = talloc_asprintf_append(line, "%s%s", *line ? "; " : "", s + 2);
+	}
+	say("the documents ran different workloads, which are no change of the set-up to judge:"
+	    " %s (--allow-different-workload shows their figures side by side, without a"
+	    " verdict)\n", line ? line : "out of memory");
+	return true;
+}
+
 /* The command once its words are parsed: p[1] the files after "--" (its
  * pc NULL without one), extra the further "--" given. */
 static int compare_parts(TALLOC_CTX *ctx, const struct part *p, int extra,
@@ -1242,7 +1315,7 @@ static int compare_parts(TALLOC_CTX *ctx, const struct part *p, int extra,
 		say("%s\n", err);
 	} else if (ndocs < 2) {
 		say_how_many_files(p[0].pc);
-	} else {
+	} else if (!different_workloads(ctx, docs, ndocs, w)) {
 		w->opt.all = w->all;
 		return compare_and_plot(ctx, docs, ndocs, &w->opt, w->plot, w->plot_log);
 	}

@@ -177,7 +177,20 @@ struct compare_options {
 	double alpha;		/* significance level of the tests */
 	double fail_above;	/* --fail-above's percentage; < 0: not given */
 	bool all;		/* --all: every p99 row, not only the significant */
+	bool different_workloads;	/* --allow-different-workload, and they
+					 * differ: figures shown, no verdict */
 };
+
+/*
+ * What of the workload differs between the baseline and each other
+ * document (the loadfile, by its SHA-256, with its name; the backend),
+ * a line each ("  B: loadfile client.txt (sha256 beb789ca...) ->
+ * one.txt (dd8e46ef...)"), on mem_ctx; "" when nothing does.  Runs of
+ * different workloads measure different things: compare gives them no
+ * verdict.
+ */
+char *compare_workload_diff(TALLOC_CTX *mem_ctx, const struct rundoc *const *docs,
+			    size_t ndocs);
 
 /* Shares of the loadfile replayed in the measured window (one side's
  * under a pass) further apart than this ratio are named: the two sides
