@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "record/bpf_calls.h"
@@ -305,6 +306,21 @@ static char *string_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, int i, in
 	return quoted(mem_ctx, b->str[n], b->e.len[n], b->e.flags & (n ? EVF_CUT1 : EVF_CUT0));
 }
 
+/* A mode in octal; mknod's with its file type first, as strace prints it
+ * ("S_IFIFO|0644"), which tells the recorder what the call made. */
+static char *mode_text(TALLOC_CTX *mem_ctx, uint64_t v, const char *call)
+{
+	static const struct { unsigned type; const char *name; } types[] = {
+		{ S_IFREG, "S_IFREG" }, { S_IFIFO, "S_IFIFO" }, { S_IFCHR, "S_IFCHR" },
+		{ S_IFBLK, "S_IFBLK" }, { S_IFSOCK, "S_IFSOCK" },
+	};
+
+	for (size_t t = 0; strncmp(call, "mknod", 5) == 0 && t < sizeof(types) / sizeof(types[0]); t++)
+		if ((v & S_IFMT) == types[t].type)
+			return talloc_asprintf(mem_ctx, "%s|%#" PRIo64, types[t].name, v & 07777);
+	return talloc_asprintf(mem_ctx, "%#" PRIo64, v & 07777);
+}
+
 static char *one_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, const char *call, char f,
 		     int i, int *k)
 {
@@ -317,7 +333,7 @@ static char *one_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, const char *
 					    : talloc_asprintf(mem_ctx, "%d", (int)v);
 	case 's': return string_arg(mem_ctx, b, i, k);
 	case 'o': return open_flags(mem_ctx, v);
-	case 'm': case 'M': return talloc_asprintf(mem_ctx, "%#" PRIo64, v & 07777);
+	case 'm': case 'M': return mode_text(mem_ctx, v, call);
 	case 'R': return flags_text(mem_ctx, v, (const struct flagname[]){ { 1, "RENAME_NOREPLACE" },
 					{ 2, "RENAME_EXCHANGE" }, { 4, "RENAME_WHITEOUT" } }, 3, NULL);
 	case 'a': return at_flags(mem_ctx, v, call);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "loadfile.h"
 #include "ops.h"
@@ -756,7 +757,12 @@ static bool shows_special_mode(const struct sc_call *c)
 {
 	int i = strcmp(c->name, "mknodat") == 0 ? 2 : 1;
 	const char *m = i < c->nargs ? c->arg[i] : "";
+	int64_t v;
 
+	if (strace_int(m, &v)) {	/* a number (the bpf tracer's): its type bits */
+		unsigned t = (unsigned)v & S_IFMT;
+		return t == S_IFIFO || t == S_IFSOCK || t == S_IFCHR || t == S_IFBLK;
+	}
 	return has_flag(m, "S_IFIFO") || has_flag(m, "S_IFSOCK") || has_flag(m, "S_IFCHR") ||
 	       has_flag(m, "S_IFBLK");
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -83,6 +84,12 @@ static void test_openat_as_strace_prints_it(void **state)
 	assert_int_equal(c.nargs, 3);
 	assert_int_equal(c.ret, -1);
 	assert_string_equal(c.err, "ENOENT");
+	/* mknodat's mode with its file type, as strace prints it: the
+	 * recorder learns a FIFO was made */
+	uint64_t m[6] = { (uint64_t)AT_FDCWD, 0x1000, S_IFIFO | 0644, 0 };
+	b = call(SYS_mknodat, m, "p", NULL, 0);
+	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
+	assert_string_equal(c.arg[2], "S_IFIFO|0644");
 	talloc_free(ctx);
 }
 
