@@ -50,6 +50,8 @@
 #define OPF_TIMED	0x08	/* line had a leading timestamp */
 #define OPF_ANY_STATUS	0x10	/* status "*": any outcome is as expected */
 #define OPF_SYSCALL	0x20	/* a call of the system-call dialect: prog->calls[] */
+#define OPF_LOCKWAIT	0x40	/* a blocking lock call of a recording: it may wait
+				 * in the kernel for a lock another stream holds */
 
 /*
  * The NFS dialect (dbench 5.0's nfs*.load) adds directive lines that the
@@ -190,12 +192,23 @@ struct op {
  *   fork                  a[0], a[1]: slot_lists[a[0] ..] holds a[1] pairs
  *                         (parent's slot, child's slot) to duplicate
  *   exec                  a[0], a[1]: slot_lists[a[0] ..] holds a[1]
- *                         close-on-exec slots to close
+ *                         slots; a[2] what is done with them (enum
+ *                         exec_kind): a recording's exec row closes its
+ *                         close-on-exec ones; the compiler adds rows of
+ *                         its own, untimed as exec is, with the line of
+ *                         the row they come from: the end of a process
+ *                         that held locks (every slot of its table still
+ *                         open closes; its stream's last line), the first
+ *                         step of a flock conversion (its slot's flock
+ *                         lock is let go of; the conversion's line)
  *   thread                nothing to do: the new stream's first call waits
  *                         for it (a dependency)
  * A stream's calls run in their order; across streams, a call first waits
  * for each (stream, seq) in deps[dep .. dep + ndeps): until that stream
- * has finished its first seq calls of the pass.
+ * has finished its first seq calls of the pass.  Most waits name earlier
+ * lines; a blocking lock call's may name a later one (the release of the
+ * lock it waits for), and the compiler has checked that no circle of
+ * waits is left.
  */
 #define LOADFILE_MAX_STREAMS 4096		/* threads and processes recorded */
 #define LOADFILE_MAX_FD (1 << 20)		/* a recorded descriptor number */
@@ -215,6 +228,12 @@ struct call {
 				 * call (or of the row that started it) to its
 				 * start: --replay-timing=think keeps it */
 	float duration;		/* how long it took when recorded */
+};
+
+enum exec_kind {
+	EXEC_ROW,		/* the recording's exec row */
+	EXEC_EXIT,		/* a process's end: its descriptors close */
+	EXEC_UNLOCK,		/* a flock conversion's first step: flock(LOCK_UN) */
 };
 
 /* Wait until stream `stream` has finished `seq` calls of the pass. */

@@ -309,6 +309,8 @@ static int ns_table(struct netsys *s, const struct op *op)
 {
 	const uint16_t *l = &s->prog->slot_lists[op->a[0]];
 
+	if (op->type == OP_SYS_EXEC && op->a[2] == EXEC_UNLOCK)
+		return 0;	/* no lock was taken: flock is not performed */
 	for (int64_t i = 0; i < op->a[1]; i++) {
 		if (op->type == OP_SYS_EXEC) {
 			if (l[i] < s->nfds && s->fds[l[i]]) {

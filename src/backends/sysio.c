@@ -479,12 +479,19 @@ static int sysio_on_fd(struct sysio *s, const struct op *op, const struct call *
 	return sysio_outcome(op, c, r, true);
 }
 
-/* fork: the child's copies; exec: the close-on-exec ones close. */
+/* fork: the child's copies; exec: the close-on-exec ones close (a
+ * process's end: all of its; a flock conversion's first step: their
+ * flock locks go). */
 static int sysio_table(struct sysio *s, const struct op *op)
 {
 	const uint16_t *l = &s->prog->slot_lists[op->a[0]];
 
 	for (int64_t i = 0; i < op->a[1]; i++) {
+		if (op->type == OP_SYS_EXEC && op->a[2] == EXEC_UNLOCK) {
+			if (l[i] < s->nfds && s->fds[l[i]] >= 0)
+				flock(s->fds[l[i]], LOCK_UN);
+			continue;
+		}
 		if (op->type == OP_SYS_EXEC) {
 			if (l[i] < s->nfds && s->fds[l[i]] >= 0) {
 				close(s->fds[l[i]]);

@@ -31,9 +31,11 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "load/locks.h"
 #include "load/optab.h"
 #include "load/strset.h"
 #include "load/syscalls.h"
+#include "load/waitcheck.h"
 
 #define SC_MAX_TOKENS 12
 #define SC_NONE UINT16_MAX		/* no stream */
@@ -165,6 +167,27 @@ struct sstream {
 	uint16_t nwaited, waited_cap;
 	uint32_t start_dep_seq;	/* its first call waits for its parent's row */
 	uint16_t parent;
+	uint32_t last_line;	/* the line of its last call */
+};
+
+/* A lock event of the call being placed on a file's locks (struct sc's
+ * lock_res): a write (a lock taken exclusive, one let go) or a read (a
+ * shared one taken, one tried in vain, a query), made by the call, or
+ * for a flock conversion's release, by the point just before it. */
+struct lock_use {
+	uint32_t file;
+	bool write;
+	struct call_dep at;
+};
+
+/* A blocking lock call that found its lock held, until it is granted:
+ * locks_wait()'s cookie is its index. */
+struct lock_waiter {
+	uint32_t pos;
+	struct call_dep me;
+	uint32_t file;
+	bool excl;
+	double end;		/* when it returned, recorded */
 };
 
 /* A path a call reaches besides those it names: a directory above one
@@ -221,6 +244,20 @@ struct sc {
 	struct res *desc_res;	/* by open file description: its offset */
 	size_t desc_res_n;
 	uint32_t ndesc;
+	/* Locks (locks.h): the lock events on a file are uses of its
+	 * lock_res, so that they keep their recorded order, and a blocking
+	 * call that found its lock held takes its place among them, with
+	 * late waits, once the model grants it. */
+	struct locks *locks;
+	struct res *lock_res;		/* by file identity */
+	size_t lock_res_n;
+	struct lock_use *lk;		/* this call's lock events */
+	size_t nlk, lk_cap;
+	struct lock_waiter *waiters;
+	size_t nwaiters, waiters_cap;
+	struct wait_edge *late;		/* waits found after their call was placed */
+	size_t nlate, late_cap;
+	struct op *exit_op;		/* the exit being placed (lock_exits()) */
 };
 
 static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -489,11 +526,22 @@ bad:
 	return false;
 }
 
-/* An errno by name ("ENOENT"), or 0. */
+/* An errno by name ("ENOENT"), or 0.  The other names Linux's headers
+ * give some (EWOULDBLOCK, which flock(2) documents, for EAGAIN) are
+ * taken too. */
 static int errno_by_name(const struct token *t)
 {
+	static const struct { const char *name; int e; } aliases[] = {
+		{ "EWOULDBLOCK", EWOULDBLOCK }, { "EDEADLOCK", EDEADLOCK },
+		{ "ENOTSUP", ENOTSUP },
+	};
+
 	if (t->quoted || t->len < 2 || t->s[0] != 'E')
 		return 0;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		if (token_is(t, aliases[i].name))
+			return aliases[i].e;
+	}
 	for (int e = 1; e < 4096; e++) {
 		const char *n = strerrorname_np(e);
 		if (n && token_is(t, n))
@@ -1083,6 +1131,7 @@ struct row {
 	size_t leaf_at[2];
 	struct fdent *ent;	/* D's entry */
 	struct fdent *ent2;	/* E's or G's entry */
+	int64_t gone_desc;	/* the description of a descriptor it replaced, or -1 */
 };
 
 /* Decode the arguments of r's signature. */
@@ -1245,6 +1294,30 @@ static bool bind_fd(struct sc *c, struct row *r, int64_t fd, struct fdent **out,
 	return true;
 }
 
+/* Whether op is a lock call: flock, or fcntl with a lock command.  Its
+ * order is its file's locks' (lock_effects()), not its path's. */
+static bool is_lock_call(const struct op *op)
+{
+	return op->type == OP_SYS_FLOCK || (op->type == OP_SYS_FCNTL && is_lock_command(op->a[0]));
+}
+
+/* The locks' description e->desc, new with the open r makes: on the file
+ * at its path, or at the target of a symbolic link known there. */
+static bool lock_file_open(struct sc *c, const struct row *r, const struct fdent *e)
+{
+	bool tmpfile = (r->op->type == OP_SYS_OPEN || r->op->type == OP_SYS_OPENAT) &&
+		       (r->op->a[0] & __O_TMPFILE) == __O_TMPFILE;
+	long at = e->path >= 0 && link_of(c, e->path) >= 0 ? link_of(c, e->path) : e->path;
+	uint32_t file = tmpfile || at < 0 ? locks_anonymous_file(c->locks)
+					  : locks_file(c->locks, (uint32_t)at);
+
+	if (!file || !locks_desc_open(c->locks, e->desc, file)) {
+		fail_oom(c);
+		return false;
+	}
+	return true;
+}
+
 /* Open recorded fd `fd` in r's table on a new slot; the old one there
  * (dup2 onto an open descriptor) gives its slot over. */
 static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint16_t *slot)
@@ -1253,6 +1326,7 @@ static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint1
 
 	if (!e)
 		return false;
+	r->gone_desc = e->slot >= 0 ? (int64_t)e->desc : -1;	/* it closes */
 	if (e->slot < 0 && (e->slot = take_slot(c)) < 0)
 		return false;
 	e->cloexec = cloexec;
@@ -1264,8 +1338,12 @@ static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint1
 		long to = link_of(c, r->path[0]);
 		e->file = (int32_t)file_of(c, to >= 0 ? to : r->path[0]);
 	}
-	if (r->ent && r->ent != e)	/* a dup: the same file, its offset shared */
+	if (r->ent && r->ent != e) {	/* a dup: the same file, the same description */
 		e->path = r->ent->path, e->desc = r->ent->desc, e->file = r->ent->file;
+		locks_desc_ref(c->locks, e->desc);
+	} else if (!lock_file_open(c, r, e)) {
+		return false;
+	}
 	*slot = (uint16_t)e->slot;
 	r->ent2 = e;
 	return true;
@@ -1292,8 +1370,9 @@ static bool fork_table(struct sc *c, struct row *r, struct sstream *child)
 		e->cloexec = pt->fd[fd].cloexec;
 		e->line = pt->fd[fd].line;
 		e->path = pt->fd[fd].path;
-		e->desc = pt->fd[fd].desc;
+		e->desc = pt->fd[fd].desc;	/* the child's descriptor shares the description */
 		e->file = pt->fd[fd].file;
+		locks_desc_ref(c->locks, e->desc);
 		if (!slot_list_add(c, (uint16_t)pt->fd[fd].slot) ||
 		    !slot_list_add(c, (uint16_t)e->slot))
 			return false;
@@ -1321,6 +1400,250 @@ static bool start_stream(struct sc *c, struct row *r)
 	return r->op->type == OP_SYS_THREAD || fork_table(c, r, child);
 }
 
+/* ---- locks ---- */
+
+/* What the locks said to a name's change: false (out of memory) fails. */
+static bool lock_names(struct sc *c, bool ok)
+{
+	if (!ok)
+		fail_oom(c);
+	return ok;
+}
+
+/* Note lock event `at` on `file` for the call being placed. */
+static void lock_use(struct sc *c, uint32_t file, bool write, struct call_dep at)
+{
+	if (grow(c, (void **)&c->lk, sizeof(struct lock_use), &c->lk_cap, c->nlk + 1))
+		c->lk[c->nlk++] = (struct lock_use){ file, write, at };
+}
+
+/* The noted lock events: the call (of stream s) waits for what they
+ * need (before), then they are each file's news (after). */
+static void lock_uses(struct sc *c, uint16_t s, bool after)
+{
+	for (size_t i = 0; i < c->nlk; i++) {
+		struct res *r = res_at(c, &c->lock_res, &c->lock_res_n, c->lk[i].file);
+		if (after)
+			used(c, r, c->lk[i].at.stream, c->lk[i].at.seq, c->lk[i].write);
+		else
+			use(c, r, s, c->lk[i].write);
+	}
+	if (after)
+		c->nlk = 0;
+}
+
+/* A descriptor of `table` on description `desc` closes, at event `at`:
+ * noted when that ends a lock or leaves one to the description's last
+ * close (apply false), then made (apply true). */
+static void lock_close(struct sc *c, uint32_t table, uint32_t desc, struct call_dep at, bool apply)
+{
+	if (!apply && locks_close_matters(c->locks, table, desc))
+		lock_use(c, locks_desc_file(c->locks, desc), true, at);
+	else if (apply)
+		locks_close(c->locks, table, desc);
+}
+
+/* What a lock call (flock; fcntl with a lock command) asks, and what the
+ * recording says came of it. */
+struct lock_call {
+	struct lock_req req;
+	bool lock, unlock;	/* neither: a query (F_GETLK, F_OFD_GETLK) */
+	bool blocks;		/* flock without LOCK_NB, F_SETLKW, F_OFD_SETLKW */
+	bool ok;		/* it succeeded (or any outcome will do) */
+	bool busy;		/* it failed for the lock being held */
+};
+
+/* fcntl's range: from START (SEEK_SET) for LEN bytes, LEN 0 to the end,
+ * a negative LEN before START.  From the offset or the end (SEEK_CUR,
+ * SEEK_END), which the compile does not know: the whole file. */
+static void lock_range(int64_t whence, int64_t start, int64_t len, struct lock_req *q)
+{
+	q->lo = 0;
+	q->hi = LOCKS_EOF;
+	if (whence != SEEK_SET || start < 0)
+		return;
+	if (len < 0 && start + len >= 0) {
+		q->lo = start + len;
+		q->hi = start;
+	} else if (len > 0) {
+		q->lo = start;
+		q->hi = start > LOCKS_EOF - len ? LOCKS_EOF : start + len;
+	} else if (len == 0) {
+		q->lo = start;
+	}
+}
+
+/* Whether r is a lock call on an open description, and what, into *lc. */
+static bool lock_call_of(struct sc *c, const struct row *r, struct lock_call *lc)
+{
+	const struct op *op = r->op;
+	int64_t res = r->call->result;
+
+	if (!r->ent)
+		return false;
+	*lc = (struct lock_call){ .req = { .file = locks_desc_file(c->locks, r->ent->desc),
+					   .owner = r->ent->desc, .hi = LOCKS_EOF } };
+	if (op->type == OP_SYS_FLOCK) {
+		int64_t how = op->a[0] & ~(int64_t)LOCK_NB;
+		if (how != LOCK_SH && how != LOCK_EX && how != LOCK_UN)
+			return false;
+		lc->req.kind = LOCK_KIND_FLOCK;
+		lc->req.excl = how == LOCK_EX;
+		lc->unlock = how == LOCK_UN;
+		lc->lock = !lc->unlock;
+		lc->blocks = lc->lock && !(op->a[0] & LOCK_NB);
+	} else if (op->type == OP_SYS_FCNTL && is_lock_command(op->a[0])) {
+		int64_t cmd = op->a[0];
+		bool ofd = cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+		if (op->a[1] != F_RDLCK && op->a[1] != F_WRLCK && op->a[1] != F_UNLCK)
+			return false;
+		lc->req.kind = ofd ? LOCK_KIND_OFD : LOCK_KIND_POSIX;
+		if (!ofd)
+			lc->req.owner = r->st->table;	/* a process's: its table */
+		lc->req.excl = op->a[1] == F_WRLCK;
+		bool query = cmd == F_GETLK || cmd == F_OFD_GETLK;
+		lc->unlock = !query && op->a[1] == F_UNLCK;
+		lc->lock = !query && !lc->unlock;
+		lc->blocks = lc->lock && (cmd == F_SETLKW || cmd == F_OFD_SETLKW);
+		lock_range(op->a[2], r->call->x[0], r->call->x[1], &lc->req);
+	} else {
+		return false;
+	}
+	lc->ok = res >= 0 || (op->flags & OPF_ANY_STATUS);
+	lc->busy = res == -EAGAIN || res == -EACCES || res == -EINTR || res == -EDEADLK;
+	return true;
+}
+
+/* Lock call r waits for its lock (apply: joins the queue of the model). */
+static bool lock_wait(struct sc *c, const struct row *r, const struct lock_call *lc)
+{
+	if (!grow(c, (void **)&c->waiters, sizeof(struct lock_waiter), &c->waiters_cap,
+		  c->nwaiters + 1) ||
+	    !locks_wait(c->locks, &lc->req, (uint32_t)c->nwaiters, r->op->timestamp + r->call->duration)) {
+		fail_oom(c);
+		return false;
+	}
+	c->waiters[c->nwaiters++] = (struct lock_waiter){
+		.pos = (uint32_t)c->prog->nops, .me = { r->call->seq, r->call->stream },
+		.file = lc->req.file, .excl = lc->req.excl,
+		.end = r->op->timestamp + r->call->duration };
+	return true;
+}
+
+/*
+ * What lock call r does to the locks: noted before its waits are worked
+ * out (apply false), so that it waits for the events it needs, then made
+ * (apply true).  A lock taken, let go of, tried in vain or queried is an
+ * event at its call; a blocking call that finds its lock held is no
+ * event yet: it waits.  (A flock conversion's letting go of its old lock
+ * is a row before it: unlock_first().)
+ */
+static bool lock_call_effects(struct sc *c, struct row *r, bool apply)
+{
+	struct lock_call lc;
+	struct call_dep me = { r->call->seq, r->call->stream };
+	bool oom = false;
+
+	if (!lock_call_of(c, r, &lc) || (!lc.ok && !lc.busy))
+		return true;
+	if (lc.blocks && !lc.busy)
+		r->op->flags |= OPF_LOCKWAIT;
+	if (lc.lock && lc.req.kind == LOCK_KIND_FLOCK &&
+	    locks_flock_of(c->locks, lc.req.owner) == (int)lc.req.excl)
+		return true;	/* the flock lock it holds: nothing changes */
+	if (!lc.lock || !lc.ok) {	/* let go of, tried in vain, queried */
+		if (!apply)
+			lock_use(c, lc.req.file, lc.unlock && lc.ok, me);
+		else if (lc.unlock && lc.ok)
+			locks_unset(c->locks, &lc.req, &oom);
+	} else if (lc.blocks && locks_conflict(c->locks, &lc.req)) {
+		if (apply && !lock_wait(c, r, &lc))
+			return false;
+	} else if (!apply) {
+		lock_use(c, lc.req.file, lc.req.excl, me);
+	} else if (!locks_set(c->locks, &lc.req)) {
+		oom = true;
+	}
+	if (oom)
+		fail_oom(c);
+	return !oom;
+}
+
+/* The lock events of call r: its lock call's, those of the descriptors
+ * it closes (close, one an open or dup2 replaces), a flock conversion's
+ * letting go (unlock_first()). */
+static bool lock_effects(struct sc *c, struct row *r, bool apply)
+{
+	struct call_dep me = { r->call->seq, r->call->stream };
+	bool done = r->call->result >= 0 || (r->op->flags & OPF_ANY_STATUS);
+
+	if (r->op->type == OP_SYS_CLOSE && r->ent && done)
+		lock_close(c, r->st->table, r->ent->desc, me, apply);
+	if (r->op->type == OP_SYS_EXEC && r->op->a[2] == EXEC_UNLOCK) {	/* unlock_first() */
+		struct lock_req mine = { .kind = LOCK_KIND_FLOCK, .owner = r->ent->desc,
+					 .file = locks_desc_file(c->locks, r->ent->desc),
+					 .hi = LOCKS_EOF };
+		bool oom = false;
+		if (!apply)
+			lock_use(c, mine.file, true, me);
+		else
+			locks_unset(c->locks, &mine, &oom);
+		if (oom)
+			fail_oom(c);
+		return !oom;
+	}
+	if (r->gone_desc >= 0)
+		lock_close(c, r->st->table, (uint32_t)r->gone_desc, me, apply);
+	return lock_call_effects(c, r, apply);
+}
+
+/* Waiter k is granted its lock: it waits for the events before it on the
+ * file (late: its call was placed long since), and is one of them. */
+static bool granted(struct sc *c, uint32_t k)
+{
+	const struct lock_waiter *w = &c->waiters[k];
+	struct res *r = res_at(c, &c->lock_res, &c->lock_res_n, w->file);
+
+	if (!r)
+		return false;
+	c->npending = 0;
+	use(c, r, w->me.stream, w->excl);
+	if (r->wstream == w->me.stream && r->wseq >= w->me.seq)
+		want(c, w->me.stream, r->wseq);	/* a later call of its own: a circle */
+	if (!grow(c, (void **)&c->late, sizeof(struct wait_edge), &c->late_cap,
+		  c->nlate + c->npending))
+		return false;
+	for (unsigned i = 0; i < c->npending; i++)
+		c->late[c->nlate++] = (struct wait_edge){ w->pos, c->pending[i] };
+	c->npending = 0;
+	used(c, r, w->me.stream, w->me.seq, w->excl);
+	if (c->exit_op && w->end > c->exit_op->timestamp)
+		c->exit_op->timestamp = w->end;	/* it let go no earlier than that */
+	return !c->err;
+}
+
+/*
+ * The waiters that returned by `now` (recorded), in the order they did,
+ * take their locks if they are free: a waiter has it once it has
+ * returned, not as soon as it is let go of (another stream may take it
+ * first, as the recording shows).  With `force`, all that are left, free
+ * or not: none will be let go of again.
+ */
+static bool grant_waiters(struct sc *c, double now, bool force)
+{
+	uint32_t k;
+	bool oom = false;
+
+	while (locks_granted(c->locks, now, &k, &oom) ||
+	       (force && !oom && locks_force_next(c->locks, &k, &oom))) {
+		if (!granted(c, k))
+			return false;
+	}
+	if (oom)
+		fail_oom(c);
+	return !oom;
+}
+
 /* exec: the close-on-exec descriptors of the stream's table close. */
 static bool exec_closes(struct sc *c, struct row *r, uint16_t s, bool place)
 {
@@ -1333,12 +1656,14 @@ static bool exec_closes(struct sc *c, struct row *r, uint16_t s, bool place)
 			continue;
 		if (!place) {
 			use(c, &e->res, s, true);
+			lock_close(c, r->st->table, e->desc, (struct call_dep){ r->call->seq, s }, false);
 			continue;
 		}
 		used(c, &e->res, s, r->call->seq, true);
 		if (!slot_list_add(c, (uint16_t)e->slot))
 			return false;
 		r->op->a[1]++;
+		lock_close(c, r->st->table, e->desc, (struct call_dep){ r->call->seq, s }, true);
 		give_slot(c, e);
 	}
 	return true;
@@ -1373,6 +1698,7 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 		     t == OP_SYS_GETDENTS || t == OP_SYS_FGETXATTR || t == OP_SYS_FLISTXATTR ||
 		     t == OP_SYS_FSTATFS || t == OP_SYS_FCHDIR ||
 		     op_table[t].bytes == BYTES_READ;
+	bool locking = is_lock_call(op);
 	bool names = t == OP_SYS_CREAT || t == OP_SYS_MKDIR || t == OP_SYS_MKDIRAT ||
 		     t == OP_SYS_RMDIR || t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT ||
 		     t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2 ||
@@ -1382,6 +1708,7 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 
 	if (t == OP_SYS_OPEN || t == OP_SYS_OPENAT || t == OP_SYS_CREAT)
 		reads = !opens_for_change(op);
+	reads = reads || locking;
 	for (int w = 0; w < 2; w++) {
 		if (r->path[w] < 0 || (w == 1 && !names))
 			continue;
@@ -1400,8 +1727,9 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 				 ? dir_index(c, c->paths.order[r->ent->path], 0, true) : -1;
 		if (d >= 0)
 			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, false);
-		/* a listing reads the directory's path too: its rmdir waits */
-		if (r->ent->path >= 0 && t != OP_SYS_CLOSE)
+		/* a listing reads the directory's path too: its rmdir waits;
+		 * a lock call's order is its file's locks' (lock_effects()) */
+		if (r->ent->path >= 0 && t != OP_SYS_CLOSE && !is_lock_call(op))
 			u[n++] = table_use(c, &c->path_res, &c->path_res_n, r->ent->path,
 					   !reads);
 	}
@@ -1597,15 +1925,17 @@ static bool ancestors(struct sc *c, struct row *r)
 		if (file_of(c, r->path[w]) != r->path[w] && !reach(c, file_of(c, r->path[w]), true))
 			return false;
 	}
-	if (r->ent && r->ent->file >= 0 && r->ent->file != r->ent->path)
+	if (r->ent && r->ent->file >= 0 && r->ent->file != r->ent->path && !is_lock_call(r->op))
 		return reach(c, r->ent->file, true);
 	return true;
 }
 
-/* After call r succeeded: the links it made, moved or removed. */
+/* After call r succeeded: the links it made, moved or removed, and the
+ * files the locks know by these names (locks.h). */
 static bool links_after(struct sc *c, struct row *r)
 {
 	int t = r->op->type;
+	bool exchange = t == OP_SYS_RENAMEAT2 && (r->op->a[0] & RENAME_EXCHANGE);
 
 	if (r->call->result < 0)
 		return true;
@@ -1614,13 +1944,17 @@ static bool links_after(struct sc *c, struct row *r)
 	if (t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2)
 		return link_note(c, r->path[1], link_of(c, r->path[0])) &&
 		       link_note(c, r->path[0], -1) &&
-		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0]));
-	if (t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT)
-		return link_note(c, r->path[0], -1);
+		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
+		       lock_names(c, locks_renamed(c->locks, r->path[0], r->path[1], exchange));
+	if (t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT || t == OP_SYS_RMDIR) {
+		locks_unlinked(c->locks, (uint32_t)r->path[0]);
+		return t == OP_SYS_RMDIR || link_note(c, r->path[0], -1);
+	}
 	if (t == OP_SYS_LINK || t == OP_SYS_LINKAT)	/* a link to a link is one */
 		return link_note(c, r->path[1], t == OP_SYS_LINKAT && (r->op->a[0] & AT_SYMLINK_FOLLOW)
 					       ? -1 : link_of(c, r->path[0])) &&
-		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0]));
+		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
+		       lock_names(c, locks_linked(c->locks, r->path[0], r->path[1]));
 	return true;
 }
 
@@ -1642,15 +1976,37 @@ static void fork_reads(struct sc *c, struct row *r, uint16_t s, bool placed)
 	}
 }
 
+/* A position for op (its call already filled) at the end of stream st. */
+static bool append_position(struct sc *c, struct sstream *st)
+{
+	size_t cap = st->cap;
+
+	if (!grow(c, (void **)&st->ops, sizeof(uint32_t), &cap, st->nops + 1))
+		return false;
+	st->cap = cap;
+	st->ops[st->nops++] = c->prog->nops;
+	if (!optab_append(c->prog, &c->tab, (uint32_t)c->prog->nops, c->line)) {
+		fail_oom(c);
+		return false;
+	}
+	c->prog->nops++;
+	return true;
+}
+
 /* Place call r: its waits, its stream, its totals. */
 static bool place(struct sc *c, struct row *r)
 {
 	struct use u[8];
 	uint16_t s = r->call->stream;
 	struct op *op = r->op;
+	bool exec = op->type == OP_SYS_EXEC && op->a[2] == EXEC_ROW;
+
+	c->nanc = 0;	/* an exec row names no path */
 	if (op->type != OP_SYS_EXEC && !ancestors(c, r))
 		return false;
-	unsigned n = op->type == OP_SYS_EXEC ? 0 : resources(c, r, u);
+	unsigned n = op->type != OP_SYS_EXEC ? resources(c, r, u) : 0;
+	if (op->type == OP_SYS_EXEC && op->a[2] == EXEC_UNLOCK)	/* its descriptor: a read */
+		u[n++] = (struct use){ .res = &r->ent->res };
 
 	if (c->err)
 		return false;
@@ -1662,8 +2018,9 @@ static bool place(struct sc *c, struct row *r)
 		use(c, &c->path_res[c->anc[i].idx], s, c->anc[i].write);
 	if (op->type == OP_SYS_FORK)
 		fork_reads(c, r, s, false);
-	if (op->type == OP_SYS_EXEC && !exec_closes(c, r, s, false))
+	if ((exec && !exec_closes(c, r, s, false)) || !lock_effects(c, r, false))
 		return false;
+	lock_uses(c, s, false);
 	place_waits(c, r->st, r->call);
 	for (unsigned i = 0; i < n; i++)
 		used(c, u[i].res, s, r->call->seq, u[i].write);
@@ -1673,17 +2030,14 @@ static bool place(struct sc *c, struct row *r)
 		return false;
 	if (op->type == OP_SYS_FORK)
 		fork_reads(c, r, s, true);
-	if (op->type == OP_SYS_EXEC && r->call->result == 0 && !exec_closes(c, r, s, true))
+	if ((exec && r->call->result == 0 && !exec_closes(c, r, s, true)) ||
+	    !lock_effects(c, r, true))
 		return false;
+	lock_uses(c, s, true);
 	table_after(c, r);
 	for (size_t i = 0; i < c->ntouched; i++)
 		used(c, &c->slot_res[c->touched[i]], s, r->call->seq, true);
 	c->ntouched = 0;
-	size_t cap = r->st->cap;
-	if (!grow(c, (void **)&r->st->ops, sizeof(uint32_t), &cap, r->st->nops + 1))
-		return false;
-	r->st->cap = cap;
-	r->st->ops[r->st->nops++] = c->prog->nops;
 	if (!op_is_untimed(op->type)) {
 		const struct op_desc *d = &op_table[op->type];
 		if (d->bytes == BYTES_READ)
@@ -1692,11 +2046,9 @@ static bool place(struct sc *c, struct row *r)
 			c->prog->bytes_written += op->a[1];
 		c->prog->count[op->type]++;
 	}
-	if (!optab_append(c->prog, &c->tab, (uint32_t)c->prog->nops, c->line)) {
-		fail_oom(c);
+	if (!append_position(c, r->st))
 		return false;
-	}
-	c->prog->nops++;
+	r->st->last_line = c->line;
 	return !c->err;
 }
 
@@ -1758,6 +2110,52 @@ static bool room_for_call(struct sc *c)
 	return true;
 }
 
+/*
+ * A flock conversion (LOCK_SH to LOCK_EX or back, on a description that
+ * holds the other) lets go of its lock before it asks for the new one, as
+ * flock(2) does, and others may take the lock in between: here that is a
+ * row of the compiler's before it, an exec row (EXEC_UNLOCK) at its line,
+ * so that the conversion itself waits for its lock as any blocking call
+ * does, not in the kernel, where another waiter woken by this release
+ * could be first.  Call r moves one position on.
+ */
+static bool unlock_first(struct sc *c, struct row *r)
+{
+	struct lock_call lc;
+	size_t pos = c->prog->nops, cap = c->cap, cap2 = c->cap;
+
+	if (r->op->type != OP_SYS_FLOCK || !lock_call_of(c, r, &lc) || !lc.lock ||
+	    (!lc.ok && !lc.busy) || locks_flock_of(c->locks, lc.req.owner) != !lc.req.excl)
+		return true;
+	if (pos + 1 >= LOADFILE_MAX_OPS) {
+		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
+		return false;
+	}
+	if (!grow(c, (void **)&c->ops, sizeof(struct op), &cap, pos + 2) ||
+	    !grow(c, (void **)&c->calls, sizeof(struct call), &cap2, pos + 2))
+		return false;
+	c->cap = cap < cap2 ? cap : cap2;
+	c->ops[pos + 1] = *r->op;
+	c->calls[pos + 1] = *r->call;
+	struct op *op = &c->ops[pos];
+	struct call *call = &c->calls[pos];
+	r->op = &c->ops[pos + 1];
+	r->call = &c->calls[pos + 1];
+	*op = (struct op){ .type = OP_SYS_EXEC, .handle = HANDLE_NONE, .dir = DIR_NONE,
+			   .dir2 = DIR_NONE, .fnum = -1, .repeat = 1, .flags = OPF_SYSCALL,
+			   .timestamp = r->op->timestamp,
+			   .a = { (int64_t)c->nslot_lists, 1, EXEC_UNLOCK } };
+	*call = (struct call){ .handle2 = HANDLE_NONE, .stream = r->call->stream,
+			       .seq = r->call->seq, .gap = r->call->gap };
+	r->call->seq++;
+	r->call->gap = 0;
+	if (!slot_list_add(c, r->op->handle))
+		return false;
+	struct row first = { .op = op, .call = call, .st = r->st, .sig = &sigs[OP_SYS_EXEC - OP_SYS_FIRST],
+			     .fd = { -1, -1 }, .path = { -1, -1 }, .ent = r->ent, .gone_desc = -1 };
+	return place(c, &first);
+}
+
 static bool call_line(struct sc *c, const struct token *tok, int n)
 {
 	if (n < 4) {
@@ -1773,7 +2171,7 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 		return false;
 	c->in_calls = true;
 	struct row r = { .sig = &sigs[type - OP_SYS_FIRST], .fd = { -1, -1 },
-			 .path = { -1, -1 } };
+			 .path = { -1, -1 }, .gone_desc = -1 };
 	r.op = &c->ops[c->prog->nops];
 	r.call = &c->calls[c->prog->nops];
 	*r.op = (struct op){ .type = type, .handle = HANDLE_NONE,
@@ -1790,6 +2188,8 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 	}
 	if (!row_head(c, &r, tok) || !parse_args(c, &r, &tok[4]) ||
 	    !parse_result(c, &r, &tok[n - 1]))
+		return false;
+	if (locks_waiting(c->locks) && !grant_waiters(c, r.op->timestamp, false))
 		return false;
 	lay_out_numbers(&r);
 	if (type == OP_SYS_FCNTL && is_lock_command(r.op->a[0]) != (r.sig == &fcntl_lock_sig)) {
@@ -1815,7 +2215,7 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 			     : r.call->result > 0 ? r.call->result : 0;
 	if ((type == OP_SYS_THREAD || type == OP_SYS_FORK) && !start_stream(c, &r))
 		return false;
-	return place(c, &r);
+	return unlock_first(c, &r) && place(c, &r);
 }
 
 /* ---- whole files ---- */
@@ -1896,6 +2296,230 @@ static bool compile_line(struct sc *c, const char *p, const char *end, bool *hea
 	return call_line(c, tok, n);
 }
 
+/* ---- the end of the recording ---- */
+
+/* A process (a table) as the recording ends: the stream of its table
+ * whose last row comes last, and when the table's last call ended. */
+struct table_end {
+	uint32_t table;
+	uint16_t carrier;
+	uint32_t line;
+	double end;
+};
+
+static int by_end(const void *a, const void *b)
+{
+	const struct table_end *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Whether the end of table t lets go of a lock, or of a descriptor whose
+ * description keeps one to its last close. */
+static bool end_matters(struct sc *c, uint32_t t)
+{
+	const struct table *tb = &c->tables[t];
+
+	if (locks_proc_holds(c->locks, t))
+		return true;
+	for (uint32_t fd = 0; fd < tb->n; fd++) {
+		const struct fdent *e = &tb->fd[fd];
+		if (e->slot >= 0 && locks_close_matters(c->locks, t, e->desc))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The end of process te->table, which lets go of locks: an exec row of
+ * the compiler's (EXEC_EXIT) at the end of the table's stream that ends
+ * last, once its other streams have ended, closing every descriptor
+ * still open in the table.  Timed when the last of them ended, or when
+ * the last call it let have its lock returned, if later: the recording
+ * has no row for a process's end.
+ */
+static bool add_exit(struct sc *c, const struct table_end *te)
+{
+	if (!room_for_call(c))
+		return false;
+	struct sstream *st = &c->streams[te->carrier];
+	struct table *tb = &c->tables[te->table];
+	struct op *op = &c->ops[c->prog->nops];
+	struct call *call = &c->calls[c->prog->nops];
+	struct call_dep me = { st->nops + 1, te->carrier };
+
+	c->line = te->line;
+	c->cur_stream = te->carrier;
+	*op = (struct op){ .type = OP_SYS_EXEC, .handle = HANDLE_NONE, .dir = DIR_NONE,
+			   .dir2 = DIR_NONE, .fnum = -1, .repeat = 1, .timestamp = te->end,
+			   .flags = OPF_SYSCALL, .a = { (int64_t)c->nslot_lists, 0, EXEC_EXIT } };
+	*call = (struct call){ .handle2 = HANDLE_NONE, .stream = te->carrier, .seq = me.seq };
+	for (unsigned i = 0; i < c->nstreams; i++) {
+		if (i != te->carrier && c->streams[i].table == te->table && c->streams[i].nops)
+			want(c, (uint16_t)i, c->streams[i].nops);
+	}
+	for (uint32_t fd = 0; fd < tb->n; fd++) {
+		if (tb->fd[fd].slot >= 0)
+			lock_close(c, te->table, tb->fd[fd].desc, me, false);
+	}
+	lock_uses(c, te->carrier, false);
+	place_waits(c, st, call);
+	for (uint32_t fd = 0; fd < tb->n; fd++) {
+		if (tb->fd[fd].slot < 0)
+			continue;
+		if (!slot_list_add(c, (uint16_t)tb->fd[fd].slot))
+			return false;
+		op->a[1]++;
+		lock_close(c, te->table, tb->fd[fd].desc, me, true);
+		give_slot(c, &tb->fd[fd]);
+	}
+	locks_exit(c->locks, te->table);
+	lock_uses(c, te->carrier, true);
+	c->ntouched = 0;
+	if (!append_position(c, st))
+		return false;
+	c->exit_op = op;
+	bool ok = grant_waiters(c, INFINITY, false);
+	c->exit_op = NULL;
+	call->gap = op->timestamp > st->last_end ? (float)(op->timestamp - st->last_end) : 0;
+	return ok && !c->err;
+}
+
+/* The ends of the processes that let go of locks a call still waits
+ * for, in the order they came; then every waiter left has its lock. */
+static bool lock_exits(struct sc *c)
+{
+	if (!grant_waiters(c, INFINITY, false))
+		return false;
+	if (locks_waiting(c->locks) == 0)
+		return true;
+	struct table_end *te = talloc_array(c, struct table_end, c->ntables);
+	if (!te) {
+		fail_oom(c);
+		return false;
+	}
+	for (unsigned t = 0; t < c->ntables; t++)
+		te[t] = (struct table_end){ .table = t, .carrier = SC_NONE, .end = -1 };
+	for (unsigned i = 0; i < c->nstreams; i++) {
+		struct table_end *e = &te[c->streams[i].table];
+		if (e->carrier == SC_NONE || c->streams[i].last_line >= e->line) {
+			e->carrier = (uint16_t)i;
+			e->line = c->streams[i].last_line;
+		}
+		if (c->streams[i].last_end > e->end)
+			e->end = c->streams[i].last_end;
+	}
+	qsort(te, c->ntables, sizeof(*te), by_end);
+	bool ok = true;
+	for (unsigned t = 0; t < c->ntables && ok && locks_waiting(c->locks); t++) {
+		if (te[t].carrier != SC_NONE && end_matters(c, te[t].table))
+			ok = add_exit(c, &te[t]);
+	}
+	talloc_free(te);
+	return ok && grant_waiters(c, INFINITY, true);
+}
+
+static int by_pos(const void *a, const void *b)
+{
+	const struct wait_edge *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Wait d into deps[start .. *n): a new one, or a later seq of a stream
+ * already there. */
+static void add_dep(struct call_dep *deps, size_t start, size_t *n, struct call_dep d)
+{
+	for (size_t i = start; i < *n; i++) {
+		if (deps[i].stream == d.stream) {
+			if (d.seq > deps[i].seq)
+				deps[i].seq = d.seq;
+			return;
+		}
+	}
+	deps[(*n)++] = d;
+}
+
+/* The late waits into the calls' lists, each after the call's own. */
+static bool merge_late(struct sc *c)
+{
+	if (c->nlate == 0)
+		return true;
+	qsort(c->late, c->nlate, sizeof(*c->late), by_pos);
+	struct call_dep *deps = talloc_array(c->prog, struct call_dep, c->ndeps + c->nlate);
+	if (!deps) {
+		fail_oom(c);
+		return false;
+	}
+	size_t n = 0, j = 0;
+	for (size_t pos = 0; pos < c->prog->nops; pos++) {
+		struct call *call = &c->calls[pos];
+		size_t start = n;
+		if (call->ndeps)
+			memcpy(deps + n, c->deps + call->dep, call->ndeps * sizeof(*deps));
+		n += call->ndeps;
+		for (; j < c->nlate && c->late[j].pos == pos; j++)
+			add_dep(deps, start, &n, c->late[j].dep);
+		call->dep = (uint32_t)start;
+		call->ndeps = (uint32_t)(n - start);
+	}
+	talloc_free(c->deps);
+	c->deps = deps;
+	c->ndeps = n;
+	return true;
+}
+
+/* Call pos waits for dep: "FILE:LINE" of the call dep names, or the end
+ * of its stream. */
+static char *dep_row(struct sc *c, struct call_dep dep)
+{
+	const struct stream *st = &c->prog->streams[dep.stream];
+	uint32_t pos = st->ops[(dep.seq && dep.seq <= st->nops ? dep.seq : st->nops) - 1];
+	uint32_t line = loadfile_line(c->prog, pos);
+
+	if (c->ops[pos].type == OP_SYS_EXEC && c->ops[pos].a[2] == EXEC_EXIT)
+		return talloc_asprintf(c, "the end of stream %" PRIu32 " (after %s:%" PRIu32 ")",
+				       st->id, c->name, line);
+	return talloc_asprintf(c, "%s:%" PRIu32, c->name, line);
+}
+
+/* Whether the finished program's streams all finish, the late waits
+ * counted; else the error naming a wait of the circle (a lock's, if one
+ * is): the file cannot be replayed. */
+static bool check_waits(struct sc *c)
+{
+	struct wait_edge *cycle;
+	size_t ncycle, pick = 0;
+	bool lock = false;
+
+	if (c->nlate == 0 || waitcheck(c, c->prog, &cycle, &ncycle))
+		return true;
+	if (ncycle == 0) {
+		fail_oom(c);
+		return false;
+	}
+	for (size_t i = 0; i < ncycle && !lock; i++) {
+		for (size_t j = 0; j < c->nlate && !lock; j++) {
+			const struct wait_edge *e = &c->late[j];
+			lock = e->pos == cycle[i].pos && e->dep.stream == cycle[i].dep.stream;
+			pick = lock ? i : pick;
+		}
+	}
+	const struct wait_edge *h = &cycle[pick];
+	char *row = dep_row(c, h->dep);
+	c->err = row ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s waits for %s%s, which waits "
+				       "for it in turn: the replay would deadlock", c->name,
+				       loadfile_line(c->prog, h->pos),
+				       op_table[c->ops[h->pos].type].name,
+				       lock ? "the release of its lock at " : "", row)
+		     : NULL;
+	if (!c->err)
+		fail_oom(c);
+	return false;
+}
+
 /* The streams' op lists and the rest into the program. */
 static bool finish(struct sc *c)
 {
@@ -1942,6 +2566,12 @@ static void free_scratch(struct sc *c)
 	}
 	for (unsigned i = 0; i < LOADFILE_MAX_HANDLES; i++)
 		talloc_free(c->slot_res[i].readers);
+	for (size_t i = 0; i < c->lock_res_n; i++)
+		talloc_free(c->lock_res[i].readers);
+	talloc_free(c->lock_res);
+	talloc_free(c->lk);
+	talloc_free(c->waiters);
+	talloc_free(c->late);
 	talloc_free(c->touched);
 	talloc_free(c->anc);
 	talloc_free(c->link_to);
@@ -1976,6 +2606,11 @@ bool syscalls_compile(struct program *prog, const char *name, const char *text,
 	c->name = name;
 	for (unsigned i = 0; i < LOADFILE_MAX_HANDLES; i++)
 		c->slot_res[i].wstream = SC_NONE;
+	if (!(c->locks = locks_new(c))) {
+		*oom = true;
+		talloc_free(c);
+		return false;
+	}
 	for (const char *p = text, *end = text + len; p < end && !c->err;) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *eol = nl ? nl : end;
@@ -1991,7 +2626,7 @@ bool syscalls_compile(struct program *prog, const char *name, const char *text,
 	    !(c->err = talloc_asprintf(prog, "%s: no calls in the recording", name)))
 		fail_oom(c);
 	if (!c->err)
-		ok = finish(c);
+		ok = lock_exits(c) && merge_late(c) && finish(c) && check_waits(c);
 	free_scratch(c);
 	*oom = c->oom;
 	*err = c->oom ? NULL : c->err;

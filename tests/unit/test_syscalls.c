@@ -808,6 +808,338 @@ static void test_summary_tells_streams_and_initial_state(void **state)
 	assert_null(strstr(s, "thread"));
 }
 
+/* The number of calls of stream `stream` call pos waits for (0: none). */
+static uint32_t waits_for(const struct program *p, size_t pos, uint16_t stream)
+{
+	const struct call *c = call_of(p, pos);
+
+	for (uint32_t i = 0; i < c->ndeps; i++) {
+		if (p->deps[c->dep + i].stream == stream)
+			return p->deps[c->dep + i].seq;
+	}
+	return 0;
+}
+
+/* The recording of `flock lk sleep 0.5 & sleep 0.1; flock lk true`: the
+ * holder lets go at its exit, which no row says; the waiter's blocking
+ * flock waits for an exit the compiler adds at the end of the holder's
+ * stream, timed when the waiter returned. */
+static void test_a_blocking_lock_waits_for_its_holders_exit(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0.00 0.001 fork 2\n"						/* 0 */
+		"2 0.01 0.001 openat \"lk\" O_RDONLY|O_CREAT 0666 3\n"
+		"2 0.02 0.001 flock 3 LOCK_EX 0\n"
+		"1 0.10 0.001 fork 3\n"
+		"3 0.11 0.001 openat \"lk\" O_RDONLY|O_CREAT 0666 3\n"
+		"3 0.12 0.400 flock 3 LOCK_EX 0\n");				/* 5 */
+
+	assert_int_equal(p->nops, 7);
+	const struct op *exit = loadfile_op(p, 6);
+	assert_int_equal(exit->type, OP_SYS_EXEC);
+	assert_int_equal(exit->a[2], EXEC_EXIT);
+	assert_int_equal(call_of(p, 6)->stream, 1);
+	assert_int_equal(p->streams[1].nops, 3);
+	assert_int_equal(p->streams[1].ops[2], 6);
+	assert_int_equal(exit->a[1], 1);	/* it closes the holder's descriptor */
+	assert_int_equal(p->slot_lists[exit->a[0]], loadfile_op(p, 1)->handle);
+	assert_float_equal(exit->timestamp, 0.52, 1e-9);
+	assert_int_equal(loadfile_line(p, 6), loadfile_line(p, 2));
+	assert_int_equal(waits_for(p, 5, 1), 3);
+	assert_true(loadfile_op(p, 5)->flags & OPF_LOCKWAIT);
+	assert_int_equal(loadfile_ops_per_pass(p), 4);	/* the exit is not counted */
+}
+
+/* An unlock on a later line than the blocking call it frees: the holder's
+ * unlock waits for nothing of the waiter's (a circle before), the
+ * waiter's flock for the unlock; no exit is added. */
+static void test_a_blocking_lock_waits_for_a_later_unlock(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0.00 0.001 thread 2\n"					/* 0 */
+		"1 0.01 0.001 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0.02 0.001 flock 3 LOCK_EX 0\n"
+		"2 0.03 0.001 openat \"lk\" O_RDWR 0 4\n"
+		"2 0.04 0.500 flock 4 LOCK_EX 0\n"
+		"1 0.50 0.001 write 3 10 10\n"					/* 5 */
+		"1 0.51 0.001 flock 3 LOCK_UN 0\n"
+		"2 0.55 0.001 read 4 10 0\n");
+
+	assert_int_equal(p->nops, 8);
+	assert_int_equal(waits_for(p, 6, 1), 0);
+	assert_int_equal(waits_for(p, 5, 1), 1);	/* the open, by the resources */
+	assert_int_equal(waits_for(p, 4, 0), 5);	/* the unlock, its stream's 5th */
+	assert_int_equal(waits_for(p, 7, 0), 4);	/* the write, by the resources */
+}
+
+/* Each kind ends as the kernel ends it: a POSIX lock at any close of a
+ * descriptor of the file by its process, an OFD lock and a flock lock at
+ * the last close of their description (a dup keeps it), any at an exec
+ * that closes a close-on-exec descriptor of it. */
+static void test_locks_end_as_the_kernel_ends_them(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 fork 2\n"						/* 0 */
+		"1 0 0 openat \"posix\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 fcntl 3 F_SETLK F_WRLCK SEEK_SET 0 0 0\n"
+		"1 0 0 openat \"ofd\" O_RDWR|O_CREAT 0644 4\n"
+		"1 0 0 fcntl 4 F_OFD_SETLK F_WRLCK SEEK_SET 0 0 0\n"
+		"1 0 0 dup 4 5\n"						/* 5 */
+		"1 0 0 openat \"fl\" O_RDWR|O_CREAT|O_CLOEXEC 0644 6\n"
+		"1 0 0 flock 6 LOCK_SH 0\n"
+		"2 0 1 openat \"posix\" O_RDWR 0 7\n"
+		"2 0 1 fcntl 7 F_SETLKW F_RDLCK SEEK_SET 0 10 0\n"
+		"2 0 1 openat \"ofd\" O_RDWR 0 8\n"				/* 10 */
+		"2 0 1 fcntl 8 F_OFD_SETLKW F_RDLCK SEEK_SET 5 1 0\n"
+		"2 0 1 openat \"fl\" O_RDWR 0 9\n"
+		"2 0 1 flock 9 LOCK_EX 0\n"
+		"1 0 0 openat \"posix\" O_RDONLY 0 10\n"
+		"1 0 0 close 10 0\n"						/* 15 */
+		"1 0 0 close 4 0\n"
+		"1 0 0 close 5 0\n"
+		"1 0 0 exec 0\n");
+
+	/* the POSIX lock ends at the close of another descriptor of the file */
+	assert_int_equal(waits_for(p, 9, 0), 10);
+	/* the OFD lock at the close of the dup, its description's last */
+	assert_int_equal(waits_for(p, 11, 0), 12);
+	/* the flock lock at the exec that closes its close-on-exec descriptor */
+	assert_int_equal(waits_for(p, 13, 0), 13);
+	assert_int_equal(p->nops, 19);	/* no exit: nothing waits at the end */
+}
+
+/* A lock a forked child inherits (the description it shares) is its own
+ * too: its blocking lock on a description of its own would wait for its
+ * own end, and the file is refused. */
+static void test_a_lock_held_through_an_inherited_descriptor(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+
+	rejected(ctx,
+		"1 0 0 openat \"fl\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 flock 3 LOCK_EX 0\n"
+		"1 0 0 fork 2\n"
+		"1 0 0 close 3 0\n"
+		"2 0 1 openat \"fl\" O_RDWR 0 4\n"
+		"2 0 1 flock 4 LOCK_EX 0\n",					/* line 7 */
+		NAME ":7: flock waits for the release of its lock at the end of stream 2 (after "
+		NAME ":7), which waits for it in turn: the replay would deadlock");
+}
+
+/* Two threads of one process: each open makes a description of its own,
+ * so their flock locks conflict; POSIX locks are the process's, and never
+ * do. */
+static void test_threads_of_a_process_contend_for_flock_not_posix_locks(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 thread 2\n"						/* 0 */
+		"1 0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 flock 3 LOCK_EX 0\n"
+		"1 0 0 fcntl 3 F_SETLK F_WRLCK SEEK_SET 0 0 0\n"
+		"2 0 1 openat \"lk\" O_RDWR 0 4\n"
+		"2 0 1 fcntl 4 F_SETLKW F_WRLCK SEEK_SET 0 0 0\n"		/* 5 */
+		"2 0 1 flock 4 LOCK_EX 0\n"
+		"1 0 0 flock 3 LOCK_UN 0\n");
+
+	/* after the first's POSIX lock, as recorded; not after its unlock */
+	assert_int_equal(waits_for(p, 5, 0), 4);
+	assert_int_equal(p->nops, 8);	/* no exit */
+	assert_int_equal(waits_for(p, 6, 0), 5);	/* the unlock */
+}
+
+/* Byte ranges that do not overlap, and shared locks, wait for nothing;
+ * a write lock waits for the read locks over its range. */
+static void test_ranges_and_shared_locks_do_not_wait(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 openat \"db\" O_RDWR|O_CREAT 0644 3\n"			/* 0 */
+		"1 0 0 fcntl 3 F_SETLK F_WRLCK SEEK_SET 0 10 0\n"
+		"1 0 0 fcntl 3 F_SETLK F_RDLCK SEEK_SET 20 10 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 1 openat \"db\" O_RDWR 0 3\n"
+		"2 0 1 fcntl 3 F_SETLKW F_WRLCK SEEK_SET 10 10 0\n"		/* 5 */
+		"2 0 1 fcntl 3 F_SETLKW F_RDLCK SEEK_SET 20 5 0\n"
+		"2 0 1 fcntl 3 F_SETLKW F_WRLCK SEEK_SET 10 -10 0\n"
+		"1 0 0 fcntl 3 F_SETLK F_UNLCK SEEK_SET 0 0 0\n");
+
+	assert_int_equal(waits_for(p, 5, 0), 0);
+	assert_int_equal(waits_for(p, 6, 0), 0);
+	assert_int_equal(waits_for(p, 7, 0), 5);	/* [0, 10): the unlock */
+	p = compiled(ctx,
+		"1 0 0 openat \"db\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 fcntl 3 F_SETLK F_RDLCK SEEK_SET 20 10 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 1 openat \"db\" O_RDWR 0 3\n"
+		"2 0 1 fcntl 3 F_SETLKW F_WRLCK SEEK_CUR 0 0 0\n"
+		"1 0 0 fcntl 3 F_SETLK F_UNLCK SEEK_SET 25 1 0\n");		/* 5 */
+	/* from the offset: the whole file, as far as the compile knows, which
+	 * stays locked on both sides of the byte let go of: until the end */
+	assert_int_equal(waits_for(p, 4, 0), 5);
+	assert_int_equal(loadfile_op(p, 6)->a[2], EXEC_EXIT);
+}
+
+/* A lock let go of, and the name taken by a new file: the new file's
+ * lock is no conflict. */
+static void test_a_new_file_at_a_locked_name_is_another_file(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"			/* 0 */
+		"1 0 0 flock 3 LOCK_EX 0\n"
+		"1 0 0 rename \"lk\" \"old\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 1 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"2 0 1 flock 3 LOCK_EX 0\n"					/* 5 */
+		"2 0 1 openat \"old\" O_RDWR 0 4\n"
+		"2 0 1 flock 4 LOCK_EX 0\n"
+		"1 0 0 close 3 0\n");
+
+	assert_int_equal(waits_for(p, 5, 0), 0);
+	assert_int_equal(waits_for(p, 7, 0), 5);	/* "old" is the locked one */
+}
+
+/* A symbolic link known at a path (init symlink, symlink) leads the lock
+ * to its target: the same lock, and a waiter for it. */
+static void test_a_lock_through_a_known_link_is_its_targets(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"init file \"lk\" 0 0644\n"
+		"init symlink \"alias\" \"lk\"\n"
+		"1 0.0 0 thread 2\n"						/* 0 */
+		"1 0.0 0 openat \"lk\" O_RDWR 0 3\n"
+		"1 0.0 0 flock 3 LOCK_EX 0\n"
+		"2 0.1 0 symlink \"lk\" \"other\" 0\n"
+		"2 0.2 0 openat \"alias\" O_RDWR 0 4\n"
+		"2 0.3 0.4 flock 4 LOCK_EX 0\n"				/* 5 */
+		"1 0.5 0 flock 3 LOCK_UN 0\n"
+		"2 0.8 0 openat \"other\" O_RDWR 0 5\n"
+		"2 0.9 0 flock 5 LOCK_SH|LOCK_NB EAGAIN\n");
+
+	assert_int_equal(waits_for(p, 5, 0), 4);	/* the unlock */
+	assert_int_equal(waits_for(p, 8, 0), 0);	/* held by its own stream */
+	/* the try, after the lock it found held, a line before: no circle */
+	assert_int_equal(p->nops, 9);
+}
+
+/* A try that failed because the lock was held runs while it is held:
+ * after the holder took it, before it let go. */
+static void test_a_failed_try_runs_while_the_lock_is_held(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 thread 2\n"						/* 0 */
+		"1 0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"2 0 0 stat \"x\" ENOENT\n"
+		"1 0 0 flock 3 LOCK_EX 0\n"
+		"2 0 0 openat \"lk\" O_RDWR 0 4\n"
+		"2 0 0 flock 4 LOCK_EX|LOCK_NB EWOULDBLOCK\n"			/* 5 */
+		"2 0 0 fcntl 4 F_OFD_SETLK F_WRLCK SEEK_SET 0 0 0\n"
+		"1 0 0 flock 3 LOCK_UN 0\n");
+
+	assert_int_equal(call_of(p, 5)->result, -EAGAIN);	/* EWOULDBLOCK, its other name */
+	assert_int_equal(waits_for(p, 5, 0), 3);	/* the holder's flock */
+	assert_int_equal(waits_for(p, 7, 1), 4);	/* the try */
+	assert_int_equal(waits_for(p, 6, 0), 0);	/* OFD and flock locks never meet */
+}
+
+/* Waiters for one lock take it in the order they returned, each after
+ * the one before let go. */
+static void test_waiters_take_the_lock_in_the_order_they_returned(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0.0 0 thread 2\n"						/* 0 */
+		"1 0.0 0 thread 3\n"
+		"1 0.0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0.0 0 flock 3 LOCK_EX 0\n"
+		"2 0.1 0 openat \"lk\" O_RDWR 0 4\n"
+		"3 0.1 0 openat \"lk\" O_RDWR 0 5\n"				/* 5 */
+		"3 0.2 0.8 flock 5 LOCK_EX 0\n"
+		"2 0.3 0.3 flock 4 LOCK_EX 0\n"
+		"1 0.5 0 flock 3 LOCK_UN 0\n"
+		"2 0.7 0 close 4 0\n"
+		"3 1.0 0 close 5 0\n");					/* 10 */
+
+	assert_int_equal(waits_for(p, 7, 0), 5);	/* the unlock */
+	assert_int_equal(waits_for(p, 6, 1), 3);	/* stream 2's close */
+}
+
+/* flock converts by letting go first, a row of the compiler's before
+ * the conversion (an exec row, EXEC_UNLOCK, at its line): a downgrade
+ * lets a shared waiter in from there; two shared holders both upgrading
+ * (the first waits for the second's unlock, the second for the first to
+ * have let go of its shared lock) is no circle, and the first waits for
+ * its lock before its call, not in the kernel, where the second's letting
+ * go would wake it first. */
+static void test_flock_conversions_let_go_first(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0.0 0 thread 2\n"						/* 0 */
+		"1 0.0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0.0 0 flock 3 LOCK_EX 0\n"
+		"2 0.1 0 openat \"lk\" O_RDWR 0 4\n"
+		"2 0.1 0.4 flock 4 LOCK_SH 0\n"
+		"1 0.2 0 stat \"x\" ENOENT\n"					/* 5 */
+		"1 0.3 0 flock 3 LOCK_SH 0\n"					/* 6, 7 */
+		"2 0.6 0 close 4 0\n");
+	const struct op *first = loadfile_op(p, 6);
+	assert_int_equal(first->type, OP_SYS_EXEC);
+	assert_int_equal(first->a[2], EXEC_UNLOCK);
+	assert_int_equal(first->a[1], 1);
+	assert_int_equal(p->slot_lists[first->a[0]], loadfile_op(p, 7)->handle);
+	assert_int_equal(loadfile_line(p, 6), loadfile_line(p, 7));
+	assert_int_equal(call_of(p, 7)->seq, 6);
+	assert_int_equal(waits_for(p, 4, 0), 5);	/* the letting go */
+	assert_int_equal(loadfile_ops_per_pass(p), 7);	/* not counted */
+
+	p = compiled(ctx,
+		"1 0.0 0 thread 2\n"						/* 0 */
+		"1 0.0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0.0 0 flock 3 LOCK_SH 0\n"
+		"2 0.0 0 openat \"lk\" O_RDWR 0 4\n"
+		"2 0.0 0 flock 4 LOCK_SH 0\n"
+		"1 0.1 0.5 flock 3 LOCK_EX 0\n"				/* 5, 6 */
+		"2 0.2 0 flock 4 LOCK_EX 0\n"					/* 7, 8 */
+		"2 0.3 0 flock 4 LOCK_UN 0\n"
+		"1 0.7 0 stat \"x\" ENOENT\n");				/* 10 */
+	assert_int_equal(waits_for(p, 7, 0), 4);	/* stream 1 let go of its shared lock */
+	assert_int_equal(waits_for(p, 6, 1), 5);	/* stream 2's unlock */
+	assert_int_equal(waits_for(p, 8, 0), 0);
+}
+
+/* A circle of waits written by hand is refused, naming both rows. */
+static void test_a_circle_of_waits_is_refused(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+
+	rejected(ctx,
+		"1 0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"			/* line 2 */
+		"1 0 0 flock 3 LOCK_EX 0\n"
+		"1 0 0 thread 2\n"
+		"2 0 0 openat \"lk\" O_RDWR 0 4\n"
+		"2 0 1 flock 4 LOCK_EX 0\n"					/* line 6 */
+		"2 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 stat \"d\" 0\n"
+		"1 0 0 flock 3 LOCK_UN 0\n",					/* line 9 */
+		NAME ":6: flock waits for the release of its lock at " NAME ":9, which waits for "
+		"it in turn: the replay would deadlock");
+	/* a lock no stream lets go of but at the end of its own process */
+	rejected(ctx,
+		"1 0 0 openat \"lk\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 flock 3 LOCK_EX 0\n"
+		"1 0 0 openat \"lk\" O_RDWR 0 4\n"
+		"1 0 0 flock 4 LOCK_EX 0\n",					/* line 5 */
+		NAME ":5: flock waits for the release of its lock at the end of stream 1 (after "
+		NAME ":5), which waits for it in turn: the replay would deadlock");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -835,6 +1167,18 @@ int main(void)
 		T(test_dialects_keep_their_names),
 		T(test_an_empty_name_is_no_operation),
 		T(test_summary_tells_streams_and_initial_state),
+		T(test_a_blocking_lock_waits_for_its_holders_exit),
+		T(test_a_blocking_lock_waits_for_a_later_unlock),
+		T(test_locks_end_as_the_kernel_ends_them),
+		T(test_a_lock_held_through_an_inherited_descriptor),
+		T(test_threads_of_a_process_contend_for_flock_not_posix_locks),
+		T(test_ranges_and_shared_locks_do_not_wait),
+		T(test_a_new_file_at_a_locked_name_is_another_file),
+		T(test_a_lock_through_a_known_link_is_its_targets),
+		T(test_a_failed_try_runs_while_the_lock_is_held),
+		T(test_waiters_take_the_lock_in_the_order_they_returned),
+		T(test_flock_conversions_let_go_first),
+		T(test_a_circle_of_waits_is_refused),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
