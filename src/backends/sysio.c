@@ -390,10 +390,47 @@ static int sysio_dup(struct sysio *s, const struct op *op, const struct call *c,
 	return sysio_opened(s, op, c, c->handle2, nfd < 0 ? -errno : nfd);
 }
 
-static int sysio_fcntl(struct sysio *s, const struct op *op, const struct call *c, int fd)
+/*
+ * flock, and fcntl's lock commands, as the recording's order needs them.
+ * A blocking one that failed when recorded (a signal cut its wait short:
+ * EINTR; EDEADLK) is made without blocking: its lock was held, and the
+ * release it would wait for is ordered after it, so it fails at once, and
+ * EWOULDBLOCK (EAGAIN, EACCES) counts as the recorded failure.  A lock the
+ * replay took where the recording failed to is let go of again at once:
+ * the recording's order gives it to other streams, which would wait for
+ * it for ever.
+ */
+static int sysio_lock(const struct op *op, const struct call *c, int fd)
 {
+	bool fl_call = op->type == OP_SYS_FLOCK, failed = c->result < 0 && !(op->flags & OPF_ANY_STATUS);
+	int cmd = (int)op->a[0];
 	struct flock fl = { .l_type = (short)op->a[1], .l_whence = (short)op->a[2],
 			    .l_start = c->x[0], .l_len = c->x[1] };
+	bool blocks = fl_call ? !(cmd & (LOCK_NB | LOCK_UN)) : cmd == F_SETLKW || cmd == F_OFD_SETLKW;
+	bool takes = fl_call ? !(cmd & LOCK_UN)
+			     : cmd != F_GETLK && cmd != F_OFD_GETLK && fl.l_type != F_UNLCK;
+
+	if (failed && blocks)
+		cmd = fl_call ? cmd | LOCK_NB : cmd == F_SETLKW ? F_SETLK : F_OFD_SETLK;
+	int64_t r = fl_call ? flock(fd, cmd) : fcntl(fd, cmd, &fl);
+	int err = errno;
+	if (r < 0 && failed && blocks && (err == EWOULDBLOCK || err == EACCES) &&
+	    (c->result == -EINTR || c->result == -EDEADLK))
+		return (int)-c->result;
+	if (r == 0 && failed && takes) {
+		struct flock un = fl;
+		un.l_type = F_UNLCK;
+		if (fl_call)
+			flock(fd, LOCK_UN);
+		else
+			fcntl(fd, cmd == F_OFD_SETLKW || cmd == F_OFD_SETLK ? F_OFD_SETLK : F_SETLK, &un);
+	}
+	errno = err;
+	return sysio_outcome(op, c, r, false);
+}
+
+static int sysio_fcntl(struct sysio *s, const struct op *op, const struct call *c, int fd)
+{
 	int64_t r;
 
 	switch (op->a[0]) {
@@ -410,9 +447,7 @@ static int sysio_fcntl(struct sysio *s, const struct op *op, const struct call *
 	case F_SETLKW:
 	case F_OFD_GETLK:
 	case F_OFD_SETLK:
-	case F_OFD_SETLKW:
-		r = fcntl(fd, (int)op->a[0], &fl);
-		return sysio_outcome(op, c, r, false);
+	case F_OFD_SETLKW: return sysio_lock(op, c, fd);
 	default: return BACKEND_NOT_SUPPORTED;
 	}
 	return sysio_outcome(op, c, r, true);
@@ -469,7 +504,7 @@ static int sysio_on_fd(struct sysio *s, const struct op *op, const struct call *
 		if (r == 0 && !S_ISDIR(st.st_mode))
 			errno = ENOTDIR, r = -1;
 		break;
-	case OP_SYS_FLOCK: r = flock(fd, (int)op->a[0]); break;
+	case OP_SYS_FLOCK: return sysio_lock(op, c, fd);
 	case OP_SYS_DUP:
 	case OP_SYS_DUP2:
 	case OP_SYS_DUP3: return sysio_dup(s, op, c, fd);

@@ -143,7 +143,18 @@ syscalls 1
 1 0.61 0.001 write 3 10 10
 1 0.62 0.001 flock 3 LOCK_UN 0
 EOF
-for f in later ofd cloexec lockf threads upgrade; do
+# a blocking call a signal cut short while the lock was held
+cat >"$T/eintr.load" <<'EOF'
+syscalls 1
+1 0.00 0.001 thread 2
+1 0.01 0.001 openat "lk" O_RDWR|O_CREAT 0644 3
+1 0.02 0.001 flock 3 LOCK_EX 0
+2 0.03 0.001 openat "lk" O_RDWR 0 4
+2 0.04 0.300 flock 4 LOCK_EX EINTR
+2 0.35 0.001 fcntl 4 F_OFD_SETLKW F_WRLCK SEEK_SET 0 0 0
+1 0.50 0.001 flock 3 LOCK_UN 0
+EOF
+for f in later ofd cloexec lockf threads upgrade eintr; do
 	begin "$f: the locks replay once and in a timed run with no difference and no hang"
 	replay "$f"
 	expect_eq "$rc" 0 "--run-once: exit status ($(grep -m1 FAILED "$T/$f.out"))"
@@ -175,6 +186,32 @@ expect_eq "$rc" 2 "exit status"
 expect_match "$(cat "$T/circle.out")" \
 	"circle.load:6: flock waits for the release of its lock at .*circle.load:9, which waits for it in turn: the replay would deadlock"
 [ -e "$T/d/clients" ] && fail "a client started"
+end
+
+# A try that failed when recorded (the lock was held) but finds it free
+# in the replay, the holder reaching it through a link to its directory:
+# the lock is let go of again, else the holder would wait for it for
+# ever.
+cat >"$T/try.load" <<'EOF'
+syscalls 1
+init dir "d" 0755
+init file "d/lk" 0 0644
+init symlink "dl" "d"
+1 0.00 0 thread 2
+2 0.01 0 openat "dl/lk" O_RDWR 0 4
+2 0.02 0 flock 4 LOCK_EX|LOCK_NB EWOULDBLOCK
+2 0.03 0 mkdir "x" 0755 0
+1 0.04 0 openat "d/lk" O_RDWR 0 3
+1 0.05 0 stat "x" 0
+1 0.06 0 flock 3 LOCK_EX 0
+1 0.07 0 flock 3 LOCK_UN 0
+EOF
+begin "a lock taken where the recording failed to take it is let go of again"
+for opt in "" --continue-on-error; do
+	replay try $opt
+	expect_eq "$rc" 0 "$opt: exit status ($(grep -m1 FAILED "$T/try.out"))"
+	expect_eq "$(jq .ops.flock.errors "$T/try.json")" 1 "$opt: flock differences"
+done
 end
 
 # A blocking lock whose recorded wait was long: the holder let go at its
