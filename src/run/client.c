@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/client.h"
+#include "run/lockwait.h"
 #include "run/streams.h"
 #include "opclock.h"
 
@@ -26,6 +28,7 @@ struct lane {
 	uint64_t paced_bytes;		/* bytes since pacing began, for -R */
 	uint64_t rng;			/* xorshift64 state for exponential think time */
 	pthread_mutex_t *lock;		/* the client's, when lanes share its slot */
+	struct lockwait lockwait;	/* in a blocking lock call: its limit (under lock) */
 };
 
 /* One client's replay state, private to its process. */
@@ -44,7 +47,8 @@ struct client {
 	struct lane lane;		/* a single stream's */
 	/* a recording of several streams: a thread each */
 	struct streams *ss;
-	struct lane *lanes;		/* [nstreams] */
+	struct lane *lanes;		/* [nlanes] */
+	unsigned nlanes;
 	pthread_mutex_t lock;		/* the slot's, shared by the lanes */
 	bool failed;			/* a lane stopped the run */
 	bool unanswered;		/* an operation waited for its server in vain
@@ -95,6 +99,7 @@ void client_watch_parent(void)
 	sigaction(SIGHUP, &sa, NULL);	/* a dropped session: stop and clean up */
 	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGINT, SIG_IGN);	/* the parent handles ^C for everyone */
+	lockwait_install();
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (client_parent_gone())	/* it died before the line above */
@@ -436,6 +441,109 @@ static bool not_made(const struct run_plan *plan, struct client *c, struct lane 
 	return !stop;
 }
 
+/* ---- a recording's blocking lock calls ---- */
+
+/* The recorded number of the stream lane l replays. */
+static uint32_t lane_stream(const struct program *prog, const struct client *c,
+			    const struct lane *l)
+{
+	size_t s = c->lanes && l != &c->lane ? (size_t)(l - c->lanes) : 0;
+
+	return s < prog->nstreams ? prog->streams[s].id : 0;
+}
+
+/* Stop client c's streams: those waiting for another stream return
+ * (streams_abort()), and a blocking lock call is cut short at once. */
+static void stop_streams(struct client *c)
+{
+	streams_abort(c->ss);
+	pthread_mutex_lock(&c->lock);
+	for (unsigned s = 0; s < c->nlanes; s++)
+		lockwait_cut(&c->lanes[s].lockwait);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* The run fails: lane l's lock call `op` was held --stop-timeout. */
+static void stalled_in_lock(const struct run_plan *plan, struct client *c, struct lane *l,
+			    const struct op *op)
+{
+	char why[VERIFY_DETAIL_MAX];
+
+	snprintf(why, sizeof(why), "stream %" PRIu32 " made no progress for %u s (--stop-timeout):"
+		 " held in its %s by a lock no other stream let go of",
+		 lane_stream(plan->prog, c, l), plan->stop_timeout, op_table[op->type].name);
+	if (l->lock)
+		pthread_mutex_lock(l->lock);
+	stop_on(plan, c, op, EINTR, why);
+	if (l->lock)
+		pthread_mutex_unlock(l->lock);
+}
+
+/*
+ * A blocking lock call (OPF_LOCKWAIT), held to --stop-timeout: the lock
+ * it waits for in the kernel may be one the recording's order did not
+ * foresee (a file reached under two names), and then no stream would let
+ * go of it.  Its outcome in *err and 1; 0 when the run's stop cut it
+ * short (nothing to record); -1 when it was held that long: the run
+ * fails.
+ */
+static int bounded_lock_call(const struct run_plan *plan, const struct stats_region *r,
+			     struct client *c, struct lane *l, const struct op *op,
+			     int (*perform)(struct backend_client *, const struct op *), int *err)
+	__attribute__((noinline));
+static int bounded_lock_call(const struct run_plan *plan, const struct stats_region *r,
+			     struct client *c, struct lane *l, const struct op *op,
+			     int (*perform)(struct backend_client *, const struct op *), int *err)
+{
+	uint64_t t0 = monotonic_ns();
+
+	if (l->lock)
+		pthread_mutex_lock(l->lock);
+	lockwait_arm(&l->lockwait, plan->stop_timeout);
+	if (l->lock)
+		pthread_mutex_unlock(l->lock);
+	bool stopped = c->ss && streams_aborted(c->ss);	/* before it was armed */
+	*err = stopped ? EINTR : perform(c->bc, op);
+	if (l->lock)
+		pthread_mutex_lock(l->lock);
+	lockwait_disarm(&l->lockwait);
+	if (l->lock)
+		pthread_mutex_unlock(l->lock);
+	if (*err != EINTR)
+		return 1;
+	if (stopped || (c->ss && streams_aborted(c->ss)) || current_phase(r) == PHASE_STOP)
+		return 0;
+	if (monotonic_ns() - t0 < plan->stop_timeout * 1000000000ull)
+		return 1;	/* another signal's */
+	stalled_in_lock(plan, c, l, op);
+	return -1;
+}
+
+/* Operation op's pacing, before it: true to go on, with *t0 moved past
+ * any pause (which is not latency), false when the run ended during
+ * it. */
+static inline __attribute__((always_inline)) bool
+paced(const struct run_plan *plan, struct stats_region *r, struct client *c, struct lane *l,
+      const struct op *op, enum phase ph, bool shared, bool call, uint64_t *t0)
+{
+	bool paused = call ? plan->replay_timing != REPLAY_ASAP && pace_call(plan, r, c, l, op, ph)
+			   : (op->flags & OPF_TIMED) && wait_for_timestamp(plan, r, c, op);
+	if (plan->think_us > 0)
+		paused = think(plan, r, l) || paused;
+	if (!paused)
+		return true;
+	uint64_t t = opclock_start();
+	if (ph == PHASE_EXECUTE) {
+		if (shared)
+			pthread_mutex_lock(l->lock);
+		stats_add(&c->slot->pause_ns, opclock_ns(*t0, t));
+		if (shared)
+			pthread_mutex_unlock(l->lock);
+	}
+	*t0 = t;
+	return current_phase(r) != PHASE_STOP;
+}
+
 /*
  * Run one operation of client c on lane l: its pacing, the call, its
  * outcome and its record.  Always inlined with `shared` (lanes share the
@@ -455,26 +563,17 @@ run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, st
 	const struct op_desc *d = &op_table[op->type];
 
 	uint64_t t0 = opclock_start();
-	/* The clock is read again only after a pause, which is not latency. */
-	bool paused = call ? plan->replay_timing != REPLAY_ASAP && pace_call(plan, r, c, l, op, ph)
-			   : (op->flags & OPF_TIMED) && wait_for_timestamp(plan, r, c, op);
-	if (plan->think_us > 0)
-		paused = think(plan, r, l) || paused;
-	if (paused) {
-		uint64_t t = opclock_start();
-		if (ph == PHASE_EXECUTE) {
-			if (shared)
-				pthread_mutex_lock(l->lock);
-			stats_add(&c->slot->pause_ns, opclock_ns(t0, t));
-			if (shared)
-				pthread_mutex_unlock(l->lock);
-		}
-		if (current_phase(r) == PHASE_STOP)
-			return true;	/* the run ended during the pause */
-		t0 = t;
-	}
+	if (!paced(plan, r, c, l, op, ph, shared, call, &t0))
+		return true;	/* the run ended during the pause */
 	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
-	int err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
+	int err;
+	if (call && __builtin_expect(perform && (op->flags & OPF_LOCKWAIT), 0)) {
+		int go = bounded_lock_call(plan, r, c, l, op, perform, &err);
+		if (go <= 0)
+			return go == 0;	/* cut short by the run's stop, or held too long */
+	} else {
+		err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
+	}
 	uint64_t t1 = opclock_end();
 	if (!shared) {	/* one lane: the next operation is the client's next */
 		const struct program *prog = plan->prog;
@@ -551,6 +650,31 @@ struct lane_run {
 	struct client *c;
 };
 
+/* The run fails: stream s, about to make `op`, found its streams
+ * waiting on each other in a circle (a guard: the compiler refuses
+ * one): the line of each call waited for. */
+static void stalled_in_wait(struct lane_run *lr, unsigned s, const struct op *op)
+{
+	const struct program *prog = lr->plan->prog;
+	char why[VERIFY_DETAIL_MAX];
+	unsigned n, from = s;
+	const struct call_dep *circle = streams_stall(lr->c->ss, &n);
+	int o = snprintf(why, sizeof(why), "stream %" PRIu32 " made no progress for %u s "
+			 "(--stop-timeout): ", prog->streams[s].id, lr->plan->stop_timeout);
+
+	for (unsigned k = 0; k < n && o > 0 && (size_t)o < sizeof(why); k++) {
+		const struct stream *to = &prog->streams[circle[k].stream];
+		uint32_t seq = circle[k].seq <= to->nops ? circle[k].seq : to->nops;
+		o += snprintf(why + o, sizeof(why) - o, "%sstream %" PRIu32 " waits for stream %"
+			      PRIu32 "'s line %" PRIu32, k ? ", " : "", prog->streams[from].id, to->id,
+			      seq ? loadfile_line(prog, to->ops[seq - 1]) : 0);
+		from = circle[k].stream;
+	}
+	pthread_mutex_lock(&lr->c->lock);
+	stop_on(lr->plan, lr->c, op, 0, why);
+	pthread_mutex_unlock(&lr->c->lock);
+}
+
 /* One stream's calls of the pass, in order, each after those it waits
  * for. */
 static void run_stream(void *arg, unsigned s)
@@ -565,18 +689,26 @@ static void run_stream(void *arg, unsigned s)
 		const struct op *op = loadfile_op(prog, st->ops[i]);
 		const struct call *call = loadfile_call(prog, op);
 		enum phase ph = current_phase(lr->r);
-		if (ph == PHASE_STOP || !streams_wait(lr->c->ss, &prog->deps[call->dep], call->ndeps))
+		if (ph == PHASE_STOP)
 			break;
+		enum streams_wait w = streams_wait(lr->c->ss, s, &prog->deps[call->dep],
+						   call->ndeps);
+		if (w == STREAMS_STALLED)
+			stalled_in_wait(lr, s, op);
+		if (w != STREAMS_GO) {
+			stop_streams(lr->c);
+			break;
+		}
 		if (i == 0 && s > 0)	/* think: its gap counts from its start */
 			l->prev_end_ns = monotonic_ns();
 		if (!run_op(lr->plan, lr->r, lr->c, l, op, ph, true, true)) {
-			streams_abort(lr->c->ss);
+			stop_streams(lr->c);
 			break;
 		}
 		streams_done(lr->c->ss, s, i + 1);
 	}
 	if (current_phase(lr->r) == PHASE_STOP)
-		streams_abort(lr->c->ss);
+		stop_streams(lr->c);
 }
 
 /* Client c's passes of a recording of several streams; false when it
@@ -815,8 +947,10 @@ static bool client_streams(const struct run_plan *plan, struct client *c, TALLOC
 
 	c->ss = streams_new(mem, n);
 	c->lanes = talloc_zero_array(mem, struct lane, n);
+	c->nlanes = n;
 	if (!c->ss || !c->lanes || pthread_mutex_init(&c->lock, NULL) != 0)
 		return false;
+	streams_set_stall(c->ss, plan->stop_timeout * 1000000000ull);
 	for (unsigned s = 0; s < n; s++)
 		c->lanes[s] = (struct lane){ .rng = c->lane.rng ^ (0xbf58476d1ce4e5b9ull * (s + 1)),
 					     .lock = &c->lock };

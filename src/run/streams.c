@@ -17,10 +17,14 @@
 #define STREAMS_WAIT_NS 50000000	/* a wait looks at the abort flag this often */
 
 /* A stream's counter and its waiters, a cache line each: the counter is
- * written by its stream alone and read by those that wait for it. */
+ * written by its stream alone and read by those that wait for it; what
+ * it waits for itself is written by it alone, only once it has to wait. */
 struct progress {
 	uint32_t done;		/* calls of the pass done (the futex word) */
 	uint32_t waiters;	/* threads in a futex wait on done */
+	uint32_t on;		/* the stream it waits for, + 1; 0 while it does not */
+	uint32_t on_seq;	/* ... until it has done this many calls */
+	uint64_t since_ns;	/* since when */
 } __attribute__((aligned(64)));
 
 struct worker {
@@ -37,6 +41,10 @@ struct streams {
 	void (*fn)(void *arg, unsigned stream);
 	void *arg;
 	uint32_t abort;
+	uint64_t stall_ns;		/* streams_set_stall(); 0: never */
+	uint32_t stalled;		/* 1 once a wait found a circle */
+	struct call_dep *circle;	/* [n]: what it found */
+	unsigned ncircle;
 };
 
 static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
@@ -57,7 +65,8 @@ struct streams *streams_new(TALLOC_CTX *mem_ctx, unsigned n)
 	ss->progress = raw ? (struct progress *)(((uintptr_t)raw + line - 1) & ~(uintptr_t)(line - 1))
 			   : NULL;
 	ss->workers = talloc_zero_array(ss, struct worker, n ? n : 1);
-	if (!ss->progress || !ss->workers)
+	ss->circle = talloc_zero_array(ss, struct call_dep, n ? n : 1);
+	if (!ss->progress || !ss->workers || !ss->circle)
 		TALLOC_FREE(ss);
 	return ss;
 }
@@ -78,8 +87,11 @@ bool streams_run(struct streams *ss, void (*fn)(void *arg, unsigned stream), voi
 	ss->fn = fn;
 	ss->arg = arg;
 	__atomic_store_n(&ss->abort, 0, __ATOMIC_SEQ_CST);
-	for (unsigned i = 0; i < ss->n; i++)
+	__atomic_store_n(&ss->stalled, 0, __ATOMIC_SEQ_CST);
+	for (unsigned i = 0; i < ss->n; i++) {
 		__atomic_store_n(&ss->progress[i].done, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&ss->progress[i].on, 0, __ATOMIC_RELAXED);
+	}
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 * 1024);	/* a replay thread's calls are shallow */
 	for (unsigned i = 1; i < ss->n && !err; i++) {
@@ -101,26 +113,106 @@ bool streams_run(struct streams *ss, void (*fn)(void *arg, unsigned stream), voi
 	return err == 0;
 }
 
-bool streams_wait(struct streams *ss, const struct call_dep *deps, uint32_t n)
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void streams_set_stall(struct streams *ss, uint64_t ns)
+{
+	ss->stall_ns = ns;
+}
+
+/* Whether stream `self`, waiting, waits through streams each waiting
+ * since stall_ns ago or more for itself; with `note`, the waits into
+ * ss->circle.  The length of the circle, or 0. */
+static unsigned circle_of(struct streams *ss, unsigned self, uint64_t now, bool note)
+{
+	unsigned s = self;
+
+	for (unsigned k = 0; k < ss->n; k++) {
+		const struct progress *p = &ss->progress[s];
+		uint32_t on = __atomic_load_n(&p->on, __ATOMIC_ACQUIRE);
+		if (!on || now - __atomic_load_n(&p->since_ns, __ATOMIC_RELAXED) < ss->stall_ns)
+			return 0;
+		if (note)
+			ss->circle[k] = (struct call_dep){
+				__atomic_load_n(&p->on_seq, __ATOMIC_RELAXED), (uint16_t)(on - 1) };
+		s = on - 1;
+		if (s == self)
+			return k + 1;
+	}
+	return 0;	/* a circle that self only leads to: its own members find it */
+}
+
+/* Whether self is the first to find a circle, noted in ss->circle. */
+static bool circle_found(struct streams *ss, unsigned self, uint64_t now)
+{
+	uint32_t no = 0;
+
+	if (!circle_of(ss, self, now, false) ||
+	    !__atomic_compare_exchange_n(&ss->stalled, &no, 1, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return false;
+	ss->ncircle = circle_of(ss, self, now, true);
+	if (ss->ncircle)
+		return true;
+	__atomic_store_n(&ss->stalled, 0, __ATOMIC_SEQ_CST);	/* it moved meanwhile */
+	return false;
+}
+
+/* Stream self waits for stream d.stream to have done d.seq calls. */
+static enum streams_wait wait_one(struct streams *ss, unsigned self, struct call_dep d)
 {
 	struct timespec ts = { 0, STREAMS_WAIT_NS };
+	struct progress *p = &ss->progress[d.stream], *me = &ss->progress[self];
+	uint32_t v;
 
-	for (uint32_t i = 0; i < n; i++) {
-		struct progress *p = &ss->progress[deps[i].stream];
-		uint32_t v;
-		while ((v = __atomic_load_n(&p->done, __ATOMIC_ACQUIRE)) < deps[i].seq) {
-			if (__atomic_load_n(&ss->abort, __ATOMIC_RELAXED))
-				return false;
-			/* waiters up, then done read again: streams_done() stores
-			 * done, then reads waiters, so one of the two sees the
-			 * other (and the timeout covers the rest) */
-			__atomic_fetch_add(&p->waiters, 1, __ATOMIC_SEQ_CST);
-			if (__atomic_load_n(&p->done, __ATOMIC_SEQ_CST) == v)
-				futex(&p->done, FUTEX_WAIT_PRIVATE, v, &ts);
-			__atomic_fetch_sub(&p->waiters, 1, __ATOMIC_RELAXED);
+	while ((v = __atomic_load_n(&p->done, __ATOMIC_ACQUIRE)) < d.seq) {
+		if (__atomic_load_n(&ss->abort, __ATOMIC_RELAXED))
+			return STREAMS_STOPPED;
+		uint64_t now = now_ns();
+		if (!__atomic_load_n(&me->on, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&me->since_ns, now, __ATOMIC_RELAXED);
+			__atomic_store_n(&me->on_seq, d.seq, __ATOMIC_RELAXED);
+			__atomic_store_n(&me->on, d.stream + 1u, __ATOMIC_RELEASE);
+		} else if (ss->stall_ns && circle_found(ss, self, now)) {
+			streams_abort(ss);
+			return STREAMS_STALLED;
 		}
+		/* waiters up, then done read again: streams_done() stores
+		 * done, then reads waiters, so one of the two sees the
+		 * other (and the timeout covers the rest) */
+		__atomic_fetch_add(&p->waiters, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&p->done, __ATOMIC_SEQ_CST) == v)
+			futex(&p->done, FUTEX_WAIT_PRIVATE, v, &ts);
+		__atomic_fetch_sub(&p->waiters, 1, __ATOMIC_RELAXED);
 	}
-	return !__atomic_load_n(&ss->abort, __ATOMIC_RELAXED);
+	return STREAMS_GO;
+}
+
+enum streams_wait streams_wait(struct streams *ss, unsigned self, const struct call_dep *deps,
+			       uint32_t n)
+{
+	enum streams_wait w = STREAMS_GO;
+
+	for (uint32_t i = 0; i < n && w == STREAMS_GO; i++) {
+		w = wait_one(ss, self, deps[i]);
+		if (__atomic_load_n(&ss->progress[self].on, __ATOMIC_RELAXED))
+			__atomic_store_n(&ss->progress[self].on, 0, __ATOMIC_RELAXED);
+	}
+	if (w == STREAMS_GO && __atomic_load_n(&ss->abort, __ATOMIC_RELAXED))
+		w = STREAMS_STOPPED;
+	return w;
+}
+
+const struct call_dep *streams_stall(const struct streams *ss, unsigned *n)
+{
+	*n = ss->ncircle;
+	return ss->circle;
 }
 
 void streams_done(struct streams *ss, unsigned s, uint32_t seq)

@@ -31,9 +31,29 @@ struct streams *streams_new(TALLOC_CTX *mem_ctx, unsigned n);
  */
 bool streams_run(struct streams *ss, void (*fn)(void *arg, unsigned stream), void *arg);
 
-/* Wait until every dependency of deps[0 .. n) is done.  False when the
- * pass is aborted first. */
-bool streams_wait(struct streams *ss, const struct call_dep *deps, uint32_t n);
+/* What a wait came to. */
+enum streams_wait {
+	STREAMS_GO,		/* every dependency is done */
+	STREAMS_STOPPED,	/* the pass was aborted first */
+	STREAMS_STALLED,	/* this stream found a circle of streams waiting
+				 * on each other (streams_stall()); the pass is
+				 * aborted */
+};
+
+/* Stream `self` waits until every dependency of deps[0 .. n) is done. */
+enum streams_wait streams_wait(struct streams *ss, unsigned self, const struct call_dep *deps,
+			       uint32_t n);
+
+/* A guard, for waits no program should have (the compiler refuses a
+ * circle of waits): once a stream has waited `ns` for a stream that
+ * waits, through others, for it, each of them waiting that long, its
+ * wait comes to STREAMS_STALLED.  0, the default: never. */
+void streams_set_stall(struct streams *ss, uint64_t ns);
+
+/* The circle a wait came to STREAMS_STALLED for: *n waits, each the
+ * (stream, seq) the one before waits for, the first the stalled
+ * stream's own. */
+const struct call_dep *streams_stall(const struct streams *ss, unsigned *n);
 
 /* Stream s has done its first `seq` calls of the pass. */
 void streams_done(struct streams *ss, unsigned s, uint32_t seq);

@@ -1,8 +1,10 @@
 # test_locks.sh - file locks in a recording's replay (doc/SYSCALLS.md,
-# "Locks"): every kind of lock and of release keeps the recorded order
-# and never deadlocks; a circle of waits is refused before any client
-# starts.  A hang is caught by the outer `timeout`, far above any limit
-# the runs are given.
+# "Order between streams"): every kind of lock and of release keeps the
+# recorded order and never deadlocks; a circle of waits is refused before
+# any client starts; a lock the order did not foresee, or a circle of
+# waits that got through, fails the run after --stop-timeout naming the
+# row, in --run-once as in a timed run.  A hang is caught by the outer
+# `timeout`, far above any limit the runs are given.
 . "$TOP/tests/shell/lib.sh"
 mkdir -p "$T/d"
 
@@ -188,6 +190,37 @@ expect_match "$(cat "$T/circle.out")" \
 [ -e "$T/d/clients" ] && fail "a client started"
 end
 
+# The compile knows files by path: a lock taken through a symbolic link
+# to a directory above the file is not seen as the same lock.  The replay
+# then waits in the kernel for a lock no stream lets go of, until
+# --stop-timeout.
+cat >"$T/alias.load" <<'EOF'
+syscalls 1
+init dir "d" 0755
+init file "d/lk" 0 0644
+init symlink "dl" "d"
+1 0.00 0 thread 2
+1 0.01 0 openat "d/lk" O_RDWR 0 3
+1 0.02 0 flock 3 LOCK_EX 0
+2 0.03 0 openat "dl/lk" O_RDWR 0 4
+2 0.04 0.5 flock 4 LOCK_EX 0
+2 0.05 0 mkdir "x" 0755 0
+1 0.06 0 stat "x" 0
+1 0.07 0 flock 3 LOCK_UN 0
+EOF
+begin "a lock the order did not foresee fails the run after --stop-timeout, naming its row"
+for opt in "" --continue-on-error; do
+	replay alias $opt --stop-timeout 2
+	expect_eq "$rc" 1 "$opt: exit status"
+	expect_match "$(cat "$T/alias.out")" "FAILED: client 1, .*alias.load:(7|9) flock .*: stream (1|2) made no progress for 2 s \(--stop-timeout\): held in its flock by a lock no other stream let go of"
+done
+rm -rf "$T/d/clients"
+timeout -k 10 120 "$DBENCH" -t 30 --stop-timeout 2 -c "$T/alias.load" -D "$T/d" 1 \
+	>"$T/alias.t.out" 2>&1
+expect_eq "$?" 1 "timed: exit status"
+expect_match "$(cat "$T/alias.t.out")" "made no progress for 2 s"
+end
+
 # A try that failed when recorded (the lock was held) but finds it free
 # in the replay, the holder reaching it through a link to its directory:
 # the lock is let go of again, else the holder would wait for it for
@@ -212,6 +245,42 @@ for opt in "" --continue-on-error; do
 	expect_eq "$rc" 0 "$opt: exit status ($(grep -m1 FAILED "$T/try.out"))"
 	expect_eq "$(jq .ops.flock.errors "$T/try.json")" 1 "$opt: flock differences"
 done
+end
+
+# Streams waiting for a release that never comes: the holder failed
+# first, and --strict stops the run there.  Neither waiter is left
+# behind, stream 3 on the holder's counter, stream 2 in the kernel (the
+# lock reached through a link to its directory, which the compile does
+# not see;
+# "held" keeps it after the holder's): the run ends well before the
+# --stop-timeout given.
+cat >"$T/failed.load" <<'EOF'
+syscalls 1
+init dir "d" 0755
+init file "d/lk" 0 0644
+init symlink "dl" "d"
+1 0.00 0 thread 2
+1 0.00 0 thread 3
+1 0.01 0 openat "d/lk" O_RDWR 0 3
+1 0.02 0 flock 3 LOCK_EX 0
+1 0.03 0 mkdir "held" 0755 0
+2 0.03 0 stat "held" 0
+2 0.03 0 openat "dl/lk" O_RDWR 0 5
+2 0.04 0 mkdir "y" 0755 0
+2 0.05 0.5 flock 5 LOCK_EX 0
+3 0.05 0 openat "d/lk" O_RDWR 0 4
+3 0.06 1.0 flock 4 LOCK_EX 0
+1 0.07 0 stat "y" 0
+1 0.08 0 stat "nothere" 0
+1 0.09 0 flock 3 LOCK_UN 0
+EOF
+begin "streams waiting on one that failed are stopped with it, not left waiting"
+rm -rf "$T/d/clients"
+timeout -k 10 60 "$DBENCH" --run-once --strict --stop-timeout 300 -c "$T/failed.load" \
+	-D "$T/d" 1 >"$T/failed.out" 2>&1
+expect_eq "$?" 1 "exit status"
+expect_match "$(cat "$T/failed.out")" \
+	"FAILED: client 1, .*failed.load:17 stat .*nothere: ENOENT \(No such file or directory\), recorded 0"
 end
 
 # A blocking lock whose recorded wait was long: the holder let go at its
