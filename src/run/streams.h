@@ -5,7 +5,8 @@
  * Each stream has a progress counter: how many of its calls of the pass
  * are done.  A call waits for the counters its dependencies name
  * (loadfile.h struct call_dep) with a futex, woken only when someone
- * waits, so a stream nobody waits for pays one relaxed store a call.  It
+ * waits, and then only those waiting for that count, so a stream nobody
+ * waits for pays one relaxed store a call.  It
  * knows nothing of what a call is: client.c runs the calls.
  */
 #ifndef DBENCH_RUN_STREAMS_H
