@@ -90,8 +90,8 @@ extern const struct tracer tracer_bpf;
 bool tracer_strace_files(TALLOC_CTX *mem_ctx, const char *const *files, size_t n,
 			 struct tracer_calls *out, char **err);
 
-/* Every file of the -ff set BASE.* in dir (NULL-ended, *n of them), on
- * mem_ctx; NULL when dir cannot be read. */
+/* Every file of the -ff set BASE.TID in dir (TID digits; NULL-ended, *n
+ * of them), on mem_ctx; NULL when dir cannot be read. */
 const char **tracer_strace_set(TALLOC_CTX *mem_ctx, const char *dir, const char *base, size_t *n);
 
 /* Whether this process may load BPF tracing programs: root, or CAP_BPF

@@ -65,7 +65,9 @@ const char **tracer_strace_set(TALLOC_CTX *mem_ctx, const char *dir, const char 
 	}
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, base, len) != 0 || de->d_name[len] != '.')
+		const char *tid = de->d_name + len + 1;	/* PREFIX.TID: digits alone */
+		if (strncmp(de->d_name, base, len) != 0 || de->d_name[len] != '.' || !*tid ||
+		    tid[strspn(tid, "0123456789")] != '\0')
 			continue;
 		v = talloc_realloc(mem_ctx, v, const char *, *n + 2);
 		if (!v)

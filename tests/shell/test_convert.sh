@@ -185,4 +185,13 @@ expect_eq "$out" "dbench: -o '$T/h/link' is the trace '$T/h/t' it reads: the loa
 cmp -s "$T/h/t" "$T/h/keep" || fail "the trace was changed"
 end
 
+begin "an -ff set is PREFIX.TID alone: a loadfile written beside it is no file of it"
+traced beside -ff -ttt -T -y
+(cd "$T/w" && "$DBENCH" convert -o "$T/beside/t.load" "$T/beside/t" 2>/dev/null) || fail "first: exit status $?"
+(cd "$T/w" && "$DBENCH" convert -o "$T/beside/t.load" "$T/beside/t" 2>"$T/beside.err") ||
+	fail "again, beside its loadfile: exit status $?: $(cat "$T/beside.err")"
+expect_no_match "$(cat "$T/beside.err")" "not strace's"
+expect_eq "$(grep -c '^dbench: converted: ' "$T/beside.err")" 1 "conversions"
+end
+
 finish
