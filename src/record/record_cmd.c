@@ -209,10 +209,13 @@ static char *command_text(TALLOC_CTX *mem_ctx, const char *const *argv)
 			continue;
 		}
 		s = talloc_asprintf_append(s, "'");
-		for (const char *p = a; s && *p; p++)
-			s = *p == '\'' ? talloc_asprintf_append(s, "'\\''")
-				       : *p == '\n' ? talloc_asprintf_append(s, "\\n")
-				       : talloc_asprintf_append(s, "%c", *p);
+		for (const char *p = a; s && *p; p++) {
+			unsigned char ch = (unsigned char)*p;
+			s = ch == '\'' ? talloc_asprintf_append(s, "'\\''")
+			    : ch == '\n' ? talloc_asprintf_append(s, "\\n")
+			    : ch < 0x20 || ch == 0x7f ? talloc_asprintf_append(s, "\\x%02x", ch)
+			    : talloc_asprintf_append(s, "%c", ch);	/* no terminal's escapes */
+		}
 		s = talloc_asprintf_append(s, "'");
 	}
 	return s;

@@ -306,13 +306,18 @@ done
 checked "$T/priv.load"
 end
 
-begin "privacy: the command's passwords are masked as dbench masks its own, in the file and the summary"
+begin "privacy: the command's passwords are masked as dbench masks its own, in the file and the summary; its control bytes shown as \\xHH"
 (cd "$T/p" && "$DBENCH" record --tracer="$TRACER" -o "$T/pw.load" -- \
 	sh -c 'cat secret' -U 'alice%s3cr3t' smb://bob:pw0rd@host/share >/dev/null 2>"$T/pw.err") ||
 	fail "exit status $?"
 expect_match "$(cat "$T/pw.load")" "^# command: sh -c 'cat secret' -U 'alice%\*\*\*' 'smb://bob:\*\*\*@host/share'$"
 expect_match "$(cat "$T/pw.err")" "^dbench: recorded: sh -c 'cat secret' -U 'alice%\*\*\*' 'smb://bob:\*\*\*@host/share'$"
 expect_no_match "$(cat "$T/pw.load" "$T/pw.err")" 's3cr3t|pw0rd'
+esc=$(printf 'a\033[2Jb\rc')
+(cd "$T/p" && "$DBENCH" record --tracer="$TRACER" -o "$T/esc.load" -- sh -c 'cat secret' "$esc" \
+	>/dev/null 2>"$T/esc.err") || fail "exit status $?"
+expect_match "$(cat "$T/esc.err")" "^dbench: recorded: sh -c 'cat secret' 'a\\\\x1b\\[2Jb\\\\x0dc'$"
+tr -d '\n' <"$T/esc.err" | grep -q "$(printf '\033')" && fail "an escape byte reached the terminal"
 end
 
 if [ "$TRACER" = strace ]; then
