@@ -209,9 +209,10 @@ struct backend {
 	 * empty (it holding something is no error), with the empty client
 	 * directories a cleanup() left.  0 or a positive errno.
 	 * Called once in the parent after every client is gone, unless
-	 * --skip-cleanup; and in a client process whose parent died, by the
-	 * last one out, where a backend whose connection is the parent's
-	 * must leave it alone (and may return 0 having done nothing).
+	 * --skip-cleanup; and in a client process whose parent died, or
+	 * the last one of the run out, where a backend whose connection is
+	 * the parent's must leave it alone (and may return 0 having done
+	 * nothing).
 	 */
 	int (*target_close)(struct backend_target *t);
 

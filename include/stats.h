@@ -193,6 +193,13 @@ struct stats_control {
 				 * operation with end_ns: a little before it, for
 				 * the clock's rate is known only so well;
 				 * UINT64_MAX for none */
+	uint64_t procs_left;	/* processes to be forked (clients, probes) that
+				 * have not yet reached their end: set by the
+				 * parent before its first fork, less those it
+				 * then does not fork; each process takes itself
+				 * off (atomically, the one field of this block
+				 * they write) and the last one closes the
+				 * targets (client.h) */
 } __attribute__((aligned(STATS_CACHELINE)));
 
 /* An operation type's buckets take whole chunks (5), so that a chunk, and

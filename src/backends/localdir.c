@@ -150,7 +150,15 @@ static void remove_empty_dirs(struct backend_target *t)
 
 int localdir_close(struct backend_target *t)
 {
+	struct stat held, now;
+
 	remove_empty_dirs(t);
+	/* gone already (a run's last client closed it), and made again by
+	 * another run since: not ours to remove */
+	if (fstat(t->clients_fd, &held) == 0 && (held.st_nlink == 0 ||
+	    (fstatat(t->dirfd, "clients", &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	     (now.st_ino != held.st_ino || now.st_dev != held.st_dev))))
+		return 0;
 	if (unlinkat(t->dirfd, "clients", AT_REMOVEDIR) < 0 &&
 	    errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
 		return errno;

@@ -19,6 +19,7 @@
 #include "run/client.h"
 #include "run/lockwait.h"
 #include "run/streams.h"
+#include "cluster.h"
 #include "opclock.h"
 
 /* What a thread replaying a client keeps of its own: the client's one
@@ -72,13 +73,19 @@ bool client_parent_gone(void)
 	return getppid() != parent_pid;
 }
 
-void client_close_if_orphaned(const struct run_plan *plan,
-			      struct backend_target *const *targets, unsigned n)
+void client_close_if_last(const struct run_plan *plan, struct stats_region *r,
+			  struct backend_target *const *targets, unsigned n)
 {
-	if (plan->skip_cleanup || !client_parent_gone())
+	bool last = __atomic_sub_fetch(&r->ctl.procs_left, 1, __ATOMIC_ACQ_REL) == 0;
+
+	/* The last process out closes the targets as the parent would have,
+	 * so that a parent killed once its clients are gone leaves nothing
+	 * (the parent's own close then finds nothing to do): not under
+	 * mpirun, where other ranks' clients may still work beneath
+	 * DIR/clients.  An orphan always tries (while another process's
+	 * directory remains, that fails). */
+	if (plan->skip_cleanup || !(client_parent_gone() || (last && !cluster_mpi())))
 		return;
-	/* Nobody is left to remove DIR/clients; the last one out does
-	 * (while another process's directory remains, this fails). */
 	for (unsigned d = 0; d < n; d++)
 		plan->backend->target_close(targets[d]);
 }
@@ -1027,7 +1034,7 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		wait_for_the_stop(stats);
 	}
 	clean_up(plan, stats, first, cl, count);
-	client_close_if_orphaned(plan, targets, plan->ndirs);
+	client_close_if_last(plan, stats, targets, plan->ndirs);
 	for (unsigned i = 0; ok && i < count; i++)
 		stats_set(&cl[i].slot->state, CLIENT_DONE);
 	for (unsigned i = 0; cl && i < count; i++)

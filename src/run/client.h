@@ -60,14 +60,17 @@ bool client_stop_requested(void);
  * (client_set_parent(getpid())), so that a process forked just as it died
  * still knows (PR_SET_PDEATHSIG only covers what comes after it is set,
  * and an orphan's new parent need not be init).  A process outliving the
- * parent removes its own files as ever, then, the last one out, each
- * target's clients directory (client_close_if_orphaned(): the first n of
- * targets; nothing with --skip-cleanup), as the parent would have.
+ * parent removes its own files as ever, then each target's clients
+ * directory (client_close_if_last(): the first n of targets; nothing
+ * with --skip-cleanup), as the parent would have; so does the last
+ * process of the run out (ctl.procs_left) with the parent alive, but
+ * under mpirun, so that a parent killed after its clients left leaves
+ * no empty directories.  Every forked process calls it once, at its end.
  */
 void client_set_parent(pid_t pid);
 bool client_parent_gone(void);
-void client_close_if_orphaned(const struct run_plan *plan,
-			      struct backend_target *const *targets, unsigned n);
+void client_close_if_last(const struct run_plan *plan, struct stats_region *r,
+			  struct backend_target *const *targets, unsigned n);
 
 /*
  * A forked process's exit status: 0 or 1 from `ok`, unless a signal

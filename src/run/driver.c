@@ -229,6 +229,7 @@ static int driver_finish(struct driver *d, bool started, json_t **env)
 
 	procs_reap(d, false);
 	sampler_priority_drop(d);
+	hold_after_reap();
 	if (!d->plan->skip_cleanup)
 		targets_clean_leftovers(d);
 	if (cluster_mpi())

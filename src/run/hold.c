@@ -11,6 +11,7 @@
 
 static unsigned hold_fork;	/* fork:N, 0 for none */
 static bool hold_start;		/* start */
+static bool hold_reaped;	/* reaped */
 
 const char *hold_read(void)
 {
@@ -18,11 +19,12 @@ const char *hold_read(void)
 	char *end;
 
 	hold_fork = 0;
-	hold_start = false;
+	hold_start = hold_reaped = false;
 	if (!v || !*v)
 		return NULL;
-	if (strcmp(v, "start") == 0) {
-		hold_start = true;
+	if (strcmp(v, "start") == 0 || strcmp(v, "reaped") == 0) {
+		hold_start = v[0] == 's';
+		hold_reaped = v[0] == 'r';
 		return NULL;
 	}
 	if (strncmp(v, "fork:", 5) == 0 && v[5] >= '1' && v[5] <= '9') {
@@ -33,7 +35,7 @@ const char *hold_read(void)
 			return NULL;
 		}
 	}
-	return "DBENCH_TEST_HOLD must be 'start' or 'fork:N' (N from 1 to 1000000)";
+	return "DBENCH_TEST_HOLD must be 'start', 'reaped' or 'fork:N' (N from 1 to 1000000)";
 }
 
 void hold_after_fork(unsigned forked)
@@ -45,5 +47,11 @@ void hold_after_fork(unsigned forked)
 void hold_after_start(void)
 {
 	if (hold_start)
+		raise(SIGSTOP);
+}
+
+void hold_after_reap(void)
+{
+	if (hold_reaped)
 		raise(SIGSTOP);
 }

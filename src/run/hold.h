@@ -10,8 +10,11 @@
  *            a run of fewer processes is never held)
  *   start    once the clients are released (the warmup or the measured
  *            window has begun)
+ *   reaped   once every client process has exited and been reaped,
+ *            before the parent removes what they left and closes the
+ *            targets
  *
- * Unset or empty, nothing is held.  Knows nothing of runs but the two
+ * Unset or empty, nothing is held.  Knows nothing of runs but the
  * points' names; the man page's ENVIRONMENT says it to users.
  */
 #ifndef DBENCH_RUN_HOLD_H
@@ -29,5 +32,8 @@ void hold_after_fork(unsigned forked);
 
 /* The clients were released: held there when asked for start. */
 void hold_after_start(void);
+
+/* Every client process is reaped: held there when asked for reaped. */
+void hold_after_reap(void);
 
 #endif

@@ -267,7 +267,7 @@ int probe_process_main(const struct run_plan *plan, struct stats_region *stats, 
 	if (!p.own_dir || (!plan->skip_cleanup &&
 			   (p.l ? p.b->lister_remove(p.l) : probe_remove_directory(clients_dirfd)) == 0))
 		stats_set(&p.slot->cleaned, 1);
-	client_close_if_orphaned(plan, &target, 1);	/* its directory is in the first */
+	client_close_if_last(plan, stats, &target, 1);	/* its directory is in the first */
 	if (ok)
 		stats_set(&p.slot->state, CLIENT_DONE);
 	talloc_free(ctx);

@@ -288,6 +288,13 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	procs_set_failure(d, f, cluster_rank());
 }
 
+/* n of the processes the parent set out to fork (ctl.procs_left) will
+ * not be: taken off, so that the last of those forked is the last out. */
+static void unforked(struct driver *d, unsigned n)
+{
+	__atomic_sub_fetch(&d->stats->ctl.procs_left, n, __ATOMIC_ACQ_REL);
+}
+
 /* Fork --probe process i; like a client, it returns through main. */
 static bool fork_probe(struct driver *d, unsigned i)
 {
@@ -321,11 +328,15 @@ static bool fork_probes(struct driver *d)
 
 	if (n && !(d->procs.probe_pids = talloc_zero_array(d->ctx, pid_t, n))) {
 		fail_probe(d, 0, "cannot start its process: out of memory");
+		unforked(d, n);
 		return false;
 	}
 	for (unsigned i = 0; i < n; i++)
-		if (!fork_probe(d, i))
+		if (!fork_probe(d, i)) {
+			if (!d->procs.in_child)	/* the probe itself returns so too */
+				unforked(d, n - i);
 			return false;
+		}
 	return true;
 }
 
@@ -397,6 +408,7 @@ static unsigned ready_clients(const struct driver *d)
 static void stop_forking(struct driver *d, TALLOC_CTX *pool, unsigned p)
 {
 	talloc_free(pool);
+	unforked(d, d->procs.nprocs - p + d->plan->nprobes);
 	d->procs.nprocs = p;
 	index_pids(d);
 }
@@ -426,6 +438,7 @@ bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, 
 	}
 	fflush(NULL);
 	client_set_parent(getpid());	/* before any fork: see client.h */
+	stats_set(&d->stats->ctl.procs_left, d->procs.nprocs + plan->nprobes);
 	for (unsigned p = 0; p < d->procs.nprocs; p++) {
 		unsigned first = p * k;
 		unsigned count = plan->nclients - first < k ? plan->nclients - first : k;

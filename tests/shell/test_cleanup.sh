@@ -154,4 +154,47 @@ else
 fi
 end
 
+begin "a parent killed once its clients are gone leaves no empty client directories"
+mkdir -p "$T/killed"
+DBENCH_TEST_HOLD=reaped "$DBENCH" -t 2 --warmup 0 -D "$T/killed" 6 >"$T/killed.out" 2>&1 &
+pid=$!
+held $pid && kill -KILL $pid
+wait $pid; rc=$?
+expect_status $rc 137
+expect_eq "$(ls -A "$T/killed")" "" "left in the target"
+end
+
+begin "a mount appearing in a client's directory during the run is left alone by the cleanup, named, exit 1"
+mkdir -p "$T/victim/sub" "$T/mp" && echo "keep me" >"$T/victim/file"
+"$DBENCH" -t 3 --warmup 0 -D "$T/mp" 2 >"$T/mp.out" 2>&1 &
+pid=$!
+if wait_for_line "$T/mp.out" ' execute +1 sec' && mkdir -p "$T/mp/clients/client1/mnt" &&
+	mount --bind "$T/victim" "$T/mp/clients/client1/mnt" 2>/dev/null; then
+	wait $pid; rc=$?
+	out=$(cat "$T/mp.out")
+	expect_status $rc 1
+	expect_match "$out" "^dbench: files of client 1 are left in $T/mp/clients: cannot remove client1/mnt: Invalid cross-device link\$"
+	expect_eq "$(cd "$T/victim" && find . | sort | tr '\n' ' ')" ". ./file ./sub " "the mounted directory"
+	umount "$T/mp/clients/client1/mnt"
+else
+	wait $pid
+	echo "# skipped: cannot bind-mount here (not root?)"
+fi
+end
+
+begin "another user's directory in a client's directory is named as left when the run cannot remove it"
+if can_be_nobody; then
+	mkdir -m 777 "$T/nb"
+	as_nobody "$DBENCH" -t 3 --warmup 0 -D "$T/nb" 2 >"$T/nb.out" 2>&1 &
+	pid=$!
+	wait_for_line "$T/nb.out" ' execute +1 sec' && mkdir "$T/nb/clients/client2/roots" &&
+		touch "$T/nb/clients/client2/roots/f"
+	wait $pid; rc=$?
+	out=$(cat "$T/nb.out")
+	expect_status $rc 1
+	expect_match "$out" "^dbench: files of client 2 are left in $T/nb/clients: cannot remove client2/roots/f: Permission denied\$"
+	expect_eq "$(grep -c 'are left in' "$T/nb.out")" 1 "lines of files left"
+fi
+end
+
 finish
