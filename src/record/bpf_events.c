@@ -189,6 +189,15 @@ int bpf_events_take(struct bpf_events *ev, const void *data, size_t size, char *
 		return 0;
 	if (e->type == EV_ENTER)
 		return take_entry(ev, e, size, err);
+	if (e->type == EV_CALL) {
+		struct rec_event *old = take_open(ev, e->tid);
+		int rc = old ? store(ev, old, (uint32_t)talloc_get_size(old), 0, 0, err) : 0;
+		talloc_free(old);
+		struct rec_event whole = *e;
+		whole.extra[0] = whole.extra[1] = 0;
+		/* extra[1] 0: the thread ended inside the call, which has no result */
+		return rc ? rc : store(ev, &whole, sizeof(whole), e->extra[1], (int64_t)e->extra[0], err);
+	}
 	if (e->type == EV_RETID) {
 		struct rec_event *old = take_open(ev, (uint32_t)e->args[0]);
 		if (old) {

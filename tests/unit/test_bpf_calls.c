@@ -5,7 +5,8 @@
  * locks and clone flags as the translator reads them), and the events
  * of interleaved threads come out as whole calls in start order (an
  * entry with no exit as a call with no result; a string read again at
- * the exit replacing the one the entry could not read).
+ * the exit replacing the one the entry could not read; a call sent whole
+ * at its exit in its place by its start).
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -189,6 +190,13 @@ static void test_threads_interleaved_come_out_in_start_order(void **state)
 	take(ev, EV_ENTER, 3, 2500, SYS_mkdirat, 0, "c", 0);	/* never returns */
 	take(ev, EV_EXIT, 1, 9000, SYS_mkdirat, -17, NULL, 0);
 	take(ev, EV_EXIT, 4, 9500, SYS_mkdirat, 0, NULL, 0);	/* begun before the recording */
+	size_t size;	/* a whole call sent at its exit: a read of 512 bytes */
+	struct rec_event *whole = event(ctx, EV_CALL, 5, 2200, SYS_read, 0, NULL, &size);
+	whole->args[0] = 7;
+	whole->args[2] = 4096;
+	whole->extra[0] = 512;
+	whole->extra[1] = 6200;
+	assert_int_equal(bpf_events_take(ev, whole, size, &err), 0);
 	assert_int_equal(bpf_events_end(ev, &err), 0);
 	assert_int_equal(bpf_events_unpaired(ev), 1);
 	assert_int_equal(bpf_events_next(ev, ctx, &c, &err), 1);
@@ -199,6 +207,12 @@ static void test_threads_interleaved_come_out_in_start_order(void **state)
 	assert_int_equal(bpf_events_next(ev, ctx, &c, &err), 1);
 	assert_int_equal(c.tid, 2);
 	assert_string_equal(c.arg[1], "\"b\"");
+	assert_int_equal(bpf_events_next(ev, ctx, &c, &err), 1);
+	assert_int_equal(c.tid, 5);
+	assert_string_equal(c.name, "read");
+	assert_string_equal(c.raw, "7, NULL, 4096");
+	assert_int_equal(c.ret, 512);
+	assert_int_equal(c.dur_us, 4);
 	assert_int_equal(bpf_events_next(ev, ctx, &c, &err), 1);
 	assert_int_equal(c.tid, 3);
 	assert_false(c.has_result);

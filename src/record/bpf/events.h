@@ -5,7 +5,10 @@
  * and by the user side (types from <linux/types.h>): plain fixed-size
  * fields only.
  *
- * A traced call is two events of its thread: EV_ENTER at the entry,
+ * A call with nothing to read beyond its registers (read, write, lseek,
+ * close, fstat ...: most of a busy program's) is one event, EV_CALL, sent
+ * at its exit with what its entry saw.  Any other call is two events of
+ * its thread: EV_ENTER at the entry,
  * with the raw arguments, the strings it names (paths, an xattr's name,
  * a link's target: read at the entry, bounded) and what its structures
  * hold (an openat2's open_how, a lock's struct flock, clone3's flags,
@@ -24,6 +27,9 @@ enum rec_event_type {
 	EV_ENTER = 1,
 	EV_EXIT = 2,
 	EV_RETID = 3,	/* a thread other than the leader ran execve: it is the leader now */
+	EV_CALL = 4,	/* a whole call with no string or structure to read at its
+			 * entry, sent at its exit: ts, seq and args the entry's,
+			 * extra[0] the result, extra[1] the exit's time */
 };
 
 /* flags of an event */

@@ -10,7 +10,9 @@
  * process is traced from its first instruction (sched_process_fork),
  * and a thread group leaves the set when its last thread exits.  A
  * call's entry is sent at once (its strings are read there, before the
- * call can change them); the per-thread `pending` map remembers that it
+ * call can change them); the per-thread `pending` state (task local
+ * storage, made for a thread of a traced group at its first call, so
+ * that a thread found there needs no look-up of the group) remembers that it
  * was, so that its exit is sent too, and not when the entry found no
  * room.  Nothing is lost silently: every event the ring buffer had no
  * room for, every string cut at its bound, is counted in `counts`.
@@ -47,16 +49,20 @@ struct {
 
 struct pending {
 	__u64 ts;
+	__u32 active;		/* in a traced call */
 	__u32 sent;		/* the entry reached the ring buffer */
 	__u32 nr;
+	__u32 whole;		/* nothing read at the entry: the call goes whole at its exit */
+	__u64 seq;
+	__u64 args[6];
 	__u64 retry[2];		/* a string the entry could not read (its page not yet
 				 * in memory): its address, read again at the exit */
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u32);	/* tid */
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct pending);
 } pending SEC(".maps");
 
@@ -272,13 +278,34 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
-	if (!bpf_map_lookup_elem(&traced, &tgid))
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p = bpf_task_storage_get(&pending, task, 0, 0);
+	if (!p) {
+		if (!bpf_map_lookup_elem(&traced, &tgid))
+			return 0;
+		p = bpf_task_storage_get(&pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!p)
+			return 0;
+	}
+	p->ts = bpf_ktime_get_ns();
+	p->nr = nr;
+	p->seq = __sync_fetch_and_add(&event_seq, 1);
+	p->retry[0] = p->retry[1] = 0;
+	p->active = 1;
+	p->sent = 0;
+	p->whole = !w->strs && !w->kind;
+	if (p->whole) {
+		for (int i = 0; i < 6; i++)
+			p->args[i] = arg_of(regs, i);
 		return 0;
+	}
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
-	if (!s)
+	if (!s) {
+		p->active = 0;
 		return 0;
-	s->e.ts = bpf_ktime_get_ns();
-	s->e.seq = __sync_fetch_and_add(&event_seq, 1);
+	}
+	s->e.ts = p->ts;
+	s->e.seq = p->seq;
 	s->e.tid = tid;
 	s->e.tgid = tgid;
 	s->e.nr = (__s32)nr;
@@ -296,14 +323,31 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	__u64 size = sizeof(struct rec_event) + n;
 	if (size > sizeof(struct scratch))
 		size = sizeof(struct scratch);
-	struct pending p = { .ts = s->e.ts, .nr = nr };
 	if (w->strs)
-		remember_retry(s, w, &p);
-	p.sent = send(s, size) == 0;
-	if (!p.sent)
+		remember_retry(s, w, p);
+	p->sent = send(s, size) == 0;
+	if (!p->sent)
 		count(RC_CALLS_LOST);
-	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
 	return 0;
+}
+
+/* A call with nothing read at its entry, sent whole at its exit. */
+static __always_inline void send_whole(struct scratch *s, const struct pending *p, __u32 tid,
+				       long ret)
+{
+	__builtin_memset(&s->e, 0, sizeof(s->e));
+	s->e.ts = p->ts;
+	s->e.seq = p->seq;
+	s->e.tid = tid;
+	s->e.tgid = bpf_get_current_pid_tgid() >> 32;
+	s->e.nr = (__s32)p->nr;
+	s->e.type = EV_CALL;
+	for (int i = 0; i < 6; i++)
+		s->e.args[i] = p->args[i];
+	s->e.extra[0] = (__u64)ret;
+	s->e.extra[1] = bpf_ktime_get_ns();
+	if (send(&s->e, sizeof(s->e)))
+		count(RC_CALLS_LOST);
 }
 
 SEC("tp_btf/sys_exit")
@@ -317,13 +361,15 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 	if (!w || !w->on)
 		return 0;
 #endif
-	struct pending *p = bpf_map_lookup_elem(&pending, &tid);
+	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
 
-	if (!p)
+	if (!p || !p->active)
 		return 0;
 	__u32 zero = 0;
-	struct scratch *s = p->sent ? bpf_map_lookup_elem(&scratch, &zero) : NULL;
-	if (s) {
+	struct scratch *s = p->sent || p->whole ? bpf_map_lookup_elem(&scratch, &zero) : NULL;
+	if (s && p->whole) {
+		send_whole(s, p, tid, ret);
+	} else if (s) {
 		__builtin_memset(&s->e, 0, sizeof(s->e));
 		s->e.ts = bpf_ktime_get_ns();
 		s->e.seq = __sync_fetch_and_add(&event_seq, 1);
@@ -337,7 +383,7 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 		else
 			send(&s->e, sizeof(s->e));
 	}
-	bpf_map_delete_elem(&pending, &tid);
+	p->active = 0;
 	return 0;
 }
 
@@ -361,13 +407,10 @@ int BPF_PROG(rec_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm
 
 	if (tid == old)
 		return 0;
-	struct pending *pe = bpf_map_lookup_elem(&pending, &old);
-	if (!pe)
+	struct pending *pe = bpf_task_storage_get(&pending, p, 0, 0);
+	if (!pe || !pe->active)
 		return 0;
-	struct pending copy = *pe;
-	bpf_map_update_elem(&pending, &tid, &copy, BPF_ANY);
-	bpf_map_delete_elem(&pending, &old);
-	if (copy.sent) {
+	if (pe->sent) {
 		struct rec_event e = {};
 		e.ts = bpf_ktime_get_ns();
 		e.seq = __sync_fetch_and_add(&event_seq, 1);
@@ -380,14 +423,31 @@ int BPF_PROG(rec_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm
 	return 0;
 }
 
-/* A thread's exit: its call in progress never returns; the last thread
- * of a group takes the group out of the traced set. */
+/* A thread's exit: a call it is in never returns; the last thread of a
+ * group takes the group out of the traced set (a thread's pending state
+ * goes with it). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(rec_exit, struct task_struct *p)
 {
-	__u32 tid = BPF_CORE_READ(p, pid), tgid = BPF_CORE_READ(p, tgid);
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	struct pending *pe = bpf_task_storage_get(&pending, p, 0, 0);
 
-	bpf_map_delete_elem(&pending, &tid);
+	/* a call sent whole at its exit, which will not come: sent now, with
+	 * no end (a call with no result) */
+	if (pe && pe->active && pe->whole) {
+		struct rec_event e = {};
+		e.ts = pe->ts;
+		e.seq = pe->seq;
+		e.tid = BPF_CORE_READ(p, pid);
+		e.tgid = tgid;
+		e.nr = (__s32)pe->nr;
+		e.type = EV_CALL;
+		for (int i = 0; i < 6; i++)
+			e.args[i] = pe->args[i];
+		if (send(&e, sizeof(e)))
+			count(RC_CALLS_LOST);
+		pe->active = 0;
+	}
 	if (BPF_CORE_READ(p, signal, live.counter) == 0)
 		bpf_map_delete_elem(&traced, &tgid);
 	return 0;
