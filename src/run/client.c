@@ -718,6 +718,13 @@ static void run_stream(void *arg, unsigned s)
 		stop_streams(lr->c);
 }
 
+/* Whether the run has ended (streams_set_stop()): `r` is the stats
+ * region. */
+static bool run_stopped(void *r)
+{
+	return current_phase(r) == PHASE_STOP;
+}
+
 /* Client c's passes of a recording of several streams; false when it
  * stopped the run. */
 static bool replay_streams(const struct run_plan *plan, struct stats_region *r,
@@ -728,6 +735,7 @@ static bool replay_streams(const struct run_plan *plan, struct stats_region *r,
 	if (c->start_ns > monotonic_ns())	/* --stagger */
 		sleep_until(r, c->start_ns);
 	c->pass_start_ns = monotonic_ns();
+	streams_set_stop(c->ss, run_stopped, r);
 	while (current_phase(r) != PHASE_STOP) {
 		if (!streams_run(c->ss, run_stream, &lr)) {
 			struct client_failure *f = &c->slot->failure;

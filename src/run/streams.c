@@ -55,6 +55,8 @@ struct streams {
 	void *arg;
 	uint32_t abort;
 	uint64_t stall_ns;		/* streams_set_stall(); 0: never */
+	bool (*stop)(void *arg);	/* streams_set_stop() */
+	void *stop_arg;
 	uint32_t stalled;		/* 1 once a wait found a circle */
 	struct call_dep *circle;	/* [n]: what it found */
 	unsigned ncircle;
@@ -139,6 +141,12 @@ void streams_set_stall(struct streams *ss, uint64_t ns)
 	ss->stall_ns = ns;
 }
 
+void streams_set_stop(struct streams *ss, bool (*stop)(void *arg), void *arg)
+{
+	ss->stop = stop;
+	ss->stop_arg = arg;
+}
+
 /* Whether stream `self`, waiting, waits through streams each waiting
  * since stall_ns ago or more for itself; with `note`, the waits into
  * ss->circle.  The length of the circle, or 0. */
@@ -192,6 +200,9 @@ static enum streams_wait wait_one(struct streams *ss, unsigned self, struct call
 			__atomic_store_n(&me->since_ns, now, __ATOMIC_RELAXED);
 			__atomic_store_n(&me->on_seq, d.seq, __ATOMIC_RELAXED);
 			__atomic_store_n(&me->on, d.stream + 1u, __ATOMIC_RELEASE);
+		} else if (ss->stop && ss->stop(ss->stop_arg)) {
+			streams_abort(ss);
+			return STREAMS_STOPPED;
 		} else if (ss->stall_ns && circle_found(ss, self, now)) {
 			streams_abort(ss);
 			return STREAMS_STALLED;

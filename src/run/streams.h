@@ -51,6 +51,11 @@ enum streams_wait streams_wait(struct streams *ss, unsigned self, const struct c
  * wait comes to STREAMS_STALLED.  0, the default: never. */
 void streams_set_stall(struct streams *ss, uint64_t ns);
 
+/* A wait looks at stop(arg) about once a second: when it is true (the
+ * run has ended), the pass is aborted and the wait comes to
+ * STREAMS_STOPPED.  NULL, the default: only an abort stops a wait. */
+void streams_set_stop(struct streams *ss, bool (*stop)(void *arg), void *arg);
+
 /* The circle a wait came to STREAMS_STALLED for: *n waits, each the
  * (stream, seq) the one before waits for, the first the stalled
  * stream's own. */

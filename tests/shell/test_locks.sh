@@ -221,6 +221,13 @@ expect_eq "$?" 1 "timed: exit status"
 expect_match "$(cat "$T/alias.t.out")" "made no progress for 2 s"
 end
 
+begin "a timed run that ends while its streams wait for such a lock stops them at its end"
+rm -rf "$T/d/clients"
+timeout -k 10 60 "$DBENCH" -t 2 --warmup 0 --stop-timeout 300 -c "$T/alias.load" -D "$T/d" 1 \
+	>"$T/alias.e.out" 2>&1
+expect_eq "$?" 0 "exit status ($(grep -m1 FAILED "$T/alias.e.out"))"
+end
+
 # A try that failed when recorded (the lock was held) but finds it free
 # in the replay, the holder reaching it through a link to its directory:
 # the lock is let go of again, else the holder would wait for it for
