@@ -391,6 +391,10 @@ struct offset_state backend_offset_state(unsigned id, const struct backend_optio
 void backend_client_name(char *buf, size_t len, const struct backend_options *opts,
 			 unsigned id);
 
+/* backend_space.fs of a remote file system, from its server and share
+ * (or export): two targets on the same one get the same id. */
+uint64_t backend_fs_id(const char *server, const char *share);
+
 /* The backend called `name` ("fileio", "null"), or NULL. */
 const struct backend *backend_by_name(const char *name);
 

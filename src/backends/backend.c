@@ -69,3 +69,17 @@ void backend_client_name(char *buf, size_t len, const struct backend_options *op
 	else
 		snprintf(buf, len, "client%u", id);
 }
+
+uint64_t backend_fs_id(const char *server, const char *share)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a over both, a 0 between */
+
+	for (const char *s = server ? server : ""; ; s++) {
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+		if (!*s)
+			break;
+	}
+	for (const char *s = share ? share : ""; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h | (1ull << 63);	/* never a local st_dev */
+}

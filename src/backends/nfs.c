@@ -364,6 +364,25 @@ static int nfsb_target_close(struct backend_target *t)
 	return rc == 0 || rc == -ENOTEMPTY || rc == -EEXIST || rc == -ENOENT ? 0 : -rc;
 }
 
+/* backend.target_space: the export's room (FSSTAT), as the server gives
+ * it to this user. */
+static int nfsb_target_space(struct backend_target *t, struct backend_space *sp)
+{
+	struct nfs_statvfs_64 v;
+	int rc = t->owner == getpid() ? nfs_statvfs64(t->nfs, "/", &v) : -EPERM;
+
+	if (rc != 0)
+		return -rc;
+	uint64_t unit = v.f_frsize ? v.f_frsize : v.f_bsize ? v.f_bsize : 1;
+	*sp = (struct backend_space){
+		.bytes = v.f_bavail > UINT64_MAX / unit ? UINT64_MAX : v.f_bavail * unit,
+		.inodes = v.f_favail, .inodes_known = v.f_files != 0,
+		.block = v.f_bsize ? v.f_bsize : unit,
+		.fs = backend_fs_id(t->server, t->export),
+	};
+	return 0;
+}
+
 static json_t *nfsb_target_describe(const struct backend_target *t)
 {
 	return json_pack("{s:s, s:s, s:s, s:i}", "url", t->url, "server", t->server,
@@ -1674,6 +1693,7 @@ const struct backend nfs_module = {
 	.check_program = nfsb_check_program,
 	.target_open = nfsb_target_open,
 	.target_close = nfsb_target_close,
+	.target_space = nfsb_target_space,
 	.target_describe = nfsb_target_describe,
 	.client_new = nfsb_client_new,
 	.op = {

@@ -451,6 +451,29 @@ static int smb_target_close(struct backend_target *t)
 	return e == ENOTEMPTY || e == EEXIST || e == ENOENT ? 0 : e;
 }
 
+/* backend.target_space: the share's room, as the server gives it
+ * (statvfs over a session of the parent's own, closed again). */
+static int smb_target_space(struct backend_target *t, struct backend_space *sp)
+{
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	SMBCCTX *ctx = tmp ? smb_context(tmp, t, smb_pinned, smb_pinned) : NULL;
+	struct statvfs v;
+	int e = !ctx ? (errno ? errno : ENOMEM)
+		     : smbc_getFunctionStatVFS(ctx)(ctx, t->base, &v) == 0 ? 0 : errno;
+
+	talloc_free(tmp);
+	if (e)
+		return e;
+	uint64_t unit = v.f_frsize ? v.f_frsize : v.f_bsize ? v.f_bsize : 1;
+	*sp = (struct backend_space){
+		.bytes = v.f_bavail > UINT64_MAX / unit ? UINT64_MAX : (uint64_t)v.f_bavail * unit,
+		.inodes = v.f_favail, .inodes_known = v.f_files != 0,
+		.block = v.f_bsize ? v.f_bsize : unit,
+		.fs = backend_fs_id(t->server, t->share_url),
+	};
+	return 0;
+}
+
 static json_t *smb_target_describe(const struct backend_target *t)
 {
 	/* names the user chose go through the one rule for names (jsontext.h) */
@@ -1422,6 +1445,7 @@ const struct backend smb_module = {
 	.check_program = smb_check_program,
 	.target_open = smb_target_open,
 	.target_close = smb_target_close,
+	.target_space = smb_target_space,
 	.target_describe = smb_target_describe,
 	.lister_open = smb_lister_open,
 	.lister_make = smb_lister_make,

@@ -29,7 +29,7 @@ done
 end
 
 begin "another backend is refused too, naming both"
-run "$T/f.json" --backend=fileio
+"$DBENCH" --run-once -q --json="$T/f.json" -D "$T/d" 1 >/dev/null || fail "the fileio run failed"
 out=$("$DBENCH" compare "$T/a1.json" "$T/f.json" 2>&1); rc=$?
 expect_status $rc 2
 expect_match "$out" '^dbench: the documents ran different workloads, which are no change of the set-up to judge: B: backend null -> fileio \('

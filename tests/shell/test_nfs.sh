@@ -392,6 +392,16 @@ wait_capped() {
 	ms=$((($(date +%s%N) - t0) / 1000000))
 }
 
+begin "a recording's initial state the export has no room for is refused with the figures, exit 2, nothing made"
+printf 'syscalls 1\ninit file "big" 1099511627776 0644\n1 0 0.000001 stat "big" 0\n' >"$T/huge.load"
+for v in 3 4; do
+	out=$("$DBENCH" --backend=nfs --nfs="$NFS_URL?version=$v" -t 3 --warmup 0 -c "$T/huge.load" 100 2>&1); rc=$?
+	expect_status $rc 2
+	expect_match "$out" "^dbench: no room in '.*' for the initial state: 100 clients need [0-9.]+ GB in 200 inodes, its file system has [0-9.]+ [kMG]?B( and [0-9]+ inodes)? free \(--force tries anyway\)\$"
+	export_empty
+done
+end
+
 begin "ganesha held stopped (SIGSTOP) mid-run: the run fails within --nfs-timeout's bound, exit 1, the FAILED line"
 stopped_run "$T/stop.out" --nfs-timeout 2 --stop-timeout 3
 wait_capped
