@@ -205,7 +205,7 @@ cpu_left() {
 expect_within() {
 	awk -v s="$1" -v lim="$2" 'BEGIN { exit !(s <= lim) }' && return 0
 	_left=$(cpu_left)
-	_took=$(printf '%.2f' "$1")
+	_took=$(printf '%.3g' "$1")
 	if awk -v l="$_left" 'BEGIN { exit !(l < 0.1) }'; then
 		skip_load "$3 took $_took s (over $2 s) while the machine left this test $_left of a CPU"
 		return 0

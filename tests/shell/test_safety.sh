@@ -119,9 +119,10 @@ perl -e '
 	>"$T/links" &
 racer=$!
 "$DBENCH" -t 3 --warmup 0 --continue-on-error -c "$T/race.txt" --json="$T/race.json" \
-	-D "$T/hl2" 1 >"$T/race.out"; rc=$?
+	-D "$T/hl2" 1 >"$T/race.out" 2>&1; rc=$?
 wait $racer
-expect_status $rc 0
+# (once seen failing, exit 1, beside other tests at a load of 130: say why)
+[ "$rc" -eq 0 ] || fail "exit status $rc, want 0: $(grep -E '^(FAILED|dbench:)' "$T/race.out" | head -n 3)"
 expect_eq "$(sha256sum <"$T/outside.doc")" "$before" "the outside file's checksum"
 expect_eq "$(stat -c %s "$T/outside.doc")" 15 "the outside file's size"
 refused=$(jq '.ops.NTCreateX.errors' "$T/race.json")
