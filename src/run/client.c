@@ -30,6 +30,8 @@ struct lane {
 	uint64_t rng;			/* xorshift64 state for exponential think time */
 	pthread_mutex_t *lock;		/* the client's, when lanes share its slot */
 	struct lockwait lockwait;	/* in a blocking lock call: its limit (under lock) */
+	uint64_t end_ns;		/* several streams: when its calls of the pass
+					 * were done */
 };
 
 /* One client's replay state, private to its process. */
@@ -55,6 +57,7 @@ struct client {
 	bool unanswered;		/* an operation waited for its server in vain
 					 * (ETIMEDOUT): no more calls to it, cleanup
 					 * included; the parent tries once */
+	uint64_t pass_end_ns;		/* when its last finished pass ended */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -169,20 +172,21 @@ static void wait_for_the_stop(const struct stats_region *r)
 }
 
 /* Sleep until `deadline_ns`, waking early if the run stops.  Pacing time
- * is never part of an operation's latency. */
+ * is never part of an operation's latency.  The sleep is to the deadline
+ * itself (TIMER_ABSTIME): a relative one comes late by whatever passed
+ * between reading the clock and going to sleep. */
 static void sleep_until(const struct stats_region *r, uint64_t deadline_ns)
 {
 	for (;;) {
 		uint64_t now = monotonic_ns();
 		if (now >= deadline_ns || current_phase(r) == PHASE_STOP || window_ended(r, now))
 			return;
-		uint64_t left = deadline_ns - now, end = stats_get(&r->ctl.end_ns);
-		if (end > now && end - now < left)
-			left = end - now;	/* wake at the window's end */
-		if (left > 100000000u)
-			left = 100000000u;	/* look at the phase every 100 ms */
-		struct timespec ts = { left / 1000000000u, left % 1000000000u };
-		nanosleep(&ts, NULL);
+		uint64_t wake = deadline_ns, end = stats_get(&r->ctl.end_ns);
+		if (end > now && end < wake)
+			wake = end;	/* wake at the window's end */
+		if (wake - now > 100000000u)
+			wake = now + 100000000u;	/* look at the phase every 100 ms */
+		monotonic_sleep_until(wake);
 	}
 }
 
@@ -270,16 +274,16 @@ static void prefetch_op(const struct op *op)
 	__builtin_prefetch(p + sizeof(*op) / 2);
 }
 
-/* A pass of client c is over; the next is readied unless it was the
- * last.  False when that failed (recorded in the slot). */
-static bool pass_over(const struct run_plan *plan, struct client *c) __attribute__((noinline));
-static bool pass_over(const struct run_plan *plan, struct client *c)
+/* A pass of client c is over, its last operation having ended at `end`;
+ * the next is readied unless it was the last.  What the backend does at
+ * a pass's end (closing what the loadfile left open) is no part of the
+ * pass.  False when that failed (recorded in the slot). */
+static bool pass_over_at(const struct run_plan *plan, struct client *c, uint64_t end)
 {
 	plan->backend->pass_end(c->bc);
 	verify_pass_end(c->verify);
-	uint64_t end = monotonic_ns();
 	stats_pass_done(c->slot, c->pass_start_ns, end, plan->show_execute_time);
-	c->pass_start_ns = end;
+	c->pass_end_ns = end;
 	c->finished = plan->run_once;
 	int err = !c->finished && plan->backend->pass_begin ? plan->backend->pass_begin(c->bc) : 0;
 	if (err) {
@@ -291,6 +295,13 @@ static bool pass_over(const struct run_plan *plan, struct client *c)
 	}
 	c->pass_start_ns = monotonic_ns();	/* the readying is no part of the pass */
 	return true;
+}
+
+/* pass_over_at() now, the pass's last operation having just returned. */
+static bool pass_over(const struct run_plan *plan, struct client *c) __attribute__((noinline));
+static bool pass_over(const struct run_plan *plan, struct client *c)
+{
+	return pass_over_at(plan, c, monotonic_ns());
 }
 
 /* Move client c on from op (at its position) to its next operation, ending a pass after the last;
@@ -368,6 +379,25 @@ static const char *call_difference(char *buf, size_t len, const struct program *
 	return buf;
 }
 
+/* Woken from clock_nanosleep(), a thread ran 15 to 40 us after the time
+ * it asked for (medians; 70 to 90 us with the default timer slack of
+ * 50 us, client_process_main() sets 1 ns) on the 2-CPU VM of bench/README,
+ * "Exact timing".  A recording's call is held to its time closer than
+ * that: the sleep ends PACE_SPIN_NS early and the rest is spent watching
+ * the clock (0.1 us late in the median for sleeps up to 200 us, 13 us
+ * for 2 ms ones, on the same loaded machine), at most that much CPU a
+ * held call. */
+#define PACE_SPIN_NS 30000
+
+/* Hold a recording's call until `at` (monotonic_ns()'s scale), or until
+ * the run stops. */
+static void pace_until(const struct stats_region *r, uint64_t at)
+{
+	sleep_until(r, at - PACE_SPIN_NS);
+	while (monotonic_ns() < at && current_phase(r) != PHASE_STOP)
+		;
+}
+
 /* --replay-timing: hold a call of a recording back to its time.  True
  * when it paused; in exact timing, how late it starts is noted. */
 static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
@@ -396,7 +426,7 @@ static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
 		}
 		return false;
 	}
-	sleep_until(r, at);
+	pace_until(r, at);
 	if (plan->replay_timing == REPLAY_EXACT && ph == PHASE_EXECUTE &&
 	    current_phase(r) != PHASE_STOP) {
 		if (l->lock)
@@ -714,6 +744,7 @@ static void run_stream(void *arg, unsigned s)
 		}
 		streams_done(lr->c->ss, s, i + 1);
 	}
+	l->end_ns = monotonic_ns();
 	if (current_phase(lr->r) == PHASE_STOP)
 		stop_streams(lr->c);
 }
@@ -750,7 +781,12 @@ static bool replay_streams(const struct run_plan *plan, struct stats_region *r,
 			return false;
 		if (streams_aborted(c->ss))
 			return true;	/* stopped within the pass */
-		if (!pass_over(plan, c))
+		/* it ended with the last of its streams, not when they were
+		 * all joined */
+		uint64_t end = 0;
+		for (unsigned s = 0; s < plan->prog->nstreams; s++)
+			end = c->lanes[s].end_ns > end ? c->lanes[s].end_ns : end;
+		if (!pass_over_at(plan, c, end))
 			return false;
 		if (c->finished)
 			return true;
@@ -999,6 +1035,28 @@ static struct backend_client *client_open(TALLOC_CTX *ctx, const struct run_plan
 	return bc;
 }
 
+/* A client paced to a recording: its threads' sleeps end when asked, not
+ * up to the default 50 us after (see pace_until()).  This and set_ends()
+ * are out of line: written in client_process_main(), where the replay's
+ * loop is inlined, they cost that loop 8 user instructions an operation
+ * of client.txt (callgrind, null backend). */
+static void set_timer_slack(const struct run_plan *plan) __attribute__((noinline));
+static void set_timer_slack(const struct run_plan *plan)
+{
+	if (plan->prog->calls && plan->replay_timing != REPLAY_ASAP)
+		prctl(PR_SET_TIMERSLACK, 1ul);
+}
+
+/* When each client stopped replaying: with --run-once, its pass's end. */
+static void set_ends(struct client *cl, unsigned count) __attribute__((noinline));
+static void set_ends(struct client *cl, unsigned count)
+{
+	uint64_t end = monotonic_ns();
+
+	for (unsigned i = 0; i < count; i++)
+		stats_set(&cl[i].slot->end_ns, cl[i].finished ? cl[i].pass_end_ns : end);
+}
+
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 			struct stats_region *stats, unsigned first, unsigned count,
 			struct backend_target *const *targets, int start_fd)
@@ -1034,11 +1092,10 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		}
 	}
 	if (ok) {
+		set_timer_slack(plan);
 		client_wait_for_start(start_fd);
 		ok = replay(plan, stats, cl, count);
-		uint64_t end = monotonic_ns();
-		for (unsigned i = 0; i < count; i++)
-			stats_set(&cl[i].slot->end_ns, end);
+		set_ends(cl, count);
 		wait_for_the_stop(stats);
 	}
 	clean_up(plan, stats, first, cl, count);
