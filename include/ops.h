@@ -1,10 +1,13 @@
 /*
  * ops.h - the table of loadfile operations and NT status codes.
  *
- * Operations are data: one row per operation names it, gives its short
- * alias, lists the kinds of its arguments in loadfile order and says
- * whether it moves bytes.  The parser, the backends and the reporters all
- * read this table instead of repeating a switch over operation names.
+ * Operations are data: one row per operation, defined once in
+ * include/ops.def, names it, gives its short alias, lists the kinds of
+ * its arguments in loadfile order and says whether it moves bytes.  The
+ * enum and op_table below are made from it, as are the other views of
+ * the table (the system-call dialect's signatures, the recorder's calls);
+ * the parser, the backends and the reporters all read it instead of
+ * repeating a switch over operation names.
  *
  * Two dialects share the table.  The rows up to OP_FLUSH are dbench 4's
  * SMB-flavoured operations, which name open files by trace handle; the
@@ -38,153 +41,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The operations, in the order of include/ops.def, which defines them. */
 enum op_type {
-	OP_NTCREATEX,
-	OP_CLOSE,
-	OP_RENAME,
-	OP_UNLINK,
-	OP_DELTREE,
-	OP_RMDIR,
-	OP_MKDIR,
-	OP_QPATHINFO,
-	OP_QFILEINFO,
-	OP_QFSINFO,
-	OP_SFILEINFO,
-	OP_FINDFIRST,
-	OP_WRITEX,
-	OP_READX,
-	OP_LOCKX,
-	OP_UNLOCKX,
-	OP_FLUSH,
-	/* the NFS dialect (dbench 5.0's nfs*.load); op_is_nfs() */
-	OP_GETATTR3,
-	OP_SETATTR3,
-	OP_LOOKUP3,
-	OP_ACCESS3,
-	OP_READLINK3,
-	OP_READ3,
-	OP_WRITE3,
-	OP_CREATE3,
-	OP_MKDIR3,
-	OP_SYMLINK3,
-	OP_REMOVE3,
-	OP_RMDIR3,
-	OP_RENAME3,
-	OP_LINK3,
-	OP_READDIRPLUS3,
-	OP_FSSTAT3,
-	OP_FSINFO3,
-	OP_PATHCONF3,
-	OP_COMMIT3,
-	OP_LOCK4,
-	OP_UNLOCK4,
-	OP_TEST4,
-	/* the system-call dialect (doc/SYSCALLS.md): one row per call, named
-	 * as strace prints it; op_is_syscall().  The last three (thread, fork,
-	 * exec) are performed but neither timed nor counted. */
-	OP_SYS_OPEN,
-	OP_SYS_OPENAT,
-	OP_SYS_CREAT,
-	OP_SYS_CLOSE,
-	OP_SYS_READ,
-	OP_SYS_PREAD,
-	OP_SYS_READV,
-	OP_SYS_PREADV,
-	OP_SYS_WRITE,
-	OP_SYS_PWRITE,
-	OP_SYS_WRITEV,
-	OP_SYS_PWRITEV,
-	OP_SYS_LSEEK,
-	OP_SYS_FSYNC,
-	OP_SYS_FDATASYNC,
-	OP_SYS_SYNC_FILE_RANGE,
-	OP_SYS_FTRUNCATE,
-	OP_SYS_TRUNCATE,
-	OP_SYS_FALLOCATE,
-	OP_SYS_STAT,
-	OP_SYS_LSTAT,
-	OP_SYS_FSTAT,
-	OP_SYS_NEWFSTATAT,
-	OP_SYS_STATX,
-	OP_SYS_ACCESS,
-	OP_SYS_FACCESSAT,
-	OP_SYS_GETDENTS,
-	OP_SYS_MKDIR,
-	OP_SYS_MKDIRAT,
-	OP_SYS_RMDIR,
-	OP_SYS_UNLINK,
-	OP_SYS_UNLINKAT,
-	OP_SYS_RENAME,
-	OP_SYS_RENAMEAT,
-	OP_SYS_RENAMEAT2,
-	OP_SYS_LINK,
-	OP_SYS_LINKAT,
-	OP_SYS_SYMLINK,
-	OP_SYS_SYMLINKAT,
-	OP_SYS_READLINK,
-	OP_SYS_READLINKAT,
-	OP_SYS_CHMOD,
-	OP_SYS_FCHMODAT,
-	OP_SYS_FCHMOD,
-	OP_SYS_CHOWN,
-	OP_SYS_LCHOWN,
-	OP_SYS_FCHOWN,
-	OP_SYS_FCHOWNAT,
-	OP_SYS_UTIMENSAT,
-	OP_SYS_FUTIMENS,
-	OP_SYS_GETXATTR,
-	OP_SYS_LGETXATTR,
-	OP_SYS_FGETXATTR,
-	OP_SYS_SETXATTR,
-	OP_SYS_LSETXATTR,
-	OP_SYS_FSETXATTR,
-	OP_SYS_LISTXATTR,
-	OP_SYS_LLISTXATTR,
-	OP_SYS_FLISTXATTR,
-	OP_SYS_REMOVEXATTR,
-	OP_SYS_LREMOVEXATTR,
-	OP_SYS_FREMOVEXATTR,
-	OP_SYS_STATFS,
-	OP_SYS_FSTATFS,
-	OP_SYS_COPY_FILE_RANGE,
-	OP_SYS_SENDFILE,
-	OP_SYS_DUP,
-	OP_SYS_DUP2,
-	OP_SYS_DUP3,
-	OP_SYS_FCNTL,
-	OP_SYS_CHDIR,
-	OP_SYS_FCHDIR,
-	OP_SYS_FLOCK,
-	OP_SYS_THREAD,
-	OP_SYS_FORK,
-	OP_SYS_EXEC,
-	/* dbench 5.0's SMB dialect (smb*.load, src/load/smbload.c): files
-	 * named by path, SUCCESS, ERROR or * for the status; op_is_smb(). */
-	OP_SMB_OPEN,
-	OP_SMB_CLOSE,
-	OP_SMB_READ,
-	OP_SMB_WRITE,
-	OP_SMB_MKDIR,
-	OP_SMB_RMDIR,
-	OP_SMB_UNLINK,
-	OP_SMB_READDIR,
-	OP_SMB_DELTREE,
-	/* dbench 5.0's block dialect (block*.load, src/load/blockload.c): a
-	 * device read and written at offsets; op_is_block(). */
-	OP_BLOCK_READ,
-	OP_BLOCK_WRITE,
-	OP_BLOCK_FDATASYNC,
-	/* its SCSI dialect (scsi.load, iscsi*.load): a command each, status
-	 * the SCSI status expected; op_is_scsi(). */
-	OP_SCSI_TESTUNITREADY,
-	OP_SCSI_READ6,
-	OP_SCSI_READ10,
-	OP_SCSI_READ16,
-	OP_SCSI_WRITE10,
-	OP_SCSI_WRITE16,
-	OP_SCSI_READCAPACITY10,
-	OP_SCSI_SYNCHRONIZECACHE10,
-	OP_SCSI_PROUT,
+#define OP(id, ...) OP_##id,
+#define SYSCALL(id, ...) OP_SYS_##id,
+#include "ops.def"
 	OP_COUNT
 };
 

@@ -1,5 +1,6 @@
 /*
- * ops.c - the operation table and the NT status names (see ops.h).
+ * ops.c - the operation table, made from include/ops.def, and the NT
+ * status names (see ops.h).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -9,175 +10,18 @@
 
 #include "ops.h"
 
-#define A(...) { __VA_ARGS__ }
+/* A row's argument kinds, (ARG_PATH, ARG_NUM ...), as an array and a count. */
+#define OP_ARGS(...) { __VA_ARGS__ }
+#define OP_NARGS(...) (sizeof((const uint8_t[]){ 0, __VA_ARGS__ }) - 1)
 
 const struct op_desc op_table[OP_COUNT] = {
-	[OP_NTCREATEX] = { "NTCreateX", NULL, 4,
-			   A(ARG_PATH, ARG_NUM, ARG_NUM, ARG_HANDLE), BYTES_NONE, 0 },
-	[OP_CLOSE]     = { "Close", NULL, 1, A(ARG_HANDLE), BYTES_NONE, 0 },
-	[OP_RENAME]    = { "Rename", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
-	[OP_UNLINK]    = { "Unlink", NULL, 2, A(ARG_PATH, ARG_NUM), BYTES_NONE, 0 },
-	[OP_DELTREE]   = { "Deltree", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_RMDIR]     = { "Rmdir", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_MKDIR]     = { "Mkdir", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_QPATHINFO] = { "QUERY_PATH_INFORMATION", "Qpathinfo", 2,
-			   A(ARG_PATH, ARG_NUM), BYTES_NONE, 0 },
-	[OP_QFILEINFO] = { "QUERY_FILE_INFORMATION", "Qfileinfo", 2,
-			   A(ARG_HANDLE, ARG_NUM), BYTES_NONE, 0 },
-	[OP_QFSINFO]   = { "QUERY_FS_INFORMATION", "Qfsinfo", 1,
-			   A(ARG_NUM), BYTES_NONE, 0 },
-	[OP_SFILEINFO] = { "SET_FILE_INFORMATION", "Sfileinfo", 2,
-			   A(ARG_HANDLE, ARG_NUM), BYTES_NONE, 0 },
-	[OP_FINDFIRST] = { "FIND_FIRST", "Find", 4,
-			   A(ARG_PATH, ARG_NUM, ARG_NUM, ARG_NUM), BYTES_NONE, 0 },
-	[OP_WRITEX]    = { "WriteX", NULL, 4,
-			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE, ARG_SIZE), BYTES_WRITE, 2 },
-	[OP_READX]     = { "ReadX", NULL, 4,
-			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE, ARG_SIZE), BYTES_READ, 2 },
-	[OP_LOCKX]     = { "LockX", NULL, 3,
-			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
-	[OP_UNLOCKX]   = { "UnlockX", NULL, 3,
-			   A(ARG_HANDLE, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
-	[OP_FLUSH]     = { "Flush", NULL, 1, A(ARG_HANDLE), BYTES_NONE, 0 },
-
-	[OP_GETATTR3]  = { "GETATTR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SETATTR3]  = { "SETATTR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_LOOKUP3]   = { "LOOKUP3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_ACCESS3]   = { "ACCESS3", NULL, 3, A(ARG_PATH, ARG_NUM, ARG_NUM), BYTES_NONE, 0 },
-	[OP_READLINK3] = { "READLINK3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_READ3]     = { "READ3", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_READ, 2 },
-	[OP_WRITE3]    = { "WRITE3", NULL, 4,
-			   A(ARG_PATH, ARG_OFFSET, ARG_SIZE, ARG_NUM), BYTES_WRITE, 2 },
-	[OP_CREATE3]   = { "CREATE3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_MKDIR3]    = { "MKDIR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SYMLINK3]  = { "SYMLINK3", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
-	[OP_REMOVE3]   = { "REMOVE3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_RMDIR3]    = { "RMDIR3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_RENAME3]   = { "RENAME3", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
-	[OP_LINK3]     = { "LINK3", NULL, 2, A(ARG_PATH, ARG_PATH), BYTES_NONE, 0 },
-	[OP_READDIRPLUS3] = { "READDIRPLUS3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_FSSTAT3]   = { "FSSTAT3", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_FSINFO3]   = { "FSINFO3", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_PATHCONF3] = { "PATHCONF3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_COMMIT3]   = { "COMMIT3", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_LOCK4]     = { "LOCK4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
-	[OP_UNLOCK4]   = { "UNLOCK4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
-	[OP_TEST4]     = { "TEST4", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_NONE, 0 },
-
-	/* The system-call dialect: its arguments are src/load/syscalls.c's
-	 * business (nargs 0 here); a call moving bytes counts a[1]. */
-	[OP_SYS_OPEN] = { "open", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_OPENAT] = { "openat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_CREAT] = { "creat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_CLOSE] = { "close", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_READ] = { "read", NULL, 0, A(0), BYTES_READ, 1 },
-	[OP_SYS_PREAD] = { "pread64", "pread", 0, A(0), BYTES_READ, 1 },
-	[OP_SYS_READV] = { "readv", NULL, 0, A(0), BYTES_READ, 1 },
-	[OP_SYS_PREADV] = { "preadv", "preadv2", 0, A(0), BYTES_READ, 1 },
-	[OP_SYS_WRITE] = { "write", NULL, 0, A(0), BYTES_WRITE, 1 },
-	[OP_SYS_PWRITE] = { "pwrite64", "pwrite", 0, A(0), BYTES_WRITE, 1 },
-	[OP_SYS_WRITEV] = { "writev", NULL, 0, A(0), BYTES_WRITE, 1 },
-	[OP_SYS_PWRITEV] = { "pwritev", "pwritev2", 0, A(0), BYTES_WRITE, 1 },
-	[OP_SYS_LSEEK] = { "lseek", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FSYNC] = { "fsync", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FDATASYNC] = { "fdatasync", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_SYNC_FILE_RANGE] = { "sync_file_range", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FTRUNCATE] = { "ftruncate", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_TRUNCATE] = { "truncate", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FALLOCATE] = { "fallocate", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_STAT] = { "stat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LSTAT] = { "lstat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FSTAT] = { "fstat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_NEWFSTATAT] = { "newfstatat", "fstatat", 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_STATX] = { "statx", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_ACCESS] = { "access", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FACCESSAT] = { "faccessat", "faccessat2", 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_GETDENTS] = { "getdents64", "getdents", 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_MKDIR] = { "mkdir", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_MKDIRAT] = { "mkdirat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_RMDIR] = { "rmdir", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_UNLINK] = { "unlink", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_UNLINKAT] = { "unlinkat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_RENAME] = { "rename", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_RENAMEAT] = { "renameat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_RENAMEAT2] = { "renameat2", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LINK] = { "link", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LINKAT] = { "linkat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_SYMLINK] = { "symlink", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_SYMLINKAT] = { "symlinkat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_READLINK] = { "readlink", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_READLINKAT] = { "readlinkat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_CHMOD] = { "chmod", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FCHMODAT] = { "fchmodat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FCHMOD] = { "fchmod", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_CHOWN] = { "chown", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LCHOWN] = { "lchown", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FCHOWN] = { "fchown", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FCHOWNAT] = { "fchownat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_UTIMENSAT] = { "utimensat", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FUTIMENS] = { "futimens", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_GETXATTR] = { "getxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LGETXATTR] = { "lgetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FGETXATTR] = { "fgetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_SETXATTR] = { "setxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LSETXATTR] = { "lsetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FSETXATTR] = { "fsetxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LISTXATTR] = { "listxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LLISTXATTR] = { "llistxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FLISTXATTR] = { "flistxattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_REMOVEXATTR] = { "removexattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_LREMOVEXATTR] = { "lremovexattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FREMOVEXATTR] = { "fremovexattr", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_STATFS] = { "statfs", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FSTATFS] = { "fstatfs", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_COPY_FILE_RANGE] = { "copy_file_range", NULL, 0, A(0), BYTES_WRITE, 1 },
-	[OP_SYS_SENDFILE] = { "sendfile", "sendfile64", 0, A(0), BYTES_WRITE, 1 },
-	[OP_SYS_DUP] = { "dup", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_DUP2] = { "dup2", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_DUP3] = { "dup3", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FCNTL] = { "fcntl", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_CHDIR] = { "chdir", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FCHDIR] = { "fchdir", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FLOCK] = { "flock", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_THREAD] = { "thread", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_FORK] = { "fork", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SYS_EXEC] = { "exec", NULL, 0, A(0), BYTES_NONE, 0 },
-
-	/* dbench 5.0's SMB dialect: a file by path; READ and WRITE expect
-	 * their whole length (a[2] = a[1]); src/load/smbload.c. */
-	[OP_SMB_OPEN]    = { "OPEN", NULL, 2, A(ARG_PATH, ARG_NUM), BYTES_NONE, 0 },
-	[OP_SMB_CLOSE]   = { "CLOSE", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SMB_READ]    = { "READ", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_READ, 2 },
-	[OP_SMB_WRITE]   = { "WRITE", NULL, 3, A(ARG_PATH, ARG_OFFSET, ARG_SIZE), BYTES_WRITE, 2 },
-	[OP_SMB_MKDIR]   = { "MKDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SMB_RMDIR]   = { "RMDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SMB_UNLINK]  = { "UNLINK", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SMB_READDIR] = { "READDIR", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-	[OP_SMB_DELTREE] = { "DELTREE", NULL, 1, A(ARG_PATH), BYTES_NONE, 0 },
-
-	/* dbench 5.0's block dialect: an offset in bytes and a size; and
-	 * its SCSI dialect: LBAs and lengths in 512-byte blocks (a[1] holds
-	 * the length in bytes), the small fields packed in a[2] (ARG_BYTE);
-	 * src/load/blockload.c, loadfile.h. */
-	[OP_BLOCK_READ]  = { "Read", NULL, 2, A(ARG_OFFSET, ARG_SIZE), BYTES_READ, 1 },
-	[OP_BLOCK_WRITE] = { "Write", NULL, 2, A(ARG_OFFSET, ARG_SIZE), BYTES_WRITE, 1 },
-	[OP_BLOCK_FDATASYNC] = { "Fdatasync", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SCSI_TESTUNITREADY] = { "TESTUNITREADY", NULL, 0, A(0), BYTES_NONE, 0 },
-	[OP_SCSI_READ6]  = { "READ6", NULL, 2, A(ARG_OFFSET, ARG_SIZE), BYTES_READ, 1 },
-	[OP_SCSI_READ10] = { "READ10", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
-			     BYTES_READ, 1 },
-	[OP_SCSI_READ16] = { "READ16", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
-			     BYTES_READ, 1 },
-	[OP_SCSI_WRITE10] = { "WRITE10", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
-			      BYTES_WRITE, 1 },
-	[OP_SCSI_WRITE16] = { "WRITE16", NULL, 4, A(ARG_OFFSET, ARG_SIZE, ARG_BYTE, ARG_BYTE),
-			      BYTES_WRITE, 1 },
-	[OP_SCSI_READCAPACITY10] = { "READCAPACITY10", NULL, 2, A(ARG_NUM, ARG_BYTE),
-				     BYTES_NONE, 0 },
-	[OP_SCSI_SYNCHRONIZECACHE10] = { "SYNCHRONIZECACHE10", NULL, 4,
-					 A(ARG_NUM, ARG_NUM, ARG_BYTE, ARG_BYTE), BYTES_NONE, 0 },
-	[OP_SCSI_PROUT] = { "PROUT", NULL, 4, A(ARG_BYTE, ARG_BYTE, ARG_NUM, ARG_NUM),
-			    BYTES_NONE, 0 },
+#define OP(id, name, alias, dialect, args, bytes, size_arg, flags) \
+	[OP_##id] = { name, alias, OP_NARGS args, OP_ARGS args, bytes, size_arg },
+/* a call's arguments are src/load/syscalls.c's business; one moving
+ * bytes counts a[1] */
+#define SYSCALL(id, name, alias, sig, result, bytes, flags) \
+	[OP_SYS_##id] = { name, alias, 0, { 0 }, bytes, (bytes) != BYTES_NONE },
+#include "ops.def"
 };
 
 static int name_is(const char *want, const char *name, size_t len)
