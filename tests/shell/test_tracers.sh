@@ -66,6 +66,28 @@ else
 fi
 end
 
+begin "bpf records the command from its execve: none of the recorder's own calls before it"
+# The command is held on a pipe until it is traced; the hold's last calls
+# (the pipe's ends closed and read) come after the tracing began, and are
+# the recorder's: both tracers see the same calls on descriptors never
+# seen opened (touch closes its standard output and error), on every run.
+if $have_strace; then
+	mkdir -p "$T/hold"
+	unseen() {
+		rm -f "$T/hold/made"
+		(cd "$T/hold" && "$DBENCH" record --tracer=$1 -o "$T/hold.load" -- touch made 2>&1 >/dev/null) |
+			sed -n 's/.*[^0-9]\([0-9][0-9]*\) calls on descriptors the trace never saw opened.*/\1/p'
+	}
+	want=$(unseen strace)
+	[ -n "$want" ] || fail "touch under strace: no call on a descriptor never seen opened"
+	for i in 1 2 3 4 5; do
+		expect_eq "$(unseen bpf)" "$want" "calls on descriptors never seen opened, bpf against strace (run $i)"
+	done
+else
+	echo "# strace cannot trace here: nothing to compare with"
+fi
+end
+
 begin "bpf is the default where it can run: the summary and the loadfile say which tracer"
 mkdir -p "$T/d" && echo x >"$T/d/in"
 out=$(cd "$T/d" && "$DBENCH" record -o "$T/default.load" -- cat in 2>&1 >/dev/null)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +52,10 @@ static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **er
 		rc = bpf_map__set_max_entries(s->maps.events, (__u32)ring_bytes);
 		s->rodata->wake_bytes = ring_bytes / 4;
 	}
+	if (s) {
+		s->rodata->nr_execve = SYS_execve;
+		s->rodata->nr_execveat = SYS_execveat;
+	}
 	if (!rc && s)
 		rc = record_bpf__load(s);
 	if (!rc && s)
@@ -72,12 +77,14 @@ static int fill_wanted(struct record_bpf *s, const struct rec_want *wanted)
 	return 0;
 }
 
-static int trace_tgid(struct record_bpf *s, int pid)
+/* Trace the thread group pid: from now on, or (the command held) from
+ * its execve on, so that the hold's own calls are not the command's. */
+static int trace_tgid(struct record_bpf *s, int pid, bool at_exec)
 {
 	__u32 key = (__u32)pid;
-	__u8 one = 1;
+	__u8 how = at_exec ? 2 : 1;	/* record.bpf.c's TRACED_AT_EXEC, TRACED */
 
-	return bpf_map__update_elem(s->maps.traced, &key, sizeof(key), &one, sizeof(one), BPF_ANY);
+	return bpf_map__update_elem(s->maps.traced, &key, sizeof(key), &how, sizeof(how), BPF_ANY);
 }
 
 static bool none_traced(struct record_bpf *s)
@@ -241,7 +248,7 @@ static int start(TALLOC_CTX *mem_ctx, struct record_bpf *s, const struct record_
 			return -1;
 		}
 		command_pid = *child;
-		int rc = trace_tgid(s, *child);
+		int rc = trace_tgid(s, *child, true);
 		if (rc == 0 && write(go, "g", 1) != 1)
 			rc = -errno;
 		close(go);
@@ -255,7 +262,7 @@ static int start(TALLOC_CTX *mem_ctx, struct record_bpf *s, const struct record_
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	int64_t before = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 	for (size_t i = 0; i < job->npids; i++)
-		if (trace_tgid(s, job->pids[i])) {
+		if (trace_tgid(s, job->pids[i], false)) {
 			*err = talloc_asprintf(mem_ctx, "cannot trace process %d: %s", job->pids[i],
 					       strerror(errno));
 			return -1;

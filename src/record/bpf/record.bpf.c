@@ -33,12 +33,21 @@ struct {
 	__uint(max_entries, 1 << 24);	/* set by the recorder before loading */
 } events SEC(".maps");
 
+/* The traced thread groups: TRACED, or TRACED_AT_EXEC for the command
+ * held by the recorder, whose own calls before its execve (the end of the
+ * hold) are not the command's.  Not preallocated: 65536 entries made at
+ * every load cost more than the few a recording uses. */
+enum { TRACED = 1, TRACED_AT_EXEC = 2 };
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, __u32);	/* tgid */
 	__type(value, __u8);
 } traced SEC(".maps");
+
+/* execve's and execveat's numbers, set by the recorder before loading */
+const volatile __s32 nr_execve = -1, nr_execveat = -1;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -139,47 +148,52 @@ static __always_inline __u64 arg_of(struct pt_regs *regs, int i)
 #endif
 }
 
-/* The strings of the arguments in want->strs, one after the other. */
-static __always_inline __u32 read_strings(struct scratch *s, const struct rec_want *w)
+/* String k of the call (at most two), read from user memory at p into the
+ * scratch after off bytes: its bytes, NUL included (0: none or unread). */
+static __always_inline __u32 read_string(struct scratch *s, __u32 off, __u64 p, int k)
 {
-	__u32 off = 0;
-	int k = 0;
+	long n = -1;
 
-	for (int i = 0; i < 6; i++) {
-		if (!(w->strs & (1 << i)) || k > 1)
-			continue;
-		const char *p = (const char *)s->e.args[i];
-		long n = -1;
-		if (p && off <= 2 * REC_STR_MAX)
-			n = bpf_probe_read_user_str(&s->str[off & (2 * REC_STR_MAX - 1)], REC_STR_MAX, p);
-		if (n <= 0) {
-			s->e.flags |= k ? EVF_BAD1 : EVF_BAD0;
-			n = 0;
-		} else if (n >= REC_STR_MAX) {
-			s->e.flags |= k ? EVF_CUT1 : EVF_CUT0;
-			count(RC_STR_CUT);
-			n = REC_STR_MAX;
-		}
-		s->e.len[k & 1] = (__u16)n;
-		off += (__u32)n;
-		k++;
+	if (p && off <= REC_STR_MAX)
+		n = bpf_probe_read_user_str(&s->str[off & (2 * REC_STR_MAX - 1)], REC_STR_MAX,
+					    (const char *)p);
+	if (n <= 0) {
+		s->e.flags |= k ? EVF_BAD1 : EVF_BAD0;
+		n = 0;
+	} else if (n >= REC_STR_MAX) {
+		s->e.flags |= k ? EVF_CUT1 : EVF_CUT0;
+		count(RC_STR_CUT);
+		n = REC_STR_MAX;
 	}
-	return off;
+	s->e.len[k] = (__u16)n;
+	return (__u32)n;
 }
 
-/* The strings that could not be read at the entry, to read at the exit. */
-static __always_inline void remember_retry(struct scratch *s, const struct rec_want *w,
-					   struct pending *p)
+/* The strings of the arguments in strs (want.strs, at most two), one
+ * after the other: their bytes; the address of one that could not be
+ * read (its page not yet in memory) is kept in p to read at the exit.  A
+ * global function, verified once on its own rather than on every path of
+ * the entry that reaches it: the entry's verification was 20,000
+ * instructions, 50 to 120 ms of every recording. */
+__noinline int read_strings(struct scratch *s, __u32 strs, struct pending *p)
 {
-	int k = 0;
+	int at[2] = { -1, -1 };
 
-	for (int i = 0; i < 6; i++) {
-		if (!(w->strs & (1 << i)) || k > 1)
-			continue;
+	if (!s || !p)
+		return 0;
+	for (int i = 0, k = 0; i < 6 && k < 2; i++)
+		if (strs & (1u << i))
+			at[k++] = i;
+	__u32 off = 0;
+	for (int k = 0; k < 2; k++) {
+		int i = at[k];
+		if (i < 0 || i > 5)
+			break;
+		off += read_string(s, off, s->e.args[i], k);
 		if (s->e.flags & (k ? EVF_BAD1 : EVF_BAD0))
-			p->retry[k & 1] = s->e.args[i];
-		k++;
+			p->retry[k] = s->e.args[i];
 	}
+	return (int)off;
 }
 
 /* The exit of a call whose entry could not read a string: the event
@@ -188,21 +202,11 @@ static __always_inline void send_exit_strings(struct scratch *s, const struct pe
 {
 	__u32 off = 0;
 
-	for (int k = 0; k < 2; k++) {
-		long n = 0;
-		if (p->retry[k] && off <= REC_STR_MAX)
-			n = bpf_probe_read_user_str(&s->str[off & (2 * REC_STR_MAX - 1)], REC_STR_MAX,
-						    (const char *)p->retry[k]);
-		if (n <= 0) {
-			n = 0;
-		} else if (n >= REC_STR_MAX) {
-			s->e.flags |= k ? EVF_CUT1 : EVF_CUT0;
-			count(RC_STR_CUT);
-			n = REC_STR_MAX;
-		}
-		s->e.len[k] = (__u16)n;
-		off += (__u32)n;
-	}
+	/* (an exit's flags say only what was cut: a string unread again
+	 * keeps its entry's) */
+	for (int k = 0; k < 2; k++)
+		if (p->retry[k])
+			off += read_string(s, off, p->retry[k], k);
 	__u64 size = sizeof(struct rec_event) + off;
 	if (size > sizeof(struct scratch))
 		size = sizeof(struct scratch);
@@ -232,40 +236,44 @@ static __always_inline void read_iov(struct scratch *s)
 	s->e.extra[0] = sum;
 }
 
-/* What the call's structures hold, by want->kind. */
-static __always_inline void read_extra(struct scratch *s, const struct rec_want *w)
+/* What the call's structures hold, by kind (want.kind; loff: want.loff).
+ * A global function, verified on its own (read_strings). */
+__noinline int read_extra(struct scratch *s, __u32 kind, __u32 loff)
 {
-	const void *p = (const void *)s->e.args[w->kind == RK_CLONE3 ? 0 : 2];
+	if (!s)
+		return 0;
+	const void *p = (const void *)s->e.args[kind == RK_CLONE3 ? 0 : 2];
 	long bad = 0;
 
-	if (w->kind == RK_HOW) {
+	if (kind == RK_HOW) {
 		struct open_how how = {};
 		bad = bpf_probe_read_user(&how, sizeof(how), p);
 		s->e.extra[0] = how.flags;
 		s->e.extra[1] = how.mode;
 		s->e.extra[2] = how.resolve;
-	} else if (w->kind == RK_FLOCK) {
+	} else if (kind == RK_FLOCK) {
 		__u64 cmd = s->e.args[1];
 		if (cmd != 5 && cmd != 6 && cmd != 7 && cmd != 36 && cmd != 37 && cmd != 38)
-			return;	/* not F_GETLK, F_SETLK(W) or their OFD forms */
+			return 0;	/* not F_GETLK, F_SETLK(W) or their OFD forms */
 		struct flock fl = {};
 		bad = bpf_probe_read_user(&fl, sizeof(fl), p);
 		s->e.extra[0] = (__u16)fl.l_type | ((__u64)(__u16)fl.l_whence << 16);
 		s->e.extra[1] = fl.l_start;
 		s->e.extra[2] = fl.l_len;
-	} else if (w->kind == RK_CLONE3) {
+	} else if (kind == RK_CLONE3) {
 		bad = bpf_probe_read_user(&s->e.extra[0], sizeof(__u64), p);
-	} else if (w->kind == RK_IOV) {
+	} else if (kind == RK_IOV) {
 		read_iov(s);
-	} else if (w->kind == RK_LOFF) {
+	} else if (kind == RK_LOFF) {
 		for (int i = 0; i < 4; i++) {
 			const void *q = (const void *)s->e.args[i];
-			if ((w->loff & (1 << i)) && q)
+			if ((loff & (1 << i)) && q)
 				bad |= bpf_probe_read_user(&s->e.extra[i], sizeof(__u64), q);
 		}
 	}
 	if (bad)
 		s->e.flags |= EVF_EXTRA_BAD;
+	return 0;
 }
 
 SEC("tp_btf/sys_enter")
@@ -281,8 +289,14 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pending *p = bpf_task_storage_get(&pending, task, 0, 0);
 	if (!p) {
-		if (!bpf_map_lookup_elem(&traced, &tgid))
+		__u8 *t = bpf_map_lookup_elem(&traced, &tgid);
+		if (!t)
 			return 0;
+		if (*t == TRACED_AT_EXEC) {
+			if ((__s32)nr != nr_execve && (__s32)nr != nr_execveat)
+				return 0;
+			*t = TRACED;
+		}
 		p = bpf_task_storage_get(&pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (!p)
 			return 0;
@@ -317,14 +331,12 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		s->e.args[i] = arg_of(regs, i);
 	for (int i = 0; i < 4; i++)
 		s->e.extra[i] = 0;
-	__u32 n = w->strs ? read_strings(s, w) : 0;
+	__u32 n = w->strs ? (__u32)read_strings(s, w->strs, p) : 0;
 	if (w->kind)
-		read_extra(s, w);
+		read_extra(s, w->kind, w->loff);
 	__u64 size = sizeof(struct rec_event) + n;
 	if (size > sizeof(struct scratch))
 		size = sizeof(struct scratch);
-	if (w->strs)
-		remember_retry(s, w, p);
 	p->sent = send(s, size) == 0;
 	if (!p->sent)
 		count(RC_CALLS_LOST);
@@ -391,7 +403,7 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(rec_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
-	__u8 one = 1;
+	__u8 one = TRACED;
 
 	if (ptgid != ctgid && bpf_map_lookup_elem(&traced, &ptgid))
 		bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY);
