@@ -35,14 +35,18 @@ struct slot {
 struct bpf_events {
 	int fd;
 	FILE *out;
+	char *outbuf;		/* out's buffer: few large writes while the program runs */
 	uint64_t written;
 	struct pathmap *open;	/* "tid" -> the entry waiting for its exit (a talloc copy) */
+	size_t nopen;		/* entries in open: none, no look-up for a whole call */
 	struct slot *index;
 	size_t n, cap, next;
 	const unsigned char *map;	/* the file, mapped once the tracing is over */
 	size_t map_len;
 	uint64_t unpaired;
 };
+
+#define OUT_BUF (1u << 20)
 
 static int events_free(struct bpf_events *ev)
 {
@@ -66,7 +70,9 @@ struct bpf_events *bpf_events_new(TALLOC_CTX *mem_ctx, const char *dir, char **e
 	}
 	ev->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	talloc_set_destructor(ev, events_free);
-	if (ev->fd < 0 || !(ev->out = fdopen(ev->fd, "w+"))) {
+	ev->outbuf = talloc_size(ev, OUT_BUF);
+	if (ev->fd < 0 || !ev->outbuf || !(ev->out = fdopen(ev->fd, "w+")) ||
+	    setvbuf(ev->out, ev->outbuf, _IOFBF, OUT_BUF) != 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot make the bpf tracer's scratch file in '%s': %s",
 				       dir, strerror(errno));
 		talloc_free(ev);
@@ -115,8 +121,10 @@ static struct rec_event *take_open(struct bpf_events *ev, uint32_t tid)
 
 	snprintf(key, sizeof(key), "%u", tid);
 	struct rec_event *e = pathmap_get(ev->open, key);
-	if (e)
+	if (e) {
 		pathmap_put(ev->open, key, NULL);
+		ev->nopen--;
+	}
 	return e;
 }
 
@@ -125,7 +133,10 @@ static int put_open(struct bpf_events *ev, uint32_t tid, struct rec_event *e)
 	char key[16];
 
 	snprintf(key, sizeof(key), "%u", tid);
-	return pathmap_put(ev->open, key, e) ? 0 : -1;
+	if (!pathmap_put(ev->open, key, e))
+		return -1;
+	ev->nopen++;
+	return 0;
 }
 
 static int take_entry(struct bpf_events *ev, const struct rec_event *e, size_t size, char **err)
@@ -190,7 +201,7 @@ int bpf_events_take(struct bpf_events *ev, const void *data, size_t size, char *
 	if (e->type == EV_ENTER)
 		return take_entry(ev, e, size, err);
 	if (e->type == EV_CALL) {
-		struct rec_event *old = take_open(ev, e->tid);
+		struct rec_event *old = ev->nopen ? take_open(ev, e->tid) : NULL;
 		int rc = old ? store(ev, old, (uint32_t)talloc_get_size(old), 0, 0, err) : 0;
 		talloc_free(old);
 		struct rec_event whole = *e;
