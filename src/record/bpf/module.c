@@ -95,7 +95,7 @@ static bool none_traced(struct record_bpf *s)
 }
 
 static volatile sig_atomic_t got_signal;
-static struct sigaction saved[5];	/* the dispositions before tracing */
+static struct sigaction saved[6];	/* the dispositions before tracing */
 static volatile sig_atomic_t command_pid;
 
 static void on_stop(int sig)
@@ -133,7 +133,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static void restore_signals(const struct sigaction old[5]);
+static void restore_signals(const struct sigaction old[6]);
 
 /* The command forked, held on a pipe until it is traced: its pid, and
  * the pipe's write end in *go (closing it unwritten ends the child). */
@@ -212,10 +212,11 @@ static void read_counts(struct record_bpf *s, uint64_t *out)
 
 /* The signals while tracing: record -- CMD lets the terminal's SIGINT and
  * SIGQUIT reach the command alone and passes SIGTERM and SIGHUP on;
- * record -p stops at SIGINT, SIGTERM or SIGHUP; SIGCHLD wakes the wait. */
-static void set_signals(bool command, struct sigaction old[5])
+ * record -p stops at SIGINT, SIGTERM or SIGHUP; SIGCHLD wakes the wait;
+ * SIGPIPE is ignored (the held command may die before it is released). */
+static void set_signals(bool command, struct sigaction old[6])
 {
-	static const int sigs[5] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
+	static const int sigs[4] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 	struct sigaction ign = { .sa_handler = SIG_IGN }, pass = { .sa_handler = pass_on },
 			 stop = { .sa_handler = on_stop }, child = { .sa_handler = on_child };
 
@@ -225,32 +226,27 @@ static void set_signals(bool command, struct sigaction old[5])
 		sigaction(sigs[i], a, &old[i]);
 	}
 	sigaction(SIGCHLD, &child, &old[4]);
+	sigaction(SIGPIPE, &ign, &old[5]);
 }
 
-static void restore_signals(const struct sigaction old[5])
+static void restore_signals(const struct sigaction old[6])
 {
-	static const int sigs[5] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
+	static const int sigs[6] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE };
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		sigaction(sigs[i], &old[i], NULL);
 }
 
-/* Start what the job traces: the command held and released, or the
- * processes named.  0, or -1 with *err. */
+/* Start what the job traces: the command held (pid child, released by
+ * writing to go, which is closed) or the processes named.  0, or -1 with
+ * *err. */
 static int start(TALLOC_CTX *mem_ctx, struct record_bpf *s, const struct record_bpf_job *job,
-		 pid_t *child, char **err)
+		 pid_t child, int go, char **err)
 {
 	if (job->argv) {
-		int go;
-		*child = hold_command(job, &go);
-		if (*child < 0) {
-			*err = talloc_asprintf(mem_ctx, "cannot start '%s': %s", job->path, strerror(errno));
-			return -1;
-		}
-		command_pid = *child;
-		int rc = trace_tgid(s, *child, true);
+		int rc = trace_tgid(s, child, true);
 		if (rc == 0 && write(go, "g", 1) != 1)
-			rc = -errno;
+			rc = -errno;	/* EPIPE: the command died held (SIGPIPE is ignored) */
 		close(go);
 		if (rc) {
 			*err = talloc_asprintf(mem_ctx, "cannot trace '%s': %s", job->path, strerror(-rc));
@@ -270,40 +266,52 @@ static int start(TALLOC_CTX *mem_ctx, struct record_bpf *s, const struct record_
 	return job->attached && job->attached(job->ctx, before, err) ? -1 : 0;
 }
 
+/* The command forked and held before anything is loaded: a fork after
+ * would copy the page tables of the ring buffer's mappings (twice its
+ * size, every page mapped at once), and the child would unmap them at its
+ * execve; with the 32 MiB default that was a fifth of a recording's fixed
+ * CPU. */
 static int bpf_run(TALLOC_CTX *mem_ctx, const struct record_bpf_job *job,
 		   struct record_bpf_result *out, char **err)
 {
-	struct record_bpf *s = load(mem_ctx, job->ring_bytes, err);
 	struct drain d = { .job = job };
+	struct record_bpf *s = NULL;
 	struct ring_buffer *rb = NULL;
 	pid_t child = 0;
-	int rc = -1;
+	int go = -1, rc = -1;
+	bool started = false;
 
 	memset(out, 0, sizeof(*out));
-	if (!s)
-		return -1;
+	set_signals(job->argv != NULL, saved);
+	if (job->argv && (child = hold_command(job, &go)) < 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot start '%s': %s", job->path, strerror(errno));
+		goto done;
+	}
+	command_pid = child;
+	if (!(s = load(mem_ctx, job->ring_bytes, err)))
+		goto done;
 	if (fill_wanted(s, job->wanted) ||
 	    !(rb = ring_buffer__new(bpf_map__fd(s->maps.events), on_event, &d, NULL))) {
 		*err = talloc_asprintf(mem_ctx, "the bpf tracer's maps cannot be set: %s", strerror(errno));
 		goto done;
 	}
-	set_signals(job->argv != NULL, saved);
-	if (start(mem_ctx, s, job, &child, err) == 0) {
+	started = start(mem_ctx, s, job, child, go, err) == 0;
+	go = -1;
+	if (started) {
 		drain_loop(s, rb, job, child, &out->status);
 		out->stopped_by = got_signal;
 		read_counts(s, out->counts);
-		rc = 0;
-	} else if (child > 0) {
-		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	command_pid = 0;
-	restore_signals(saved);
-	if (rc == 0 && d.failed) {
-		*err = talloc_steal(mem_ctx, d.err);
-		rc = -1;
+		rc = d.failed ? -1 : 0;
+		if (d.failed)
+			*err = talloc_steal(mem_ctx, d.err);
 	}
 done:
+	if (go >= 0)
+		close(go);	/* the command, never released, ends (exit 127) */
+	while (!started && child > 0 && waitpid(child, NULL, 0) < 0 && errno == EINTR)
+		;
+	command_pid = 0;
+	restore_signals(saved);
 	ring_buffer__free(rb);
 	record_bpf__destroy(s);
 	return rc;
