@@ -100,6 +100,12 @@ bool hostload_parse_loadavg(const char *text, double avg[3]);
 void hostload_read(TALLOC_CTX *mem_ctx, struct hostload_reading *r, const pid_t *pids,
 		   size_t n, size_t nclients);
 
+/* The calling thread's time so far runnable but waiting for a CPU, in
+ * nanoseconds, into *ns (/proc/thread-self/schedstat: a replay in exact
+ * timing reads it for each of its threads); false where the kernel does
+ * not say. */
+bool hostload_thread_wait_ns(uint64_t *ns);
+
 /* The figures between readings a and b, on a machine of cpus CPUs:
  * processes count where read at both.  The window is the time between
  * the readings (window_s where either has no time), so that the shares

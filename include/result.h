@@ -242,6 +242,7 @@ struct run_result {
 	uint64_t behind_calls;		/* --replay-timing=exact: calls timed, */
 	double behind_mean_ms;		/* how late they started, on average */
 	double behind_max_ms;		/* ... and at worst */
+	double behind_wait_ms;		/* its threads' wait for a CPU; NAN unknown */
 	double sampler_cpu_ms;		/* the parent's CPU per one-second sample */
 	bool sampler_realtime;		/* ... taken at a real-time priority */
 	const char *op_clock;		/* what latencies were read from (opclock.h) */

@@ -142,11 +142,15 @@ struct straddle {
 };
 
 /* How far behind the recording a replay with --replay-timing=exact runs:
- * each call's start against its recorded one, in the execute phase. */
+ * each call's start against its recorded one, in the execute phase; and
+ * what makes it late on a busy machine, its threads' time runnable but
+ * waiting for a CPU, over the run. */
 struct lag {
 	uint64_t count;		/* calls */
 	uint64_t sum_ns;	/* late by, summed (a call on time adds 0) */
 	uint64_t max_ns;	/* the latest */
+	uint64_t wait_ns;	/* the threads' wait for a CPU, summed */
+	uint64_t waited;	/* threads whose wait was read (0: unknown) */
 };
 
 struct client_slot {
@@ -359,6 +363,14 @@ static inline void stats_record_lag(struct client_slot *s, uint64_t late_ns)
 	stats_add(&s->lag.sum_ns, late_ns);
 	if (late_ns > s->lag.max_ns)
 		stats_set(&s->lag.max_ns, late_ns);
+}
+
+/* Note that a thread replaying for slot s waited wait_ns for a CPU
+ * (client side, exact timing). */
+static inline void stats_record_wait(struct client_slot *s, uint64_t wait_ns)
+{
+	stats_add(&s->lag.wait_ns, wait_ns);
+	stats_add(&s->lag.waited, 1);
 }
 
 /* l += what slot lag `s` holds (parent side). */

@@ -1,7 +1,8 @@
 /*
  * hostload.c - how busy the machine was during a run (see hostload.h):
  * /proc/stat, /proc/loadavg and each process's /proc/PID/schedstat, read
- * at the two ends of the execute window and differenced.
+ * at the two ends of the execute window and differenced; and a thread's
+ * own wait for a CPU, for a replay in exact timing.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -106,6 +107,18 @@ void hostload_read(TALLOC_CTX *mem_ctx, struct hostload_reading *r, const pid_t 
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->t_s = (t0.tv_sec + t1.tv_sec) / 2.0 + (t0.tv_nsec + t1.tv_nsec) / 2e9;
+}
+
+bool hostload_thread_wait_ns(uint64_t *ns)
+{
+	char buf[128];
+	struct hostload_sched s;
+
+	if (!read_small("/proc/thread-self/schedstat", buf, sizeof(buf)) ||
+	    !hostload_parse_schedstat(buf, &s))
+		return false;
+	*ns = (uint64_t)(s.wait_s * 1e9 + 0.5);
+	return true;
 }
 
 /* a of b in percent, 100 at most; NAN where b is not above 0. */

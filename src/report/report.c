@@ -709,11 +709,15 @@ static bool report_notes(FILE *out, const struct run_result *res)
 			" measured window, in no table; the longest (%s) took %.3f ms\n", res->straddled,
 			res->straddled == 1 ? "" : "s",
 			res->straddled_op ? res->straddled_op : "?", res->straddled_max_ms);
-	if (res->behind_calls)
+	if (res->behind_calls) {
 		fprintf(out, "Behind the recording: mean %.3f ms, worst %.3f ms (%" PRIu64
-			" call%s held to their recorded time, at --replay-speed %g)\n",
+			" call%s held to their recorded time, at --replay-speed %g)",
 			res->behind_mean_ms, res->behind_max_ms, res->behind_calls,
 			res->behind_calls == 1 ? "" : "s", res->plan->replay_speed);
+		if (!isnan(res->behind_wait_ms))
+			fprintf(out, "; its threads waited %.3f ms for a CPU", res->behind_wait_ms);
+		fputc('\n', out);
+	}
 	report_disks(out, res);
 	report_writeback(out, res);
 	whole = report_stalls(out, res);

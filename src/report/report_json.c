@@ -158,14 +158,15 @@ static json_t *replay_json(const struct run_result *res)
 	if (!plan->prog->calls)
 		return json_null();
 	bool exact = plan->replay_timing == REPLAY_EXACT;
-	return json_pack("{s:s, s:o, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:I, s:o, s:o, s:o, s:o}",
 			 "timing", timing[plan->replay_timing],
 			 "speed", real(plan->replay_speed),
 			 "streams", (json_int_t)plan->prog->nstreams,
 			 "behind_calls", exact ? json_integer((json_int_t)res->behind_calls)
 					       : json_null(),
 			 "behind_mean_ms", exact ? real(res->behind_mean_ms) : json_null(),
-			 "behind_max_ms", exact ? real(res->behind_max_ms) : json_null());
+			 "behind_max_ms", exact ? real(res->behind_max_ms) : json_null(),
+			 "cpu_wait_ms", exact ? real(res->behind_wait_ms) : json_null());
 }
 
 static json_t *ops_json(const struct run_result *res)

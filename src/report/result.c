@@ -313,6 +313,7 @@ void result_fill_figures(struct run_result *res, const struct run_figures *f)
 	res->behind_calls = f->all->lag.count;
 	res->behind_mean_ms = f->all->lag.count ? f->all->lag.sum_ns / 1e6 / f->all->lag.count : 0;
 	res->behind_max_ms = f->all->lag.max_ns / 1e6;
+	res->behind_wait_ms = f->all->lag.waited ? f->all->lag.wait_ns / 1e6 : NAN;
 }
 
 void result_fill(struct run_result *res, const struct stats_region *stats)

@@ -20,6 +20,7 @@
 #include "run/lockwait.h"
 #include "run/streams.h"
 #include "cluster.h"
+#include "hostload.h"
 #include "opclock.h"
 
 /* What a thread replaying a client keeps of its own: the client's one
@@ -58,6 +59,9 @@ struct client {
 					 * (ETIMEDOUT): no more calls to it, cleanup
 					 * included; the parent tries once */
 	uint64_t pass_end_ns;		/* when its last finished pass ended */
+	uint64_t wait_from_ns;		/* exact timing, one stream: its thread's
+					 * wait for a CPU when it began, */
+	bool wait_read;			/* if read */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -438,6 +442,31 @@ static bool pace_call(const struct run_plan *plan, const struct stats_region *r,
 	return true;
 }
 
+/* Exact timing: a thread's wait for a CPU so far into *ns, read when it
+ * begins replaying and when it is done; false when not read.  On a busy
+ * machine that wait is what makes the replay late (bench/README, "Exact
+ * timing"); the summary and the JSON say how long it was. */
+static bool wait_read(const struct run_plan *plan, uint64_t *ns)
+{
+	return plan->replay_timing == REPLAY_EXACT && hostload_thread_wait_ns(ns);
+}
+
+/* The thread that read `from` with wait_read() is done replaying for
+ * client c: its wait since, in c's slot (under the client's lock when
+ * its lanes share the slot). */
+static void wait_done(const struct run_plan *plan, struct client *c, uint64_t from, bool shared)
+{
+	uint64_t now;
+
+	if (!wait_read(plan, &now))
+		return;
+	if (shared)
+		pthread_mutex_lock(&c->lock);
+	stats_record_wait(c->slot, now > from ? now - from : 0);
+	if (shared)
+		pthread_mutex_unlock(&c->lock);
+}
+
 /* ---- one operation ---- */
 
 /* The first failure of client c that stops the run, in its slot (under
@@ -720,6 +749,8 @@ static void run_stream(void *arg, unsigned s)
 	const struct program *prog = lr->plan->prog;
 	const struct stream *st = &prog->streams[s];
 	struct lane *l = &lr->c->lanes[s];
+	uint64_t wait_from;
+	bool waits = wait_read(lr->plan, &wait_from);
 
 	l->prev_end_ns = lr->c->pass_start_ns;
 	for (uint32_t i = 0; i < st->nops; i++) {
@@ -745,6 +776,8 @@ static void run_stream(void *arg, unsigned s)
 		streams_done(lr->c->ss, s, i + 1);
 	}
 	l->end_ns = monotonic_ns();
+	if (waits)
+		wait_done(lr->plan, lr->c, wait_from, true);
 	if (current_phase(lr->r) == PHASE_STOP)
 		stop_streams(lr->c);
 }
@@ -1035,26 +1068,36 @@ static struct backend_client *client_open(TALLOC_CTX *ctx, const struct run_plan
 	return bc;
 }
 
-/* A client paced to a recording: its threads' sleeps end when asked, not
- * up to the default 50 us after (see pace_until()).  This and set_ends()
- * are out of line: written in client_process_main(), where the replay's
- * loop is inlined, they cost that loop 8 user instructions an operation
- * of client.txt (callgrind, null backend). */
-static void set_timer_slack(const struct run_plan *plan) __attribute__((noinline));
-static void set_timer_slack(const struct run_plan *plan)
+/* The replay of the process's clients begins: paced to a recording, its
+ * threads' sleeps end when asked, not up to the default 50 us after (see
+ * pace_until()); one stream's thread in exact timing reads its wait for
+ * a CPU.  This and replay_ends() are out of line: written in
+ * client_process_main(), where the replay's loop is inlined, they cost
+ * that loop 8 user instructions an operation of client.txt (callgrind,
+ * null backend). */
+static void replay_begins(const struct run_plan *plan, struct client *cl)
+	__attribute__((noinline));
+static void replay_begins(const struct run_plan *plan, struct client *cl)
 {
 	if (plan->prog->calls && plan->replay_timing != REPLAY_ASAP)
 		prctl(PR_SET_TIMERSLACK, 1ul);
+	if (plan->prog->calls && plan->prog->nstreams <= 1)
+		cl->wait_read = wait_read(plan, &cl->wait_from_ns);
 }
 
-/* When each client stopped replaying: with --run-once, its pass's end. */
-static void set_ends(struct client *cl, unsigned count) __attribute__((noinline));
-static void set_ends(struct client *cl, unsigned count)
+/* The replay is over: when each client stopped replaying (with
+ * --run-once, its pass's end), and the thread's wait, which stands for
+ * all the process's clients, in the first one's slot. */
+static void replay_ends(const struct run_plan *plan, struct client *cl, unsigned count)
+	__attribute__((noinline));
+static void replay_ends(const struct run_plan *plan, struct client *cl, unsigned count)
 {
 	uint64_t end = monotonic_ns();
 
 	for (unsigned i = 0; i < count; i++)
 		stats_set(&cl[i].slot->end_ns, cl[i].finished ? cl[i].pass_end_ns : end);
+	if (cl->wait_read)
+		wait_done(plan, cl, cl->wait_from_ns, false);
 }
 
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
@@ -1092,10 +1135,10 @@ int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
 		}
 	}
 	if (ok) {
-		set_timer_slack(plan);
+		replay_begins(plan, cl);
 		client_wait_for_start(start_fd);
 		ok = replay(plan, stats, cl, count);
-		set_ends(cl, count);
+		replay_ends(plan, cl, count);
 		wait_for_the_stop(stats);
 	}
 	clean_up(plan, stats, first, cl, count);

@@ -150,6 +150,8 @@ void stats_lag_add(struct lag *l, const struct lag *s)
 {
 	l->count += stats_get(&s->count);
 	l->sum_ns += stats_get(&s->sum_ns);
+	l->wait_ns += stats_get(&s->wait_ns);
+	l->waited += stats_get(&s->waited);
 	uint64_t m = stats_get(&s->max_ns);
 	if (m > l->max_ns)
 		l->max_ns = m;

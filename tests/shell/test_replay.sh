@@ -80,12 +80,20 @@ expect_eq "$(jq .replay.behind_calls "$T/exact.json")" 31 "calls held to their t
 mx=$(jq .replay.behind_max_ms "$T/exact.json")
 within 0 150 "$mx" || fail "worst $mx ms behind"
 expect_match "$(cat "$T/exact.out")" '^Behind the recording: mean [0-9.]+ ms, worst [0-9.]+ ms \(31 calls'
+# and what makes a replay late on a busy machine: its thread's time
+# runnable but waiting for a CPU, where the kernel says
+if [ -r /proc/thread-self/schedstat ]; then
+	w=$(jq .replay.cpu_wait_ms "$T/exact.json")
+	within 0 3000 "$w" || fail "waited '$w' ms for a CPU in a 3 s pass"
+	expect_match "$(cat "$T/exact.out")" '^Behind the recording: .*; its threads waited [0-9.]+ ms for a CPU$'
+fi
 # as fast as possible, the same 31 calls take a moment
 "$DBENCH" --run-once -c "$T/exact.load" -D "$T/d" --json="$T/asap.json" 1 >/dev/null 2>&1 ||
 	fail "asap: exit status $?"
 el=$(jq .result.elapsed_s "$T/asap.json")
 within 0 1 "$el" || fail "asap took $el s"
 expect_eq "$(jq .replay.behind_calls "$T/asap.json")" null "asap has no lag"
+expect_eq "$(jq .replay.cpu_wait_ms "$T/asap.json")" null "asap has no wait"
 end
 
 # The same 31 calls, each recorded as taking 50 ms: 50 ms of thinking
@@ -284,6 +292,14 @@ begin "several streams keep one client's figures exact"
 expect_eq "$(jq .ops.stat.count "$T/many.json")" 16000 "stat calls of 4 clients x 8 streams"
 expect_eq "$(jq .result.operations "$T/many.json")" 16000 "operations"
 expect_eq "$(jq .replay.streams "$T/many.json")" 8 "streams"
+# in exact timing each stream's thread says how long it waited for a CPU
+"$DBENCH" --backend=null --run-once --replay-timing=exact -c "$T/many.load" -D "$T/d" \
+	--json="$T/many-x.json" 4 >/dev/null 2>&1 || fail "exact: exit status $?"
+expect_eq "$(jq .replay.behind_calls "$T/many-x.json")" 16028 "calls held to their time (and 7 thread rows a client)"
+if [ -r /proc/thread-self/schedstat ]; then
+	w=$(jq .replay.cpu_wait_ms "$T/many-x.json")
+	within 0 60000 "$w" || fail "32 threads waited '$w' ms for a CPU"
+fi
 end
 
 begin "--stagger spreads the clients' starts"

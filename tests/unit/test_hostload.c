@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -164,6 +165,33 @@ static void a_reading_of_this_process_is_whole(void **state)
 	talloc_free(ctx);
 }
 
+/* The second figure of /proc/thread-self/schedstat, as read by hand. */
+static uint64_t wait_by_hand(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu %llu", &run, &wait), 2);
+	fclose(f);
+	return wait;
+}
+
+static void a_threads_wait_for_a_cpu_is_its_own_schedstats(void **state)
+{
+	uint64_t got = UINT64_MAX;
+
+	(void)state;
+	if (access("/proc/thread-self/schedstat", R_OK) != 0) {
+		assert_false(hostload_thread_wait_ns(&got));	/* the kernel does not say */
+		return;
+	}
+	uint64_t before = wait_by_hand();
+	assert_true(hostload_thread_wait_ns(&got));
+	uint64_t after = wait_by_hand();
+	assert_true(before <= got && got <= after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +201,7 @@ int main(void)
 		cmocka_unit_test(a_process_read_at_one_end_only_is_left_out),
 		cmocka_unit_test(the_window_is_the_time_between_the_readings),
 		cmocka_unit_test(a_reading_of_this_process_is_whole),
+		cmocka_unit_test(a_threads_wait_for_a_cpu_is_its_own_schedstats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
