@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "grow.h"
 #include "opclock.h"
 #include "verify.h"
 #include "loadfile.h"
@@ -197,17 +198,18 @@ struct verify *verify_new(TALLOC_CTX *mem_ctx, unsigned client, unsigned nhandle
 
 /* ---- file records ---- */
 
-/* Double the capacity of a talloc array of `size`-byte elements (to
- * `first` when it is empty).  False when out of memory. */
-static bool grow(struct verify *v, void **array, uint32_t *cap, size_t size, uint32_t first)
+/* Room for one more element in a talloc array of `size`-byte elements,
+ * *n used of *cap (grow.h; `first` when it is empty).  The counts are
+ * kept in 32 bits, which keep a file's record small.  False when out of
+ * memory or past 2^32 - 1 elements. */
+static bool grow(struct verify *v, void **array, uint32_t n, uint32_t *cap, size_t size,
+		 uint32_t first)
 {
-	uint32_t n = *cap ? *cap * 2 : first;
-	void *p = talloc_realloc_size(v, *array, size * n);
+	size_t room = *cap;
 
-	if (!p)
+	if (n == UINT32_MAX || !grow_array(v, array, size, &room, (size_t)n + 1, first))
 		return false;
-	*array = p;
-	*cap = n;
+	*cap = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
 	return true;
 }
 
@@ -227,7 +229,7 @@ static uint32_t file_new(struct verify *v)
 		v->free_head = v->files[i].next_free;
 	} else {
 		if (v->nfiles == v->cap &&
-		    !grow(v, (void **)&v->files, &v->cap, sizeof(struct file), 64))
+		    !grow(v, (void **)&v->files, v->nfiles, &v->cap, sizeof(struct file), 64))
 			return NONE;
 		i = v->nfiles++;
 		v->files[i] = (struct file){ .ext = NULL };
@@ -454,7 +456,7 @@ static bool add_extent(struct verify *v, struct file *f, uint64_t s, uint64_t e)
 		f->n -= j - i - 1;
 		return true;
 	}
-	if (f->n == f->cap && !grow(v, (void **)&f->ext, &f->cap, sizeof(struct extent), 4))
+	if (f->n == f->cap && !grow(v, (void **)&f->ext, f->n, &f->cap, sizeof(struct extent), 4))
 		return false;
 	memmove(&f->ext[i + 1], &f->ext[i], sizeof(struct extent) * (f->n - i));
 	f->ext[i] = (struct extent){ s, e };

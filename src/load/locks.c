@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "grow.h"
 #include "load/locks.h"
 
 struct desc {
@@ -33,21 +34,8 @@ struct locks {
 	size_t nwaiting, waiting_cap;
 };
 
-/* Grow *arr (of `size`-byte elements, *cap of them) to hold `need`. */
-static bool grow(struct locks *l, void **arr, size_t size, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return true;
-	size_t ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	void *n = talloc_realloc_size(l, *arr, ncap * size);
-	if (!n)
-		return false;
-	*arr = n;
-	*cap = ncap;
-	return true;
-}
+/* The first room of each of its arrays (grow.h). */
+#define LOCKS_FIRST 8
 
 struct locks *locks_new(TALLOC_CTX *mem_ctx)
 {
@@ -60,9 +48,9 @@ static uint32_t *file_slot(struct locks *l, uint32_t path)
 {
 	if (path >= l->npaths) {
 		size_t cap = l->npaths;
-		if (!grow(l, (void **)&l->file_of, sizeof(uint32_t), &cap, (size_t)path + 1))
+		if (!grow_array(l, (void **)&l->file_of, sizeof(uint32_t), &cap, (size_t)path + 1,
+				LOCKS_FIRST))
 			return NULL;
-		memset(l->file_of + l->npaths, 0, (cap - l->npaths) * sizeof(uint32_t));
 		l->npaths = cap;
 	}
 	return &l->file_of[path];
@@ -115,7 +103,8 @@ bool locks_linked(struct locks *l, uint32_t from, uint32_t to)
 
 bool locks_desc_open(struct locks *l, uint32_t desc, uint32_t file)
 {
-	if (!grow(l, (void **)&l->descs, sizeof(struct desc), &l->descs_cap, (size_t)desc + 1))
+	if (!grow_array(l, (void **)&l->descs, sizeof(struct desc), &l->descs_cap, (size_t)desc + 1,
+			LOCKS_FIRST))
 		return false;
 	if (desc >= l->ndescs) {
 		memset(l->descs + l->ndescs, 0, ((size_t)desc + 1 - l->ndescs) * sizeof(struct desc));
@@ -263,7 +252,8 @@ static bool cut(struct locks *l, const struct lock_req *r, bool *oom)
 		right.lo = r->hi;
 		bool keep_left = left.lo < left.hi, keep_right = right.lo < right.hi;
 		if (keep_left && keep_right) {
-			if (!grow(l, (void **)&l->held, sizeof(*h), &l->held_cap, l->nheld + 1)) {
+			if (!grow_array(l, (void **)&l->held, sizeof(*h), &l->held_cap, l->nheld + 1,
+					LOCKS_FIRST)) {
 				*oom = true;
 				return any;
 			}
@@ -284,7 +274,8 @@ bool locks_set(struct locks *l, const struct lock_req *r)
 	bool oom = false;
 
 	cut(l, r, &oom);
-	if (oom || !grow(l, (void **)&l->held, sizeof(*r), &l->held_cap, l->nheld + 1))
+	if (oom || !grow_array(l, (void **)&l->held, sizeof(*r), &l->held_cap, l->nheld + 1,
+			       LOCKS_FIRST))
 		return false;
 	l->held[l->nheld++] = *r;
 	return true;
@@ -299,8 +290,8 @@ bool locks_wait(struct locks *l, const struct lock_req *r, uint32_t cookie, doub
 {
 	size_t i;
 
-	if (!grow(l, (void **)&l->waiting, sizeof(struct waiter), &l->waiting_cap,
-		  l->nwaiting + 1))
+	if (!grow_array(l, (void **)&l->waiting, sizeof(struct waiter), &l->waiting_cap,
+			l->nwaiting + 1, LOCKS_FIRST))
 		return false;
 	for (i = l->nwaiting; i > 0 && l->waiting[i - 1].key > key; i--)
 		l->waiting[i] = l->waiting[i - 1];

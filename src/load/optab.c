@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "grow.h"
 #include "load/optab.h"
 
 #define EMPTY UINT32_MAX
@@ -92,17 +93,7 @@ long optab_intern(TALLOC_CTX *ctx, struct optab *t, const struct op *op)
 
 bool optab_reserve(TALLOC_CTX *ctx, struct optab *t, size_t need)
 {
-	if (need <= t->pcap)
-		return true;
-	size_t cap = t->pcap ? t->pcap : 64;
-	while (cap < need)
-		cap *= 2;
-	uint32_t *order = talloc_realloc(ctx, t->order, uint32_t, cap);
-	if (!order)
-		return false;
-	t->order = order;
-	t->pcap = cap;
-	return true;
+	return grow_array(ctx, (void **)&t->order, sizeof(uint32_t), &t->pcap, need, 64);
 }
 
 bool optab_begin(TALLOC_CTX *ctx, struct optab *t, size_t cap)
@@ -119,14 +110,9 @@ static bool note_line(TALLOC_CTX *ctx, struct optab *t, uint32_t pos, uint32_t l
 
 	if (last && last->line + (pos - last->pos) == line)
 		return true;
-	if (t->nlines == t->lcap) {
-		size_t cap = t->lcap ? t->lcap * 2 : 16;
-		struct line_run *runs = talloc_realloc(ctx, t->lines, struct line_run, cap);
-		if (!runs)
-			return false;
-		t->lines = runs;
-		t->lcap = cap;
-	}
+	if (!grow_array(ctx, (void **)&t->lines, sizeof(struct line_run), &t->lcap, t->nlines + 1,
+			16))
+		return false;
 	t->lines[t->nlines++] = (struct line_run){ pos, line };
 	return true;
 }

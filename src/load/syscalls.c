@@ -31,6 +31,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "load/locks.h"
 #include "load/optab.h"
 #include "load/strset.h"
@@ -304,19 +305,10 @@ static const char *tokstr(struct sc *c, const struct token *t)
 /* Grow *arr (of `size`-byte elements, *cap of them) to hold `need`. */
 static bool grow(struct sc *c, void **arr, size_t size, size_t *cap, size_t need)
 {
-	if (need <= *cap)
+	if (grow_array(c->prog, arr, size, cap, need, 16))
 		return true;
-	size_t ncap = *cap ? *cap : 16;
-	while (ncap < need)
-		ncap *= 2;
-	void *n = talloc_realloc_size(c->prog, *arr, ncap * size);
-	if (!n) {
-		fail_oom(c);
-		return false;
-	}
-	*arr = n;
-	*cap = ncap;
-	return true;
+	fail_oom(c);
+	return false;
 }
 
 /* ---- tokens ---- */
@@ -994,17 +986,9 @@ static long link_resolved(struct sc *c, const char *link, size_t leaf_at, const 
 /* map[i] = to + 1 (0 for to -1), growing the map (by paths index). */
 static bool map_set(struct sc *c, uint32_t **map, size_t *n, long i, long to)
 {
-	if ((size_t)i >= *n) {
-		size_t cap = *n ? *n : 64;
-		while (cap <= (size_t)i)
-			cap *= 2;
-		uint32_t *v = talloc_realloc(c->prog, *map, uint32_t, cap);
-		if (!v) {
-			fail_oom(c);
-			return false;
-		}
-		memset(v + *n, 0, (cap - *n) * sizeof(*v));
-		*map = v, *n = cap;
+	if (!grow_array(c->prog, (void **)map, sizeof(**map), n, (size_t)i + 1, 64)) {
+		fail_oom(c);
+		return false;
 	}
 	(*map)[i] = to < 0 ? 0 : (uint32_t)to + 1;
 	return true;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "record/bpf_calls.h"
 #include "record/bpf_events.h"
 #include "record/pathmap.h"
@@ -87,15 +88,10 @@ static int store(struct bpf_events *ev, const struct rec_event *e, uint32_t size
 {
 	struct stored s = { .end_ns = end_ns, .ret = ret, .size = size };
 
-	if (ev->n == ev->cap) {
-		size_t cap = ev->cap ? ev->cap * 2 : 4096;
-		struct slot *v = talloc_realloc(ev, ev->index, struct slot, cap);
-		if (!v) {
-			*err = talloc_strdup(ev, "out of memory");
-			return -1;
-		}
-		ev->index = v;
-		ev->cap = cap;
+	if (ev->n == ev->cap &&
+	    !grow_array(ev, (void **)&ev->index, sizeof(struct slot), &ev->cap, ev->n + 1, 4096)) {
+		*err = talloc_strdup(ev, "out of memory");
+		return -1;
 	}
 	ev->index[ev->n++] = (struct slot){ e->ts, e->seq, ev->written };
 	if (fwrite(&s, sizeof(s), 1, ev->out) != 1 || fwrite(e, size, 1, ev->out) != 1) {

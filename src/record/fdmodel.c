@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grow.h"
 #include "record/fdmodel.h"
 #include "record/pathmap.h"
 
@@ -207,17 +208,10 @@ static struct fdent *slot_grow(struct fdmodel *m, int tid, int fd)
 
 	if (!t || fd < 0 || fd > (1 << 24))
 		return NULL;
-	if (fd >= t->t->n) {
-		int n = t->t->n ? t->t->n : 16;
-		while (n <= fd)
-			n *= 2;
-		struct fdent *v = talloc_realloc(t->t, t->t->v, struct fdent, n);
-		if (!v)
-			return NULL;
-		memset(v + t->t->n, 0, (size_t)(n - t->t->n) * sizeof(*v));
-		t->t->v = v;
-		t->t->n = n;
-	}
+	size_t n = (size_t)t->t->n;	/* at most 2^25: an int */
+	if (!grow_array(t->t, (void **)&t->t->v, sizeof(struct fdent), &n, (size_t)fd + 1, 16))
+		return NULL;
+	t->t->n = (int)n;
 	return &t->t->v[fd];
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "loadfile.h"
 #include "record/fio_iolog.h"
 #include "record/pathmap.h"
@@ -185,11 +186,11 @@ static bool initial_state(struct fio_state *st)
 				continue;
 			if (!pathmap_put(dirs, d, d))
 				return false;
-			if (k == cap && !(v = talloc_realloc(rec, v, struct rec_init, cap *= 2)))
+			if (!grow_array(rec, (void **)&v, sizeof(*v), &cap, k + 1, cap))
 				return false;
 			v[k++] = (struct rec_init){ .path = d, .type = REC_DIR, .mode = 0755 };
 		}
-		if (k == cap && !(v = talloc_realloc(rec, v, struct rec_init, cap *= 2)))
+		if (!grow_array(rec, (void **)&v, sizeof(*v), &cap, k + 1, cap))
 			return false;
 		v[k++] = (struct rec_init){ .path = talloc_strdup(v, f->rel), .type = REC_FILE,
 					      .mode = 0644, .size = f->extent };

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "record/initstate.h"
 #include "record/pathmap.h"
 #include "record/paths.h"
@@ -234,15 +235,10 @@ static void choose_one(struct chooser *ch, struct wentry *we)
 	if (we->chosen || !ch->ok)
 		return;
 	we->chosen = true;
-	if (ch->n == ch->cap) {
-		size_t cap = ch->cap ? ch->cap * 2 : 256;
-		struct rec_init *v = talloc_realloc(ch->rec, ch->out, struct rec_init, cap);
-		if (!v) {
-			ch->ok = false;
-			return;
-		}
-		ch->out = v;
-		ch->cap = cap;
+	if (!grow_array(ch->rec, (void **)&ch->out, sizeof(struct rec_init), &ch->cap, ch->n + 1,
+			256)) {
+		ch->ok = false;
+		return;
 	}
 	ch->out[ch->n++] = we->e;
 }

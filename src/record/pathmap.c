@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "grow.h"
 #include "record/pathmap.h"
 
 struct entry {
@@ -84,14 +85,9 @@ bool pathmap_put(struct pathmap *m, const char *key, void *value)
 		m->entries[m->slots[i] - 1].value = value;
 		return true;
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct entry *e = talloc_realloc(m, m->entries, struct entry, cap);
-		if (!e)
-			return false;
-		m->entries = e;
-		m->cap = cap;
-	}
+	if (m->n == m->cap &&
+	    !grow_array(m, (void **)&m->entries, sizeof(struct entry), &m->cap, m->n + 1, 64))
+		return false;
 	const char *copy = talloc_strdup(m, key);
 	if (!copy)
 		return false;

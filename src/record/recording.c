@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "record/pathmap.h"
 #include "record/recording.h"
 
@@ -37,14 +38,10 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx)
 
 struct row *recording_add(struct recording *rec)
 {
-	if (rec->nrows == rec->caprows) {
-		size_t cap = rec->caprows ? rec->caprows * 2 : 1024;
-		struct row *r = talloc_realloc(rec, rec->rows, struct row, cap);
-		if (!r)
-			return NULL;
-		rec->rows = r;
-		rec->caprows = cap;
-	}
+	if (rec->nrows == rec->caprows &&
+	    !grow_array(rec, (void **)&rec->rows, sizeof(struct row), &rec->caprows, rec->nrows + 1,
+			1024))
+		return NULL;
 	struct row *r = &rec->rows[rec->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->args = (char *)"";

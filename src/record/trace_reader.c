@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "record/trace_reader.h"
 
 /* A call read and waiting for its turn (its strings hang off it). */
@@ -218,14 +219,8 @@ nomem:
 
 static bool push(struct source *s, struct qcall ***arr, size_t *n, size_t *cap, struct qcall *q)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct qcall **a = talloc_realloc(s->path, *arr, struct qcall *, c);
-		if (!a)
-			return false;
-		*arr = a;
-		*cap = c;
-	}
+	if (*n == *cap && !grow_array(s->path, (void **)arr, sizeof(**arr), cap, *n + 1, 16))
+		return false;
 	(*arr)[(*n)++] = q;
 	return true;
 }

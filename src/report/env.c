@@ -29,6 +29,7 @@
 
 #include <talloc.h>
 
+#include "grow.h"
 #include "jsontext.h"
 #include "env.h"
 #include "report/env_internal.h"
@@ -119,15 +120,9 @@ static char *read_text(TALLOC_CTX *mem_ctx, const char *path)
 	while (buf) {
 		ssize_t n;
 
-		if (len + 1 >= cap) {
-			char *bigger = talloc_realloc(mem_ctx, buf, char, cap * 2);
-
-			if (!bigger) {
-				TALLOC_FREE(buf);
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
+		if (len + 1 >= cap && !grow_array(mem_ctx, (void **)&buf, 1, &cap, cap + 1, cap)) {
+			TALLOC_FREE(buf);
+			break;
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)
