@@ -5,7 +5,9 @@
  * one figure judged A against B, the report put together, how much
  * evidence is enough (Welch's test is numstat's).  compare_judge.c judges one
  * figure and has the words for it; compare_latency.c is the latency
- * table; compare.c the rest of the report and the command.
+ * table, compare_writeback.c the writeback table, compare_table.c the
+ * layout of their rows; compare.c the rest of the report and the
+ * command.
  *
  * The t distribution is numstat's (numstat.h).  Nothing here prints
  * but compare_report() to its stream, and nothing exits.
@@ -222,6 +224,30 @@ void compare_report_writeback(FILE *out, const struct rundoc *const *docs, size_
  * only the significant rows unless all. */
 void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t ndocs,
 			    double alpha, bool all);
+
+/* ---- a table of one figure, row by row ---- */
+
+/* The layout of a table of one figure judged A against B at each nprocs,
+ * a row per name (an operation, a device): nprocs, the name, the side
+ * (three documents or more), runs, the two means, the change, the shares
+ * above the joint p99 where there are any, t, df, p and the verdict. */
+struct compare_table {
+	const char *title;		/* the line above the heading */
+	const char *name_head;		/* "operation", "device" */
+	int name_width;			/* of the name column */
+	const char *figure;		/* "p99": its columns "p99 A", "p99 B" */
+	const char *change_fmt;		/* printf format of the change, "%+.2f%%" */
+	int change_width;		/* of the change column */
+	bool above;			/* the >p99 columns (compare_row.above_a) */
+	const char *better, *worse;	/* the verdict's words */
+};
+
+/* The table's heading, with the side column when with_side. */
+void compare_table_head(FILE *out, const struct compare_table *t, bool with_side);
+
+/* One row: name at nprocs, of document side (NULL without the column). */
+void compare_table_row(FILE *out, const struct compare_table *t, unsigned nprocs,
+		       const char *name, const char *side, const struct compare_row *r);
 
 /* ---- the report's words ---- */
 

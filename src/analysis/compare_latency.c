@@ -156,38 +156,11 @@ static bool latency_row(struct compare_row *r, const struct rundoc_group *ga,
 	return na && nb;
 }
 
-static void latency_head(FILE *out, bool with_side)
-{
-	const char *x = with_side ? "X" : "B";
-	char runs[16], p99x[16], above[16];
-
-	snprintf(runs, sizeof(runs), "runs A/%s", x);
-	snprintf(p99x, sizeof(p99x), "p99 %s", x);
-	snprintf(above, sizeof(above), ">p99 %s", x);
-	fprintf(out, "\np99 latency, ms (lower is better)\n%6s  %-22s  ", "nprocs", "operation");
-	if (with_side)
-		fprintf(out, "%-4s  ", "side");
-	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %7s  %7s  %6s  %7s  %s\n", runs, "p99 A", p99x,
-		"change", ">p99 A", above, "t", "df", "p", "verdict");
-}
-
-static void latency_print(FILE *out, unsigned nprocs, const char *op, const char *side,
-			  const struct compare_row *r)
-{
-	TALLOC_CTX *tmp = talloc_new(NULL);
-
-	fprintf(out, "%6u  %-22s  ", nprocs, op);
-	if (side)
-		fprintf(out, "%-4s  ", side);
-	fprintf(out, "%8s  %10s  %10s  %8s  %7s  %7s  %7s  %6s  %7s  %s\n",
-		talloc_asprintf(tmp, "%zu/%zu", r->na, r->nb),
-		compare_num(tmp, "%.4g", r->mean_a), compare_num(tmp, "%.4g", r->mean_b),
-		compare_num(tmp, "%+.2f%%", r->change_pct),
-		compare_num(tmp, "%.2f%%", r->above_a), compare_num(tmp, "%.2f%%", r->above_b),
-		compare_num(tmp, "%.3f", r->t), compare_num(tmp, "%.2f", r->df),
-		compare_p_text(tmp, r), compare_verdict_text(tmp, r, "better", "worse"));
-	talloc_free(tmp);
-}
+static const struct compare_table latency_table = {
+	.title = "p99 latency, ms (lower is better)", .name_head = "operation", .name_width = 22,
+	.figure = "p99", .change_fmt = "%+.2f%%", .change_width = 8, .above = true,
+	.better = "better", .worse = "worse",
+};
 
 /* Under the table: what it left out (rows tested without a significant
  * change; rows untested for lack of runs, which are no result), or with
@@ -223,7 +196,7 @@ void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t 
 	size_t rows = 0, hidden = 0, untested = 0;
 	bool pooled = false, own = false;
 
-	latency_head(out, ndocs > 2);
+	compare_table_head(out, &latency_table, ndocs > 2);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		const struct rundoc_group *ga = &a->groups[i];
 		int nrows = OP_COUNT + group_probes(ga);
@@ -242,8 +215,8 @@ void compare_report_latency(FILE *out, const struct rundoc *const *docs, size_t 
 				}
 				TALLOC_CTX *tmp = talloc_new(NULL);
 				const char *name = row_name(tmp, row);
-				latency_print(out, ga->nprocs, name ? name : "?",
-					      ndocs > 2 ? compare_label(k) : NULL, &r);
+				compare_table_row(out, &latency_table, ga->nprocs, name ? name : "?",
+						  ndocs > 2 ? compare_label(k) : NULL, &r);
 				talloc_free(tmp);
 				rows++;
 			}

@@ -33,37 +33,12 @@ static size_t run_ratios(TALLOC_CTX *ctx, const struct rundoc_group *g, const ch
 	return n;
 }
 
-static void writeback_head(FILE *out, bool with_side)
-{
-	const char *x = with_side ? "X" : "B";
-	char runs[16], mean_x[16];
-
-	snprintf(runs, sizeof(runs), "runs A/%s", x);
-	snprintf(mean_x, sizeof(mean_x), "dev/cli %s", x);
-	fprintf(out, "\nWriteback: bytes each device wrote over those the clients wrote beneath"
-		" it (dev/cli), run by run\n%6s  %-10s  ", "nprocs", "device");
-	if (with_side)
-		fprintf(out, "%-4s  ", "side");
-	fprintf(out, "%8s  %10s  %10s  %9s  %7s  %6s  %7s  %s\n", runs, "dev/cli A", mean_x,
-		"change", "t", "df", "p", "verdict");
-}
-
-static void writeback_row(FILE *out, unsigned nprocs, const char *dev, const char *side,
-			  const struct compare_row *r)
-{
-	TALLOC_CTX *tmp = talloc_new(NULL);
-
-	fprintf(out, "%6u  %-10s  ", nprocs, dev);
-	if (side)
-		fprintf(out, "%-4s  ", side);
-	fprintf(out, "%8s  %10s  %10s  %9s  %7s  %6s  %7s  %s\n",
-		talloc_asprintf(tmp, "%zu/%zu", r->na, r->nb),
-		compare_num(tmp, "%.4g", r->mean_a), compare_num(tmp, "%.4g", r->mean_b),
-		compare_num(tmp, "%+.1f%%", r->change_pct), compare_num(tmp, "%.3f", r->t),
-		compare_num(tmp, "%.2f", r->df), compare_p_text(tmp, r),
-		compare_verdict_text(tmp, r, "higher", "lower"));
-	talloc_free(tmp);
-}
+static const struct compare_table writeback_table = {
+	.title = "Writeback: bytes each device wrote over those the clients wrote beneath it"
+		 " (dev/cli), run by run",
+	.name_head = "device", .name_width = 10, .figure = "dev/cli", .change_fmt = "%+.1f%%",
+	.change_width = 9, .better = "higher", .worse = "lower",
+};
 
 /* Device dev at A's group ga against every other document's group of that
  * count: a row each where both sides give the ratio, the untested counted
@@ -86,9 +61,10 @@ static void device_rows(FILE *out, const struct rundoc *const *docs, size_t ndoc
 			continue;
 		compare_samples(&r, a, na, b, nb, alpha, true);
 		if (!*head)
-			writeback_head(out, ndocs > 2);
+			compare_table_head(out, &writeback_table, ndocs > 2);
 		*head = true;
-		writeback_row(out, ga->nprocs, dev, ndocs > 2 ? compare_label(k) : NULL, &r);
+		compare_table_row(out, &writeback_table, ga->nprocs, dev,
+				  ndocs > 2 ? compare_label(k) : NULL, &r);
 		*untested += !r.tested;
 	}
 	talloc_free(tmp);
