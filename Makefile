@@ -29,6 +29,7 @@ PREFIX  ?= /usr/local
 BINDIR   = $(PREFIX)/bin
 MODDIR   = $(PREFIX)/lib/dbench
 MANDIR   = $(PREFIX)/share/man/man1
+MAN5DIR  = $(PREFIX)/share/man/man5
 DATADIR  = $(PREFIX)/share/dbench
 
 CC      ?= cc
@@ -119,7 +120,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*
 # Debian packages for building (first line) and for the tests (second).
 DEB_BUILD = build-essential pkg-config libpopt-dev libtalloc-dev zlib1g-dev libjansson-dev nettle-dev \
             libsmbclient-dev libtevent-dev libnfs-dev libiscsi-dev libgsl-dev libbpf-dev bpftool clang
-DEB_TEST  = libcmocka-dev dbench groff-base strace util-linux jq valgrind clang time libxml2-utils \
+DEB_TEST  = libcmocka-dev dbench groff-base man-db strace util-linux jq valgrind clang time libxml2-utils \
             libclang-rt-14-dev e2fsprogs openmpi-bin libopenmpi-dev samba smbclient samba-testsuite iproute2 procps \
             nfs-ganesha nfs-ganesha-vfs rpcbind gdb git sqlite3 fio tgt \
             rsync cpio xz-utils python3 dpkg acl stress-ng
@@ -294,10 +295,14 @@ loadfile: tools/genload
 	tools/genload > loadfiles/default.txt
 
 # What install puts, and uninstall removes: one list each, so the two agree.
-MAN_PAGES  = man/dbench.1 man/tbench.1 man/tbench_srv.1 man/dbench-servers.1
+# The manual: a page for a run, one per command and one per file format
+# (doc/DESIGN.md, Documentation); dbench-convert(1) is dbench-record(1).
+MAN_PAGES  = $(wildcard man/*.1)
+MAN5_PAGES = $(wildcard man/*.5)
 LOADFILES  = $(wildcard loadfiles/*.txt loadfiles/*.load) loadfiles/README
 INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv dbench-servers) \
-             $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MAN_PAGES))) \
+             $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MAN_PAGES)) dbench-convert.1) \
+             $(addprefix $(DESTDIR)$(MAN5DIR)/,$(notdir $(MAN5_PAGES))) \
              $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(LOADFILES))) \
              $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(MODULES)))
 
@@ -305,7 +310,8 @@ INSTALLED  = $(addprefix $(DESTDIR)$(BINDIR)/,dbench tbench tbench_srv dbench-se
 # loadfiles to DATADIR, BINDIR/../share/dbench: the binary looks for them
 # there, relative to itself.  The directories install makes are listed in
 # DATADIR/installed-dirs (with those of an earlier install), for uninstall.
-INSTALL_DIRS = $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MODDIR)
+INSTALL_DIRS = $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(MAN5DIR) $(DESTDIR)$(DATADIR) \
+               $(DESTDIR)$(MODDIR)
 DIRS_LIST    = $(DESTDIR)$(DATADIR)/installed-dirs
 install: $(BIN) $(TBENCH_SRV) $(MODULES)
 	@made=$$(for d in $(INSTALL_DIRS); do \
@@ -319,11 +325,13 @@ install: $(BIN) $(TBENCH_SRV) $(MODULES)
 	install -m 755 $(TBENCH_SRV) $(DESTDIR)$(BINDIR)/tbench_srv
 	install -m 755 tools/dbench-servers $(DESTDIR)$(BINDIR)/dbench-servers
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/
+	ln -sf dbench-record.1 $(DESTDIR)$(MANDIR)/dbench-convert.1
+	install -m 644 $(MAN5_PAGES) $(DESTDIR)$(MAN5DIR)/
 	install -m 644 $(LOADFILES) $(DESTDIR)$(DATADIR)/
 
 # The files install put; then DATADIR and MODDIR, dbench's own, and the
 # directories install made (deepest first), each when nothing else is
-# left in it: a directory that was there before (BINDIR, MANDIR) stays.
+# left in it: a directory that was there before (BINDIR, MANDIR, MAN5DIR) stays.
 # Those made that are still there (the user's own loadfile in DATADIR)
 # stay listed, for the next uninstall.
 uninstall:

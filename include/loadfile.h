@@ -29,7 +29,7 @@
 
 #include "ops.h"
 
-/* Limits the parser enforces; documented in dbench(1). */
+/* Limits the parser enforces; documented in dbench-loadfile(5). */
 #define LOADFILE_MAX_LINE 4096			/* bytes in one line */
 #define LOADFILE_MAX_BYTES (192L * 1024 * 1024)	/* decompressed file size */
 #define LOADFILE_MAX_OPS 3000000		/* operations in the file */

@@ -1,6 +1,6 @@
 /*
  * report_json.c - the result as a JSON document, written with jansson
- * (see report.h for the contract, dbench(1) for the keys).
+ * (see report.h for the contract, dbench-json(5) for the keys).
  */
 #include <errno.h>
 #include <math.h>

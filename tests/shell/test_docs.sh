@@ -1,16 +1,52 @@
 # test_docs.sh - the manual renders cleanly and names every option.
-# check-quick: reads the man page, README and sources
+# check-quick: reads the man pages, README and sources
 . "$TOP/tests/shell/lib.sh"
 
-begin "dbench.1 renders under groff -man -ww without a warning"
-warnings=$(groff -man -ww -Tutf8 "$TOP/man/dbench.1" 2>&1 >/dev/null)
-expect_eq "$warnings" "" "groff warnings"
+# The pages, split git's way (doc/DESIGN.md, Documentation): dbench(1)
+# for a run, dbench-COMMAND(1) for each command, section 5 for the files
+PAGES=$(cd "$TOP/man" && ls -- *.1 *.5)
+
+begin "every manual page renders under groff -man -ww without a warning"
+for m in $PAGES; do
+	warnings=$(groff -man -ww -Tutf8 "$TOP/man/$m" 2>&1 >/dev/null)
+	expect_eq "$warnings" "" "$m's groff warnings"
+done
+end
+
+begin "every page opens with NAME, SYNOPSIS and DESCRIPTION, and its NAME is its file's"
+for m in $PAGES; do
+	heads=$(awk '$1 == ".SH" { $1 = ""; print }' "$TOP/man/$m" | head -n 3 | tr -d '"' | tr '\n' ' ')
+	expect_eq "$heads" " NAME  SYNOPSIS  DESCRIPTION " "$m's first sections"
+	# what man-db's index (whatis, apropos, man -k) reads of it
+	expect_match "$(lexgrog "$TOP/man/$m")" "^$TOP/man/$m: \"${m%.*} - "
+	expect_eq "$(awk '$1 == ".TH" { print $3 }' "$TOP/man/$m")" "${m##*.}" "$m's .TH section"
+done
+end
+
+begin "no section of a page is repeated, and each dbench page's SEE ALSO names pages that exist"
+for m in $PAGES; do
+	dup=$(awk '$1 == ".SH" { $1 = ""; print }' "$TOP/man/$m" | sort | uniq -d)
+	expect_eq "$dup" "" "$m's repeated sections"
+	see=$(groff -man -Tascii -P-bcou "$TOP/man/$m" 2>/dev/null | awk '/^[A-Z][A-Z -]*$/ { on = ($0 == "SEE ALSO") } on')
+	for ref in $(printf '%s\n' "$see" | grep -oE '(dbench|tbench)[a-z_-]*\([15]\)'); do
+		name=${ref%(*}; sec=${ref#*(}; sec=${sec%)}
+		[ -f "$TOP/man/$name.$sec" ] || fail "$m's SEE ALSO names $ref, which is not in man/"
+	done
+done
+# dbench(1) leads to every other dbench page, and each leads back to it
+see=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null | awk '/^[A-Z][A-Z -]*$/ { on = ($0 == "SEE ALSO") } on')
+for m in $PAGES; do
+	case $m in dbench.1) continue ;; esac
+	printf '%s\n' "$see" | grep -q -- "${m%.*}(${m##*.})" || fail "dbench.1's SEE ALSO does not name $m"
+	groff -man -Tascii -P-bcou "$TOP/man/$m" 2>/dev/null | awk '/^[A-Z][A-Z -]*$/ { on = ($0 == "SEE ALSO") } on' |
+		grep -q -- 'dbench(1)' || fail "$m's SEE ALSO does not name dbench(1)"
+done
 end
 
 begin "the manual pages, README and DESIGN.md hold no control character but tab"
 # a "\\f" that a script wrote as "\f" is a form feed, which groff prints as
 # nothing and man shows as "DIR/clientRP"
-bad=$(grep -nP '[\x00-\x08\x0b-\x1f\x7f]' "$TOP"/man/*.1 "$TOP/README" "$TOP/doc/DESIGN.md")
+bad=$(grep -nP '[\x00-\x08\x0b-\x1f\x7f]' "$TOP"/man/*.[15] "$TOP/README" "$TOP/doc/DESIGN.md")
 expect_eq "$bad" "" "lines with a control character"
 end
 
@@ -24,8 +60,9 @@ end
 begin "the manual pages carry the version of include/version.h, which --version prints"
 v=$(sed -n 's/^#define DBENCH_VERSION "\(.*\)"$/\1/p' "$TOP/include/version.h")
 expect_eq "$("$DBENCH" --version)" "dbench $v" "--version"
-for m in dbench tbench tbench_srv dbench-servers; do
-	expect_eq "$(awk '$1 == ".TH" { print $6 }' "$TOP/man/$m.1")" "$v\"" "$m.1's .TH version"
+for m in $PAGES; do
+	expect_eq "$(awk '$1 == ".TH" { print $0 }' "$TOP/man/$m" | grep -oE '"dbench [^"]*"')" "\"dbench $v\"" \
+		"$m's .TH version"
 done
 end
 
@@ -47,51 +84,59 @@ for b in $("$DBENCH" -B no-such-backend 1 2>&1 | grep -oE "'[a-z0-9]+'" | tr -d 
 done
 end
 
-# man_section NAME: the rendered dbench.1's section NAME, its heading to the next
-man1=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
+# man_section PAGE NAME: the rendered page's section NAME, its heading to the next
 man_section() {
-	printf '%s\n' "$man1" | awk -v h="$1" '/^[A-Z][A-Z -]*$/ { on = ($0 == h) } on'
+	groff -man -Tascii -P-bcou "$TOP/man/$1" 2>/dev/null |
+		awk -v h="$2" '/^[A-Z][A-Z -]*$/ { on = ($0 == h) } on'
 }
 
-# section_of COMMAND: the section of dbench.1 that describes a command
-section_of() {
+# page_of COMMAND: the page that describes a command, git's way
+page_of() {
 	case $1 in
-	ab) echo "COMPARING TWO SET-UPS" ;;
-	compare) echo "COMPARING RESULTS" ;;
-	record | convert) echo "RECORDING A PROGRAM" ;;
-	help) echo "SYNOPSIS" ;;
+	convert) echo dbench-record.1 ;;	# one page for the two
+	help) echo dbench.1 ;;
+	*) echo "dbench-$1.1" ;;
 	esac
 }
 
-begin "each command --help lists has a section, where its --help options are"
+begin "each command --help lists has its page, where its --help options are"
 # the commands from --help, which prints the table main() dispatches
-# from: a new command without its part of the manual fails here.  A
-# whole-page grep finds --runs, --alpha or --all anywhere; each
-# command's options must be where its user reads
+# from: a new command without its page of the manual fails here, and
+# one whose options are documented on another page
 cmds=$("$DBENCH" --help | sed -n '/^Commands (/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 [ "$(printf '%s\n' "$cmds" | wc -l)" -ge 5 ] || fail "commands listed by --help: $cmds"
 for sub in $cmds; do
-	sec=$(section_of "$sub")
-	text=$(man_section "$sec")
-	[ -n "$sec" ] && [ -n "$text" ] || { fail "dbench $sub has no section of dbench.1"; continue; }
+	m=$(page_of "$sub")
+	[ -f "$TOP/man/$m" ] || { fail "dbench $sub has no page: no man/$m"; continue; }
+	text=$(groff -man -Tascii -P-bcou "$TOP/man/$m" 2>/dev/null)
+	# its NAME names it (man dbench-convert finds dbench-record's page)
+	[ "$sub" = help ] || expect_match "$(lexgrog "$TOP/man/$m")" ": \"dbench-$sub - "
 	# wherever groff broke or spread the line
 	printf '%s\n' "$text" | tr -s '\n ' '  ' | grep -q -- "dbench $sub" ||
-		fail "$sec does not show dbench $sub"
+		fail "$m does not show dbench $sub"
 	for o in $("$DBENCH" "$sub" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		[ "$o" = --help ] || printf '%s\n' "$text" | grep -q -- "$o" ||
-			fail "dbench $sub's $o is not in $sec"
+			fail "dbench $sub's $o is not in $m"
 	done
+	# dbench(1) leads to it under COMMANDS
+	[ "$m" = dbench.1 ] || man_section dbench.1 COMMANDS | grep -q -- "${m%.1}(1)" ||
+		fail "dbench.1's COMMANDS does not name ${m%.1}(1)"
 done
 end
 
 begin "EXIT STATUS names every status compare and ab end with, and what each means"
-text=$(man_section "EXIT STATUS")
+text=$(man_section dbench-compare.1 "EXIT STATUS")
 for w in '^       3  ' '^       4  ' 'dbench +ab' 'inconclusive' 'fail-above'; do
 	printf '%s\n' "$text" | grep -Eq -- "$w" || fail "EXIT STATUS lacks $w"
 done
 # 3 is compare's and ab's both, and wins over 4 when both apply
 printf '%s\n' "$text" | awk '/^       4  / { exit } /^       3  / { on = 1 } on' | grep -Eq 'dbench +ab' ||
 	fail "the entry for 3 does not name dbench ab"
+# dbench ab's page leads there for them
+text=$(man_section dbench-ab.1 "EXIT STATUS" | tr -s '\n ' '  ')
+for w in ' 3 ' ' 4 ' 'fail-above' 'dbench-compare\(1\)'; do
+	printf '%s\n' "$text" | grep -Eq -- "$w" || fail "dbench-ab.1's EXIT STATUS lacks $w"
+done
 end
 
 begin "tbench_srv.1 renders cleanly and documents every option that --help lists"

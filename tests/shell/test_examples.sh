@@ -1,11 +1,12 @@
-# test_examples.sh - every example command of the README and of dbench(1)
+# test_examples.sh - every example command of the README and of the man
+# pages of dbench (dbench(1), a page per command, the file formats')
 # run as a user would type it, so that an example that fails as written
 # fails make check.
 #
-# The examples are read from the two files, not listed here: the README's
-# indented command lines (up to its Layout section), dbench.1's example
-# blocks (.EX) and the commands its sections give as .TP headings (the
-# BACKENDS section's ladder).  An example added to either is run, or
+# The examples are read from the files, not listed here: the README's
+# indented command lines (up to its Layout section), the pages' example
+# blocks (.EX) and the commands their sections give as .TP headings
+# (dbench.1's BACKENDS ladder).  An example added to any is run, or
 # this test fails saying that it does not know how to.  Each runs in a
 # scratch directory, through bash with pipefail (a pipe into jq fails
 # with dbench), the PATH's dbench, tbench and tbench_srv the build's (the
@@ -53,7 +54,7 @@ ln -s "$BUILD/tbench_srv" "$W/tbench_srv"
 # FILE:LINE, a tab, the command, one an example: README's indented
 # command lines up to its Layout section (a list's words after the
 # command, three spaces on, left out; a line ending in \ joined to the
-# next), dbench.1's .EX lines that are commands (not its output:
+# next), each man page's .EX lines that are commands (not its output:
 # "dbench: ...", "dbench 6.0.0: ...") and its .TP headings that are.
 examples() {
 	awk -v f=README '
@@ -76,7 +77,11 @@ examples() {
 		if (s ~ /\\$/) { sub(/ *\\$/, "", s); cont = s; start = NR; next }
 		emit(NR, s)
 	}' "$TOP/README"
-	awk -v f=man/dbench.1 '
+	# dbench's pages: a run's, each command's, the file formats' (not
+	# dbench-servers(1), tbench(1) or tbench_srv(1))
+	for m in "$TOP"/man/dbench*.[15]; do
+	[ "${m##*/}" != dbench-servers.1 ] || continue
+	awk -v f="man/${m##*/}" '
 	function unesc(s) {
 		gsub(/\\-/, "-", s); gsub(/\\\(aq/, "\047", s); gsub(/\\\(dq/, "\"", s)
 		gsub(/\\&/, "", s); gsub(/\\e/, "\\", s); gsub(/\\%/, "", s)
@@ -101,7 +106,8 @@ examples() {
 		if (!cmd(s)) next
 		if (s ~ /\\$/) { sub(/ *\\$/, "", s); cont = s; start = NR; next }
 		emit(NR, s)
-	}' "$TOP/man/dbench.1"
+	}' "$m"
+	done
 }
 
 # ---- what the examples read ----
@@ -309,16 +315,21 @@ tbench_server() {
 
 examples >"$T/examples"
 
-begin "the examples are found: README's and dbench.1's, every command of them"
+begin "the examples are found: README's and the man pages', every command of them"
 nr=$(grep -c '^README:' "$T/examples")
-nm=$(grep -c '^man/dbench.1:' "$T/examples")
+nm=$(grep -c '^man/' "$T/examples")
 [ "$nr" -ge 30 ] || fail "only $nr examples found in the README"
-[ "$nm" -ge 25 ] || fail "only $nm examples found in dbench.1"
+[ "$nm" -ge 25 ] || fail "only $nm examples found in the man pages"
+# the pages of the commands that have examples among them
+for m in dbench.1 dbench-ab.1 dbench-compare.1; do
+	grep -q "^man/$m:" "$T/examples" || fail "no example found in $m"
+done
 # the three of issue 44 that failed as written are among them
 for e in "dbench ab --b='-F' " "dbench compare a-\\*.json -- b-\\*.json --fail-above=5" "dbench -c sqlite 8"; do
 	grep -q "	$e" "$T/examples" || fail "no example /$e/"
 done
-echo "# $nr examples of the README, $nm of dbench.1"
+echo "# $nr examples of the README, $nm of the man pages:" \
+	"$(grep -o '^man/[^:]*' "$T/examples" | sort | uniq -c | awk '{ printf "%s %s; ", $2, $1 }')"
 end
 
 ran=0 skipped=0

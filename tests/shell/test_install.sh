@@ -43,9 +43,11 @@ tree=$(stat -c '%Y %i %s' "$DBENCH")
 (umask 002 && mk install) >"$T/install.out" 2>&1 || fail "make install: $(tail -n 3 "$T/install.out")"
 want=$( { printf '%s\n' "bin/dbench" "bin/tbench" "bin/tbench_srv" "bin/dbench-servers" \
 		"bin/other-program" "share/dbench/installed-dirs" \
-		"share/man/man1/dbench.1" "share/man/man1/tbench.1" \
-		"share/man/man1/tbench_srv.1" "share/man/man1/dbench-servers.1" \
 		"lib/dbench/smb.so" "lib/dbench/nfs.so" "lib/dbench/iscsi.so"
+	  # every page of man/, each in its section's directory, and
+	  # dbench-convert(1), a link to dbench-record(1)
+	  for f in "$TOP"/man/*.[15]; do echo "share/man/man${f##*.}/$(basename "$f")"; done
+	  echo "share/man/man1/dbench-convert.1"
 	  # the bpf tracer's module, where this machine could build it
 	  [ ! -f "$TOP/$O/modules/record_bpf.so" ] || echo "lib/dbench/record_bpf.so"
 	  for f in "$TOP"/loadfiles/*; do echo "share/dbench/$(basename "$f")"; done; } | sort)
@@ -55,6 +57,23 @@ expect_eq "$(stat -c %i "$D$prefix/bin/tbench")" "$(stat -c %i "$D$prefix/bin/db
 	"tbench is a link to dbench"
 expect_eq "$(cmp "$D$prefix/share/dbench/default.txt" "$TOP/loadfiles/default.txt" && echo same)" same \
 	"default.txt"
+# man finds a command's page and a format's by their names
+expect_eq "$(readlink "$D$prefix/share/man/man1/dbench-convert.1")" "dbench-record.1" "dbench-convert.1"
+if command -v man >/dev/null; then
+	# SECTION NAME FILE: man -w SECTION NAME finds FILE (dbench-convert's
+	# link, the page it links to)
+	while read -r sec name file; do
+		expect_eq "$(MANPATH="$D$prefix/share/man" man -w "$sec" "$name" 2>&1)" \
+			"$D$prefix/share/man/man$sec/$file" "man -w $sec $name"
+	done <<-EOF
+	1 dbench-record dbench-record.1
+	1 dbench-convert dbench-record.1
+	1 dbench-ab dbench-ab.1
+	1 dbench-compare dbench-compare.1
+	5 dbench-loadfile dbench-loadfile.5
+	5 dbench-json dbench-json.5
+	EOF
+fi
 # the tree's binary, copied as it is: not relinked with the PREFIX in it
 expect_eq "$(stat -c '%Y %i %s' "$DBENCH")" "$tree" "the tree's binary (mtime, inode, size)"
 expect_eq "$(cmp "$DBENCH" "$D$prefix/bin/dbench" && echo same)" same "the installed binary"

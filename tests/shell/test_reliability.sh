@@ -74,7 +74,7 @@ out=$("$DBENCH" --check-loadfile -c "$T/bomb.gz" 2>&1); rc=$?
 expect_status $rc 2
 expect_eq "$out" "dbench: $T/bomb.gz: more than 192 MiB once decompressed, the loadfile limit"
 rm -f "$T/bomb.gz"
-grep -q 'more than 192 MiB once decompressed' "$TOP/man/dbench.1" ||
+grep -q 'more than 192 MiB once decompressed' "$TOP/man/dbench-loadfile.5" ||
 	fail "the man page does not give the 192 MiB limit"
 # A plain file over the limit is no question of decompression.
 { echo 'QUERY_FS_INFORMATION 1 NT_STATUS_OK'; head -c 200M /dev/zero | tr '\0' '\n'; } >"$T/big.txt"
@@ -101,7 +101,7 @@ expect_status $rc 2
 expect_eq "$out" "dbench: $T/over.gz:3000003: more than 3000000 operations, the loadfile limit"
 expect_eq "$(ls -A "$T/over")" "" "made in the target"
 rm -f "$T/max.gz" "$T/over.gz"
-grep -q 'more than 3000000 operations' "$TOP/man/dbench.1" ||
+grep -q 'more than 3000000 operations' "$TOP/man/dbench-loadfile.5" ||
 	fail "the man page does not give the 3000000-operation limit"
 end
 
