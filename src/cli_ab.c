@@ -221,6 +221,7 @@ int cli_ab(int argc, const char **argv)
 		    badopt_message(top, pc, opt, nown, own, table));
 	} else if (w.help) {
 		poptPrintHelp(pc, stdout, 0);
+		printf("\nSee man dbench-ab, its manual page.\n");
 		rc = EXIT_OK;
 	} else if ((bad = bad_ab_option(&w, &ap))) {
 		say("%s\n", bad);

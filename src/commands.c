@@ -67,6 +67,9 @@ void commands_print(FILE *out, bool help)
 			fprintf(out, "   or: %s %s %s\n", progname(), commands[i].name,
 				commands[i].synopsis);
 	}
+	if (help)
+		fprintf(out, "\nThe manual pages: dbench(1), a run; dbench-COMMAND(1), each command"
+			" (convert's\nis dbench-record(1)); dbench-loadfile(5); dbench-json(5).\n");
 }
 
 /* `dbench help`: the commands; `dbench help NAME` is NAME's --help

@@ -1303,6 +1303,7 @@ static int compare_parts(TALLOC_CTX *ctx, const struct part *p, int extra,
 		return EXIT_BAD_INPUT;
 	if (w->help) {
 		poptPrintHelp(p[0].pc, stdout, 0);
+		printf("\nSee man dbench-compare, its manual page.\n");
 		return EXIT_OK;
 	}
 	if (pooled && (p[0].nfiles == 0 || p[1].nfiles == 0 || extra)) {

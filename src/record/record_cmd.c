@@ -121,6 +121,7 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		rc = EXIT_BAD_INPUT;
 	} else if (o->help) {
 		poptPrintHelp(pc, stdout, 0);
+		printf("\nSee man dbench-record, the manual page of record and convert.\n");
 		rc = PARSE_HELP;
 	} else {
 		const char **rest = poptGetArgs(pc);

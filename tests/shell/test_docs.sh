@@ -66,6 +66,17 @@ for m in $PAGES; do
 done
 end
 
+begin "dbench --help names the manual pages, each of them in man/"
+out=$("$DBENCH" --help | sed -n '/^The manual pages: /,/^$/p' | tr -s '\n' ' ')
+for m in $PAGES; do
+	case $m in dbench.1 | dbench-*.5) ;; *) continue ;; esac
+	printf '%s\n' "$out" | grep -q -- "${m%.*}(${m##*.})" || fail "--help does not name ${m%.*}(${m##*.})"
+done
+for ref in $(printf '%s\n' "$out" | grep -oE 'dbench[a-z-]*\([15]\)'); do
+	[ -f "$TOP/man/${ref%(*}.$(printf '%s' "$ref" | tr -dc 15)" ] || fail "--help names $ref, not in man/"
+done
+end
+
 begin "dbench.1 documents every option that --help lists"
 page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null)
 for o in $("$DBENCH" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
@@ -118,6 +129,8 @@ for sub in $cmds; do
 		[ "$o" = --help ] || printf '%s\n' "$text" | grep -q -- "$o" ||
 			fail "dbench $sub's $o is not in $m"
 	done
+	# and its --help points to the page
+	[ "$sub" = help ] || expect_match "$("$DBENCH" "$sub" --help | tail -n 1)" "^See man ${m%.1}[,.]"
 	# dbench(1) leads to it under COMMANDS
 	[ "$m" = dbench.1 ] || man_section dbench.1 COMMANDS | grep -q -- "${m%.1}(1)" ||
 		fail "dbench.1's COMMANDS does not name ${m%.1}(1)"
