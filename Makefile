@@ -172,7 +172,20 @@ $(O)/bpf/record.bpf.o: src/record/bpf/record.bpf.c src/record/bpf/events.h $(O)/
 $(O)/bpf/record.skel.h: $(O)/bpf/record.bpf.o
 	$(BPFTOOL) gen object $(O)/bpf/record.lo $< && \
 		$(BPFTOOL) gen skeleton $(O)/bpf/record.lo name record_bpf >$@.tmp && mv $@.tmp $@
-$(BPF_MOD_OBJ): $(O)/bpf/record.skel.h
+# The kernel's BTF cut to what the program's CO-RE relocations use
+# (bpftool gen min_core_btf: a few hundred bytes), embedded in the module
+# with the identity of the kernel it was cut from (release, version, BTF
+# size): a recording on that kernel needs not read and parse the kernel's
+# 5 MB; on another the module lets libbpf read the kernel's own.
+$(O)/bpf/record.btf.h: $(O)/bpf/record.skel.h
+	$(BPFTOOL) gen min_core_btf /sys/kernel/btf/vmlinux $(O)/bpf/record.min.btf $(O)/bpf/record.lo && \
+	{ printf 'static const char record_btf_release[] = "%s";\n' "$$(uname -r | sed 's/["\\]/\\&/g')"; \
+	  printf 'static const char record_btf_version[] = "%s";\n' "$$(uname -v | sed 's/["\\]/\\&/g')"; \
+	  printf 'static const long long record_btf_kernel_size = %s;\n' "$$(stat -c %s /sys/kernel/btf/vmlinux)"; \
+	  printf 'static const unsigned char record_btf[] = {\n'; \
+	  od -An -v -tx1 $(O)/bpf/record.min.btf | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  printf '};\n'; } >$@.tmp && mv $@.tmp $@
+$(BPF_MOD_OBJ): $(O)/bpf/record.skel.h $(O)/bpf/record.btf.h
 $(BPF_MOD_OBJ): ALL_CFLAGS += -fPIC -I$(O)/bpf
 $(MOD_DIR)/record_bpf.so: $(BPF_MOD_OBJ) $(MOD_NOTE)
 	@mkdir -p $(MOD_DIR)

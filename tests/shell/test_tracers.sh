@@ -88,6 +88,24 @@ else
 fi
 end
 
+begin "bpf on the kernel it was built on reads none of the kernel's BTF"
+# The module carries the BTF its relocations need, cut at build time from
+# this kernel's; only on another kernel does libbpf read the kernel's own.
+if $have_strace; then
+	mkdir -p "$T/btf"
+	# (LeakSanitizer cannot run under ptrace: a sanitizer build's leak
+	# check is left to the other tests)
+	(cd "$T/btf" && ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -e trace=open,openat -o "$T/btf.strace" \
+		"$DBENCH" record --tracer=bpf -o "$T/btf.load" -- touch made >/dev/null 2>&1) ||
+		fail "record under strace: exit status $?"
+	expect_match "$(cat "$T/btf.strace")" 'record_bpf\.so'
+	expect_no_match "$(cat "$T/btf.strace")" '/sys/kernel/btf/vmlinux'
+else
+	echo "# strace cannot trace here: what the recorder opens is not seen"
+fi
+end
+
 begin "bpf is the default where it can run: the summary and the loadfile say which tracer"
 mkdir -p "$T/d" && echo x >"$T/d/in"
 out=$(cd "$T/d" && "$DBENCH" record -o "$T/default.load" -- cat in 2>&1 >/dev/null)

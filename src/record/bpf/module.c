@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "record/bpf/module.h"
+#include "record.btf.h"
 #include "record.skel.h"
 
 /* libbpf's last message, for the error of a load that failed. */
@@ -40,12 +44,43 @@ static int keep_message(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* The BTF the program's CO-RE relocations are resolved against: the one
+ * cut to them at build time (record.btf.h), when this is the kernel it was
+ * cut from (its release, version and BTF size), as a path to a memfd that
+ * holds it (the descriptor returned, to close after loading); else -1:
+ * libbpf reads the kernel's own (5 MB, 1,341 reads of sysfs, parsed: 40 %
+ * of a recording's fixed CPU). */
+static int own_btf(char *path, size_t n)
+{
+	struct utsname u;
+	struct stat st;
+
+	if (uname(&u) != 0 || strcmp(u.release, record_btf_release) != 0 ||
+	    strcmp(u.version, record_btf_version) != 0 || stat("/sys/kernel/btf/vmlinux", &st) != 0 ||
+	    st.st_size != record_btf_kernel_size)
+		return -1;
+	int fd = memfd_create("dbench-record-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	snprintf(path, n, "/proc/self/fd/%d", fd);
+	if (write(fd, record_btf, sizeof(record_btf)) != (ssize_t)sizeof(record_btf) ||
+	    access(path, R_OK) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* The skeleton opened, sized and loaded: NULL with *err saying why. */
 static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **err)
 {
+	char path[64];
+	int btf = own_btf(path, sizeof(path));
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf >= 0 ? path : NULL);
+
 	libbpf_set_print(keep_message);
 	last_said[0] = '\0';
-	struct record_bpf *s = record_bpf__open();
+	struct record_bpf *s = record_bpf__open_opts(&opts);
 	int rc = s ? 0 : -errno;
 
 	if (s && ring_bytes) {
@@ -58,6 +93,8 @@ static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **er
 	}
 	if (!rc && s)
 		rc = record_bpf__load(s);
+	if (btf >= 0)
+		close(btf);
 	if (!rc && s)
 		rc = record_bpf__attach(s);
 	if (s && !rc)

@@ -17,6 +17,12 @@
  * room.  Nothing is lost silently: every event the ring buffer had no
  * room for, every string cut at its bound, is counted in `counts`.
  *
+ * The programs are raw tracepoints rather than BTF ones (tp_btf): their
+ * attach needs no kernel BTF in user space, and the few CO-RE relocations
+ * (task_struct's ids, pt_regs) are resolved against a BTF cut to them at
+ * build time (module.c), so that a recording need not read and parse the
+ * kernel's 5 MB of it.
+ *
  * Knows nothing of what a call means: the recorder's user side does.
  */
 #include "vmlinux.h"
@@ -122,31 +128,39 @@ static __always_inline int send(void *data, __u64 size)
 	return 0;
 }
 
-/* The call's arguments: tp_btf's regs is a pointer the verifier trusts,
- * read directly (CO-RE relocated) on x86-64, by the helper elsewhere
- * (where libbpf 1.1 knows five of the six registers). */
-static __always_inline __u64 arg_of(struct pt_regs *regs, int i)
-{
+/* The call's six arguments.  A raw tracepoint's regs is a plain kernel
+ * pointer: on x86-64 the six registers are read at once (r10, r9, r8, ax,
+ * cx, dx, si, di lie together in pt_regs, a UAPI layout), elsewhere one
+ * by one (CO-RE; libbpf 1.1 knows five of the six). */
 #if defined(__TARGET_ARCH_x86)
-	switch (i) {
-	case 0: return regs->di;
-	case 1: return regs->si;
-	case 2: return regs->dx;
-	case 3: return regs->r10;
-	case 4: return regs->r8;
-	default: return regs->r9;
-	}
-#else
-	switch (i) {
-	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
-	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
-	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
-	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
-	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
-	default: return 0;	/* libbpf 1.1 has no sixth: mmap's offset, preadv2's flags */
-	}
-#endif
+struct regwin {
+	__u64 r10, r9, r8, ax, cx, dx, si, di;
+};
+
+static __always_inline void args_of(struct pt_regs *regs, __u64 *args)
+{
+	struct regwin w;
+
+	if (bpf_probe_read_kernel(&w, sizeof(w), &regs->r10))
+		__builtin_memset(&w, 0, sizeof(w));
+	args[0] = w.di;
+	args[1] = w.si;
+	args[2] = w.dx;
+	args[3] = w.r10;
+	args[4] = w.r8;
+	args[5] = w.r9;
 }
+#else
+static __always_inline void args_of(struct pt_regs *regs, __u64 *args)
+{
+	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	args[1] = PT_REGS_PARM2_CORE_SYSCALL(regs);
+	args[2] = PT_REGS_PARM3_CORE_SYSCALL(regs);
+	args[3] = PT_REGS_PARM4_CORE_SYSCALL(regs);
+	args[4] = PT_REGS_PARM5_CORE_SYSCALL(regs);
+	args[5] = 0;	/* libbpf 1.1 has no sixth: mmap's offset, preadv2's flags */
+}
+#endif
 
 /* String k of the call (at most two), read from user memory at p into the
  * scratch after off bytes: its bytes, NUL included (0: none or unread). */
@@ -276,7 +290,7 @@ __noinline int read_extra(struct scratch *s, __u32 kind, __u32 loff)
 	return 0;
 }
 
-SEC("tp_btf/sys_enter")
+SEC("raw_tp/sys_enter")
 int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 nr = (__u32)id, zero = 0;
@@ -309,8 +323,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	p->sent = 0;
 	p->whole = !w->strs && !w->kind;
 	if (p->whole) {
-		for (int i = 0; i < 6; i++)
-			p->args[i] = arg_of(regs, i);
+		args_of(regs, p->args);
 		return 0;
 	}
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
@@ -327,8 +340,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	s->e.flags = 0;
 	s->e.len[0] = s->e.len[1] = 0;
 	s->e.pad = 0;
-	for (int i = 0; i < 6; i++)
-		s->e.args[i] = arg_of(regs, i);
+	args_of(regs, s->e.args);
 	for (int i = 0; i < 4; i++)
 		s->e.extra[i] = 0;
 	__u32 n = w->strs ? (__u32)read_strings(s, w->strs, p) : 0;
@@ -362,17 +374,12 @@ static __always_inline void send_whole(struct scratch *s, const struct pending *
 		count(RC_CALLS_LOST);
 }
 
-SEC("tp_btf/sys_exit")
+SEC("raw_tp/sys_exit")
 int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
+	/* every exit of every process comes here: a thread never traced has
+	 * no task storage, and no look-up of its group */
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-#if defined(__TARGET_ARCH_x86)
-	/* every exit of every process comes here: the array first */
-	__u32 nr = (__u32)regs->orig_ax;
-	struct rec_want *w = nr < REC_NR_MAX ? bpf_map_lookup_elem(&wanted, &nr) : NULL;
-	if (!w || !w->on)
-		return 0;
-#endif
 	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
 
 	if (!p || !p->active)
@@ -399,7 +406,7 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-SEC("tp_btf/sched_process_fork")
+SEC("raw_tp/sched_process_fork")
 int BPF_PROG(rec_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
@@ -412,14 +419,14 @@ int BPF_PROG(rec_fork, struct task_struct *parent, struct task_struct *child)
 
 /* A thread other than the leader that runs execve takes the leader's id:
  * its call's exit comes under the new id. */
-SEC("tp_btf/sched_process_exec")
+SEC("raw_tp/sched_process_exec")
 int BPF_PROG(rec_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	__u32 tid = BPF_CORE_READ(p, pid), old = (__u32)old_pid;
 
 	if (tid == old)
 		return 0;
-	struct pending *pe = bpf_task_storage_get(&pending, p, 0, 0);
+	struct pending *pe = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
 	if (!pe || !pe->active)
 		return 0;
 	if (pe->sent) {
@@ -438,11 +445,11 @@ int BPF_PROG(rec_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm
 /* A thread's exit: a call it is in never returns; the last thread of a
  * group takes the group out of the traced set (a thread's pending state
  * goes with it). */
-SEC("tp_btf/sched_process_exit")
+SEC("raw_tp/sched_process_exit")
 int BPF_PROG(rec_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	struct pending *pe = bpf_task_storage_get(&pending, p, 0, 0);
+	struct pending *pe = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
 
 	/* a call sent whole at its exit, which will not come: sent now, with
 	 * no end (a call with no result) */
