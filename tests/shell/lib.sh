@@ -33,6 +33,8 @@
 #                       what it takes on a quiet machine, or past it at
 #                       most LIMIT times nproc / cpu_left; skip_load
 #                       when past it with under a tenth of a CPU left
+#   expect_between LOW SECONDS LIMIT WHAT
+#                       the same, and SECONDS is LOW at least
 #   wait_for_line FILE ERE   waits for the program's own word, not a
 #                       sleep (a minute at most, or as told)
 #
@@ -214,6 +216,15 @@ expect_within() {
 		'BEGIN { exit !(s <= lim * n / (l < n ? l : n)) }' ||
 		fail "$3 took $_took s, over $2 s with the machine's $(nproc) CPUs ($_left of them left to this test)"
 	return 0
+}
+
+# expect_between LOW SECONDS LIMIT WHAT: SECONDS is LOW at least (a bound
+# no load moves: a pause is never cut short) and, as expect_within has
+# it, LIMIT at most on a quiet machine.
+expect_between() {
+	awk -v s="$2" -v lo="$1" 'BEGIN { exit !(s >= lo) }' ||
+		fail "$4 took $2 s, under $1 s"
+	expect_within "$2" "$3" "$4"
 }
 
 # cpu_ns PID: the nanoseconds PID has run on a CPU so far
