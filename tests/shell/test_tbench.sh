@@ -282,8 +282,12 @@ end
 BADPEER=$TOP/tests/tools/badpeer.py
 
 # start_bad MODE [OPTION...]: a misbehaving server (badpeer.py's modes) in
-# a session of its own; sets bad_pid and bad_port.
+# a session of its own; sets bad_pid and bad_port.  The previous one's
+# output goes first: the shell that starts it in the background opens
+# (and empties) bad.out in the child, which may come after the wait
+# below has found the previous server's port there.
 start_bad() {
+	rm -f "$T/bad.out" "$T/bad.err"
 	setsid python3 "$BADPEER" server "$@" >"$T/bad.out" 2>"$T/bad.err" &
 	bad_pid=$!
 	echo "$bad_pid" >>"$T/pids"
@@ -376,7 +380,8 @@ sig_run() {
 		--port "$bad_port" 2 127.0.0.1 >"$T/$_sn" 2>&1 &
 	_p=$!
 	if [ -n "$_hold" ]; then
-		released "$_p" || fail "the run was not held as it released its clients"
+		released "$_p" ||
+			fail "the run was not held as it released its clients: $(tail -n 3 "$T/$_sn")"
 	fi
 	sleep 2
 	cpu_mark
@@ -435,6 +440,7 @@ start_srv srv6 --timeout=2
 	fail "the first run failed"
 sleep 0.3
 before=$(proc_mem "$srv_pid")
+cpu_mark
 held=
 for i in $(seq 10); do
 	for mode in silent half body; do
@@ -454,9 +460,15 @@ expect_status $? 0
 expect_match "$(cat "$T/beside")" '^Throughput [0-9.]+ MB/sec'
 wait $held
 for mode in silent half body; do
-	# closed after the 2 s, long before the 20 s the clients hold on
-	expect_eq "$(cat "$T"/held-$mode-* | grep -vc '^closed after [2-9] s$')" 0 \
-		"$mode clients not closed by the server"
+	# closed after the 2 s (timed by each client from before it
+	# connected), long before the 20 s the clients hold on: 9 s at most on
+	# a quiet machine, judged by the CPU the machine left the test
+	bad=$(cat "$T"/held-$mode-* | grep -v '^closed after [0-9.]* s$')
+	expect_eq "$bad" "" "$mode clients not closed by the server"
+	first=$(cat "$T"/held-$mode-* | awk '{ print $3 }' | sort -n | head -n 1)
+	last=$(cat "$T"/held-$mode-* | awk '{ print $3 }' | sort -n | tail -n 1)
+	[ -z "$first" ] || expect_between 2 "$first" 9 "the first close of a $mode client"
+	[ -z "$last" ] || expect_within "$last" 9 "the last close of a $mode client"
 done
 err=$(cat "$T/srv6.err")
 expect_eq "$(printf '%s\n' "$err" | grep -c ': no request for 2 s: connection closed$')" 10 "silent ones closed"
