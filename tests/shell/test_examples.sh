@@ -281,7 +281,7 @@ scsi_example() {
 }
 
 block_example() {
-	case $1 in *block1G*) [ -e "$W/block1G4krw.load" ] ||
+	case $CMD in *block1G*) [ -e "$W/block1G4krw.load" ] ||
 		{ SKIP="dbench 5.0's block loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; } ;;
 	esac
 	_l=$(loop_disk 1G) || { SKIP="a disk: needs root and a loop device (losetup)"; return; }
