@@ -20,6 +20,7 @@
 #   FSPROG_BATCHES  batches to run (default 20), CASES cases of CALLS calls
 #   FSPROG_CASES    (default 40) and FSPROG_CALLS (default 30)
 #   FSPROG_TRACER   the tracer that records (default: dbench record's)
+#   FSPROG_SHRINK_SECONDS  how long a failure is cut down (default 240)
 . "$TOP/tests/shell/lib.sh"
 . "$TOP/tests/shell/lib_record.sh"
 
@@ -31,6 +32,10 @@ calls=${FSPROG_CALLS:-30}
 # a recording or a replay of a batch takes a second or two: one that
 # lasts a minute is a hang, a failure of its own (exit 124) to shrink
 limit=60
+# shrinking stops cutting after this many seconds (FSPROG_SHRINK_SECONDS)
+# and keeps what it has: a failure that only shows now and then would
+# otherwise try every cut of a thousand lines, hours under run.sh's limit
+shrink_seconds=${FSPROG_SHRINK_SECONDS:-240}
 
 # verdict SCRIPT [REPLAYS]: record SCRIPT's run in a scratch directory,
 # compile the recording, replay it at 1 and 4 clients (REPLAYS times
@@ -70,7 +75,7 @@ verdict() {
 # chunks at a time, N doubling when none can go.
 ddmin() {
 	dd_n=2
-	while :; do
+	while [ "$(date +%s)" -lt "$shrink_end" ]; do
 		dd_len=$(wc -l <"$1")
 		[ "$dd_len" -ge 2 ] || break
 		[ "$dd_n" -le "$dd_len" ] || dd_n=$dd_len
@@ -111,8 +116,10 @@ fails_units() {
 	! verdict "$T/try.script" && [ "$(kind "$why")" = "$target" ]
 }
 
-# shrink SCRIPT OUT: the fewest cases, then the fewest lines, that fail.
+# shrink SCRIPT OUT: the fewest cases, then the fewest lines, that fail,
+# as far as shrink_seconds allow.
 shrink() {
+	shrink_end=$(($(date +%s) + shrink_seconds))
 	awk '/^case/ { if (c != "") print c; c = "case"; next } { c = c ";" $0 } END { print c }' \
 		"$1" >"$T/units"
 	unit=case
@@ -146,6 +153,13 @@ while [ $b -lt $batches ]; do
 	"$GEN" gen $((seed + b)) "$cases" "$calls" >"$T/batch.script"
 	if ! verdict "$T/batch.script"; then
 		first=$why target=$(kind "$why")
+		# a failure that does not come back is said as such, not shrunk
+		# (every cut would pass and be refused)
+		if verdict "$T/batch.script" 2 || [ "$(kind "$why")" != "$target" ]; then
+			fail "seed $((seed + b)) failed once and not again (${why:-passed twice}): $first"
+			found=1
+			break
+		fi
 		shrink "$T/batch.script" "$T/shrunk.script"
 		verdict "$T/shrunk.script"
 		keep="$TOP/tests/generated/found-$((seed + b)).case"
