@@ -1,7 +1,8 @@
 /*
  * badopt.h - what popt's parse stopped at, as the words the user typed,
  * for the one-line error of every command (dbench, dbench compare,
- * tbench_srv).
+ * tbench_srv); and which option a word is, for a command that sorts its
+ * words before popt parses them (dbench ab).
  *
  * Below everything: it knows nothing of runs, reports or comparisons.
  */
@@ -9,6 +10,7 @@
 #define DBENCH_BADOPT_H
 
 #include <popt.h>
+#include <stdbool.h>
 #include <talloc.h>
 
 /*
@@ -28,5 +30,22 @@ const char *badopt_words(TALLOC_CTX *mem_ctx, poptContext pc, int argc, const ch
  */
 const char *badopt_message(TALLOC_CTX *mem_ctx, poptContext pc, int err, int argc,
 			   const char **argv, const struct poptOption *table);
+
+/*
+ * The same for a word found unknown before popt saw it (a command that
+ * sorts its words between parses): "--runz=3: unknown option; did you
+ * mean --runs?", the near ones from table, any password masked.
+ */
+const char *badopt_unknown(TALLOC_CTX *mem_ctx, const char *word, const struct poptOption *table);
+
+/*
+ * The option of table (its included tables too) that word is, as typed:
+ * "--name", "--name=value", "-x", or a cluster of short options "-xyz"
+ * (NULL unless each letter is one; then the last of them), else NULL.
+ * *takes_next: whether the next word is its value ("--runs 3", "-qt 3");
+ * an optional value never is.
+ */
+const struct poptOption *badopt_find(const struct poptOption *table, const char *word,
+				     bool *takes_next);
 
 #endif

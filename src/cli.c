@@ -1055,6 +1055,13 @@ static enum cli_action check_loadfile(TALLOC_CTX *mem_ctx, poptContext pc,
 	return out->plan.prog ? CLI_CHECK_LOADFILE : CLI_EXIT;
 }
 
+const struct poptOption *cli_run_options(TALLOC_CTX *mem_ctx)
+{
+	struct cmdline *cl = new_cmdline(mem_ctx);
+
+	return cl ? option_table(cl) : NULL;
+}
+
 void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out)
 {
 	struct cmdline *cl = new_cmdline(mem_ctx);

@@ -10,6 +10,7 @@
 #ifndef DBENCH_CLI_H
 #define DBENCH_CLI_H
 
+#include <popt.h>
 #include <stdbool.h>
 
 #include <talloc.h>
@@ -44,5 +45,12 @@ struct cli {
  * (secret.h); main has hidden them from `ps` before.
  */
 void cli_parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, struct cli *out);
+
+/*
+ * A run's options, the backends' among them, on mem_ctx: for naming them
+ * (badopt.h), never for a parse (their values point into it).  NULL when
+ * out of memory.
+ */
+const struct poptOption *cli_run_options(TALLOC_CTX *mem_ctx);
 
 #endif

@@ -68,25 +68,6 @@ static struct poptOption *ab_table(struct ab_words *w)
 	return t;
 }
 
-/* Whether word is one of ab's own options, and whether it then takes the
- * next word as its value ("--runs 3", not "--runs=3"). */
-static bool own_option(const struct poptOption *t, const char *word, bool *takes_next)
-{
-	*takes_next = false;
-	if (strcmp(word, "-?") == 0)
-		return true;
-	if (strncmp(word, "--", 2) != 0)
-		return false;
-	size_t len = strcspn(word + 2, "=");
-	for (; t->longName; t++) {
-		if (strlen(t->longName) != len || strncmp(word + 2, t->longName, len) != 0)
-			continue;
-		*takes_next = t->argInfo != POPT_ARG_NONE && word[2 + len] != '=';
-		return true;
-	}
-	return false;
-}
-
 /* argv[1..] sorted into ab's own words (after a program name) and the
  * rest, which both sides share; the words after "--" are all shared. */
 static void split_words(const struct poptOption *t, int argc, const char **argv,
@@ -98,7 +79,7 @@ static void split_words(const struct poptOption *t, int argc, const char **argv,
 	for (int i = 1; i < argc; i++) {
 		bool next;
 		shared = shared || strcmp(argv[i], "--") == 0;
-		if (!shared && own_option(t, argv[i], &next)) {
+		if (!shared && badopt_find(t, argv[i], &next)) {
 			own[(*nown)++] = argv[i];
 			if (next && i + 1 < argc)
 				own[(*nown)++] = argv[++i];
@@ -107,6 +88,33 @@ static void split_words(const struct poptOption *t, int argc, const char **argv,
 		}
 	}
 	own[*nown] = common[*ncommon] = NULL;
+}
+
+/* The error for the first word before "--" that is neither one of ab's own
+ * options nor a run's (whose values are skipped), with the options of
+ * either it may have been meant for ("--runz": --runs); NULL if none.
+ * Found here, not when a side's run is parsed, for ab's to be offered. */
+static const char *unknown_shared(TALLOC_CTX *ctx, const struct poptOption *own, int argc,
+				  const char **argv)
+{
+	const struct poptOption *run = cli_run_options(ctx);
+	const struct poptOption both[] = {
+		{ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = (void *)own },
+		{ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = (void *)run },
+		POPT_TABLEEND
+	};
+	bool next;
+
+	if (!run)
+		return "out of memory";
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (argv[i][0] != '-' || !argv[i][1])
+			continue;	/* NPROCS, or a side's options' value */
+		if (!badopt_find(both, argv[i], &next))
+			return badopt_unknown(ctx, argv[i], both);
+		i += next;
+	}
+	return NULL;
 }
 
 /* What is wrong with ab's own options, or NULL. */
@@ -223,6 +231,8 @@ int cli_ab(int argc, const char **argv)
 		poptPrintHelp(pc, stdout, 0);
 		printf("\nSee man dbench-ab, its manual page.\n");
 		rc = EXIT_OK;
+	} else if ((bad = unknown_shared(top, table, argc, argv))) {
+		say("%s (dbench ab --help lists the options)\n", bad);
 	} else if ((bad = bad_ab_option(&w, &ap))) {
 		say("%s\n", bad);
 	} else if (side_plan(top, 0, w.a ? w.a : "", common, ncommon, &side[0], &text[0]) &&

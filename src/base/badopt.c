@@ -1,6 +1,7 @@
 /*
  * badopt.c - the words of a bad option (see badopt.h), their passwords
- * masked (secret.h), and the options it may have been meant for.
+ * masked (secret.h), the options it may have been meant for, and which
+ * option of a table a word is.
  */
 #include <string.h>
 
@@ -84,11 +85,11 @@ static void closest(TALLOC_CTX *ctx, const struct poptOption *t, const char *nam
 	}
 }
 
-const char *badopt_message(TALLOC_CTX *mem_ctx, poptContext pc, int err, int argc,
-			   const char **argv, const struct poptOption *table)
+/* "WORDS: REASON", and for an unknown long option what (as typed) "; did
+ * you mean --x or --y?" when table has any within reach. */
+static const char *message(TALLOC_CTX *mem_ctx, const char *words, int err, const char *what,
+			   const struct poptOption *table)
 {
-	const char *words = badopt_words(mem_ctx, pc, argc, argv);
-	const char *what = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
 	int best = BADOPT_MAX_EDITS + 1;
 	char *list = NULL;
 
@@ -98,4 +99,73 @@ const char *badopt_message(TALLOC_CTX *mem_ctx, poptContext pc, int err, int arg
 					   list && *list ? "; did you mean " : "",
 					   list && *list ? list + 4 : "", list && *list ? "?" : "");
 	return text ? text : "(out of memory)";
+}
+
+const char *badopt_message(TALLOC_CTX *mem_ctx, poptContext pc, int err, int argc,
+			   const char **argv, const struct poptOption *table)
+{
+	return message(mem_ctx, badopt_words(mem_ctx, pc, argc, argv), err,
+		       poptBadOption(pc, POPT_BADOPTION_NOALIAS), table);
+}
+
+const char *badopt_unknown(TALLOC_CTX *mem_ctx, const char *word, const struct poptOption *table)
+{
+	const char *shown = secret_mask_word(mem_ctx, word, NULL);
+
+	return message(mem_ctx, shown ? shown : "(out of memory)", POPT_ERROR_BADOPT, word, table);
+}
+
+/* ---- which option a word is ---- */
+
+/* The entry of t (and the tables it includes) whose long name is the
+ * len letters at name, or, for len 0, whose short name is letter. */
+static const struct poptOption *lookup(const struct poptOption *t, const char *name, size_t len,
+				       char letter)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo); t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			const struct poptOption *o = lookup(t->arg, name, len, letter);
+			if (o)
+				return o;
+		} else if (len ? t->longName && strlen(t->longName) == len &&
+					 strncmp(t->longName, name, len) == 0
+			       : t->shortName && t->shortName == letter) {
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/* Whether popt takes a value for o; an optional one only when joined. */
+static bool takes_value(const struct poptOption *o)
+{
+	unsigned type = o->argInfo & POPT_ARG_MASK;
+
+	return type != POPT_ARG_NONE && type != POPT_ARG_VAL;
+}
+
+const struct poptOption *badopt_find(const struct poptOption *table, const char *word,
+				     bool *takes_next)
+{
+	const struct poptOption *o = NULL;
+
+	*takes_next = false;
+	if (word[0] != '-' || !word[1])
+		return NULL;
+	if (word[1] == '-') {
+		size_t len = strcspn(word + 2, "=");
+		o = len ? lookup(table, word + 2, len, 0) : NULL;
+		*takes_next = o && takes_value(o) && !word[2 + len] &&
+			      !(o->argInfo & POPT_ARGFLAG_OPTIONAL);
+		return o;
+	}
+	for (const char *c = word + 1; *c; c++) {	/* the rest after one that takes a value is it */
+		if (!(o = lookup(table, NULL, 0, *c)))
+			return NULL;
+		if (takes_value(o)) {
+			*takes_next = !c[1] && !(o->argInfo & POPT_ARGFLAG_OPTIONAL);
+			return o;
+		}
+	}
+	return o;
 }

@@ -149,6 +149,29 @@ err=$("$(dirname "$DBENCH")/tbench_srv" --prot=1 2>&1 >/dev/null)
 expect_eq "$err" "tbench_srv: --prot=1: unknown option; did you mean --port?"
 end
 
+begin "dbench ab: an unknown option among the shared ones is offered ab's and a run's"
+# ab sorts its own options from the run's both sides share: a word that
+# is neither is said before any other error, with the near ones of both
+err=$("$DBENCH" ab --runz=3 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --runz=3: unknown option; did you mean --runs? (dbench ab --help lists the options)"
+err=$("$DBENCH" ab --b=-F --rnus 3 --backend=null 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --rnus: unknown option; did you mean --runs? (dbench ab --help lists the options)"
+err=$("$DBENCH" ab --b=-F --timelimt=5 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --timelimt=5: unknown option; did you mean --timelimit? (dbench ab --help lists the options)"
+err=$("$DBENCH" ab --b=-F --duration=5 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --duration=5: unknown option (dbench ab --help lists the options)"
+# a run option's value is no option, nor is one in a cluster (-qc FILE)
+err=$(cd "$T" && "$DBENCH" ab --b=-F --backend=null -qc --runz 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_match "$err" "^dbench: cannot open loadfile '--runz': "
+# nor is a word after --, or in a side's options, ab's: the run's message
+err=$("$DBENCH" ab --b=--runz --backend=null 1 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --runz: unknown option (dbench --help lists the options)
+dbench: (in side B's run: the shared options and --b='--runz')" "a side's unknown option"
+end
+
 begin "a missing or extra NPROCS is one line with the synopsis"
 err=$("$DBENCH" 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
