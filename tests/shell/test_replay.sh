@@ -308,6 +308,49 @@ if [ -r /proc/thread-self/schedstat ]; then
 fi
 end
 
+# run_cpu CPU ARGS...: the CPU seconds (user and system) that dbench ARGS,
+# held to CPU, and what it reaped took, its output thrown away.
+run_cpu() {
+	(
+		_cpu=$1
+		shift
+		taskset -c "$_cpu" "$DBENCH" "$@" >/dev/null 2>&1
+		times
+	) | awk 'NR == 2 { split($0, t, /[ms ]+/); printf "%.3f\n", t[1] * 60 + t[2] + t[3] * 60 + t[4] }'
+}
+
+# The kernel's release of a client process whose stream's thread read its
+# own /proc entries (an exact replay's wait for a CPU) spins until that
+# thread, still exiting, has taken them away: a parent at a real-time
+# priority on the thread's CPU kept it from running until the kernel's
+# throttling stopped the parent, 0.95 s of its CPU later.
+begin "an exact replay of two streams is reaped at once by a real-time parent"
+printf 'syscalls 1\n1 0 0 thread 2\n1 0.001 0 stat "a" ENOENT\n2 0.001 0 stat "b" ENOENT\n' \
+	>"$T/reap.load"
+"$DBENCH" --backend=null --run-once -c "$T/reap.load" -D "$T/d" --json="$T/reap.json" 1 \
+	>/dev/null 2>&1 || fail "exit status $?"
+if ! command -v taskset >/dev/null; then
+	skip_block "no taskset"
+elif [ "$(jq .result.sampler_realtime "$T/reap.json")" != true ]; then
+	skip_block "the parent cannot take a real-time priority here"
+else
+	# on one CPU, which the thread and the parent share: the first this
+	# test may use
+	cpu=$(taskset -cp $$ | sed 's/.*: //; s/[,-].*//')
+	asap=0 exact=0 i=0
+	while [ $i -lt 5 ]; do
+		a=$(run_cpu "$cpu" --backend=null --run-once -c "$T/reap.load" -D "$T/d" 1)
+		x=$(run_cpu "$cpu" --backend=null --run-once --replay-timing=exact \
+			-c "$T/reap.load" -D "$T/d" 1)
+		asap=$(awk -v s="$asap" -v a="$a" 'BEGIN { print s + a }')
+		exact=$(awk -v s="$exact" -v x="$x" 'BEGIN { print s + x }')
+		i=$((i + 1))
+	done
+	awk -v a="$asap" -v x="$exact" 'BEGIN { exit !(x <= a + 0.5) }' ||
+		fail "5 exact replays took $exact s of CPU, 5 asap ones $asap s"
+fi
+end
+
 begin "--stagger spreads the clients' starts"
 cpu_mark
 "$DBENCH" --backend=null --run-once --stagger=2 -c "$T/diff.load" -D "$T/d" \
