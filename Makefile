@@ -250,6 +250,12 @@ $(O)/tests/hist_merge: tests/tools/hist_merge.c $(O)/stats/hist.o $(O)/load/ops.
 	@mkdir -p $(O)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/stats/hist.o $(O)/load/ops.o
 
+# The JSON documents' table of members (include/dockeys.def), listed and
+# held against a document, for test_json and test_docs.
+$(O)/tests/dockeys: tests/tools/dockeys.c $(LIB_OBJS)
+	@mkdir -p $(O)/tests
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
 # A program of the record tests: two threads sharing one file.  Traced by
 # dbench record (strace), it is never sanitized, for
 # LeakSanitizer's exit check cannot stop the world of a traced process
@@ -268,7 +274,7 @@ $(O):
 	mkdir -p $(O)
 
 CHECK_DEPS = $(BIN) $(TBENCH) $(TBENCH_SRV) $(MODULES) $(UNIT_TESTS) $(O)/tests/hist_merge \
-	     $(O)/tests/twothreads $(O)/tests/fsprog
+	     $(O)/tests/twothreads $(O)/tests/fsprog $(O)/tests/dockeys
 check: $(CHECK_DEPS)
 	@DBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(O)/tests) TESTS="$(TESTS)" bash tests/run.sh
 

@@ -160,14 +160,20 @@ static json_t *ab_config(const struct series *s)
 
 	for (unsigned i = 0; i < s->total; i++)
 		json_array_append_new(order, json_string(side_name[s->order[i]]));
-	return json_pack("{s:s, s:I, s:s, s:o, s:o, s:I, s:o, s:o, s:o, s:I, s:b}",
-			 "dbench_version", DBENCH_VERSION, "runs", (json_int_t)s->ap->runs,
-			 "order", s->ap->random ? "random" : "abba",
-			 "seed", s->ap->random ? json_integer((json_int_t)s->ap->seed) : json_null(),
-			 "sequence", order, "settle_s", (json_int_t)s->ap->settle,
-			 "prepare", jsontext(s->ap->prepare), "a_options", jsontext(s->ap->a_options),
-			 "b_options", jsontext(s->ap->b_options), "runs_done", (json_int_t)s->done,
-			 "complete", s->done == s->total && !s->signal && !s->failed);
+	const struct dockey_value v[] = {
+		{ DK_AB_VERSION, json_string(DBENCH_VERSION) },
+		{ DK_AB_RUNS_A_SIDE, json_integer(s->ap->runs) },
+		{ DK_AB_ORDER, json_string(s->ap->random ? "random" : "abba") },
+		{ DK_AB_SEED, s->ap->random ? json_integer((json_int_t)s->ap->seed) : json_null() },
+		{ DK_AB_SEQUENCE, order },
+		{ DK_AB_SETTLE, json_integer(s->ap->settle) },
+		{ DK_AB_PREPARE, jsontext(s->ap->prepare) },
+		{ DK_AB_A_OPTIONS, jsontext(s->ap->a_options) },
+		{ DK_AB_B_OPTIONS, jsontext(s->ap->b_options) },
+		{ DK_AB_RUNS_DONE, json_integer(s->done) },
+		{ DK_AB_COMPLETE, json_boolean(s->done == s->total && !s->signal && !s->failed) },
+	};
+	return dockey_object(DK_AB_CONFIG, NULL, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* Compare's report on the two sides of doc; its exit status, or 1 when
@@ -241,7 +247,12 @@ int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_p
 		json_decref(s.runs);
 		return s.client_rc;
 	}
-	json_t *doc = json_pack("{s:o, s:o}", "ab", ab_config(&s), "runs", s.runs);
+	const struct dockey_value v[] = {
+		{ DK_AB_SCHEMA, json_integer(DOCKEY_SCHEMA) },
+		{ DK_AB_CONFIG, ab_config(&s) },
+		{ DK_AB_RUNS, s.runs },
+	};
+	json_t *doc = dockey_object(DK_AB, NULL, v, sizeof(v) / sizeof(v[0]));
 	if (s.failed)
 		say("%s: the series stops after %u of %u runs\n", s.failed, s.done, s.total);
 	if (s.signal)

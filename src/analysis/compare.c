@@ -31,36 +31,52 @@ size_t compare_common(const struct rundoc *a, const struct rundoc *b)
 
 /* ---- environments ---- */
 
-/* What the two sides must share to be compared fairly, as paths from a
- * run's "environment" (targets aside) and "config" objects. */
-static const char *const env_items[] = {
-	"hostname", "kernel.release", "kernel.version", "cpu.model", "cpu.count",
-	"memory_bytes",
+/* What the two sides must share to be compared fairly: members of a
+ * run's "environment" (its targets aside) and "config", each named by
+ * its path below the first of them (DK_NONE: from the run's top). */
+struct item {
+	enum dockey key;
+	enum dockey below;	/* its name's path starts below this */
 };
-static const char *const target_items[] = {
-	"fstype", "mount_options", "queue.scheduler", "queue.read_ahead_kb",
-	"queue.nr_requests", "queue.rotational", "backing_device", "backing_queue.scheduler",
-	"backing_queue.read_ahead_kb", "backing_queue.nr_requests",
+static const struct item env_items[] = {
+	{ DK_RUN_VERSION, DK_NONE },
+	{ DK_ENV_HOSTNAME, DK_ENV }, { DK_KERNEL_RELEASE, DK_ENV }, { DK_KERNEL_VERSION, DK_ENV },
+	{ DK_CPU_MODEL, DK_ENV }, { DK_CPU_COUNT, DK_ENV }, { DK_ENV_MEMORY_BYTES, DK_ENV },
 };
-static const char *const vm_items[] = {
-	"vm.dirty_ratio", "vm.dirty_background_ratio", "vm.dirty_expire_centisecs",
-	"vm.dirty_writeback_centisecs", "vm.swappiness", "vm.vfs_cache_pressure",
+static const struct item vm_items[] = {
+	{ DK_VM_DIRTY_RATIO, DK_ENV }, { DK_VM_DIRTY_BACKGROUND_RATIO, DK_ENV },
+	{ DK_VM_DIRTY_EXPIRE, DK_ENV }, { DK_VM_DIRTY_WRITEBACK, DK_ENV },
+	{ DK_VM_SWAPPINESS, DK_ENV }, { DK_VM_VFS_CACHE_PRESSURE, DK_ENV },
 };
-static const char *const config_items[] = {
-	"loadfile_sha256", "clients_per_process", "cpus", "timelimit_s", "warmup_s", "run_once",
-	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
-	"probe_directory", "probe_directories", "think_time_us", "think_time_exponential",
-	"no_resolve", "continue_on_error",
+static const struct item config_items[] = {
+	{ DK_CONFIG_LOADFILE_SHA256, DK_NONE }, { DK_CONFIG_CLIENTS_PER_PROCESS, DK_NONE },
+	{ DK_CONFIG_CPUS, DK_NONE }, { DK_CONFIG_TIMELIMIT, DK_NONE },
+	{ DK_CONFIG_WARMUP, DK_NONE }, { DK_CONFIG_RUN_ONCE, DK_NONE },
+	{ DK_CONFIG_SYNC, DK_NONE }, { DK_CONFIG_SYNC_DIR, DK_NONE }, { DK_CONFIG_FSYNC, DK_NONE },
+	{ DK_CONFIG_XATTR, DK_NONE }, { DK_CONFIG_TARGET_RATE, DK_NONE },
+	{ DK_CONFIG_BACKEND, DK_NONE }, { DK_CONFIG_VERIFY, DK_NONE },
+	{ DK_CONFIG_RANKS, DK_NONE }, { DK_CONFIG_PROBE_DIRECTORY, DK_NONE },
+	{ DK_CONFIG_PROBE_DIRECTORIES, DK_NONE }, { DK_CONFIG_THINK_TIME, DK_NONE },
+	{ DK_CONFIG_THINK_TIME_EXP, DK_NONE }, { DK_CONFIG_NO_RESOLVE, DK_NONE },
+	{ DK_CONFIG_CONTINUE_ON_ERROR, DK_NONE },
+};
+/* a target's: a member of it, or of its queue or its backing device's */
+static const struct { enum dockey key, queue; } target_items[] = {
+	{ DK_TARGET_FSTYPE, DK_NONE }, { DK_TARGET_MOUNT_OPTIONS, DK_NONE },
+	{ DK_TARGET_QUEUE, DK_QUEUE_SCHEDULER }, { DK_TARGET_QUEUE, DK_QUEUE_READ_AHEAD_KB },
+	{ DK_TARGET_QUEUE, DK_QUEUE_NR_REQUESTS }, { DK_TARGET_QUEUE, DK_QUEUE_ROTATIONAL },
+	{ DK_TARGET_BACKING_DEVICE, DK_NONE },
+	{ DK_TARGET_BACKING_QUEUE, DK_QUEUE_SCHEDULER },
+	{ DK_TARGET_BACKING_QUEUE, DK_QUEUE_READ_AHEAD_KB },
+	{ DK_TARGET_BACKING_QUEUE, DK_QUEUE_NR_REQUESTS },
 };
 
-/* Appends "  NAME: A -> B" to *text when the members at path differ. */
-static void diff_item(char **text, const char *name, const json_t *a, const json_t *b,
-		      const char *path)
+/* Appends "  NAME: A -> B" to *text when va and vb differ. */
+static void diff_values(char **text, const char *name, const json_t *va, const json_t *vb)
 {
-	const json_t *va = rundoc_member(a, path), *vb = rundoc_member(b, path);
 	TALLOC_CTX *tmp;
 
-	if (*text == NULL || rundoc_same_value(va, vb))
+	if (*text == NULL || name == NULL || rundoc_same_value(va, vb))
 		return;
 	tmp = talloc_new(NULL);
 	*text = talloc_asprintf_append(*text, "  %s: %s -> %s\n", name,
@@ -68,13 +84,37 @@ static void diff_item(char **text, const char *name, const json_t *a, const json
 	talloc_free(tmp);
 }
 
-static void diff_list(char **text, const char *prefix, const json_t *a, const json_t *b,
-		      const char *const *items, size_t n)
+/* Each of items[0..n) of runs a and b, named by its path (below its
+ * `below`). */
+static void diff_list(char **text, const json_t *a, const json_t *b, const struct item *items,
+		      size_t n)
 {
 	for (size_t i = 0; i < n && *text; i++) {
-		char *name = talloc_asprintf(NULL, "%s%s", prefix, items[i]);
-		if (name)
-			diff_item(text, name, a, b, items[i]);
+		char *name = dockey_path(NULL, items[i].key);
+		size_t skip = 0;
+		if (name && items[i].below != DK_NONE)
+			skip = strlen(dockey_name(items[i].below)) + 1;	/* "environment." */
+		diff_values(text, name ? name + skip : NULL, dockey_get(a, items[i].key),
+			    dockey_get(b, items[i].key));
+		talloc_free(name);
+	}
+}
+
+/* The targets' members of target_items, "targets[I].queue.scheduler". */
+static void diff_target(char **text, size_t i, const json_t *ta, const json_t *tb)
+{
+	for (size_t k = 0; k < sizeof(target_items) / sizeof(target_items[0]) && *text; k++) {
+		enum dockey key = target_items[k].key, q = target_items[k].queue;
+		const json_t *va = dockey_get(ta, key), *vb = dockey_get(tb, key);
+		char *name = q == DK_NONE
+			? talloc_asprintf(NULL, "targets[%zu].%s", i, dockey_name(key))
+			: talloc_asprintf(NULL, "targets[%zu].%s.%s", i, dockey_name(key),
+					  dockey_name(q));
+		if (q != DK_NONE) {
+			va = dockey_get(va, q);
+			vb = dockey_get(vb, q);
+		}
+		diff_values(text, name, va, vb);
 		talloc_free(name);
 	}
 }
@@ -84,34 +124,27 @@ static void diff_list(char **text, const char *prefix, const json_t *a, const js
 char *compare_env_diff(TALLOC_CTX *mem_ctx, const struct rundoc *a,
 		       const struct rundoc *b)
 {
-	const json_t *ea = json_object_get(a->first, "environment");
-	const json_t *eb = json_object_get(b->first, "environment");
-	const json_t *ta = json_object_get(ea, "targets"), *tb = json_object_get(eb, "targets");
+	const json_t *ta = dockey_get(a->first, DK_ENV_TARGETS);
+	const json_t *tb = dockey_get(b->first, DK_ENV_TARGETS);
 	size_t na = json_array_size(ta), nb = json_array_size(tb);
 	char *text = talloc_strdup(mem_ctx, "");
 
-	diff_item(&text, "dbench_version", a->first, b->first, "dbench_version");
-	diff_list(&text, "", ea, eb, env_items, LEN(env_items));
+	diff_list(&text, a->first, b->first, env_items, LEN(env_items));
 	if (na != nb && text)
-		text = talloc_asprintf_append(text, "  targets: %zu -> %zu\n", na, nb);
-	for (size_t i = 0; i < na && i < nb && text; i++) {
-		char *prefix = talloc_asprintf(NULL, "targets[%zu].", i);
-		if (prefix)
-			diff_list(&text, prefix, json_array_get(ta, i), json_array_get(tb, i),
-				  target_items, LEN(target_items));
-		talloc_free(prefix);
-	}
-	diff_list(&text, "", ea, eb, vm_items, LEN(vm_items));
-	diff_list(&text, "config.", json_object_get(a->first, "config"),
-		  json_object_get(b->first, "config"), config_items, LEN(config_items));
+		text = talloc_asprintf_append(text, "  %s: %zu -> %zu\n",
+					      dockey_name(DK_ENV_TARGETS), na, nb);
+	for (size_t i = 0; i < na && i < nb && text; i++)
+		diff_target(&text, i, json_array_get(ta, i), json_array_get(tb, i));
+	diff_list(&text, a->first, b->first, vm_items, LEN(vm_items));
+	diff_list(&text, a->first, b->first, config_items, LEN(config_items));
 	return text;
 }
 
 /* "client.txt (sha256 beb789ca1fdd...)" of a document's config. */
 static char *loadfile_text(TALLOC_CTX *ctx, const struct rundoc *d)
 {
-	const json_t *name = rundoc_member(d->first, "config.loadfile");
-	const json_t *sha = rundoc_member(d->first, "config.loadfile_sha256");
+	const json_t *name = dockey_get(d->first, DK_CONFIG_LOADFILE);
+	const json_t *sha = dockey_get(d->first, DK_CONFIG_LOADFILE_SHA256);
 
 	return talloc_asprintf(ctx, "%s (sha256 %.12s...)",
 			       json_is_string(name) ? json_string_value(name) : "?",
@@ -125,14 +158,14 @@ char *compare_workload_diff(TALLOC_CTX *mem_ctx, const struct rundoc *const *doc
 
 	for (size_t k = 1; k < ndocs && text; k++) {
 		const char *who = compare_label(k);
-		const json_t *ca = json_object_get(docs[0]->first, "config");
-		const json_t *cb = json_object_get(docs[k]->first, "config");
-		if (!rundoc_same_value(json_object_get(ca, "loadfile_sha256"),
-				       json_object_get(cb, "loadfile_sha256")))
+		const json_t *ra = docs[0]->first, *rb = docs[k]->first;
+		if (!rundoc_same_value(dockey_get(ra, DK_CONFIG_LOADFILE_SHA256),
+				       dockey_get(rb, DK_CONFIG_LOADFILE_SHA256)))
 			text = talloc_asprintf_append(text, "  %s: loadfile %s -> %s\n", who,
 						      loadfile_text(text, docs[0]),
 						      loadfile_text(text, docs[k]));
-		const json_t *ba = json_object_get(ca, "backend"), *bb = json_object_get(cb, "backend");
+		const json_t *ba = dockey_get(ra, DK_CONFIG_BACKEND);
+		const json_t *bb = dockey_get(rb, DK_CONFIG_BACKEND);
 		if (text && !rundoc_same_value(ba, bb))
 			text = talloc_asprintf_append(text, "  %s: backend %s -> %s\n", who,
 						      rundoc_value_text(text, ba),
@@ -353,7 +386,7 @@ static double group_cv(const struct rundoc_group *g)
  * --repeat. */
 static const char *more_runs(const struct rundoc_group *g)
 {
-	return json_is_string(rundoc_member(g->runs[0], "series.side")) ? "--runs" : "--repeat";
+	return json_is_string(dockey_get(g->runs[0], DK_SERIES_SIDE)) ? "--runs" : "--repeat";
 }
 
 /* What is weak about the evidence of B (label) against A at one nprocs,
@@ -643,8 +676,8 @@ static void report_verdict(FILE *out, const struct rundoc *const *docs, size_t n
  * the target in percent (0 when there was none) and whether it was met. */
 static double precision_target(const struct rundoc *s, unsigned nprocs, bool *reached)
 {
-	const json_t *target = rundoc_member(s->doc, "sweep.precision_pct");
-	const json_t *summary = json_object_get(s->doc, "summary");
+	const json_t *target = dockey_get(s->doc, DK_SWEEP_PRECISION);
+	const json_t *summary = dockey_get(s->doc, DK_SWEEP_SUMMARY);
 	size_t i;
 	json_t *row;
 
@@ -652,8 +685,8 @@ static double precision_target(const struct rundoc *s, unsigned nprocs, bool *re
 	if (!json_is_number(target))
 		return 0;
 	json_array_foreach(summary, i, row) {
-		if (json_integer_value(json_object_get(row, "procs")) == nprocs)
-			*reached = json_is_true(json_object_get(row, "precision_reached"));
+		if (json_integer_value(dockey_get(row, DK_SUMMARY_PROCS)) == nprocs)
+			*reached = json_is_true(dockey_get(row, DK_SUMMARY_PRECISION_REACHED));
 	}
 	return json_number_value(target);
 }

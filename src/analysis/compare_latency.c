@@ -42,9 +42,9 @@ static int group_probes(const struct rundoc_group *g)
 	int most = 0;
 
 	for (size_t i = 0; i < g->nruns; i++) {
-		const json_t *probes = json_object_get(g->runs[i], "probes");
+		const json_t *probes = dockey_get(g->runs[i], DK_RUN_PROBES);
 		int n = json_is_array(probes) ? (int)json_array_size(probes)
-					      : json_is_object(json_object_get(g->runs[i], "probe"));
+					      : json_is_object(dockey_get(g->runs[i], DK_RUN_PROBE));
 		most = n > most ? n : most;
 	}
 	return most;
@@ -56,19 +56,20 @@ static int group_probes(const struct rundoc_group *g)
 static const json_t *row_figures(const json_t *run, int row)
 {
 	if (row < OP_COUNT)
-		return json_object_get(json_object_get(run, "ops"), op_table[row].name);
+		return json_object_get(dockey_get(run, DK_OPS), op_table[row].name);
 	if (row == OP_COUNT)
-		return json_object_get(run, "probe");
-	return json_array_get(json_object_get(run, "probes"), row - OP_COUNT);
+		return dockey_get(run, DK_RUN_PROBE);
+	return json_array_get(dockey_get(run, DK_RUN_PROBES), row - OP_COUNT);
 }
 
 /* The p99 of a row in each run of g that has one; their number. */
 static size_t row_p99s(const struct rundoc_group *g, int row, double *out)
 {
+	enum dockey p99_key = row < OP_COUNT ? DK_OP_P99 : DK_PROBE_P99;
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->nruns; i++) {
-		const json_t *p99 = json_object_get(row_figures(g->runs[i], row), "p99_ms");
+		const json_t *p99 = dockey_get(row_figures(g->runs[i], row), p99_key);
 		if (json_is_number(p99))
 			out[n++] = json_number_value(p99);
 	}

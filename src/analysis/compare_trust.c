@@ -32,20 +32,20 @@
  * when it has no start time. */
 static double run_start(const json_t *run)
 {
-	const char *s = json_string_value(json_object_get(run, "started_at"));
+	const char *s = json_string_value(dockey_get(run, DK_RUN_STARTED_AT));
 	struct tm tm = { 0 };
 	const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
 
 	if (!end || *end)
 		return NAN;
 	return (double)timegm(&tm) +
-	       json_integer_value(rundoc_member(run, "series.position")) / 1e4;
+	       json_integer_value(dockey_get(run, DK_SERIES_POSITION)) / 1e4;
 }
 
-/* The number at path in a run, NAN where there is none. */
-static double run_figure(const json_t *run, const char *path)
+/* The number of member k in a run, NAN where there is none. */
+static double run_figure(const json_t *run, enum dockey k)
 {
-	const json_t *v = rundoc_member(run, path);
+	const json_t *v = dockey_get(run, k);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
@@ -65,15 +65,15 @@ static bool side_figures(struct compare_trust *t, int s, const struct rundoc_gro
 	for (size_t i = 0; i < g->nruns; i++) {
 		const json_t *run = g->runs[i];
 		start[i] = run_start(run);
-		wait[i] = run_figure(run, "host.cpu_wait_pct");
+		wait[i] = run_figure(run, DK_HOST_CPU_WAIT_PCT);
 		host = host && wait[i] >= 0 && wait[i] <= 100;
 		/* a run that waited all its time would have had no limit: 99 % */
 		adjusted[i] = g->mb_s[i] / (1 - fmin(wait[i], 99) / 100);
-		t->other[s] += run_figure(run, "host.other_cpu_pct") / g->nruns;
-		t->steal[s] += run_figure(run, "host.steal_pct") / g->nruns;
+		t->other[s] += run_figure(run, DK_HOST_OTHER_CPU_PCT) / g->nruns;
+		t->steal[s] += run_figure(run, DK_HOST_STEAL_PCT) / g->nruns;
 		for (int end = 0; end < 2; end++) {	/* the 1-minute average at both */
-			const json_t *avg = json_array_get(rundoc_member(run, end ? "host.loadavg_end"
-									     : "host.loadavg_start"), 0);
+			const json_t *avg = json_array_get(dockey_get(run, end ? DK_HOST_LOADAVG_END
+									  : DK_HOST_LOADAVG_START), 0);
 			if (!json_is_number(avg))
 				continue;
 			t->load_lo[s] = fmin(t->load_lo[s], json_number_value(avg));
@@ -100,13 +100,12 @@ static bool before(const double *a, size_t na, const double *b, size_t nb)
 /* Whether every run of both groups ran on one host. */
 static bool one_host(const struct rundoc_group *ga, const struct rundoc_group *gb)
 {
-	const char *host = json_string_value(rundoc_member(ga->runs[0], "environment.hostname"));
+	const char *host = json_string_value(dockey_get(ga->runs[0], DK_ENV_HOSTNAME));
 
 	for (int s = 0; s < 2; s++) {
 		const struct rundoc_group *g = s ? gb : ga;
 		for (size_t i = 0; i < g->nruns; i++) {
-			const char *h = json_string_value(rundoc_member(g->runs[i],
-									"environment.hostname"));
+			const char *h = json_string_value(dockey_get(g->runs[i], DK_ENV_HOSTNAME));
 			if (!host || !h || strcmp(h, host) != 0)
 				return false;
 		}

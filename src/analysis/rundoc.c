@@ -18,7 +18,7 @@
 
 unsigned rundoc_nprocs(const json_t *run)
 {
-	const json_t *n = rundoc_member(run, "config.nprocs");
+	const json_t *n = dockey_get(run, DK_CONFIG_NPROCS);
 
 	if (!json_is_integer(n) || json_integer_value(n) < 1 ||
 	    json_integer_value(n) > DBENCH_MAX_CLIENTS)
@@ -28,12 +28,12 @@ unsigned rundoc_nprocs(const json_t *run)
 
 bool rundoc_ok(const json_t *run)
 {
-	return json_integer_value(rundoc_member(run, "status.exit_code")) == 0;
+	return json_integer_value(dockey_get(run, DK_STATUS_EXIT_CODE)) == 0;
 }
 
-double rundoc_number(const json_t *run, const char *path)
+double rundoc_number(const json_t *run, enum dockey k)
 {
-	return json_number_value(rundoc_member(run, path));
+	return json_number_value(dockey_get(run, k));
 }
 
 double rundoc_worst_p99(const json_t *run)
@@ -42,8 +42,8 @@ double rundoc_worst_p99(const json_t *run)
 	json_t *o;
 	double worst = NAN;
 
-	json_object_foreach(json_object_get(run, "ops"), name, o) {
-		const json_t *v = json_object_get(o, "p99_ms");
+	json_object_foreach((json_t *)dockey_get(run, DK_OPS), name, o) {
+		const json_t *v = dockey_get(o, DK_OP_P99);
 		if (json_is_number(v) && !(json_number_value(v) <= worst))
 			worst = json_number_value(v);
 	}
@@ -53,9 +53,9 @@ double rundoc_worst_p99(const json_t *run)
 /* ---- latency histograms ---- */
 
 /* A member that is a whole number of 0 or more, into *v. */
-static bool get_count(const json_t *obj, const char *key, uint64_t *v)
+static bool get_count(const json_t *obj, enum dockey k, uint64_t *v)
 {
-	const json_t *j = json_object_get(obj, key);
+	const json_t *j = dockey_get(obj, k);
 
 	if (!json_is_integer(j) || json_integer_value(j) < 0)
 		return false;
@@ -63,28 +63,34 @@ static bool get_count(const json_t *obj, const char *key, uint64_t *v)
 	return true;
 }
 
+/* The run's figures of operation type op ("ops.OP"), or NULL. */
+static const json_t *op_of(const json_t *run, const char *op)
+{
+	return json_object_get(dockey_get(run, DK_OPS), op);
+}
+
 /* The run's "ops.OP.hist", or NULL. */
 static const json_t *rundoc_member_hist(const json_t *run, const char *op)
 {
-	return json_object_get(json_object_get(json_object_get(run, "ops"), op), "hist");
+	return dockey_get(op_of(run, op), DK_OP_HIST);
 }
 
 bool rundoc_add_hist(struct hist *h, const json_t *run, const char *op)
 {
 	const json_t *o = rundoc_member_hist(run, op);
-	const char *buckets = json_string_value(json_object_get(o, "buckets"));
+	const char *buckets = json_string_value(dockey_get(o, DK_HIST_BUCKETS));
 	uint64_t count, sum, min, max;
 
-	return buckets && get_count(o, "count", &count) && get_count(o, "sum_ns", &sum) &&
-	       get_count(o, "min_ns", &min) && get_count(o, "max_ns", &max) &&
+	return buckets && get_count(o, DK_HIST_COUNT, &count) && get_count(o, DK_HIST_SUM, &sum) &&
+	       get_count(o, DK_HIST_MIN, &min) && get_count(o, DK_HIST_MAX, &max) &&
 	       hist_parse(h, buckets, count, sum, min, max) == NULL;
 }
 
 bool rundoc_hists_whole(const json_t *const *runs, size_t n, const char *op)
 {
 	for (size_t i = 0; i < n; i++) {
-		const json_t *o = json_object_get(json_object_get(runs[i], "ops"), op);
-		if (json_integer_value(json_object_get(o, "count")) > 0 &&
+		const json_t *o = op_of(runs[i], op);
+		if (json_integer_value(dockey_get(o, DK_OP_COUNT)) > 0 &&
 		    !json_is_object(rundoc_member_hist(runs[i], op)))
 			return false;
 	}
@@ -127,7 +133,7 @@ double rundoc_pooled_worst_p99(const json_t *const *runs, size_t n)
 
 double rundoc_replayed(const json_t *run)
 {
-	const json_t *v = rundoc_member(run, "replayed.median_share");
+	const json_t *v = dockey_get(run, DK_REPLAYED_MEDIAN_SHARE);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
@@ -145,22 +151,6 @@ double rundoc_replayed_median(const json_t *const *runs, size_t n)
 	median = numstat_median(v, k);
 	talloc_free(v);
 	return median;
-}
-
-const json_t *rundoc_member(const json_t *obj, const char *path)
-{
-	char key[64];
-
-	while (obj && *path) {
-		size_t len = strcspn(path, ".");
-		if (len >= sizeof(key))
-			return NULL;
-		memcpy(key, path, len);
-		key[len] = '\0';
-		obj = json_object_get(obj, key);
-		path += len + (path[len] == '.');
-	}
-	return obj;
 }
 
 /* ---- values ---- */
@@ -213,30 +203,37 @@ static struct rundoc_group *group_for(struct rundoc *set, unsigned nprocs)
 	return &g[i];
 }
 
+/* "has no PATH" of member k (on set). */
+static const char *has_no(struct rundoc *set, enum dockey k)
+{
+	char *path = dockey_path(set, k);
+	return path ? talloc_asprintf(set, "has no %s", path) : "is too big for memory";
+}
+
 /* Files one run into its group, or counts it as ignored.  NULL, or what
  * is wrong with it. */
 static const char *add_run(struct rundoc *set, const json_t *run, size_t index)
 {
 	unsigned nprocs = rundoc_nprocs(run);
-	const json_t *code = rundoc_member(run, "status.exit_code");
-	const json_t *tp = rundoc_member(run, "result.throughput_mb_s");
+	const json_t *code = dockey_get(run, DK_STATUS_EXIT_CODE);
+	const json_t *tp = dockey_get(run, DK_RESULT_THROUGHPUT);
 	struct rundoc_group *g;
 
 	if (!json_is_object(run))
 		return "is not an object";
 	if (nprocs == 0)
-		return "has no config.nprocs";
+		return has_no(set, DK_CONFIG_NPROCS);
 	if (!json_is_integer(code))
-		return "has no status.exit_code";
+		return has_no(set, DK_STATUS_EXIT_CODE);
 	if (!json_is_number(tp) && !json_is_null(tp))
-		return "has no result.throughput_mb_s";
+		return has_no(set, DK_RESULT_THROUGHPUT);
 	/* a rate is at least 0, and no machine moves an exabyte a second: a
 	 * document saying otherwise was edited, and its figures would only
 	 * print as nonsense (a 300-digit mean, a change of +inf%) */
 	if (json_is_number(tp) && !(json_number_value(tp) >= 0 &&
 				    json_number_value(tp) <= RUNDOC_MAX_MB_S))
-		return "has a result.throughput_mb_s that is no rate (below 0, or above 1e12"
-		       " MB/sec)";
+		return talloc_asprintf(set, "has a %s that is no rate (below 0, or above 1e12"
+				       " MB/sec)", dockey_path(set, DK_RESULT_THROUGHPUT));
 	set->nruns++;
 	if (json_integer_value(code) != 0 || json_is_null(tp)) {
 		set->nignored++;
@@ -258,22 +255,30 @@ static const char *add_run(struct rundoc *set, const json_t *run, size_t index)
 	return NULL;
 }
 
+/* A document of several runs (a sweep's, dbench ab's: "runs" is the
+ * same member in each) or of one. */
+static const json_t *runs_of(const json_t *doc)
+{
+	return dockey_get(doc, DK_SWEEP_RUNS);
+}
+
 /* Fills set from set->doc; NULL, or what is wrong (on set). */
 static char *read_runs(struct rundoc *set)
 {
-	const json_t *runs = json_object_get(set->doc, "runs");
+	const json_t *runs = runs_of(set->doc);
 	const char *why;
 
 	if (!json_is_object(set->doc))
 		return talloc_strdup(set, "not a JSON object");
 	if (!runs) {
-		if (!json_object_get(set->doc, "config"))
-			return talloc_strdup(set, "neither \"config\" nor \"runs\" at the top");
+		if (!dockey_get(set->doc, DK_CONFIG))
+			return talloc_asprintf(set, "neither \"%s\" nor \"%s\" at the top",
+					       dockey_name(DK_CONFIG), dockey_name(DK_SWEEP_RUNS));
 		why = add_run(set, set->doc, 0);
 		return why ? talloc_asprintf(set, "the run %s", why) : NULL;
 	}
 	if (!json_is_array(runs))
-		return talloc_strdup(set, "\"runs\" is not an array");
+		return talloc_asprintf(set, "\"%s\" is not an array", dockey_name(DK_SWEEP_RUNS));
 	set->sweep = true;
 	for (size_t i = 0; i < json_array_size(runs); i++) {
 		why = add_run(set, json_array_get(runs, i), i);
@@ -281,18 +286,50 @@ static char *read_runs(struct rundoc *set)
 			return talloc_asprintf(set, "runs[%zu] %s", i, why);
 	}
 	if (set->nruns == 0)
-		return talloc_strdup(set, "\"runs\" is empty");
+		return talloc_asprintf(set, "\"%s\" is empty", dockey_name(DK_SWEEP_RUNS));
 	return NULL;
 }
 
 /* The document's --label, as a sweep or its first run recorded it. */
 static const char *label_of(const struct rundoc *set)
 {
-	const json_t *sweep = rundoc_member(set->doc, "sweep.label");
+	const json_t *sweep = dockey_get(set->doc, DK_SWEEP_LABEL);
 
 	if (json_is_string(sweep))
 		return json_string_value(sweep);
-	return json_string_value(rundoc_member(set->first, "config.label"));
+	return json_string_value(dockey_get(set->first, DK_CONFIG_LABEL));
+}
+
+/* "the schema" of a document whose schema member is k, against what this
+ * dbench reads; NULL when it reads it. */
+static char *schema_why(TALLOC_CTX *ctx, const json_t *doc, enum dockey k)
+{
+	long schema = json_is_object(doc) ? dockey_schema_of(doc, k) : 1;
+
+	if (schema >= DOCKEY_SCHEMA_MIN && schema <= DOCKEY_SCHEMA)
+		return NULL;
+	char *v = json_dumps(dockey_get(doc, k), JSON_ENCODE_ANY | JSON_COMPACT);
+	char *why = talloc_asprintf(ctx, "of schema %s, this dbench reads %d..%d", v ? v : "?",
+				    DOCKEY_SCHEMA_MIN, DOCKEY_SCHEMA);
+	free(v);
+	return why;
+}
+
+/* A one-line refusal of a document, or of a run in it, of a schema this
+ * dbench does not read (on ctx); NULL when there is none. */
+static char *schema_refusal(TALLOC_CTX *ctx, const char *name, const json_t *doc)
+{
+	const json_t *runs = json_is_object(doc) ? runs_of(doc) : NULL;
+	char *why = schema_why(ctx, doc, runs ? DK_SWEEP_SCHEMA : DK_RUN_SCHEMA);
+	const json_t *run;
+	size_t i;
+
+	if (why)
+		return talloc_asprintf(ctx, "'%s': a document %s", name, why);
+	json_array_foreach(runs, i, run)
+		if ((why = schema_why(ctx, run, DK_RUN_SCHEMA)))
+			return talloc_asprintf(ctx, "'%s': runs[%zu] is a document %s", name, i, why);
+	return NULL;
 }
 
 struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
@@ -310,7 +347,12 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 	talloc_set_destructor(set, set_destructor);
 	set->name = talloc_strdup(set, name);
 	set->nfiles = 1;
-	set->ab = json_is_object(json_object_get(doc, "ab"));
+	set->ab = json_is_object(dockey_get(doc, DK_AB_CONFIG));
+	if ((why = schema_refusal(mem_ctx, name, doc))) {
+		*err = why;
+		talloc_free(set);
+		return NULL;
+	}
 	why = read_runs(set);
 	set->label = label_of(set);
 	if (why)
@@ -373,10 +415,12 @@ void rundoc_origin(const struct rundoc *set, size_t index, const char **file, si
 
 /* ---- sides of several files, and of a dbench ab document ---- */
 
-const char *const rundoc_load_settings[] = {
-	"loadfile_sha256", "clients_per_process", "cpus", "timelimit_s", "warmup_s", "run_once",
-	"sync", "sync_dir", "fsync", "xattr", "target_rate_mb_s", "backend", "verify", "ranks",
-	"think_time_us", "think_time_exponential", "no_resolve",
+const enum dockey rundoc_load_settings[] = {
+	DK_CONFIG_LOADFILE_SHA256, DK_CONFIG_CLIENTS_PER_PROCESS, DK_CONFIG_CPUS,
+	DK_CONFIG_TIMELIMIT, DK_CONFIG_WARMUP, DK_CONFIG_RUN_ONCE, DK_CONFIG_SYNC,
+	DK_CONFIG_SYNC_DIR, DK_CONFIG_FSYNC, DK_CONFIG_XATTR, DK_CONFIG_TARGET_RATE,
+	DK_CONFIG_BACKEND, DK_CONFIG_VERIFY, DK_CONFIG_RANKS, DK_CONFIG_THINK_TIME,
+	DK_CONFIG_THINK_TIME_EXP, DK_CONFIG_NO_RESOLVE,
 };
 const size_t rundoc_nload_settings = sizeof(rundoc_load_settings) / sizeof(rundoc_load_settings[0]);
 
@@ -384,15 +428,14 @@ const size_t rundoc_nload_settings = sizeof(rundoc_load_settings) / sizeof(rundo
  * " NAME (A -> B)," each; "" when none (on ctx). */
 static char *load_diff(TALLOC_CTX *ctx, const json_t *a, const json_t *b)
 {
-	const json_t *ca = json_object_get(a, "config"), *cb = json_object_get(b, "config");
 	char *text = talloc_strdup(ctx, "");
 
 	for (size_t i = 0; text && i < rundoc_nload_settings; i++) {
-		const json_t *va = json_object_get(ca, rundoc_load_settings[i]);
-		const json_t *vb = json_object_get(cb, rundoc_load_settings[i]);
+		const json_t *va = dockey_get(a, rundoc_load_settings[i]);
+		const json_t *vb = dockey_get(b, rundoc_load_settings[i]);
 		if (!rundoc_same_value(va, vb))
 			text = talloc_asprintf_append(text, "%s %s (%s -> %s)", *text ? "," : "",
-						      rundoc_load_settings[i],
+						      dockey_name(rundoc_load_settings[i]),
 						      rundoc_value_text(text, va),
 						      rundoc_value_text(text, vb));
 	}
@@ -405,18 +448,22 @@ static struct rundoc *side_of(TALLOC_CTX *mem_ctx, const char *name,
 			      const struct rundoc *const *parts, size_t n, const char *side,
 			      char **err)
 {
-	json_t *runs = json_array(), *doc = json_pack("{s:o}", "runs", runs);
+	json_t *runs = json_array(), *doc = json_object();
 	size_t total = 0, i;
 	const char **file = NULL;
 	size_t *at = NULL;
 	json_t *run;
 
+	if (json_object_set_new(doc, dockey_name(DK_SWEEP_RUNS), runs)) {
+		json_decref(doc);
+		doc = NULL;	/* its runs released with it, or by the failed set */
+	}
 	for (size_t k = 0; k < n; k++)
 		total += parts[k]->nruns;
 	file = talloc_array(mem_ctx, const char *, total ? total : 1);
 	at = talloc_array(mem_ctx, size_t, total ? total : 1);
 	for (size_t k = 0; doc && file && at && k < n; k++) {
-		const json_t *list = json_object_get(parts[k]->doc, "runs");
+		const json_t *list = runs_of(parts[k]->doc);
 		if (!list) {	/* a single run */
 			file[json_array_size(runs)] = parts[k]->name;
 			at[json_array_size(runs)] = RUNDOC_WHOLE_FILE;
@@ -424,7 +471,7 @@ static struct rundoc *side_of(TALLOC_CTX *mem_ctx, const char *name,
 			continue;
 		}
 		json_array_foreach(list, i, run) {
-			const char *s = json_string_value(rundoc_member(run, "series.side"));
+			const char *s = json_string_value(dockey_get(run, DK_SERIES_SIDE));
 			if (side && (!s || strcmp(s, side) != 0))
 				continue;
 			file[json_array_size(runs)] = parts[k]->name;
@@ -478,8 +525,8 @@ bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundo
 	if (name_a && name_b && (*a = side_of(mem_ctx, name_a, one, 1, "A", err)) &&
 	    (*b = side_of(mem_ctx, name_b, one, 1, "B", err))) {
 		/* a side without a --label of its own is named by its options */
-		const char *opts[2] = { json_string_value(rundoc_member(set->doc, "ab.a_options")),
-					json_string_value(rundoc_member(set->doc, "ab.b_options")) };
+		const char *opts[2] = { json_string_value(dockey_get(set->doc, DK_AB_A_OPTIONS)),
+					json_string_value(dockey_get(set->doc, DK_AB_B_OPTIONS)) };
 		struct rundoc *side[2] = { *a, *b };
 		for (int s = 0; s < 2; s++)
 			if (!side[s]->label && opts[s] && *opts[s])
@@ -493,18 +540,20 @@ bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundo
 /* ---- what the disks did ---- */
 
 const struct rundoc_disk_key rundoc_disk_keys[RUNDOC_DISK_FIGURES] = {
-	[RUNDOC_READS_S] = { "reads_s", "r/s" },
-	[RUNDOC_WRITES_S] = { "writes_s", "w/s" },
-	[RUNDOC_READ_KIB] = { "read_kib_per_request", "rareq-sz" },
-	[RUNDOC_WRITE_KIB] = { "write_kib_per_request", "wareq-sz" },
-	[RUNDOC_READ_MERGED] = { "read_merged_pct", "%rrqm" },
-	[RUNDOC_WRITE_MERGED] = { "write_merged_pct", "%wrqm" },
-	[RUNDOC_QUEUE] = { "queue_depth", "aqu-sz" },
-	[RUNDOC_BUSY] = { "busy_pct", "%util" },
-	[RUNDOC_CLIENTS_WRITTEN] = { "clients_written_bytes", "cli-MB" },
-	[RUNDOC_WRITTEN] = { "written_bytes", "dev-MB" },
-	[RUNDOC_WRITTEN_RATIO] = { "written_ratio", "dev/cli" },
-	[RUNDOC_DIRTY_END] = { "dirty_end_bytes", "dirty-MB" },
+	[RUNDOC_READS_S] = { DK_DISK_READS_S, DK_SUMMARY_DISK_READS_S, "r/s" },
+	[RUNDOC_WRITES_S] = { DK_DISK_WRITES_S, DK_SUMMARY_DISK_WRITES_S, "w/s" },
+	[RUNDOC_READ_KIB] = { DK_DISK_READ_KIB_PER_REQ, DK_SUMMARY_DISK_READ_KIB, "rareq-sz" },
+	[RUNDOC_WRITE_KIB] = { DK_DISK_WRITE_KIB_PER_REQ, DK_SUMMARY_DISK_WRITE_KIB, "wareq-sz" },
+	[RUNDOC_READ_MERGED] = { DK_DISK_READ_MERGED, DK_SUMMARY_DISK_READ_MERGED, "%rrqm" },
+	[RUNDOC_WRITE_MERGED] = { DK_DISK_WRITE_MERGED, DK_SUMMARY_DISK_WRITE_MERGED, "%wrqm" },
+	[RUNDOC_QUEUE] = { DK_DISK_QUEUE, DK_SUMMARY_DISK_QUEUE, "aqu-sz" },
+	[RUNDOC_BUSY] = { DK_DISK_BUSY, DK_SUMMARY_DISK_BUSY, "%util" },
+	[RUNDOC_CLIENTS_WRITTEN] = { DK_DISK_CLIENTS_WRITTEN, DK_SUMMARY_DISK_CLIENTS_WRITTEN,
+				     "cli-MB" },
+	[RUNDOC_WRITTEN] = { DK_DISK_WRITTEN, DK_SUMMARY_DISK_WRITTEN, "dev-MB" },
+	[RUNDOC_WRITTEN_RATIO] = { DK_DISK_WRITTEN_RATIO, DK_SUMMARY_DISK_WRITTEN_RATIO,
+				   "dev/cli" },
+	[RUNDOC_DIRTY_END] = { DK_DISK_DIRTY_END, DK_SUMMARY_DISK_DIRTY_END, "dirty-MB" },
 };
 
 const struct rundoc_disk *rundoc_disk_named(const struct rundoc_disk *disks, size_t n,
@@ -545,8 +594,10 @@ static void pool_ratio(struct rundoc_disk *d, const size_t *got)
 		d->fig[RUNDOC_WRITTEN_RATIO] = dev / cli;
 }
 
-struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
-				 size_t *ndisks)
+/* The devices of objs[0..n): runs (summary false) or a sweep summary's
+ * rows, each figure the mean over those that give it (rundoc_disks()). */
+static struct rundoc_disk *disks_of(TALLOC_CTX *mem_ctx, const json_t *const *objs, size_t n,
+				    bool summary, size_t *ndisks)
 {
 	struct rundoc_disk *disks = NULL;
 	size_t i, count = 0;	/* disks[count]; *ndisks only at the end */
@@ -556,8 +607,10 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 
 	*ndisks = 0;
 	for (size_t r = 0; tmp && r < n; r++) {
-		json_array_foreach(json_object_get(runs[r], "disks"), i, entry) {
-			const char *name = json_string_value(json_object_get(entry, "device"));
+		const json_t *list = dockey_get(objs[r], summary ? DK_SUMMARY_DISKS : DK_DISKS);
+		json_array_foreach(list, i, entry) {
+			const char *name = json_string_value(dockey_get(entry, summary ?
+				DK_SUMMARY_DISK_DEVICE : DK_DISK_DEVICE));
 			size_t before = count;
 			struct rundoc_disk *d = name ? disk_entry(mem_ctx, &disks, &count, name) : NULL;
 			if (!d)
@@ -572,7 +625,8 @@ struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs,
 			size_t *got = &seen[(d - disks) * RUNDOC_DISK_FIGURES];
 			d->nruns++;
 			for (int f = 0; f < RUNDOC_DISK_FIGURES; f++) {
-				json_t *v = json_object_get(entry, rundoc_disk_keys[f].member);
+				const json_t *v = dockey_get(entry, summary ? rundoc_disk_keys[f].summary
+									  : rundoc_disk_keys[f].run);
 				if (json_is_number(v)) {
 					d->fig[f] += json_number_value(v);
 					got[f]++;
@@ -594,6 +648,18 @@ fail:
 	talloc_free(tmp);
 	talloc_free(disks);
 	return NULL;
+}
+
+struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
+				 size_t *ndisks)
+{
+	return disks_of(mem_ctx, runs, n, false, ndisks);
+}
+
+struct rundoc_disk *rundoc_summary_disks(TALLOC_CTX *mem_ctx, const json_t *row,
+					 size_t *ndisks)
+{
+	return disks_of(mem_ctx, &row, 1, true, ndisks);
 }
 
 /* Each column's printf width and precision, and the unit it shows its

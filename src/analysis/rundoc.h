@@ -8,8 +8,10 @@
  * (status.exit_code), its throughput, its worst operation's p99, what
  * its disks did ("disks", as report_json writes it); the one reader of a
  * file of runs, sorted into groups by client count, which compare and
- * sweep share; and the one text layout of a device's figures, which both
- * print.  Knows nothing of how runs are made or judged.
+ * sweep share, and which refuses a document of a schema it does not read
+ * (dockey.h); and the one text layout of a device's figures, which both
+ * print.  Every member is named by its row of dockeys.def (dockey_get()),
+ * never by a string.  Knows nothing of how runs are made or judged.
  */
 #ifndef DBENCH_RUNDOC_H
 #define DBENCH_RUNDOC_H
@@ -21,12 +23,10 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "dockey.h"
 #include "hist.h"
 
 /* ---- one run ---- */
-
-/* The member at a dotted path ("config.nprocs"), or NULL. */
-const json_t *rundoc_member(const json_t *obj, const char *path);
 
 /* config.nprocs: 1 .. DBENCH_MAX_CLIENTS, or 0 when it is missing or out
  * of range. */
@@ -35,9 +35,8 @@ unsigned rundoc_nprocs(const json_t *run);
 /* Whether the run succeeded: status.exit_code is 0. */
 bool rundoc_ok(const json_t *run);
 
-/* The number at a dotted path ("result.throughput_mb_s"), 0 when there is
- * none. */
-double rundoc_number(const json_t *run, const char *path);
+/* The number of member k (DK_RESULT_THROUGHPUT), 0 when there is none. */
+double rundoc_number(const json_t *run, enum dockey k);
 
 /* The worst p99_ms over the run's operation types that have one (a p99
  * needs 100 operations), NAN without any. */
@@ -121,7 +120,9 @@ struct rundoc {
 /* Read and check the document at path: a regular file, or a pipe written
  * to within RUNDOC_PIPE_WAIT_S (never a device, a socket or a FIFO nobody
  * writes).  NULL on failure, with *err (on mem_ctx) a one-line message
- * naming the file and what is wrong. */
+ * naming the file and what is wrong: a document (or a run in it) of a
+ * schema this dbench does not read is refused as "'FILE': a document of
+ * schema N, this dbench reads 1..2". */
 struct rundoc *rundoc_load(TALLOC_CTX *mem_ctx, const char *path, char **err);
 
 /* The same for a document already parsed; takes over the reference to
@@ -142,7 +143,7 @@ void rundoc_origin(const struct rundoc *set, size_t index, const char **file, si
 
 /* The run settings (config.*) that shape the load: runs pooled into one
  * side must agree on them all. */
-extern const char *const rundoc_load_settings[];
+extern const enum dockey rundoc_load_settings[];
 extern const size_t rundoc_nload_settings;
 
 /* The runs of parts[0..n), in order, as one side named `name` (compare's
@@ -171,10 +172,11 @@ enum rundoc_disk_figure {
 	RUNDOC_DISK_FIGURES
 };
 
-/* Each figure's member in a run's "disks" entries, and its column heading
- * (iostat -x's name for it). */
+/* Each figure's member in a run's "disks" entries and in a sweep
+ * summary's, and its column heading (iostat -x's name for it). */
 struct rundoc_disk_key {
-	const char *member;	/* "write_kib_per_request" */
+	enum dockey run;	/* DK_DISK_WRITE_KIB_PER_REQ */
+	enum dockey summary;	/* DK_SUMMARY_DISK_WRITE_KIB */
 	const char *head;	/* "wareq-sz" */
 };
 extern const struct rundoc_disk_key rundoc_disk_keys[RUNDOC_DISK_FIGURES];
@@ -194,6 +196,11 @@ struct rundoc_disk {
  * when memory runs out. */
 struct rundoc_disk *rundoc_disks(TALLOC_CTX *mem_ctx, const json_t *const *runs, size_t n,
 				 size_t *ndisks);
+
+/* The same of a sweep summary's row (its "disks", the means over its
+ * runs). */
+struct rundoc_disk *rundoc_summary_disks(TALLOC_CTX *mem_ctx, const json_t *row,
+					 size_t *ndisks);
 
 /* The device of that name among disks[0..n), or NULL. */
 const struct rundoc_disk *rundoc_disk_named(const struct rundoc_disk *disks, size_t n,

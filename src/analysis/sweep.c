@@ -23,6 +23,8 @@
 #include "version.h"
 #include "report.h"
 
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ---- the list ---- */
 
 /* The digits s[0..len) as a number, or -1 when they are not all digits
@@ -134,7 +136,7 @@ static size_t throughputs(json_t *runs, unsigned procs, double *tp)
 
 	json_array_foreach(runs, i, doc) {
 		if (rundoc_nprocs(doc) == procs && rundoc_ok(doc) && n < SWEEP_MAX_RUNS)
-			tp[n++] = rundoc_number(doc, "result.throughput_mb_s");
+			tp[n++] = rundoc_number(doc, DK_RESULT_THROUGHPUT);
 	}
 	return n;
 }
@@ -176,11 +178,14 @@ static json_t *disks_summary(const json_t *const *ok, size_t n)
 	json_t *list = json_array();
 
 	for (size_t k = 0; k < nd; k++) {
-		json_t *o = json_pack("{s:s, s:I}", "device", d[k].device,
-				      "runs", (json_int_t)d[k].nruns);
+		struct dockey_value v[2 + RUNDOC_DISK_FIGURES] = {
+			{ DK_SUMMARY_DISK_DEVICE, json_string(d[k].device) },
+			{ DK_SUMMARY_DISK_RUNS, json_integer((json_int_t)d[k].nruns) },
+		};
 		for (int f = 0; f < RUNDOC_DISK_FIGURES; f++)
-			json_object_set_new(o, rundoc_disk_keys[f].member, real_or_null(d[k].fig[f]));
-		json_array_append_new(list, o);
+			v[2 + f] = (struct dockey_value){ rundoc_disk_keys[f].summary,
+							  real_or_null(d[k].fig[f]) };
+		json_array_append_new(list, dockey_object(DK_SUMMARY_DISK, NULL, v, LEN(v)));
 	}
 	talloc_free(d);
 	return list;
@@ -204,9 +209,9 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		tried++;
 		if (n == SWEEP_MAX_RUNS || !rundoc_ok(doc))
 			continue;
-		too_short = too_short || json_is_true(rundoc_member(doc, "replayed.short_window"));
-		tp[n] = rundoc_number(doc, "result.throughput_mb_s");
-		double m = rundoc_number(doc, "result.max_latency_ms");
+		too_short = too_short || json_is_true(dockey_get(doc, DK_REPLAYED_SHORT_WINDOW));
+		tp[n] = rundoc_number(doc, DK_RESULT_THROUGHPUT);
+		double m = rundoc_number(doc, DK_RESULT_MAX_LATENCY);
 		maxl = m > maxl ? m : maxl;
 		hi = n == 0 || tp[n] > hi ? tp[n] : hi;
 		lo = n == 0 || tp[n] < lo ? tp[n] : lo;
@@ -221,27 +226,31 @@ static json_t *summarise(json_t *runs, unsigned procs, double precision)
 		return NULL;
 	if (n == 0)
 		mean = hi = lo = sd = maxl = NAN;
-	json_t *s = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
-			      "procs", (json_int_t)procs, "runs", (json_int_t)n,
-			      "mean", real_or_null(mean), "high", real_or_null(hi),
-			      "low", real_or_null(lo), "stddev", real_or_null(sd),
-			      "cv_pct", real_or_null(mean > 0 ? sd / mean * 100 : n ? 0.0 : NAN));
-	/* a throughput is never negative: with few runs far apart the
-	 * t-interval reaches below 0, its lower bound is cut at 0 (ci95_pct
-	 * keeps the half-width, the measure of precision) */
-	json_object_set_new(s, "ci95_low", real_or_null(mean - half > 0 ? mean - half
-							: isnan(half) ? NAN : 0));
-	json_object_set_new(s, "ci95_high", real_or_null(mean + half));
-	json_object_set_new(s, "ci95_pct", real_or_null(mean > 0 ? half / mean * 100 : NAN));
-	json_object_set_new(s, "p99_ms", real_or_null(p99));
-	json_object_set_new(s, "max_ms", real_or_null(maxl));
-	if (precision > 0)
-		json_object_set_new(s, "precision_reached",
-				    json_boolean(n >= 3 && half / mean * 100 <= precision));
-	json_object_set_new(s, "disks", disks_summary(ok, n));
-	json_object_set_new(s, "replayed_share", real_or_null(rundoc_replayed_median(ok, n)));
-	json_object_set_new(s, "short_window", json_boolean(too_short));
-	return s;
+	const struct dockey_value v[] = {
+		{ DK_SUMMARY_PROCS, json_integer(procs) },
+		{ DK_SUMMARY_RUNS, json_integer((json_int_t)n) },
+		{ DK_SUMMARY_MEAN, real_or_null(mean) },
+		{ DK_SUMMARY_HIGH, real_or_null(hi) },
+		{ DK_SUMMARY_LOW, real_or_null(lo) },
+		{ DK_SUMMARY_STDDEV, real_or_null(sd) },
+		{ DK_SUMMARY_CV, real_or_null(mean > 0 ? sd / mean * 100 : n ? 0.0 : NAN) },
+		/* a throughput is never negative: with few runs far apart the
+		 * t-interval reaches below 0, its lower bound is cut at 0
+		 * (ci95_pct keeps the half-width, the measure of precision) */
+		{ DK_SUMMARY_CI95_LOW, real_or_null(mean - half > 0 ? mean - half
+						    : isnan(half) ? NAN : 0) },
+		{ DK_SUMMARY_CI95_HIGH, real_or_null(mean + half) },
+		{ DK_SUMMARY_CI95_PCT, real_or_null(mean > 0 ? half / mean * 100 : NAN) },
+		{ DK_SUMMARY_P99, real_or_null(p99) },
+		{ DK_SUMMARY_MAX, real_or_null(maxl) },
+		{ DK_SUMMARY_PRECISION_REACHED,
+		  precision > 0 ? json_boolean(n >= 3 && half / mean * 100 <= precision)
+				: DOCKEY_ABSENT },
+		{ DK_SUMMARY_DISKS, disks_summary(ok, n) },
+		{ DK_SUMMARY_REPLAYED_SHARE, real_or_null(rundoc_replayed_median(ok, n)) },
+		{ DK_SUMMARY_SHORT_WINDOW, json_boolean(too_short) },
+	};
+	return dockey_object(DK_SUMMARY, NULL, v, LEN(v));
 }
 
 /* What the disks did at each count, where any was recorded. */
@@ -251,7 +260,7 @@ static void print_disks(FILE *out, json_t *summary)
 	json_t *s;
 
 	json_array_foreach(summary, i, s)
-		any += json_array_size(json_object_get(s, "disks"));
+		any += json_array_size(dockey_get(s, DK_SUMMARY_DISKS));
 	if (!any)
 		return;
 	fprintf(out, "\nDisks, the mean over the runs at each count (%s)\n", rundoc_disk_legend);
@@ -260,11 +269,10 @@ static void print_disks(FILE *out, json_t *summary)
 	fputc('\n', out);
 	json_array_foreach(summary, i, s) {
 		size_t nd;
-		const json_t *row = s;
-		struct rundoc_disk *d = rundoc_disks(NULL, &row, 1, &nd);
+		struct rundoc_disk *d = rundoc_summary_disks(NULL, s, &nd);
 		for (size_t k = 0; k < nd; k++) {
-			fprintf(out, " %6lld  ", (long long)json_integer_value(json_object_get(s,
-										    "procs")));
+			fprintf(out, " %6lld  ",
+				(long long)json_integer_value(dockey_get(s, DK_SUMMARY_PROCS)));
 			rundoc_print_disk(out, &d[k]);
 			fputc('\n', out);
 		}
@@ -283,16 +291,17 @@ static void print_summary(FILE *out, json_t *summary)
 	fprintf(out, " %6s %5s %10s %10s %10s %9s %7s %7s %10s %10s\n", "procs", "runs", "mean",
 		"high", "low", "stddev", "cv%", "ci95%", "p99", "max");
 	json_array_foreach(summary, i, s) {
-		static const struct { const char *key; int width, prec; } col[] = {
-			{ "mean", 10, 2 }, { "high", 10, 2 }, { "low", 10, 2 },
-			{ "stddev", 9, 2 }, { "cv_pct", 7, 2 }, { "ci95_pct", 7, 2 },
-			{ "p99_ms", 10, 3 }, { "max_ms", 10, 3 },
+		static const struct { enum dockey key; int width, prec; } col[] = {
+			{ DK_SUMMARY_MEAN, 10, 2 }, { DK_SUMMARY_HIGH, 10, 2 },
+			{ DK_SUMMARY_LOW, 10, 2 }, { DK_SUMMARY_STDDEV, 9, 2 },
+			{ DK_SUMMARY_CV, 7, 2 }, { DK_SUMMARY_CI95_PCT, 7, 2 },
+			{ DK_SUMMARY_P99, 10, 3 }, { DK_SUMMARY_MAX, 10, 3 },
 		};
 		fprintf(out, " %6lld %5lld",
-			(long long)json_integer_value(json_object_get(s, "procs")),
-			(long long)json_integer_value(json_object_get(s, "runs")));
+			(long long)json_integer_value(dockey_get(s, DK_SUMMARY_PROCS)),
+			(long long)json_integer_value(dockey_get(s, DK_SUMMARY_RUNS)));
 		for (size_t c = 0; c < sizeof(col) / sizeof(col[0]); c++) {
-			json_t *v = json_object_get(s, col[c].key);
+			const json_t *v = dockey_get(s, col[c].key);
 			if (json_is_number(v))	/* null: no run to take it from */
 				fprintf(out, " %*.*f", col[c].width, col[c].prec, json_number_value(v));
 			else
@@ -311,16 +320,16 @@ static void print_short(FILE *out, json_t *summary)
 	json_t *s;
 
 	json_array_foreach(summary, i, s) {
-		long long procs = json_integer_value(json_object_get(s, "procs"));
-		json_t *share = json_object_get(s, "replayed_share");
+		long long procs = json_integer_value(dockey_get(s, DK_SUMMARY_PROCS));
+		const json_t *share = dockey_get(s, DK_SUMMARY_REPLAYED_SHARE);
 		char pct[16];
-		if (!json_is_true(json_object_get(s, "short_window")))
+		if (!json_is_true(dockey_get(s, DK_SUMMARY_SHORT_WINDOW)))
 			continue;
 		fprintf(out, "Short window at %lld client%s: the median client replayed %s of the"
 			" loadfile in the measured window%s; the figures at that count are those of"
 			" that part of it, not of the whole workload\n", procs, procs == 1 ? "" : "s",
 			json_is_number(share) ? report_share_pct(pct, json_number_value(share)) : "?",
-			json_integer_value(json_object_get(s, "runs")) > 1
+			json_integer_value(dockey_get(s, DK_SUMMARY_RUNS)) > 1
 				? " (the median over its runs)" : "");
 	}
 	fflush(out);
@@ -335,17 +344,17 @@ static void print_precision(FILE *out, json_t *summary, const struct sweep_plan 
 	if (!(sp->precision > 0))
 		return;
 	json_array_foreach(summary, i, s) {
-		if (json_is_true(json_object_get(s, "precision_reached")))
+		if (json_is_true(dockey_get(s, DK_SUMMARY_PRECISION_REACHED)))
 			continue;
-		json_t *ci = json_object_get(s, "ci95_pct");
+		const json_t *ci = dockey_get(s, DK_SUMMARY_CI95_PCT);
 		char cis[32] = "no interval";
 		if (json_is_number(ci))
 			snprintf(cis, sizeof(cis), "+-%.2f%%", json_number_value(ci));
-		long long procs = json_integer_value(json_object_get(s, "procs"));
+		long long procs = json_integer_value(dockey_get(s, DK_SUMMARY_PROCS));
 		fprintf(out, "%s %lld client%s (%lld runs, %s)",
 			missed++ ? "," : "Precision: not reached at", procs,
 			procs == 1 ? "" : "s",
-			(long long)json_integer_value(json_object_get(s, "runs")), cis);
+			(long long)json_integer_value(dockey_get(s, DK_SUMMARY_RUNS)), cis);
 	}
 	if (missed)
 		fprintf(out, ": the 95%% interval is wider than +-%g%% of the mean after"
@@ -360,15 +369,15 @@ static void print_precision(FILE *out, json_t *summary, const struct sweep_plan 
 
 /* The summary's interval bound `key` at procs as CSV text, "" when none. */
 static const char *csv_bound(char *buf, size_t len, json_t *summary, double procs,
-			     const char *key)
+			     enum dockey key)
 {
 	size_t i;
 	json_t *s;
 
 	*buf = '\0';
 	json_array_foreach(summary, i, s) {
-		json_t *v = json_object_get(s, key);
-		if (json_integer_value(json_object_get(s, "procs")) == procs && json_is_number(v))
+		const json_t *v = dockey_get(s, key);
+		if (json_integer_value(dockey_get(s, DK_SUMMARY_PROCS)) == procs && json_is_number(v))
 			snprintf(buf, len, "%.6f", json_number_value(v));
 	}
 	return buf;
@@ -410,8 +419,8 @@ static const char **csv_ops(TALLOC_CTX *mem_ctx, json_t *runs, size_t *n)
 
 	*n = 0;
 	json_array_foreach(runs, i, doc) {
-		json_object_foreach(json_object_get(doc, "ops"), name, o) {
-			bool seen = !json_is_number(json_object_get(o, "p99_ms"));
+		json_object_foreach((json_t *)dockey_get(doc, DK_OPS), name, o) {
+			bool seen = !json_is_number(dockey_get(o, DK_OP_P99));
 			for (size_t k = 0; k < *n && !seen; k++)
 				seen = strcmp(ops[k], name) == 0;
 			if (!seen && ops && *n < OP_COUNT)
@@ -429,7 +438,7 @@ static void csv_disk_heads(FILE *f, const struct rundoc_disk *all, size_t nall)
 		for (int c = 0; c < RUNDOC_DISK_FIGURES; c++) {
 			fputc(',', f);
 			put_csv_name(f, all[k].device);
-			fprintf(f, "_%s", rundoc_disk_keys[c].member);
+			fprintf(f, "_%s", dockey_name(rundoc_disk_keys[c].run));
 		}
 }
 
@@ -455,14 +464,98 @@ static void csv_disk_cells(FILE *f, const json_t *run, const struct rundoc_disk 
 /* A run's p99 of each of ops, "" where it has none. */
 static void csv_op_cells(FILE *f, const json_t *run, const char **ops, size_t nops)
 {
-	const json_t *all = json_object_get(run, "ops");
+	const json_t *all = dockey_get(run, DK_OPS);
 
 	for (size_t k = 0; k < nops; k++) {
-		const json_t *v = json_object_get(json_object_get(all, ops[k]), "p99_ms");
+		const json_t *v = dockey_get(json_object_get(all, ops[k]), DK_OP_P99);
 		if (json_is_number(v))
 			fprintf(f, ",%.6f", json_number_value(v));
 		else
 			fputc(',', f);
+	}
+}
+
+/* The first columns of --csv: a run's members, headed by their names
+ * (and `head` after it), and what the sweep adds. */
+enum csv_kind {
+	CSV_PROCS,	/* the run's client count */
+	CSV_REPEAT,	/* its place among the runs at that count */
+	CSV_WHOLE,	/* the member, a whole number */
+	CSV_REAL,	/* the member, 0 where there is none */
+	CSV_COUNT,	/* the member as a count */
+	CSV_WORST_P99,	/* the worst p99 of its operations, "" without one */
+	CSV_TEXT,	/* the member, a string */
+	CSV_BOUND,	/* the member of the summary at the run's count */
+	CSV_QUOTED,	/* the member as a CSV cell, "" without one */
+};
+static const struct csv_col {
+	enum csv_kind kind;
+	enum dockey key;	/* DK_NONE: head is the whole heading */
+	const char *head;
+} csv_cols[] = {
+	{ CSV_PROCS, DK_NONE, "procs" },
+	{ CSV_REPEAT, DK_NONE, "repeat" },
+	{ CSV_WHOLE, DK_STATUS_EXIT_CODE, "" },
+	{ CSV_REAL, DK_RESULT_THROUGHPUT, "" },
+	{ CSV_REAL, DK_RESULT_ELAPSED_S, "" },
+	{ CSV_COUNT, DK_RESULT_OPERATIONS, "" },
+	{ CSV_COUNT, DK_RESULT_ERRORS, "" },
+	{ CSV_WORST_P99, DK_NONE, "p99_ms" },
+	{ CSV_REAL, DK_RESULT_MAX_LATENCY, "" },
+	{ CSV_TEXT, DK_RUN_STARTED_AT, "" },
+	{ CSV_BOUND, DK_SUMMARY_CI95_LOW, "_mb_s" },
+	{ CSV_BOUND, DK_SUMMARY_CI95_HIGH, "_mb_s" },
+	{ CSV_QUOTED, DK_CONFIG_LABEL, "" },
+};
+
+static void csv_head(FILE *f)
+{
+	for (size_t c = 0; c < LEN(csv_cols); c++)
+		fprintf(f, "%s%s%s", c ? "," : "",
+			csv_cols[c].key != DK_NONE ? dockey_name(csv_cols[c].key) : "",
+			csv_cols[c].head);
+}
+
+/* Run `doc`'s cells of csv_cols; repeat its place at its count. */
+static void csv_cells(FILE *f, const json_t *doc, unsigned repeat, json_t *summary)
+{
+	double procs = rundoc_nprocs(doc);
+	char buf[64];
+
+	for (size_t c = 0; c < LEN(csv_cols); c++) {
+		enum dockey k = csv_cols[c].key;
+		if (c)
+			fputc(',', f);
+		switch (csv_cols[c].kind) {
+		case CSV_PROCS:
+			fprintf(f, "%.0f", procs);
+			break;
+		case CSV_REPEAT:
+			fprintf(f, "%u", repeat);
+			break;
+		case CSV_WHOLE:
+			fprintf(f, "%lld", (long long)json_integer_value(dockey_get(doc, k)));
+			break;
+		case CSV_REAL:
+			fprintf(f, "%.6f", rundoc_number(doc, k));
+			break;
+		case CSV_COUNT:
+			fprintf(f, "%.0f", rundoc_number(doc, k));
+			break;
+		case CSV_WORST_P99:	/* empty where no operation had a p99 */
+			if (!isnan(rundoc_worst_p99(doc)))
+				fprintf(f, "%.6f", rundoc_worst_p99(doc));
+			break;
+		case CSV_TEXT:
+			fprintf(f, "%s", json_string_value(dockey_get(doc, k)));
+			break;
+		case CSV_BOUND:
+			fputs(csv_bound(buf, sizeof(buf), summary, procs, k), f);
+			break;
+		case CSV_QUOTED:
+			put_csv_text(f, json_string_value(dockey_get(doc, k)) ?: "");
+			break;
+		}
 	}
 }
 
@@ -477,7 +570,6 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 	struct outfile *o = outfile_open(NULL, path, &f, &err);
 	size_t i, nall;
 	json_t *doc;
-	char lo[64], hi[64];
 	const json_t **each;
 	struct rundoc_disk *all;
 
@@ -493,8 +585,7 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 		nall = 0;
 	size_t nops;
 	const char **ops = csv_ops(o, runs, &nops);
-	fprintf(f, "procs,repeat,exit_code,throughput_mb_s,elapsed_s,operations,errors,"
-		   "p99_ms,max_latency_ms,started_at,ci95_low_mb_s,ci95_high_mb_s,label");
+	csv_head(f);
 	for (size_t k = 0; k < nops; k++) {
 		fputc(',', f);
 		put_csv_name(f, ops[k]);
@@ -503,23 +594,7 @@ static int write_csv(const char *path, json_t *runs, const unsigned *repeat_of,
 	csv_disk_heads(f, all, nall);
 	fputc('\n', f);
 	json_array_foreach(runs, i, doc) {
-		double procs = rundoc_nprocs(doc);
-		char p99[64] = "";	/* empty where no operation had a p99 */
-		if (!isnan(rundoc_worst_p99(doc)))
-			snprintf(p99, sizeof(p99), "%.6f", rundoc_worst_p99(doc));
-		fprintf(f, "%.0f,%u,%lld,%.6f,%.6f,%.0f,%.0f,%s,%.6f,%s,%s,%s",
-			procs, repeat_of[i],
-			(long long)json_integer_value(rundoc_member(doc, "status.exit_code")),
-			rundoc_number(doc, "result.throughput_mb_s"),
-			rundoc_number(doc, "result.elapsed_s"),
-			rundoc_number(doc, "result.operations"),
-			rundoc_number(doc, "result.errors"), p99,
-			rundoc_number(doc, "result.max_latency_ms"),
-			json_string_value(json_object_get(doc, "started_at")),
-			csv_bound(lo, sizeof(lo), summary, procs, "ci95_low"),
-			csv_bound(hi, sizeof(hi), summary, procs, "ci95_high"));
-		fputc(',', f);
-		put_csv_text(f, json_string_value(rundoc_member(doc, "config.label")) ?: "");
+		csv_cells(f, doc, repeat_of[i], summary);
 		csv_op_cells(f, doc, ops, nops);
 		csv_disk_cells(f, doc, all, nall);
 		fputc('\n', f);
@@ -539,15 +614,15 @@ static int write_plot(const struct sweep_plan *sp, const struct run_plan *base,
 	if (!pts)
 		return ENOMEM;
 	json_array_foreach(summary, i, s) {
-		if (json_integer_value(json_object_get(s, "runs")) == 0)
+		if (json_integer_value(dockey_get(s, DK_SUMMARY_RUNS)) == 0)
 			continue;
+		const json_t *p99 = dockey_get(s, DK_SUMMARY_P99);
 		pts[k++] = (struct plot_point){
-			.procs = json_integer_value(json_object_get(s, "procs")),
-			.mean = json_real_value(json_object_get(s, "mean")),
-			.high = json_real_value(json_object_get(s, "high")),
-			.low = json_real_value(json_object_get(s, "low")),
-			.p99_ms = json_is_number(json_object_get(s, "p99_ms"))	/* null: none */
-					  ? json_number_value(json_object_get(s, "p99_ms")) : NAN,
+			.procs = json_integer_value(dockey_get(s, DK_SUMMARY_PROCS)),
+			.mean = json_real_value(dockey_get(s, DK_SUMMARY_MEAN)),
+			.high = json_real_value(dockey_get(s, DK_SUMMARY_HIGH)),
+			.low = json_real_value(dockey_get(s, DK_SUMMARY_LOW)),
+			.p99_ms = json_is_number(p99) ? json_number_value(p99) : NAN,	/* null: none */
 		};
 	}
 	char name[512];
@@ -568,13 +643,18 @@ static json_t *sweep_config(const struct sweep_plan *sp, const struct run_plan *
 
 	for (unsigned i = 0; i < sp->nprocs; i++)
 		json_array_append_new(procs, json_integer(sp->procs[i]));
-	return json_pack("{s:s, s:o, s:I, s:o, s:I, s:b, s:o, s:o, s:o}",
-			 "dbench_version", DBENCH_VERSION,
-			 "procs", procs, "repeat", (json_int_t)sp->repeat,
-			 "precision_pct", sp->precision > 0 ? json_real(sp->precision) : json_null(),
-			 "settle_s", (json_int_t)sp->settle, "drop_caches", sp->drop_caches,
-			 "label", jsontext(base->label), "prepare", jsontext(sp->prepare),
-			 "cleanup", jsontext(sp->cleanup));
+	const struct dockey_value v[] = {
+		{ DK_SWEEP_VERSION, json_string(DBENCH_VERSION) },
+		{ DK_SWEEP_PROCS, procs },
+		{ DK_SWEEP_REPEAT, json_integer(sp->repeat) },
+		{ DK_SWEEP_PRECISION, sp->precision > 0 ? json_real(sp->precision) : json_null() },
+		{ DK_SWEEP_SETTLE, json_integer(sp->settle) },
+		{ DK_SWEEP_DROP_CACHES, json_boolean(sp->drop_caches) },
+		{ DK_SWEEP_LABEL, jsontext(base->label) },
+		{ DK_SWEEP_PREPARE, jsontext(sp->prepare) },
+		{ DK_SWEEP_CLEANUP, jsontext(sp->cleanup) },
+	};
+	return dockey_object(DK_SWEEP_CONFIG, NULL, v, LEN(v));
 }
 
 /* With a precision target, where a count stands after each of its runs. */
@@ -849,8 +929,13 @@ int sweep_run(const struct run_plan *base, const struct sweep_plan *sp)
 		say("cannot write the plot to '%s': %s\n", sp->plot_path,
 			outfile_strerror(perr));
 	err = err ? err : perr;
-	json_t *doc = json_pack("{s:o, s:o, s:o}", "sweep", sweep_config(sp, base), "runs", runs,
-				"summary", summary);
+	const struct dockey_value v[] = {
+		{ DK_SWEEP_SCHEMA, json_integer(DOCKEY_SCHEMA) },
+		{ DK_SWEEP_CONFIG, sweep_config(sp, base) },
+		{ DK_SWEEP_RUNS, runs },
+		{ DK_SWEEP_SUMMARY, summary },
+	};
+	json_t *doc = dockey_object(DK_SWEEP, NULL, v, LEN(v));
 	int jerr = 0;
 	if (sp->json_path && (jerr = report_json_dump(doc, sp->json_path)) != 0)
 		say("cannot write JSON to '%s': %s\n", sp->json_path,

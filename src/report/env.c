@@ -29,16 +29,11 @@
 
 #include <talloc.h>
 
+#include "dockey.h"
 #include "grow.h"
 #include "jsontext.h"
 #include "env.h"
 #include "report/env_internal.h"
-
-/* The tunables under /proc/sys/vm reported in "vm", in output order. */
-static const char *const vm_keys[] = {
-	"dirty_ratio", "dirty_background_ratio", "dirty_expire_centisecs",
-	"dirty_writeback_centisecs", "swappiness", "vfs_cache_pressure",
-};
 
 /* /proc/cpuinfo keys that name the CPU, most specific first: x86 and most
  * others have "model name"; some ARM kernels only "Hardware" or
@@ -154,13 +149,6 @@ static char *real_path(TALLOC_CTX *mem_ctx, const char *path)
 }
 
 /* ---- building JSON ---- */
-
-/* Sets KEY to VAL (reference stolen); -1 when VAL is NULL, that is when
- * building it ran out of memory, or when setting does. */
-static int put(json_t *obj, const char *key, json_t *val)
-{
-	return val ? json_object_set_new(obj, key, val) : -1;
-}
 
 /* The integer in the file at PATH, or null. */
 static json_t *int_file(TALLOC_CTX *mem_ctx, const char *path)
@@ -473,24 +461,19 @@ json_t *env_block_queue(TALLOC_CTX *mem_ctx, const char *sysdir)
 {
 	char *q = queue_dir(mem_ctx, sysdir);
 	struct stat st;
-	json_t *o;
-	int err;
 
 	if (!q)
 		return NULL;
 	if (stat(q, &st) != 0 || !S_ISDIR(st.st_mode))
 		return json_null();
-	if (!(o = json_object()))
-		return NULL;
-	err = put(o, "scheduler", scheduler_json(mem_ctx, q));
-	err |= put(o, "read_ahead_kb", int_file_in(mem_ctx, q, "read_ahead_kb"));
-	err |= put(o, "nr_requests", int_file_in(mem_ctx, q, "nr_requests"));
-	err |= put(o, "rotational", int_file_in(mem_ctx, q, "rotational"));
-	if (err) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	/* each member but the scheduler is its file's number */
+	const struct dockey_value v[] = {
+		{ DK_QUEUE_SCHEDULER, scheduler_json(mem_ctx, q) },
+		{ DK_QUEUE_READ_AHEAD_KB, int_file_in(mem_ctx, q, dockey_name(DK_QUEUE_READ_AHEAD_KB)) },
+		{ DK_QUEUE_NR_REQUESTS, int_file_in(mem_ctx, q, dockey_name(DK_QUEUE_NR_REQUESTS)) },
+		{ DK_QUEUE_ROTATIONAL, int_file_in(mem_ctx, q, dockey_name(DK_QUEUE_ROTATIONAL)) },
+	};
+	return dockey_object(DK_QUEUE, NULL, v, NELEM(v));
 }
 
 char *env_loop_backing(TALLOC_CTX *mem_ctx, const char *sysdir)
@@ -559,20 +542,10 @@ char *env_fstype(TALLOC_CTX *mem_ctx, const char *path)
 	return fstype;
 }
 
-/* A loop device's backing file and the device and queue under it:
- * "backing_file", "backing_device" and "backing_queue" of a target, null
- * when SYSDIR is not a loop device (or is one without a file). */
-static int put_backing(TALLOC_CTX *mem_ctx, json_t *t, const char *mountinfo,
-		       const char *sysdir)
+/* The device of a sysfs directory (its last component), or NULL. */
+static const char *device_of(const char *sysdir)
 {
-	char *file = sysdir ? env_loop_backing(mem_ctx, sysdir) : NULL;
-	char *under = file ? sysdir_under(mem_ctx, mountinfo, file) : NULL;
-	int err;
-
-	err = put(t, "backing_file", jsontext(file));
-	err |= put(t, "backing_device", jsontext(under ? strrchr(under, '/') + 1 : NULL));
-	err |= put(t, "backing_queue", under ? env_block_queue(mem_ctx, under) : json_null());
-	return err;
+	return sysdir ? strrchr(sysdir, '/') + 1 : NULL;
 }
 
 /* ---- one target directory ---- */
@@ -585,11 +558,7 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 	struct env_mount *m = NULL;
 	char *sysdir = NULL, *real;
 	struct stat st;
-	json_t *t = json_object();
-	int err;
 
-	if (!t)
-		return NULL;
 	if (stat(dir, &st) == 0 && S_ISBLK(st.st_mode)) {
 		sysdir = block_sysdir(mem_ctx, major(st.st_rdev), minor(st.st_rdev));
 	} else if (stat(dir, &st) == 0) {
@@ -599,19 +568,22 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 					       minor(st.st_dev), real);
 		sysdir = target_sysdir(mem_ctx, st.st_dev, m);
 	}
-	err = put(t, "directory", jsontext(dir));
-	err |= put(t, "fstype", jsontext(m ? m->fstype : NULL));
-	err |= put(t, "source", jsontext(m ? env_mount_source(mem_ctx, m) : NULL));
-	err |= put(t, "mount_options",
-		   jsontext(m ? env_merge_options(mem_ctx, m->vfs_options, m->fs_options) : NULL));
-	err |= put(t, "block_device", jsontext(sysdir ? strrchr(sysdir, '/') + 1 : NULL));
-	err |= put(t, "queue", sysdir ? env_block_queue(mem_ctx, sysdir) : json_null());
-	err |= put_backing(mem_ctx, t, mountinfo, sysdir);
-	if (err) {
-		json_decref(t);
-		return NULL;
-	}
-	return t;
+	/* a loop device's backing file, and the device and queue under it */
+	char *file = sysdir ? env_loop_backing(mem_ctx, sysdir) : NULL;
+	char *under = file ? sysdir_under(mem_ctx, mountinfo, file) : NULL;
+	const struct dockey_value v[] = {
+		{ DK_TARGET_DIRECTORY, jsontext(dir) },
+		{ DK_TARGET_FSTYPE, jsontext(m ? m->fstype : NULL) },
+		{ DK_TARGET_SOURCE, jsontext(m ? env_mount_source(mem_ctx, m) : NULL) },
+		{ DK_TARGET_MOUNT_OPTIONS, jsontext(m ? env_merge_options(mem_ctx, m->vfs_options,
+									 m->fs_options) : NULL) },
+		{ DK_TARGET_BLOCK_DEVICE, jsontext(device_of(sysdir)) },
+		{ DK_TARGET_QUEUE, sysdir ? env_block_queue(mem_ctx, sysdir) : json_null() },
+		{ DK_TARGET_BACKING_FILE, jsontext(file) },
+		{ DK_TARGET_BACKING_DEVICE, jsontext(device_of(under)) },
+		{ DK_TARGET_BACKING_QUEUE, under ? env_block_queue(mem_ctx, under) : json_null() },
+	};
+	return dockey_object(DK_TARGET, NULL, v, NELEM(v));
 }
 
 /* A target the backend described itself (a share, an export): its spec
@@ -623,9 +595,13 @@ static json_t *described_json(TALLOC_CTX *mem_ctx, const char *mountinfo, const 
 {
 	struct stat st;
 	int local = stat(spec, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode));
-	json_t *t = local ? target_json(mem_ctx, mountinfo, spec) : json_object();
+	const struct dockey_value v[] = { { DK_TARGET_DIRECTORY, jsontext(spec) } };
+	json_t *t = local ? target_json(mem_ctx, mountinfo, spec)
+			  : dockey_object(DK_TARGET, NULL, v, NELEM(v));
 
-	if (!t || put(t, "directory", jsontext(spec)) || json_object_update(t, facts)) {
+	if (local)
+		json_decref(v[0].value);
+	if (!t || json_object_update(t, facts)) {
 		json_decref(t);
 		t = NULL;
 	}
@@ -698,39 +674,26 @@ static json_t *kernel_json(void)
 {
 	struct utsname u;
 	int ok = uname(&u) == 0;
-	json_t *k = json_object();
-	int err;
+	const struct dockey_value v[] = {
+		{ DK_KERNEL_SYSNAME, jsontext(ok ? u.sysname : NULL) },
+		{ DK_KERNEL_RELEASE, jsontext(ok ? u.release : NULL) },
+		{ DK_KERNEL_VERSION, jsontext(ok ? u.version : NULL) },
+		{ DK_KERNEL_MACHINE, jsontext(ok ? u.machine : NULL) },
+	};
 
-	if (!k)
-		return NULL;
-	err = put(k, "sysname", jsontext(ok ? u.sysname : NULL));
-	err |= put(k, "release", jsontext(ok ? u.release : NULL));
-	err |= put(k, "version", jsontext(ok ? u.version : NULL));
-	err |= put(k, "machine", jsontext(ok ? u.machine : NULL));
-	if (err) {
-		json_decref(k);
-		return NULL;
-	}
-	return k;
+	return dockey_object(DK_ENV_KERNEL, NULL, v, NELEM(v));
 }
 
 static json_t *cpu_json(TALLOC_CTX *mem_ctx)
 {
 	char *cpuinfo = read_text(mem_ctx, "/proc/cpuinfo");
 	long count = sysconf(_SC_NPROCESSORS_ONLN);
-	json_t *c = json_object();
-	int err;
+	const struct dockey_value v[] = {
+		{ DK_CPU_MODEL, jsontext(cpuinfo ? env_parse_cpu_model(mem_ctx, cpuinfo) : NULL) },
+		{ DK_CPU_COUNT, count > 0 ? json_integer(count) : json_null() },
+	};
 
-	if (!c)
-		return NULL;
-	err = put(c, "model",
-		  jsontext(cpuinfo ? env_parse_cpu_model(mem_ctx, cpuinfo) : NULL));
-	err |= put(c, "count", count > 0 ? json_integer(count) : json_null());
-	if (err) {
-		json_decref(c);
-		return NULL;
-	}
-	return c;
+	return dockey_object(DK_ENV_CPU, NULL, v, NELEM(v));
 }
 
 static json_t *memory_json(TALLOC_CTX *mem_ctx)
@@ -741,46 +704,38 @@ static json_t *memory_json(TALLOC_CTX *mem_ctx)
 	return bytes >= 0 ? json_integer(bytes) : json_null();
 }
 
+/* The tunables of "vm": each row of it is a file of /proc/sys/vm, read
+ * in the table's order. */
 static json_t *vm_json(TALLOC_CTX *mem_ctx)
 {
-	json_t *vm = json_object();
-	int err = 0;
+	struct dockey_value v[DK_COUNT];
+	size_t n = 0;
 
-	if (!vm)
-		return NULL;
-	for (size_t i = 0; i < NELEM(vm_keys); i++)
-		err |= put(vm, vm_keys[i],
-			   int_file_in(mem_ctx, "/proc/sys/vm", vm_keys[i]));
-	if (err) {
-		json_decref(vm);
-		return NULL;
-	}
-	return vm;
+	for (enum dockey k = DK_NONE + 1; k < DK_COUNT; k++)
+		if (dockey_rows[k].parent == DK_ENV_VM)
+			v[n++] = (struct dockey_value){
+				k, int_file_in(mem_ctx, "/proc/sys/vm", dockey_name(k)) };
+	return dockey_object(DK_ENV_VM, NULL, v, n);
 }
 
 json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *described)
 {
 	TALLOC_CTX *tmp_ctx = talloc_new(NULL);
-	json_t *env = json_object();
-	int err;
 
-	if (!tmp_ctx || !env) {
+	if (!tmp_ctx) {
 		for (unsigned i = 0; described && i < ndirs; i++)
 			json_decref(described[i]);
-		talloc_free(tmp_ctx);
-		json_decref(env);
 		return NULL;
 	}
-	err = put(env, "hostname", hostname_json());
-	err |= put(env, "kernel", kernel_json());
-	err |= put(env, "cpu", cpu_json(tmp_ctx));
-	err |= put(env, "memory_bytes", memory_json(tmp_ctx));
-	err |= put(env, "targets", targets_json(tmp_ctx, dirs, ndirs, described));
-	err |= put(env, "vm", vm_json(tmp_ctx));
+	const struct dockey_value v[] = {
+		{ DK_ENV_HOSTNAME, hostname_json() },
+		{ DK_ENV_KERNEL, kernel_json() },
+		{ DK_ENV_CPU, cpu_json(tmp_ctx) },
+		{ DK_ENV_MEMORY_BYTES, memory_json(tmp_ctx) },
+		{ DK_ENV_TARGETS, targets_json(tmp_ctx, dirs, ndirs, described) },
+		{ DK_ENV_VM, vm_json(tmp_ctx) },
+	};
+	json_t *env = dockey_object(DK_ENV, NULL, v, NELEM(v));
 	talloc_free(tmp_ctx);
-	if (err) {
-		json_decref(env);
-		return NULL;
-	}
 	return env;
 }

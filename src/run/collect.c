@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 
+#include "dockey.h"
 #include "opclock.h"
 #include "outfile.h"
 #include "progname.h"
@@ -187,11 +188,16 @@ static void collect_environment(struct run_result *res, json_t *env)
 	if (!env)
 		return;
 	json_t *list = json_array();
-	for (unsigned r = 0; r < cluster_size(); r++)
-		json_array_append_new(list, json_pack("{s:I, s:s, s:s}",
-			"rank", (json_int_t)r, "host", cluster_host(r),
-			"kernel", cluster_kernel(r)));
-	json_object_set_new(env, "ranks", list);
+	for (unsigned r = 0; r < cluster_size(); r++) {
+		const struct dockey_value v[] = {
+			{ DK_ENV_RANK_RANK, json_integer(r) },
+			{ DK_ENV_RANK_HOST, json_string(cluster_host(r)) },
+			{ DK_ENV_RANK_KERNEL, json_string(cluster_kernel(r)) },
+		};
+		json_array_append_new(list, dockey_object(DK_ENV_RANK, NULL, v,
+							  sizeof(v) / sizeof(v[0])));
+	}
+	json_object_set_new(env, dockey_name(DK_ENV_RANKS), list);
 	result_keep_json(res, env);
 }
 

@@ -44,7 +44,7 @@ static void read_group(TALLOC_CTX *ctx, const struct rundoc_group *g, struct his
 		CHECK(rundoc_nprocs(g->runs[i]) == g->nprocs);
 		(void)rundoc_worst_p99(g->runs[i]);
 		(void)rundoc_replayed(g->runs[i]);
-		(void)rundoc_value_text(ctx, rundoc_member(g->runs[i], "config.loadfile"));
+		(void)rundoc_value_text(ctx, dockey_get(g->runs[i], DK_CONFIG_LOADFILE));
 	}
 	(void)rundoc_pooled_worst_p99(g->runs, g->nruns);
 	(void)rundoc_replayed_median(g->runs, g->nruns);

@@ -77,6 +77,9 @@ Run 4 of 6: side A (-D $T/a)
 Run 5 of 6: side A (-D $T/a)
 Run 6 of 6: side B (-D $T/b)" "the Run lines"
 expect_match "$out" '^Run 2 of 6: side B .*; about [0-9]+ s left$'
+# the document: of schema 2, every member of include/dockeys.def
+expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/abba.json")" '["schema",2]' "the schema"
+jout=$("$UNIT_DIR/dockeys" check "$T/abba.json") || fail "$jout"
 expect_eq "$(printf '%s\n' "$out" | grep -c '^Verdict: B against A: ')" 1 "verdict lines"
 expect_eq "$(jq -c '[.runs[].series.side]' "$T/abba.json")" '["A","B","B","A","A","B"]' "sides"
 expect_eq "$(jq -c '[.runs[].series.position]' "$T/abba.json")" '[1,2,3,4,5,6]' "positions"

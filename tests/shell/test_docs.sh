@@ -137,6 +137,35 @@ for sub in $cmds; do
 done
 end
 
+# json_text DOC: where the manual describes that document's members (run:
+# dbench-json(5)'s MEMBERS; sweep: dbench(1)'s --sweep option; ab:
+# dbench-ab(1)'s DESCRIPTION), as one line
+json_text() {
+	case $1 in
+	run) man_section dbench-json.5 MEMBERS ;;
+	sweep) groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null |
+		awk '/^       --sweep=LIST$/ { on = 1 } /^       --repeat=K$/ { on = 0 } on' ;;
+	ab) man_section dbench-ab.1 DESCRIPTION ;;
+	esac | tr -s '\n ' '  '
+}
+
+begin "every member of the JSON documents (include/dockeys.def) is in the manual, where its document is"
+# a member a writer puts out is a row of the table (no writer names one
+# otherwise), so a new one without its entry in the manual fails here
+"$UNIT_DIR/dockeys" list >"$T/keys" || fail "dockeys list"
+[ "$(wc -l <"$T/keys")" -ge 300 ] || fail "only $(wc -l <"$T/keys") members listed"
+for doc in run sweep ab; do
+	text=$(json_text "$doc")
+	[ ${#text} -gt 1000 ] || fail "no description of the $doc document found"
+	awk -F'\t' -v d="$doc" '$1 == d { n = split($2, p, "."); sub(/\[\]$/, "", p[n]); print p[n] }' \
+		"$T/keys" | sort -u >"$T/names"
+	while read -r name; do
+		printf '%s\n' "$text" | grep -Eq -- "(^|[^a-z_])$name([^a-z_]|\$)" ||
+			fail "the $doc document's member $name is not where the manual describes it"
+	done <"$T/names"
+done
+end
+
 begin "EXIT STATUS names every status compare and ab end with, and what each means"
 text=$(man_section dbench-compare.1 "EXIT STATUS")
 for w in '^       3  ' '^       4  ' 'dbench +ab' 'inconclusive' 'fail-above'; do

@@ -37,6 +37,8 @@
 #include "cluster.h"
 #include "driver.h"
 #include "loadfile.h"
+#include "dockey.h"
+#include "env.h"
 #include "report.h"
 #include "result.h"
 #include "stats.h"
@@ -1042,19 +1044,27 @@ static char *dump_of(void **state, json_t *doc, size_t flags)
 	return copy;
 }
 
-/* report_json(res), which must succeed, kept on the test's context. */
+/* report_json(res), which must succeed, kept on the test's context.  It
+ * holds every member of the table (dockeys.def), each of its type, and
+ * no other (the environment aside: the tests' is a stand-in). */
 static json_t *doc_of(void **state, const struct run_result *res)
 {
 	json_t *doc = keep_json(state, report_json(res));
 
 	assert_non_null(doc);
 	assert_true(json_is_object(doc));
+	json_t *copy = json_deep_copy(doc);
+	json_object_set_new(copy, dockey_name(DK_ENV), json_null());
+	char *why = dockey_check(ctx_of(state), copy, DK_RUN, DOCKEY_SCHEMA);
+	json_decref(copy);
+	if (why)
+		fail_msg("the document against the table: %s", why);
 	return doc;
 }
 
 static void json_has_every_top_level_key(void **state)
 {
-	static const char *const keys[] = { "dbench_version", "started_at", "command_line",
+	static const char *const keys[] = { "schema", "dbench_version", "started_at", "command_line",
 					    "config", "environment", "result", "probe", "probes", "ops",
 					    "timeline", "passes", "clients", "directories", "ranks",
 					    "fairness", "rank_fairness", "status", "disks",
@@ -1064,9 +1074,25 @@ static void json_has_every_top_level_key(void **state)
 	for (size_t i = 0; i < NELEM(keys); i++)
 		get(doc, keys[i]);
 	assert_int_equal(json_object_size(doc), NELEM(keys));
+	assert_string_equal(json_object_iter_key(json_object_iter(doc)), "schema");
+	assert_int_equal(get_int(doc, "schema"), DOCKEY_SCHEMA);
 	assert_string_equal(get_str(doc, "dbench_version"), DBENCH_VERSION);
 	assert_string_equal(get_str(doc, "started_at"), "2024-05-01T12:00:00Z");
 	assert_string_equal(get_str(doc, "command_line"), "dbench -c loadfiles/client.txt 3");
+}
+
+static void json_environment_holds_the_members_of_the_table(void **state)
+{
+	const char *const dirs[] = { "/tmp", "/" };
+	json_t *env = env_capture(dirs, 2, NULL);
+	json_t *doc = keep_json(state, json_pack("{s:o}", dockey_name(DK_ENV), env));
+	json_t *target = json_array_get(dockey_get(doc, DK_ENV_TARGETS), 1);
+	char *why = dockey_check(ctx_of(state), dockey_get(doc, DK_ENV), DK_ENV, DOCKEY_SCHEMA);
+
+	if (why)
+		fail_msg("the environment against the table: %s", why);
+	assert_string_equal(json_string_value(dockey_get(target, DK_TARGET_DIRECTORY)), "/");
+	assert_int_equal(json_object_size(dockey_get(doc, DK_ENV_VM)), 6);
 }
 
 static void json_command_line_is_empty_when_not_recorded(void **state)
@@ -2512,6 +2538,7 @@ int main(void)
 		T(probe_windows_keep_the_longest_listing_of_each_tick),
 		/* report_json */
 		T(json_has_every_top_level_key),
+		T(json_environment_holds_the_members_of_the_table),
 		T(json_command_line_is_empty_when_not_recorded),
 		T(json_config_describes_the_plan),
 		T(json_config_shows_options_pacing_and_backend_as_set),

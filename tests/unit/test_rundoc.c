@@ -71,8 +71,8 @@ static void the_worst_p99_is_over_every_operation_type(void **state)
 	assert_true(isnan(rundoc_worst_p99(none)));
 	/* an operation too rare for a p99 (null) is none */
 	assert_true(isnan(rundoc_worst_p99(rare)));
-	assert_true(rundoc_number(run, "result.throughput_mb_s") == 12.5);
-	assert_true(rundoc_number(run, "result.missing") == 0);
+	assert_true(rundoc_number(run, DK_RESULT_THROUGHPUT) == 12.5);
+	assert_true(rundoc_number(run, DK_RESULT_ELAPSED_S) == 0);
 	json_decref(run), json_decref(none), json_decref(rare);
 }
 
