@@ -24,7 +24,8 @@
 #     dbench 5.0's loadfiles come from its tarball (lib.sh);
 #   - a file an example reads that no earlier one writes (new.json, "from
 #     the other kernel"; FILE; mytrace.txt.gz; client-tiny.txt; a Makefile
-#     for make -j4; ./remake-fs.sh; the MPI hostfile) is made first.
+#     for make -j4, recorded or run under strace; ./remake-fs.sh; the MPI
+#     hostfile) is made first.
 # Where that cannot be (not root, no tarball, no SCSI disk), or an example
 # changes the machine (make deps, a kernel NFS mount), it is a skip with
 # its reason.  Exit status 0 is a pass; 3 and 4 too for --fail-above,
@@ -88,7 +89,7 @@ examples() {
 		return s
 	}
 	function cmd(s) {
-		return s ~ /^(sudo |make |\.\/|mpirun |dbench |tbench|jq |for |mount |taskset )/ &&
+		return s ~ /^(sudo |make |\.\/|mpirun |dbench |tbench|jq |for |mount |taskset |strace |fio )/ &&
 		       s !~ /^dbench (version |[0-9]+\.[0-9]+\.[0-9]+:)/
 	}
 	function emit(n, s) { gsub(/  +/, " ", s); printf "%s:%d\t%s\n", f, n, s }
@@ -239,7 +240,7 @@ runnable() {
 		CMD="tbench_srv --listen 127.0.0.1 --port=$_p & s=\$!; for i in \$(seq 100); do ss -Hltn 'sport = :$_p' | grep -q . && break; sleep 0.1; done; $(printf '%s\n' "$CMD" | sed "s#^tbench_srv & tbench -t 1 #tbench --port=$_p -t 1 #"); rc=\$?; kill \$s; exit \$rc" ;;
 	mpirun*) ldd "$DBENCH" | grep -q libmpi ||
 		SKIP="this dbench is built without MPI (make MPI=0)" ;;
-	dbench* | tbench* | jq* | "for "* | ./*) ;;
+	dbench* | tbench* | jq* | "for "* | ./* | "strace "* | "fio "*) ;;
 	*) return 1 ;;
 	esac
 	return 0
@@ -321,7 +322,7 @@ nm=$(grep -c '^man/' "$T/examples")
 [ "$nr" -ge 30 ] || fail "only $nr examples found in the README"
 [ "$nm" -ge 25 ] || fail "only $nm examples found in the man pages"
 # the pages of the commands that have examples among them
-for m in dbench.1 dbench-ab.1 dbench-compare.1; do
+for m in dbench.1 dbench-ab.1 dbench-compare.1 dbench-record.1; do
 	grep -q "^man/$m:" "$T/examples" || fail "no example found in $m"
 done
 # the three of issue 44 that failed as written are among them
