@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "analysis/series.h"
 #include "progname.h"
+#include "spawn.h"
 
 void series_rest(unsigned settle, bool drop_caches)
 {
@@ -29,27 +29,17 @@ void series_rest(unsigned settle, bool drop_caches)
 
 char *series_command(TALLOC_CTX *ctx, const char *cmd, const char *const *env)
 {
-	pid_t pid = fork();
-	int status;
+	char *argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	struct spawn sh = { .argv = argv, .env = env,
+			    .fd = { SPAWN_KEEP, STDERR_FILENO, SPAWN_KEEP } };
+	pid_t pid = spawn_start(&sh);
+	int st;
 
 	if (pid < 0)
 		return talloc_asprintf(ctx, "cannot start it: %s", strerror(errno));
-	if (pid == 0) {
-		for (; env && env[0]; env += 2)
-			setenv(env[0], env[1], 1);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return talloc_asprintf(ctx, "cannot wait for it: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return NULL;
-	if (WIFEXITED(status))
-		return talloc_asprintf(ctx, "exit status %d", WEXITSTATUS(status));
-	return talloc_asprintf(ctx, "killed by signal %d (%s)", WTERMSIG(status),
-			       strsignal(WTERMSIG(status)));
+	if (spawn_wait(pid, &st) != 0)
+		return talloc_asprintf(ctx, "cannot wait for it: %s", strerror(errno));
+	return spawn_status_text(ctx, st);
 }
 
 double series_now_s(void)

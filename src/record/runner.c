@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "record/runner.h"
+#include "spawn.h"
 
 static volatile sig_atomic_t child_pid;
 
@@ -66,19 +67,12 @@ static int run_quiet(TALLOC_CTX *mem_ctx, char *const argv[], char **said)
 	*said = NULL;
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		return -1;
-	pid_t pid = fork();
+	struct spawn quiet = { .argv = argv, .fd = { SPAWN_NULL, SPAWN_NULL, pfd[1] } };
+	pid_t pid = spawn_start(&quiet);
 	if (pid < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
 		return -1;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
 	}
 	close(pfd[1]);
 	char buf[512];
@@ -93,9 +87,7 @@ static int run_quiet(TALLOC_CTX *mem_ctx, char *const argv[], char **said)
 	buf[strcspn(buf, "\n")] = '\0';
 	*said = talloc_strdup(mem_ctx, buf);
 	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return spawn_wait(pid, &status) == 0 ? spawn_code(status) : -1;
 }
 
 int runner_check(TALLOC_CTX *mem_ctx, char **err)
@@ -132,6 +124,18 @@ int runner_check(TALLOC_CTX *mem_ctx, char **err)
 	return 0;
 }
 
+/* In strace's process: SIGINT and SIGQUIT as they were before the
+ * recorder ignored them (old[0], old[1]), SIGTERM and SIGHUP default. */
+static void signals_as_found(void *arg)
+{
+	const struct sigaction *old = arg;
+
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGQUIT, &old[1], NULL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 int runner_run(TALLOC_CTX *mem_ctx, const char *trace_set, char *const argv[],
 	       const char *prefix, char **err)
 {
@@ -153,34 +157,25 @@ int runner_run(TALLOC_CTX *mem_ctx, const char *trace_set, char *const argv[],
 		args[nhead + i] = argv[i];
 
 	struct sigaction ign = { .sa_handler = SIG_IGN }, pass = { .sa_handler = pass_on };
-	struct sigaction old_int, old_quit, old_term, old_hup;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
+	struct sigaction old[2], old_term, old_hup;
+	sigaction(SIGINT, &ign, &old[0]);
+	sigaction(SIGQUIT, &ign, &old[1]);
 	sigaction(SIGTERM, &pass, &old_term);
 	sigaction(SIGHUP, &pass, &old_hup);
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		execvp(args[0], args);
-		fprintf(stderr, "cannot run strace: %s\n", strerror(errno));
-		_exit(127);
-	}
+	struct spawn st = { .argv = args, .fd = { SPAWN_KEEP, SPAWN_KEEP, SPAWN_KEEP },
+			    .in_child = signals_as_found, .arg = old };
+	pid_t pid = spawn_start(&st);
 	int status = 0, rc;
 	if (pid < 0) {
 		*err = talloc_asprintf(mem_ctx, "cannot start strace: %s", strerror(errno));
 		rc = -1;
 	} else {
 		child_pid = pid;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		rc = spawn_wait(pid, &status) == 0 ? spawn_code(status) : -1;
 		child_pid = 0;
-		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGQUIT, &old[1], NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	return rc;
