@@ -84,7 +84,7 @@ static int parse(TALLOC_CTX *mem_ctx, int argc, const char **argv, bool record, 
 		{ "duration", 0, POPT_ARG_DOUBLE, &o->duration, 0,
 		  "with -p: stop after SECS (default: at SIGINT, SIGTERM or SIGHUP)", "SECS" },
 		{ "ring-buffer", 0, POPT_ARG_STRING, &o->ring, 0,
-		  "bpf: the ring buffer's size, rounded up to a power of two (default 32M)", "SIZE" },
+		  "bpf: the ring buffer's size, rounded up to a power of two (default 8M)", "SIZE" },
 		{ "strict-capture", 0, POPT_ARG_NONE, &o->strict, 0,
 		  "fail (exit 1) when the tracer lost any call or cut any path", NULL },
 		POPT_TABLEEND

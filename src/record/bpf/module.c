@@ -306,7 +306,7 @@ static int start(TALLOC_CTX *mem_ctx, struct record_bpf *s, const struct record_
 /* The command forked and held before anything is loaded: a fork after
  * would copy the page tables of the ring buffer's mappings (twice its
  * size, every page mapped at once), and the child would unmap them at its
- * execve; with the 32 MiB default that was a fifth of a recording's fixed
+ * execve; with a 32 MiB buffer that was a fifth of a recording's fixed
  * CPU. */
 static int bpf_run(TALLOC_CTX *mem_ctx, const struct record_bpf_job *job,
 		   struct record_bpf_result *out, char **err)
