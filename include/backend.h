@@ -13,11 +13,15 @@
  * The contract, in the order the driver uses it (doc/DESIGN.md, "Adding a
  * backend"):
  *
+ *   options          optional table of the backend's own options over a
+ *                    struct of its own (fio's model: name, type, offset,
+ *                    default, range, help); the command line parses every
+ *                    backend's into a struct per backend and per parse
+ *                    (backend_optset_new()), and the plan carries the
+ *                    chosen one's (backend_options.own) to every hook.
  *   targets()        optional, in main: the target specs, when the backend
  *                    takes them from its own options (--nfs URL, a server
  *                    name) rather than from -D DIR ("." by default).
- *   options          optional popt table of the backend's own options;
- *                    main shows and parses every backend's.
  *   check_program()  optional: what of a loadfile the backend cannot
  *                    express (--check-loadfile --backend=NAME says).
  *   target_open()    in the parent, once per target spec, before any
@@ -88,6 +92,34 @@ struct backend_options {
 					 * sockets (sockio), NULL for its default */
 	bool force;		/* --force: write a device or file that is mounted
 				 * or in use (block) */
+	const void *own;	/* the backend's own options: the struct its
+				 * `options` table describes, filled by the
+				 * command line (NULL for a backend without) */
+};
+
+/*
+ * A backend's own option: one row of the table it declares over a struct
+ * of its own (struct backend.options, ending with a row of NULL name).
+ * The command line makes a popt row of each, pointed at the field
+ * `offset` bytes into that parse's struct, and --help lists them under
+ * the backend's name.  What popt's type cannot say (an INT's range) is
+ * checked by backend_check_options() before the targets are made.
+ */
+enum backend_opt_type {
+	BACKEND_OPT_STRING,	/* a char * field: NULL unless given */
+	BACKEND_OPT_INT,	/* an int field: `def` unless given */
+};
+
+struct backend_opt {
+	const char *name;	/* the long option without "--" ("smb-timeout") */
+	enum backend_opt_type type;
+	size_t offset;		/* of its field in the backend's struct (offsetof) */
+	int def;		/* BACKEND_OPT_INT: its value when not given */
+	int min, max;		/* BACKEND_OPT_INT: what it may be */
+	const char *unit;	/* ... said after the range in its error
+				 * ("seconds"), or NULL */
+	const char *help;	/* what --help says of it */
+	const char *arg;	/* --help's name of its value ("SECS") */
 };
 
 /* The room left on a target's file system (backend.target_space). */
@@ -162,9 +194,19 @@ struct backend {
 	 * "the NAME backend" ("writes nothing", "writes to a server"). */
 	const char *no_local_writes;
 
-	/* Optional: the backend's own command-line options, a popt table
-	 * whose values the backend keeps; main includes it in --help. */
-	const struct poptOption *options;
+	/* Optional: the backend's own command-line options (above), a
+	 * table over a struct of options_size bytes that the backend alone
+	 * reads (backend_options.own); --help lists them. */
+	const struct backend_opt *options;
+	size_t options_size;
+
+	/* What the command line asks of a backend, said here rather than
+	 * by its name (doc/DESIGN.md, "Adding a backend"): */
+	bool is_default;	/* dbench's backend without --backend */
+	bool is_tbench;		/* tbench's backend without --backend, whose
+				 * sockets -T (--tcp-options) sets */
+	bool performs_nothing;	/* reads and writes nothing: --verify has
+				 * nothing to check */
 
 	/*
 	 * NULL for a backend whose hooks the binary holds; else the stem of
@@ -180,9 +222,13 @@ struct backend {
 	 * gave (NULL without -D), which the backend may take as its specs or
 	 * refuse.  NULL and *err (one line) when the specs are missing or
 	 * malformed: the run stops with exit 2.  Without this hook the
-	 * targets are the -D directories, "." by default.
+	 * targets are the -D directories, "." by default.  `own` is the
+	 * backend's own options (backend_options.own), which this hook
+	 * alone may complete with what they give once, on mem_ctx, before
+	 * any run (smb's credentials, read from a file and the environment).
 	 */
-	const char **(*targets)(TALLOC_CTX *mem_ctx, const char **dirs, char **err);
+	const char **(*targets)(TALLOC_CTX *mem_ctx, const char **dirs, void *own,
+				char **err);
 
 	/*
 	 * Optional: how many operations of `prog` the backend cannot express
@@ -413,16 +459,51 @@ const char *backend_names(TALLOC_CTX *mem_ctx);
  * the last. */
 const struct backend *backend_nth(size_t i);
 
+/*
+ * The backends' own options of one command line: a struct for each
+ * backend that has options, at their defaults, which the popt table of
+ * backend_optset_popt() fills as the command line is parsed, noting the
+ * options given.  Each parse has its own (dbench ab's two sides, a
+ * tune's candidates): nothing of one is seen by another.  Owned by
+ * mem_ctx, with the strings popt gave it (freed with it).  NULL when
+ * out of memory.
+ */
+struct backend_optset;
+struct backend_optset *backend_optset_new(TALLOC_CTX *mem_ctx);
+
+/* The popt table, every backend's options under a heading of its name,
+ * to include in the command line's (owned by the set). */
+struct poptOption *backend_optset_popt(struct backend_optset *set);
+
+/* Backend `b`'s struct of options in the set (what backend_options.own
+ * points at), NULL for a backend without options. */
+void *backend_optset_own(const struct backend_optset *set, const struct backend *b);
+
 /* The long name of an option of a backend other than `b` that the
  * command line gave ("smb-share" or "smb-timeout" without --backend=smb),
- * its backend's name in *owner; NULL when there is none.  It knows what
- * the last parse with backend_option_table()'s table saw. */
-const char *backend_foreign_option(const struct backend *b, const char **owner);
+ * its backend's name in *owner; NULL when there is none. */
+const char *backend_optset_foreign(const struct backend_optset *set, const struct backend *b,
+				   const char **owner);
 
-/* A popt table including every backend's own options (for main), which
- * notes those given for backend_foreign_option(); NULL when out of
- * memory. */
-struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx);
+/* What popt's types cannot check of `b`'s options in `own`: the first
+ * number out of its row's range, as "--smb-timeout must be 1 to 3600
+ * seconds" on mem_ctx; NULL when all are in range. */
+char *backend_check_options(TALLOC_CTX *mem_ctx, const struct backend *b, const void *own);
+
+/* The backend a command line without --backend runs: dbench's
+ * (is_default) or, entered as tbench, tbench's (is_tbench). */
+const struct backend *backend_default(bool tbench);
+
+/*
+ * What a targets() hook of a backend with one target named by an option
+ * of its own gives: a list of `value` alone, on mem_ctx.  NULL and *err
+ * when -D gave `dirs` ("--backend=block takes its target from --block,
+ * not -D") or `value` is NULL or empty ("--backend=block needs
+ * --block=HINT").
+ */
+const char **backend_one_target(TALLOC_CTX *mem_ctx, const char *backend, const char **dirs,
+				const char *option, const char *value, const char *hint,
+				char **err);
 
 /*
  * How many operations of `prog` backend `b` cannot express: those whose

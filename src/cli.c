@@ -74,13 +74,14 @@ struct cmdline {
 	char *tcp_options;	/* -T: dbench 4.0's socket options, for tbench */
 	int force;		/* --force: a device in use is written anyway */
 	bool tbench;		/* entered as "tbench": sockio, NPROCS [SERVER] */
+	struct backend_optset *bset;	/* the backends' own options (backend.h) */
 };
 
 /*
  * The options, in the order --help lists them: popt's table, except that
  * each pointer is the offset of the field of struct cmdline it sets
  * (FIELD), for option_table() to point at one parse's cmdline.  The
- * backends' own options follow these (backend_option_table()).
+ * backends' own options follow these (backend_optset_popt()).
  */
 #define FIELD(f) ((void *)offsetof(struct cmdline, f))
 /* An option whose every use the parse loop takes (a list: -D, --probe).
@@ -522,10 +523,11 @@ static bool series(const struct cmdline *cl)
 	return cl->sweep || cl->repeat != NOT_GIVEN || cl->precision || cl->csv || cl->plot;
 }
 
-/* The backend asked for: --backend, else sockio as tbench, else fileio. */
+/* The backend asked for: --backend, else tbench's as tbench, else the
+ * default. */
 static const struct backend *cli_backend(const struct cmdline *cl)
 {
-	return backend_by_name(cl->backend ? cl->backend : cl->tbench ? "sockio" : "fileio");
+	return cl->backend ? backend_by_name(cl->backend) : backend_default(cl->tbench);
 }
 
 /* The backend asked for with every hook, its module loaded (backend.h);
@@ -558,11 +560,13 @@ static const char *bad_option(TALLOC_CTX *mem_ctx, const struct cmdline *cl)
 		return "tbench takes its SERVER after NPROCS, not -D (it has no directory)";
 	if (cl->backend && !backend_by_name(cl->backend))
 		return talloc_asprintf(mem_ctx, "--backend must be %s", backend_names(mem_ctx));
-	const char *owner, *foreign = backend_foreign_option(cli_backend(cl), &owner);
+	const struct backend *b = cli_backend(cl);
+	const char *owner, *foreign = backend_optset_foreign(cl->bset, b, &owner);
 	if (foreign)
 		return talloc_asprintf(mem_ctx, "--%s goes with --backend=%s", foreign, owner);
-	if (cl->verify && cl->backend && strcmp(cl->backend, "null") == 0)
-		return "--verify needs real I/O: the null backend reads and writes nothing";
+	if (cl->verify && b->performs_nothing)
+		return talloc_asprintf(mem_ctx, "--verify needs real I/O: the %s backend reads and"
+				       " writes nothing", b->name);
 	if (cl->verify && cl->fake_io)
 		return "--verify needs real I/O: --fake-io reads and writes no data";
 	if (cl->json && !*cl->json)
@@ -632,7 +636,7 @@ static void notice_dbench4_options(const struct cmdline *cl, const struct backen
 		say("--stat-check changes nothing here: every call is made"
 			" as the loadfile has it and its outcome checked against the expected"
 			" status\n");
-	if (cl->tcp_options && b != &sockio_backend)
+	if (cl->tcp_options && !b->is_tbench)
 		say("--tcp-options '%s' changes nothing here: it sets tbench's"
 			" socket options, and the %s backend opens no socket\n", cl->tcp_options,
 			b->name);
@@ -785,8 +789,9 @@ static bool plan_clients(TALLOC_CTX *mem_ctx, const struct cmdline *cl, const ch
 
 /*
  * The targets: -D's directories, tbench's SERVER, or "." without either,
- * as the plan's backend reads them (its targets()).  False after saying
- * what is wrong (nothing, when memory ran out).
+ * as the plan's backend reads them (its targets()), its own options
+ * checked first.  False after saying what is wrong (nothing, when memory
+ * ran out).
  */
 static bool plan_targets(TALLOC_CTX *mem_ctx, const struct cmdline *cl, const char *server,
 			 struct run_plan *plan)
@@ -803,7 +808,9 @@ static bool plan_targets(TALLOC_CTX *mem_ctx, const struct cmdline *cl, const ch
 			return false;
 	}
 	const char **dirs = given ? given : here;
-	if (plan->backend->targets && !(dirs = plan->backend->targets(mem_ctx, given, &err))) {
+	void *own = backend_optset_own(cl->bset, plan->backend);
+	if ((err = backend_check_options(mem_ctx, plan->backend, own)) ||
+	    (plan->backend->targets && !(dirs = plan->backend->targets(mem_ctx, given, own, &err)))) {
 		say("%s\n", err ? err : "out of memory");
 		return false;
 	}
@@ -865,10 +872,12 @@ static void plan_settings(const struct cmdline *cl, const char *cmdline, struct 
 	plan->label = cl->label;
 }
 
-/* What the options ask of every backend. */
-static struct backend_options backend_settings(const struct cmdline *cl, unsigned nclients)
+/* What the options ask of every backend, and of this one alone. */
+static struct backend_options backend_settings(const struct cmdline *cl, unsigned nclients,
+					       const struct backend *b)
 {
 	return (struct backend_options){
+		.own = backend_optset_own(cl->bset, b),
 		.sync_open = cl->sync_open, .sync_dir = cl->sync_dir,
 		.fsync_writes = cl->fsync_writes, .xattr = cl->xattr,
 		.no_resolve = cl->no_resolve, .verify = cl->verify,
@@ -983,7 +992,7 @@ static enum cli_action build_plans(TALLOC_CTX *mem_ctx, poptContext pc, struct c
 	    !plan_replay(cl, plan))
 		return CLI_EXIT;
 	plan_settings(cl, cmdline, plan);
-	plan->bopts = backend_settings(cl, plan->nclients);
+	plan->bopts = backend_settings(cl, plan->nclients, plan->backend);
 	if (!check_json_file(cl))
 		return CLI_EXIT;
 	if (!series(cl))
@@ -1019,9 +1028,11 @@ static struct poptOption *option_table(struct cmdline *cl)
 		t[i] = options[i];
 		t[i].arg = options[i].arg == BY_LOOP ? NULL : (char *)cl + (uintptr_t)options[i].arg;
 	}
+	if (t && !(cl->bset = backend_optset_new(cl)))
+		return NULL;
 	if (t) {
 		t[n - 1] = (struct poptOption){ .argInfo = POPT_ARG_INCLUDE_TABLE,
-						.arg = backend_option_table(cl) };
+						.arg = backend_optset_popt(cl->bset) };
 		t[n] = (struct poptOption)POPT_TABLEEND;
 	}
 	return t;
@@ -1046,6 +1057,7 @@ static enum cli_action check_loadfile(TALLOC_CTX *mem_ctx, poptContext pc,
 	out->backend_given = cl->backend != NULL;
 	if (!(out->plan.backend = cli_backend_loaded(mem_ctx, cl)))
 		return CLI_EXIT;
+	out->plan.bopts.own = backend_optset_own(cl->bset, out->plan.backend);
 	if (poptPeekArg(pc)) {
 		say("--check-loadfile takes no NPROCS (usage: %s --check-loadfile [-c FILE])\n",
 		    progname());

@@ -22,7 +22,8 @@ enum cli_action {
 	CLI_EXIT,		/* nothing more to do: leave with exit_code */
 	CLI_HELP,		/* --help or --usage printed the options: the
 				 * commands beside a run follow (commands.h) */
-	CLI_CHECK_LOADFILE,	/* --check-loadfile: plan.prog and plan.backend */
+	CLI_CHECK_LOADFILE,	/* --check-loadfile: plan.prog, plan.backend and
+				 * its options, plan.bopts.own */
 	CLI_RUN,		/* one run of plan */
 	CLI_SWEEP,		/* --sweep: runs of plan, one per sweep.procs */
 };

@@ -32,7 +32,7 @@ static int check_loadfile(TALLOC_CTX *mem_ctx, const struct cli *cli)
 	fputs(loadfile_summary(mem_ctx, cli->plan.prog), stdout);
 	if (cli->backend_given) {
 		char *report = NULL;
-		struct backend_options opts = { 0 };
+		struct backend_options opts = { .own = cli->plan.bopts.own };
 		backend_check_program(mem_ctx, cli->plan.backend, cli->plan.prog, &opts, &report);
 		fputs(report, stdout);
 	}

@@ -1,7 +1,8 @@
 /*
  * backend.c - what the backends share: the open(2) flags of an NTCreateX
- * disposition and the naming of client directories.  It knows no backend
- * by name: the list of them is registry.c's.
+ * disposition, the naming of client directories and the one target a
+ * backend takes from an option of its own.  It knows no backend by name:
+ * the list of them is registry.c's.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -82,4 +83,22 @@ uint64_t backend_fs_id(const char *server, const char *share)
 	for (const char *s = share ? share : ""; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
 	return h | (1ull << 63);	/* never a local st_dev */
+}
+
+const char **backend_one_target(TALLOC_CTX *mem_ctx, const char *backend, const char **dirs,
+				const char *option, const char *value, const char *hint,
+				char **err)
+{
+	const char **list = NULL;
+
+	if (dirs)
+		*err = talloc_asprintf(mem_ctx, "--backend=%s takes its target from --%s, not -D",
+				       backend, option);
+	else if (!value || !*value)
+		*err = talloc_asprintf(mem_ctx, "--backend=%s needs --%s=%s", backend, option, hint);
+	else if (!(list = talloc_zero_array(mem_ctx, const char *, 2)))
+		*err = talloc_strdup(mem_ctx, "out of memory");
+	else
+		list[0] = value;
+	return list;
 }

@@ -21,6 +21,7 @@
  * of the driver, the stats region or the reports.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -38,13 +39,17 @@
 
 #define BLOCK_ALIGN 4096	/* the transfer buffer's alignment, for O_DIRECT */
 
-static char *block_path;	/* --block */
+/* The options of this backend alone (backend.h, struct backend_opt). */
+struct block_options {
+	char *path;		/* --block */
+};
 
-static const struct poptOption block_options[] = {
-	{ "block", 0, POPT_ARG_STRING, &block_path, 0,
-	  "the block device or file --backend=block reads and writes in place"
-	  " (what the loadfile writes there is lost)", "PATH" },
-	POPT_TABLEEND
+static const struct backend_opt block_options[] = {
+	{ .name = "block", .type = BACKEND_OPT_STRING,
+	  .offset = offsetof(struct block_options, path), .arg = "PATH",
+	  .help = "the block device or file --backend=block reads and writes in place"
+		  " (what the loadfile writes there is lost)" },
+	{ .name = NULL }
 };
 
 struct backend_target {
@@ -71,24 +76,12 @@ struct backend_client {
 	bool has_detail;	/* ... when this is set */
 };
 
-static const char **block_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+static const char **block_targets(TALLOC_CTX *mem_ctx, const char **dirs, void *own, char **err)
 {
-	const char **list = talloc_zero_array(mem_ctx, const char *, 2);
+	const struct block_options *o = own;
 
-	if (dirs) {
-		*err = talloc_strdup(mem_ctx, "--backend=block takes its target from --block, not -D");
-		return NULL;
-	}
-	if (!block_path || !*block_path) {
-		*err = talloc_strdup(mem_ctx, "--backend=block needs --block=PATH (a block device"
-				     " or a file, written in place)");
-		return NULL;
-	}
-	if (list)
-		list[0] = block_path;
-	else
-		*err = talloc_strdup(mem_ctx, "out of memory");
-	return list;
+	return backend_one_target(mem_ctx, "block", dirs, "block", o->path,
+				  "PATH (a block device or a file, written in place)", err);
 }
 
 /* ---- the target ---- */
@@ -452,6 +445,7 @@ const struct backend block_backend = {
 	.name = "block",
 	.summary = "a disk or a file in place (--block=PATH): 5.0's block loadfiles",
 	.options = block_options,
+	.options_size = sizeof(struct block_options),
 	.targets = block_targets,
 	.target_open = block_target_open,
 	.target_close = block_target_close,

@@ -1170,6 +1170,7 @@ static int fileio_cleanup(struct backend_client *bc)
 const struct backend fileio_backend = {
 	.name = "fileio",
 	.summary = "files beneath -D DIR, by system calls (the default)",
+	.is_default = true,
 	.target_open = localdir_open,
 	.target_close = localdir_close,
 	.target_space = localdir_space,

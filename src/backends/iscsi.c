@@ -64,11 +64,15 @@ struct session {
 	int lun;
 	struct wait login, cmd;
 	struct scsi_iovec iov;		/* a command's data in */
+	int timeout;			/* --iscsi-timeout: seconds a login or a command
+					 * may take */
 };
 
 struct backend_target {
 	const char *shown;		/* the URL, its password masked */
 	const char *url;		/* as given */
+	int timeout;			/* --iscsi-timeout */
+	const char *initiator;		/* --iscsi-initiatorname, or NULL */
 	struct scsi_geometry geom;
 	char vendor[9], product[17], revision[5];
 	int lun;
@@ -85,29 +89,16 @@ struct backend_client {
 
 /* ---- options ---- */
 
-static const char **iscsi_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+static const char **iscsi_targets(TALLOC_CTX *mem_ctx, const char **dirs, void *own, char **err)
 {
-	const char **list = talloc_zero_array(mem_ctx, const char *, 2);
+	const char **list = backend_one_target(mem_ctx, "iscsi", dirs, "iscsi",
+					       ((const struct iscsi_options *)own)->url,
+					       "iscsi://HOST[:PORT]/TARGET-IQN/LUN", err);
 
-	if (dirs) {
-		*err = talloc_strdup(mem_ctx, "--backend=iscsi takes its target from --iscsi, not -D");
-		return NULL;
-	}
-	if (!iscsi_url_opt || !*iscsi_url_opt) {
-		*err = talloc_strdup(mem_ctx, "--backend=iscsi needs"
-				     " --iscsi=iscsi://HOST[:PORT]/TARGET-IQN/LUN");
-		return NULL;
-	}
-	if (iscsi_timeout < 1 || iscsi_timeout > 3600) {
-		*err = talloc_strdup(mem_ctx, "--iscsi-timeout must be 1 to 3600 seconds");
-		return NULL;
-	}
 	/* The driver names the target in messages, the header and the JSON:
-	 * it gets the URL with its password masked; the real one stays here,
-	 * where target_open() takes it. */
-	if (list)
-		list[0] = secret_mask_url(list, iscsi_url_opt);
-	if (!list || !list[0])
+	 * it gets the URL with its password masked; the real one stays in
+	 * the options, where target_open() takes it. */
+	if (list && !(list[0] = secret_mask_url(list, list[0])))
 		*err = talloc_strdup(mem_ctx, "out of memory");
 	return list && list[0] ? list : NULL;
 }
@@ -208,7 +199,7 @@ static int session_login(struct session *s, const char *portal)
 	int e;
 
 	if (iscsi_connect_async(s->ctx, portal, on_done, &s->login) != 0 ||
-	    (e = serve(s, &s->login, iscsi_timeout)) != 0 || s->login.status != SCSI_STATUS_GOOD) {
+	    (e = serve(s, &s->login, s->timeout)) != 0 || s->login.status != SCSI_STATUS_GOOD) {
 		char why[SCSICMD_WHY_MAX];
 		snprintf(why, sizeof(why), "%.200s", s->login.done ? s->login.why : s->port.why);
 		snprintf(s->port.why, sizeof(s->port.why), "cannot connect to %.64s: %.200s", portal,
@@ -220,7 +211,7 @@ static int session_login(struct session *s, const char *portal)
 		error_text(s->port.why, sizeof(s->port.why), s->ctx);
 		return EIO;
 	}
-	if ((e = serve(s, &s->login, iscsi_timeout)) != 0)
+	if ((e = serve(s, &s->login, s->timeout)) != 0)
 		return e;
 	if (s->login.status != SCSI_STATUS_GOOD) {
 		snprintf(s->port.why, sizeof(s->port.why), "%s", s->login.why);
@@ -230,15 +221,16 @@ static int session_login(struct session *s, const char *portal)
 }
 
 /* Log in to the LUN of `url` as initiator `name`, and see that the LUN
- * answers TEST UNIT READY.  0 or an errno with s->port.why set (EACCES: the
- * login was refused). */
-static int session_open(struct session *s, const char *url, const char *name)
+ * answers TEST UNIT READY, waiting `timeout` seconds at most each time.
+ * 0 or an errno with s->port.why set (EACCES: the login was refused). */
+static int session_open(struct session *s, const char *url, const char *name, int timeout)
 {
 	char portal[MAX_STRING_SIZE + 1];
 	struct scsicmd tur = { .cdb_len = 6 };
-	int e = session_make(s, url, name, portal);
+	int e;
 
-	if (!e)
+	s->timeout = timeout;
+	if (!(e = session_make(s, url, name, portal)))
 		e = session_login(s, portal);
 	if (!e && (e = scsicmd_ask(&s->port, &tur, NULL)) != 0 && !s->port.lost) {
 		char why[SCSICMD_WHY_MAX];
@@ -326,7 +318,7 @@ static int send_once(struct scsi_port *p, const struct scsicmd *c, unsigned char
 		s->port.lost = true;
 		return EIO;
 	}
-	int e = serve(s, &s->cmd, iscsi_timeout);
+	int e = serve(s, &s->cmd, s->timeout);
 	if (e) {
 		s->port.lost = true;		/* the task stays libiscsi's, cancelled with the context */
 		return e;
@@ -334,11 +326,11 @@ static int send_once(struct scsi_port *p, const struct scsicmd *c, unsigned char
 	return settle(s, c, o);
 }
 
-/* The initiator name of client `id` (0 for the parent's check). */
-static char *initiator_name(TALLOC_CTX *mem_ctx, unsigned id, const struct backend_options *opts)
+/* The initiator name of client `id` (0 for the parent's check) of t. */
+static char *initiator_name(TALLOC_CTX *mem_ctx, const struct backend_target *t, unsigned id,
+			    const struct backend_options *opts)
 {
-	const char *base = iscsi_initiator_opt && *iscsi_initiator_opt ? iscsi_initiator_opt
-									: ISCSI_DEFAULT_INITIATOR;
+	const char *base = t->initiator && *t->initiator ? t->initiator : ISCSI_DEFAULT_INITIATOR;
 
 	if (opts->ranked)
 		return talloc_asprintf(mem_ctx, "%s-r%u-%u", base, opts->rank, id);
@@ -365,7 +357,7 @@ static bool url_shaped(const char *url)
 static int check_target(struct backend_target *t, struct session *s,
 			const struct backend_options *opts)
 {
-	int e = session_open(s, t->url, initiator_name(t, 0, opts));
+	int e = session_open(s, t->url, initiator_name(t, t, 0, opts), t->timeout);
 
 	if (!e)
 		e = scsicmd_read_geometry(&s->port);
@@ -382,9 +374,14 @@ static struct backend_target *iscsi_target_open(TALLOC_CTX *mem_ctx, const char 
 	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
 	struct session *s = talloc_zero(mem_ctx, struct session);
 	const char *why = scsicmd_pointless_option(opts);
+	const struct iscsi_options *o = opts->own;
 
 	/* spec is the URL as shown (iscsi_targets()); the real one is --iscsi */
-	if (!t || !s || !(t->url = talloc_strdup(t, iscsi_url_opt)) ||
+	if (t) {
+		t->timeout = o->timeout;
+		t->initiator = o->initiator;
+	}
+	if (!t || !s || !(t->url = talloc_strdup(t, o->url)) ||
 	    !(t->shown = talloc_strdup(t, spec))) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 	} else if (why) {
@@ -449,7 +446,7 @@ static struct backend_client *iscsi_client_new(TALLOC_CTX *mem_ctx, struct backe
 		bc->buf[i] = (unsigned char)prog->write_pattern[i % prog->write_pattern_len];
 	bc->prog = prog;
 	bc->ost = backend_offset_state(id, opts);
-	int e = session_open(&bc->s, t->url, initiator_name(bc, id, opts));
+	int e = session_open(&bc->s, t->url, initiator_name(bc, t, id, opts), t->timeout);
 	if (!e)
 		e = scsicmd_read_geometry(&bc->s.port);
 	if (e) {

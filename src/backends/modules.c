@@ -8,9 +8,10 @@
  * ab need no module) and the loading of a module once a run selects its
  * backend (backend_load(), through modload.h, which says where modules
  * are found).  A module, NAME.so, defines NAME_module: the backend's
- * hooks, which it reads its options for from the variables of
- * modules.h.  It knows nothing of what a backend does.
+ * hooks, which read its options from the struct modules.h declares
+ * (backend_options.own).  It knows nothing of what a backend does.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,63 +19,55 @@
 #include "backends/modules.h"
 #include "modload.h"
 
-/* ---- the options, read by the modules ---- */
+/* ---- the options, whose structs the modules read ---- */
 
-char *smb_opt_share;
-char *smb_opt_user;
-char *smb_opt_credentials;
-char *smb_opt_protocol;
-int smb_opt_timeout = SMB_DEFAULT_TIMEOUT;
+#define SMB_OPT(f) .offset = offsetof(struct smb_options, f)
 
-static const struct poptOption smb_options[] = {
-	{ "smb-share", 0, POPT_ARG_STRING, &smb_opt_share, 0,
-	  "smb backend: the share (and directory in it) to load:"
-	  " //HOST[:PORT]/SHARE[/PATH]", "SHARE" },
-	{ "smb-user", 0, POPT_ARG_STRING, &smb_opt_user, 0,
-	  "smb backend: who logs on, [DOMAIN/]USER[%PASSWORD] (default: $USER,"
-	  " password from $PASSWD)",
-	  "USER" },
-	{ "smb-credentials", 0, POPT_ARG_STRING, &smb_opt_credentials, 0,
-	  "smb backend: an smbclient-style authentication file (username, password, domain)",
-	  "FILE" },
-	{ "smb-protocol", 0, POPT_ARG_STRING, &smb_opt_protocol, 0,
-	  "smb backend: the one dialect to speak, NT1 (SMB1), SMB2_02, SMB2_10, SMB3_00,"
-	  " SMB3_02 or SMB3_11 (default: the highest of SMB2_02 to SMB3_11 both sides speak)",
-	  "DIALECT" },
-	{ "smb-timeout", 0, POPT_ARG_INT, &smb_opt_timeout, 0,
-	  "smb backend: seconds the server may take to answer before the run fails (default 10)",
-	  "SECS" },
-	POPT_TABLEEND
+static const struct backend_opt smb_options[] = {
+	{ .name = "smb-share", .type = BACKEND_OPT_STRING, SMB_OPT(share), .arg = "SHARE",
+	  .help = "smb backend: the share (and directory in it) to load:"
+		  " //HOST[:PORT]/SHARE[/PATH]" },
+	{ .name = "smb-user", .type = BACKEND_OPT_STRING, SMB_OPT(user), .arg = "USER",
+	  .help = "smb backend: who logs on, [DOMAIN/]USER[%PASSWORD] (default: $USER,"
+		  " password from $PASSWD)" },
+	{ .name = "smb-credentials", .type = BACKEND_OPT_STRING, SMB_OPT(credentials),
+	  .arg = "FILE", .help = "smb backend: an smbclient-style authentication file (username,"
+				 " password, domain)" },
+	{ .name = "smb-protocol", .type = BACKEND_OPT_STRING, SMB_OPT(protocol), .arg = "DIALECT",
+	  .help = "smb backend: the one dialect to speak, NT1 (SMB1), SMB2_02, SMB2_10, SMB3_00,"
+		  " SMB3_02 or SMB3_11 (default: the highest of SMB2_02 to SMB3_11 both sides"
+		  " speak)" },
+	{ .name = "smb-timeout", .type = BACKEND_OPT_INT, SMB_OPT(timeout),
+	  .def = SMB_DEFAULT_TIMEOUT, .min = 1, .max = 3600, .unit = "seconds", .arg = "SECS",
+	  .help = "smb backend: seconds the server may take to answer before the run fails"
+		  " (default 10)" },
+	{ .name = NULL }
 };
 
-char *nfs_urls;
-int nfs_timeout = NFS_DEFAULT_TIMEOUT;
-
-static const struct poptOption nfs_options[] = {
-	{ "nfs", 0, POPT_ARG_STRING, &nfs_urls, 0,
-	  "the exports --backend=nfs loads, comma-separated URLs"
-	  " nfs://HOST/EXPORT[?version=3|4&...]",
-	  "URL" },
-	{ "nfs-timeout", 0, POPT_ARG_INT, &nfs_timeout, 0,
-	  "nfs backend: seconds the server may take to answer a call before the run fails"
-	  " (default 5)", "SECS" },
-	POPT_TABLEEND
+static const struct backend_opt nfs_options[] = {
+	{ .name = "nfs", .type = BACKEND_OPT_STRING, .offset = offsetof(struct nfs_options, urls),
+	  .arg = "URL", .help = "the exports --backend=nfs loads, comma-separated URLs"
+				" nfs://HOST/EXPORT[?version=3|4&...]" },
+	{ .name = "nfs-timeout", .type = BACKEND_OPT_INT,
+	  .offset = offsetof(struct nfs_options, timeout), .def = NFS_DEFAULT_TIMEOUT, .min = 1,
+	  .max = 3600, .unit = "seconds", .arg = "SECS",
+	  .help = "nfs backend: seconds the server may take to answer a call before the run fails"
+		  " (default 5)" },
+	{ .name = NULL }
 };
 
-char *iscsi_url_opt;
-char *iscsi_initiator_opt;
-int iscsi_timeout = ISCSI_DEFAULT_TIMEOUT;
+#define ISCSI_OPT(f) .offset = offsetof(struct iscsi_options, f)
 
-static const struct poptOption iscsi_options[] = {
-	{ "iscsi", 0, POPT_ARG_STRING, &iscsi_url_opt, 0,
-	  "the LUN --backend=iscsi loads: iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN",
-	  "URL" },
-	{ "iscsi-initiatorname", 0, POPT_ARG_STRING, &iscsi_initiator_opt, 0,
-	  "the clients' initiator name, each client's with -N after it (default "
-	  ISCSI_DEFAULT_INITIATOR ")", "IQN" },
-	{ "iscsi-timeout", 0, POPT_ARG_INT, &iscsi_timeout, 0,
-	  "how long the target may take over a login or a command (default 5)", "SECS" },
-	POPT_TABLEEND
+static const struct backend_opt iscsi_options[] = {
+	{ .name = "iscsi", .type = BACKEND_OPT_STRING, ISCSI_OPT(url), .arg = "URL",
+	  .help = "the LUN --backend=iscsi loads: iscsi://[USER%PASSWORD@]HOST[:PORT]/IQN/LUN" },
+	{ .name = "iscsi-initiatorname", .type = BACKEND_OPT_STRING, ISCSI_OPT(initiator),
+	  .arg = "IQN", .help = "the clients' initiator name, each client's with -N after it"
+				" (default " ISCSI_DEFAULT_INITIATOR ")" },
+	{ .name = "iscsi-timeout", .type = BACKEND_OPT_INT, ISCSI_OPT(timeout),
+	  .def = ISCSI_DEFAULT_TIMEOUT, .min = 1, .max = 3600, .unit = "seconds", .arg = "SECS",
+	  .help = "how long the target may take over a login or a command (default 5)" },
+	{ .name = NULL }
 };
 
 /* ---- the binary's part of each ---- */
@@ -84,6 +77,7 @@ const struct backend smb_backend = {
 	.summary = "an SMB server's share (--smb-share), through libsmbclient",
 	.no_local_writes = "writes to a server",
 	.options = smb_options,
+	.options_size = sizeof(struct smb_options),
 	.module = "smb",
 };
 
@@ -92,6 +86,7 @@ const struct backend nfs_backend = {
 	.summary = "NFS exports (--nfs=URL), through libnfs with no mount",
 	.no_local_writes = "writes to a server",
 	.options = nfs_options,
+	.options_size = sizeof(struct nfs_options),
 	.module = "nfs",
 };
 
@@ -101,6 +96,7 @@ const struct backend iscsi_backend = {
 		   " loadfiles",
 	.no_local_writes = "sends its commands to an iSCSI target",
 	.options = iscsi_options,
+	.options_size = sizeof(struct iscsi_options),
 	.module = "iscsi",
 };
 
@@ -137,6 +133,10 @@ const struct backend *backend_load(TALLOC_CTX *mem_ctx, const struct backend *b,
 	loaded[i].summary = b->summary;
 	loaded[i].no_local_writes = b->no_local_writes;
 	loaded[i].options = b->options;
+	loaded[i].options_size = b->options_size;
+	loaded[i].is_default = b->is_default;
+	loaded[i].is_tbench = b->is_tbench;
+	loaded[i].performs_nothing = b->performs_nothing;
 	loaded[i].module = NULL;
 	loaded_from[i] = b;
 	return &loaded[i];

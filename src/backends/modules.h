@@ -1,8 +1,9 @@
 /*
  * modules.h - the options of the backends built as loadable modules (smb,
- * nfs, iscsi), which the binary itself holds so that --help and the
- * parse of a command line need no module: modules.c defines them with
- * the popt tables that fill them, and each module reads its own.
+ * nfs, iscsi): the struct of each, which modules.c's tables describe
+ * (backend.h, struct backend_opt) so that --help and the parse of a
+ * command line need no module, and which the module's hooks read from
+ * backend_options.own.
  */
 #ifndef DBENCH_BACKENDS_MODULES_H
 #define DBENCH_BACKENDS_MODULES_H
@@ -12,17 +13,28 @@
 #define ISCSI_DEFAULT_INITIATOR "iqn.2011-09.org.samba.dbench:client"
 #define ISCSI_DEFAULT_TIMEOUT 5		/* seconds for a login or a command */
 
-extern char *smb_opt_share;		/* --smb-share */
-extern char *smb_opt_user;		/* --smb-user */
-extern char *smb_opt_credentials;	/* --smb-credentials */
-extern char *smb_opt_protocol;		/* --smb-protocol */
-extern int smb_opt_timeout;		/* --smb-timeout */
+struct smb_creds;
 
-extern char *nfs_urls;			/* --nfs */
-extern int nfs_timeout;			/* --nfs-timeout */
+struct smb_options {
+	char *share;			/* --smb-share */
+	char *user;			/* --smb-user */
+	char *credentials;		/* --smb-credentials */
+	char *protocol;			/* --smb-protocol */
+	int timeout;			/* --smb-timeout, seconds */
+	/* what the module's targets() makes of them, once, before any run */
+	struct smb_creds *creds;	/* who logs on */
+	const char *pinned;		/* the one dialect to speak, or NULL */
+};
 
-extern char *iscsi_url_opt;		/* --iscsi */
-extern char *iscsi_initiator_opt;	/* --iscsi-initiatorname */
-extern int iscsi_timeout;		/* --iscsi-timeout */
+struct nfs_options {
+	char *urls;			/* --nfs, comma-separated */
+	int timeout;			/* --nfs-timeout, seconds */
+};
+
+struct iscsi_options {
+	char *url;			/* --iscsi */
+	char *initiator;		/* --iscsi-initiatorname */
+	int timeout;			/* --iscsi-timeout, seconds */
+};
 
 #endif

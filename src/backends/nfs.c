@@ -83,6 +83,7 @@ struct backend_target {
 	const char *server;
 	const char *export;
 	int version;			/* 3 or 4 */
+	int timeout;			/* --nfs-timeout, seconds a call may wait */
 	struct nfs_context *nfs;	/* the parent's mount */
 	pid_t owner;			/* the process that mounted it */
 };
@@ -196,8 +197,9 @@ static const char *nfsb_mount(TALLOC_CTX *mem_ctx, struct nfs_context *nfs, cons
 	return m->err ? talloc_strdup(mem_ctx, m->why) : NULL;
 }
 
-/* A context mounted on url, or NULL and *err. */
-static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
+/* A context mounted on url, each call waiting `timeout` seconds at most,
+ * or NULL and *err. */
+static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url, int timeout,
 				       struct nfs_url **parsed, char **err)
 {
 	struct nfs_context *nfs = nfs_init_context();
@@ -209,7 +211,7 @@ static struct nfs_context *nfsb_connect(TALLOC_CTX *mem_ctx, const char *url,
 		return NULL;
 	}
 	nfs_set_autoreconnect(nfs, 0);
-	nfs_set_timeout(nfs, nfs_timeout * 1000);
+	nfs_set_timeout(nfs, timeout * 1000);
 	nfs_set_dircache(nfs, 0);
 	u = nfs_parse_url_dir(nfs, url);
 	if (!u) {
@@ -257,31 +259,28 @@ static char *nfsb_port_problem(TALLOC_CTX *mem_ctx, const char *url)
 	return NULL;
 }
 
-static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+static const char **nfsb_targets(TALLOC_CTX *mem_ctx, const char **dirs, void *own, char **err)
 {
+	const char *urls = ((const struct nfs_options *)own)->urls;
+
 	if (dirs) {
 		*err = talloc_strdup(mem_ctx, "--backend=nfs takes its targets from --nfs, not -D");
 		return NULL;
 	}
-	if (!nfs_urls || !*nfs_urls) {
+	if (!urls || !*urls) {
 		*err = talloc_strdup(mem_ctx, "--backend=nfs needs --nfs=nfs://HOST/EXPORT");
 		return NULL;
 	}
-	if (nfs_timeout < 1 || nfs_timeout > 3600) {
-		*err = talloc_asprintf(mem_ctx, "--nfs-timeout %d is not from 1 to 3600 seconds",
-				       nfs_timeout);
-		return NULL;
-	}
 	size_t n = 1;
-	for (const char *p = nfs_urls; *p; p++)
+	for (const char *p = urls; *p; p++)
 		n += *p == ',';
 	const char **list = talloc_zero_array(mem_ctx, const char *, n + 1);
-	const char *p = nfs_urls;
+	const char *p = urls;
 	for (size_t i = 0; list && i < n; i++) {
 		size_t len = strcspn(p, ",");
 		if (len == 0) {
 			*err = talloc_asprintf(mem_ctx, "--nfs '%s' has an empty URL",
-					       secret_mask_url(mem_ctx, nfs_urls));
+					       secret_mask_url(mem_ctx, urls));
 			return NULL;
 		}
 		list[i] = talloc_strndup(list, p, len);
@@ -325,19 +324,19 @@ static struct backend_target *nfsb_target_open(TALLOC_CTX *mem_ctx, const char *
 	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
 	struct nfs_url *u = NULL;
 
-	(void)opts;
 	if (!t) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 		return NULL;
 	}
 	t->url = talloc_strdup(t, spec);
+	t->timeout = ((const struct nfs_options *)opts->own)->timeout;
 	t->owner = getpid();
 	talloc_set_destructor(t, nfsb_target_destructor);
 	if (strncmp(spec, "nfs://", 6) != 0) {
 		*err = talloc_asprintf(mem_ctx, "'%s' is not an NFS URL (nfs://HOST/EXPORT)", spec);
 		goto fail;
 	}
-	t->nfs = nfsb_connect(mem_ctx, spec, &u, err);
+	t->nfs = nfsb_connect(mem_ctx, spec, t->timeout, &u, err);
 	if (!t->nfs)
 		goto fail;
 	t->server = talloc_strdup(t, u->server);
@@ -400,9 +399,9 @@ static unsigned nfsb_check_program(const struct program *prog,
 	static const int locks[] = { OP_LOCKX, OP_UNLOCKX, OP_LOCK4, OP_UNLOCK4, OP_TEST4 };
 	unsigned total = prog->calls ? netsys_check_program(&nfsb_sys_proto, "nfs", prog, report)
 				     : 0;
-	bool v4 = nfs_urls && strstr(nfs_urls, "version=4") && !strstr(nfs_urls, "version=3");
+	const struct nfs_options *o = opts->own;
+	bool v4 = o && o->urls && strstr(o->urls, "version=4") && !strstr(o->urls, "version=3");
 
-	(void)opts;
 	if (v4)
 		return total;
 	for (size_t i = 0; i < sizeof(locks) / sizeof(locks[0]); i++) {
@@ -458,7 +457,7 @@ static struct backend_client *nfsb_client_new(TALLOC_CTX *mem_ctx, struct backen
 	}
 	bc->ost = backend_offset_state(id, opts);
 	bc->verify = verify;
-	bc->nfs = nfsb_connect(mem_ctx, t->url, NULL, err);
+	bc->nfs = nfsb_connect(mem_ctx, t->url, t->timeout, NULL, err);
 	if (!bc->nfs) {
 		errno = EIO;
 		talloc_free(bc);

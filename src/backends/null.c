@@ -137,6 +137,7 @@ const struct backend null_backend = {
 	.name = "null",
 	.summary = "no I/O at all: the generator's own cost",
 	.no_local_writes = "writes nothing",
+	.performs_nothing = true,
 	.target_open = localdir_open,	/* DIR/clients is made, as for fileio */
 	.target_close = localdir_close,
 	.local_clients_fd = localdir_clients_fd,

@@ -1,8 +1,9 @@
 /*
- * registry.c - the list of backends, found by name for --backend, their
- * options gathered for the command line (and one given to the wrong
- * backend found), and the check of
- * what a backend cannot express.  Adding a backend adds it to `backends`
+ * registry.c - the list of backends, found by name for --backend (or by
+ * their flags: the default), their own options made into the popt rows
+ * of one command line and parsed into a struct per backend (and one
+ * given to the wrong backend found), and the check of what a backend
+ * cannot express.  Adding a backend adds it to `backends`
  * below and nothing else here.  The layers above reach the backends
  * through this file; no backend calls into it.
  */
@@ -45,109 +46,140 @@ const char *backend_names(TALLOC_CTX *mem_ctx)
 	return s;
 }
 
-/* Per backend, the first of its options the command line gave (NULL for
- * none), noted by popt's callback as it parses: a number leaves no other
- * mark of being given. */
-static const char *given_option[NBACKENDS];
-
-/* The numbers of each backend's options as the program started, and
- * whether they were taken: a command line parsed again (each side of
- * dbench ab) starts from them, not from the last one's values. */
-#define MAX_BACKEND_OPTIONS 16
-static int first_int[NBACKENDS][MAX_BACKEND_OPTIONS];
-static bool firsts_taken;
-
-static void take_firsts(void)
+const struct backend *backend_default(bool tbench)
 {
-	for (size_t i = 0; i < NBACKENDS && !firsts_taken; i++) {
-		for (size_t o = 0; backends[i]->options && backends[i]->options[o].longName; o++) {
-			const struct poptOption *p = &backends[i]->options[o];
-			assert(o < MAX_BACKEND_OPTIONS);
-			if ((p->argInfo & POPT_ARG_MASK) == POPT_ARG_INT)
-				first_int[i][o] = *(int *)p->arg;
-		}
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		if (tbench ? backends[i]->is_tbench : backends[i]->is_default)
+			return backends[i];
 	}
-	firsts_taken = true;
+	return NULL;
 }
 
-/* popt's strings of a parse before: a plan made from one may still point
- * at them, so they are kept (and still reachable) until the exit. */
-static char **kept;
-static size_t nkept;
+/* ---- the backends' own options, one set per command line ---- */
 
-static void keep(char *s)
+/* One backend's options in a set: its struct, and the first of them the
+ * command line gave (NULL for none), noted by popt's callback as it
+ * parses: a number leaves no other mark of being given. */
+struct backend_own {
+	const struct backend *b;
+	void *own;
+	const char *given;
+};
+
+struct backend_optset {
+	struct backend_own each[NBACKENDS];
+	struct poptOption *popt;	/* the table that fills them */
+};
+
+/* popt hands strings over malloc()ed: they go with the set. */
+static int optset_destructor(struct backend_optset *set)
 {
-	char **more = s ? realloc(kept, (nkept + 1) * sizeof(*kept)) : NULL;
-
-	if (more) {
-		kept = more;
-		kept[nkept++] = s;
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		const struct backend_opt *o = backends[i]->options;
+		for (; set->each[i].own && o && o->name; o++)
+			if (o->type == BACKEND_OPT_STRING)
+				free(*(char **)((char *)set->each[i].own + o->offset));
 	}
-}
-
-/* Before a parse: backend i's options as the program started. */
-static void reset_options(size_t i)
-{
-	for (size_t o = 0; backends[i]->options && backends[i]->options[o].longName; o++) {
-		const struct poptOption *p = &backends[i]->options[o];
-		if ((p->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING) {
-			keep(*(char **)p->arg);
-			*(char **)p->arg = NULL;
-		} else if ((p->argInfo & POPT_ARG_MASK) == POPT_ARG_INT) {
-			*(int *)p->arg = first_int[i][o];
-		}
-	}
+	return 0;
 }
 
 static void note_given(poptContext pc, enum poptCallbackReason reason,
-		       const struct poptOption *opt, const char *arg, const void *slot)
+		       const struct poptOption *opt, const char *arg, const void *data)
 {
+	struct backend_own *bo = (struct backend_own *)data;
+
 	(void)pc;
 	(void)arg;
-	if (reason == POPT_CALLBACK_REASON_PRE)
-		reset_options((size_t)((const char **)slot - given_option));
-	else if (reason == POPT_CALLBACK_REASON_OPTION && opt && !*(const char **)slot)
-		*(const char **)slot = opt->longName;
+	if (reason == POPT_CALLBACK_REASON_OPTION && opt && !bo->given)
+		bo->given = opt->longName;
 }
 
-struct poptOption *backend_option_table(TALLOC_CTX *mem_ctx)
+/* Backend i's struct at its defaults and its popt rows, pointed at it
+ * behind a callback row that notes each option given (popt still stores
+ * its value).  False when out of memory. */
+static bool optset_add(struct backend_optset *set, size_t i, struct poptOption *heading)
 {
-	struct poptOption *t = talloc_zero_array(mem_ctx, struct poptOption, NBACKENDS + 1);
+	const struct backend *b = backends[i];
+	struct backend_own *bo = &set->each[i];
+	size_t len = 0;
+
+	while (b->options[len].name)
+		len++;
+	struct poptOption *rows = talloc_zero_array(set, struct poptOption, len + 2);
+	if (!rows || !(bo->own = talloc_zero_size(set, b->options_size)))
+		return false;
+	rows[0] = (struct poptOption){ .argInfo = POPT_ARG_CALLBACK,
+				       .arg = (void *)(uintptr_t)note_given,
+				       .descrip = (const char *)bo };
+	for (size_t o = 0; o < len; o++) {
+		const struct backend_opt *row = &b->options[o];
+		void *field = (char *)bo->own + row->offset;
+		assert(row->offset + (row->type == BACKEND_OPT_INT ? sizeof(int) : sizeof(char *))
+		       <= b->options_size);
+		if (row->type == BACKEND_OPT_INT)
+			*(int *)field = row->def;
+		rows[o + 1] = (struct poptOption){
+			row->name, 0, row->type == BACKEND_OPT_INT ? POPT_ARG_INT : POPT_ARG_STRING,
+			field, 0, row->help, row->arg };
+	}
+	*heading = (struct poptOption){ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = rows,
+		.descrip = talloc_asprintf(set, "Options of the %s backend:", b->name) };
+	return heading->descrip != NULL;
+}
+
+struct backend_optset *backend_optset_new(TALLOC_CTX *mem_ctx)
+{
+	struct backend_optset *set = talloc_zero(mem_ctx, struct backend_optset);
 	size_t n = 0;
 
-	take_firsts();
-
-	for (size_t i = 0; t && i < NBACKENDS; i++) {
-		given_option[i] = NULL;
-		if (!backends[i]->options)
-			continue;
-		/* the backend's table behind a callback entry that notes each
-		 * option given (popt still stores its value) */
-		size_t len = 0;
-		while (backends[i]->options[len].longName)
-			len++;
-		struct poptOption *own = talloc_zero_array(t, struct poptOption, len + 2);
-		if (!own)
-			return NULL;
-		own[0] = (struct poptOption){ .argInfo = POPT_ARG_CALLBACK | POPT_CBFLAG_PRE,
-					      .arg = (void *)(uintptr_t)note_given,
-					      .descrip = (const char *)&given_option[i] };
-		memcpy(own + 1, backends[i]->options, len * sizeof(*own));
-		t[n].argInfo = POPT_ARG_INCLUDE_TABLE;
-		t[n].arg = own;
-		t[n].descrip = talloc_asprintf(t, "Options of the %s backend:", backends[i]->name);
-		n++;
+	if (!set || !(set->popt = talloc_zero_array(set, struct poptOption, NBACKENDS + 1))) {
+		talloc_free(set);
+		return NULL;
 	}
-	return t;	/* ends with a zeroed entry: POPT_TABLEEND */
+	talloc_set_destructor(set, optset_destructor);
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		set->each[i].b = backends[i];
+		if (backends[i]->options && !optset_add(set, i, &set->popt[n++])) {
+			talloc_free(set);
+			return NULL;
+		}
+	}
+	return set;	/* popt ends with a zeroed entry: POPT_TABLEEND */
 }
 
-const char *backend_foreign_option(const struct backend *b, const char **owner)
+struct poptOption *backend_optset_popt(struct backend_optset *set)
+{
+	return set->popt;
+}
+
+void *backend_optset_own(const struct backend_optset *set, const struct backend *b)
 {
 	for (size_t i = 0; i < NBACKENDS; i++) {
-		if (strcmp(backends[i]->name, b->name) != 0 && given_option[i]) {
+		if (strcmp(backends[i]->name, b->name) == 0)
+			return set->each[i].own;
+	}
+	return NULL;
+}
+
+const char *backend_optset_foreign(const struct backend_optset *set, const struct backend *b,
+				   const char **owner)
+{
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		if (strcmp(backends[i]->name, b->name) != 0 && set->each[i].given) {
 			*owner = backends[i]->name;
-			return given_option[i];
+			return set->each[i].given;
 		}
+	}
+	return NULL;
+}
+
+char *backend_check_options(TALLOC_CTX *mem_ctx, const struct backend *b, const void *own)
+{
+	for (const struct backend_opt *o = b->options; own && o && o->name; o++) {
+		int v = o->type == BACKEND_OPT_INT ? *(const int *)((const char *)own + o->offset) : 0;
+		if (o->type == BACKEND_OPT_INT && (v < o->min || v > o->max))
+			return talloc_asprintf(mem_ctx, "--%s must be %d to %d%s%s", o->name, o->min,
+					       o->max, o->unit ? " " : "", o->unit ? o->unit : "");
 	}
 	return NULL;
 }

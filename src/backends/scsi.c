@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <scsi/sg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,24 +39,29 @@
 #include "backends/devuse.h"
 #include "backends/scsicmd.h"
 
-#define SCSI_DEFAULT_TIMEOUT 30		/* seconds for a command */
+/* The options of this backend alone (backend.h, struct backend_opt). */
+struct scsi_options {
+	char *path;		/* --scsi */
+	int timeout;		/* --scsi-timeout, seconds for a command */
+};
 
-static char *scsi_path;			/* --scsi */
-static int scsi_timeout = SCSI_DEFAULT_TIMEOUT;	/* --scsi-timeout */
-
-static const struct poptOption scsi_options[] = {
-	{ "scsi", 0, POPT_ARG_STRING, &scsi_path, 0,
-	  "the SCSI device --backend=scsi sends commands to through SG_IO: /dev/sgN or"
-	  " /dev/sdX (what the loadfile writes there is lost)", "DEVICE" },
-	{ "scsi-timeout", 0, POPT_ARG_INT, &scsi_timeout, 0,
-	  "how long the device may take over a command (default 30)", "SECS" },
-	POPT_TABLEEND
+static const struct backend_opt scsi_options[] = {
+	{ .name = "scsi", .type = BACKEND_OPT_STRING,
+	  .offset = offsetof(struct scsi_options, path), .arg = "DEVICE",
+	  .help = "the SCSI device --backend=scsi sends commands to through SG_IO: /dev/sgN or"
+		  " /dev/sdX (what the loadfile writes there is lost)" },
+	{ .name = "scsi-timeout", .type = BACKEND_OPT_INT,
+	  .offset = offsetof(struct scsi_options, timeout), .def = 30, .min = 1, .max = 3600,
+	  .unit = "seconds", .arg = "SECS",
+	  .help = "how long the device may take over a command (default 30)" },
+	{ .name = NULL }
 };
 
 /* One open descriptor of the device, as a LUN to talk to. */
 struct sgdev {
 	struct scsi_port port;		/* first: send_once() is handed it */
 	int fd;
+	unsigned timeout_ms;		/* --scsi-timeout's */
 };
 
 struct backend_target {
@@ -74,34 +80,18 @@ struct backend_client {
 	bool has_detail;		/* ... when this is set */
 };
 
-static const char **scsi_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+static const char **scsi_targets(TALLOC_CTX *mem_ctx, const char **dirs, void *own, char **err)
 {
-	const char **list = talloc_zero_array(mem_ctx, const char *, 2);
+	const struct scsi_options *o = own;
 
-	if (dirs) {
-		*err = talloc_strdup(mem_ctx, "--backend=scsi takes its target from --scsi, not -D");
-		return NULL;
-	}
-	if (!scsi_path || !*scsi_path) {
-		*err = talloc_strdup(mem_ctx, "--backend=scsi needs --scsi=DEVICE (/dev/sgN or"
-				     " /dev/sdX, written in place)");
-		return NULL;
-	}
-	if (scsi_timeout < 1 || scsi_timeout > 3600) {
-		*err = talloc_strdup(mem_ctx, "--scsi-timeout must be 1 to 3600 seconds");
-		return NULL;
-	}
-	if (list)
-		list[0] = scsi_path;
-	else
-		*err = talloc_strdup(mem_ctx, "out of memory");
-	return list;
+	return backend_one_target(mem_ctx, "scsi", dirs, "scsi", o->path,
+				  "DEVICE (/dev/sgN or /dev/sdX, written in place)", err);
 }
 
 /* ---- one command ---- */
 
 /* The sgdev's scsi_port.send_once: command c through SG_IO, the kernel
- * aborting it after --scsi-timeout seconds. */
+ * aborting it after --scsi-timeout seconds (d->timeout_ms). */
 static int send_once(struct scsi_port *p, const struct scsicmd *c, unsigned char *buf,
 		     struct scsicmd_outcome *o)
 {
@@ -116,7 +106,7 @@ static int send_once(struct scsi_port *p, const struct scsicmd *c, unsigned char
 		.dxferp = c->params ? (void *)c->params_buf : buf,
 		.cmdp = (unsigned char *)c->cdb,
 		.sbp = o->sense,
-		.timeout = (unsigned)scsi_timeout * 1000u,
+		.timeout = d->timeout_ms,
 	};
 
 	if (ioctl(d->fd, SG_IO, &h) != 0) {
@@ -235,6 +225,7 @@ static struct backend_target *scsi_target_open(TALLOC_CTX *mem_ctx, const char *
 	}
 	t->d.fd = -1;
 	t->d.port.send_once = send_once;
+	t->d.timeout_ms = (unsigned)((const struct scsi_options *)opts->own)->timeout * 1000u;
 	t->path = talloc_strdup(t, spec);
 	talloc_set_destructor(t, scsi_target_destructor);
 	if (why)
@@ -305,6 +296,7 @@ static struct backend_client *scsi_client_new(TALLOC_CTX *mem_ctx, struct backen
 	bc->ost = backend_offset_state(id, opts);
 	bc->d.port.send_once = send_once;
 	bc->d.port.geom = t->d.port.geom;
+	bc->d.timeout_ms = t->d.timeout_ms;
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->d.fd);
 	bc->d.fd = open(self, t->flags);
 	talloc_set_destructor(bc, scsi_client_destructor);
@@ -361,6 +353,7 @@ const struct backend scsi_backend = {
 	.no_local_writes = "sends SCSI commands by SG_IO, which the disk's stat file does"
 			   " not count",
 	.options = scsi_options,
+	.options_size = sizeof(struct scsi_options),
 	.targets = scsi_targets,
 	.target_open = scsi_target_open,
 	.target_close = scsi_target_close,

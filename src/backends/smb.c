@@ -3,13 +3,13 @@
  * call closest to the SMB request it records, against a share on an SMB
  * server (--smb-share=//HOST[:PORT]/SHARE[/PATH]).
  *
- * Built as the module smb.so (modules.c holds its options, which it
- * reads, and loads it when a run selects it).  This file owns its
- * target (the share: checked
- * and its PATH/clients made in the parent, over a connection of the
- * parent's own that is closed again before any client starts) and each
- * client's session: one libsmbclient context per client, made in the
- * client's process, with the handles the trace has open.  It knows
+ * Built as the module smb.so (modules.c holds its options, whose struct
+ * of modules.h it reads, and loads it when a run selects it).  This file
+ * owns its target (the share: checked and its PATH/clients made in the
+ * parent, over a connection of the parent's own that is closed again
+ * before any client starts) and each client's session: one libsmbclient
+ * context per client, made in the client's process, with the handles
+ * the trace has open.  It knows
  * nothing of the driver or the stats.  The share and credentials are
  * parsed by smb_args.c; FIND_FIRST's patterns are matched by dosmatch.c.
  *
@@ -66,13 +66,10 @@ static const char *const smb_dialects[] = { "SMB3_11", "SMB3_02", "SMB3_00", "SM
 #define SMB_NDIALECTS (sizeof(smb_dialects) / sizeof(smb_dialects[0]))
 #define SMB_NDEFAULT (SMB_NDIALECTS - 1)
 
-/* What the options said, checked once by smb_targets(). */
-static struct smb_creds *smb_creds;
-static const char *smb_pinned;	/* a dialect of smb_dialects, or NULL */
-
 /* ---- the target ---- */
 
 struct backend_target {
+	const struct smb_options *o;	/* the run's, smb_targets() completed */
 	struct smb_share *share;
 	char *share_url;	/* smb://HOST/SHARE, percent-encoded */
 	char *base;		/* share_url[/PATH] */
@@ -130,11 +127,13 @@ static int smb_url(char *buf, const char *prefix, const char *rel)
 static void smb_auth(SMBCCTX *ctx, const char *server, const char *share, char *wg, int wglen,
 		     char *user, int userlen, char *pass, int passlen)
 {
-	(void)ctx, (void)server, (void)share;
-	if (smb_creds->domain)
-		snprintf(wg, (size_t)wglen, "%s", smb_creds->domain);
-	snprintf(user, (size_t)userlen, "%s", smb_creds->user);
-	snprintf(pass, (size_t)passlen, "%s", smb_creds->password);
+	const struct smb_creds *creds = smbc_getOptionUserData(ctx);
+
+	(void)server, (void)share;
+	if (creds->domain)
+		snprintf(wg, (size_t)wglen, "%s", creds->domain);
+	snprintf(user, (size_t)userlen, "%s", creds->user);
+	snprintf(pass, (size_t)passlen, "%s", creds->password);
 }
 
 /*
@@ -191,12 +190,13 @@ static SMBCCTX *smb_context(TALLOC_CTX *mem_ctx, const struct backend_target *t,
 	}
 	talloc_set_destructor(holder, smb_free_context);
 	smbc_setDebug(ctx, 0);
+	smbc_setOptionUserData(ctx, t->o->creds);
 	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
 	smbc_setOptionNoAutoAnonymousLogin(ctx, true);
 	smbc_setOptionUseKerberos(ctx, false);
 	smbc_setOptionFallbackAfterKerberos(ctx, true);
 	smbc_setPort(ctx, (uint16_t)t->share->port);
-	smbc_setTimeout(ctx, smb_opt_timeout * 1000);
+	smbc_setTimeout(ctx, t->o->timeout * 1000);
 	if (!smbc_setOptionProtocols(ctx, min ? min : smb_dialects[SMB_NDEFAULT - 1],
 				     max ? max : smb_dialects[0]) ||
 	    !smbc_init_context(ctx)) {
@@ -218,39 +218,30 @@ static const char *smb_protocol_of(const char *name)
 	return NULL;
 }
 
-static const char **smb_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+/* The share as the one target, with the options checked and the
+ * credentials read into `own` once, before any run. */
+static const char **smb_targets(TALLOC_CTX *mem_ctx, const char **dirs, void *own, char **err)
 {
-	const char **specs = talloc_zero_array(mem_ctx, const char *, 2);
+	struct smb_options *o = own;
 	struct smb_creds *creds = talloc_zero(mem_ctx, struct smb_creds);
+	const char **specs = backend_one_target(mem_ctx, "smb", dirs, "smb-share", o->share,
+						"//HOST[:PORT]/SHARE[/PATH]", err);
 
-	if (!specs || !creds) {
+	if (!specs)
+		return NULL;
+	if (!creds) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 		return NULL;
 	}
-	if (dirs) {
-		*err = talloc_strdup(mem_ctx, "--backend=smb takes its target from --smb-share,"
-				     " not -D");
-		return NULL;
-	}
-	if (!smb_opt_share) {
-		*err = talloc_strdup(mem_ctx, "--backend=smb needs"
-				     " --smb-share=//HOST[:PORT]/SHARE[/PATH]");
-		return NULL;
-	}
-	if (smb_opt_protocol && !(smb_pinned = smb_protocol_of(smb_opt_protocol))) {
+	if (o->protocol && !(o->pinned = smb_protocol_of(o->protocol))) {
 		*err = talloc_asprintf(mem_ctx, "--smb-protocol '%s': not NT1, SMB2_02, SMB2_10,"
-				       " SMB3_00, SMB3_02 or SMB3_11", smb_opt_protocol);
+				       " SMB3_00, SMB3_02 or SMB3_11", o->protocol);
 		return NULL;
 	}
-	if (smb_opt_timeout < 1 || smb_opt_timeout > 3600) {
-		*err = talloc_strdup(mem_ctx, "--smb-timeout must be 1 to 3600 seconds");
-		return NULL;
-	}
-	if (!smb_args_creds(mem_ctx, smb_opt_user, smb_opt_credentials, creds, err))
+	if (!smb_args_creds(mem_ctx, o->user, o->credentials, creds, err))
 		return NULL;
 	smb_args_forget_env();	/* no client carries them in its environment */
-	smb_creds = creds;
-	specs[0] = smb_opt_share;
+	o->creds = creds;
 	return specs;
 }
 
@@ -285,8 +276,8 @@ static char *smb_connect_error(TALLOC_CTX *mem_ctx, const struct backend_target 
 	case EACCES:
 	case EPERM:
 		return talloc_asprintf(mem_ctx, "%s: logon as '%s%s%s' refused: %s", sh->spec,
-				       smb_creds->domain ? smb_creds->domain : "",
-				       smb_creds->domain ? "/" : "", smb_creds->user,
+				       t->o->creds->domain ? t->o->creds->domain : "",
+				       t->o->creds->domain ? "/" : "", t->o->creds->user,
 				       *smb_reason ? smb_reason : strerror(err));
 	case ENOENT:
 	case ENODEV:
@@ -373,6 +364,7 @@ static struct backend_target *smb_target_open(TALLOC_CTX *mem_ctx, const char *s
 
 	if (!tmp || !t)
 		goto nomem;
+	t->o = opts->own;
 	if (opts->sync_open || opts->sync_dir || opts->fsync_writes || opts->xattr) {
 		msg = talloc_strdup(tmp, "-s, -S, -F and -x are not supported by the smb backend"
 				    " (libsmbclient can neither sync nor set a raw xattr)");
@@ -398,7 +390,7 @@ static struct backend_target *smb_target_open(TALLOC_CTX *mem_ctx, const char *s
 	freeaddrinfo(ai);
 	smbc_setLogCallback(NULL, NULL, smb_log);
 	smb_reason[0] = '\0';
-	SMBCCTX *ctx = smb_context(tmp, t, smb_pinned, smb_pinned);
+	SMBCCTX *ctx = smb_context(tmp, t, t->o->pinned, t->o->pinned);
 	if (!ctx) {
 		msg = talloc_asprintf(tmp, "%s: cannot set up libsmbclient: %s", spec,
 				      strerror(errno));
@@ -427,7 +419,7 @@ static struct backend_target *smb_target_open(TALLOC_CTX *mem_ctx, const char *s
 				      e ? strerror(e) : "not a directory");
 		goto fail;
 	}
-	t->dialect = smb_pinned ? smb_pinned : smb_probe_dialect(t);
+	t->dialect = t->o->pinned ? t->o->pinned : smb_probe_dialect(t);
 	talloc_free(tmp);	/* the parent's connection: no client inherits it */
 	return t;
 nomem:
@@ -444,7 +436,7 @@ fail:
 static int smb_target_close(struct backend_target *t)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
-	SMBCCTX *ctx = tmp ? smb_context(tmp, t, smb_pinned, smb_pinned) : NULL;
+	SMBCCTX *ctx = tmp ? smb_context(tmp, t, t->o->pinned, t->o->pinned) : NULL;
 	int e = ctx ? smb_rmdir(ctx, t->clients) : errno;
 
 	talloc_free(tmp);
@@ -456,7 +448,7 @@ static int smb_target_close(struct backend_target *t)
 static int smb_target_space(struct backend_target *t, struct backend_space *sp)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
-	SMBCCTX *ctx = tmp ? smb_context(tmp, t, smb_pinned, smb_pinned) : NULL;
+	SMBCCTX *ctx = tmp ? smb_context(tmp, t, t->o->pinned, t->o->pinned) : NULL;
 	struct statvfs v;
 	int e = !ctx ? (errno ? errno : ENOMEM)
 		     : smbc_getFunctionStatVFS(ctx)(ctx, t->base, &v) == 0 ? 0 : errno;
@@ -480,8 +472,8 @@ static json_t *smb_target_describe(const struct backend_target *t)
 	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s}",
 			 "server", jsontext(t->server), "share", jsontext(t->share->share),
 			 "path", jsontext(t->share->path),
-			 "protocol", t->dialect, "protocol_pinned", smb_pinned != NULL,
-			 "user", jsontext(smb_creds->user), "domain", jsontext(smb_creds->domain),
+			 "protocol", t->dialect, "protocol_pinned", t->o->pinned != NULL,
+			 "user", jsontext(t->o->creds->user), "domain", jsontext(t->o->creds->domain),
 			 "libsmbclient", smbc_version());
 }
 
@@ -1294,7 +1286,7 @@ static struct backend_client *smb_client_new(TALLOC_CTX *mem_ctx, struct backend
 	    !(bc->client_url = talloc_asprintf(bc, "%s/%s", t->clients, name)))
 		goto nomem;
 	/* Freed after the handles are closed: the destructor runs first. */
-	if (!(bc->ctx = smb_context(bc, t, smb_pinned, smb_pinned))) {
+	if (!(bc->ctx = smb_context(bc, t, t->o->pinned, t->o->pinned))) {
 		*err = talloc_asprintf(mem_ctx, "client %u: %s: cannot set up libsmbclient: %s",
 				       id, t->share->spec, strerror(errno));
 		goto fail;
@@ -1376,7 +1368,7 @@ static struct backend_lister *smb_lister_open(TALLOC_CTX *mem_ctx, struct backen
 		talloc_free(l);
 		return NULL;
 	}
-	if (!(l->ctx = smb_context(l, t, smb_pinned, smb_pinned))) {
+	if (!(l->ctx = smb_context(l, t, t->o->pinned, t->o->pinned))) {
 		*err = talloc_asprintf(mem_ctx, "%s: cannot set up libsmbclient: %s",
 				       t->share->spec, strerror(errno));
 		talloc_free(l);

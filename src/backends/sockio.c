@@ -22,6 +22,7 @@
  * It knows nothing of the driver, the stats region or the reports.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -48,18 +49,24 @@ _Static_assert(OP_MAX_SIZE + 1024 <= TBENCH_MAX_BODY,
  * server that has stopped answering takes this long. */
 #define SOCKIO_DEFAULT_TIMEOUT 30
 
-/* The command-line options of this backend alone (popt writes them); -T,
- * which dbench 4.0 took whatever the backend, comes in backend_options. */
-static int sockio_port = TBENCH_PORT;
-static int sockio_timeout = SOCKIO_DEFAULT_TIMEOUT;
+/* The command-line options of this backend alone (backend.h, struct
+ * backend_opt); -T, which dbench 4.0 took whatever the backend, comes
+ * in backend_options. */
+struct sockio_options {
+	int port;		/* --port */
+	int timeout;		/* --timeout, seconds */
+};
 
-static const struct poptOption sockio_popt[] = {
-	{ "port", 0, POPT_ARG_INT, &sockio_port, 0,
-	  "the tbench server's TCP port (default 7003)", "PORT" },
-	{ "timeout", 0, POPT_ARG_INT, &sockio_timeout, 0,
-	  "seconds the tbench server may take to connect, take a request or reply before"
-	  " the run fails (default 30)", "SECS" },
-	POPT_TABLEEND
+static const struct backend_opt sockio_opts[] = {
+	{ .name = "port", .type = BACKEND_OPT_INT, .offset = offsetof(struct sockio_options, port),
+	  .def = TBENCH_PORT, .min = 1, .max = 65535, .arg = "PORT",
+	  .help = "the tbench server's TCP port (default 7003)" },
+	{ .name = "timeout", .type = BACKEND_OPT_INT,
+	  .offset = offsetof(struct sockio_options, timeout), .def = SOCKIO_DEFAULT_TIMEOUT,
+	  .min = 1, .max = 3600, .unit = "seconds", .arg = "SECS",
+	  .help = "seconds the tbench server may take to connect, take a request or reply before"
+		  " the run fails (default 30)" },
+	{ .name = NULL }
 };
 
 struct backend_target {
@@ -68,6 +75,8 @@ struct backend_target {
 	struct net_addr addr;
 	struct sockopt_set *opts;
 	const char *tcp_options;	/* as given, for the record */
+	int port;			/* --port */
+	int timeout;			/* --timeout, seconds */
 };
 
 struct backend_client {
@@ -153,10 +162,10 @@ bool sockio_sizes(const struct op *op, size_t name_len, uint32_t *send, uint32_t
 
 /* Why a wait on the server ended, for messages: "no answer within 30 s"
  * for the timeout, else the errno's text. */
-static const char *wait_failure(int err, char buf[64])
+static const char *wait_failure(int err, int timeout, char buf[64])
 {
 	if (err == ETIMEDOUT)
-		snprintf(buf, 64, "no answer within %d s", sockio_timeout);
+		snprintf(buf, 64, "no answer within %d s", timeout);
 	else if (err == EINTR)
 		snprintf(buf, 64, "interrupted by a signal");
 	else
@@ -169,7 +178,7 @@ static int exchange_failed(struct backend_client *bc, int err, const char *what)
 	char why[64];
 
 	snprintf(bc->detail, sizeof(bc->detail), "%s: %s: %s", bc->t->name, what,
-		 wait_failure(err, why));
+		 wait_failure(err, bc->t->timeout, why));
 	bc->has_detail = true;
 	return err;
 }
@@ -182,11 +191,11 @@ static int exchange(struct backend_client *bc, uint32_t send, uint32_t recv)
 	int err;
 
 	wire_request_header(bc->hdr, send, recv);
-	err = wire_send_iov(bc->fd, iov, 2, wire_deadline(sockio_timeout * 1000u));
+	err = wire_send_iov(bc->fd, iov, 2, wire_deadline(bc->t->timeout * 1000u));
 	if (err)
 		return exchange_failed(bc, err, "sending a request");
 	/* the reply has the timeout from the moment the request is out */
-	uint64_t deadline = wire_deadline(sockio_timeout * 1000u);
+	uint64_t deadline = wire_deadline(bc->t->timeout * 1000u);
 	err = wire_recv_all(bc->fd, bc->reply, recv <= SOCKIO_SMALL_REPLY ? recv : 4, deadline);
 	if (err)
 		return exchange_failed(bc, err, "waiting for the reply");
@@ -225,10 +234,12 @@ static const char *sockio_failure_detail(struct backend_client *bc)
 
 /* ---- targets and clients ---- */
 
-static const char **sockio_targets(TALLOC_CTX *mem_ctx, const char **dirs, char **err)
+static const char **sockio_targets(TALLOC_CTX *mem_ctx, const char **dirs, void *own,
+				    char **err)
 {
 	const char **specs;
 
+	(void)own;
 	if (dirs)
 		return dirs;
 	if (!(specs = talloc_zero_array(mem_ctx, const char *, 2))) {
@@ -245,7 +256,7 @@ static int greet(TALLOC_CTX *mem_ctx, const struct backend_target *t, int fd, ch
 {
 	uint8_t hdr[8], reply[4];
 	struct iovec iov = { hdr, 8 };
-	uint64_t deadline = wire_deadline(sockio_timeout * 1000u);
+	uint64_t deadline = wire_deadline(t->timeout * 1000u);
 	char why[64];
 	int e;
 
@@ -262,7 +273,7 @@ static int greet(TALLOC_CTX *mem_ctx, const struct backend_target *t, int fd, ch
 				       t->name, wire_get32(reply), TBENCH_HELLO_RECV - 4);
 	} else if (e) {
 		*err = talloc_asprintf(mem_ctx, "%s: waiting for the answer to the opening"
-				       " exchange: %s", t->name, wait_failure(e, why));
+				       " exchange: %s", t->name, wait_failure(e, t->timeout, why));
 	}
 	if (e) {
 		close(fd);
@@ -296,24 +307,16 @@ static struct backend_target *sockio_target_open(TALLOC_CTX *mem_ctx, const char
 		return NULL;
 	}
 	t->spec = talloc_strdup(t, spec);
+	t->port = ((const struct sockio_options *)opts->own)->port;
+	t->timeout = ((const struct sockio_options *)opts->own)->timeout;
 	t->tcp_options = talloc_strdup(t, opts->tcp_options ? opts->tcp_options : SOCKOPT_DEFAULT);
 	if (why) {
 		*err = talloc_asprintf(mem_ctx, "tbench (the sockio backend): %s", why);
 		goto fail;
 	}
-	if (sockio_port < 1 || sockio_port > 65535) {
-		*err = talloc_asprintf(mem_ctx, "--port %d is not a TCP port (1 to 65535)",
-				       sockio_port);
-		goto fail;
-	}
-	if (sockio_timeout < 1 || sockio_timeout > 3600) {
-		*err = talloc_asprintf(mem_ctx, "--timeout %d is not from 1 to 3600 seconds",
-				       sockio_timeout);
-		goto fail;
-	}
 	if (!(t->opts = sockopt_parse(t, t->tcp_options, err)))
 		goto fail;
-	fd = net_connect_host(t, spec, sockio_port, t->opts, sockio_timeout * 1000u, &t->addr,
+	fd = net_connect_host(t, spec, t->port, t->opts, t->timeout * 1000u, &t->addr,
 			      err);
 	if (fd >= 0)
 		t->name = net_addr_string(t, &t->addr);
@@ -337,7 +340,7 @@ static int sockio_target_close(struct backend_target *t)
 static json_t *sockio_target_describe(const struct backend_target *t)
 {
 	return json_pack("{s:s, s:s, s:i, s:s, s:i}", "server", t->name, "host", t->spec, "port",
-			 sockio_port, "tcp_options", t->tcp_options, "timeout_s", sockio_timeout);
+			 t->port, "tcp_options", t->tcp_options, "timeout_s", t->timeout);
 }
 
 static int client_destroy(struct backend_client *bc)
@@ -377,7 +380,7 @@ static struct backend_client *sockio_client_new(TALLOC_CTX *mem_ctx, struct back
 	}
 	bc->zeros = z;
 	bc->fd = greet(mem_ctx, t, net_connect(mem_ctx, &t->addr, t->opts,
-					       sockio_timeout * 1000u, err), err);
+					       t->timeout * 1000u, err), err);
 	if (bc->fd < 0) {
 		talloc_free(bc);
 		return NULL;
@@ -400,7 +403,9 @@ const struct backend sockio_backend = {
 	.name = "sockio",
 	.summary = "tbench_srv over TCP at -D HOST, as tbench runs",
 	.no_local_writes = "sends its data to tbench_srv",
-	.options = sockio_popt,
+	.options = sockio_opts,
+	.options_size = sizeof(struct sockio_options),
+	.is_tbench = true,
 	.targets = sockio_targets,
 	.target_open = sockio_target_open,
 	.target_close = sockio_target_close,

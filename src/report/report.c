@@ -63,7 +63,7 @@ static void report_load_options(FILE *out, const struct run_plan *plan)
 					   plan->clients_per_process);
 	if (plan->continue_on_error)
 		s = talloc_strdup_append(s, " --continue-on-error");
-	if (strcmp(plan->backend->name, "fileio") != 0)
+	if (!plan->backend->is_default)
 		s = talloc_asprintf_append(s, " --backend=%s", plan->backend->name);
 	if (s && *s)
 		fprintf(out, "options:%s\n", s);

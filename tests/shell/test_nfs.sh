@@ -446,7 +446,7 @@ end
 begin "--nfs-timeout out of range: exit 2 with a line"
 "$DBENCH" --backend=nfs --nfs="$NFS_URL" --nfs-timeout 0 -t 1 1 >"$T/nt.out" 2>&1
 expect_status $? 2
-expect_eq "$(cat "$T/nt.out")" "dbench: --nfs-timeout 0 is not from 1 to 3600 seconds" "output"
+expect_eq "$(cat "$T/nt.out")" "dbench: --nfs-timeout must be 1 to 3600 seconds" "output"
 end
 
 nfs() {

@@ -188,6 +188,10 @@ wait "$pid"; rc=$?
 expect_status $rc 0
 expect_match "$(cat "$T/ab.out")" "^Run 2 of 2: side B \\(--smb-protocol=SMB3_00 --smb-user=$SMB_USER%\\*\\*\\*\\)"
 grep -q -- "$SMB_PASS" "$T/ab.out" "$T/ab.json" && fail "the password was printed or recorded"
+# each side's own options: B's --smb-protocol pins B alone, A negotiates
+expect_eq "$(jq -r '[.runs[] | "\(.series.side) \(.environment.targets[0].protocol)'\
+' \(.environment.targets[0].protocol_pinned)"] | sort | join(",")' "$T/ab.json")" \
+	"A SMB3_11 false,B SMB3_00 true" "each side's dialect"
 share_empty
 end
 

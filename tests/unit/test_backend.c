@@ -2,8 +2,9 @@
  * test_backend.c - the backend interface's shared parts (backend.h) and
  * the local directory target (localdir.h), specified by example: the
  * list of backend names for messages, the check of what a backend cannot
- * express, and a local target's making, refusing and removing of
- * DIR/clients.
+ * express, the backends' own options parsed into a struct per backend and
+ * per command line, and a local target's making, refusing and removing
+ * of DIR/clients.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <popt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -280,6 +282,133 @@ static void a_missing_directory_is_named_in_the_error(void **state)
 						 strerror(ENOENT)));
 }
 
+/* ---- the backends' own options ---- */
+
+/* Parse argv (after a program name) with the set's table; popt's value:
+ * -1 when every word was an option of it. */
+static int parse_into(struct backend_optset *set, const char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	poptContext pc = poptGetContext("test", argc, argv, backend_optset_popt(set), 0);
+	int rc;
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		;
+	poptFreeContext(pc);
+	return rc;
+}
+
+/* The field of option `name` in b's struct `own`, found by its row. */
+static const void *field_of(const struct backend *b, const void *own, const char *name)
+{
+	for (const struct backend_opt *o = b->options; o && o->name; o++)
+		if (strcmp(o->name, name) == 0)
+			return (const char *)own + o->offset;
+	fail_msg("the %s backend has no option --%s", b->name, name);
+	return NULL;
+}
+
+static void each_command_line_parses_into_structs_of_its_own(void **state)
+{
+	const struct backend *sockio = backend_by_name("sockio"), *block = backend_by_name("block");
+	struct backend_optset *a = backend_optset_new(ctx_of(state));
+	struct backend_optset *b = backend_optset_new(ctx_of(state));
+	const char *argv_a[] = { "dbench", "--port=7100", "--timeout", "5", NULL };
+	const char *argv_b[] = { "dbench", "--block=/dev/x", NULL };
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(parse_into(a, argv_a), -1);
+	assert_int_equal(parse_into(b, argv_b), -1);
+	/* a's values are a's alone; b's sockio is at its defaults */
+	assert_int_equal(*(const int *)field_of(sockio, backend_optset_own(a, sockio), "port"), 7100);
+	assert_int_equal(*(const int *)field_of(sockio, backend_optset_own(a, sockio), "timeout"), 5);
+	assert_int_equal(*(const int *)field_of(sockio, backend_optset_own(b, sockio), "port"), 7003);
+	assert_int_equal(*(const int *)field_of(sockio, backend_optset_own(b, sockio), "timeout"), 30);
+	assert_null(*(char *const *)field_of(block, backend_optset_own(a, block), "block"));
+	assert_string_equal(*(char *const *)field_of(block, backend_optset_own(b, block), "block"),
+			    "/dev/x");
+	/* a backend without options has no struct */
+	assert_null(backend_optset_own(a, &fileio_backend));
+}
+
+static void an_option_of_another_backend_is_named_with_its_owner(void **state)
+{
+	struct backend_optset *set = backend_optset_new(ctx_of(state));
+	const char *argv[] = { "dbench", "--block=/dev/x", NULL };
+	const char *owner = NULL;
+
+	assert_int_equal(parse_into(set, argv), -1);
+	assert_string_equal(backend_optset_foreign(set, &fileio_backend, &owner), "block");
+	assert_string_equal(owner, "block");
+	assert_null(backend_optset_foreign(set, &block_backend, &owner));
+}
+
+static void a_number_out_of_its_rows_range_is_said_by_name(void **state)
+{
+	const struct backend *sockio = backend_by_name("sockio");
+	struct backend_optset *set = backend_optset_new(ctx_of(state));
+	const char *in_range[] = { "dbench", "--timeout=3600", NULL };
+	const char *port_0[] = { "dbench", "--port=0", NULL };
+
+	assert_int_equal(parse_into(set, in_range), -1);
+	assert_null(backend_check_options(ctx_of(state), sockio, backend_optset_own(set, sockio)));
+	assert_int_equal(parse_into(set, port_0), -1);
+	assert_string_equal(backend_check_options(ctx_of(state), sockio,
+						  backend_optset_own(set, sockio)),
+			    "--port must be 1 to 65535");
+}
+
+static void every_backends_options_are_whole_and_in_range(void **state)
+{
+	struct backend_optset *set = backend_optset_new(ctx_of(state));
+
+	for (size_t i = 0; backend_nth(i); i++) {
+		const struct backend *b = backend_nth(i);
+		assert_true(!b->options == !b->options_size);
+		for (const struct backend_opt *o = b->options; o && o->name; o++) {
+			assert_non_null(o->help);
+			assert_non_null(o->arg);
+			assert_true(o->offset + (o->type == BACKEND_OPT_INT ? sizeof(int)
+									   : sizeof(char *))
+				    <= b->options_size);
+			if (o->type == BACKEND_OPT_INT)
+				assert_true(o->min <= o->def && o->def <= o->max);
+		}
+		/* at their defaults, every backend's options pass their check */
+		assert_null(backend_check_options(ctx_of(state), b, backend_optset_own(set, b)));
+	}
+}
+
+static void the_default_backends_are_said_by_their_flags(void **state)
+{
+	(void)state;
+	assert_ptr_equal(backend_default(false), &fileio_backend);
+	assert_string_equal(backend_default(true)->name, "sockio");
+	assert_true(backend_by_name("null")->performs_nothing);
+	assert_false(fileio_backend.performs_nothing);
+}
+
+static void a_target_of_an_option_is_that_options_value_alone(void **state)
+{
+	const char *dirs[] = { "/tmp", NULL };
+	char *err = NULL;
+	const char **list = backend_one_target(ctx_of(state), "block", NULL, "block", "/dev/x",
+					       "PATH", &err);
+
+	assert_non_null(list);
+	assert_string_equal(list[0], "/dev/x");
+	assert_null(list[1]);
+	assert_null(backend_one_target(ctx_of(state), "block", dirs, "block", "/dev/x", "PATH",
+				       &err));
+	assert_string_equal(err, "--backend=block takes its target from --block, not -D");
+	assert_null(backend_one_target(ctx_of(state), "block", NULL, "block", "", "PATH (a disk)",
+				       &err));
+	assert_string_equal(err, "--backend=block needs --block=PATH (a disk)");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -296,6 +425,12 @@ int main(void)
 		T(a_local_target_close_removes_the_empty_client_directories),
 		T(a_symbolic_link_at_clients_is_refused),
 		T(a_missing_directory_is_named_in_the_error),
+		T(each_command_line_parses_into_structs_of_its_own),
+		T(an_option_of_another_backend_is_named_with_its_owner),
+		T(a_number_out_of_its_rows_range_is_said_by_name),
+		T(every_backends_options_are_whole_and_in_range),
+		T(the_default_backends_are_said_by_their_flags),
+		T(a_target_of_an_option_is_that_options_value_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
