@@ -77,7 +77,10 @@ NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 MOD_DIR    = $(O)/modules
 MOD_REL    = $(patsubst $(dir $(BIN))%,%,$(MOD_DIR))
 SMB_SRCS   = src/backends/smb.c src/backends/smb_probe.c
-NFS_SRCS   = src/backends/nfs.c src/backends/nfs3.c
+NFS_SRCS   = src/backends/nfs.c src/backends/nfs_dbench4.c src/backends/nfs_dialect.c \
+             src/backends/nfs_handles.c src/backends/nfs_mount.c src/backends/nfs_names.c \
+             src/backends/nfs_path4.c src/backends/nfs_sys.c src/backends/nfs_target.c \
+             src/backends/nfs3.c
 ISCSI_SRCS = src/backends/iscsi.c
 MOD_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS))
 MODULES    = $(MOD_DIR)/smb.so $(MOD_DIR)/nfs.so $(MOD_DIR)/iscsi.so
