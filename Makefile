@@ -63,8 +63,9 @@ TBENCH_SRV = $(dir $(BIN))tbench_srv
 NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 
 # The pipeline, a folder a layer: base (clock, exit codes), load (loadfile
-# to program), net (TCP plumbing, tbench's messages), backends (performing
-# operations), stats (shared-memory figures), run (plan, driver, clients),
+# to program), net (TCP plumbing, tbench's messages), proto (what speaks a
+# protocol and knows no backend: NFSv3 calls, SCSI commands, SMB's
+# arguments and names), backends (performing operations), stats (shared-memory figures), run (plan, driver, clients),
 # report (result, text, JSON, environment), analysis (sweep, compare, plot),
 # record (a program's file traffic, through strace, into a loadfile).
 #
@@ -76,11 +77,11 @@ NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 # puts them, MODDIR.
 MOD_DIR    = $(O)/modules
 MOD_REL    = $(patsubst $(dir $(BIN))%,%,$(MOD_DIR))
-SMB_SRCS   = src/backends/smb.c src/backends/smb_probe.c
+SMB_SRCS   = src/backends/smb.c src/proto/smb_probe.c
 NFS_SRCS   = src/backends/nfs.c src/backends/nfs_dbench4.c src/backends/nfs_dialect.c \
              src/backends/nfs_handles.c src/backends/nfs_mount.c src/backends/nfs_names.c \
              src/backends/nfs_path4.c src/backends/nfs_sys.c src/backends/nfs_target.c \
-             src/backends/nfs3.c
+             src/proto/nfs3.c
 ISCSI_SRCS = src/backends/iscsi.c
 MOD_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS))
 MODULES    = $(MOD_DIR)/smb.so $(MOD_DIR)/nfs.so $(MOD_DIR)/iscsi.so
@@ -105,8 +106,8 @@ else
 $(O)/record/tracer_bpf.o: ALL_CFLAGS += -DDBENCH_BPF_MISSING='"$(BPF_MISSING)"'
 endif
 LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS), \
-             $(wildcard src/base/*.c src/load/*.c src/net/*.c src/backends/*.c src/stats/*.c \
-                        src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
+             $(wildcard src/base/*.c src/load/*.c src/net/*.c src/proto/*.c src/backends/*.c \
+                        src/stats/*.c src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h src/*/*/*.h)
 # The interface between the binary and its modules (include/modload.h): a
 # hash of the headers they compile against, which every module carries in

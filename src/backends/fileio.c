@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "backends/dosmatch.h"
+#include "dosmatch.h"
 #include "backends/openat2.h"
 #include "backends/rmtree.h"
 #include "backends/sysio.h"

@@ -40,10 +40,11 @@
 #include <iscsi/scsi-lowlevel.h>
 
 #include "backend.h"
-#include "backends/modules.h"
-#include "backends/scsicmd.h"
 #include "opclock.h"
+#include "scsicmd.h"
 #include "secret.h"
+#include "backends/modules.h"
+#include "backends/scsirow.h"
 
 /* A call libiscsi answers through a callback: a connection, a login or
  * a command. */
@@ -373,7 +374,7 @@ static struct backend_target *iscsi_target_open(TALLOC_CTX *mem_ctx, const char 
 {
 	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
 	struct session *s = talloc_zero(mem_ctx, struct session);
-	const char *why = scsicmd_pointless_option(opts);
+	const char *why = scsirow_pointless_option(opts);
 	const struct iscsi_options *o = opts->own;
 
 	/* spec is the URL as shown (iscsi_targets()); the real one is --iscsi */
@@ -434,7 +435,7 @@ static struct backend_client *iscsi_client_new(TALLOC_CTX *mem_ctx, struct backe
 	struct backend_client *bc = talloc_zero(mem_ctx, struct backend_client);
 	size_t len = loadfile_max_transfer(prog) > 4096 ? loadfile_max_transfer(prog) : 4096;
 
-	(void)verify;	/* none: --verify is refused (scsicmd_pointless_option()) */
+	(void)verify;	/* none: --verify is refused (scsirow_pointless_option()) */
 	if (!bc || !(bc->buf = talloc_zero_array(bc, unsigned char, len))) {
 		talloc_free(bc);
 		*err = talloc_strdup(mem_ctx, "out of memory");
@@ -470,8 +471,8 @@ static size_t iscsi_client_mem(const struct program *prog, const struct backend_
 
 static int iscsi_op(struct backend_client *bc, const struct op *op)
 {
-	return scsicmd_row(&bc->s.port, bc->prog, op, &bc->ost, bc->buf, bc->detail,
-			   sizeof(bc->detail), &bc->has_detail);
+	return scsirow_perform(&bc->s.port, bc->prog, op, &bc->ost, bc->buf, bc->detail,
+			       sizeof(bc->detail), &bc->has_detail);
 }
 
 static const char *iscsi_failure_detail(struct backend_client *bc)

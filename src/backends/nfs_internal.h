@@ -16,8 +16,8 @@
 #include <nfsc/libnfs.h>
 
 #include "backend.h"
+#include "nfs3.h"
 #include "backends/netsys.h"
-#include "backends/nfs3.h"
 #include "backends/pathcache.h"
 
 #define NFS_PATH_MAX (LOADFILE_MAX_LINE + 64)

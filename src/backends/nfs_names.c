@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backends/dosmatch.h"
+#include "dosmatch.h"
 #include "backends/nfs_internal.h"
 
 int nfsb_mkdir_path(struct backend_client *bc, const struct op *op)

@@ -36,8 +36,9 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "scsicmd.h"
 #include "backends/devuse.h"
-#include "backends/scsicmd.h"
+#include "backends/scsirow.h"
 
 /* The options of this backend alone (backend.h, struct backend_opt). */
 struct scsi_options {
@@ -216,7 +217,7 @@ static struct backend_target *scsi_target_open(TALLOC_CTX *mem_ctx, const char *
 					       const struct backend_options *opts, char **err)
 {
 	struct backend_target *t = talloc_zero(mem_ctx, struct backend_target);
-	const char *why = scsicmd_pointless_option(opts);
+	const char *why = scsirow_pointless_option(opts);
 	struct stat st;
 
 	if (!t) {
@@ -283,7 +284,7 @@ static struct backend_client *scsi_client_new(TALLOC_CTX *mem_ctx, struct backen
 	size_t len = transfer_len(prog);
 	char self[64];
 
-	(void)verify;	/* none: --verify is refused (scsicmd_pointless_option()) */
+	(void)verify;	/* none: --verify is refused (scsirow_pointless_option()) */
 	if (!bc || !(bc->buf = talloc_zero_array(bc, unsigned char, len))) {
 		talloc_free(bc);
 		*err = talloc_strdup(mem_ctx, "out of memory");
@@ -320,8 +321,8 @@ static size_t scsi_client_mem(const struct program *prog, const struct backend_o
 
 static int scsi_op(struct backend_client *bc, const struct op *op)
 {
-	return scsicmd_row(&bc->d.port, bc->prog, op, &bc->ost, bc->buf, bc->detail,
-			   sizeof(bc->detail), &bc->has_detail);
+	return scsirow_perform(&bc->d.port, bc->prog, op, &bc->ost, bc->buf, bc->detail,
+			       sizeof(bc->detail), &bc->has_detail);
 }
 
 static const char *scsi_failure_detail(struct backend_client *bc)

@@ -45,12 +45,12 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "dosmatch.h"
 #include "jsontext.h"
-#include "backends/dosmatch.h"
+#include "smb_args.h"
+#include "smb_probe.h"
 #include "backends/modules.h"
 #include "backends/netsys.h"
-#include "backends/smb_args.h"
-#include "backends/smb_probe.h"
 
 /* NTCreateX's create_options bit beside NT_DIRECTORY_FILE (backend.h). */
 #define SMB_NON_DIRECTORY_FILE 0x40

@@ -4,8 +4,8 @@
 # Layers, lowest first; a file may include and call only its own layer
 # and the layers below it (those of a lower rank), and the contracts in
 # include/:
-#   0 base   1 load, net   2 record, backends, stats, servers   3 report
-#   4 run    5 analysis    6 top (src/cli.c, src/commands.c, src/main.c ...)
+#   0 base   1 load, net   2 record, proto, stats, servers   3 backends
+#   4 report   5 run   6 analysis   7 top (src/cli.c, src/commands.c, src/main.c ...)
 # check-quick: reads the sources and the objects
 . "$TOP/tests/shell/lib.sh"
 
@@ -21,11 +21,12 @@ function layer(p) {
 function rank(l) {
 	if (l == "base") return 0
 	if (l == "load" || l == "net") return 1
-	if (l == "record" || l == "backends" || l == "stats" || l == "servers") return 2
-	if (l == "report") return 3
-	if (l == "run") return 4
-	if (l == "analysis") return 5
-	if (l == "top") return 6
+	if (l == "record" || l == "proto" || l == "stats" || l == "servers") return 2
+	if (l == "backends") return 3
+	if (l == "report") return 4
+	if (l == "run") return 5
+	if (l == "analysis") return 6
+	if (l == "top") return 7
 	return -1
 }
 AWK

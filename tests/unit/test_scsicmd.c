@@ -1,8 +1,9 @@
 /*
- * test_scsicmd.c - the SCSI dialect's rows as commands (backends/scsicmd.h):
- * the CDB bytes of each row as SBC-3 and SPC-4 lay them out, a row placed
- * on a LUN of 512- and 4096-byte blocks (wrapped, moved back from the
- * end, refused where the CDB cannot hold it), READ CAPACITY's and
+ * test_scsicmd.c - the SCSI dialect's rows as commands (scsicmd.h and
+ * backends/scsirow.h): the CDB bytes of each row as SBC-3 and SPC-4 lay
+ * them out, a row placed on a LUN of 512- and 4096-byte blocks (wrapped,
+ * moved back from the end, refused where the CDB cannot hold it), READ
+ * CAPACITY's and
  * INQUIRY's answers, statuses and sense data by name, a row's outcome
  * against its expected status, and the UNIT ATTENTION retry over a
  * transport's send_once (here one that answers from a script).
@@ -20,7 +21,8 @@
 
 #include "fixture.h"
 #include "ops.h"
-#include "backends/scsicmd.h"
+#include "scsicmd.h"
+#include "backends/scsirow.h"
 
 static const struct program *compile(void **state, const char *text)
 {
@@ -183,16 +185,16 @@ static void test_outcome_against_the_expected_status(void **state)
 
 	/* the status the row expects: an errno, no detail (the client says
 	 * it was expected) */
-	assert_int_equal(scsicmd_outcome(loadfile_op(p, 0), 0x18, NULL, 0, d, sizeof(d), &has), EBUSY);
+	assert_int_equal(scsirow_outcome(loadfile_op(p, 0), 0x18, NULL, 0, d, sizeof(d), &has), EBUSY);
 	assert_false(has);
-	assert_int_equal(scsicmd_outcome(loadfile_op(p, 1), 0x00, NULL, 0, d, sizeof(d), &has), 0);
+	assert_int_equal(scsirow_outcome(loadfile_op(p, 1), 0x00, NULL, 0, d, sizeof(d), &has), 0);
 	/* another status: an outcome difference, with both named */
-	assert_int_equal(scsicmd_outcome(loadfile_op(p, 1), 0x18, NULL, 0, d, sizeof(d), &has),
+	assert_int_equal(scsirow_outcome(loadfile_op(p, 1), 0x18, NULL, 0, d, sizeof(d), &has),
 			 BACKEND_OTHER_STATUS);
 	assert_true(has);
 	assert_string_equal(d, "RESERVATION CONFLICT (0x18), expected GOOD (0x00)");
 	has = false;
-	assert_int_equal(scsicmd_outcome(loadfile_op(p, 2), 0x08, NULL, 0, d, sizeof(d), &has), EAGAIN);
+	assert_int_equal(scsirow_outcome(loadfile_op(p, 2), 0x08, NULL, 0, d, sizeof(d), &has), EAGAIN);
 	assert_false(has);
 }
 

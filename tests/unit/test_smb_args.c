@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "backends/smb_args.h"
+#include "smb_args.h"
 
 /* ---- the share ---- */
 

@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "backends/dosmatch.h"
+#include "dosmatch.h"
 
 /* A name being matched: its text, length and last dot (len when none). */
 struct dosmatch_name {

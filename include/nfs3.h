@@ -12,9 +12,10 @@
  * once with EIO.
  *
  * It knows handles and names, never paths: which handle a name resolves
- * to, and when that goes stale, is the caller's business (nfs.c), which
- * nfs3_take_stale() tells of.  Every call returns 0 or a positive errno
- * (the NFS3 status as an errno).
+ * to, and when that goes stale, is the caller's business (the nfs
+ * backend's nfs_handles.c), which nfs3_take_stale() tells of.  Every call
+ * returns 0 or a positive errno (the NFS3 status as an errno).  A
+ * protocol helper (src/proto/): it knows no backend.
  */
 #ifndef DBENCH_NFS3_H
 #define DBENCH_NFS3_H

@@ -22,7 +22,7 @@
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-nfs.h>
 
-#include "backends/nfs3.h"
+#include "nfs3.h"
 
 #define NFS3_POLL_MS 100
 #define NFS3_READDIR_DIRCOUNT 8192

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/smb_args.h"
+#include "smb_args.h"
 #include "infile.h"
 #include "secret.h"
 

@@ -2,13 +2,13 @@
  * scsicmd.h - the SCSI dialect's rows (src/load/blockload.h) as SCSI
  * commands, for the backends that send them: iscsi (libiscsi) and scsi
  * (SG_IO).  Each row's CDB, data direction and length, placed on the LUN
- * at hand; READ CAPACITY's answer; what a status and sense data say; and
- * what the outcome of a command is against the status its row expects.
- * One place for all of it, so that both transports send the same bytes
- * and judge them alike, and the conversation both have with a LUN
- * (retrying a UNIT ATTENTION, READ CAPACITY, a row sent and judged) over
- * a transport's send_once.  Private to src/backends/; knows nothing of
- * how a transport moves a command, of clients or of runs.
+ * at hand; READ CAPACITY's answer; what a status and sense data say.
+ * One place for all of it, so that both transports send the same bytes,
+ * and the conversation both have with a LUN (retrying a UNIT ATTENTION,
+ * READ CAPACITY, INQUIRY) over a transport's send_once.  A protocol
+ * helper (src/proto/): it knows nothing of backends (what a row's
+ * outcome is to a backend is backends/scsirow.h's), of how a transport
+ * moves a command, of clients or of runs.
  *
  * A row counts LBAs and lengths in 512-byte blocks, as dbench 5.0's
  * loadfiles do.  On a LUN of larger logical blocks they are turned into
@@ -25,7 +25,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
 #include "loadfile.h"
 
 #define SCSICMD_PROUT_PARAMS 24		/* PERSISTENT RESERVE OUT's parameter list */
@@ -123,32 +122,5 @@ int scsicmd_read_geometry(struct scsi_port *p);
 
 /* INQUIRY's vendor, product and revision ("" each where it fails). */
 void scsicmd_identify(struct scsi_port *p, char vendor[9], char product[17], char revision[5]);
-
-/*
- * Row `op` of program `prog`: its LBA evaluated ("+N" counts from the
- * LBA of the row before that had one, in *ost), its command built, sent
- * and judged against the status the row expects (scsicmd_outcome()).
- * 0, or an errno with detail[] set (*has_detail) where there is more to
- * say than the errno; buf holds max_transfer bytes.
- */
-int scsicmd_row(struct scsi_port *p, const struct program *prog, const struct op *op,
-		struct offset_state *ost, unsigned char *buf, char *detail, size_t dlen,
-		bool *has_detail);
-
-/* What of the command line a SCSI backend has no use for (-s, -S, -F,
- * -x, --verify, --fake-io), or NULL. */
-const char *scsicmd_pointless_option(const struct backend_options *opts);
-
-/*
- * The outcome of row `op` whose command ended with SCSI status `status`
- * (and sense data): 0 for GOOD; the status the row expects, an errno
- * (EBUSY for RESERVATION CONFLICT, EAGAIN for BUSY and TASK SET FULL, EIO
- * for the rest); another, BACKEND_OTHER_STATUS with detail[] saying both
- * (*has_detail): an outcome difference, which fails the row whatever it
- * expected and which --continue-on-error goes on past.  GOOD where the
- * row expects another status is left to the client, which says so.
- */
-int scsicmd_outcome(const struct op *op, unsigned status, const uint8_t *sense, size_t n,
-		    char *detail, size_t dlen, bool *has_detail);
 
 #endif

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "backends/smb_probe.h"
+#include "smb_probe.h"
 
 #define SMB_PROBE_CONNECT_MS 2000	/* the TCP connect, which libsmbclient made already */
 
