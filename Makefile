@@ -292,7 +292,8 @@ check-sanitize:
 	$(MAKE) O=build/san SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
 
 # Every object, for the analyzer (which a link does not need).
-objects: $(LIB_OBJS) $(MAIN_OBJ) $(MOD_OBJS) $(O)/servers/tbench_srv.o
+objects: $(LIB_OBJS) $(MAIN_OBJ) $(MOD_OBJS) $(O)/servers/tbench_srv.o \
+	 $(if $(BPF_MISSING),,$(BPF_MOD_OBJ))
 
 analyze:
 	$(MAKE) O=build/analyze CFLAGS="-O1 -g -fanalyzer" objects
