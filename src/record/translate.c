@@ -214,6 +214,7 @@ struct call_state {
 	const char *outside_top;	/* a path outside: its top directory */
 	const char *outside_abs;	/* and the first such path, absolute */
 	char *args;			/* the row's arguments so far */
+	size_t args_len;		/* its length */
 	const char *path[2];		/* the absolute paths named, in order */
 	const char *rel[2];
 	int npath;
@@ -261,10 +262,25 @@ static bool number_fits(const char *tok)
 	return true;
 }
 
-static void addf(struct call_state *s, const char *fmt, const char *v)
+/* Argument v appended to the row's, after a space (with one realloc and
+ * no format: the arguments of every call of a recording pass here); NULL
+ * (memory ran out) makes the row's NULL. */
+static void add_arg(struct call_state *s, const char *v)
 {
-	if (s->args)
-		s->args = talloc_asprintf_append(s->args, fmt, v);
+	if (!s->args)
+		return;
+	size_t n = v ? strlen(v) : 0;
+	char *a = v ? talloc_realloc(NULL, s->args, char, s->args_len + n + 2) : NULL;
+
+	if (!a) {
+		talloc_free(s->args);
+		s->args = NULL;
+		return;
+	}
+	a[s->args_len] = ' ';
+	memcpy(a + s->args_len + 1, v, n + 1);
+	s->args_len += n + 1;
+	s->args = a;
 }
 
 static bool has_flag(const char *text, const char *flag)
@@ -354,7 +370,7 @@ static void arg_path(struct call_state *s, int dirfd, const char *text)
 		s->path[s->npath] = abs;
 		s->rel[s->npath++] = rel;
 	}
-	addf(s, " %s", recording_quote(s->tr->tmp, rel));
+	add_arg(s, recording_quote(s->tr->tmp, rel));
 }
 
 static void arg_fd(struct call_state *s, const char *text)
@@ -375,7 +391,7 @@ static void arg_fd(struct call_state *s, const char *text)
 		s->fd[s->nfd++] = fd;
 	char num[16];
 	snprintf(num, sizeof(num), "%d", fd);
-	addf(s, " %s", num);
+	add_arg(s, num);
 }
 
 /* The arguments by the spec's shape. */
@@ -408,21 +424,21 @@ static void walk_shape(struct call_state *s)
 			char *t = token(s->tr->tmp, a);
 			if (t && !number_fits(t))
 				s->too_big = t;
-			addf(s, " %s", t);
+			add_arg(s, t);
 			break;
 		}
 		case 'G': {
 			int fd;
 			char num[16];
 			snprintf(num, sizeof(num), "%d", strace_fd(a, &fd) ? fd : -1);
-			addf(s, " %s", num);
+			add_arg(s, num);
 			break;
 		}
 		case 'O': {
 			char *t = a ? token(s->tr->tmp, a) : "0";
 			if (t && !number_fits(t))
 				s->too_big = t;
-			addf(s, " %s", t);
+			add_arg(s, t);
 			break;
 		}
 		case 'S': {
@@ -430,13 +446,13 @@ static void walk_shape(struct call_state *s)
 			if (!str)
 				s->where = W_UNKNOWN;
 			else
-				addf(s, " %s", recording_quote(s->tr->tmp, str));
+				add_arg(s, recording_quote(s->tr->tmp, str));
 			break;
 		}
 		case 'V': {
 			char num[24];
 			snprintf(num, sizeof(num), "%llu", (unsigned long long)strace_iov_total(a));
-			addf(s, " %s", num);
+			add_arg(s, num);
 			break;
 		}
 		case 'L': {
@@ -446,7 +462,7 @@ static void walk_shape(struct call_state *s)
 				snprintf(num, sizeof(num), "%lld", (long long)v);
 			else
 				strcpy(num, "-");
-			addf(s, " %s", num);
+			add_arg(s, num);
 			break;
 		}
 		default:
