@@ -426,6 +426,18 @@ int backend_smb5_open_flags(int64_t flags);
 const struct op *backend_op_at_offset(struct op *out, const struct program *prog,
 				      const struct op *op, struct offset_state *st);
 
+/* Defines the hook NAME of a row performed as the backend's HOOK at the
+ * offset its expression gives the client (backend_op_at_offset()): dbench
+ * 5.0's SMB READ and WRITE as fileio's and smb's ReadX and WriteX.  The
+ * backend's struct backend_client holds the program (`prog`) and the
+ * client's offset state (`ost`). */
+#define BACKEND_HOOK_AT_OFFSET(name, hook)                                              \
+	static int name(struct backend_client *bc, const struct op *op)                 \
+	{                                                                               \
+		struct op at;                                                           \
+		return hook(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));     \
+	}
+
 /* Where the offset expressions of client `id` (1-based) start: no
  * previous offset, a generator of the client's own (the same in every
  * run), its number from 0 and the clients' count. */

@@ -776,19 +776,8 @@ static int fileio_writex(struct backend_client *bc, const struct op *op);
 
 /* READ and WRITE: ReadX and WriteX at the offset the row's expression
  * gives this client, of the whole length. */
-static int fileio_smb_read(struct backend_client *bc, const struct op *op)
-{
-	struct op at;
-
-	return fileio_readx(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
-}
-
-static int fileio_smb_write(struct backend_client *bc, const struct op *op)
-{
-	struct op at;
-
-	return fileio_writex(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
-}
+BACKEND_HOOK_AT_OFFSET(fileio_smb_read, fileio_readx)
+BACKEND_HOOK_AT_OFFSET(fileio_smb_write, fileio_writex)
 
 /* The directory at op->path, opened afresh to be read.  -errno on failure. */
 static int fileio_smb_dir(struct backend_client *bc, const struct op *op,

@@ -958,19 +958,8 @@ static int smb_open5(struct backend_client *bc, const struct op *op)
 
 /* READ and WRITE: ReadX and WriteX at the offset the row's expression
  * gives this client, of the whole length. */
-static int smb_read5(struct backend_client *bc, const struct op *op)
-{
-	struct op at;
-
-	return smb_readx(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
-}
-
-static int smb_write5(struct backend_client *bc, const struct op *op)
-{
-	struct op at;
-
-	return smb_writex(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));
-}
+BACKEND_HOOK_AT_OFFSET(smb_read5, smb_readx)
+BACKEND_HOOK_AT_OFFSET(smb_write5, smb_writex)
 
 /* List the directory at `url`: visit(arg, name) for each entry ("." and
  * ".." too) when visit is not NULL. */
