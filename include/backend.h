@@ -438,6 +438,11 @@ const struct op *backend_op_at_offset(struct op *out, const struct program *prog
 		return hook(bc, backend_op_at_offset(&at, bc->prog, op, &bc->ost));     \
 	}
 
+/* A backend's failure_detail(): `text` when *has says a failure left it,
+ * else NULL; *has cleared, as asking clears it (the text stays for the
+ * caller). */
+const char *backend_detail_taken(bool *has, const char *text);
+
 /* Where the offset expressions of client `id` (1-based) start: no
  * previous offset, a generator of the client's own (the same in every
  * run), its number from 0 and the clients' count. */

@@ -56,6 +56,14 @@ const struct op *backend_op_at_offset(struct op *out, const struct program *prog
 	return out;
 }
 
+const char *backend_detail_taken(bool *has, const char *text)
+{
+	bool had = *has;
+
+	*has = false;
+	return had ? text : NULL;
+}
+
 struct offset_state backend_offset_state(unsigned id, const struct backend_options *opts)
 {
 	return (struct offset_state){ .rng = 0x9e3779b97f4a7c15ull * id | 1, .client = id - 1,

@@ -1124,10 +1124,7 @@ nomem:
 /* Why the last operation's file was refused, once. */
 static const char *fileio_failure_detail(struct backend_client *bc)
 {
-	bool has = bc->has_detail;
-
-	bc->has_detail = false;
-	return has ? bc->detail : NULL;
+	return backend_detail_taken(&bc->has_detail, bc->detail);
 }
 
 static void fileio_pass_end(struct backend_client *bc)

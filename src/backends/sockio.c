@@ -226,10 +226,7 @@ static int sockio_op(struct backend_client *bc, const struct op *op)
 
 static const char *sockio_failure_detail(struct backend_client *bc)
 {
-	bool has = bc->has_detail;
-
-	bc->has_detail = false;		/* asked, so cleared; the text stays for the caller */
-	return has ? bc->detail : NULL;
+	return backend_detail_taken(&bc->has_detail, bc->detail);
 }
 
 /* ---- targets and clients ---- */

@@ -409,6 +409,16 @@ static void a_target_of_an_option_is_that_options_value_alone(void **state)
 	assert_string_equal(err, "--backend=block needs --block=PATH (a disk)");
 }
 
+static void a_failures_detail_is_handed_over_once(void **state)
+{
+	bool has = true;
+
+	(void)state;
+	assert_string_equal(backend_detail_taken(&has, "cannot remove f"), "cannot remove f");
+	assert_false(has);
+	assert_null(backend_detail_taken(&has, "cannot remove f"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -431,6 +441,7 @@ int main(void)
 		T(every_backends_options_are_whole_and_in_range),
 		T(the_default_backends_are_said_by_their_flags),
 		T(a_target_of_an_option_is_that_options_value_alone),
+		T(a_failures_detail_is_handed_over_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
