@@ -3,8 +3,11 @@
  * median, mean, sample standard deviation, median absolute deviation and
  * the outliers it shows, Student's t with the confidence interval of a
  * mean it gives, a trend over order (Spearman's rank correlation) and a
- * two-sample rank test (Mann-Whitney).  One copy for every module that
- * summarises runs or clients (result, sweep, compare, ab).
+ * two-sample rank test (Mann-Whitney); for several treatments over
+ * blocks, Friedman's test with its pairwise comparisons, Holm's
+ * correction, Wilcoxon's signed-rank test and the median's interval
+ * (dbench tune's race).  One copy for every module that summarises runs
+ * or clients (result, sweep, compare, ab, tune).
  *
  * The figures come from GNU GSL (gsl_stats_*, gsl_sort, gsl_cdf_*):
  * nothing here computes a special function itself.  What is ours is the
@@ -135,5 +138,60 @@ double numstat_rank_test(const double *a, size_t na, const double *b, size_t nb)
 /* The smallest two-sided p-value numstat_rank_test() can give for these
  * sample sizes (all values distinct): 2 / C(na + nb, na). */
 double numstat_rank_test_min_p(size_t na, size_t nb);
+
+/* ---- several treatments over blocks (racing) ---- */
+
+/* Friedman's test of k treatments measured once in each of n blocks:
+ * x[b * k + j] is treatment j's figure in block b, and a lower figure
+ * is better (rank 1).  Ranks are taken within each block (ties share
+ * their mean rank).  The statistic is Conover's form, which allows for
+ * ties: T = (k - 1) sum_j (R_j - n (k + 1) / 2)^2 / (A - C), with R_j
+ * the rank sums, A the sum of the squared ranks and C = n k (k + 1)^2 /
+ * 4, referred to the chi-square distribution with k - 1 degrees of
+ * freedom (GSL's). */
+struct numstat_friedman {
+	size_t n, k;		/* blocks, treatments */
+	double *rank_sum;	/* R_j, [k] (the caller's array) */
+	double a, c;		/* A and C above */
+	double stat;		/* T */
+	double p;		/* its p-value; NAN when n < 2, k < 2 or every
+				 * block ties all its treatments */
+};
+
+/* Fill f for x (n blocks of k figures); rank_sum has room for k.  The
+ * p-value is f->p, also returned.  NAN when out of memory. */
+double numstat_friedman(const double *x, size_t n, size_t k, double *rank_sum,
+			struct numstat_friedman *f);
+
+/* The post-hoc comparison after a Friedman test (Conover, Practical
+ * Nonparametric Statistics, 1999; the one of F-Race): the two-sided
+ * p-value that treatments i and j differ, from t = |R_i - R_j| /
+ * sqrt(2 (n A - sum R^2) / ((n - 1) (k - 1))) with (n - 1)(k - 1)
+ * degrees of freedom.  Where every block ranks the treatments alike the
+ * denominator is 0: p is 0 for different rank sums, 1 for equal ones.
+ * NAN when f has no p-value. */
+double numstat_friedman_pair_p(const struct numstat_friedman *f, size_t i, size_t j);
+
+/* Holm's step-down correction of m p-values for testing them together:
+ * adjusted[i] = max over the sorted p up to p_i of (m - rank + 1) p,
+ * at most 1, m counting the p-values that are numbers (a NAN, a test
+ * not made, stays NAN).  adjusted may be p itself.  False when out of memory. */
+bool numstat_holm(const double *p, size_t m, double *adjusted);
+
+/* Wilcoxon's signed-rank test of paired differences d[0..n): the
+ * two-sided p-value that they are centred on 0.  Zero differences are
+ * left out (Wilcoxon's way), ties share their mean rank.  Exact over
+ * every sign of the ranks when 2^n' (n' the non-zero ones) is at most
+ * NUMSTAT_EXACT_MAX, else the normal approximation with the tie and
+ * continuity corrections.  1 when every difference is 0; NAN when n is
+ * 0 or out of memory. */
+double numstat_signed_rank(const double *d, size_t n);
+
+/* The distribution-free interval of the median of sorted v[0..n) with
+ * confidence at least `level` (0.95): [v[r - 1], v[n - r]] for the
+ * largest r whose binomial(n, 1/2) tails leave that much.  False, *lo
+ * and *hi NAN, when even [min, max] covers less (fewer than 6 values
+ * for 95 %). */
+bool numstat_median_interval(const double *v, size_t n, double level, double *lo, double *hi);
 
 #endif

@@ -349,3 +349,157 @@ double numstat_spearman(const double *x, const double *y, size_t n, double *rho)
 	free(work);
 	return p;
 }
+
+/* ---- several treatments over blocks (racing) ---- */
+
+double numstat_friedman(const double *x, size_t n, size_t k, double *rank_sum,
+			struct numstat_friedman *f)
+{
+	double *rank = k ? malloc(k * sizeof(*rank)) : NULL, ties;
+
+	*f = (struct numstat_friedman){ .n = n, .k = k, .rank_sum = rank_sum, .p = NAN,
+					.stat = NAN };
+	for (size_t j = 0; j < k; j++)
+		rank_sum[j] = 0;
+	if (!rank)
+		return NAN;
+	for (size_t b = 0; b < n; b++) {
+		if (!midranks(x + b * k, k, rank, &ties)) {
+			free(rank);
+			return NAN;
+		}
+		for (size_t j = 0; j < k; j++) {
+			rank_sum[j] += rank[j];
+			f->a += rank[j] * rank[j];
+		}
+	}
+	free(rank);
+	f->c = n * k * (k + 1.0) * (k + 1.0) / 4;
+	if (n < 2 || k < 2 || !(f->a - f->c > 1e-9 * f->c))
+		return NAN;
+	double centre = n * (k + 1.0) / 2, ss = 0;
+	for (size_t j = 0; j < k; j++)
+		ss += (rank_sum[j] - centre) * (rank_sum[j] - centre);
+	gsl_quiet();
+	f->stat = (k - 1.0) * ss / (f->a - f->c);
+	f->p = gsl_cdf_chisq_Q(f->stat, k - 1.0);
+	return f->p;
+}
+
+double numstat_friedman_pair_p(const struct numstat_friedman *f, size_t i, size_t j)
+{
+	if (isnan(f->p) || i >= f->k || j >= f->k)
+		return NAN;
+	double sum2 = 0, df = (f->n - 1.0) * (f->k - 1.0);
+	for (size_t t = 0; t < f->k; t++)
+		sum2 += f->rank_sum[t] * f->rank_sum[t];
+	double var = 2 * (f->n * f->a - sum2) / df, diff = fabs(f->rank_sum[i] - f->rank_sum[j]);
+	/* n A - sum R^2 is 0 when every block ranks alike; rounding may
+	 * leave a trace of it */
+	if (!(var > 1e-9 * f->n * f->a))
+		return diff > 1e-9 ? 0 : 1;
+	return numstat_t_p(diff / sqrt(var), df);
+}
+
+/* The order of p[0..m) ascending, a NAN last. */
+static int cmp_p(const void *a, const void *b)
+{
+	double x = **(const double *const *)a, y = **(const double *const *)b;
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+bool numstat_holm(const double *p, size_t m, double *adjusted)
+{
+	const double **order = m ? malloc(m * sizeof(*order)) : NULL;
+	double *out = m ? malloc(m * sizeof(*out)) : NULL, run = 0;
+	size_t tested = 0;
+
+	if (m && (!order || !out)) {
+		free(order);
+		free(out);
+		return false;
+	}
+	for (size_t i = 0; i < m; i++) {
+		order[i] = &p[i];
+		tested += !isnan(p[i]);
+	}
+	qsort(order, m, sizeof(*order), cmp_p);
+	for (size_t r = 0; r < m; r++) {
+		size_t i = (size_t)(order[r] - p);
+		double v = isnan(p[i]) ? NAN : fmin(1, (tested - r) * p[i]);
+		run = isnan(v) ? run : fmax(run, v);	/* never below an earlier step */
+		out[i] = isnan(v) ? NAN : run;
+	}
+	for (size_t i = 0; i < m; i++)
+		adjusted[i] = out[i];
+	free(order);
+	free(out);
+	return true;
+}
+
+/* Every sign of r[from..n), the sum of the positive ones so far being
+ * sum, into t. */
+static void signs(const double *r, size_t from, size_t n, double sum, struct tally *t)
+{
+	if (from == n) {
+		tally(t, sum);
+		return;
+	}
+	signs(r, from + 1, n, sum + r[from], t);
+	signs(r, from + 1, n, sum, t);
+}
+
+double numstat_signed_rank(const double *d, size_t n)
+{
+	double *abs_d = n ? malloc(2 * n * sizeof(*abs_d)) : NULL, ties, p = NAN;
+	size_t m = 0;
+
+	if (!abs_d)
+		return NAN;
+	double *rank = abs_d + n;
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0 && !isnan(d[i]))
+			abs_d[m++] = fabs(d[i]);
+	if (m == 0 || !midranks(abs_d, m, rank, &ties)) {
+		free(abs_d);
+		return m == 0 ? 1 : NAN;
+	}
+	double w = 0, centre = m * (m + 1) / 4.0;	/* the positive ranks' sum */
+	for (size_t i = 0, r = 0; i < n; i++) {
+		if (d[i] == 0 || isnan(d[i]))
+			continue;
+		if (d[i] > 0)
+			w += rank[r];
+		r++;
+	}
+	if (ldexp(1, (int)fmin(m, 60)) <= NUMSTAT_EXACT_MAX) {
+		struct tally t = { .centre = centre, .seen = fabs(w - centre) };
+		signs(rank, 0, m, 0, &t);
+		p = t.extreme / t.total;
+	} else {
+		double var = m * (m + 1) * (2 * m + 1) / 24.0 - ties / 48;
+		double dev = fmax(0, fabs(w - centre) - 0.5);
+		p = var > 0 ? fmin(1, 2 * gsl_cdf_ugaussian_Q(dev / sqrt(var))) : 1;
+	}
+	free(abs_d);
+	return p;
+}
+
+bool numstat_median_interval(const double *v, size_t n, double level, double *lo, double *hi)
+{
+	size_t r = 0;
+
+	*lo = *hi = NAN;
+	gsl_quiet();
+	/* the interval [v(r), v(n+1-r)] misses the median with chance
+	 * 2 P(X <= r - 1), X binomial(n, 1/2): the largest r within 1 - level */
+	while (r < n / 2 && 2 * gsl_cdf_binomial_P((unsigned)r, 0.5, (unsigned)n) <= 1 - level)
+		r++;
+	if (r == 0)
+		return false;
+	*lo = v[r - 1];
+	*hi = v[n - r];
+	return true;
+}

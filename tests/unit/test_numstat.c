@@ -362,6 +362,107 @@ static void no_name_is_null(void **state)
 	json_decref(j);
 }
 
+/* ---- several treatments over blocks ---- */
+
+static void friedman_of_blocks_that_all_rank_alike(void **state)
+{
+	/* 4 blocks ranking 3 treatments 1 2 3: R = 4 8 12, A = 56, C = 48,
+	 * T = 2 (16 + 0 + 16) / 8 = 8; chi-square with 2 df: p = e^-4 */
+	double x[] = { 1, 5, 9, 2, 3, 4, 10, 20, 30, 0, 0.5, 7 }, sums[3];
+	struct numstat_friedman f;
+
+	(void)state;
+	double p = numstat_friedman(x, 4, 3, sums, &f);
+	assert_true(fabs(f.stat - 8) < 1e-12);
+	assert_true(fabs(p - exp(-4)) < 1e-12);
+	assert_true(sums[0] == 4 && sums[1] == 8 && sums[2] == 12);
+	/* every block alike: no spread within the rank sums' pairs to
+	 * divide by, the pairs are simply different */
+	assert_true(numstat_friedman_pair_p(&f, 0, 2) == 0);
+	assert_true(numstat_friedman_pair_p(&f, 1, 1) == 1);
+}
+
+static void friedman_with_ties_and_its_pairwise_comparison(void **state)
+{
+	/* ranks (1 2 3) (1 2 3) (2 1 3) (1.5 1.5 3): R = 5.5 6.5 12, A = 55.5,
+	 * C = 48, T = 2 (6.25 + 2.25 + 16) / 7.5; p = e^(-T/2) with 2 df */
+	double x[] = { 1, 2, 3, 1, 2, 3, 2, 1, 3, 1, 1, 3 }, sums[3];
+	struct numstat_friedman f;
+
+	(void)state;
+	double p = numstat_friedman(x, 4, 3, sums, &f);
+	double t = 2 * 24.5 / 7.5;
+	assert_true(fabs(f.stat - t) < 1e-12);
+	assert_true(fabs(p - exp(-t / 2)) < 1e-12);
+	/* Conover: sum R^2 = 216.5, n A = 222, (n-1)(k-1) = 6:
+	 * t = 6.5 / sqrt(2 * 5.5 / 6) on 6 df */
+	double want = numstat_t_p(6.5 / sqrt(11.0 / 6), 6);
+	assert_true(fabs(numstat_friedman_pair_p(&f, 0, 2) - want) < 1e-12);
+	assert_true(fabs(numstat_friedman_pair_p(&f, 2, 0) - want) < 1e-12);
+	/* one block, or all tied, has no test */
+	assert_true(isnan(numstat_friedman(x, 1, 3, sums, &f)));
+	double tied[] = { 4, 4, 4, 4 };
+	assert_true(isnan(numstat_friedman(tied, 2, 2, sums, &f)));
+	assert_true(isnan(numstat_friedman_pair_p(&f, 0, 1)));
+}
+
+static void holm_steps_down_and_never_below_an_earlier_step(void **state)
+{
+	double p[] = { 0.01, 0.04, 0.03 }, adj[3];
+	double with_nan[] = { 0.2, NAN, 0.01 }, adj2[3];
+
+	(void)state;
+	/* sorted 0.01 0.03 0.04: 3 x 0.01, 2 x 0.03, max(0.06, 1 x 0.04) */
+	assert_true(numstat_holm(p, 3, adj));
+	assert_true(fabs(adj[0] - 0.03) < 1e-12);
+	assert_true(fabs(adj[1] - 0.06) < 1e-12);
+	assert_true(fabs(adj[2] - 0.06) < 1e-12);
+	/* in place, capped at 1 */
+	double big[] = { 0.6, 0.5 };
+	assert_true(numstat_holm(big, 2, big));
+	assert_true(big[0] == 1 && big[1] == 1);
+	/* a NAN is a test not made: it stays NAN and is not counted */
+	assert_true(numstat_holm(with_nan, 3, adj2));
+	assert_true(fabs(adj2[2] - 0.02) < 1e-12 && fabs(adj2[0] - 0.2) < 1e-12);
+	assert_true(isnan(adj2[1]));
+}
+
+static void signed_rank_counts_every_sign_as_r_does(void **state)
+{
+	double up[] = { 1, 2, 3, 4, 5 }, mixed[] = { 1, -2, 3, 4, 5 };
+	double zero_kept_out[] = { 0, 1, 2, 3, 4, 5 }, none[] = { 0, 0 };
+
+	(void)state;
+	/* R: wilcox.test(1:5) V = 15, p = 0.0625 (2 of 32 signings) */
+	assert_true(fabs(numstat_signed_rank(up, 5) - 0.0625) < 1e-12);
+	/* V = 13: sums >= 13 or <= 2 are 6 of 32, R's 0.1875 */
+	assert_true(fabs(numstat_signed_rank(mixed, 5) - 0.1875) < 1e-12);
+	assert_true(fabs(numstat_signed_rank(zero_kept_out, 6) - 0.0625) < 1e-12);
+	assert_true(numstat_signed_rank(none, 2) == 1);
+	assert_true(isnan(numstat_signed_rank(none, 0)));
+	/* many: the normal approximation, all positive is far out */
+	double many[40];
+	for (int i = 0; i < 40; i++)
+		many[i] = i + 1;
+	assert_true(numstat_signed_rank(many, 40) < 1e-6);
+}
+
+static void the_median_interval_takes_order_statistics(void **state)
+{
+	double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, lo, hi;
+
+	(void)state;
+	/* n 10: P(X <= 1) = 11/1024, twice is 0.021 <= 0.05; P(X <= 2) =
+	 * 56/1024, twice 0.109 is not: [v(2), v(9)] */
+	assert_true(numstat_median_interval(v, 10, 0.95, &lo, &hi));
+	assert_true(lo == 2 && hi == 9);
+	/* n 6: [min, max] misses with 2/64; n 5: 2/32 > 0.05, none */
+	assert_true(numstat_median_interval(v, 6, 0.95, &lo, &hi));
+	assert_true(lo == 1 && hi == 6);
+	assert_false(numstat_median_interval(v, 5, 0.95, &lo, &hi));
+	assert_true(isnan(lo) && isnan(hi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +485,11 @@ int main(void)
 		cmocka_unit_test(rank_test_of_three_apart_is_one_tenth),
 		cmocka_unit_test(rank_test_matches_r_on_the_depression_data),
 		cmocka_unit_test(rank_test_of_many_uses_the_normal_with_ties),
+		cmocka_unit_test(friedman_of_blocks_that_all_rank_alike),
+		cmocka_unit_test(friedman_with_ties_and_its_pairwise_comparison),
+		cmocka_unit_test(holm_steps_down_and_never_below_an_earlier_step),
+		cmocka_unit_test(signed_rank_counts_every_sign_as_r_does),
+		cmocka_unit_test(the_median_interval_takes_order_statistics),
 		cmocka_unit_test(a_utf8_name_is_written_as_it_is),
 		cmocka_unit_test(a_name_that_is_not_utf8_has_each_high_byte_as_hex),
 		cmocka_unit_test(no_name_is_null),
