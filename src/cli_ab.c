@@ -2,7 +2,7 @@
  * cli_ab.c - the command line of "dbench ab" (ab.h): its own options, and
  * side A's and side B's run plans, each built by cli_parse() (cli.h) from
  * the options both share with the side's own added, as if typed as one
- * dbench command.  Runs nothing itself: ab_run() does.
+ * dbench command (cli_series.h).  Runs nothing itself: ab_run() does.
  */
 #include <errno.h>
 #include <popt.h>
@@ -16,6 +16,7 @@
 #include "badopt.h"
 #include "cli.h"
 #include "cli_ab.h"
+#include "cli_series.h"
 #include "cluster.h"
 #include "progname.h"
 #include "secret.h"
@@ -66,28 +67,6 @@ static struct poptOption *ab_table(struct ab_words *w)
 	};
 	memcpy(t, table, sizeof(table));
 	return t;
-}
-
-/* argv[1..] sorted into ab's own words (after a program name) and the
- * rest, which both sides share; the words after "--" are all shared. */
-static void split_words(const struct poptOption *t, int argc, const char **argv,
-			const char **own, int *nown, const char **common, int *ncommon)
-{
-	bool shared = false;
-
-	own[(*nown)++] = "dbench ab";
-	for (int i = 1; i < argc; i++) {
-		bool next;
-		shared = shared || strcmp(argv[i], "--") == 0;
-		if (!shared && badopt_find(t, argv[i], &next)) {
-			own[(*nown)++] = argv[i];
-			if (next && i + 1 < argc)
-				own[(*nown)++] = argv[++i];
-		} else if (strcmp(argv[i], "--") != 0) {
-			common[(*ncommon)++] = argv[i];
-		}
-	}
-	own[*nown] = common[*ncommon] = NULL;
 }
 
 /* The error for the first word before "--" that is neither one of ab's own
@@ -152,42 +131,16 @@ static const char *bad_ab_option(const struct ab_words *w, struct ab_plan *ap)
 	return NULL;
 }
 
-/* The side's words joined back into one line, any password among them
- * masked (secret.h): for the record and the progress lines. */
-static char *side_text(TALLOC_CTX *ctx, int n, const char **words)
-{
-	char *text = talloc_strdup(ctx, "");
-
-	for (int i = 0; text && i < n; i++) {
-		const char *w = secret_mask_word(text, words[i], i ? words[i - 1] : NULL);
-		text = w ? talloc_asprintf_append(text, strpbrk(w, " \t'\"") ? "%s'%s'" : "%s%s",
-						  i ? " " : "", w) : NULL;
-	}
-	return text;
-}
-
 /* Side s's plan, into *cli: the shared words, then the side's own.  False
  * after saying what is wrong (exit 2). */
 static bool side_plan(TALLOC_CTX *ctx, int s, const char *opts, const char **common,
 		      int ncommon, struct cli *cli, char **text)
 {
-	int nside = 0;
-	const char **side = NULL, **words;
-	int perr = *opts ? poptParseArgvString(opts, &nside, &side) : 0;
+	char what[8];
 
-	if (perr) {	/* not echoed: it may hold a password */
-		say("--%c: cannot split its options into words: %s\n", "ab"[s], poptStrerror(perr));
+	snprintf(what, sizeof(what), "--%c", "ab"[s]);
+	if (!cli_series_plan(ctx, what, opts, common, ncommon, NULL, cli, text))
 		return false;
-	}
-	words = talloc_array(ctx, const char *, ncommon + nside + 2);
-	words[0] = progname();
-	memcpy(words + 1, common, ncommon * sizeof(*words));
-	for (int i = 0; i < nside; i++)	/* cli_parse() takes them over */
-		words[1 + ncommon + i] = talloc_strdup(ctx, side[i]);
-	words[1 + ncommon + nside] = NULL;
-	free(side);
-	cli_parse(ctx, 1 + ncommon + nside, words, cli);
-	*text = side_text(ctx, nside, words + 1 + ncommon);
 	if (cli->action == CLI_RUN && cli->plan.json_path) {
 		say("--json in a side's or the shared options: dbench ab's own --json=FILE holds"
 		    " both sides' runs\n");
@@ -218,7 +171,7 @@ int cli_ab(int argc, const char **argv)
 	char *text[2];
 	const char *bad;
 
-	split_words(table, argc, argv, own, &nown, common, &ncommon);
+	cli_split_words(table, "dbench ab", argc, argv, own, &nown, common, &ncommon);
 	poptContext pc = poptGetContext("dbench ab", nown, own, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] [--a=OPTIONS] --b=OPTIONS NPROCS\n"
 			       "(the other OPTIONs, those of a run, both sides share: dbench --help)");

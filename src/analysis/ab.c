@@ -32,23 +32,13 @@ void ab_say_side(int s, const char *opts)
 
 /* ---- the order ---- */
 
-/* splitmix64: a small generator whose sequence the seed alone decides. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void ab_order(unsigned char *order, unsigned runs, bool random, uint64_t seed)
 {
 	uint64_t state = seed;
 
 	for (unsigned pair = 0; pair < runs; pair++) {
 		/* A B, B A, A B, ...: the pattern A B B A, or a coin per pair */
-		unsigned first = random ? (unsigned)(next_random(&state) >> 63) : pair % 2;
+		unsigned first = random ? (unsigned)(series_random(&state) >> 63) : pair % 2;
 		order[2 * pair] = (unsigned char)first;
 		order[2 * pair + 1] = (unsigned char)!first;
 	}

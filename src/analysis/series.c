@@ -42,6 +42,15 @@ char *series_command(TALLOC_CTX *ctx, const char *cmd, const char *const *env)
 	return spawn_status_text(ctx, st);
 }
 
+uint64_t series_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 double series_now_s(void)
 {
 	struct timespec ts;

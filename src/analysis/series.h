@@ -1,13 +1,15 @@
 /*
  * series.h - what every series of runs does between them, for --sweep
  * and dbench ab alike: the rest (a sync, the page cache dropped if
- * asked, a pause), the user's --prepare and --cleanup commands, the clock
- * and the time left said in words.
+ * asked, a pause), the user's --prepare and --cleanup commands, the
+ * seeded numbers their random orders are drawn from, the clock and the
+ * time left said in words.
  */
 #ifndef DBENCH_SERIES_H
 #define DBENCH_SERIES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <talloc.h>
 
 /* Between runs: sync, drop the page cache when asked (root), then rest
@@ -19,6 +21,11 @@ void series_rest(unsigned settle, bool drop_caches);
  * results).  NULL when it succeeded, else what went wrong, on ctx: "exit
  * status 1", "killed by signal 9 (Killed)", "cannot start it: ...". */
 char *series_command(TALLOC_CTX *ctx, const char *cmd, const char *const *env);
+
+/* The next number of a sequence that its seed alone decides (splitmix64):
+ * *state is the seed at first and moves on with each call.  The order of
+ * a series' runs is drawn from it, so that a seed repeats it. */
+uint64_t series_random(uint64_t *state);
 
 /* The monotonic clock in seconds. */
 double series_now_s(void);
