@@ -356,3 +356,168 @@ int plot_svg(const char *path, const struct plot_style *style,
 	fputs("</svg>\n", f);
 	return outfile_commit(o);
 }
+
+/* ---- charts of points ---- */
+
+struct xy_axes {
+	double xlo, xhi, ylo, yhi;	/* the ranges shown */
+	double xstep, ystep;		/* between ticks */
+	bool y_down;
+	int y0;				/* top of the panel */
+};
+
+/* A tick step of 1, 2 or 5 times a power of ten that cuts span into
+ * about five. */
+static double tick_step(double span, bool integer)
+{
+	double raw = span > 0 ? span / 5 : 1, mag = pow(10, floor(log10(raw)));
+	double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag
+									       : 10 * mag;
+	return integer && step < 1 ? 1 : step;
+}
+
+/* The range a set of values is shown over: whole tick steps around them. */
+static void xy_range(double lo, double hi, bool integer, double *from, double *to,
+		     double *step)
+{
+	if (!(lo <= hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (hi == lo) {
+		lo -= fabs(lo) > 0 ? fabs(lo) / 10 : 1;
+		hi += fabs(hi) > 0 ? fabs(hi) / 10 : 1;
+	}
+	*step = tick_step(hi - lo, integer);
+	*from = floor(lo / *step) * *step;
+	*to = ceil(hi / *step) * *step;
+	if (*to == *from)
+		*to = *from + *step;
+}
+
+static double xy_px(const struct xy_axes *a, double x)
+{
+	return LEFT + 10 + (x - a->xlo) / (a->xhi - a->xlo) * (W - LEFT - RIGHT - 20);
+}
+
+static double xy_py(const struct xy_axes *a, double y)
+{
+	double frac = (y - a->ylo) / (a->yhi - a->ylo);
+	return a->y0 + 10 + (a->y_down ? frac : 1 - frac) * (PANEL_H - 20);
+}
+
+static void xy_set_axes(struct xy_axes *a, const struct plot_xy_panel *p, int y0)
+{
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+
+	for (size_t s = 0; s < p->nseries; s++)
+		for (size_t i = 0; i < p->series[s].n; i++) {
+			double x = p->series[s].x[i], y = p->series[s].y[i];
+			if (isfinite(x) && isfinite(y)) {
+				xlo = fmin(xlo, x), xhi = fmax(xhi, x);
+				ylo = fmin(ylo, y), yhi = fmax(yhi, y);
+			}
+		}
+	*a = (struct xy_axes){ .y_down = p->y_down, .y0 = y0 };
+	xy_range(xlo, xhi, p->x_integer, &a->xlo, &a->xhi, &a->xstep);
+	xy_range(ylo, yhi, false, &a->ylo, &a->yhi, &a->ystep);
+}
+
+static void xy_frame(FILE *f, const struct xy_axes *a, const struct plot_xy_panel *p)
+{
+	char text[32];
+
+	fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#444'/>\n",
+		LEFT, a->y0, W - LEFT - RIGHT, PANEL_H);
+	for (double y = a->ylo; y <= a->yhi + a->ystep / 1e6; y += a->ystep) {
+		plot_tick_label(text, sizeof(text), fabs(y) < a->ystep / 1e6 ? 0 : y);
+		fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>\n"
+			"<text class='tick' x='%d' y='%.1f' text-anchor='end' font-size='12'>%s"
+			"</text>\n", LEFT, W - RIGHT, xy_py(a, y), xy_py(a, y), LEFT - 6,
+			xy_py(a, y) + 4, text);
+	}
+	for (double x = a->xlo; x <= a->xhi + a->xstep / 1e6; x += a->xstep) {
+		plot_tick_label(text, sizeof(text), fabs(x) < a->xstep / 1e6 ? 0 : x);
+		fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%d' y2='%d' stroke='#eee'/>\n"
+			"<text x='%.1f' y='%d' text-anchor='middle' font-size='12'>%s</text>\n",
+			xy_px(a, x), xy_px(a, x), a->y0, a->y0 + PANEL_H, xy_px(a, x),
+			a->y0 + PANEL_H + 16, text);
+	}
+	fprintf(f, "<text x='%d' y='%d' font-size='13' transform='rotate(-90 %d %d)'"
+		" text-anchor='middle'>", 24, a->y0 + PANEL_H / 2, 24, a->y0 + PANEL_H / 2);
+	put_text(f, p->ylabel);
+	fprintf(f, "</text>\n<text x='%d' y='%d' font-size='13' text-anchor='middle'>",
+		(W + LEFT) / 2, a->y0 + PANEL_H + 34);
+	put_text(f, p->xlabel);
+	fputs("</text>\n", f);
+}
+
+static void xy_series(FILE *f, const struct xy_axes *a, const struct plot_xy_series *s,
+		      size_t index)
+{
+	size_t c = s->color >= 0 ? (size_t)s->color : index;
+	const char *color = colors[c % NCOLORS];
+
+	if (s->line) {
+		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2'%s points='", color,
+			dashes(c));
+		for (size_t i = 0; i < s->n; i++)
+			if (isfinite(s->x[i]) && isfinite(s->y[i]))
+				fprintf(f, "%.1f,%.1f ", xy_px(a, s->x[i]), xy_py(a, s->y[i]));
+		fputs("'/>\n", f);
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (!isfinite(s->x[i]) || !isfinite(s->y[i]))
+			continue;
+		double x = xy_px(a, s->x[i]), y = xy_py(a, s->y[i]);
+		if (s->points)
+			fprintf(f, "<circle class='point' cx='%.1f' cy='%.1f' r='4' fill='%s'/>\n", x,
+				y, color);
+		if (s->labels && s->labels[i]) {
+			fprintf(f, "<text class='label' x='%.1f' y='%.1f' font-size='11' fill='%s'>",
+				x + 6, y - 6, color);
+			put_text(f, s->labels[i]);
+			fputs("</text>\n", f);
+		}
+	}
+}
+
+int plot_xy_svg(const char *path, const char *title, const struct plot_xy_panel *panels,
+		size_t npanels)
+{
+	size_t nlegend = 0;
+	FILE *f;
+	int err;
+
+	for (size_t p = 0; p < npanels; p++)
+		for (size_t s = 0; s < panels[p].nseries; s++)
+			nlegend += panels[p].series[s].name != NULL;
+	struct outfile *o = outfile_open(NULL, path, &f, &err);
+	if (!o)
+		return err;
+	int legend_y = TOP + (int)npanels * (PANEL_H + GAP) + 2;
+	int h = legend_y + 10 + LEGEND_ROW * (int)nlegend;
+	fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
+		   "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d'"
+		   " viewBox='0 0 %d %d' font-family='sans-serif'>\n"
+		   "<rect width='100%%' height='100%%' fill='white'/>\n"
+		   "<text x='%d' y='30' font-size='18' text-anchor='middle'>", W, h, W, h, W / 2);
+	put_text(f, title);
+	fputs("</text>\n", f);
+	for (size_t p = 0; p < npanels; p++) {
+		struct xy_axes a;
+		xy_set_axes(&a, &panels[p], TOP + (int)p * (PANEL_H + GAP));
+		xy_frame(f, &a, &panels[p]);
+		for (size_t s = 0; s < panels[p].nseries; s++) {
+			const struct plot_xy_series *sr = &panels[p].series[s];
+			fputs("<g class='series'>\n", f);
+			xy_series(f, &a, sr, s);
+			if (sr->name)
+				legend_row(f, legend_y += LEGEND_ROW, sr->color >= 0 ? (size_t)sr->color
+									 : s, sr->name);
+			fputs("</g>\n", f);
+		}
+	}
+	fputs("</svg>\n", f);
+	return outfile_commit(o);
+}

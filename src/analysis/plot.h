@@ -16,6 +16,13 @@
  * what the mark means is the caller's text in the legend.  Knows nothing
  * of runs or documents: the caller hands it numbers and words.
  */
+/*
+ * Beside it, a chart of panels of points on linear axes (plot_xy_svg()):
+ * each panel its series of (x, y) points, joined or not, each point with
+ * a label beside it and a tooltip if given; dbench tune draws its race
+ * (each candidate's mean rank block by block) and its Pareto front
+ * (throughput against p99) with it.
+ */
 #ifndef DBENCH_PLOT_H
 #define DBENCH_PLOT_H
 
@@ -54,6 +61,31 @@ int plot_svg(const char *path, const struct plot_style *style,
  * before any run rather than convert (that takes a rasteriser dbench does
  * not link; rsvg-convert does it, as the message says). */
 char *plot_format_refusal(void *mem_ctx, const char *path);
+
+/* ---- charts of points ---- */
+
+struct plot_xy_series {
+	const char *name;		/* legend text, or NULL: not in the legend */
+	const double *x, *y;		/* [n]; a NAN point is left out */
+	size_t n;
+	bool line;			/* join the points in order */
+	bool points;			/* a circle at each */
+	const char *const *labels;	/* [n] text beside each point, or NULL */
+	int color;			/* the palette's colour, -1: the series' index */
+};
+
+struct plot_xy_panel {
+	const char *xlabel, *ylabel;
+	bool y_down;			/* y grows downwards (a rank: 1 on top) */
+	bool x_integer;			/* x ticks at whole numbers only */
+	const struct plot_xy_series *series;
+	size_t nseries;
+};
+
+/* Write the panels, one under the other, with their series' legend under
+ * them all, to path.  0, or an errno value. */
+int plot_xy_svg(const char *path, const char *title, const struct plot_xy_panel *panels,
+		size_t npanels);
 
 /* Whether the latency axis is logarithmic: forced, or the positive p99
  * values of all series span more than two decades (largest > 100 times
