@@ -117,7 +117,7 @@ IFACE_HASH := $(shell cat $(sort $(HEADERS)) | sha256sum | cut -c1-16)
 MOD_NOTE   = $(O)/base/modnote.o
 $(O)/base/modload.o $(MOD_NOTE): ALL_CFLAGS += -DDBENCH_IFACE_HASH='"$(IFACE_HASH)"'
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(O)/%.o) $(O)/load/default_loadfile.o
-MAIN_OBJ = $(O)/main.o $(O)/commands.o $(O)/cli.o $(O)/cli_ab.o $(O)/cli_series.o
+MAIN_OBJ = $(O)/main.o $(O)/commands.o $(O)/cli.o $(O)/cli_ab.o $(O)/cli_series.o $(O)/cli_tune.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 

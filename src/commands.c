@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_ab.h"
+#include "cli_tune.h"
 #include "commands.h"
 #include "compare.h"
 #include "exitcode.h"
@@ -20,6 +21,8 @@ static const struct command commands[] = {
 	  compare_main, false },
 	{ "ab", "[OPTION...] [--a=OPTIONS] --b=OPTIONS NPROCS",
 	  "is B faster than A? both set-ups in turn, then one verdict", cli_ab, true },
+	{ "tune", "[OPTION...] --set KEY=V1,V2,... NPROCS",
+	  "which setting serves this load best? a race, then all put back", cli_tune, true },
 	{ "record", "[OPTION...] -- COMMAND [ARG...]",
 	  "a program's file traffic, run under strace, as a loadfile", record_main, false },
 	{ "convert", "[OPTION...] TRACE...",

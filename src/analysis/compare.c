@@ -261,6 +261,8 @@ static void print_side(FILE *out, const char *label, const struct rundoc *s)
 		fprintf(out, "pooled from %zu files, ", s->nfiles);
 	else if (s->ab)
 		fprintf(out, "dbench ab, ");
+	else if (s->tune)
+		fprintf(out, "dbench tune, ");
 	else if (s->sweep && !s->origin_file)
 		fprintf(out, "sweep, ");
 	fprintf(out, "%zu run%s at nprocs", s->nruns, s->nruns == 1 ? "" : "s");
@@ -1041,6 +1043,14 @@ static const char *side_name(TALLOC_CTX *ctx, const char *const *paths, size_t n
 
 /* The files paths[0..n) pooled into one side, into *side; NULL or the
  * error (on ctx). */
+/* The refusal of a dbench ab or tune document among other files. */
+static char *whole_document(TALLOC_CTX *ctx, const char *path, const struct rundoc *doc)
+{
+	return talloc_asprintf(ctx, "'%s' is a dbench %s document, %s in one: compare it alone"
+			       " (dbench compare %s)", path, doc->ab ? "ab" : "tune",
+			       doc->ab ? "both sides" : "every candidate", path);
+}
+
 static char *load_side(TALLOC_CTX *ctx, const char *const *paths, size_t n,
 		       const struct rundoc **side)
 {
@@ -1050,10 +1060,8 @@ static char *load_side(TALLOC_CTX *ctx, const char *const *paths, size_t n,
 	for (size_t k = 0; parts && k < n; k++) {
 		if (!(parts[k] = rundoc_load(ctx, paths[k], &err)))
 			return err;
-		if (parts[k]->ab)
-			return talloc_asprintf(ctx, "'%s' is a dbench ab document, both sides in"
-					       " one: compare it alone (dbench compare %s)",
-					       paths[k], paths[k]);
+		if (parts[k]->ab || parts[k]->tune)
+			return whole_document(ctx, paths[k], parts[k]);
 	}
 	if (!parts || !(*side = rundoc_pool(ctx, side_name(ctx, paths, n), parts, n, &err)))
 		return err ? err : talloc_strdup(ctx, "out of memory");
@@ -1088,10 +1096,13 @@ static char *load_docs(TALLOC_CTX *ctx, const char *const *paths, size_t n,
 			docs[0] = a;
 			docs[1] = b;
 			*ndocs = 2;
-		} else if (docs[k]->ab) {
-			return talloc_asprintf(ctx, "'%s' is a dbench ab document, both sides in"
-					       " one: compare it alone (dbench compare %s)",
-					       paths[k], paths[k]);
+		} else if (docs[k]->tune && n == 1) {
+			struct rundoc *sides[COMPARE_MAX_DOCS];
+			if (!rundoc_tune_sides(ctx, docs[0], sides, COMPARE_MAX_DOCS, ndocs, &err))
+				return err;
+			memcpy(docs, sides, *ndocs * sizeof(*docs));
+		} else if (docs[k]->ab || docs[k]->tune) {
+			return whole_document(ctx, paths[k], docs[k]);
 		}
 	}
 	for (size_t k = 1; k < *ndocs; k++)

@@ -348,6 +348,7 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 	set->name = talloc_strdup(set, name);
 	set->nfiles = 1;
 	set->ab = json_is_object(dockey_get(doc, DK_AB_CONFIG));
+	set->tune = json_is_object(json_object_get(doc, "tune"));
 	if ((why = schema_refusal(mem_ctx, name, doc))) {
 		*err = why;
 		talloc_free(set);
@@ -486,7 +487,8 @@ static struct rundoc *side_of(TALLOC_CTX *mem_ctx, const char *name,
 		set->origin_file = talloc_steal(set, file);
 		set->origin_index = talloc_steal(set, at);
 		set->nfiles = n;
-		set->ab = side != NULL;
+		set->ab = side != NULL && parts[0]->ab;
+		set->tune = side != NULL && parts[0]->tune;
 	} else {
 		talloc_free(file);
 		talloc_free(at);
@@ -535,6 +537,36 @@ bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundo
 	}
 	TALLOC_FREE(*a);
 	return false;
+}
+
+bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **sides,
+		       size_t max, size_t *n, char **err)
+{
+	const struct rundoc *one[] = { set };
+	const json_t *cands = json_object_get(json_object_get(set->doc, "tune"), "candidates"), *c;
+	size_t i;
+
+	*n = 0;
+	if (!set->tune || !json_is_array(cands)) {
+		*err = talloc_asprintf(mem_ctx, "'%s' is not a dbench tune document", set->name);
+		return false;
+	}
+	json_array_foreach(cands, i, c) {
+		char *side = talloc_asprintf(mem_ctx, "#%zu", i + 1), *e = NULL;
+		char *name = talloc_asprintf(mem_ctx, "%s, candidate %s", set->name, side);
+		struct rundoc *s = *n < max ? side_of(mem_ctx, name, one, 1, side, &e) : NULL;
+		const char *label = json_string_value(json_object_get(c, "label"));
+		if (!s)
+			continue;	/* no successful run, or more than max */
+		s->label = talloc_asprintf(s, "%s %s%s", side,
+					   json_is_true(json_object_get(c, "as_found")) ? "as found: "
+					   : "", label ? label : "");
+		sides[(*n)++] = s;
+	}
+	if (*n < 2)
+		*err = talloc_asprintf(mem_ctx, "'%s': fewer than two of its candidates have a"
+				       " successful run to compare", set->name);
+	return *n >= 2;
 }
 
 /* ---- what the disks did ---- */

@@ -109,6 +109,7 @@ struct rundoc {
 	size_t nfiles;			/* files pooled into it (rundoc_pool()): 1
 					 * for a file read as it is */
 	bool ab;			/* a dbench ab document, or a side of one */
+	bool tune;			/* a dbench tune document, or a candidate of one */
 	const char **origin_file;	/* a side made of others' runs: for each of
 					 * its runs, the file it came from, */
 	size_t *origin_index;		/* ... and its place in that file's runs;
@@ -157,6 +158,14 @@ struct rundoc *rundoc_pool(TALLOC_CTX *mem_ctx, const char *name,
  * false, with *err, when it is not one or a side has no successful run. */
 bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **a,
 		     struct rundoc **b, char **err);
+
+/* A dbench tune document's candidates as sides, by each run's
+ * series.side ("#3"), in the document's order ("as found" first), each
+ * named by its settings: those with a successful run, at most max, into
+ * sides[0..*n).  False, with *err, when it is not one or fewer than two
+ * candidates have a successful run. */
+bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **sides,
+		       size_t max, size_t *n, char **err);
 
 /* ---- what the disks did ---- */
 
