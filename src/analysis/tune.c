@@ -4,10 +4,12 @@
  * itself run by run through the driver, and every setting put back.
  * What is reported is tune_report.c's and tune_doc.c's.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/plot.h"
 #include "analysis/series.h"
@@ -571,6 +573,11 @@ int tune_restore(const char *path)
 	char *err = NULL;
 	int rc = EXIT_BAD_INPUT;
 
+	if (access(path, F_OK) != 0 && errno == ENOENT) {
+		printf("no journal at %s: nothing to put back\n", path);
+		rc = EXIT_OK;
+		goto out;
+	}
 	if (!journal_read(tmp, path, &s, &n, &untrusted, &err)) {
 		say("%s\n", err);
 		goto out;

@@ -199,7 +199,8 @@ general() {
 # its own (600 s): a run, not a command beside one, a check or a pass.
 untimed_run() {
 	case " $1 " in
-	*" -t "* | *--run-once* | *--check-loadfile* | *" compare "* | *" record "* | *" convert "*)
+	*" -t "* | *--run-once* | *--check-loadfile* | *" compare "* | *" record "* | *" convert "* | \
+	*" tune --restore"*)
 		return 1 ;;
 	*" dbench "* | *" tbench "* | *" ./tbench "*) return 0 ;;
 	esac
@@ -226,6 +227,7 @@ runnable() {
 		SKIP="the suite this test is part of" ;;
 	"mount -t nfs "*)
 		SKIP="a kernel NFS mount changes this machine's mounts; the nfs backend's example runs against dbench-servers' nfs-ganesha" ;;
+	"dbench tune "*) tune_example "$1" ;;
 	dbench*--backend=smb* | dbench*-B\ smb*) smb_example ;;
 	dbench*--backend=nfs*) nfs_example ;;
 	dbench*iscsi://*) iscsi_example ;;
@@ -299,6 +301,26 @@ pid_example() {
 		WRITER=$!
 	fi
 	CMD=$(printf '%s\n' "$CMD" | sed "s#-p 4242#-p $WRITER#")
+}
+
+# dbench tune: a race of a few runs; a mount of its own (a tmpfs) for a
+# mount: setting; none of this machine's sysctls or devices changed.
+tune_example() {
+	case $1 in
+	*--restore*) return ;;
+	*"--set vm."* | *"--set /sys/"* | *"--set /proc/"*)
+		SKIP="changes this machine's sysctls or a device's settings (put back after): test_tune.sh races a loop device of its own"
+		return ;;
+	esac
+	CMD=$(printf '%s\n' "$CMD" | sed -E "s#--budget=[^ ]+##; s#--sweep=[0-9,]+#--sweep=1,2#
+		s#mount:/mnt/#mount:$T/mnt/#g")
+	CMD="$CMD --budget=6 --settle=0"
+	_m=$(printf '%s\n' "$CMD" | sed -n -E "s#.*--set mount:($T/[^=]+)=.*#\\1#p")
+	if [ -n "$_m" ] && ! mountpoint -q "$_m"; then
+		mkdir -p "$_m"
+		mount -t tmpfs -o size=1g dbench-example "$_m" 2>/dev/null ||
+			SKIP="a mount to remount: needs root for a tmpfs"
+	fi
 }
 
 TB_PORT=
