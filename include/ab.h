@@ -14,6 +14,15 @@
  * where its load or a drift could explain a difference.  Every run is
  * kept, in order, in one document ({"ab", "runs"}) that dbench compare
  * reads; an interrupt keeps the runs done and reports what they show.
+ *
+ * With --runs=auto the series is a group-sequential test: after every
+ * pair of runs from 3 a side on, the test compare would make (Welch's
+ * on the throughput; with --fail-above its gate) is made at the level
+ * that O'Brien and Fleming's alpha spending allows that look
+ * (numstat_gs_bounds()), and the series stops once it is decided, at
+ * the most runs at the latest; compare's report then judges at the
+ * level of the last look, so that stopping early makes no false verdict
+ * more likely than --alpha says.
  */
 #ifndef DBENCH_AB_H
 #define DBENCH_AB_H
@@ -24,7 +33,8 @@
 #include "plan.h"
 
 struct ab_plan {
-	unsigned runs;		/* per side */
+	unsigned runs;		/* per side; with auto_runs the most */
+	bool auto_runs;		/* --runs=auto: stop once the test is decided */
 	bool random;		/* --order=random: each pair AB or BA by the seed */
 	uint64_t seed;		/* its seed (printed) */
 	unsigned settle;	/* seconds of rest after a sync between runs */

@@ -194,4 +194,31 @@ double numstat_signed_rank(const double *d, size_t n);
  * for 95 %). */
 bool numstat_median_interval(const double *v, size_t n, double level, double *lo, double *hi);
 
+/* ---- group-sequential tests ---- */
+
+/* The points of the grid the bounds below integrate over. */
+#define NUMSTAT_GS_GRID 301
+
+/* The bounds of a group-sequential test with k looks at the information
+ * fractions t[0..k) (ascending, from above 0 to 1 at the planned end):
+ * z[i] is the bound on the standardised statistic at look i, crossed
+ * (above it one-sided; beyond +-z[i] two-sided) with the chance alpha
+ * spends there.  The spending is O'Brien and Fleming's by Lan and
+ * DeMets (1983): on each side alpha_s(t) = 2 - 2 Phi(z(1 - a/2) /
+ * sqrt(t)), a = alpha (one-sided) or alpha / 2 (two-sided), so that the
+ * chance of crossing any bound under the null is alpha, for a statistic
+ * of independent increments; the bounds are found by recursive
+ * numerical integration of its density between them (Armitage,
+ * McPherson and Rowe 1969; Jennison and Turnbull 2000, ch. 19) on a
+ * grid of NUMSTAT_GS_GRID points.  O'Brien and Fleming's spends almost
+ * nothing early, so that an early stop takes an overwhelming
+ * difference and the last look keeps nearly all of alpha.  A look that
+ * spends nothing has an infinite bound.  False for bad input or out of
+ * memory. */
+bool numstat_gs_bounds(const double *t, size_t k, double alpha, bool two_sided, double *z);
+
+/* The nominal level of a look whose bound is z: the p-value at which a
+ * test of that look stops, 1 - Phi(z) (twice that two-sided). */
+double numstat_gs_level(double z, bool two_sided);
+
 #endif

@@ -23,8 +23,8 @@
 
 /* ab's own options, and whether each takes a value. */
 struct ab_words {
-	char *a, *b, *order, *seed, *prepare, *json;
-	int runs, settle, all, help;
+	char *a, *b, *order, *seed, *prepare, *json, *runs;
+	int max_runs, settle, all, help;
 	double fail_above, alpha;
 	int fail_given;
 };
@@ -33,13 +33,17 @@ struct ab_words {
 
 static struct poptOption *ab_table(struct ab_words *w)
 {
-	static struct poptOption t[13];
+	static struct poptOption t[14];
 	const struct poptOption table[] = {
 		{ "a", 0, POPT_ARG_STRING, &w->a, 0,
 		  "side A's run options, added to those both share (quoted as for a shell;"
 		  " default none: the shared options alone)", "OPTIONS" },
 		{ "b", 0, POPT_ARG_STRING, &w->b, 0, "side B's run options", "OPTIONS" },
-		{ "runs", 0, POPT_ARG_INT, &w->runs, 0, "runs a side (default 5)", "K" },
+		{ "runs", 0, POPT_ARG_STRING, &w->runs, 0,
+		  "runs a side (default 5), or auto: a look after every pair from 3 a side on,"
+		  " stopping once the test is decided (O'Brien-Fleming alpha spending)", "K|auto" },
+		{ "max-runs", 0, POPT_ARG_INT, &w->max_runs, 0,
+		  "with --runs=auto, the most runs a side (default 20)", "K" },
 		{ "order", 0, POPT_ARG_STRING, &w->order, 0,
 		  "abba (default: A B B A A B ...) or random (each pair's order drawn from"
 		  " --seed)", "ORDER" },
@@ -104,8 +108,18 @@ static const char *bad_ab_option(const struct ab_words *w, struct ab_plan *ap)
 	if (!w->b)
 		return "dbench ab needs --b=OPTIONS, what side B adds to the shared options"
 		       " (--a=OPTIONS, side A's, defaults to none)";
-	if (w->runs < 1 || w->runs > 1000)
-		return "--runs must be from 1 to 1000";
+	ap->auto_runs = w->runs && strcmp(w->runs, "auto") == 0;
+	errno = 0;
+	long runs = !w->runs ? 5 : ap->auto_runs ? w->max_runs : strtol(w->runs, &end, 10);
+	if (!ap->auto_runs && w->runs && (!*w->runs || *end || errno))
+		runs = 0;
+	if (!ap->auto_runs && (runs < 1 || runs > 1000))
+		return "--runs must be from 1 to 1000, or auto";
+	if (ap->auto_runs && (runs < 3 || runs > 1000))
+		return "--max-runs must be from 3 to 1000";
+	if (!ap->auto_runs && w->max_runs != 20)
+		return "--max-runs goes with --runs=auto";
+	ap->runs = (unsigned)runs;
 	if (w->settle < 0 || w->settle > 86400)
 		return "--settle must be from 0 to 86400 seconds";
 	if (w->order && strcmp(w->order, "abba") != 0 && strcmp(w->order, "random") != 0)
@@ -160,7 +174,7 @@ static bool side_plan(TALLOC_CTX *ctx, int s, const char *opts, const char **com
 
 int cli_ab(int argc, const char **argv)
 {
-	struct ab_words w = { .runs = 5, .settle = 3, .alpha = 0.05, .fail_above = -1 };
+	struct ab_words w = { .max_runs = 20, .settle = 3, .alpha = 0.05, .fail_above = -1 };
 	struct poptOption *table = ab_table(&w);
 	TALLOC_CTX *top = talloc_new(NULL);
 	const char **own = talloc_array(top, const char *, argc + 2);
@@ -190,7 +204,6 @@ int cli_ab(int argc, const char **argv)
 		say("%s\n", bad);
 	} else if (side_plan(top, 0, w.a ? w.a : "", common, ncommon, &side[0], &text[0]) &&
 		   side_plan(top, 1, w.b, common, ncommon, &side[1], &text[1])) {
-		ap.runs = w.runs;
 		ap.settle = w.settle;
 		ap.prepare = w.prepare;
 		ap.json_path = w.json;
@@ -203,6 +216,7 @@ int cli_ab(int argc, const char **argv)
 	}
 	poptFreeContext(pc);
 	free(w.a), free(w.b), free(w.order), free(w.seed), free(w.prepare), free(w.json);
+	free(w.runs);
 	talloc_free(top);
 	return rc;
 }

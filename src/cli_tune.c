@@ -231,6 +231,8 @@ static void fill_options(const struct tune_words *w, struct tune_options *o)
 
 static void free_words(struct tune_words *w)
 {
+	for (size_t i = 0; w->sets && w->sets[i]; i++)
+		free((char *)w->sets[i]);	/* popt's copies, each its own */
 	free(w->sets);
 	free(w->candidates), free(w->sweep), free(w->objective), free(w->budget);
 	free(w->seed), free(w->prepare), free(w->journal), free(w->json), free(w->csv);

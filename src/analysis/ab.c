@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "analysis/ab_seq.h"
 #include "analysis/compare_internal.h"
 #include "analysis/series.h"
 #include "driver.h"
@@ -59,6 +60,7 @@ struct series {
 	char *failed;		/* why it stopped otherwise, or NULL */
 	bool run_failed;	/* a run failed and the series went on */
 	int client_rc;		/* in a client process: its exit status */
+	struct ab_seq *seq;	/* --runs=auto: its looks, else NULL */
 };
 
 /* "Run 3 of 10: side B (-F); about 2 min 10 s left": the time left from
@@ -72,8 +74,8 @@ static void print_position(struct series *s, unsigned i)
 	double each = i ? (series_now_s() - s->began) / i
 			: p->warmup + p->timelimit + (s->total > 1 ? s->ap->settle : 0);
 
-	fprintf(s->text, "Run %u of %u: side %s (%s)", i + 1, s->total, side_name[s->order[i]],
-		*opts ? opts : "the common options alone");
+	fprintf(s->text, "Run %u of %s%u: side %s (%s)", i + 1, s->seq ? "at most " : "", s->total,
+		side_name[s->order[i]], *opts ? opts : "the common options alone");
 	if (p->run_once && i == 0)
 		fprintf(s->text, "; no time left to tell yet (--run-once)\n");
 	else
@@ -126,7 +128,37 @@ static bool one_run(struct series *s, unsigned i, int *rc)
 	return *rc <= 128 && *rc != EXIT_BAD_INPUT;
 }
 
-/* Every run in order, until one stops the series. */
+/* The throughput of side's successful runs so far, into v; their
+ * number. */
+static size_t side_figures(const struct series *s, const char *side, double *v)
+{
+	size_t n = 0, i;
+	json_t *run;
+
+	json_array_foreach(s->runs, i, run) {
+		const char *of = json_string_value(dockey_get(run, DK_SERIES_SIDE));
+		if (of && strcmp(of, side) == 0 && rundoc_ok(run))
+			v[n++] = rundoc_number(run, DK_RESULT_THROUGHPUT);
+	}
+	return n;
+}
+
+/* --runs=auto after run i: a look once each side has as many runs (a
+ * pair is done); true when it decides the test. */
+static bool look(struct series *s, unsigned i)
+{
+	double *a = malloc((i + 1) * sizeof(*a)), *b = malloc((i + 1) * sizeof(*b));
+	bool decided = false;
+
+	if (s->seq && a && b && (i + 1) % 2 == 0)
+		decided = ab_seq_look(s->seq, s->text, (i + 1) / 2, a, side_figures(s, "A", a), b,
+				      side_figures(s, "B", b));
+	free(a);
+	free(b);
+	return decided;
+}
+
+/* Every run in order, until one stops the series or a look decides. */
 static void run_series(struct series *s)
 {
 	s->began = series_now_s();
@@ -137,7 +169,7 @@ static void run_series(struct series *s)
 		if ((s->signal = driver_interrupt()))
 			return;
 		print_position(s, i);
-		if (!one_run(s, i, &rc))
+		if (!one_run(s, i, &rc) || look(s, i))
 			return;
 	}
 }
@@ -161,19 +193,22 @@ static json_t *ab_config(const struct series *s)
 		{ DK_AB_A_OPTIONS, jsontext(s->ap->a_options) },
 		{ DK_AB_B_OPTIONS, jsontext(s->ap->b_options) },
 		{ DK_AB_RUNS_DONE, json_integer(s->done) },
-		{ DK_AB_COMPLETE, json_boolean(s->done == s->total && !s->signal && !s->failed) },
+		{ DK_AB_COMPLETE, json_boolean((s->done == s->total || (s->seq && s->seq->decided_at)) &&
+					       !s->signal && !s->failed) },
+		{ DK_AB_SEQUENTIAL, s->seq ? ab_seq_json(s->seq) : json_null() },
 	};
 	return dockey_object(DK_AB_CONFIG, NULL, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* Compare's report on the two sides of doc; its exit status, or 1 when
  * a side has no successful run to judge. */
-static int verdict(FILE *out, json_t *doc, const struct ab_plan *ap)
+static int verdict(FILE *out, json_t *doc, const struct ab_plan *ap, const struct ab_seq *seq)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	char *err = NULL;
-	struct compare_options opt = { .alpha = ap->alpha, .fail_above = ap->fail_above,
-				       .all = ap->all };
+	/* after looks, at the last look's level: what its boundary allows */
+	struct compare_options opt = { .alpha = seq ? seq->level : ap->alpha,
+				       .fail_above = ap->fail_above, .all = ap->all };
 	struct rundoc *whole = rundoc_from_json(tmp, ap->json_path ? ap->json_path : "dbench ab",
 						json_incref(doc), &err);
 	struct rundoc *a = NULL, *b = NULL;
@@ -190,6 +225,58 @@ static int verdict(FILE *out, json_t *doc, const struct ab_plan *ap)
 	return rc;
 }
 
+/* The series' first line: its runs and their order. */
+static void say_order(const struct series *s)
+{
+	const struct ab_plan *ap = s->ap;
+
+	fprintf(s->text, "dbench ab: %s%u run%s a side, in the order", ap->auto_runs ? "at most " : "",
+		ap->runs, ap->runs == 1 ? "" : "s");
+	for (unsigned i = 0; i < s->total; i++)
+		fprintf(s->text, " %s", side_name[s->order[i]]);
+	if (ap->random)
+		fprintf(s->text, " (random, seed %llu: --seed=%llu repeats it)\n",
+			(unsigned long long)ap->seed, (unsigned long long)ap->seed);
+	else
+		fprintf(s->text, " (counterbalanced)\n");
+	if (ap->auto_runs)
+		fprintf(s->text, "A look after every pair of runs from 3 a side on, each at the level"
+			" that O'Brien and Fleming's alpha spending leaves it: the series stops once"
+			" the test is decided\n");
+}
+
+/* What the series came to, before the report. */
+static void say_end(const struct series *s)
+{
+	if (s->failed)
+		say("%s: the series stops after %u of %u runs\n", s->failed, s->done, s->total);
+	if (s->signal)
+		fprintf(s->text, "\nInterrupted after %u of %u runs (%s): what they show\n", s->done,
+			s->total, strsignal(s->signal));
+	if (s->seq && s->seq->decided_at)
+		fprintf(s->text, "\nDecided at %u runs a side: the report judges at the level of"
+			" that look, %.3g\n", s->seq->decided_at, s->seq->level);
+	else if (s->seq)
+		fprintf(s->text, "\nUndecided after %u runs a side: the report judges at the level"
+			" of the last look, %.3g\n", s->done / 2, s->seq->level);
+}
+
+/* Both sides' clocks and targets, before the first run, as a run checks
+ * its own: a series stops there rather than in its third run. */
+static bool sides_usable(const struct ab_plan *ap, const struct run_plan *pa,
+			 const struct run_plan *pb)
+{
+	if (!driver_check_start(pa)) {
+		ab_say_side(0, ap->a_options);
+		return false;
+	}
+	if (!driver_check_start(pb)) {
+		ab_say_side(1, ap->b_options);
+		return false;
+	}
+	return true;
+}
+
 int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_plan *ap)
 {
 	bool json_stdout = ap->json_path && strcmp(ap->json_path, "-") == 0;
@@ -197,44 +284,33 @@ int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_p
 	struct series s = { .ap = ap, .plan = { &pa, &pb }, .total = 2 * ap->runs,
 			    .runs = json_array(), .text = json_stdout ? stderr : stdout };
 	int err = ap->json_path && !json_stdout ? outfile_check(ap->json_path) : 0, rc;
+	TALLOC_CTX *tmp = talloc_new(NULL);
+	struct ab_seq seq;
 
 	pa.text_on_stderr = pb.text_on_stderr = json_stdout;
-	s.order = malloc(s.total ? s.total : 1);
-	if (!s.order || !s.runs) {
+	s.order = talloc_array(tmp, unsigned char, s.total ? s.total : 1);
+	if (!s.order || !s.runs || (ap->auto_runs && !ab_seq_init(tmp, &seq, ap))) {
 		say("out of memory\n");
-		free(s.order);
 		json_decref(s.runs);
+		talloc_free(tmp);
 		return EXIT_RUN_FAILED;
 	}
+	s.seq = ap->auto_runs ? &seq : NULL;
 	if (err)
 		say("cannot write JSON to '%s': %s\n", ap->json_path, outfile_strerror(err));
-	/* both sides' clocks and targets, before the first run, as a run
-	 * checks its own: a series stops there rather than in its third run */
-	bool ok = !err && driver_check_start(&pa);
-	if (!ok && !err)
-		ab_say_side(0, ap->a_options);
-	if (ok && !(ok = driver_check_start(&pb)))
-		ab_say_side(1, ap->b_options);
-	if (!ok) {
-		free(s.order);
+	if (err || !sides_usable(ap, &pa, &pb)) {
 		json_decref(s.runs);
+		json_decref(s.seq ? seq.looks : NULL);
+		talloc_free(tmp);
 		return EXIT_BAD_INPUT;
 	}
 	ab_order(s.order, ap->runs, ap->random, ap->seed);
-	fprintf(s.text, "dbench ab: %u run%s a side, in the order", ap->runs,
-		ap->runs == 1 ? "" : "s");
-	for (unsigned i = 0; i < s.total; i++)
-		fprintf(s.text, " %s", side_name[s.order[i]]);
-	if (ap->random)
-		fprintf(s.text, " (random, seed %llu: --seed=%llu repeats it)\n",
-			(unsigned long long)ap->seed, (unsigned long long)ap->seed);
-	else
-		fprintf(s.text, " (counterbalanced)\n");
+	say_order(&s);
 	driver_catch_signals();
 	run_series(&s);
 	if (driver_is_client()) {
-		free(s.order);
 		json_decref(s.runs);
+		talloc_free(tmp);
 		return s.client_rc;
 	}
 	const struct dockey_value v[] = {
@@ -243,18 +319,15 @@ int ab_run(const struct run_plan *a, const struct run_plan *b, const struct ab_p
 		{ DK_AB_RUNS, s.runs },
 	};
 	json_t *doc = dockey_object(DK_AB, NULL, v, sizeof(v) / sizeof(v[0]));
-	if (s.failed)
-		say("%s: the series stops after %u of %u runs\n", s.failed, s.done, s.total);
-	if (s.signal)
-		fprintf(s.text, "\nInterrupted after %u of %u runs (%s): what they show\n", s.done,
-			s.total, strsignal(s.signal));
-	rc = verdict(s.text, doc, ap);
+	say_end(&s);
+	rc = verdict(s.text, doc, ap, s.seq);
 	int jerr = ap->json_path ? report_json_dump(doc, ap->json_path) : 0;
 	if (jerr)
 		say("cannot write JSON to '%s': %s\n", ap->json_path, outfile_strerror(jerr));
 	json_decref(doc);
-	free(s.order);
+	json_decref(s.seq ? seq.looks : NULL);
 	talloc_free(s.failed);
+	talloc_free(tmp);
 	if (s.signal)
 		return 128 + s.signal;
 	if (s.failed || s.run_failed || jerr)

@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -502,4 +503,107 @@ bool numstat_median_interval(const double *v, size_t n, double level, double *lo
 	*lo = v[r - 1];
 	*hi = v[n - r];
 	return true;
+}
+
+/* ---- group-sequential tests ---- */
+
+/* The chance one side spends by information fraction t (Lan-DeMets
+ * O'Brien-Fleming), for a side's level a. */
+static double spent(double t, double a)
+{
+	return t > 0 ? 2 - 2 * gsl_cdf_ugaussian_P(gsl_cdf_ugaussian_Pinv(1 - a / 2) / sqrt(t))
+		     : 0;
+}
+
+/* The density of the sum so far on the continuation region of a look:
+ * grid points s, Simpson's weights w times the density. */
+struct gs_grid {
+	double s[NUMSTAT_GS_GRID], wf[NUMSTAT_GS_GRID];
+};
+
+/* The region (lo, hi) on the grid, each point's weight times f(s). */
+static void grid_set(struct gs_grid *g, double lo, double hi, const struct gs_grid *prev,
+		     double sd, double t)
+{
+	double h = (hi - lo) / (NUMSTAT_GS_GRID - 1);
+
+	for (size_t i = 0; i < NUMSTAT_GS_GRID; i++) {
+		double s = lo + i * h, f = 0;
+		if (prev)	/* the previous density moved by an increment of sd */
+			for (size_t j = 0; j < NUMSTAT_GS_GRID; j++)
+				f += prev->wf[j] * gsl_ran_ugaussian_pdf((s - prev->s[j]) / sd) / sd;
+		else
+			f = gsl_ran_ugaussian_pdf(s / sqrt(t)) / sqrt(t);
+		double simpson = i == 0 || i == NUMSTAT_GS_GRID - 1 ? 1 : i % 2 ? 4 : 2;
+		g->s[i] = s;
+		g->wf[i] = f * simpson * h / 3;
+	}
+}
+
+/* The chance of going on from g and crossing b (and -b two-sided) after
+ * an increment of sd. */
+static double crossing(const struct gs_grid *g, double b, double sd, bool two_sided)
+{
+	double p = 0;
+
+	for (size_t i = 0; i < NUMSTAT_GS_GRID; i++)
+		p += g->wf[i] * (gsl_cdf_ugaussian_Q((b - g->s[i]) / sd) +
+				 (two_sided ? gsl_cdf_ugaussian_P((-b - g->s[i]) / sd) : 0));
+	return p;
+}
+
+/* The bound on the sum at a look whose crossing chance is target, by
+ * bisection; INFINITY when it spends nothing. */
+static double solve_bound(const struct gs_grid *g, double target, double sd, double t,
+			  bool two_sided)
+{
+	double lo = 0, hi = 40 * sqrt(t);
+
+	if (!(target > 0))
+		return INFINITY;
+	for (int i = 0; i < 200 && hi - lo > 1e-10; i++) {
+		double mid = (lo + hi) / 2;
+		if (crossing(g, mid, sd, two_sided) > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+bool numstat_gs_bounds(const double *t, size_t k, double alpha, bool two_sided, double *z)
+{
+	double a = two_sided ? alpha / 2 : alpha, b = 0;
+
+	if (k == 0 || !(alpha > 0 && alpha < 1))
+		return false;
+	for (size_t i = 0; i < k; i++)
+		if (!(t[i] > (i ? t[i - 1] : 0)) || t[i] > 1 + 1e-12)
+			return false;
+	struct gs_grid *g = malloc(2 * sizeof(*g));
+	if (!g)
+		return false;
+	gsl_quiet();
+	for (size_t i = 0; i < k; i++) {
+		double side = spent(t[i], a) - (i ? spent(t[i - 1], a) : 0);
+		double sd = sqrt(t[i] - (i ? t[i - 1] : 0)), target = two_sided ? 2 * side : side;
+		struct gs_grid *now = &g[i % 2], *prev = &g[(i + 1) % 2];
+		if (i == 0)
+			b = gsl_cdf_ugaussian_Qinv(side) * sqrt(t[0]);
+		else
+			b = solve_bound(prev, target, sd, t[i], two_sided);
+		z[i] = b / sqrt(t[i]);
+		double hi = isinf(b) ? 10 * sqrt(t[i]) : b;
+		grid_set(now, two_sided ? -hi : -10 * sqrt(t[i]), hi, i ? prev : NULL, sd, t[i]);
+	}
+	free(g);
+	return true;
+}
+
+double numstat_gs_level(double z, bool two_sided)
+{
+	gsl_quiet();
+	if (isinf(z))
+		return 0;
+	return fmin(1, (two_sided ? 2 : 1) * gsl_cdf_ugaussian_Q(z));
 }

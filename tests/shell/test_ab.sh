@@ -18,14 +18,14 @@ begin "dbench ab --help lists its options and the shared ones' place"
 out=$("$DBENCH" ab --help); rc=$?
 expect_status $rc 0
 expect_match "$out" '^Usage: dbench ab \[OPTION\.\.\.\] \[--a=OPTIONS\] --b=OPTIONS NPROCS$'
-for o in --a= --b= --runs= --order= --seed= --settle= --prepare= --json= --fail-above= --alpha= --all; do
+for o in --a= --b= --runs= --max-runs= --order= --seed= --settle= --prepare= --json= --fail-above= --alpha= --all; do
 	expect_match "$out" "^ +$o"
 done
 end
 
 begin "bad usage is refused before any run, exit 2, naming what is wrong"
 for case in "--a=|dbench ab needs --b=OPTIONS, what side B adds to the shared options" \
-	"--a= --b= --runs=0|--runs must be from 1 to 1000" \
+	"--a= --b= --runs=0|--runs must be from 1 to 1000, or auto" \
 	"--a= --b= --order=bbaa|--order must be 'abba' or 'random'" \
 	"--a= --b= --seed=3|--seed goes with --order=random" \
 	"--a= --b= --order=random --seed=x|--seed must be a whole number" \
@@ -167,6 +167,35 @@ expect_eq "$(jq '.ab.complete' "$T/int.json")" false "complete"
 jq -e '.ab.runs_done >= 3 and (.runs | length) >= 3' "$T/int.json" >/dev/null ||
 	fail "the runs done are not kept: $(jq -c .ab "$T/int.json")"
 expect_eq "$(ls -A "$T/a")" "" "left in the target"
+end
+
+begin "--runs=auto stops once its test is decided, and says at which look and level"
+# B paced to half of A's rate: a difference paced runs show beyond doubt
+out=$("$DBENCH" ab --runs=auto --max-runs=6 --a='-R 20' --b='-R 10' $quick -D "$T/a" \
+	--json="$T/auto.json" 1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^dbench ab: at most 6 runs a side, in the order A B B A A B B A A B B A \(counterbalanced\)$'
+expect_match "$out" '^Run 6 of at most 12: side B \(-R 10\)'
+expect_match "$out" '^Look 1 of 4 at 3 runs a side: B -[0-9.]+ %, p [0-9.e-]+ against the bound 0.00305: B is slower$'
+expect_match "$out" '^Decided at 3 runs a side: the report judges at the level of that look, 0.00305$'
+expect_match "$out" '^Verdict: B against A: slower at nprocs 1'
+expect_no_match "$out" '^Run 7 '
+expect_eq "$(jq -c '.ab | [.runs_done, .complete, .sequential.decided_at, (.sequential.looks | length)]' \
+	"$T/auto.json")" '[6,true,3,1]' "the record"
+end
+
+begin "--runs=auto with one look is the fixed test; --max-runs goes with it"
+out=$("$DBENCH" ab --runs=auto --max-runs=3 --a= --b= $quick -D "$T/a" 1); rc=$?
+expect_match "$out" '^Look 1 of 1 at 3 runs a side: .* against the bound 0.05: '
+expect_match "$out" '^(Decided at|Undecided after) 3 runs a side: the report judges at the level of (that|the last) look, 0.05$'
+for case in "--runs=auto --max-runs=2|--max-runs must be from 3 to 1000" \
+	"--runs=4 --max-runs=6|--max-runs goes with --runs=auto" \
+	"--runs=many|--runs must be from 1 to 1000, or auto"; do
+	# shellcheck disable=SC2086
+	err=$("$DBENCH" ab ${case%%|*} --a= --b= $quick -D "$T/a" 1 2>&1 >/dev/null); rc=$?
+	expect_status $rc 2
+	expect_match "$err" "${case#*|}"
+done
 end
 
 begin "identical tmpfs targets with a CPU hog during part of the series: no difference without naming the load"

@@ -463,6 +463,68 @@ static void the_median_interval_takes_order_statistics(void **state)
 	assert_true(isnan(lo) && isnan(hi));
 }
 
+static void obrien_fleming_bounds_of_five_equal_looks(void **state)
+{
+	/* Lan-DeMets O'Brien-Fleming spending, 5 equally spaced looks,
+	 * two-sided 0.05 (or one-sided 0.025): the bounds published for it
+	 * (gsDesign's sfLDOF; Jennison and Turnbull's tables) */
+	double t[] = { 0.2, 0.4, 0.6, 0.8, 1 }, z[5];
+	const double want[] = { 4.8769, 3.3569, 2.6803, 2.2898, 2.0310 };
+
+	(void)state;
+	assert_true(numstat_gs_bounds(t, 5, 0.05, true, z));
+	for (int i = 0; i < 5; i++)
+		assert_true(fabs(z[i] - want[i]) < 0.002);
+	assert_true(numstat_gs_bounds(t, 5, 0.025, false, z));
+	for (int i = 0; i < 5; i++)
+		assert_true(fabs(z[i] - want[i]) < 0.002);
+	/* one look is the fixed test */
+	double one = 1;
+	assert_true(numstat_gs_bounds(&one, 1, 0.05, true, z));
+	assert_true(fabs(z[0] - 1.959964) < 1e-5);
+	assert_true(fabs(numstat_gs_level(z[0], true) - 0.05) < 1e-9);
+	/* fractions that do not rise, or pass 1, are refused */
+	double bad[] = { 0.5, 0.5 };
+	assert_false(numstat_gs_bounds(bad, 2, 0.05, true, z));
+	assert_false(numstat_gs_bounds((double[]){ 1.5 }, 1, 0.05, true, z));
+}
+
+static void group_sequential_bounds_keep_the_chance_of_a_false_stop(void **state)
+{
+	/* 18 looks (ab's --runs=auto at 3..20 runs a side): a normal random
+	 * walk under the null crosses some bound in about alpha of 20000
+	 * walks; a fixed test at every look would cross far more often */
+	double t[18], z[18];
+	unsigned long long s = 12345;
+	int crossed = 0, naive = 0;
+
+	(void)state;
+	for (int i = 0; i < 18; i++)
+		t[i] = (i + 3) / 20.0;
+	assert_true(numstat_gs_bounds(t, 18, 0.05, true, z));
+	for (int w = 0; w < 20000; w++) {
+		double sum = 0, prev = 0;
+		bool c = false, n = false;
+		for (int i = 0; i < 18; i++) {
+			/* the increment: a normal of variance t[i] - prev (Box-Muller) */
+			double u1, u2;
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			u1 = ((s >> 11) + 1.0) / 9007199254740993.0;
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			u2 = (s >> 11) / 9007199254740992.0;
+			sum += sqrt(-2 * log(u1)) * cos(2 * M_PI * u2) * sqrt(t[i] - prev);
+			prev = t[i];
+			c = c || fabs(sum / sqrt(t[i])) > z[i];
+			n = n || fabs(sum / sqrt(t[i])) > 1.959964;
+		}
+		crossed += c;
+		naive += n;
+	}
+	/* 0.05 of 20000 is 1000, its binomial sd 31 */
+	assert_true(crossed > 880 && crossed < 1120);
+	assert_true(naive > 3000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +552,8 @@ int main(void)
 		cmocka_unit_test(holm_steps_down_and_never_below_an_earlier_step),
 		cmocka_unit_test(signed_rank_counts_every_sign_as_r_does),
 		cmocka_unit_test(the_median_interval_takes_order_statistics),
+		cmocka_unit_test(obrien_fleming_bounds_of_five_equal_looks),
+		cmocka_unit_test(group_sequential_bounds_keep_the_chance_of_a_false_stop),
 		cmocka_unit_test(a_utf8_name_is_written_as_it_is),
 		cmocka_unit_test(a_name_that_is_not_utf8_has_each_high_byte_as_hex),
 		cmocka_unit_test(no_name_is_null),
