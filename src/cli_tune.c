@@ -263,6 +263,7 @@ int cli_tune(int argc, const char **argv)
 		    badopt_words(top, pc, nown, own), poptStrerror(opt));
 	} else if (w.help) {
 		poptPrintHelp(pc, stdout, 0);
+		printf("\nSee man dbench-tune, its manual page.\n");
 		rc = EXIT_OK;
 	} else if (w.restore) {
 		if ((path = restore_path(top, &w, common, ncommon)))

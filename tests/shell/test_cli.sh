@@ -63,11 +63,11 @@ out=$("$DBENCH" --help); rc=$?
 expect_status $rc 0
 cmds=$(printf '%s\n' "$out" | sed -n '/^Commands (dbench help COMMAND, or dbench COMMAND --help, for its own):$/,/^$/p' |
 	awk 'NR > 1 && NF { print $1 }')
-for c in compare ab record convert help; do
+for c in compare ab tune record convert help; do
 	printf '%s\n' "$cmds" | grep -qx "$c" || fail "--help does not list $c: $cmds"
 done
 # one line each, name and summary, as git help
-expect_eq "$(printf '%s\n' "$out" | grep -cE '^  (compare|ab|record|convert|help) +[a-z]')" \
+expect_eq "$(printf '%s\n' "$out" | grep -cE '^  (compare|ab|tune|record|convert|help) +[a-z]')" \
 	"$(printf '%s\n' "$cmds" | wc -l)" "command lines"
 for c in $cmds; do
 	[ "$c" = help ] && continue
