@@ -71,6 +71,7 @@
 #include <popt.h>
 #include <talloc.h>
 
+#include "dockey.h"
 #include "loadfile.h"
 #include "verify.h"
 
@@ -263,8 +264,10 @@ struct backend {
 	int (*target_close)(struct backend_target *t);
 
 	/* Optional: facts about the target for the JSON environment record
-	 * (server, share, protocol version, export ...), a new object. */
-	json_t *(*target_describe)(const struct backend_target *t);
+	 * (server, share, protocol version, export ...): members of its
+	 * element of "targets", by their rows (DK_TARGET_SERVER ...), put
+	 * in facts through backend_facts(); how many. */
+	size_t (*target_describe)(const struct backend_target *t, struct dockey_value *facts);
 
 	/*
 	 * Optional, for a backend whose clients make a recording's initial
@@ -408,6 +411,22 @@ enum nt_disposition {
 	NT_SUPERSEDE, NT_OPEN, NT_CREATE, NT_OPEN_IF, NT_OVERWRITE, NT_OVERWRITE_IF,
 };
 #define NT_DIRECTORY_FILE 0x1
+
+/* The most facts target_describe() gives of a target. */
+#define BACKEND_MAX_FACTS 8
+
+/* facts[0..n) = v[0..n), at most BACKEND_MAX_FACTS of them (the others'
+ * values released); how many: a target_describe()'s return. */
+static inline size_t backend_facts(struct dockey_value *facts, const struct dockey_value *v,
+				   size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (i < BACKEND_MAX_FACTS)
+			facts[i] = v[i];
+		else
+			json_decref(v[i].value);
+	return n < BACKEND_MAX_FACTS ? n : BACKEND_MAX_FACTS;
+}
 
 /* open(2) flags for a create_disposition in its NT meaning: O_CREAT for
  * CREATE and OPEN_IF, O_CREAT | O_TRUNC for SUPERSEDE and the two

@@ -51,8 +51,6 @@ enum dockey_type {
 				 * name), each of ELEM's shape */
 	DKT_NULL = 1 << 8,	/* may be null */
 	DKT_OPT = 1 << 9,	/* may be absent */
-	DKT_OPEN = 1 << 10,	/* an object that may hold members beyond its rows
-				 * (the facts a backend gives of a target) */
 	DKT_DOC = 1 << 11,	/* a shape that is a whole document (a file) */
 };
 

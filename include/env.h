@@ -25,14 +25,23 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "dockey.h"
+
+/* What a backend said of one target (backend.h target_describe()):
+ * members of its element of "targets", by their rows of dockeys.def. */
+struct env_facts {
+	const struct dockey_value *v;	/* the values taken over */
+	size_t n;
+};
+
 /*
  * The environment object for a run on these targets; a new reference, or
  * NULL only when memory runs out.  `described` is NULL or has an entry per
- * target: NULL for a local directory (its mount and device are looked
- * up), or the facts its backend gave (backend.h target_describe; the
- * reference is taken over), which stand in for the mount's.
+ * target: none (n 0) for a local directory (its mount and device are
+ * looked up), or the facts its backend gave, which stand in for the
+ * mount's (a device or file named itself has both).
  */
-json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *described);
+json_t *env_capture(const char *const *dirs, unsigned ndirs, const struct env_facts *described);
 
 /* The resolved sysfs directory (/sys/devices/.../block/sda/sda1) of the
  * block device holding PATH, as "block_device" names it; NULL when PATH

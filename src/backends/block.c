@@ -257,13 +257,17 @@ static int block_target_close(struct backend_target *t)
 	return 0;
 }
 
-static json_t *block_target_describe(const struct backend_target *t)
+static size_t block_target_describe(const struct backend_target *t, struct dockey_value *f)
 {
-	return json_pack("{s:s, s:s, s:I, s:i, s:b, s:b}", "block", t->path,
-			 "kind", t->is_block ? "block device" : "file",
-			 "size_bytes", (json_int_t)t->size,
-			 "direct_io_align", (int)t->sector, "direct_io", t->direct,
-			 "read_only", t->readonly);
+	const struct dockey_value v[] = {
+		{ DK_TARGET_BLOCK, json_string(t->path) },
+		{ DK_TARGET_KIND, json_string(t->is_block ? "block device" : "file") },
+		{ DK_TARGET_SIZE_BYTES, json_integer((json_int_t)t->size) },
+		{ DK_TARGET_DIRECT_IO_ALIGN, json_integer((int)t->sector) },
+		{ DK_TARGET_DIRECT_IO, json_boolean(t->direct) },
+		{ DK_TARGET_READ_ONLY, json_boolean(t->readonly) },
+	};
+	return backend_facts(f, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* ---- clients ---- */

@@ -412,11 +412,18 @@ static int iscsi_target_close(struct backend_target *t)
 	return 0;
 }
 
-static json_t *iscsi_target_describe(const struct backend_target *t)
+static size_t iscsi_target_describe(const struct backend_target *t, struct dockey_value *f)
 {
-	return json_pack("{s:s, s:i, s:I, s:i, s:s, s:s, s:s}", "url", t->shown, "lun", t->lun,
-			 "blocks", (json_int_t)t->geom.blocks, "block_size", (int)t->geom.block_size,
-			 "vendor", t->vendor, "product", t->product, "revision", t->revision);
+	const struct dockey_value v[] = {
+		{ DK_TARGET_URL, json_string(t->shown) },
+		{ DK_TARGET_LUN, json_integer(t->lun) },
+		{ DK_TARGET_BLOCKS, json_integer((json_int_t)t->geom.blocks) },
+		{ DK_TARGET_BLOCK_SIZE, json_integer((int)t->geom.block_size) },
+		{ DK_TARGET_VENDOR, json_string(t->vendor) },
+		{ DK_TARGET_PRODUCT, json_string(t->product) },
+		{ DK_TARGET_REVISION, json_string(t->revision) },
+	};
+	return backend_facts(f, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* ---- clients ---- */

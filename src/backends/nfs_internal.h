@@ -221,7 +221,7 @@ struct backend_target *nfsb_target_open(TALLOC_CTX *mem_ctx, const char *spec,
 					const struct backend_options *opts, char **err);
 int nfsb_target_close(struct backend_target *t);
 int nfsb_target_space(struct backend_target *t, struct backend_space *sp);
-json_t *nfsb_target_describe(const struct backend_target *t);
+size_t nfsb_target_describe(const struct backend_target *t, struct dockey_value *f);
 unsigned nfsb_check_program(const struct program *prog, const struct backend_options *opts,
 			    char **report);
 

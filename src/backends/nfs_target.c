@@ -130,10 +130,15 @@ int nfsb_target_space(struct backend_target *t, struct backend_space *sp)
 	return 0;
 }
 
-json_t *nfsb_target_describe(const struct backend_target *t)
+size_t nfsb_target_describe(const struct backend_target *t, struct dockey_value *f)
 {
-	return json_pack("{s:s, s:s, s:s, s:i}", "url", t->url, "server", t->server,
-			 "export", t->export, "nfs_version", t->version);
+	const struct dockey_value v[] = {
+		{ DK_TARGET_URL, json_string(t->url) },
+		{ DK_TARGET_SERVER, json_string(t->server) },
+		{ DK_TARGET_EXPORT, json_string(t->export) },
+		{ DK_TARGET_NFS_VERSION, json_integer(t->version) },
+	};
+	return backend_facts(f, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* Locks need NFSv4: count what an NFSv3 target cannot do; and the

@@ -253,12 +253,17 @@ static int scsi_target_close(struct backend_target *t)
 	return 0;
 }
 
-static json_t *scsi_target_describe(const struct backend_target *t)
+static size_t scsi_target_describe(const struct backend_target *t, struct dockey_value *f)
 {
-	return json_pack("{s:s, s:I, s:i, s:s, s:s, s:s}", "scsi", t->path,
-			 "blocks", (json_int_t)t->d.port.geom.blocks,
-			 "block_size", (int)t->d.port.geom.block_size, "vendor", t->vendor,
-			 "product", t->product, "revision", t->revision);
+	const struct dockey_value v[] = {
+		{ DK_TARGET_SCSI, json_string(t->path) },
+		{ DK_TARGET_BLOCKS, json_integer((json_int_t)t->d.port.geom.blocks) },
+		{ DK_TARGET_BLOCK_SIZE, json_integer((int)t->d.port.geom.block_size) },
+		{ DK_TARGET_VENDOR, json_string(t->vendor) },
+		{ DK_TARGET_PRODUCT, json_string(t->product) },
+		{ DK_TARGET_REVISION, json_string(t->revision) },
+	};
+	return backend_facts(f, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* ---- clients ---- */

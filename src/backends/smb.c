@@ -466,15 +466,20 @@ static int smb_target_space(struct backend_target *t, struct backend_space *sp)
 	return 0;
 }
 
-static json_t *smb_target_describe(const struct backend_target *t)
+static size_t smb_target_describe(const struct backend_target *t, struct dockey_value *f)
 {
 	/* names the user chose go through the one rule for names (jsontext.h) */
-	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:s}",
-			 "server", jsontext(t->server), "share", jsontext(t->share->share),
-			 "path", jsontext(t->share->path),
-			 "protocol", t->dialect, "protocol_pinned", t->o->pinned != NULL,
-			 "user", jsontext(t->o->creds->user), "domain", jsontext(t->o->creds->domain),
-			 "libsmbclient", smbc_version());
+	const struct dockey_value v[] = {
+		{ DK_TARGET_SERVER, jsontext(t->server) },
+		{ DK_TARGET_SHARE, jsontext(t->share->share) },
+		{ DK_TARGET_PATH, jsontext(t->share->path) },
+		{ DK_TARGET_PROTOCOL, json_string(t->dialect) },
+		{ DK_TARGET_PROTOCOL_PINNED, json_boolean(t->o->pinned != NULL) },
+		{ DK_TARGET_USER, jsontext(t->o->creds->user) },
+		{ DK_TARGET_DOMAIN, jsontext(t->o->creds->domain) },
+		{ DK_TARGET_LIBSMBCLIENT, json_string(smbc_version()) },
+	};
+	return backend_facts(f, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* ---- the client ---- */

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "jsontext.h"
 #include "backends/sockio.h"
 #include "addr.h"
 #include "sockopt.h"
@@ -334,10 +335,16 @@ static int sockio_target_close(struct backend_target *t)
 	return 0;
 }
 
-static json_t *sockio_target_describe(const struct backend_target *t)
+static size_t sockio_target_describe(const struct backend_target *t, struct dockey_value *f)
 {
-	return json_pack("{s:s, s:s, s:i, s:s, s:i}", "server", t->name, "host", t->spec, "port",
-			 t->port, "tcp_options", t->tcp_options, "timeout_s", t->timeout);
+	const struct dockey_value v[] = {
+		{ DK_TARGET_SERVER, json_string(t->name) },
+		{ DK_TARGET_HOST, json_string(t->spec) },
+		{ DK_TARGET_PORT, json_integer(t->port) },
+		{ DK_TARGET_TCP_OPTIONS, jsontext(t->tcp_options) },
+		{ DK_TARGET_TIMEOUT, json_integer(t->timeout) },
+	};
+	return backend_facts(f, v, sizeof(v) / sizeof(v[0]));
 }
 
 static int client_destroy(struct backend_client *bc)

@@ -282,8 +282,6 @@ static char *check_object(TALLOC_CTX *ctx, const json_t *obj, enum dockey of, lo
 		if (why)
 			return why;
 	}
-	if (dockey_rows[of].type & DKT_OPEN)
-		return NULL;
 	json_object_foreach((json_t *)obj, name, v) {
 		enum dockey k = DK_NONE + 1;
 		while (k < DK_COUNT && (dockey_rows[k].parent != of || k == of ||

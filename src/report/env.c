@@ -550,10 +550,29 @@ static const char *device_of(const char *sysdir)
 
 /* ---- one target directory ---- */
 
+/* The values v[0..n) and what the backend said, f (or NULL), as an
+ * element of "targets". */
+static json_t *target_object(const struct dockey_value *v, size_t n, const struct env_facts *f)
+{
+	struct dockey_value all[32];	/* a local target's 9, a backend's 8 at most */
+	size_t nf = f ? f->n : 0;
+
+	if (n + nf > NELEM(all)) {
+		for (size_t i = 0; i < n + nf; i++)
+			json_decref(i < n ? v[i].value : f->v[i - n].value);
+		return NULL;
+	}
+	memcpy(all, v, n * sizeof(*v));
+	if (nf)
+		memcpy(all + n, f->v, nf * sizeof(*v));
+	return dockey_object(DK_TARGET, NULL, all, n + nf);
+}
+
 /* One element of "targets": the mount holding DIR, found in MOUNTINFO (the
- * text of /proc/self/mountinfo, or NULL), and its block device. */
-static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
-			   const char *dir)
+ * text of /proc/self/mountinfo, or NULL), and its block device; and what
+ * its backend said of it, f (or NULL). */
+static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo, const char *dir,
+			   const struct env_facts *f)
 {
 	struct env_mount *m = NULL;
 	char *sysdir = NULL, *real;
@@ -583,42 +602,34 @@ static json_t *target_json(TALLOC_CTX *mem_ctx, const char *mountinfo,
 		{ DK_TARGET_BACKING_DEVICE, jsontext(device_of(under)) },
 		{ DK_TARGET_BACKING_QUEUE, under ? env_block_queue(mem_ctx, under) : json_null() },
 	};
-	return dockey_object(DK_TARGET, NULL, v, NELEM(v));
+	return target_object(v, NELEM(v), f);
 }
 
 /* A target the backend described itself (a share, an export): its spec
- * as "directory" and the backend's facts (reference stolen), no mount;
- * but a device or file named itself (the block backend's) has the facts
- * of a local target too, its device, queue and backing file. */
+ * as "directory" and the backend's facts (taken over), no mount; but a
+ * device or file named itself (the block backend's) has the facts of a
+ * local target too, its device, queue and backing file. */
 static json_t *described_json(TALLOC_CTX *mem_ctx, const char *mountinfo, const char *spec,
-			      json_t *facts)
+			      const struct env_facts *f)
 {
 	struct stat st;
-	int local = stat(spec, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode));
-	const struct dockey_value v[] = { { DK_TARGET_DIRECTORY, jsontext(spec) } };
-	json_t *t = local ? target_json(mem_ctx, mountinfo, spec)
-			  : dockey_object(DK_TARGET, NULL, v, NELEM(v));
 
-	if (local)
-		json_decref(v[0].value);
-	if (!t || json_object_update(t, facts)) {
-		json_decref(t);
-		t = NULL;
-	}
-	json_decref(facts);
-	return t;
+	if (stat(spec, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
+		return target_json(mem_ctx, mountinfo, spec, f);
+	const struct dockey_value v[] = { { DK_TARGET_DIRECTORY, jsontext(spec) } };
+	return target_object(v, NELEM(v), f);
 }
 
 static json_t *targets_json(TALLOC_CTX *mem_ctx, const char *const *dirs,
-			    unsigned ndirs, json_t *const *described)
+			    unsigned ndirs, const struct env_facts *described)
 {
 	char *mountinfo = read_text(mem_ctx, "/proc/self/mountinfo");
 	json_t *a = json_array();
 
 	for (unsigned i = 0; i < ndirs; i++) {
-		json_t *facts = described ? described[i] : NULL;
-		json_t *t = facts ? described_json(mem_ctx, mountinfo, dirs[i], facts)
-				  : target_json(mem_ctx, mountinfo, dirs[i]);
+		const struct env_facts *f = described && described[i].n ? &described[i] : NULL;
+		json_t *t = f ? described_json(mem_ctx, mountinfo, dirs[i], f)
+			      : target_json(mem_ctx, mountinfo, dirs[i], NULL);
 		if (a && json_array_append_new(a, t)) {
 			json_decref(a);
 			a = NULL;
@@ -718,13 +729,14 @@ static json_t *vm_json(TALLOC_CTX *mem_ctx)
 	return dockey_object(DK_ENV_VM, NULL, v, n);
 }
 
-json_t *env_capture(const char *const *dirs, unsigned ndirs, json_t *const *described)
+json_t *env_capture(const char *const *dirs, unsigned ndirs, const struct env_facts *described)
 {
 	TALLOC_CTX *tmp_ctx = talloc_new(NULL);
 
 	if (!tmp_ctx) {
 		for (unsigned i = 0; described && i < ndirs; i++)
-			json_decref(described[i]);
+			for (size_t k = 0; k < described[i].n; k++)
+				json_decref(described[i].v[k].value);
 		return NULL;
 	}
 	const struct dockey_value v[] = {

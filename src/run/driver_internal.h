@@ -33,6 +33,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
+#include "env.h"
 #include "hostload.h"
 #include "interval.h"
 #include "report.h"
@@ -160,7 +161,7 @@ bool targets_open(struct driver *d);
  * saying the figures (unless --force). */
 bool targets_fit(struct driver *d);
 /* The backend's facts on each target for env_capture(), or NULL. */
-json_t **targets_describe(struct driver *d);
+struct env_facts *targets_describe(struct driver *d);
 /* DIR/clients of the first target for a bare --probe; -1 when not local. */
 int targets_probe_fd(const struct driver *d);
 /* Remove what clients (and the probe) that died left behind. */

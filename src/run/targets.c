@@ -132,16 +132,20 @@ bool targets_fit(struct driver *d)
 
 /* What the backend says of each target for the environment record, or
  * NULL when it says nothing (local directories: env looks at the mount). */
-json_t **targets_describe(struct driver *d)
+struct env_facts *targets_describe(struct driver *d)
 {
 	const struct run_plan *plan = d->plan;
-	json_t **facts;
+	struct env_facts *facts;
 
 	if (!plan->backend->target_describe ||
-	    !(facts = talloc_zero_array(d->ctx, json_t *, plan->ndirs)))
+	    !(facts = talloc_zero_array(d->ctx, struct env_facts, plan->ndirs)))
 		return NULL;
-	for (unsigned i = 0; i < plan->ndirs; i++)
-		facts[i] = plan->backend->target_describe(d->targets[i]);
+	for (unsigned i = 0; i < plan->ndirs; i++) {
+		struct dockey_value *v = talloc_array(facts, struct dockey_value,
+						      BACKEND_MAX_FACTS);
+		facts[i] = (struct env_facts){
+			v, v ? plan->backend->target_describe(d->targets[i], v) : 0 };
+	}
 	return facts;
 }
 

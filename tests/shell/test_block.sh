@@ -47,6 +47,8 @@ expect_eq "$(jq '.result.bytes_written' "$T/m.json")" $((66 * 4096)) "bytes writ
 expect_eq "$(jq '.result.bytes_read' "$T/m.json")" $((3 * 4096 + 60 * 8192)) "bytes read"
 expect_eq "$(jq -c '.environment.targets[0] | [.kind, .size_bytes, .direct_io]' "$T/m.json")" \
 	'["file",67108864,true]' "the target in the environment"
+# its target's facts are members of the table (include/dockeys.def), of their types
+out=$("$UNIT_DIR/dockeys" check "$T/m.json") || fail "$out"
 expect_eq "$(stat -c %s "$T/dev.img")" 67108864 "the file's size"
 expect_match "$(cat "$T/m.out")" '^Rate: [0-9.]+ operations per second \(IOPS\), [0-9.]+ MB/sec of data moved$'
 expect_match "$(cat "$T/m.out")" '^ Read +63 '

@@ -37,6 +37,8 @@ printf 'TESTUNITREADY 0x00\nREAD10 0 8 0 0 0x00\nREADCAPACITY10 0 0 0x00\n' >"$T
 expect_status $? 0
 expect_eq "$(jq -c '.environment.targets[0] | [.lun, .blocks, .block_size, .vendor]' "$T/t.json")" \
 	'[1,32768,512,"IET"]' "the LUN in the environment"
+# its target's facts are members of the table (include/dockeys.def), of their types
+out=$("$UNIT_DIR/dockeys" check "$T/t.json") || fail "$out"
 expect_eq "$(ss -Hltn "sport = :$ISCSI_PORT" | awk '{print $4}')" "127.0.0.1:$ISCSI_PORT" \
 	"where tgtd listens"
 end

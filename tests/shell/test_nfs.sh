@@ -57,6 +57,8 @@ begin "a timed run of the built-in loadfile over NFS exits 0, the target in the 
 expect_status $? 0
 expect_match "$(cat "$T/t.out")" "^Throughput [0-9.]+ MB/sec"
 t=$(jq -c '.environment.targets[0] // .environment.target // empty' "$T/t.json")
+# its target's facts are members of the table (include/dockeys.def), of their types
+out=$("$UNIT_DIR/dockeys" check "$T/t.json") || fail "$out"
 expect_match "$t" "\"server\":\"127.0.0.1\""
 expect_match "$t" "\"export\":\"$NFS_EXPORT_DIR\""
 expect_match "$t" "\"nfs_version\":3"

@@ -78,6 +78,8 @@ expect_status $? 0
 expect_match "$(cat "$T/rw.out")" '^ READ10 +[0-9]+ '
 expect_eq "$(jq '[.ops[].errors] | add' "$T/rw.json")" 0 "errors"
 expect_match "$(jq -r '.environment.targets[0].block_size' "$T/rw.json")" '^[0-9]+$'
+# its target's facts are members of the table (include/dockeys.def), of their types
+out=$("$UNIT_DIR/dockeys" check "$T/rw.json") || fail "$out"
 end
 
 begin "dbench 5.0's scsi.load replays on $DEV"

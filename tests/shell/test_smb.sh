@@ -93,6 +93,8 @@ want=$(loadfile_ops "$T/all.txt" | grep -Evx 'LockX|UnlockX|Flush')
 expect_eq "$(table_ops "$out")" "$want" "operations in the table"
 expect_match "$out" '^ not supported by the backend, not performed: LockX [0-9]+, UnlockX [0-9]+, Flush [0-9]+$'
 expect_eq "$(jq -r .result.errors "$T/timed.json")" 0 "errors"
+# its target's facts are members of the table (include/dockeys.def), of their types
+out=$("$UNIT_DIR/dockeys" check "$T/timed.json") || fail "$out"
 share_empty
 end
 

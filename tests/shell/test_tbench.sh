@@ -246,6 +246,8 @@ expect_eq "$(jq -r .config.backend "$T/r.json")" sockio "backend"
 expect_eq "$(jq -r '.environment.targets[0].server' "$T/r.json")" "127.0.0.1:$srv_port" "server"
 expect_eq "$(jq -r '.environment.targets[0].tcp_options' "$T/r.json")" "TCP_NODELAY SO_REUSEADDR" \
 	"socket options"
+# its target's facts are members of the table (include/dockeys.def), of their types
+out=$("$UNIT_DIR/dockeys" check "$T/r.json") || fail "$out"
 end
 
 begin "the server killed during the run: the FAILED line, the results so far, exit 1 within 2 s"

@@ -519,15 +519,16 @@ static void a_directory_named_in_bytes_that_are_not_utf8_keeps_its_name(void **s
 static void a_described_target_carries_its_backends_facts(void **state)
 {
 	const char *const dirs[] = { "//127.0.0.1/share", "." };
-	json_t *facts[] = { json_pack("{s:s, s:s}", "server", "127.0.0.1", "dialect", "SMB3_11"),
-			    NULL };
+	const struct dockey_value v[] = { { DK_TARGET_SERVER, json_string("127.0.0.1") },
+					  { DK_TARGET_PROTOCOL, json_string("SMB3_11") } };
+	const struct env_facts facts[] = { { v, 2 }, { NULL, 0 } };
 	json_t *env = env_capture(dirs, 2, facts);
 	json_t *targets = json_object_get(env, "targets");
 
 	(void)state;
 	assert_json_eq(json_array_get(targets, 0),
 		"{\"directory\": \"//127.0.0.1/share\", \"server\": \"127.0.0.1\","
-		" \"dialect\": \"SMB3_11\"}");
+		" \"protocol\": \"SMB3_11\"}");
 	assert_true(json_is_string(json_object_get(json_array_get(targets, 1), "fstype")));
 	json_decref(env);
 }
