@@ -49,6 +49,9 @@ enum op_type {
 	OP_COUNT
 };
 
+/* The first and last rows of each dialect, whose rows ops.def keeps
+ * together: for the backends' tables, which name them as ranges (a unit
+ * test holds the table to it). */
 #define OP_SYS_FIRST OP_SYS_OPEN
 #define OP_SYS_LAST OP_SYS_EXEC
 #define OP_SMB_FIRST OP_SMB_OPEN
@@ -82,6 +85,58 @@ enum op_bytes {
 #define OP_MAX_SIZE (16 * 1024 * 1024)		/* largest ReadX/WriteX/LockX size */
 #define OP_MAX_OFFSET (INT64_C(1) << 50)	/* 1 PiB: beyond that it is garbage */
 
+/* The dialect a row is of (ops.def's DIALECT column). */
+enum op_dialect {
+	OP_DIALECT_DBENCH4,	/* dbench 4.0's rows: open files by handle */
+	OP_DIALECT_NFS,		/* dbench 5.0's NFS rows: status NFS3 */
+	OP_DIALECT_SYSCALL,	/* the system-call dialect's calls */
+	OP_DIALECT_SMB5,	/* dbench 5.0's SMB rows: files by path */
+	OP_DIALECT_BLOCK,	/* dbench 5.0's block rows: one device */
+	OP_DIALECT_SCSI,	/* its SCSI rows: a command each, a SCSI status */
+	OP_DIALECT_COUNT
+};
+
+/*
+ * What a row means (ops.def's FLAGS column), for the compilers, the
+ * replay and the recorder, which ask these rather than an operation's
+ * type: the rows of the dialects of rows,
+ */
+enum op_flag {
+	OPD_OPENS = 1u << 0,	/* opens a handle or descriptor on its path */
+	OPD_CLOSES = 1u << 1,	/* closes one */
+	OPD_HANDLE = 1u << 2,	/* names an open handle (dbench 4.0's fnum; 5.0
+				 * SMB's path, which stands for one) */
+	OPD_CLIENTS_DIR = 1u << 3,	/* may name \clients, which all clients share */
+	OPD_WHOLE = 1u << 4,	/* moves its whole length, or fails (5.0's SMB) */
+	OPD_PATTERN = 1u << 5,	/* its path's last component may be a wildcard */
+	/* and the system-call dialect's calls, */
+	OPD_CREAT = 1u << 6,	/* creat: open with O_CREAT|O_WRONLY|O_TRUNC, its
+				 * first number MODE */
+	OPD_DUPS = 1u << 7,	/* a new descriptor, a copy of FD (dup, dup2, dup3) */
+	OPD_MAKES = 1u << 8,	/* makes the name PATH (mkdir, symlink) */
+	OPD_REMOVES = 1u << 9,	/* removes the name PATH (unlink, rmdir) */
+	OPD_RENAMES = 1u << 10,	/* moves the name PATH to NEW */
+	OPD_LINKS = 1u << 11,	/* makes NEW a name of PATH's file */
+	OPD_DIR = 1u << 12,	/* what it makes or removes is a directory */
+	OPD_SYMLINK = 1u << 13,	/* what it makes is a symbolic link to TARGET */
+	OPD_READS = 1u << 14,	/* changes nothing it names (stat, read ...) */
+	OPD_STATS = 1u << 15,	/* gives a file's attributes (stat's family) */
+	OPD_RESIZES = 1u << 16,	/* sets a file's size or blocks (truncate,
+				 * fallocate) */
+	OPD_MOVES_OFFSET = 1u << 17,	/* moves its descriptor's offset */
+	OPD_SEEKS = 1u << 18,	/* sets that offset to its result (lseek) */
+	OPD_COPIES = 1u << 19,	/* moves bytes from one descriptor to another */
+	OPD_OUT_FIRST = 1u << 20,	/* its first descriptor is the one written
+					 * (sendfile; copy_file_range's is read) */
+	OPD_LISTS = 1u << 21,	/* lists the directory of its descriptor */
+	OPD_CHDIR = 1u << 22,	/* changes the working directory */
+	OPD_READLINK = 1u << 23,	/* reads a symbolic link's target */
+	OPD_LOCK = 1u << 24,	/* a lock call: flock, fcntl with a lock command;
+				 * its order is its file's locks' */
+	OPD_UNTIMED = 1u << 25,	/* performed, neither timed nor counted: the
+				 * thread, fork and exec rows */
+};
+
 struct op_desc {
 	const char *name;	/* canonical dbench 4 spelling, e.g. "NTCreateX" */
 	const char *alias;	/* short name accepted too, e.g. "Qpathinfo", or NULL */
@@ -89,46 +144,54 @@ struct op_desc {
 	uint8_t args[OP_MAX_ARGS];	/* enum arg_kind of each argument */
 	uint8_t bytes;		/* enum op_bytes */
 	uint8_t size_arg;	/* index in args[] of the byte count, when bytes != NONE */
+	uint8_t dialect;	/* enum op_dialect */
+	uint32_t flags;		/* enum op_flag */
 };
 
 extern const struct op_desc op_table[OP_COUNT];
 
+/* Whether operation type t has every flag of `f` (OPD_*). */
+static inline bool op_has(int t, uint32_t f)
+{
+	return (op_table[t].flags & f) == f;
+}
+
 /* Whether operation type t is of the NFS dialect (status column NFS3). */
 static inline bool op_is_nfs(int t)
 {
-	return t >= OP_GETATTR3 && t <= OP_TEST4;
+	return op_table[t].dialect == OP_DIALECT_NFS;
 }
 
 /* Whether operation type t is a call of the system-call dialect. */
 static inline bool op_is_syscall(int t)
 {
-	return t >= OP_SYS_FIRST && t <= OP_SYS_LAST;
+	return op_table[t].dialect == OP_DIALECT_SYSCALL;
 }
 
 /* Whether operation type t is of dbench 5.0's SMB dialect. */
 static inline bool op_is_smb(int t)
 {
-	return t >= OP_SMB_FIRST && t <= OP_SMB_LAST;
+	return op_table[t].dialect == OP_DIALECT_SMB5;
 }
 
 /* Whether operation type t is of dbench 5.0's block dialect. */
 static inline bool op_is_block(int t)
 {
-	return t >= OP_BLOCK_FIRST && t <= OP_BLOCK_LAST;
+	return op_table[t].dialect == OP_DIALECT_BLOCK;
 }
 
 /* Whether operation type t is a command of the SCSI dialect (its status
  * column, op.status, is the SCSI status expected: 0 is GOOD). */
 static inline bool op_is_scsi(int t)
 {
-	return t >= OP_SCSI_FIRST && t <= OP_SCSI_LAST;
+	return op_table[t].dialect == OP_DIALECT_SCSI;
 }
 
 /* Whether operation type t is performed but neither timed nor counted:
  * the system-call dialect's thread, fork and exec rows. */
 static inline bool op_is_untimed(int t)
 {
-	return t >= OP_SYS_THREAD && t <= OP_SYS_EXEC;
+	return op_table[t].flags & OPD_UNTIMED;
 }
 
 /* The operation of the dbench 4 or NFS dialect named `name` (case-

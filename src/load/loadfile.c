@@ -372,19 +372,8 @@ outside:
 /* "\clients" is shared by every client: only harmless operations may name it. */
 static bool check_clients_dir(struct compiler *c, const struct op *op)
 {
-	switch (op->flags & OPF_CLIENTS_DIR ? op->type : OP_COUNT) {
-	case OP_COUNT:
-	case OP_MKDIR:
-	case OP_SMB_MKDIR:
-	case OP_QPATHINFO:
-	case OP_MKDIR3:
-	case OP_GETATTR3:
-	case OP_LOOKUP3:
-	case OP_ACCESS3:
+	if (!(op->flags & OPF_CLIENTS_DIR) || op_has(op->type, OPD_CLIENTS_DIR))
 		return true;
-	default:
-		break;
-	}
 	fail(c, "%s may not name \\clients, which all clients share",
 	     op_table[op->type].name);
 	return false;
@@ -445,7 +434,7 @@ static bool bind_handle(struct compiler *c, struct op *op)
 		}
 		op->fnum = (int32_t)idx;
 	}
-	if (op->type == OP_NTCREATEX || op->type == OP_SMB_OPEN) {
+	if (op_has(op->type, OPD_OPENS)) {
 		struct open_handle *h = by_path ? find_open(c, op->fnum) : NULL;
 		if (h && op->status == NT_OK) {
 			fail(c, "OPEN of a file that is open already (since line %" PRIu32 ")",
@@ -470,7 +459,7 @@ static bool bind_handle(struct compiler *c, struct op *op)
 	op->handle = h ? h->slot : HANDLE_NONE;
 	if (h)
 		op->path = h->path;	/* for messages: the file the handle is on */
-	if (h && (op->type == OP_CLOSE || op->type == OP_SMB_CLOSE) && op->status == NT_OK)
+	if (h && op_has(op->type, OPD_CLOSES) && op->status == NT_OK)
 		close_handle(c, h);
 	return true;
 }
@@ -847,8 +836,7 @@ static bool add_op(struct compiler *c, struct op *op)
 static bool check_directives(struct compiler *c, struct op *op)
 {
 	const struct op_desc *d = &op_table[op->type];
-	bool handle = d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX ||
-		      op->type == OP_SMB_OPEN || op->type == OP_SMB_CLOSE;
+	bool handle = d->args[0] == ARG_HANDLE || (d->flags & (OPD_OPENS | OPD_CLOSES));
 
 	op->repeat = c->repeat ? c->repeat : 1;
 	if (handle && c->repeat) {
@@ -888,11 +876,11 @@ static bool finish_op(struct compiler *c, struct op *op)
 {
 	const struct op_desc *d = &op_table[op->type];
 
-	if ((op->flags & OPF_DBENCH3) && op->type == OP_NTCREATEX && op->fnum == -1)
+	if ((op->flags & OPF_DBENCH3) && (d->flags & OPD_OPENS) && op->fnum == -1)
 		op->status = NT_UNSUCCESSFUL;	/* dbench 3: fnum -1 means "must fail" */
 	if (!check_clients_dir(c, op) || !check_directives(c, op))
 		return false;
-	if (op->type == OP_FINDFIRST && op->leaf && strpbrk(op->leaf, "*?<>\""))
+	if ((d->flags & OPD_PATTERN) && op->leaf && strpbrk(op->leaf, "*?<>\""))
 		op->flags |= OPF_WILDCARD;
 	if (op->type == OP_WRITE3 && (op->a[2] < 0 || op->a[2] > 2)) {
 		fail(c, "stable %" PRId64 " is not 0 (unstable), 1 (data) or 2 (file)", op->a[2]);
@@ -904,7 +892,7 @@ static bool finish_op(struct compiler *c, struct op *op)
 			" 0x40 O_APPEND)", (uint64_t)op->a[0], SMB5_O_ALL);
 		return false;
 	}
-	if (op->type == OP_SMB_READ || op->type == OP_SMB_WRITE)
+	if (d->flags & OPD_WHOLE)
 		op->a[2] = op->a[1];	/* all of it, or the operation failed */
 	if ((op_is_block(op->type) || op_is_scsi(op->type)) && !finish_block_row(c, op))
 		return false;
@@ -914,8 +902,7 @@ static bool finish_op(struct compiler *c, struct op *op)
 		     op->a[2], op->a[1]);
 		return false;
 	}
-	if (d->args[0] == ARG_HANDLE || op->type == OP_NTCREATEX || op->type == OP_SMB_OPEN ||
-	    op->type == OP_SMB_CLOSE || op->type == OP_SMB_READ || op->type == OP_SMB_WRITE) {
+	if (d->flags & (OPD_OPENS | OPD_CLOSES | OPD_HANDLE)) {
 		if (!bind_handle(c, op))
 			return false;
 	}

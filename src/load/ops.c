@@ -16,11 +16,12 @@
 
 const struct op_desc op_table[OP_COUNT] = {
 #define OP(id, name, alias, dialect, args, bytes, size_arg, flags) \
-	[OP_##id] = { name, alias, OP_NARGS args, OP_ARGS args, bytes, size_arg },
+	[OP_##id] = { name, alias, OP_NARGS args, OP_ARGS args, bytes, size_arg, dialect, flags },
 /* a call's arguments are src/load/syscalls.c's business; one moving
  * bytes counts a[1] */
 #define SYSCALL(id, name, alias, sig, result, bytes, flags) \
-	[OP_SYS_##id] = { name, alias, 0, { 0 }, bytes, (bytes) != BYTES_NONE },
+	[OP_SYS_##id] = { name, alias, 0, { 0 }, bytes, (bytes) != BYTES_NONE, \
+			  OP_DIALECT_SYSCALL, flags },
 #include "ops.def"
 };
 
@@ -34,6 +35,22 @@ static int name_is_exactly(const char *want, const char *name, size_t len)
 	return want && strncmp(want, name, len) == 0 && want[len] == '\0';
 }
 
+/* The rows of dialect d, in the table's order, *n of them. */
+static const uint8_t *rows_of(int d, int *n)
+{
+	static uint8_t rows[OP_DIALECT_COUNT][OP_COUNT];
+	static int nrows[OP_DIALECT_COUNT];
+	static bool made;
+
+	if (!made) {
+		for (int i = 0; i < OP_COUNT; i++)
+			rows[op_table[i].dialect][nrows[op_table[i].dialect]++] = (uint8_t)i;
+		made = true;
+	}
+	*n = nrows[d];
+	return rows[d];
+}
+
 int op_lookup(const char *name, size_t len)
 {
 	/* Hot in the parser: compare lengths before letters. */
@@ -45,39 +62,54 @@ int op_lookup(const char *name, size_t len)
 			alias_len[i] = op_table[i].alias ? strlen(op_table[i].alias) : 0;
 		}
 	}
-	for (int i = 0; i < OP_SYS_FIRST; i++) {
-		if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
-		    (op_table[i].alias && alias_len[i] == len &&
-		     strncasecmp(op_table[i].alias, name, len) == 0))
-			return i;
+	for (int d = OP_DIALECT_DBENCH4; d <= OP_DIALECT_NFS; d++) {
+		int n;
+		const uint8_t *row = rows_of(d, &n);
+		for (int k = 0; k < n; k++) {
+			int i = row[k];
+			if ((name_len[i] == len && strncasecmp(op_table[i].name, name, len) == 0) ||
+			    (op_table[i].alias && alias_len[i] == len &&
+			     strncasecmp(op_table[i].alias, name, len) == 0))
+				return i;
+		}
 	}
 	return -1;
 }
 
 int op_lookup_smb(const char *name, size_t len)
 {
-	for (int i = OP_SMB_FIRST; i <= OP_SMB_LAST; i++) {
-		if (strlen(op_table[i].name) == len && strncasecmp(op_table[i].name, name, len) == 0)
-			return i;
+	int n;
+	const uint8_t *row = rows_of(OP_DIALECT_SMB5, &n);
+
+	for (int k = 0; k < n; k++) {
+		if (name_is(op_table[row[k]].name, name, len))
+			return row[k];
 	}
 	return -1;
 }
 
 int op_lookup_block(const char *name, size_t len)
 {
-	for (int i = OP_BLOCK_FIRST; i <= OP_SCSI_LAST; i++) {
-		if (name_is(op_table[i].name, name, len))
-			return i;
+	for (int d = OP_DIALECT_BLOCK; d <= OP_DIALECT_SCSI; d++) {
+		int n;
+		const uint8_t *row = rows_of(d, &n);
+		for (int k = 0; k < n; k++) {
+			if (name_is(op_table[row[k]].name, name, len))
+				return row[k];
+		}
 	}
 	return -1;
 }
 
 int op_lookup_syscall(const char *name, size_t len)
 {
-	for (int i = OP_SYS_FIRST; i <= OP_SYS_LAST; i++) {
-		if (name_is_exactly(op_table[i].name, name, len) ||
-		    name_is_exactly(op_table[i].alias, name, len))
-			return i;
+	int n;
+	const uint8_t *row = rows_of(OP_DIALECT_SYSCALL, &n);
+
+	for (int k = 0; k < n; k++) {
+		if (name_is_exactly(op_table[row[k]].name, name, len) ||
+		    name_is_exactly(op_table[row[k]].alias, name, len))
+			return row[k];
 	}
 	return -1;
 }

@@ -43,7 +43,8 @@
 #define SC_MAX_DATA 3072		/* bytes of one init data line */
 
 /*
- * A call's signature: one letter per argument, in the row's order.
+ * A call's signature (include/ops.def's SIG and RESULT): one letter per
+ * argument, in the row's order.
  *   P the PATH (op.path)   Q a second path (op.path2)   T a symlink's
  *   TARGET, as written (op.path2)   X an xattr NAME (op.path2)
  *   D its FD (op.handle)   E a second FD (call.handle2)   G the new
@@ -51,6 +52,7 @@
  *   N a number >= 0   S a number that may be negative   O an offset or
  *   "-" (-1)   F flags: names joined by | or a number   L the LEN of a
  *   call that moves bytes (op.a[2]; its counted bytes go in op.a[1])
+ *   B the SIZE of the buffer it reads into or sends, a number >= 0 (a[0])
  * and how its RESULT reads: 'F' a new descriptor, 'B' bytes moved, 'V' a
  * value compared as it is, 'Z' 0, 'S' a new stream.
  */
@@ -68,32 +70,14 @@ static bool is_lock_command(int64_t cmd)
 	       cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
 }
 
-static const struct sig sigs[OP_SYS_LAST - OP_SYS_FIRST + 1] = {
-#define S(t, a, r) [OP_SYS_##t - OP_SYS_FIRST] = { a, r }
-	S(OPEN, "PFF", 'F'), S(OPENAT, "PFF", 'F'), S(CREAT, "PF", 'F'), S(CLOSE, "D", 'Z'),
-	S(READ, "DL", 'B'), S(PREAD, "DLN", 'B'), S(READV, "DL", 'B'), S(PREADV, "DLN", 'B'),
-	S(WRITE, "DL", 'B'), S(PWRITE, "DLN", 'B'), S(WRITEV, "DL", 'B'), S(PWRITEV, "DLN", 'B'),
-	S(LSEEK, "DSF", 'V'), S(FSYNC, "D", 'Z'), S(FDATASYNC, "D", 'Z'),
-	S(SYNC_FILE_RANGE, "DNNF", 'Z'), S(FTRUNCATE, "DN", 'Z'), S(TRUNCATE, "PN", 'Z'),
-	S(FALLOCATE, "DFNN", 'Z'), S(STAT, "P", 'Z'), S(LSTAT, "P", 'Z'), S(FSTAT, "D", 'Z'),
-	S(NEWFSTATAT, "PF", 'Z'), S(STATX, "PFF", 'Z'), S(ACCESS, "PF", 'Z'),
-	S(FACCESSAT, "PFF", 'Z'), S(GETDENTS, "DN", 'V'), S(MKDIR, "PF", 'Z'),
-	S(MKDIRAT, "PF", 'Z'), S(RMDIR, "P", 'Z'), S(UNLINK, "P", 'Z'), S(UNLINKAT, "PF", 'Z'),
-	S(RENAME, "PQ", 'Z'), S(RENAMEAT, "PQ", 'Z'), S(RENAMEAT2, "PQF", 'Z'),
-	S(LINK, "PQ", 'Z'), S(LINKAT, "PQF", 'Z'), S(SYMLINK, "TP", 'Z'), S(SYMLINKAT, "TP", 'Z'),
-	S(READLINK, "PN", 'V'), S(READLINKAT, "PN", 'V'), S(CHMOD, "PF", 'Z'),
-	S(FCHMODAT, "PF", 'Z'), S(FCHMOD, "DF", 'Z'), S(CHOWN, "PSS", 'Z'), S(LCHOWN, "PSS", 'Z'),
-	S(FCHOWN, "DSS", 'Z'), S(FCHOWNAT, "PSSF", 'Z'), S(UTIMENSAT, "PF", 'Z'),
-	S(FUTIMENS, "D", 'Z'), S(GETXATTR, "PXN", 'V'), S(LGETXATTR, "PXN", 'V'),
-	S(FGETXATTR, "DXN", 'V'), S(SETXATTR, "PXNF", 'Z'), S(LSETXATTR, "PXNF", 'Z'),
-	S(FSETXATTR, "DXNF", 'Z'), S(LISTXATTR, "PN", 'V'), S(LLISTXATTR, "PN", 'V'),
-	S(FLISTXATTR, "DN", 'V'), S(REMOVEXATTR, "PX", 'Z'), S(LREMOVEXATTR, "PX", 'Z'),
-	S(FREMOVEXATTR, "DX", 'Z'), S(STATFS, "P", 'Z'), S(FSTATFS, "D", 'Z'),
-	S(COPY_FILE_RANGE, "DOEOLF", 'B'), S(SENDFILE, "DEOL", 'B'), S(DUP, "D", 'F'),
-	S(DUP2, "DG", 'F'), S(DUP3, "DGF", 'F'), S(FCNTL, "DFF", 'V'), S(CHDIR, "P", 'Z'),
-	S(FCHDIR, "D", 'Z'), S(FLOCK, "DF", 'Z'), S(THREAD, "", 'S'), S(FORK, "", 'S'), S(EXEC, "", 'Z'),
-#undef S
+/* Each call's signature, by operation type. */
+static const struct sig sigs[OP_COUNT] = {
+#define SYSCALL(id, name, alias, sig, result, bytes, flags) [OP_SYS_##id] = { sig, result },
+#include "ops.def"
 };
+
+/* Whether call r's signature has argument `letter`. */
+#define SIG_HAS(r, letter) (strchr((r)->sig->args, (letter)) != NULL)
 
 /* The names a FLAGS argument may use, as Linux's headers spell them. */
 static const struct {
@@ -1178,6 +1162,7 @@ static bool parse_args(struct sc *c, struct row *r, const struct token *args)
 			break;
 		case 'L':
 		case 'N':
+		case 'B':
 			ok = parse_int(c, t, false, &v);
 			break;
 		}
@@ -1204,7 +1189,7 @@ static void lay_out_numbers(struct row *r)
 		dst[2] = &r->call->x[1];
 		op->a[0] = -1;
 	}
-	if (op->type == OP_SYS_CREAT) {
+	if (op_has(op->type, OPD_CREAT)) {
 		op->a[0] = O_CREAT | O_WRONLY | O_TRUNC;
 		dst[0] = &op->a[1];
 	}
@@ -1282,15 +1267,15 @@ static bool bind_fd(struct sc *c, struct row *r, int64_t fd, struct fdent **out,
  * order is its file's locks' (lock_effects()), not its path's. */
 static bool is_lock_call(const struct op *op)
 {
-	return op->type == OP_SYS_FLOCK || (op->type == OP_SYS_FCNTL && is_lock_command(op->a[0]));
+	return op_has(op->type, OPD_LOCK) &&
+	       (op->type != OP_SYS_FCNTL || is_lock_command(op->a[0]));
 }
 
 /* The locks' description e->desc, new with the open r makes: on the file
  * at its path, or at the target of a symbolic link known there. */
 static bool lock_file_open(struct sc *c, const struct row *r, const struct fdent *e)
 {
-	bool tmpfile = (r->op->type == OP_SYS_OPEN || r->op->type == OP_SYS_OPENAT) &&
-		       (r->op->a[0] & __O_TMPFILE) == __O_TMPFILE;
+	bool tmpfile = op_has(r->op->type, OPD_OPENS) && (r->op->a[0] & __O_TMPFILE) == __O_TMPFILE;
 	long at = e->path >= 0 && link_of(c, e->path) >= 0 ? link_of(c, e->path) : e->path;
 	uint32_t file = tmpfile || at < 0 ? locks_anonymous_file(c->locks)
 					  : locks_file(c->locks, (uint32_t)at);
@@ -1561,7 +1546,7 @@ static bool lock_effects(struct sc *c, struct row *r, bool apply)
 	struct call_dep me = { r->call->seq, r->call->stream };
 	bool done = r->call->result >= 0 || (r->op->flags & OPF_ANY_STATUS);
 
-	if (r->op->type == OP_SYS_CLOSE && r->ent && done)
+	if (op_has(r->op->type, OPD_CLOSES) && r->ent && done)
 		lock_close(c, r->st->table, r->ent->desc, me, apply);
 	if (r->op->type == OP_SYS_EXEC && r->op->a[2] == EXEC_UNLOCK) {	/* unlock_first() */
 		struct lock_req mine = { .kind = LOCK_KIND_FLOCK, .owner = r->ent->desc,
@@ -1674,23 +1659,13 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 	const struct op *op = r->op;
 	unsigned n = 0;
 	int t = op->type;
-	bool reads = t == OP_SYS_STAT || t == OP_SYS_LSTAT || t == OP_SYS_NEWFSTATAT ||
-		     t == OP_SYS_STATX || t == OP_SYS_ACCESS || t == OP_SYS_FACCESSAT ||
-		     t == OP_SYS_READLINK || t == OP_SYS_READLINKAT || t == OP_SYS_GETXATTR ||
-		     t == OP_SYS_LGETXATTR || t == OP_SYS_LISTXATTR || t == OP_SYS_LLISTXATTR ||
-		     t == OP_SYS_STATFS || t == OP_SYS_CHDIR || t == OP_SYS_FSTAT ||
-		     t == OP_SYS_GETDENTS || t == OP_SYS_FGETXATTR || t == OP_SYS_FLISTXATTR ||
-		     t == OP_SYS_FSTATFS || t == OP_SYS_FCHDIR ||
-		     op_table[t].bytes == BYTES_READ;
+	uint32_t f = op_table[t].flags;
+	bool reads = f & OPD_READS;
 	bool locking = is_lock_call(op);
-	bool names = t == OP_SYS_CREAT || t == OP_SYS_MKDIR || t == OP_SYS_MKDIRAT ||
-		     t == OP_SYS_RMDIR || t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT ||
-		     t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2 ||
-		     t == OP_SYS_LINK || t == OP_SYS_LINKAT || t == OP_SYS_SYMLINK ||
-		     t == OP_SYS_SYMLINKAT ||
-		     ((t == OP_SYS_OPEN || t == OP_SYS_OPENAT) && (op->a[0] & O_CREAT));
+	bool names = (f & (OPD_MAKES | OPD_REMOVES | OPD_RENAMES | OPD_LINKS)) ||
+		     ((f & OPD_OPENS) && (op->a[0] & O_CREAT));
 
-	if (t == OP_SYS_OPEN || t == OP_SYS_OPENAT || t == OP_SYS_CREAT)
+	if (f & OPD_OPENS)
 		reads = !opens_for_change(op);
 	reads = reads || locking;
 	for (int w = 0; w < 2; w++) {
@@ -1706,14 +1681,14 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 	}
 	if (r->ent) {
 		/* the descriptor, and the file it was opened on */
-		u[n++] = (struct use){ .res = &r->ent->res, .write = !reads || t == OP_SYS_CLOSE };
-		long d = t == OP_SYS_GETDENTS && r->ent->path >= 0
+		u[n++] = (struct use){ .res = &r->ent->res, .write = !reads || (f & OPD_CLOSES) };
+		long d = (f & OPD_LISTS) && r->ent->path >= 0
 				 ? dir_index(c, c->paths.order[r->ent->path], 0, true) : -1;
 		if (d >= 0)
 			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, false);
 		/* a listing reads the directory's path too: its rmdir waits;
 		 * a lock call's order is its file's locks' (lock_effects()) */
-		if (r->ent->path >= 0 && t != OP_SYS_CLOSE && !is_lock_call(op))
+		if (r->ent->path >= 0 && !(f & OPD_CLOSES) && !is_lock_call(op))
 			u[n++] = table_use(c, &c->path_res, &c->path_res_n, r->ent->path,
 					   !reads);
 	}
@@ -1721,9 +1696,7 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 		u[n++] = (struct use){ .res = &r->ent2->res, .write = true };
 	/* a call that moves a descriptor's offset writes its description's,
 	 * which dup and fork share */
-	bool moves = t == OP_SYS_READ || t == OP_SYS_READV || t == OP_SYS_WRITE ||
-		     t == OP_SYS_WRITEV || t == OP_SYS_LSEEK || t == OP_SYS_GETDENTS ||
-		     t == OP_SYS_SENDFILE || t == OP_SYS_COPY_FILE_RANGE;
+	bool moves = f & OPD_MOVES_OFFSET;
 	if (moves && r->ent)
 		u[n++] = table_use(c, &c->desc_res, &c->desc_res_n, r->ent->desc, true);
 	if (moves && r->ent2)
@@ -1753,32 +1726,27 @@ static bool bind_descriptors(struct sc *c, struct row *r)
 		return false;
 	if ((res != 'F' && t != OP_SYS_FCNTL) || !ok)
 		return true;
-	switch (t) {
-	case OP_SYS_OPEN:
-	case OP_SYS_OPENAT:
-	case OP_SYS_CREAT:
+	if (op_has(t, OPD_OPENS))
 		return open_fd(c, r, r->call->result, op->a[0] & O_CLOEXEC, &op->handle);
-	case OP_SYS_DUP2:
-	case OP_SYS_DUP3:
-		if (r->call->result != r->fd[1]) {
-			fail(c, "%s returns its NEWFD %" PRId64 ", not %" PRId64,
-			     op_table[t].name, r->fd[1], r->call->result);
-			return false;
-		}
-		if (r->fd[1] == r->fd[0]) {	/* dup2(fd, fd): nothing changes */
-			r->call->handle2 = op->handle;
-			return true;
-		}
-		cloexec = t == OP_SYS_DUP3 && (op->a[0] & O_CLOEXEC);
-		return open_fd(c, r, r->fd[1], cloexec, &r->call->handle2);
-	case OP_SYS_FCNTL:
+	if (t == OP_SYS_FCNTL) {
 		if (op->a[0] != F_DUPFD && op->a[0] != F_DUPFD_CLOEXEC)
 			return true;
 		return open_fd(c, r, r->call->result, op->a[0] == F_DUPFD_CLOEXEC,
 			       &r->call->handle2);
-	default:
-		return open_fd(c, r, r->call->result, false, &r->call->handle2);
 	}
+	if (!SIG_HAS(r, 'G'))	/* dup: the lowest free number */
+		return open_fd(c, r, r->call->result, false, &r->call->handle2);
+	if (r->call->result != r->fd[1]) {	/* dup2, dup3: the number given */
+		fail(c, "%s returns its NEWFD %" PRId64 ", not %" PRId64,
+		     op_table[t].name, r->fd[1], r->call->result);
+		return false;
+	}
+	if (r->fd[1] == r->fd[0]) {	/* dup2(fd, fd): nothing changes */
+		r->call->handle2 = op->handle;
+		return true;
+	}
+	cloexec = SIG_HAS(r, 'F') && (op->a[0] & O_CLOEXEC);	/* dup3's FLAGS */
+	return open_fd(c, r, r->fd[1], cloexec, &r->call->handle2);
 }
 
 /* What a call changes in its table once placed: close, FD_CLOEXEC. */
@@ -1788,7 +1756,7 @@ static void table_after(struct sc *c, struct row *r)
 
 	if (r->call->result < 0 && !(op->flags & OPF_ANY_STATUS))
 		return;
-	if (op->type == OP_SYS_CLOSE && r->ent)
+	if (op_has(op->type, OPD_CLOSES) && r->ent)
 		give_slot(c, r->ent);
 	if (op->type == OP_SYS_FCNTL && op->a[0] == F_SETFD && r->ent)
 		r->ent->cloexec = op->a[1] & FD_CLOEXEC;
@@ -1796,28 +1764,18 @@ static void table_after(struct sc *c, struct row *r)
 
 const char *loadfile_root_refusal(int type, bool first, bool second, bool fails)
 {
-	switch (type) {
-	case OP_SYS_MKDIR:
-	case OP_SYS_MKDIRAT:
+	uint32_t f = op_table[type].flags;
+	const char *replaces = "may not name the root itself: a replay never removes or replaces "
+			       "the client's directory";
+
+	if ((f & OPD_MAKES) && (f & OPD_DIR))	/* mkdir */
 		return first && !fails ? "can only fail (EEXIST) on the root, the client's directory"
 				       : NULL;
-	case OP_SYS_RMDIR:
-	case OP_SYS_UNLINK:
-	case OP_SYS_UNLINKAT:
-	case OP_SYS_SYMLINK:
-	case OP_SYS_SYMLINKAT:
-		return first ? "may not name the root itself: a replay never removes or replaces "
-			       "the client's directory" : NULL;
-	case OP_SYS_RENAME:
-	case OP_SYS_RENAMEAT:
-	case OP_SYS_RENAMEAT2:
-	case OP_SYS_LINK:
-	case OP_SYS_LINKAT:
-		return first || second ? "may not name the root itself: a replay never removes or "
-					 "replaces the client's directory" : NULL;
-	default:
-		return NULL;
-	}
+	if (f & (OPD_REMOVES | OPD_SYMLINK))
+		return first ? replaces : NULL;
+	if (f & (OPD_RENAMES | OPD_LINKS))
+		return first || second ? replaces : NULL;
+	return NULL;
 }
 
 /* Checks that span arguments. */
@@ -1835,8 +1793,7 @@ static bool check_call(struct sc *c, struct row *r)
 		fail(c, "%s %s", d->name, why);
 		return false;
 	}
-	bool buffered = d->bytes != BYTES_NONE && t != OP_SYS_COPY_FILE_RANGE &&
-			t != OP_SYS_SENDFILE;
+	bool buffered = d->bytes != BYTES_NONE && !(d->flags & OPD_COPIES);
 	if (buffered && d->bytes == BYTES_READ && op->a[2] > OP_MAX_SIZE)
 		op->a[2] = OP_MAX_SIZE;	/* what it read tells: below */
 	if (buffered && (op->a[2] > OP_MAX_SIZE || r->call->result > OP_MAX_SIZE)) {
@@ -1848,11 +1805,7 @@ static bool check_call(struct sc *c, struct row *r)
 		     r->call->result, op->a[2]);
 		return false;
 	}
-	int64_t len = buffered ? op->a[2] :
-		      (t == OP_SYS_GETDENTS || t == OP_SYS_READLINK || t == OP_SYS_READLINKAT ||
-		       t == OP_SYS_LISTXATTR || t == OP_SYS_LLISTXATTR ||
-		       t == OP_SYS_FLISTXATTR) ? op->a[0] :
-		      (t >= OP_SYS_GETXATTR && t <= OP_SYS_FSETXATTR) ? op->a[0] : 0;
+	int64_t len = buffered ? op->a[2] : SIG_HAS(r, 'B') ? op->a[0] : 0;
 	if (len > OP_MAX_SIZE) {
 		fail(c, "%s's size %" PRId64 " is above the 16 MiB limit", d->name, len);
 		return false;
@@ -1918,25 +1871,27 @@ static bool ancestors(struct sc *c, struct row *r)
  * files the locks know by these names (locks.h). */
 static bool links_after(struct sc *c, struct row *r)
 {
-	int t = r->op->type;
-	bool exchange = t == OP_SYS_RENAMEAT2 && (r->op->a[0] & RENAME_EXCHANGE);
+	uint32_t f = op_table[r->op->type].flags;
+	/* renameat2's and linkat's FLAGS, where the call has them */
+	int64_t flags = SIG_HAS(r, 'F') ? r->op->a[0] : 0;
 
 	if (r->call->result < 0)
 		return true;
-	if (t == OP_SYS_SYMLINK || t == OP_SYS_SYMLINKAT)
+	if (f & OPD_SYMLINK)
 		return link_set(c, r->op->path, r->leaf_at[0], r->op->path2);
-	if (t == OP_SYS_RENAME || t == OP_SYS_RENAMEAT || t == OP_SYS_RENAMEAT2)
+	if (f & OPD_RENAMES)
 		return link_note(c, r->path[1], link_of(c, r->path[0])) &&
 		       link_note(c, r->path[0], -1) &&
 		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
-		       lock_names(c, locks_renamed(c->locks, r->path[0], r->path[1], exchange));
-	if (t == OP_SYS_UNLINK || t == OP_SYS_UNLINKAT || t == OP_SYS_RMDIR) {
+		       lock_names(c, locks_renamed(c->locks, r->path[0], r->path[1],
+						   flags & RENAME_EXCHANGE));
+	if (f & OPD_REMOVES) {
 		locks_unlinked(c->locks, (uint32_t)r->path[0]);
-		return t == OP_SYS_RMDIR || link_note(c, r->path[0], -1);
+		return (f & OPD_DIR) || link_note(c, r->path[0], -1);
 	}
-	if (t == OP_SYS_LINK || t == OP_SYS_LINKAT)	/* a link to a link is one */
-		return link_note(c, r->path[1], t == OP_SYS_LINKAT && (r->op->a[0] & AT_SYMLINK_FOLLOW)
-					       ? -1 : link_of(c, r->path[0])) &&
+	if (f & OPD_LINKS)	/* a link to a link is one */
+		return link_note(c, r->path[1], (flags & AT_SYMLINK_FOLLOW) ? -1
+								: link_of(c, r->path[0])) &&
 		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
 		       lock_names(c, locks_linked(c->locks, r->path[0], r->path[1]));
 	return true;
@@ -2135,7 +2090,7 @@ static bool unlock_first(struct sc *c, struct row *r)
 	r->call->gap = 0;
 	if (!slot_list_add(c, r->op->handle))
 		return false;
-	struct row first = { .op = op, .call = call, .st = r->st, .sig = &sigs[OP_SYS_EXEC - OP_SYS_FIRST],
+	struct row first = { .op = op, .call = call, .st = r->st, .sig = &sigs[OP_SYS_EXEC],
 			     .fd = { -1, -1 }, .path = { -1, -1 }, .ent = r->ent, .gone_desc = -1 };
 	return place(c, &first);
 }
@@ -2154,7 +2109,7 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 	if (!room_for_call(c))
 		return false;
 	c->in_calls = true;
-	struct row r = { .sig = &sigs[type - OP_SYS_FIRST], .fd = { -1, -1 },
+	struct row r = { .sig = &sigs[type], .fd = { -1, -1 },
 			 .path = { -1, -1 }, .gone_desc = -1 };
 	r.op = &c->ops[c->prog->nops];
 	r.call = &c->calls[c->prog->nops];
@@ -2197,7 +2152,7 @@ static bool call_line(struct sc *c, const struct token *tok, int n)
 	if (op_table[type].bytes != BYTES_NONE)	/* the bytes it counts */
 		r.op->a[1] = (r.op->flags & OPF_ANY_STATUS) ? r.op->a[2]
 			     : r.call->result > 0 ? r.call->result : 0;
-	if ((type == OP_SYS_THREAD || type == OP_SYS_FORK) && !start_stream(c, &r))
+	if (r.sig->result == 'S' && !start_stream(c, &r))
 		return false;
 	return unlock_first(c, &r) && place(c, &r);
 }
