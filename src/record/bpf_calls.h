@@ -34,8 +34,9 @@ struct bpf_call {
  * Fill v[0..n) (indexed by system call number) with what the kernel side
  * must trace and read for every call of the translator's set that this
  * machine has.  Returns the number of calls wanted, or -1 with *err
- * naming a call of the set that the table lacks (a call added to the
- * translator needs a line here).
+ * naming a call of the set that the table lacks (both come from
+ * include/ops.def's STRACE rows: only a call of the set this build does
+ * not know could be missing).
  */
 int bpf_calls_wanted(TALLOC_CTX *mem_ctx, struct rec_want *v, size_t n, char **err);
 

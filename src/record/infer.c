@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops.h"
 #include "record/infer.h"
 #include "record/pathmap.h"
 
@@ -310,37 +311,16 @@ static void stats_of(struct infer *inf, struct infer_file *p, const struct sc_ca
 			from_stat(inf, p, c->arg[i]);
 }
 
-static bool named(const char *name, const char *const *list)
+/* The flags of an open call, as printed: creat's own, or the argument
+ * its shape gives (open's second, openat's and openat2's third). */
+static const char *open_flags(const struct infer_row *r)
 {
-	for (; *list; list++)
-		if (strcmp(name, *list) == 0)
-			return true;
-	return false;
-}
+	const char *n = strchr(r->shape, 'N');
+	int i = n ? (int)(n - r->shape) : r->c->nargs;
 
-/* The calls whose success says their (first) path is there. */
-static const char *const needs_path[] = {
-	"stat", "lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink",
-	"readlinkat", "chmod", "fchmodat", "chown", "lchown", "fchownat", "truncate", "utimensat",
-	"getxattr", "lgetxattr", "setxattr", "lsetxattr", "listxattr", "llistxattr", "removexattr",
-	"lremovexattr", "statfs", "chdir", NULL
-};
-static const char *const removes[] = { "unlink", "unlinkat", "rmdir", NULL };
-static const char *const renames[] = { "rename", "renameat", "renameat2", NULL };
-static const char *const makes[] = { "mkdir", "mkdirat", "symlink", "symlinkat", "link", "linkat", NULL };
-static const char *const changes[] = {
-	"write", "pwrite64", "writev", "pwritev", "pwritev2", "ftruncate", "fallocate", NULL
-};
-static const char *const reads[] = { "read", "pread64", "readv", "preadv", "preadv2", NULL };
-
-/* The flags of an open call, as printed. */
-static const char *open_flags(const struct sc_call *c)
-{
-	if (strcmp(c->name, "open") == 0)
-		return c->nargs > 1 ? c->arg[1] : "";
-	if (strcmp(c->name, "openat") == 0 || strcmp(c->name, "openat2") == 0)
-		return c->nargs > 2 ? c->arg[2] : "";
-	return "O_CREAT|O_TRUNC";	/* creat */
+	if (op_has(r->op, OPD_CREAT))
+		return "O_CREAT|O_TRUNC";
+	return i < r->c->nargs ? r->c->arg[i] : "";
 }
 
 /* An open that succeeded with O_CREAT but not O_EXCL: the file may have
@@ -360,7 +340,7 @@ static struct infer_file *open_creating(struct infer *inf, const char *rel, stru
 static void on_open(struct infer *inf, struct infer_row *r)
 {
 	const struct sc_call *c = r->c;
-	const char *f = open_flags(c);
+	const char *f = open_flags(r);
 	bool creat = strstr(f, "O_CREAT") != NULL, excl = strstr(f, "O_EXCL") != NULL;
 	struct iname *n = name_of(inf, r->rel);
 
@@ -405,9 +385,11 @@ static void on_read(struct infer *inf, struct infer_file *p, int64_t got, uint64
 }
 
 /* A call that names a path it needs there (stat, chmod, readlink ...). */
-static void on_path(struct infer *inf, const char *n, const struct sc_call *c, const char *rel)
+static void on_path(struct infer *inf, const struct infer_row *r)
 {
-	struct iname *name = name_of(inf, rel);
+	const struct sc_call *c = r->c;
+	struct iname *name = name_of(inf, r->rel);
+	uint32_t f = op_table[r->op].flags;
 
 	if (c->ret < 0) {
 		if (strcmp(c->err, "ENOENT") == 0)
@@ -418,24 +400,27 @@ static void on_path(struct infer *inf, const char *n, const struct sc_call *c, c
 	struct infer_file *p = now(name);
 	if (!p)
 		return;
-	if (strcmp(n, "chdir") == 0)
+	if (f & OPD_CHDIR)
 		set_type(p, REC_DIR);
-	if (strcmp(n, "truncate") == 0)
+	if (f & OPD_RESIZES)
 		p->changed = true;
 	stats_of(inf, p, c);
-	if ((strcmp(n, "readlink") == 0 || strcmp(n, "readlinkat") == 0) && !p->target) {
+	const char *buf = strchr(r->shape, '_');	/* readlink's target */
+	if ((f & OPD_READLINK) && !p->target && buf) {
 		set_type(p, REC_SYMLINK);
-		p->target = strace_string(p, c->arg[strcmp(n, "readlink") ? 2 : 1], NULL);
+		p->target = strace_string(p, c->arg[buf - r->shape], NULL);
 	}
 }
 
 /* unlink, rmdir; rename; mkdir, symlink, link. */
-static void on_names(struct infer *inf, const char *n, const struct sc_call *c, const char *rel,
-		     const char *rel2)
+static void on_names(struct infer *inf, const struct infer_row *r)
 {
+	const struct sc_call *c = r->c;
+	const char *rel = r->rel, *rel2 = r->rel2;
+	uint32_t f = op_table[r->op].flags;
 	bool ok = c->ret >= 0;
 
-	if (named(n, removes)) {
+	if (f & OPD_REMOVES) {
 		struct iname *name = name_of(inf, rel);
 		if (!ok) {
 			if (strcmp(c->err, "ENOENT") == 0)
@@ -443,12 +428,12 @@ static void on_names(struct infer *inf, const char *n, const struct sc_call *c, 
 			return;
 		}
 		exists(inf, name);
-		bool dir = strcmp(n, "rmdir") == 0 || (c->nargs > 2 && strstr(c->arg[2], "AT_REMOVEDIR"));
+		bool dir = (f & OPD_DIR) || (c->nargs > 2 && strstr(c->arg[2], "AT_REMOVEDIR"));
 		if (dir)
 			set_type(now(name), REC_DIR);
 		if (name)
 			name->gone = true;
-	} else if (named(n, renames)) {
+	} else if (f & OPD_RENAMES) {
 		if (ok && rel2)
 			renamed(inf, rel, rel2, strstr(c->raw ? c->raw : "", "RENAME_EXCHANGE") != NULL);
 		else if (!ok && strcmp(c->err, "ENOENT") == 0)
@@ -462,47 +447,48 @@ static void on_names(struct infer *inf, const char *n, const struct sc_call *c, 
 		else if (strcmp(c->err, "EEXIST") == 0) {
 			struct iname *name = name_of(inf, made_name);
 			exists(inf, name);
-			if (strncmp(n, "mkdir", 5) == 0)
+			if (f & OPD_DIR)
 				set_type(now(name), REC_DIR);
 		}
 	}
 }
 
 /* A call on a descriptor: what it opened on. */
-static void on_file(struct infer *inf, const char *n, struct infer_row *r)
+static void on_file(struct infer *inf, struct infer_row *r)
 {
 	struct infer_file *p = r->file;
+	uint32_t f = op_table[r->op].flags;
+	int bytes = op_table[r->op].bytes;
 
-	if (named(n, reads)) {
-		on_read(inf, p, r->c->ret, r->extent, r->asked);
-	} else if (strcmp(n, "copy_file_range") == 0 || strcmp(n, "sendfile") == 0) {
+	if (f & OPD_COPIES) {
 		on_read(inf, p, r->c->ret, r->extent, r->asked);
 		if (r->file2 && r->c->ret >= 0)
 			r->file2->changed = true;
-	} else if (named(n, changes)) {
+	} else if (bytes == BYTES_READ) {
+		on_read(inf, p, r->c->ret, r->extent, r->asked);
+	} else if (bytes == BYTES_WRITE || (f & OPD_RESIZES)) {
 		if (p && r->c->ret >= 0)
 			p->changed = true;
-	} else if (r->c->ret >= 0 && strcmp(n, "fstat") == 0) {
+	} else if (r->c->ret >= 0 && (f & OPD_STATS)) {
 		stats_of(inf, p, r->c);
-	} else if (r->c->ret >= 0 && (strcmp(n, "getdents64") == 0 ||
-				      strcmp(n, "getdents") == 0 || strcmp(n, "fchdir") == 0)) {
+	} else if (r->c->ret >= 0 && (f & (OPD_LISTS | OPD_CHDIR))) {
 		set_type(p, REC_DIR);
 	}
 }
 
 bool infer_call(struct infer *inf, struct infer_row *r)
 {
-	const char *n = r->call;
+	uint32_t f = op_table[r->op].flags;
 
 	r->opened = NULL;
 	if (!r->rel)
-		on_file(inf, n, r);
-	else if (strcmp(n, "open") == 0 || strcmp(n, "openat") == 0 || strcmp(n, "creat") == 0)
+		on_file(inf, r);
+	else if (f & OPD_OPENS)
 		on_open(inf, r);
-	else if (named(n, removes) || named(n, renames) || named(n, makes))
-		on_names(inf, n, r->c, r->rel, r->rel2);
-	else if (named(n, needs_path))
-		on_path(inf, n, r->c, r->rel);
+	else if (f & (OPD_REMOVES | OPD_RENAMES | OPD_MAKES | OPD_LINKS))
+		on_names(inf, r);
+	else	/* every other call on a path needs it there */
+		on_path(inf, r);
 	return inf->ok;
 }
 

@@ -47,7 +47,8 @@ struct infer *infer_new(TALLOC_CTX *mem_ctx);
 
 /* One row, as the inference sees it. */
 struct infer_row {
-	const char *call;		/* the row's call, as written */
+	int op;				/* the row's call, OP_SYS_* (ops.h) */
+	const char *shape;		/* strace's arguments of it (ops.def's STRACE) */
 	const struct sc_call *c;	/* strace's call: its arguments, its outcome */
 	const char *rel, *rel2;		/* the paths named (rename's and link's two) */
 	struct infer_file *file;	/* the descriptor's (the one read, for a copy) */

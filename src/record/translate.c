@@ -1,9 +1,10 @@
 /*
  * translate.c - strace's calls into the dialect's rows (translate.h).
  *
- * Owns the table of calls it knows (what strace prints for each, what
- * the row holds, what the call does to descriptors) and the resolution
- * of paths; knows nothing of files, of the walk or of the writer.
+ * Owns its view of the calls (include/ops.def's STRACE rows: what strace
+ * prints for each and the row it becomes; what a call does to the
+ * descriptors comes from that row's flags) and the resolution of paths;
+ * knows nothing of files, of the walk or of the writer.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -40,7 +41,7 @@ struct translate {
 	TALLOC_CTX *tmp;	/* freed after every call */
 };
 
-/* What a call does beyond its row, when it succeeds. */
+/* What a call does beyond its row, when it succeeds (effect_of()). */
 enum effect {
 	E_NONE,
 	E_OPEN,		/* the result is a new descriptor on the path */
@@ -56,130 +57,59 @@ enum effect {
 };
 
 /*
- * A call and strace's arguments, one letter each:
- *   P  a path (after a D: relative to that directory descriptor)
- *   D  a directory descriptor, for the P after it
- *   F  a descriptor, which must be open beneath the roots
- *   G  a descriptor a call makes (dup2's NEWFD): its number alone
- *   N  a number or flags, written as printed
- *   O  the same, but strace leaves it out at times: written as 0 then
- *   S  a string (an xattr's name, a link's target), written quoted
- *   V  an iovec: the total of its lengths is written
- *   L  an offset given by address, [N] or NULL: N or "-"
- *   _  not written (a buffer, a structure)
+ * A call as strace prints it (ops.def's STRACE rows, where the letters
+ * of its shape are explained): the row it becomes, written with the
+ * call's own name (the row's name or alias), or none; a call with no
+ * shape is taken apart (apart[] below).
  */
 struct callspec {
 	const char *name;	/* as strace prints it */
-	const char *write;	/* the row's name when another, else NULL */
+	int op;			/* OP_SYS_*, or OP_SYS_NONE */
 	const char *shape;
-	enum effect effect;
+	bool asked;		/* the tracers ask for it */
 };
+
+enum { OP_SYS_NONE = -1 };
 
 static const struct callspec calls[] = {
-	{ "open", NULL, "PNO", E_OPEN },
-	{ "openat", NULL, "DPNO", E_OPEN },
-	{ "creat", NULL, "PN", E_OPEN },
-	{ "close", NULL, "F", E_CLOSE },
-	{ "read", NULL, "F_N", E_READ },
-	{ "pread64", NULL, "F_NN", E_READ },
-	{ "readv", NULL, "FV_", E_READ },
-	{ "preadv", NULL, "FV_N", E_READ },
-	{ "preadv2", NULL, "FV_N_", E_READ },
-	{ "write", NULL, "F_N", E_WRITE },
-	{ "pwrite64", NULL, "F_NN", E_WRITE },
-	{ "writev", NULL, "FV_", E_WRITE },
-	{ "pwritev", NULL, "FV_N", E_WRITE },
-	{ "pwritev2", NULL, "FV_N_", E_WRITE },
-	{ "lseek", NULL, "FNN", E_NONE },
-	{ "fsync", NULL, "F", E_NONE },
-	{ "fdatasync", NULL, "F", E_NONE },
-	{ "sync_file_range", NULL, "FNNN", E_NONE },
-	{ "ftruncate", NULL, "FN", E_NONE },
-	{ "truncate", NULL, "PN", E_NONE },
-	{ "fallocate", NULL, "FNNN", E_NONE },
-	{ "stat", NULL, "P_", E_NONE },
-	{ "lstat", NULL, "P_", E_NONE },
-	{ "fstat", NULL, "F_", E_NONE },
-	{ "newfstatat", NULL, "DP_N", E_NONE },
-	{ "statx", NULL, "DPNN_", E_NONE },
-	{ "access", NULL, "PN", E_NONE },
-	{ "faccessat", NULL, "DPNO", E_NONE },
-	{ "faccessat2", NULL, "DPNN", E_NONE },
-	{ "getdents64", NULL, "F_N", E_LIST },
-	{ "getdents", NULL, "F_N", E_LIST },
-	{ "mkdir", NULL, "PN", E_NONE },
-	{ "mkdirat", NULL, "DPN", E_NONE },
-	{ "rmdir", NULL, "P", E_NONE },
-	{ "unlink", NULL, "P", E_NONE },
-	{ "unlinkat", NULL, "DPN", E_NONE },
-	{ "rename", NULL, "PP", E_NONE },
-	{ "renameat", NULL, "DPDP", E_NONE },
-	{ "renameat2", NULL, "DPDPN", E_NONE },
-	{ "link", NULL, "PP", E_NONE },
-	{ "linkat", NULL, "DPDPN", E_NONE },
-	{ "symlink", NULL, "SP", E_NONE },
-	{ "symlinkat", NULL, "SDP", E_NONE },
-	{ "readlink", NULL, "P_N", E_NONE },
-	{ "readlinkat", NULL, "DP_N", E_NONE },
-	{ "chmod", NULL, "PN", E_NONE },
-	{ "fchmod", NULL, "FN", E_NONE },
-	{ "fchmodat", NULL, "DPN", E_NONE },
-	{ "chown", NULL, "PNN", E_NONE },
-	{ "lchown", NULL, "PNN", E_NONE },
-	{ "fchown", NULL, "FNN", E_NONE },
-	{ "fchownat", NULL, "DPNNN", E_NONE },
-	{ "utimensat", NULL, "DP_N", E_NONE },
-	{ "getxattr", NULL, "PS_N", E_NONE },
-	{ "lgetxattr", NULL, "PS_N", E_NONE },
-	{ "fgetxattr", NULL, "FS_N", E_NONE },
-	{ "setxattr", NULL, "PS_NN", E_NONE },
-	{ "lsetxattr", NULL, "PS_NN", E_NONE },
-	{ "fsetxattr", NULL, "FS_NN", E_NONE },
-	{ "listxattr", NULL, "P_N", E_NONE },
-	{ "llistxattr", NULL, "P_N", E_NONE },
-	{ "flistxattr", NULL, "F_N", E_NONE },
-	{ "removexattr", NULL, "PS", E_NONE },
-	{ "lremovexattr", NULL, "PS", E_NONE },
-	{ "fremovexattr", NULL, "FS", E_NONE },
-	{ "statfs", NULL, "P_", E_NONE },
-	{ "fstatfs", NULL, "F_", E_NONE },
-	{ "copy_file_range", NULL, "FLFLNN", E_COPY },
-	{ "sendfile", NULL, "FFLN", E_COPY },
-	{ "dup", NULL, "F", E_DUP },
-	{ "dup2", NULL, "FG", E_DUP },
-	{ "dup3", NULL, "FGN", E_DUP },
-	{ "flock", NULL, "FN", E_NONE },
-	{ "chdir", NULL, "P", E_CHDIR },
-	{ "fchdir", NULL, "F", E_FCHDIR },
-	/* beneath the roots, but with no row: counted */
-	{ "mknod", NULL, "PNO", E_NOROW },
-	{ "mknodat", NULL, "DPNO", E_NOROW },
-	{ "utime", NULL, "P_", E_NOROW },
-	{ "utimes", NULL, "P_", E_NOROW },
-	{ "futimesat", NULL, "DP_", E_NOROW },
-	{ "inotify_add_watch", NULL, "FPN", E_NOROW },
-	{ "name_to_handle_at", NULL, "DP___", E_NOROW },
-	{ "fadvise64", NULL, "FNNN", E_NOROW },
-	{ "readahead", NULL, "FNN", E_NOROW },
-	{ "syncfs", NULL, "F", E_NOROW },
-	{ "ioctl", NULL, "F__", E_NOROW },
+#define STRACE(call, id, shape, bpf) { #call, OP_SYS_##id, shape, true },
+#define STRACE_UNASKED(call, id, shape) { #call, OP_SYS_##id, shape, false },
+#include "ops.def"
 };
 
-/* The calls the recorder asks strace to trace: the table's and the ones
- * handled apart (processes, fcntl, mmap, close_range, openat2). */
+/* What a call of spec does beyond its row, from its row's flags. */
+static enum effect effect_of(const struct callspec *spec)
+{
+	if (spec->op < 0)
+		return E_NOROW;
+	uint32_t f = op_table[spec->op].flags;
+	int bytes = op_table[spec->op].bytes;
+	if (f & OPD_OPENS)
+		return E_OPEN;
+	if (f & OPD_CLOSES)
+		return E_CLOSE;
+	if (f & OPD_DUPS)
+		return E_DUP;
+	if (f & OPD_COPIES)
+		return E_COPY;
+	if (bytes != BYTES_NONE)
+		return bytes == BYTES_READ ? E_READ : E_WRITE;
+	if (f & OPD_LISTS)
+		return E_LIST;
+	if (f & OPD_CHDIR)
+		return spec->shape[0] == 'P' ? E_CHDIR : E_FCHDIR;
+	return E_NONE;
+}
+
+/* The calls the recorder asks the tracers for: the table's that either
+ * asks for (strace's -e trace=, bpf_calls.c's wanted numbers). */
 const char *translate_trace_set(TALLOC_CTX *mem_ctx)
 {
-	static const char *const extra[] = {
-		"fcntl", "openat2", "mmap", "close_range", "clone", "clone3", "fork", "vfork",
-		"execve", "execveat",
-	};
 	char *s = talloc_strdup(mem_ctx, "");
 
 	for (size_t i = 0; s && i < sizeof(calls) / sizeof(calls[0]); i++)
-		if (strcmp(calls[i].name, "ioctl") != 0)
+		if (calls[i].asked)
 			s = talloc_asprintf_append(s, "%s?%s", *s ? "," : "", calls[i].name);
-	for (size_t i = 0; s && i < sizeof(extra) / sizeof(extra[0]); i++)
-		s = talloc_asprintf_append(s, ",?%s", extra[i]);
 	return s;
 }
 
@@ -210,6 +140,7 @@ struct call_state {
 	struct translate *tr;
 	const struct sc_call *c;
 	const struct callspec *spec;
+	enum effect effect;		/* effect_of(spec) */
 	enum where where;
 	const char *outside_top;	/* a path outside: its top directory */
 	const char *outside_abs;	/* and the first such path, absolute */
@@ -514,7 +445,7 @@ static bool chunked(struct translate *tr, const struct call_state *s, size_t at)
 	int64_t len = vec ? (int64_t)strace_iov_total(c->arg[1]) : strtoll(c->arg[2], NULL, 0), off = 0;
 	uint64_t ret = c->ret > 0 ? (uint64_t)c->ret : 0, done = 0;
 
-	if (c->ret <= OP_MAX_SIZE && (len <= OP_MAX_SIZE || s->spec->effect == E_READ))
+	if (c->ret <= OP_MAX_SIZE && (len <= OP_MAX_SIZE || s->effect == E_READ))
 		return true;	/* a read's LEN alone the compiler takes as 16 MiB */
 	if (has_off && !strace_int(c->arg[3], &off))
 		return true;	/* written as printed: the compiler says what is wrong */
@@ -601,14 +532,13 @@ static const char *flags_arg(const struct call_state *s)
 	return NULL;
 }
 
-/* read, write, readv, writev move the offset; lseek sets it. */
+/* A read or write that moves the offset (read, write, readv, writev)
+ * moves it by what it moved; lseek sets it (generic()). */
 static void advance(struct translate *tr, const struct call_state *s)
 {
 	struct ofd *o = fdmodel_get(tr->fds, s->c->tid, s->fd[0]);
-	const char *n = s->c->name;
 
-	if (o && (strcmp(n, "read") == 0 || strcmp(n, "write") == 0 || strcmp(n, "readv") == 0 ||
-		  strcmp(n, "writev") == 0))
+	if (o && op_has(s->spec->op, OPD_MOVES_OFFSET))
 		o->pos += (uint64_t)s->c->ret;
 }
 
@@ -626,24 +556,24 @@ static uint64_t read_from(const struct call_state *s, struct ofd *o, int i)
 /* The inference's view of a row: its paths, or the file its descriptor
  * was opened on, and for a read or copy where it ended and what it asked
  * for.  What an open opened goes into *opened. */
-static bool infer_row(struct translate *tr, const struct call_state *s, const char *call,
-		      struct infer_file **opened)
+static bool infer_row(struct translate *tr, const struct call_state *s, struct infer_file **opened)
 {
 	const struct sc_call *c = s->c;
 	struct ofd *o = s->nfd ? fdmodel_get(tr->fds, c->tid, s->fd[0]) : NULL;
-	struct infer_row r = { .call = call, .c = c, .rel = s->npath ? s->rel[0] : NULL,
+	struct infer_row r = { .op = s->spec->op, .shape = s->spec->shape, .c = c,
+			       .rel = s->npath ? s->rel[0] : NULL,
 			       .rel2 = s->npath > 1 ? s->rel[1] : NULL };
 
 	if (!s->npath && o) {
 		const char *shape = s->spec->shape;
 		r.file = o->note;
-		if (s->spec->effect == E_READ && c->ret >= 0) {
+		if (s->effect == E_READ && c->ret >= 0) {
 			r.extent = read_from(s, o, strlen(shape) >= 4 && shape[3] == 'N' ? 3 : 99) +
 				   (uint64_t)c->ret;
 			r.asked = shape[1] == 'V' ? strace_iov_total(c->arg[1])
 						  : (uint64_t)strtoull(c->arg[2], NULL, 0);
-		} else if (s->spec->effect == E_COPY && c->ret >= 0 && s->nfd > 1) {
-			bool cfr = strcmp(c->name, "copy_file_range") == 0;
+		} else if (s->effect == E_COPY && c->ret >= 0 && s->nfd > 1) {
+			bool cfr = !op_has(s->spec->op, OPD_OUT_FIRST);	/* FD_IN first */
 			struct ofd *out = fdmodel_get(tr->fds, c->tid, s->fd[cfr ? 1 : 0]);
 			struct ofd *in = fdmodel_get(tr->fds, c->tid, s->fd[cfr ? 0 : 1]);
 			r.file = in ? in->note : NULL;
@@ -663,15 +593,15 @@ static bool apply_effect(struct translate *tr, struct call_state *s)
 	const struct sc_call *c = s->c;
 	struct recording *rec = tr->rec;
 
-	switch (s->spec->effect) {
+	switch (s->effect) {
 	case E_OPEN:
-		return effect_open(tr, s, strcmp(c->name, "creat") == 0 ? NULL : flags_arg(s));
+		return effect_open(tr, s, op_has(s->spec->op, OPD_CREAT) ? NULL : flags_arg(s));
 	case E_CLOSE:
 		fdmodel_close(tr->fds, c->tid, s->fd[0]);
 		return true;
 	case E_DUP: {
-		bool cloexec = strcmp(c->name, "dup3") == 0 && c->nargs > 2 &&
-			       has_flag(c->arg[2], "O_CLOEXEC");
+		const char *flags = flags_arg(s);	/* dup3's */
+		bool cloexec = flags && has_flag(flags, "O_CLOEXEC");
 		return fdmodel_dup(tr->fds, c->tid, s->fd[0], (int)c->ret, cloexec);
 	}
 	case E_READ:
@@ -717,20 +647,20 @@ static bool outside(struct translate *tr, const struct call_state *s)
 	const struct callspec *spec = s->spec;
 	int fd;
 
-	if (spec->effect == E_OPEN && c->ret >= 0)	/* its path, for calls relative to it */
+	if (s->effect == E_OPEN && c->ret >= 0)	/* its path, for calls relative to it */
 		return open_outside(tr, c, s->where == W_OUTSIDE ? s->outside_abs : NULL,
-				    strcmp(c->name, "creat") == 0 ? NULL : flags_arg(s));
-	if (spec->effect == E_DUP && c->ret >= 0) {
+				    op_has(spec->op, OPD_CREAT) ? NULL : flags_arg(s));
+	if (s->effect == E_DUP && c->ret >= 0) {
 		if (strace_fd(c->arg[0], &fd) && fdmodel_get(tr->fds, c->tid, fd))
 			fdmodel_dup(tr->fds, c->tid, fd, (int)c->ret, false);
 		else
 			fdmodel_close(tr->fds, c->tid, (int)c->ret);
-	} else if (spec->effect == E_CLOSE && strace_fd(c->arg[0], &fd)) {
+	} else if (s->effect == E_CLOSE && strace_fd(c->arg[0], &fd)) {
 		fdmodel_close(tr->fds, c->tid, fd);
-	} else if (spec->effect == E_FCHDIR && c->ret == 0 && strace_fd(c->arg[0], &fd)) {
+	} else if (s->effect == E_FCHDIR && c->ret == 0 && strace_fd(c->arg[0], &fd)) {
 		struct ofd *o = fdmodel_get(tr->fds, c->tid, fd);
 		return fdmodel_chdir(tr->fds, c->tid, o ? o->path : NULL);
-	} else if (spec->effect == E_CHDIR && c->ret == 0) {
+	} else if (s->effect == E_CHDIR && c->ret == 0) {
 		bool cut;
 		char *p = strace_string(tr->tmp, c->arg[0], &cut);
 		const char *cwd = fdmodel_cwd(tr->fds, c->tid);
@@ -745,9 +675,9 @@ static bool outside(struct translate *tr, const struct call_state *s)
 
 /* Whether the replay may not make the call on the root, the client's
  * directory (rmdir or rename of it: loadfile_root_refusal()). */
-static bool root_refused(const struct call_state *s, const char *call)
+static bool root_refused(const struct call_state *s)
 {
-	int type = op_lookup_syscall(call, strlen(call));
+	int type = s->spec->op;
 	bool first = s->npath > 0 && !*s->rel[0], second = s->npath > 1 && !*s->rel[1];
 
 	return type >= 0 && (first || second) &&
@@ -794,7 +724,8 @@ static bool special_names(struct translate *tr, struct call_state *s)
 {
 	const struct sc_call *c = s->c;
 	struct recording *rec = tr->rec;
-	bool mknod = strncmp(c->name, "mknod", 5) == 0;
+	bool mknod = strncmp(c->name, "mknod", 5) == 0;	/* mknod, mknodat: no row */
+	int op = s->spec->op;
 
 	if (s->where == W_IN && s->npath && c->ret == 0 &&
 	    (shows_special(c) || (mknod && shows_special_mode(c)))) {
@@ -804,9 +735,9 @@ static bool special_names(struct translate *tr, struct call_state *s)
 	}
 	if (s->where != W_SPECIAL || c->ret != 0)
 		return true;
-	if (strncmp(c->name, "unlink", 6) == 0)
+	if (op >= 0 && op_has(op, OPD_REMOVES))
 		return recording_special(rec, s->special[0], false);
-	if (strncmp(c->name, "rename", 6) == 0 && s->npath)	/* onto a name in the roots */
+	if (op >= 0 && op_has(op, OPD_RENAMES) && s->npath)	/* onto a name in the roots */
 		return recording_special(rec, s->special[0], false) &&
 		       recording_special(rec, s->rel[0], true);
 	return true;
@@ -823,29 +754,25 @@ static bool lists_special(struct translate *tr, const struct call_state *s)
 }
 
 /* utimensat(fd, NULL, times, 0): glibc's futimens(). */
-static const struct callspec futimens_spec = { "utimensat", "futimens", "F___", E_NONE };
+static const struct callspec futimens_spec = { "futimens", OP_SYS_FUTIMENS, "F___", false };
 
 /* A call of the table. */
 static int generic(struct translate *tr, const struct sc_call *c, const struct callspec *spec)
 {
 	struct call_state s = { .tr = tr, .c = c, .spec = spec, .where = W_IN };
-	const char *call = spec->write ? spec->write : spec->name;
 
 	s.args = talloc_strdup(tr->tmp, "");
 	/* fstat(), futimens() and the like as glibc makes them: on an FD */
 	bool empty = c->nargs > 1 && strcmp(c->arg[1], "\"\"") == 0 && spec->shape[0] == 'D';
-	const struct callspec *fstat = empty && strcmp(c->name, "newfstatat") == 0 &&
-		has_flag(c->arg[3], "AT_EMPTY_PATH") ? spec_of("fstat") : NULL;	/* a row */
-	if (fstat) {
-		spec = fstat;
-		call = "fstat";
-		s.spec = spec;
-	} else if (strcmp(c->name, "utimensat") == 0 && c->nargs > 1 && strcmp(c->arg[1], "NULL") == 0) {
-		call = "futimens";
+	if (empty && spec->op == OP_SYS_NEWFSTATAT && has_flag(c->arg[3], "AT_EMPTY_PATH"))
+		s.spec = spec_of("fstat");	/* a row */
+	else if (spec->op == OP_SYS_UTIMENSAT && c->nargs > 1 && strcmp(c->arg[1], "NULL") == 0)
 		s.spec = &futimens_spec;
-	} else if (empty) {
+	else if (empty)
 		s.empty_path_fd = true;	/* statx(fd, "", AT_EMPTY_PATH): the FD's file */
-	}
+	spec = s.spec;
+	s.effect = effect_of(spec);
+	const char *call = spec->name;	/* the row's name or alias */
 	walk_shape(&s);
 	if (!s.args || !special_names(tr, &s))
 		return -1;
@@ -853,35 +780,35 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 		s.where = W_UNKNOWN;
 	if (s.where != W_IN)
 		return outside(tr, &s) && left_out(tr, &s) ? 0 : -1;
-	if (root_refused(&s, call))
+	if (root_refused(&s))
 		return tally_add(&tr->rec->on_root, call, 1) ? 0 : -1;
 	if (s.too_big)
 		return refuse(tr, "%s: a number beyond 64 bits ('%s')", c->name, s.too_big);
 	for (int i = 0; i < s.npath; i++)
 		if (!recording_touch(tr->rec, s.rel[i], TOUCH_USED))
 			return -1;
-	if (spec->effect == E_NOROW)
+	if (s.effect == E_NOROW)
 		return tally_add(&tr->rec->norow, c->name, 1) ? 0 : -1;
 	struct row *r = add_row(tr, c, call, s.args);
 	struct infer_file *opened = NULL;
-	if (!r || (tr->inf && !infer_row(tr, &s, call, &opened)))
+	if (!r || (tr->inf && !infer_row(tr, &s, &opened)))
 		return -1;
-	if ((spec->effect == E_READ || spec->effect == E_WRITE) &&
+	if ((s.effect == E_READ || s.effect == E_WRITE) &&
 	    !chunked(tr, &s, (size_t)(r - tr->rec->rows)))
 		return -1;
 	r = &tr->rec->rows[tr->rec->nrows - 1];	/* the call's last row */
-	if (spec->effect == E_LIST && c->ret >= 0 && (tr->inf || lists_special(tr, &s)))
+	if (s.effect == E_LIST && c->ret >= 0 && (tr->inf || lists_special(tr, &s)))
 		strcpy(r->result, "*");	/* what the replay's listing holds differs */
-	if (strcmp(c->name, "lseek") == 0 && c->ret >= 0) {
+	if (op_has(spec->op, OPD_SEEKS) && c->ret >= 0) {
 		struct ofd *o = fdmodel_get(tr->fds, c->tid, s.fd[0]);
 		if (o)
 			o->pos = (uint64_t)c->ret;
 	}
 	if (c->ret < 0)
-		return strcmp(c->name, "close") == 0 ? (fdmodel_close(tr->fds, c->tid, s.fd[0]), 0) : 0;
+		return s.effect == E_CLOSE ? (fdmodel_close(tr->fds, c->tid, s.fd[0]), 0) : 0;
 	if (!apply_effect(tr, &s))
 		return -1;
-	if (spec->effect == E_OPEN)
+	if (s.effect == E_OPEN)
 		fdmodel_get(tr->fds, c->tid, (int)c->ret)->note = opened;
 	return 0;
 }
@@ -1079,25 +1006,23 @@ static bool no_outcome(const struct sc_call *c)
 	       (c->ret < 0 && strncmp(c->err, "ERESTART", 8) == 0);
 }
 
-/* Whether c hands out the lowest free descriptor (an open, dup, F_DUPFD),
- * which cannot be one still open in its table. */
-static bool takes_free_fd(const struct sc_call *c)
+/* Whether c (of spec, or none) hands out the lowest free descriptor (an
+ * open, dup, F_DUPFD), which cannot be one still open in its table. */
+static bool takes_free_fd(const struct sc_call *c, const struct callspec *spec)
 {
-	static const char *const names[] = { "open", "openat", "creat", "openat2", "dup" };
-
-	if (c->ret < 0)
+	if (c->ret < 0 || !spec || spec->op < 0)
 		return false;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(c->name, names[i]) == 0)
-			return true;
-	return strncmp(c->name, "fcntl", 5) == 0 && c->nargs > 1 && strncmp(c->arg[1], "F_DUPFD", 7) == 0;
+	if (spec->op == OP_SYS_FCNTL)
+		return c->nargs > 1 && strncmp(c->arg[1], "F_DUPFD", 7) == 0;
+	return op_has(spec->op, OPD_OPENS) ||
+	       (op_has(spec->op, OPD_DUPS) && !strchr(spec->shape, 'G'));	/* not dup2's */
 }
 
 /* Whether c, which succeeded, returned a descriptor. */
-static bool returns_fd(const struct sc_call *c)
+static bool returns_fd(const struct sc_call *c, const struct callspec *spec)
 {
-	return takes_free_fd(c) ||
-	       (c->ret >= 0 && (strcmp(c->name, "dup2") == 0 || strcmp(c->name, "dup3") == 0));
+	return takes_free_fd(c, spec) ||
+	       (c->ret >= 0 && spec && spec->op >= 0 && op_has(spec->op, OPD_DUPS));
 }
 
 /* A thread whose start is not in the trace (strace -p of a program with
@@ -1118,31 +1043,32 @@ static bool untraced_start(struct translate *tr, const struct sc_call *c)
 	return true;
 }
 
-/* One call, by its name. */
-static int dispatch(struct translate *tr, const struct sc_call *c)
+/* The calls taken apart: ops.def's STRACE rows without a shape. */
+static const struct {
+	const char *name;
+	int (*take)(struct translate *tr, const struct sc_call *c);
+} apart[] = {
+	{ "fcntl", do_fcntl }, { "fcntl64", do_fcntl }, { "openat2", do_openat2 },
+	{ "mmap", do_mmap }, { "close_range", do_close_range }, { "clone", do_clone },
+	{ "clone3", do_clone }, { "fork", do_clone }, { "vfork", do_clone },
+	{ "execve", do_exec }, { "execveat", do_exec },
+};
+
+/* One call, by its name (spec_of() it). */
+static int dispatch(struct translate *tr, const struct sc_call *c, const struct callspec *spec)
 {
-	const struct callspec *spec = spec_of(c->name);
 	int rc = 0;
 
-	if (spec)
+	if (spec && spec->shape) {
 		rc = generic(tr, c, spec);
-	else if (strcmp(c->name, "fcntl") == 0 || strcmp(c->name, "fcntl64") == 0)
-		rc = do_fcntl(tr, c);
-	else if (strcmp(c->name, "openat2") == 0)
-		rc = do_openat2(tr, c);
-	else if (strcmp(c->name, "mmap") == 0)
-		rc = do_mmap(tr, c);
-	else if (strcmp(c->name, "close_range") == 0)
-		rc = do_close_range(tr, c);
-	else if (strcmp(c->name, "clone") == 0 || strcmp(c->name, "clone3") == 0 ||
-		 strcmp(c->name, "fork") == 0 || strcmp(c->name, "vfork") == 0)
-		rc = do_clone(tr, c);
-	else if (strcmp(c->name, "execve") == 0 || strcmp(c->name, "execveat") == 0)
-		rc = do_exec(tr, c);
+	} else if (spec) {
+		for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
+			if (strcmp(apart[i].name, spec->name) == 0)
+				rc = apart[i].take(tr, c);
+	}
 	talloc_free_children(tr->tmp);
 	return rc;
 }
-
 
 /*
  * Calls are taken in the order they started, but a descriptor is handed
@@ -1167,7 +1093,7 @@ static int run_deferred(struct translate *tr, int64_t now, bool all)
 		memmove(tr->deferred + i, tr->deferred + i + 1, (--tr->ndeferred - i) * sizeof(*tr->deferred));
 		tr->src = h.src;
 		tr->src_line = h.src_line;
-		int rc = dispatch(tr, d);
+		int rc = dispatch(tr, d, spec_of(d->name));
 		talloc_free(d);
 		if (rc)
 			return rc;
@@ -1188,6 +1114,7 @@ void translate_origin(struct translate *tr, uint32_t src, uint32_t line)
 int translate_call(struct translate *tr, const struct sc_call *c)
 {
 	struct recording *rec = tr->rec;
+	const struct callspec *spec = spec_of(c->name);
 
 	tr->ncalls++;
 	if (!tr->origin_given) {
@@ -1210,12 +1137,12 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		rec->restarted++;
 		return 0;
 	}
-	if (returns_fd(c) && c->ret >= LOADFILE_MAX_FD)
+	if (returns_fd(c, spec) && c->ret >= LOADFILE_MAX_FD)
 		return refuse(tr, "%s returned descriptor %lld, beyond the most a loadfile names (%d)",
 			      c->name, (long long)c->ret, LOADFILE_MAX_FD - 1);
 	if (run_deferred(tr, c->start_us, false))
 		return -1;
-	if (takes_free_fd(c) && fdmodel_get(tr->fds, c->tid, (int)c->ret) &&
+	if (takes_free_fd(c, spec) && fdmodel_get(tr->fds, c->tid, (int)c->ret) &&
 	    fdmodel_shared(tr->fds, c->tid)) {
 		struct held *v = talloc_realloc(tr, tr->deferred, struct held, tr->ndeferred + 1);
 		if (!v || !(v[tr->ndeferred].c = strace_call_copy(v, c)))
@@ -1226,7 +1153,7 @@ int translate_call(struct translate *tr, const struct sc_call *c)
 		tr->ndeferred++;
 		return 0;
 	}
-	int rc = dispatch(tr, c);
+	int rc = dispatch(tr, c, spec);
 	if (rc)
 		return rc;
 	return tr->ndeferred ? run_deferred(tr, c->start_us, false) : 0;

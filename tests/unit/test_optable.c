@@ -2,10 +2,14 @@
  * test_optable.c - the table of operations (include/ops.def, ops.h) holds
  * together: each dialect's rows are one run whose ends the FIRST and
  * LAST names give, every row is found by its dialect's lookup under its
- * name and alias, and the flags a row carries are of its dialect.
+ * name and alias, the flags a row carries are of its dialect, and what
+ * the recorder writes of each call strace prints is a row the compiler
+ * takes: the call's name is the row's name or alias, and the arguments
+ * its shape writes are those of the row's signature.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -105,12 +109,73 @@ static void test_a_rows_flags_and_arguments_are_of_its_dialect(void **state)
 	}
 }
 
+/* ops.def's views of the system calls: their signatures, and the calls
+ * strace prints with the shapes the recorder reads. */
+enum { OP_SYS_NONE = -1 };
+
+static const char *const sigs[OP_COUNT] = {
+#define SYSCALL(id, name, alias, sig, result, bytes, flags) [OP_SYS_##id] = sig,
+#include "ops.def"
+};
+
+static const struct { const char *call; int op; const char *shape; } spellings[] = {
+#define STRACE(call, id, shape, bpf) { #call, OP_SYS_##id, shape },
+#define STRACE_UNASKED(call, id, shape) { #call, OP_SYS_##id, shape },
+#include "ops.def"
+};
+
+static void test_every_call_strace_prints_is_written_as_its_row(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+		const char *call = spellings[i].call;
+		if (spellings[i].op < 0 || !spellings[i].shape)
+			continue;	/* no row, or taken apart by the recorder */
+		assert_int_equal(op_lookup_syscall(call, strlen(call)), spellings[i].op);
+	}
+}
+
+/* The kind of an argument the recorder writes (by its shape's letter) or
+ * the compiler reads (by its signature's): a path or string, a
+ * descriptor, a new descriptor, a number. */
+static char kind_of(char letter, bool shape)
+{
+	const char *paths = shape ? "PS" : "PQTX", *fds = shape ? "F" : "DE";
+
+	if (strchr(paths, letter))
+		return 'p';
+	if (strchr(fds, letter))
+		return 'd';
+	return letter == 'G' ? 'g' : 'n';
+}
+
+static void test_what_the_recorder_writes_fits_the_rows_signature(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+		const char *shape = spellings[i].shape, *sig;
+		if (spellings[i].op < 0 || !shape)
+			continue;
+		sig = sigs[spellings[i].op];
+		assert_non_null(sig);
+		for (; *shape; shape++) {
+			if (*shape == 'D' || *shape == '_')
+				continue;	/* not written */
+			assert_true(*sig);
+			assert_int_equal(kind_of(*shape, true), kind_of(*sig++, false));
+		}
+		assert_int_equal(*sig, '\0');
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_dialect_is_one_run_between_its_first_and_last),
 		cmocka_unit_test(test_every_row_is_found_by_its_name_and_alias),
 		cmocka_unit_test(test_a_rows_flags_and_arguments_are_of_its_dialect),
+		cmocka_unit_test(test_every_call_strace_prints_is_written_as_its_row),
+		cmocka_unit_test(test_what_the_recorder_writes_fits_the_rows_signature),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
