@@ -37,7 +37,9 @@ CFLAGS  ?= -O2 -g
 MPI     ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
 ifeq ($(MPI),1)
 CC       = mpicc
-MPI_CFLAGS = -DDBENCH_MPI
+NOT_BUILT = src/run/cluster_alone.c
+else
+NOT_BUILT = src/run/cluster_mpi.c
 endif
 # The binary's libraries; those of the backends built as modules (below)
 # are the modules' own, mapped only by a run that uses them.
@@ -45,7 +47,7 @@ PKGS     = popt talloc zlib jansson nettle gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) smbclient tevent libnfs libiscsi)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Wall -Wextra -Werror $(CFLAGS) \
-             $(SAN_CFLAGS) $(PKG_CFLAGS) $(MPI_CFLAGS)
+             $(SAN_CFLAGS) $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -lm
 
 # O is the object directory; the sanitizer build uses its own.
@@ -105,7 +107,7 @@ MODULES   += $(MOD_DIR)/record_bpf.so
 else
 $(O)/record/tracer_bpf.o: ALL_CFLAGS += -DDBENCH_BPF_MISSING='"$(BPF_MISSING)"'
 endif
-LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS), \
+LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS) $(NOT_BUILT), \
              $(wildcard src/base/*.c src/load/*.c src/net/*.c src/proto/*.c src/backends/*.c \
                         src/stats/*.c src/run/*.c src/report/*.c src/analysis/*.c src/record/*.c))
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h src/*/*/*.h)
@@ -225,11 +227,12 @@ $(O)/%.o: src/%.c $(O)/%.d | $(O)
 LOADFILE_REL = $(shell realpath -m --relative-to=$(dir $(BIN)) loadfiles)
 $(O)/load/lookup.o: ALL_CFLAGS += -DDBENCH_LOADFILE_REL='"$(LOADFILE_REL)"'
 
-# Switching MPI on or off rebuilds what depends on it.
+# Switching MPI on or off relinks what links the cluster's transport
+# (src/run/cluster_mpi.c, or cluster_alone.c without MPI).
 $(O)/mpi-$(MPI).stamp: | $(O)
 	rm -f $(O)/mpi-*.stamp && touch $@
 
-$(O)/run/cluster.o: $(O)/mpi-$(MPI).stamp
+$(BIN) $(UNIT_TESTS): $(O)/mpi-$(MPI).stamp
 
 $(O)/load/default.txt.gz: loadfiles/default.txt | $(O)
 	@mkdir -p $(dir $@)
