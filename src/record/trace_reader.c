@@ -31,8 +31,8 @@ struct source {
 	int64_t last_start;	/* the last start handed on (by its lines' order) */
 	bool done;		/* read to the end (or never had a call) */
 	uint64_t line;
-	struct qcall **ready;	/* whole calls, ascending start */
-	size_t nready, capready;
+	struct qcall **ready;	/* whole calls, ascending start: ready[head .. nready) */
+	size_t head, nready, capready;
 	struct qcall **pending;	/* first halves waiting for their second */
 	size_t npending, cappending;
 };
@@ -225,13 +225,23 @@ static bool push(struct source *s, struct qcall ***arr, size_t *n, size_t *cap, 
 	return true;
 }
 
-/* A whole call into the ready list, which stays in start order. */
+/* A whole call into the ready list, which stays in start order.  The
+ * calls taken from its head leave their room there until the list is
+ * full and they are half of it: the list can hold most of a trace
+ * (behind a call unfinished all along, a thread's wait for the others),
+ * and moving it down at every call taken made reading such a trace
+ * quadratic. */
 static bool ready_add(struct source *s, struct qcall *q)
 {
+	if (s->nready == s->capready && s->head > 0 && s->head >= s->nready / 2) {
+		s->nready -= s->head;
+		memmove(s->ready, s->ready + s->head, s->nready * sizeof(*s->ready));
+		s->head = 0;
+	}
 	if (!push(s, &s->ready, &s->nready, &s->capready, q))
 		return false;
 	size_t i = s->nready - 1;
-	while (i > 0 && s->ready[i - 1]->c.start_us > q->c.start_us) {
+	while (i > s->head && s->ready[i - 1]->c.start_us > q->c.start_us) {
 		s->ready[i] = s->ready[i - 1];
 		i--;
 	}
@@ -239,14 +249,22 @@ static bool ready_add(struct source *s, struct qcall *q)
 	return true;
 }
 
+/* The ready list's first call, or NULL. */
+static struct qcall *ready_head(const struct source *s)
+{
+	return s->head < s->nready ? s->ready[s->head] : NULL;
+}
+
 /* Whether the head of the ready list may go: no first half still waiting
  * started before it. */
 static bool head_free(const struct source *s)
 {
-	if (!s->nready)
+	const struct qcall *h = ready_head(s);
+
+	if (!h)
 		return false;
 	for (size_t i = 0; i < s->npending; i++)
-		if (s->pending[i]->c.start_us < s->ready[0]->c.start_us)
+		if (s->pending[i]->c.start_us < h->c.start_us)
 			return false;
 	return true;
 }
@@ -359,11 +377,11 @@ int trace_next(struct trace_reader *r, TALLOC_CTX *mem_ctx, struct sc_call *c, c
 		struct source *best = NULL;
 		for (size_t i = 0; i < r->next_idle; i++) {
 			struct source *s = &r->src[i];
-			if (s->nready && (!best || s->ready[0]->c.start_us < best->ready[0]->c.start_us))
+			if (ready_head(s) && (!best || ready_head(s)->c.start_us < ready_head(best)->c.start_us))
 				best = s;
 		}
 		if (r->next_idle < r->n &&
-		    (!best || r->src[r->next_idle].first <= best->ready[0]->c.start_us)) {
+		    (!best || r->src[r->next_idle].first <= ready_head(best)->c.start_us)) {
 			struct source *s = &r->src[r->next_idle++];
 			if (!s->done && activate(r, s, err, mem_ctx) != 0)
 				return -1;
@@ -371,8 +389,9 @@ int trace_next(struct trace_reader *r, TALLOC_CTX *mem_ctx, struct sc_call *c, c
 		}
 		if (!best)
 			return 0;
-		struct qcall *q = best->ready[0];
-		memmove(best->ready, best->ready + 1, --best->nready * sizeof(*best->ready));
+		struct qcall *q = ready_head(best);
+		if (++best->head == best->nready)
+			best->head = best->nready = 0;
 		*c = q->c;
 		talloc_steal(mem_ctx, q);
 		r->last_path = best->path;
