@@ -24,7 +24,7 @@
  * test and no verdict: the change is shown, "untested".
  *
  * --fail-above=PCT turns the throughput into an exit status, a test of
- * non-inferiority (compare_internal.h, compare_gate()): 0 only when at
+ * non-inferiority (compare_parts.h, compare_gate()): 0 only when at
  * every nprocs every document's slowdown is below PCT percent of A's mean
  * by its one-sided (1 - alpha) bound; 3 when somewhere the slowdown is
  * significantly beyond PCT (its lower bound above it); else 4, the runs
@@ -32,7 +32,7 @@
  * fails, nor passes.  Latency never changes the exit status.
  *
  * The parts of the report, each testable alone, are in
- * src/analysis/compare_internal.h.  Nothing exits but through
+ * compare_parts.h.  Nothing exits but through
  * compare_main(), which alone prints errors.
  */
 #ifndef DBENCH_COMPARE_H

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_internal.h"
-#include "analysis/plot.h"
+#include "compare_parts.h"
+#include "plot.h"
 #include "badopt.h"
 #include "numstat.h"
 #include "outfile.h"

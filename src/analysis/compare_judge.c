@@ -1,6 +1,6 @@
 /*
  * compare_judge.c - judging one figure of "dbench compare", A against B
- * (compare_internal.h): the verdict of Welch's test (numstat.h), whether
+ * (compare_parts.h): the verdict of Welch's test (numstat.h), whether
  * the machine could explain it (compare_trust.c), whether it fails
  * --fail-above, how many runs a side would do, and the words the tables
  * print for them.  Knows nothing of the report's layout.
@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis/compare_internal.h"
+#include "compare_parts.h"
 #include "numstat.h"
 
 /* ---- how much evidence ---- */

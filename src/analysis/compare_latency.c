@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_internal.h"
+#include "compare_parts.h"
 #include "hist.h"
 #include "numstat.h"
 #include "ops.h"

@@ -1,12 +1,12 @@
 /*
  * compare_table.c - the layout of a table of one figure judged run by run
- * (compare_internal.h, struct compare_table): its heading and its rows,
+ * (compare_parts.h, struct compare_table): its heading and its rows,
  * which the latency and the writeback tables share.  Knows nothing of
  * what the figure is, nor of how it was judged.
  */
 #include <stdio.h>
 
-#include "analysis/compare_internal.h"
+#include "compare_parts.h"
 
 void compare_table_head(FILE *out, const struct compare_table *t, bool with_side)
 {

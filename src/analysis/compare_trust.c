@@ -1,6 +1,6 @@
 /*
  * compare_trust.c - whether a difference "dbench compare" finds could be
- * the machine's doing rather than the set-ups' (compare_internal.h): the
+ * the machine's doing rather than the set-ups' (compare_parts.h): the
  * host load each run recorded (hostload.h), the drift of each side over
  * its runs, and the order in which the sides' runs were made.
  *
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/compare_internal.h"
+#include "compare_parts.h"
 #include "numstat.h"
 
 /* ---- one run ---- */

@@ -1,6 +1,6 @@
 /*
  * compare_writeback.c - the writeback part of "dbench compare"
- * (compare_internal.h): how much of what the clients wrote each device
+ * (compare_parts.h): how much of what the clients wrote each device
  * wrote, the one over the other (a run's "written_ratio", result.h struct
  * writeback), every document against the first at each client count.
  *
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis/compare_internal.h"
+#include "compare_parts.h"
 
 /* Device DEV's ratio in each run of g that gives it, into v (g->nruns of
  * room); how many. */

@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <talloc.h>
 
-#include "analysis/plot.h"
+#include "plot.h"
 #include "outfile.h"
 
 #define W 900

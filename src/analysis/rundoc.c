@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/rundoc.h"
+#include "rundoc.h"
 #include "infile.h"
 #include "numstat.h"
 #include "ops.h"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <talloc.h>
 
-#include "analysis/rundoc.h"
+#include "rundoc.h"
 #include "hist.h"
 #include "ops.h"
 

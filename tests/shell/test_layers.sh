@@ -5,7 +5,9 @@
 # and the layers below it (those of a lower rank), and the contracts in
 # include/:
 #   0 base   1 load, net   2 record, proto, stats, servers   3 backends
-#   4 report   5 run   6 analysis   7 top (src/cli.c, src/commands.c, src/main.c ...)
+#   4 report   5 run   6 analysis (the readers of saved documents)
+#   7 series (what runs the driver again and again)
+#   8 top (src/cli.c, src/commands.c, src/main.c ...)
 # check-quick: reads the sources and the objects
 . "$TOP/tests/shell/lib.sh"
 
@@ -26,7 +28,8 @@ function rank(l) {
 	if (l == "report") return 4
 	if (l == "run") return 5
 	if (l == "analysis") return 6
-	if (l == "top") return 7
+	if (l == "series") return 7
+	if (l == "top") return 8
 	return -1
 }
 AWK
@@ -91,6 +94,15 @@ cat >"$T/up.awk" <<'AWK'
 AWK
 up=$(awk -f "$T/layer.awk" -f "$T/up.awk" "$T/calls") || fail "awk failed"
 expect_eq "$up" "" "calls against the layer rule"
+end
+
+begin "the readers of saved documents (analysis/) run nothing: no call into run/"
+# the series that run the driver (sweep, ab, tune) are series/, above them
+cat >"$T/runs.awk" <<'AWK'
+layer("src/" $1) == "analysis" && layer("src/" $2) == "run" { print $1 " calls " $3 " of " $2 }
+AWK
+runs=$(awk -f "$T/layer.awk" -f "$T/runs.awk" "$T/calls") || fail "awk failed"
+expect_eq "$runs" "" "readers that call the driver's layer"
 end
 
 begin "no circle between files: the calls between them order them"

@@ -21,7 +21,7 @@
 #include <talloc.h>
 
 #include "ab.h"
-#include "analysis/compare_internal.h"
+#include "compare_parts.h"
 #include "numstat.h"
 
 #define setup fixture_setup

@@ -1,5 +1,5 @@
 /*
- * test_plot.c - the SVG chart (analysis/plot.h): tick labels, when the
+ * test_plot.c - the SVG chart (plot.h): tick labels, when the
  * latency axis turns logarithmic, where points land on it, and the marks
  * with their legend line.
  */
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/plot.h"
+#include "plot.h"
 #include "fixture.h"
 
 static const char *label(double v)

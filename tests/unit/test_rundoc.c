@@ -1,6 +1,6 @@
 /*
  * test_rundoc.c - reading a run's figures back from its JSON document
- * (analysis/rundoc.h), specified by example: its figures, what its disks
+ * (rundoc.h), specified by example: its figures, what its disks
  * did and how that is printed.  Loading whole files and grouping them by
  * client count is test_compare.c's.
  */
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rundoc.h"
+#include "rundoc.h"
 #include "plan.h"
 
 static void assert_near_p99(double got, double want)

@@ -13,8 +13,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/tune_race.h"
-#include "analysis/tune_setting.h"
+#include "series/tune_race.h"
+#include "series/tune_setting.h"
 
 /* A block of figures: cand c's figure is base[c] times (1 + wobble[c]). */
 static void block(struct race *r, const double *base, size_t k, const double *wobble)

@@ -35,7 +35,7 @@
 
 #include <talloc.h>
 
-#include "analysis/tune_setting.h"
+#include "series/tune_setting.h"
 
 #define JOURNAL_NAME ".dbench-tune-journal"
 

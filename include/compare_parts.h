@@ -1,5 +1,5 @@
 /*
- * compare_internal.h - the parts of `dbench compare` (compare.h has the
+ * compare_parts.h - the parts of `dbench compare` (compare.h has the
  * command and what it reports), each specified by the unit tests: the
  * documents' labels and shared client counts, the settings that differ,
  * one figure judged A against B, the report put together, how much
@@ -9,11 +9,13 @@
  * layout of their rows; compare.c the rest of the report and the
  * command.
  *
- * The t distribution is numstat's (numstat.h).  Nothing here prints
- * but compare_report() to its stream, and nothing exits.
+ * A contract, not compare's alone: dbench ab (src/series/) judges its
+ * sides and its sequential looks with these, as compare does.  The t
+ * distribution is numstat's (numstat.h).  Nothing here prints but
+ * compare_report() to its stream, and nothing exits.
  */
-#ifndef DBENCH_COMPARE_INTERNAL_H
-#define DBENCH_COMPARE_INTERNAL_H
+#ifndef DBENCH_COMPARE_PARTS_H
+#define DBENCH_COMPARE_PARTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +24,7 @@
 #include <jansson.h>
 #include <talloc.h>
 
-#include "analysis/rundoc.h"
+#include "rundoc.h"
 #include "compare.h"
 
 /* ---- the documents ---- */

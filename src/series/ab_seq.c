@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis/ab_seq.h"
-#include "analysis/compare_internal.h"
+#include "series/ab_seq.h"
+#include "compare_parts.h"
 #include "dockey.h"
 #include "numstat.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune_race.h"
+#include "series/tune_race.h"
 #include "numstat.h"
 
 struct race {

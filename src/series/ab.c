@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "ab.h"
-#include "analysis/ab_seq.h"
-#include "analysis/compare_internal.h"
-#include "analysis/series.h"
+#include "series/ab_seq.h"
+#include "compare_parts.h"
+#include "series/series.h"
 #include "driver.h"
 #include "jsontext.h"
 #include "outfile.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune_internal.h"
+#include "series/tune_internal.h"
 #include "infile.h"
 #include "progname.h"
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/plot.h"
-#include "analysis/series.h"
-#include "analysis/tune_internal.h"
+#include "plot.h"
+#include "series/series.h"
+#include "series/tune_internal.h"
 #include "dockey.h"
 #include "driver.h"
 #include "ops.h"

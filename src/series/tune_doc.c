@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/plot.h"
-#include "analysis/tune_internal.h"
+#include "plot.h"
+#include "series/tune_internal.h"
 #include "jsontext.h"
 #include "outfile.h"
 #include "progname.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/series.h"
+#include "series/series.h"
 #include "progname.h"
 #include "spawn.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune_internal.h"
+#include "series/tune_internal.h"
 #include "numstat.h"
 
 #define LEVEL 0.95

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "analysis/tune_mount.h"
+#include "series/tune_mount.h"
 
 /* ---- the options' words ---- */
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/tune_journal.h"
+#include "series/tune_journal.h"
 #include "trust.h"
 
 #define JOURNAL_HEAD "dbench tune journal 1"

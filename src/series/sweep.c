@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/plot.h"
-#include "analysis/rundoc.h"
-#include "analysis/series.h"
+#include "plot.h"
+#include "rundoc.h"
+#include "series/series.h"
 #include "sweep.h"
 #include "jsontext.h"
 #include "numstat.h"

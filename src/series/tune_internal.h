@@ -12,9 +12,9 @@
 
 #include <jansson.h>
 
-#include "analysis/tune_journal.h"
-#include "analysis/tune_race.h"
-#include "analysis/tune_setting.h"
+#include "series/tune_journal.h"
+#include "series/tune_race.h"
+#include "series/tune_setting.h"
 #include "plan.h"
 #include "tune.h"
 

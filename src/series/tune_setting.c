@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/tune_mount.h"
-#include "analysis/tune_setting.h"
+#include "series/tune_mount.h"
+#include "series/tune_setting.h"
 
 #define VALUE_MAX 4096		/* bytes of a setting's file read back */
 
