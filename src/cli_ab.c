@@ -73,33 +73,6 @@ static struct poptOption *ab_table(struct ab_words *w)
 	return t;
 }
 
-/* The error for the first word before "--" that is neither one of ab's own
- * options nor a run's (whose values are skipped), with the options of
- * either it may have been meant for ("--runz": --runs); NULL if none.
- * Found here, not when a side's run is parsed, for ab's to be offered. */
-static const char *unknown_shared(TALLOC_CTX *ctx, const struct poptOption *own, int argc,
-				  const char **argv)
-{
-	const struct poptOption *run = cli_run_options(ctx);
-	const struct poptOption both[] = {
-		{ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = (void *)own },
-		{ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = (void *)run },
-		POPT_TABLEEND
-	};
-	bool next;
-
-	if (!run)
-		return "out of memory";
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (argv[i][0] != '-' || !argv[i][1])
-			continue;	/* NPROCS, or a side's options' value */
-		if (!badopt_find(both, argv[i], &next))
-			return badopt_unknown(ctx, argv[i], both);
-		i += next;
-	}
-	return NULL;
-}
-
 /* What is wrong with ab's own options, or NULL. */
 static const char *bad_ab_option(const struct ab_words *w, struct ab_plan *ap)
 {
@@ -198,7 +171,7 @@ int cli_ab(int argc, const char **argv)
 		poptPrintHelp(pc, stdout, 0);
 		printf("\nSee man dbench-ab, its manual page.\n");
 		rc = EXIT_OK;
-	} else if ((bad = unknown_shared(top, table, argc, argv))) {
+	} else if ((bad = cli_unknown_shared(top, table, argc, argv))) {
 		say("%s (dbench ab --help lists the options)\n", bad);
 	} else if ((bad = bad_ab_option(&w, &ap))) {
 		say("%s\n", bad);

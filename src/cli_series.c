@@ -31,6 +31,29 @@ void cli_split_words(const struct poptOption *table, const char *name, int argc,
 	own[*nown] = common[*ncommon] = NULL;
 }
 
+const char *cli_unknown_shared(TALLOC_CTX *ctx, const struct poptOption *table, int argc,
+			       const char **argv)
+{
+	const struct poptOption *run = cli_run_options(ctx);
+	const struct poptOption both[] = {
+		{ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = (void *)table },
+		{ .argInfo = POPT_ARG_INCLUDE_TABLE, .arg = (void *)run },
+		POPT_TABLEEND
+	};
+	bool next;
+
+	if (!run)
+		return "out of memory";
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (argv[i][0] != '-' || !argv[i][1])
+			continue;	/* NPROCS, or a value of the command's own */
+		if (!badopt_find(both, argv[i], &next))
+			return badopt_unknown(ctx, argv[i], both);
+		i += next;
+	}
+	return NULL;
+}
+
 char *cli_words_text(TALLOC_CTX *ctx, int n, const char **words)
 {
 	char *text = talloc_strdup(ctx, "");

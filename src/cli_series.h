@@ -25,6 +25,14 @@ void cli_split_words(const struct poptOption *table, const char *name, int argc,
 		     const char **argv, const char **own, int *nown, const char **common,
 		     int *ncommon);
 
+/* The error for the first word of argv[1..] before "--" that is neither
+ * one of the command's own options (table's) nor a run's (whose values
+ * are skipped), with the options of either it may have been meant for
+ * ("dbench ab --runz": --runs); NULL if none.  For the command to say
+ * before any other error: a run's parse would offer a run's alone. */
+const char *cli_unknown_shared(TALLOC_CTX *ctx, const struct poptOption *table, int argc,
+			       const char **argv);
+
 /* The words joined back into one line, any password among them masked
  * (secret.h), quoted where they hold a blank or quote: for the record and
  * the progress lines. */

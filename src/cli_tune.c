@@ -265,6 +265,8 @@ int cli_tune(int argc, const char **argv)
 		poptPrintHelp(pc, stdout, 0);
 		printf("\nSee man dbench-tune, its manual page.\n");
 		rc = EXIT_OK;
+	} else if ((bad = cli_unknown_shared(top, table, argc, argv))) {
+		say("%s (dbench tune --help lists the options)\n", bad);
 	} else if (w.restore) {
 		if ((path = restore_path(top, &w, common, ncommon)))
 			rc = tune_restore(path);

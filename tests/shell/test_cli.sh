@@ -149,7 +149,7 @@ err=$("$(dirname "$DBENCH")/tbench_srv" --prot=1 2>&1 >/dev/null)
 expect_eq "$err" "tbench_srv: --prot=1: unknown option; did you mean --port?"
 end
 
-begin "dbench ab: an unknown option among the shared ones is offered ab's and a run's"
+begin "dbench ab and tune: an unknown option among the shared ones is offered the command's and a run's"
 # ab sorts its own options from the run's both sides share: a word that
 # is neither is said before any other error, with the near ones of both
 err=$("$DBENCH" ab --runz=3 2>&1 >/dev/null); rc=$?
@@ -166,6 +166,12 @@ expect_eq "$err" "dbench: --duration=5: unknown option (dbench ab --help lists t
 err=$(cd "$T" && "$DBENCH" ab --b=-F --backend=null -qc --runz 1 2>&1 >/dev/null); rc=$?
 expect_status $rc 2
 expect_match "$err" "^dbench: cannot open loadfile '--runz': "
+# dbench tune sorts its words the same way
+err=$("$DBENCH" tune --set opt=,-F --budgt=3 1 2>&1 >/dev/null); rc=$?
+expect_status $rc 2
+expect_eq "$err" "dbench: --budgt=3: unknown option; did you mean --budget? (dbench tune --help lists the options)"
+err=$("$DBENCH" tune --restore --jounral=x 2>&1 >/dev/null)
+expect_eq "$err" "dbench: --jounral=x: unknown option; did you mean --journal? (dbench tune --help lists the options)"
 # nor is a word after --, or in a side's options, ab's: the run's message
 err=$("$DBENCH" ab --b=--runz --backend=null 1 2>&1 >/dev/null)
 expect_eq "$err" "dbench: --runz: unknown option (dbench --help lists the options)
