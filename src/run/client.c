@@ -939,7 +939,7 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 
 /* Every client of the process says it has stopped before the first
  * begins removing its files, so that the parent does not take the last
- * of many for one that goes on replaying (procs_enforce_stop()). */
+ * of many for one that goes on replaying (stop_enforce()). */
 static void clean_up(const struct run_plan *plan, struct stats_region *r, unsigned first,
 		     struct client *cl, unsigned count)
 {

@@ -108,6 +108,13 @@ static void show_setup(struct driver *d, unsigned ready)
 	report_setup(d->text, d->plan, ready, (monotonic_ns() - d->sampler.phase_ns) / 1e9);
 }
 
+/* Once a second while the clients set up: one held stopped that long
+ * fails the run (stop_enforce(), before the end). */
+static void look_for_stopped(struct driver *d)
+{
+	stop_enforce(d, &(struct run_clock){ .now = monotonic_ns() });
+}
+
 bool driver_check_start(const struct run_plan *plan)
 {
 	struct driver d = { .plan = plan, .ctx = talloc_new(NULL) };
@@ -181,7 +188,7 @@ static bool driver_setup(struct driver *d)
 	if (d->procs.in_child)
 		return false;
 	uint64_t fork_ns = d->sampler.phase_ns;
-	bool ready = forked && procs_wait_ready(d, progress);
+	bool ready = forked && procs_wait_ready(d, progress, look_for_stopped);
 	d->setup_s = (monotonic_ns() - fork_ns) / 1e9;
 	bool started = sampler_start_together(d, ready);
 	cluster_bound(plan->stop_timeout);	/* no rank waits for a silent one for ever */

@@ -61,9 +61,9 @@ struct procs {
 	bool abandoned;			/* clients were killed by a second SIGINT */
 	uint64_t *stuck_ns;		/* per process, the probes' last: since when it
 					 * has not stopped after the run ended, 0 if it
-					 * has (procs_enforce_stop) */
+					 * has (stop_enforce) */
 	struct {			/* after the end: the run's progress, as
-					 * procs_enforce_stop() last saw it */
+					 * stop_enforce() last saw it */
 		uint64_t at_ns;		/* when it last saw some */
 		unsigned replaying;	/* processes still replaying then */
 		unsigned running;	/* processes not yet reaped then */
@@ -192,16 +192,42 @@ bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, 
 /* Wait until every client and the probe is set up, calling each_second
  * (if not NULL) with how many clients are, once a second, and in the
  * dbench4 layout at the first look too when some are not (4.0's "1 of 2
- * processes prepared for launch" before "2 of 2"); false on a failure or
- * an interrupt first. */
-bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready));
+ * processes prepared for launch" before "2 of 2"), and look once a
+ * second before it (the stop policy's: stop_enforce()); false on a
+ * failure or an interrupt first. */
+bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready),
+		      void (*look)(struct driver *d));
 /* Reap exited processes, noting the first failure; block for one if asked. */
 void procs_reap(struct driver *d, bool block);
 /* Look at every slot for a failure recorded before its process exited. */
 void procs_check_slots(struct driver *d);
 /* A second SIGINT in cleanup: kill the clients, abandon their cleanup. */
 void procs_abandon(struct driver *d);
-/* The time procs_enforce_stop() judges by, from the sampler. */
+/* Set aside the record of a failure, before any fork; false (after
+ * saying so) when there is not enough memory. */
+bool procs_reserve(struct driver *d);
+/* A zeroed record for the run's first failure: a new one, or when memory
+ * has run out, the one set aside (whose parts may then be NULL). */
+struct run_failure *procs_new_failure(struct driver *d);
+/* Complete failure `f` (its rank, host and whole message; rank -1 in an
+ * MPI run: a rank not known) and make it the run's, or the record set
+ * aside in its place when memory runs out for the message. */
+void procs_set_failure(struct driver *d, struct run_failure *f, int rank);
+/* `what`, or when it is NULL (memory ran out for it), words saying so. */
+const char *procs_or_lost(const char *what);
+
+/* Note a failure that is not an operation's (a death, a fork, a
+ * process stuck) of client id (from 0), or of --probe process i: the
+ * first failure wins. */
+void procs_fail_process(struct driver *d, unsigned id, const char *what);
+void procs_fail_probe(struct driver *d, unsigned i, const char *what);
+/* Whether a signal ended the run that ended at end_ns (rather than
+ * coming after its end, while the clients cleaned up). */
+bool procs_signal_ended(uint64_t end_ns);
+
+/* ---- stop.c ---- */
+
+/* The time stop_enforce() judges by, from the sampler. */
 struct run_clock {
 	uint64_t now;			/* CLOCK_MONOTONIC */
 	uint64_t start_ns;		/* the clients were released: tick 0 began */
@@ -223,19 +249,7 @@ struct run_clock {
  * the worst latency old or in its cleanup) is killed, and that is no
  * failure.
  */
-void procs_enforce_stop(struct driver *d, const struct run_clock *clk);
-/* Set aside the record of a failure, before any fork; false (after
- * saying so) when there is not enough memory. */
-bool procs_reserve(struct driver *d);
-/* A zeroed record for the run's first failure: a new one, or when memory
- * has run out, the one set aside (whose parts may then be NULL). */
-struct run_failure *procs_new_failure(struct driver *d);
-/* Complete failure `f` (its rank, host and whole message; rank -1 in an
- * MPI run: a rank not known) and make it the run's, or the record set
- * aside in its place when memory runs out for the message. */
-void procs_set_failure(struct driver *d, struct run_failure *f, int rank);
-/* `what`, or when it is NULL (memory ran out for it), words saying so. */
-const char *procs_or_lost(const char *what);
+void stop_enforce(struct driver *d, const struct run_clock *clk);
 
 /* ---- sampler.c ---- */
 

@@ -4,6 +4,7 @@
  * ready, reaping them, and turning what went wrong with one (a failure it
  * recorded in its slot, a death, a fork that failed) into the run's
  * first failure.  Owns d->procs; knows nothing of phases or reports.
+ * Whether a process that has not stopped is slow or hung is stop.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -213,7 +214,7 @@ void procs_set_failure(struct driver *d, struct run_failure *f, int rank)
 
 /* Note a failure that is not an operation's (a death, a fork): the first
  * one wins. */
-static void fail_process(struct driver *d, unsigned id, const char *what)
+void procs_fail_process(struct driver *d, unsigned id, const char *what)
 {
 	if (d->failure)
 		return;
@@ -225,7 +226,7 @@ static void fail_process(struct driver *d, unsigned id, const char *what)
 
 /* Note a failure of --probe process i: the first failure wins.  With
  * several probes the message names the directory of the one that failed. */
-static void fail_probe(struct driver *d, unsigned i, const char *what)
+void procs_fail_probe(struct driver *d, unsigned i, const char *what)
 {
 	struct message m = { .len = 0 };
 
@@ -249,7 +250,7 @@ static void check_probes(struct driver *d)
 	for (unsigned i = 0; i < d->plan->nprobes && !d->failure; i++) {
 		const struct probe_slot *s = &d->stats->probe[i];
 		if (stats_get(&s->state) == CLIENT_FAILED)
-			fail_probe(d, i, talloc_strndup(d->ctx, s->failure, sizeof(s->failure)));
+			procs_fail_probe(d, i, talloc_strndup(d->ctx, s->failure, sizeof(s->failure)));
 	}
 }
 
@@ -264,7 +265,7 @@ static void fail_from_slot(struct driver *d, unsigned id)
 	if (cf->line == 0) {
 		/* the threads of a recording not started: the errno, the limits */
 		bool threads = cf->op == OP_SYS_THREAD && cf->err;
-		fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s%s%s%s", cf->path,
+		procs_fail_process(d, id, talloc_asprintf(d->ctx, "setup: %s%s%s%s", cf->path,
 						    threads ? ": " : "", threads ? strerror(cf->err) : "",
 						    threads ? procs_thread_hint(d->ctx, cf->err) : ""));
 		return;
@@ -302,7 +303,7 @@ static bool fork_probe(struct driver *d, unsigned i)
 
 	if (pid < 0) {
 		int err = errno;
-		fail_probe(d, i, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
+		procs_fail_probe(d, i, talloc_asprintf(d->ctx, "cannot start its process: %s%s",
 						 strerror(err), procs_limit_hint(d->ctx, err)));
 		return false;
 	}
@@ -327,7 +328,7 @@ static bool fork_probes(struct driver *d)
 	unsigned n = d->plan->nprobes;
 
 	if (n && !(d->procs.probe_pids = talloc_zero_array(d->ctx, pid_t, n))) {
-		fail_probe(d, 0, "cannot start its process: out of memory");
+		procs_fail_probe(d, 0, "cannot start its process: out of memory");
 		unforked(d, n);
 		return false;
 	}
@@ -433,7 +434,7 @@ bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, 
 	if (!d->procs.pids || !pool) {
 		talloc_free(pool);
 		d->procs.nprocs = 0;
-		fail_process(d, 0, "cannot start its process: out of memory");
+		procs_fail_process(d, 0, "cannot start its process: out of memory");
 		return false;
 	}
 	fflush(NULL);
@@ -449,7 +450,7 @@ bool procs_fork_clients(struct driver *d, void (*each_second)(struct driver *d, 
 		pid_t pid = fork();
 		if (pid < 0) {
 			int err = errno;
-			fail_process(d, first, talloc_asprintf(d->ctx,
+			procs_fail_process(d, first, talloc_asprintf(d->ctx,
 				"cannot start its process: %s%s", strerror(err),
 				procs_limit_hint(d->ctx, err)));
 			stop_forking(d, pool, p);
@@ -552,7 +553,7 @@ static void reap(struct driver *d, bool block)
 			d->procs.running--;
 			check_probes(d);
 			if (problem)
-				fail_probe(d, (unsigned)q, problem);
+				procs_fail_probe(d, (unsigned)q, problem);
 		}
 		if (p >= 0) {
 			d->procs.pids[p] = 0;
@@ -563,7 +564,7 @@ static void reap(struct driver *d, bool block)
 				if (stats_get(&d->stats->slot[c].state) == CLIENT_FAILED)
 					fail_from_slot(d, c);
 			if (problem)
-				fail_process(d, first, problem);
+				procs_fail_process(d, first, problem);
 		}
 		block = false;
 	}
@@ -593,7 +594,8 @@ void procs_check_slots(struct driver *d)
 
 /* Wait until every client, and every probe, is set up and waiting for the
  * start. */
-bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready))
+bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, unsigned ready),
+		      void (*look)(struct driver *d))
 {
 	uint64_t next_look = monotonic_ns() + 1000000000u;
 	bool first = d->plan->output_format == OUTPUT_DBENCH4;
@@ -613,7 +615,7 @@ bool procs_wait_ready(struct driver *d, void (*each_second)(struct driver *d, un
 			each_second(d, ready);
 		first = false;
 		if (monotonic_ns() >= next_look) {	/* one held stopped? */
-			procs_enforce_stop(d, &(struct run_clock){ .now = monotonic_ns() });
+			look(d);
 			if (each_second)
 				each_second(d, ready);
 			next_look += 1000000000u;
@@ -634,279 +636,11 @@ void procs_abandon(struct driver *d)
 			kill(d->procs.probe_pids[i], SIGKILL);
 }
 
-/* Whether process `pid` is held stopped (SIGSTOP, SIGTSTP, a tracer):
- * state T or t in /proc/PID/stat, which follows the command name in
- * parentheses. */
-static bool held_stopped(pid_t pid)
-{
-	char path[32], buf[256];
-	ssize_t n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	buf[n > 0 ? n : 0] = '\0';
-	const char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
-}
-
-/* The first client of process p that has not stopped replaying (or not
- * begun: it was still setting up), or -1 when all have. */
-static int client_not_stopped(const struct driver *d, unsigned p)
-{
-	unsigned k = d->plan->clients_per_process;
-
-	for (unsigned c = p * k; c < (p + 1) * k && c < d->plan->nclients; c++) {
-		uint64_t st = stats_get(&d->stats->slot[c].state);
-		if (st == CLIENT_STARTING || st == CLIENT_READY || st == CLIENT_RUNNING)
-			return (int)c;
-	}
-	return -1;
-}
-
-/* What a process whose (first unstopped) client or probe is in `state`
- * is doing, for messages. */
-static const char *doing(uint64_t state, bool probe)
-{
-	return state == CLIENT_STARTING || state == CLIENT_READY ? "set up"
-	       : state != CLIENT_RUNNING ? "cleaned up"
-	       : probe ? "listed its directory" : "replayed the loadfile";
-}
-
-/* 1 + the latest tick in which a client of process p finished an
- * operation, 0 when none has (stats_window_latest()). */
-static uint64_t latest_op(const struct driver *d, unsigned p)
-{
-	unsigned k = d->plan->clients_per_process;
-	uint64_t latest = 0;
-
-	for (unsigned c = p * k; c < (p + 1) * k && c < d->plan->nclients; c++) {
-		uint64_t t = stats_window_latest(&d->stats->slot[c].win);
-		latest = t > latest ? t : latest;
-	}
-	return latest;
-}
-
-/*
- * After the end: whether the run moved since the last look, a second ago:
- * a client finished an operation (in this tick or the last), a process
- * stopped replaying, or one exited.  Notes when it last did.
- */
-static void note_progress(struct driver *d, const struct run_clock *clk)
-{
-	uint64_t tick = stats_get(&d->stats->ctl.tick);
-	unsigned replaying = 0, alive = 0;
-	bool moved = false;
-
-	for (unsigned p = 0; p < d->procs.nprocs; p++) {
-		alive += d->procs.pids[p] != 0;
-		if (!d->procs.pids[p] || client_not_stopped(d, p) < 0)
-			continue;
-		replaying++;
-		moved = moved || latest_op(d, p) >= tick;
-	}
-	if (!d->procs.progress.at_ns)	/* the first look: since the end */
-		moved = moved || replaying < alive || alive < d->procs.nprocs;
-	else
-		moved = moved || replaying < d->procs.progress.replaying ||
-			d->procs.running < d->procs.progress.running;
-	if (moved || !d->procs.progress.at_ns)
-		d->procs.progress.at_ns = moved && clk->now > clk->end_ns ? clk->now : clk->end_ns;
-	d->procs.progress.replaying = replaying;
-	d->procs.progress.running = d->procs.running;
-}
-
-/*
- * Whether client process p's operation in hand (begun no earlier than the
- * end of the tick in which its last one ended, or than the release) is
- * younger than twice the worst latency the run has seen.  *op_s is its
- * age in seconds, *worst_ns that latency.
- */
-static bool op_young(const struct driver *d, unsigned p, const struct run_clock *clk,
-		     double *op_s, uint64_t *worst_ns)
-{
-	uint64_t began = clk->start_ns + latest_op(d, p) * 1000000000ull;
-
-	*op_s = clk->now > began ? (clk->now - began) / 1e9 : 0;
-	*worst_ns = stats_max_latency(d->stats);
-	return *op_s * 1e9 < 2.0 * *worst_ns;
-}
-
-/* When the run last moved, the end at the earliest (note_progress()). */
-static uint64_t moved_at(const struct driver *d, const struct run_clock *clk)
-{
-	return d->procs.progress.at_ns > clk->end_ns ? d->procs.progress.at_ns : clk->end_ns;
-}
-
-/*
- * Whether client process p, still replaying after the end, is slow rather
- * than hung: the run moved within the stop timeout, or p's operation in
- * hand is young (op_young()).
- */
-static bool slow_not_hung(const struct driver *d, unsigned p, const struct run_clock *clk,
-			  double *op_s, uint64_t *worst_ns)
-{
-	if (clk->now - moved_at(d, clk) < d->plan->stop_timeout * 1000000000ull)
-		return true;
-	return op_young(d, p, clk, op_s, worst_ns);
-}
-
 /* Whether a signal ended the run that ended at end_ns (rather than
  * coming after its end, while the clients cleaned up). */
-static bool signal_ended(uint64_t end_ns)
+bool procs_signal_ended(uint64_t end_ns)
 {
 	return interrupted && end_ns && interrupt_ns <= end_ns;
-}
-
-/*
- * Whether process `pid` (client process p, or probe i with p ==
- * nprocs + i) is stuck: still replaying (or listing) after the run ended,
- * or held stopped while it was `what` (set up, replayed the loadfile,
- * cleaned up...).  stuck_ns[p] keeps since when; the answer is what went
- * wrong once that is stop_timeout ago, and, for a client process held by
- * nothing but a slow operation, once the run has stopped moving too
- * (slow_not_hung()).
- */
-static const char *stuck(struct driver *d, unsigned p, pid_t pid, bool replaying,
-			 const struct run_clock *clk, const char *what)
-{
-	uint64_t *since = &d->procs.stuck_ns[p];
-	bool held = held_stopped(pid);
-	unsigned secs = d->plan->stop_timeout;
-	double op_s = 0;
-	uint64_t worst_ns = 0;
-
-	if (!replaying && !held) {
-		*since = 0;
-		return NULL;
-	}
-	if (!*since)
-		*since = replaying ? clk->end_ns : clk->now;
-	if (clk->now - *since < secs * 1000000000ull)
-		return NULL;
-	if (replaying && held)
-		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
-				" after the run ended (it was held stopped by a signal); killed",
-				(int)pid, secs));
-	if (replaying && p < d->procs.nprocs && slow_not_hung(d, p, clk, &op_s, &worst_ns))
-		return NULL;
-	if (replaying && p < d->procs.nprocs)
-		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
-				" after the run ended: the run made no progress for %u s, and its"
-				" operation in hand had taken %.0f s, over twice the worst latency"
-				" seen (%.3f s); killed", (int)pid, secs, secs, op_s,
-				worst_ns / 1e9));
-	if (replaying)
-		return procs_or_lost(talloc_asprintf(d->ctx, "process %d did not stop within %u s"
-				" after the run ended; killed", (int)pid, secs));
-	return procs_or_lost(talloc_asprintf(d->ctx, "process %d was held stopped by a signal"
-			" for %u s while it %s; killed", (int)pid, secs, what));
-}
-
-/*
- * After a signal ended the run, a process that is hung is killed at the
- * last look (once a second) before the stop timeout has passed, so that
- * the run ends within it whatever its processes wait for (a server that
- * does not answer, a file system that hangs), with a line saying so and
- * no failure: the run is the signal's.  Hung: held stopped since the
- * signal, or, the run having made no progress for that long, still in an
- * operation twice as old as the worst latency seen, or cleaning up (a
- * probe: not stopped since the signal).  One the others' progress shows
- * to be slow, queued behind them, is waited for, as after a time limit.
- */
-static bool hung_after_signal(const struct driver *d, unsigned p, pid_t pid,
-			      const struct run_clock *clk)
-{
-	uint64_t limit = d->plan->stop_timeout * 1000000000ull, look = clk->now + 1000000000ull;
-	double op_s;
-	uint64_t worst_ns;
-
-	if (look < clk->end_ns + limit)
-		return false;
-	if (p >= d->procs.nprocs || held_stopped(pid))
-		return true;
-	if (look < moved_at(d, clk) + limit)
-		return false;
-	return client_not_stopped(d, p) < 0 || !op_young(d, p, clk, &op_s, &worst_ns);
-}
-
-/* Kill the processes hung_after_signal() names.  Their targets are noted
- * (procs.left), which the parent then leaves alone, for what held the
- * process would hold the parent too. */
-static void stop_after_signal(struct driver *d, const struct run_clock *clk)
-{
-	unsigned secs = d->plan->stop_timeout, k = d->plan->clients_per_process;
-
-	if (!d->procs.left && !(d->procs.left = talloc_zero_array(d->ctx, bool, d->plan->ndirs)))
-		return;
-	for (unsigned p = 0; p < d->procs.nprocs; p++) {
-		if (!d->procs.pids[p] || d->procs.killed[p] ||
-		    !hung_after_signal(d, p, d->procs.pids[p], clk))
-			continue;
-		say("process %d (client %u) did not stop within %u s of the signal; killed\n",
-		    (int)d->procs.pids[p], p * k + 1, secs);
-		kill(d->procs.pids[p], SIGKILL);
-		d->procs.killed[p] = true;
-		for (unsigned c = p * k; c < (p + 1) * k && c < d->plan->nclients; c++)
-			d->procs.left[c % d->plan->ndirs] = true;
-	}
-	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++) {
-		unsigned q = d->procs.nprocs + i;
-		if (!d->procs.probe_pids[i] || d->procs.killed[q] ||
-		    !hung_after_signal(d, q, d->procs.probe_pids[i], clk))
-			continue;
-		say("the probe process %d did not stop within %u s of the signal; killed\n",
-		    (int)d->procs.probe_pids[i], secs);
-		kill(d->procs.probe_pids[i], SIGKILL);
-		d->procs.killed[q] = true;
-		d->procs.left[0] = true;
-	}
-}
-
-void procs_enforce_stop(struct driver *d, const struct run_clock *clk)
-{
-	unsigned n = d->procs.nprocs;
-
-	if (!d->procs.stuck_ns &&
-	    !(d->procs.stuck_ns = talloc_zero_array(d->ctx, uint64_t, n + d->plan->nprobes)))
-		return;
-	if (!d->procs.killed &&
-	    !(d->procs.killed = talloc_zero_array(d->ctx, bool, n + d->plan->nprobes)))
-		return;
-	if (clk->end_ns)
-		note_progress(d, clk);
-	if (signal_ended(clk->end_ns)) {
-		stop_after_signal(d, clk);
-		return;
-	}
-	for (unsigned p = 0; p < n; p++) {
-		pid_t pid = d->procs.pids[p];
-		int c = pid ? client_not_stopped(d, p) : -1;
-		uint64_t st = c >= 0 ? stats_get(&d->stats->slot[c].state) : CLIENT_DONE;
-		const char *why = pid ? stuck(d, p, pid, clk->end_ns && c >= 0, clk,
-					      doing(st, false))
-				      : NULL;
-		if (why) {
-			fail_process(d, c >= 0 ? (unsigned)c : p * d->plan->clients_per_process,
-				     why);
-			kill(pid, SIGKILL);
-		}
-	}
-	for (unsigned i = 0; d->procs.probe_pids && i < d->plan->nprobes; i++) {
-		pid_t probe = d->procs.probe_pids[i];
-		uint64_t st = probe ? stats_get(&d->stats->probe[i].state) : 0;
-		const char *why = probe ? stuck(d, n + i, probe, clk->end_ns && (st == CLIENT_READY ||
-						st == CLIENT_RUNNING || st == CLIENT_STARTING),
-						clk, doing(st, true))
-					: NULL;
-		if (why) {
-			fail_probe(d, i, why);
-			kill(probe, SIGKILL);
-		}
-	}
 }
 
 unsigned procs_interrupts(void)

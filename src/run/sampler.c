@@ -614,7 +614,7 @@ static void enforce_stop(struct driver *d, uint64_t now)
 		.end_ns = d->sampler.phase == PHASE_STOP ? d->sampler.closed_ns : 0,
 	};
 
-	procs_enforce_stop(d, &clk);
+	stop_enforce(d, &clk);
 }
 
 /* The sampler: once a second until every client process (and the probes)
