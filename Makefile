@@ -68,9 +68,10 @@ NET_OBJS   = $(patsubst src/%.c,$(O)/%.o,$(wildcard src/net/*.c))
 # to program), net (TCP plumbing, tbench's messages), proto (what speaks a
 # protocol and knows no backend: NFSv3 calls, SCSI commands, SMB's
 # arguments and names), backends (performing operations), stats (shared-memory figures), run (plan, driver, clients),
-# report (result, text, JSON, environment), analysis (what reads saved
-# documents: compare, plot, rundoc), series (what runs the driver again
-# and again: sweep, ab, tune),
+# schema (the JSON documents' key table), host (the machine: environment,
+# block devices' counters, load), report (result, text, JSON), analysis
+# (what reads saved documents: compare, plot, rundoc), series (what runs
+# the driver again and again: sweep, ab, tune),
 # record (a program's file traffic, through strace, into a loadfile).
 #
 # The smb, nfs and iscsi backends are modules, NAME.so, which the binary
@@ -111,8 +112,8 @@ $(O)/record/tracer_bpf.o: ALL_CFLAGS += -DDBENCH_BPF_MISSING='"$(BPF_MISSING)"'
 endif
 LIB_SRCS = $(filter-out $(SMB_SRCS) $(NFS_SRCS) $(ISCSI_SRCS) $(NOT_BUILT), \
              $(wildcard src/base/*.c src/load/*.c src/net/*.c src/proto/*.c src/backends/*.c \
-                        src/stats/*.c src/run/*.c src/report/*.c src/analysis/*.c src/series/*.c \
-                        src/record/*.c))
+                        src/stats/*.c src/schema/*.c src/host/*.c src/run/*.c src/report/*.c \
+                        src/analysis/*.c src/series/*.c src/record/*.c))
 HEADERS  = $(wildcard include/*.h src/*.h src/*/*.h src/*/*/*.h)
 # The interface between the binary and its modules (include/modload.h): a
 # hash of the headers they compile against, which every module carries in

@@ -59,7 +59,7 @@ sources() {
 	loadfile) echo $(ls src/load/*.c | grep -v '/lookup\.c$') src/base/infile.c src/base/grow.c \
 		-- talloc zlib nettle ;;
 	strace) echo src/record/strace_line.c -- talloc ;;
-	rundoc) echo src/analysis/rundoc.c src/report/dockey.c src/base/jsontext.c src/stats/hist.c \
+	rundoc) echo src/analysis/rundoc.c src/schema/dockey.c src/base/jsontext.c src/stats/hist.c \
 		src/base/numstat.c src/base/infile.c src/load/ops.c -- talloc jansson gsl ;;
 	esac
 }

@@ -4,8 +4,8 @@
 # Layers, lowest first; a file may include and call only its own layer
 # and the layers below it (those of a lower rank), and the contracts in
 # include/:
-#   0 base   1 load, net   2 record, proto, stats, servers   3 backends
-#   4 report   5 run   6 analysis (the readers of saved documents)
+#   0 base   1 load, net, schema   2 record, proto, stats, servers, host
+#   3 backends   4 report   5 run   6 analysis (the readers of saved documents)
 #   7 series (what runs the driver again and again)
 #   8 top (src/cli.c, src/commands.c, src/main.c ...)
 # check-quick: reads the sources and the objects
@@ -22,8 +22,9 @@ function layer(p) {
 }
 function rank(l) {
 	if (l == "base") return 0
-	if (l == "load" || l == "net") return 1
-	if (l == "record" || l == "proto" || l == "stats" || l == "servers") return 2
+	if (l == "load" || l == "net" || l == "schema") return 1
+	if (l == "record" || l == "proto" || l == "stats" || l == "servers" || l == "host")
+		return 2
 	if (l == "backends") return 3
 	if (l == "report") return 4
 	if (l == "run") return 5

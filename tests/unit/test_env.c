@@ -1,6 +1,6 @@
 /*
  * test_env.c - the environment record (env.h) and the parsers behind it
- * (src/env_internal.h), specified by example.
+ * (src/host/env_internal.h), specified by example.
  *
  * The parsers are fed fixture text: mountinfo lines as the kernel writes
  * them, cpuinfo from x86, ARM and MIPS, meminfo, queue/scheduler.  Queue
@@ -29,7 +29,7 @@
 
 #include "jsontext.h"
 #include "env.h"
-#include "report/env_internal.h"
+#include "host/env_internal.h"
 
 /* ---- fixture ---- */
 

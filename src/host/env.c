@@ -14,6 +14,10 @@
  *
  * Scratch memory lives on one talloc context per env_capture(), freed at
  * its one exit; only the JSON object leaves.
+ *
+ * Knows nothing of runs or of the reports: its members are rows of the
+ * documents' key table (dockey.h), and the JSON report puts the object in
+ * whole.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,7 +37,7 @@
 #include "grow.h"
 #include "jsontext.h"
 #include "env.h"
-#include "report/env_internal.h"
+#include "host/env_internal.h"
 
 /* /proc/cpuinfo keys that name the CPU, most specific first: x86 and most
  * others have "model name"; some ARM kernels only "Hardware" or

@@ -1,7 +1,7 @@
 /*
  * env_internal.h - the text parsers behind env_capture(), exposed only so
  * that tests/unit/test_env.c can feed them fixture text.  Not part of the
- * public interface (that is include/env.h); nothing outside src/env.c and
+ * public interface (that is include/env.h); nothing outside src/host/env.c and
  * its unit test should include this.
  *
  * Every function takes the text it parses rather than a path, allocates its
