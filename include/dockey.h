@@ -48,7 +48,7 @@ enum dockey_type {
 	DKT_OBJ = 1 << 4,	/* an object of the row's children, or of ELEM's shape */
 	DKT_ARR = 1 << 5,	/* an array, of ELEM's shape where there is one */
 	DKT_MAP = 1 << 6,	/* an object of members named by data (an operation's
-				 * name), each of ELEM's shape */
+				 * name), each of ELEM's shape where there is one */
 	DKT_NULL = 1 << 8,	/* may be null */
 	DKT_OPT = 1 << 9,	/* may be absent */
 	DKT_DOC = 1 << 11,	/* a shape that is a whole document (a file) */

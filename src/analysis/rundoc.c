@@ -348,7 +348,7 @@ struct rundoc *rundoc_from_json(TALLOC_CTX *mem_ctx, const char *name,
 	set->name = talloc_strdup(set, name);
 	set->nfiles = 1;
 	set->ab = json_is_object(dockey_get(doc, DK_AB_CONFIG));
-	set->tune = json_is_object(json_object_get(doc, "tune"));
+	set->tune = json_is_object(dockey_get(doc, DK_TUNE_CONFIG));
 	if ((why = schema_refusal(mem_ctx, name, doc))) {
 		*err = why;
 		talloc_free(set);
@@ -543,7 +543,7 @@ bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct run
 		       size_t max, size_t *n, char **err)
 {
 	const struct rundoc *one[] = { set };
-	const json_t *cands = json_object_get(json_object_get(set->doc, "tune"), "candidates"), *c;
+	const json_t *cands = dockey_get(set->doc, DK_TUNE_CANDIDATES), *c;
 	size_t i;
 
 	*n = 0;
@@ -555,11 +555,11 @@ bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct run
 		char *side = talloc_asprintf(mem_ctx, "#%zu", i + 1), *e = NULL;
 		char *name = talloc_asprintf(mem_ctx, "%s, candidate %s", set->name, side);
 		struct rundoc *s = *n < max ? side_of(mem_ctx, name, one, 1, side, &e) : NULL;
-		const char *label = json_string_value(json_object_get(c, "label"));
+		const char *label = json_string_value(dockey_get(c, DK_TUNE_CAND_LABEL));
 		if (!s)
 			continue;	/* no successful run, or more than max */
 		s->label = talloc_asprintf(s, "%s %s%s", side,
-					   json_is_true(json_object_get(c, "as_found")) ? "as found: "
+					   json_is_true(dockey_get(c, DK_TUNE_CAND_AS_FOUND)) ? "as found: "
 					   : "", label ? label : "");
 		sides[(*n)++] = s;
 	}

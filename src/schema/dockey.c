@@ -252,7 +252,7 @@ static char *check_value(TALLOC_CTX *ctx, const json_t *v, enum dockey k, long s
 			if ((why = check_value(ctx, e, k, schema, at, false)))
 				return why;
 		}
-	if (type & DKT_MAP)
+	if ((type & DKT_MAP) && r->elem != DK_NONE)
 		json_object_foreach((json_t *)v, name, e) {
 			char *at = talloc_asprintf(ctx, "%s.%s", path, name);
 			if ((why = check_value(ctx, e, k, schema, at, false)))

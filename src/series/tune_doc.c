@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dockey.h"
 #include "plot.h"
 #include "series/tune_internal.h"
 #include "jsontext.h"
@@ -16,6 +17,8 @@
 #include "progname.h"
 #include "report.h"
 #include "version.h"
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A number, or null for NAN. */
 static json_t *real(double v)
@@ -38,43 +41,70 @@ static json_t *settings_json(const struct tune *t)
 		json_t *values = json_array();
 		for (size_t v = 0; v < s->nvalues; v++)
 			json_array_append_new(values, jsontext(s->values[v]));
-		json_array_append_new(a, json_pack("{s:o, s:s, s:o, s:o, s:o}", "key", jsontext(s->key),
-						   "kind", kind[s->kind], "path", jsontext(s->path),
-						   "found", jsontext(s->found), "values", values));
+		const struct dockey_value v[] = {
+			{ DK_TUNE_SETTING_KEY, jsontext(s->key) },
+			{ DK_TUNE_SETTING_KIND, json_string(kind[s->kind]) },
+			{ DK_TUNE_SETTING_PATH, jsontext(s->path) },
+			{ DK_TUNE_SETTING_FOUND, jsontext(s->found) },
+			{ DK_TUNE_SETTING_VALUES, values },
+		};
+		json_array_append_new(a, dockey_object(DK_TUNE_SETTING, NULL, v, LEN(v)));
 	}
 	return a;
 }
 
-/* {"median", "low", "high", "runs"} of a candidate's figure. */
+/* A candidate's figure over its runs (DK_TUNE_FIGURE). */
 static json_t *figure_json(const struct tune *t, size_t c, int which)
 {
 	double lo, hi;
 	size_t n;
 	double m = tune_median(t, c, which, &lo, &hi, &n);
+	const struct dockey_value v[] = {
+		{ DK_TUNE_FIGURE_MEDIAN, real(m) }, { DK_TUNE_FIGURE_LOW, real(lo) },
+		{ DK_TUNE_FIGURE_HIGH, real(hi) }, { DK_TUNE_FIGURE_RUNS, json_integer((json_int_t)n) },
+	};
 
-	return json_pack("{s:o, s:o, s:o, s:I}", "median", real(m), "low", real(lo), "high",
-			 real(hi), "runs", (json_int_t)n);
+	return dockey_object(DK_TUNE_FIGURE, NULL, v, LEN(v));
+}
+
+/* Candidate c's drop, null for one not dropped. */
+static json_t *dropped_json(const struct tune *t, size_t c)
+{
+	const struct race_drop *d = race_dropped(t->race, c);
+
+	if (!d)
+		return json_null();
+	const struct dockey_value v[] = {
+		{ DK_TUNE_DROP_BLOCK, json_integer((json_int_t)d->block) },
+		{ DK_TUNE_DROP_MEAN_RANK, real(d->mean_rank) },
+		{ DK_TUNE_DROP_OF, json_integer((json_int_t)d->nalive) },
+		{ DK_TUNE_DROP_AGAINST, json_integer((json_int_t)d->against + 1) },
+		{ DK_TUNE_DROP_P, real(d->p) },
+		{ DK_TUNE_DROP_TEST, json_string(d->wilcoxon ? "wilcoxon" : "friedman-conover-holm") },
+	};
+	return dockey_object(DK_TUNE_CAND_DROPPED, NULL, v, LEN(v));
 }
 
 static json_t *candidate_json(const struct tune *t, size_t c)
 {
 	const struct race_drop *d = race_dropped(t->race, c);
 	unsigned last = d ? d->block : race_nblocks(t->race);
-	json_t *values = json_object(), *dropped = json_null();
+	json_t *values = json_object();
 
 	for (size_t i = 0; i < t->nsettings; i++)
 		json_object_set_new(values, t->settings[i]->key, jsontext(t->cand[c].value[i]));
-	if (d)
-		dropped = json_pack("{s:I, s:f, s:I, s:I, s:f, s:s}", "block", (json_int_t)d->block,
-				    "mean_rank", d->mean_rank, "of", (json_int_t)d->nalive,
-				    "against", (json_int_t)d->against + 1, "p", d->p, "test",
-				    d->wilcoxon ? "wilcoxon" : "friedman-conover-holm");
-	return json_pack("{s:I, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)c + 1,
-			 "label", jsontext(t->cand[c].label), "as_found", t->cand[c].as_found,
-			 "values", values, "mean_rank",
-			 real(last ? race_mean_rank(t->race, c, last) : NAN), "dropped", dropped,
-			 "throughput_mb_s", figure_json(t, c, 0), "p99_ms", figure_json(t, c, 1),
-			 "probe_max_ms", figure_json(t, c, 2));
+	const struct dockey_value v[] = {
+		{ DK_TUNE_CAND_ID, json_integer((json_int_t)c + 1) },
+		{ DK_TUNE_CAND_LABEL, jsontext(t->cand[c].label) },
+		{ DK_TUNE_CAND_AS_FOUND, json_boolean(t->cand[c].as_found) },
+		{ DK_TUNE_CAND_VALUES, values },
+		{ DK_TUNE_CAND_MEAN_RANK, real(last ? race_mean_rank(t->race, c, last) : NAN) },
+		{ DK_TUNE_CAND_DROPPED, dropped_json(t, c) },
+		{ DK_TUNE_CAND_THROUGHPUT, figure_json(t, c, 0) },
+		{ DK_TUNE_CAND_P99, figure_json(t, c, 1) },
+		{ DK_TUNE_CAND_PROBE, figure_json(t, c, 2) },
+	};
+	return dockey_object(DK_TUNE_CAND, NULL, v, LEN(v));
 }
 
 /* Each block's mean ranks, [block][candidate], null for one not in it. */
@@ -104,38 +134,66 @@ static json_t *verdict_json(const struct tune *t)
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(f, json_integer((json_int_t)front[i] + 1));
 	free(front);
-	return json_pack("{s:I, s:b, s:{s:o, s:o, s:o, s:I}, s:o}", "best", (json_int_t)best + 1,
-			 "beats_as_found", beats, "against_as_found", "diff_pct", real(mean),
-			 "low", real(lo), "high", real(hi), "pairs", (json_int_t)pairs,
-			 "pareto_front", f);
+	const struct dockey_value against[] = {
+		{ DK_TUNE_AGAINST_DIFF, real(mean) }, { DK_TUNE_AGAINST_LOW, real(lo) },
+		{ DK_TUNE_AGAINST_HIGH, real(hi) },
+		{ DK_TUNE_AGAINST_PAIRS, json_integer((json_int_t)pairs) },
+	};
+	const struct dockey_value v[] = {
+		{ DK_TUNE_VERDICT_BEST, json_integer((json_int_t)best + 1) },
+		{ DK_TUNE_VERDICT_BEATS, json_boolean(beats) },
+		{ DK_TUNE_VERDICT_AGAINST,
+		  dockey_object(DK_TUNE_VERDICT_AGAINST, NULL, against, LEN(against)) },
+		{ DK_TUNE_VERDICT_FRONT, f },
+	};
+	return dockey_object(DK_TUNE_VERDICT, NULL, v, LEN(v));
 }
 
-static json_t *tune_json(const struct tune *t)
+/* How the race went (DK_TUNE_RACE). */
+static json_t *race_json(const struct tune *t)
 {
 	static const char *const end[] = {
 		[TUNE_ONE_LEFT] = "one-left", [TUNE_EQUIVALENT] = "equivalent",
 		[TUNE_BUDGET] = "budget", [TUNE_INTERRUPTED] = "interrupted",
 		[TUNE_FAILED] = "failed",
 	};
+	const struct dockey_value v[] = {
+		{ DK_TUNE_RACE_BLOCKS, json_integer((json_int_t)race_nblocks(t->race)) },
+		{ DK_TUNE_RACE_RUNS, json_integer((json_int_t)t->nruns) },
+		{ DK_TUNE_RACE_END, json_string(end[t->end]) },
+		{ DK_TUNE_RACE_LEFT, json_integer((json_int_t)race_nalive(t->race)) },
+	};
+	return dockey_object(DK_TUNE_RACE, NULL, v, LEN(v));
+}
+
+static json_t *tune_json(const struct tune *t)
+{
 	json_t *cands = json_array(), *procs = json_array();
 
 	for (size_t c = 0; c < t->ncand; c++)
 		json_array_append_new(cands, candidate_json(t, c));
 	for (size_t k = 0; k < t->nconds; k++)
 		json_array_append_new(procs, json_integer(t->procs[k]));
-	return json_pack("{s:s, s:s, s:s?, s:I, s:I, s:f, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I,"
-			 " s:I, s:s, s:I}, s:o, s:b, s:o}",
-			 "dbench_version", DBENCH_VERSION, "objective",
-			 t->o->objective ? t->o->objective : "throughput", "operation", t->op,
-			 "seed", (json_int_t)t->o->seed, "first_test", (json_int_t)t->o->first_test,
-			 "alpha", t->o->alpha, "equivalent_pct", t->o->equivalent,
-			 "budget_runs", (json_int_t)t->budget_runs, "budget_s",
-			 (json_int_t)t->o->budget_s, "procs", procs, "settings", settings_json(t),
-			 "candidates", cands, "mean_ranks", ranks_json(t), "race", "blocks",
-			 (json_int_t)race_nblocks(t->race), "runs", (json_int_t)t->nruns, "end",
-			 end[t->end], "left", (json_int_t)race_nalive(t->race), "verdict",
-			 verdict_json(t), "restored", t->restored, "journal",
-			 jsontext(t->journal_path));
+	const struct dockey_value v[] = {
+		{ DK_TUNE_VERSION, json_string(DBENCH_VERSION) },
+		{ DK_TUNE_OBJECTIVE, json_string(t->o->objective ? t->o->objective : "throughput") },
+		{ DK_TUNE_OPERATION, t->op ? json_string(t->op) : json_null() },
+		{ DK_TUNE_SEED, json_integer((json_int_t)t->o->seed) },
+		{ DK_TUNE_FIRST_TEST, json_integer((json_int_t)t->o->first_test) },
+		{ DK_TUNE_ALPHA, json_real(t->o->alpha) },
+		{ DK_TUNE_EQUIVALENT, json_real(t->o->equivalent) },
+		{ DK_TUNE_BUDGET_RUNS, json_integer((json_int_t)t->budget_runs) },
+		{ DK_TUNE_BUDGET_S, json_integer((json_int_t)t->o->budget_s) },
+		{ DK_TUNE_PROCS, procs },
+		{ DK_TUNE_SETTINGS, settings_json(t) },
+		{ DK_TUNE_CANDIDATES, cands },
+		{ DK_TUNE_MEAN_RANKS, ranks_json(t) },
+		{ DK_TUNE_RACE, race_json(t) },
+		{ DK_TUNE_VERDICT, verdict_json(t) },
+		{ DK_TUNE_RESTORED, json_boolean(t->restored) },
+		{ DK_TUNE_JOURNAL, jsontext(t->journal_path) },
+	};
+	return dockey_object(DK_TUNE_CONFIG, NULL, v, LEN(v));
 }
 
 /* ---- --csv ---- */
@@ -253,7 +311,12 @@ bool tune_documents(const struct tune *t)
 	bool ok = true;
 
 	if (t->o->json_path) {
-		json_t *doc = json_pack("{s:o, s:O}", "tune", tune_json(t), "runs", t->docs);
+		const struct dockey_value v[] = {
+			{ DK_TUNE_SCHEMA, json_integer(DOCKEY_SCHEMA) },
+			{ DK_TUNE_CONFIG, tune_json(t) },
+			{ DK_TUNE_RUNS, json_incref(t->docs) },
+		};
+		json_t *doc = dockey_object(DK_TUNE, NULL, v, LEN(v));
 		if ((err = report_json_dump(doc, t->o->json_path))) {
 			say("cannot write JSON to '%s': %s\n", t->o->json_path, outfile_strerror(err));
 			ok = false;

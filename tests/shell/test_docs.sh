@@ -139,13 +139,16 @@ end
 
 # json_text DOC: where the manual describes that document's members (run:
 # dbench-json(5)'s MEMBERS; sweep: dbench(1)'s --sweep option; ab:
-# dbench-ab(1)'s DESCRIPTION), as one line
+# dbench-ab(1)'s DESCRIPTION; tune: dbench-tune(1)'s --json option), as
+# one line
 json_text() {
 	case $1 in
 	run) man_section dbench-json.5 MEMBERS ;;
 	sweep) groff -man -Tascii -P-bcou "$TOP/man/dbench.1" 2>/dev/null |
 		awk '/^       --sweep=LIST$/ { on = 1 } /^       --repeat=K$/ { on = 0 } on' ;;
 	ab) man_section dbench-ab.1 DESCRIPTION ;;
+	tune) groff -man -Tascii -P-bcou "$TOP/man/dbench-tune.1" 2>/dev/null |
+		awk '/^       --json=FILE$/ { on = 1 } /^       --csv=FILE$/ { on = 0 } on' ;;
 	esac | tr -s '\n ' '  '
 }
 
@@ -154,7 +157,7 @@ begin "every member of the JSON documents (include/dockeys.def) is in the manual
 # otherwise), so a new one without its entry in the manual fails here
 "$UNIT_DIR/dockeys" list >"$T/keys" || fail "dockeys list"
 [ "$(wc -l <"$T/keys")" -ge 300 ] || fail "only $(wc -l <"$T/keys") members listed"
-for doc in run sweep ab; do
+for doc in run sweep ab tune; do
 	text=$(json_text "$doc")
 	[ ${#text} -gt 1000 ] || fail "no description of the $doc document found"
 	awk -F'\t' -v d="$doc" '$1 == d { n = split($2, p, "."); sub(/\[\]$/, "", p[n]); print p[n] }' \

@@ -76,6 +76,9 @@ expect_match "$out" '^Pareto front of throughput against worst p99'
 expect_eq "$(jq -c '.tune.race' "$T/race.json")" '{"blocks":3,"runs":12,"end":"one-left","left":1}' "the race"
 expect_eq "$(jq -c '[.tune.candidates[] | .dropped.block]' "$T/race.json")" '[null,3,3,3]' "drops"
 expect_eq "$(jq '.runs | length' "$T/race.json")" 12 "runs kept"
+# of schema 2, every member a row of include/dockeys.def, of its type
+expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/race.json")" '["schema",2]' "the schema"
+out=$("$UNIT_DIR/dockeys" check "$T/race.json") || fail "$out"
 expect_eq "$(wc -l <"$T/race.csv")" 13 "the CSV's rows"
 xmllint --noout "$T/race.svg" || fail "the plot is not well-formed XML"
 expect_eq "$(grep -c "<polyline" "$T/race.svg")" 5 "lines: a candidate each and the front"

@@ -2,10 +2,10 @@
  * dockeys.c - the table of the JSON documents' members (dockey.h), for
  * the shell tests.
  *
- *   dockeys list          a line a member: its document (run, sweep, ab),
+ *   dockeys list          a line a member: its document (run, sweep, ab, tune),
  *                         its path there ("timeline[].disks[].device",
  *                         "ops.NAME.p99_ms"), its kind and its schema
- *   dockeys check FILE    FILE (a run's, a sweep's or dbench ab's
+ *   dockeys check FILE    FILE (a run's, a sweep's, dbench ab's or tune's
  *                         document) against the table at its schema: the
  *                         first fault on stdout and exit 1, else exit 0
  */
@@ -69,7 +69,8 @@ static int list(void)
 			continue;
 		enum dockey doc = DK_NONE;
 		char *path = row_path(ctx, k, &doc);
-		printf("%s\t%s\t%s%s%s\t%u\n", doc == DK_SWEEP ? "sweep" : doc == DK_AB ? "ab" : "run",
+		printf("%s\t%s\t%s%s%s\t%u\n", doc == DK_SWEEP ? "sweep" : doc == DK_AB ? "ab"
+						   : doc == DK_TUNE ? "tune" : "run",
 		       path, kind(dockey_rows[k].type),
 		       dockey_rows[k].type & DKT_NULL ? "|null" : "",
 		       dockey_rows[k].type & DKT_OPT ? "|opt" : "", dockey_rows[k].since);
@@ -90,7 +91,8 @@ static int check(const char *file)
 		return 1;
 	}
 	enum dockey shape = dockey_get(doc, DK_AB_CONFIG) ? DK_AB
-			    : dockey_get(doc, DK_SWEEP_CONFIG) ? DK_SWEEP : DK_RUN;
+			    : dockey_get(doc, DK_SWEEP_CONFIG) ? DK_SWEEP
+			    : dockey_get(doc, DK_TUNE_CONFIG) ? DK_TUNE : DK_RUN;
 	long schema = dockey_schema_of(doc, shape == DK_RUN ? DK_RUN_SCHEMA : DK_SWEEP_SCHEMA);
 	why = dockey_check(ctx, doc, shape, schema);
 	if (why)
