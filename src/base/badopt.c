@@ -101,18 +101,32 @@ static const char *message(TALLOC_CTX *mem_ctx, const char *words, int err, cons
 	return text ? text : "(out of memory)";
 }
 
+/* An unknown option as shown: its name alone, never a joined value
+ * ("--smb-usr=bob%pw" is "--smb-usr"; a short one's letter, "-Zpw" is
+ * "-Z"): what it was meant to carry cannot be known, so nothing of it is
+ * printed, a misspelt password option's password least of all. */
+static const char *unknown_name(TALLOC_CTX *mem_ctx, const char *what)
+{
+	size_t n = strncmp(what, "--", 2) == 0 ? strcspn(what, "=")
+		   : what[0] == '-' && what[1] ? 2 : strlen(what);
+	const char *name = talloc_strndup(mem_ctx, what, n);
+
+	return name ? name : "(out of memory)";
+}
+
 const char *badopt_message(TALLOC_CTX *mem_ctx, poptContext pc, int err, int argc,
 			   const char **argv, const struct poptOption *table)
 {
-	return message(mem_ctx, badopt_words(mem_ctx, pc, argc, argv), err,
-		       poptBadOption(pc, POPT_BADOPTION_NOALIAS), table);
+	const char *what = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
+
+	if (err == POPT_ERROR_BADOPT && what)
+		return message(mem_ctx, unknown_name(mem_ctx, what), err, what, table);
+	return message(mem_ctx, badopt_words(mem_ctx, pc, argc, argv), err, what, table);
 }
 
 const char *badopt_unknown(TALLOC_CTX *mem_ctx, const char *word, const struct poptOption *table)
 {
-	const char *shown = secret_mask_word(mem_ctx, word, NULL);
-
-	return message(mem_ctx, shown ? shown : "(out of memory)", POPT_ERROR_BADOPT, word, table);
+	return message(mem_ctx, unknown_name(mem_ctx, word), POPT_ERROR_BADOPT, word, table);
 }
 
 /* ---- which option a word is ---- */
