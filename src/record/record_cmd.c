@@ -453,6 +453,27 @@ static int parse_ring(const char *text, size_t *bytes)
 	return EXIT_OK;
 }
 
+/* DBENCH_TEST_BPF_TRACED_MAX, a testing aid: how many processes the bpf
+ * tracer traces at once (0, unset or empty: its own bound), so that a
+ * test can fill its table with a few. */
+static int parse_traced_max(unsigned *max)
+{
+	const char *v = getenv("DBENCH_TEST_BPF_TRACED_MAX");
+	char *end;
+
+	*max = 0;
+	if (!v || !*v)
+		return EXIT_OK;
+	errno = 0;
+	unsigned long n = v[0] >= '1' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
+	if (n == 0 || *end || errno || n > 65536) {
+		say("DBENCH_TEST_BPF_TRACED_MAX must be a whole number from 1 to 65536\n");
+		return EXIT_BAD_INPUT;
+	}
+	*max = (unsigned)n;
+	return EXIT_OK;
+}
+
 /* The tracer: --tracer's, or bpf where it can run, else strace.  NULL
  * when none can (said). */
 static const struct tracer *choose_tracer(TALLOC_CTX *top, const struct options *o,
@@ -500,6 +521,8 @@ static int check_options(TALLOC_CTX *top, const struct options *o, struct tracer
 		return EXIT_BAD_INPUT;
 	}
 	int rc = parse_ring(o->ring, &job->ring_bytes);
+	if (rc == EXIT_OK)
+		rc = parse_traced_max(&job->traced_max);
 	if (rc == EXIT_OK && o->pids)
 		rc = parse_pids(top, o->pids, (int **)&job->pids, &job->npids);
 	job->duration = o->duration;
@@ -602,6 +625,8 @@ static int record_trace(TALLOC_CTX *top, const struct options *o, struct recordi
 	rec->lost_calls = res.loss.calls_lost;
 	rec->cut_strings = res.loss.str_cut;
 	rec->cut_vectors = res.loss.iov_cut;
+	rec->untraced_processes = res.loss.untraced;
+	rec->untraced_calls = res.loss.stateless;
 	if (o->pids) {
 		rec->command = talloc_asprintf(rec, "attached to %s%s%s",
 					       attach_describe(rec, job->ctx),

@@ -245,6 +245,14 @@ char *recording_lost_text(TALLOC_CTX *mem_ctx, const struct recording *rec)
 	if (s && rec->cut_vectors)
 		s = talloc_asprintf_append(s, "%s%llu vectors of more iovecs than the tracer adds up",
 					   *s ? ", " : "", (unsigned long long)rec->cut_vectors);
+	if (s && rec->untraced_processes)
+		s = talloc_asprintf_append(s, "%s%llu processes not traced, nor those they started "
+					   "(the tracer's table of processes was full)", *s ? ", " : "",
+					   (unsigned long long)rec->untraced_processes);
+	if (s && rec->untraced_calls)
+		s = talloc_asprintf_append(s, "%s%llu calls not traced (the tracer could not keep "
+					   "their thread's state)", *s ? ", " : "",
+					   (unsigned long long)rec->untraced_calls);
 	if (s && !*s) {
 		talloc_free(s);
 		return NULL;

@@ -134,6 +134,8 @@ struct recording {
 	uint64_t lost_calls;		/* of them, calls lost whole (their entry) */
 	uint64_t cut_strings;		/* strings cut at its bound (paths too) */
 	uint64_t cut_vectors;		/* iovecs totalled from their first ones only */
+	uint64_t untraced_processes;	/* started by traced ones, its table of them full */
+	uint64_t untraced_calls;	/* of traced threads whose state it could not keep */
 	uint64_t lines_written;
 	uint64_t bytes_out;
 };

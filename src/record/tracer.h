@@ -32,6 +32,8 @@ struct tracer_job {
 
 	const char *scratch;	/* a directory of the recorder's own */
 	size_t ring_bytes;	/* bpf: the ring buffer's size (0: the default) */
+	unsigned traced_max;	/* bpf: the processes traced at once (0: the default;
+				 * DBENCH_TEST_BPF_TRACED_MAX, a testing aid) */
 
 	/* record -p: called once tracing has begun and before any call is
 	 * handed out, with the kernel's monotonic time of that moment */
@@ -46,6 +48,10 @@ struct tracer_loss {
 	uint64_t str_cut;	/* strings cut at the tracer's bound */
 	uint64_t iov_cut;	/* vectors whose total is of their first iovecs only */
 	uint64_t unpaired;	/* exits whose entry never came (begun before the recording) */
+	uint64_t untraced;	/* processes started by traced ones and not traced
+				 * (the tracer's table of them was full) */
+	uint64_t stateless;	/* calls of traced threads not traced (the tracer
+				 * could not keep the thread's state) */
 };
 
 /* The calls of a finished job, in start order. */

@@ -132,6 +132,7 @@ static int bpf_run(TALLOC_CTX *mem_ctx, const struct tracer_job *job, struct tra
 		return -1;
 	struct record_bpf_job bj = {
 		.wanted = wanted, .ring_bytes = job->ring_bytes ? job->ring_bytes : DEFAULT_RING_BYTES,
+		.traced_max = job->traced_max,
 		.path = job->path, .argv = job->argv, .pids = job->pids, .npids = job->npids,
 		.duration = job->duration, .sink = sink, .attached = attached, .ctx = &ctx,
 	};
@@ -146,6 +147,8 @@ static int bpf_run(TALLOC_CTX *mem_ctx, const struct tracer_job *job, struct tra
 					  .calls_lost = r.counts[RC_CALLS_LOST],
 					  .str_cut = r.counts[RC_STR_CUT],
 					  .iov_cut = r.counts[RC_IOV_CUT],
+					  .untraced = r.counts[RC_UNTRACED],
+					  .stateless = r.counts[RC_NO_STATE],
 					  .unpaired = bpf_events_unpaired(ctx.ev) };
 	out->calls = (struct tracer_calls){ .impl = ctx.ev, .next = next, .where = where,
 					    .bad_lines = none, .unjoined = none };

@@ -1,8 +1,9 @@
 # test_tracers.sh - dbench record's two tracers: the same programs
 # recorded by bpf and by strace give the same calls per type and both
 # replay with no outcome difference; bpf is the default and says so;
-# nothing is lost silently (a ring buffer too small for a call: the
-# summary, the `# lost:` line, --check-loadfile, --strict-capture); -p
+# nothing is lost silently (a ring buffer too small for a call, a table
+# of traced processes too small for the children: the summary, the
+# `# lost:` line, --check-loadfile, --strict-capture); -p
 # records a running process without stopping it, and its recording
 # replays at N=4; the options' errors.  Skipped, saying why, where the
 # bpf tracer cannot run.
@@ -160,6 +161,36 @@ expect_match "$out" '^dbench: --strict-capture: the recording is not whole \([0-
 mv "$long/b" "$long/a"
 (cd "$long" && "$DBENCH" record --strict-capture -o "$T/strict2.load" -- sh -c 'mv "$L/a" "$L/b"' \
 	>/dev/null 2>&1) || fail "nothing lost, yet exit status $?"
+end
+
+begin "a traced-process table too small: the processes it could not hold are lost, and said"
+# Three children alive at once under a table of two (the shell and the
+# first): the other two go untraced, which the summary, the `# lost:`
+# line, --check-loadfile and --strict-capture all say.
+mkdir -p "$T/many"
+three='(: >a; sleep 1) & (: >b; sleep 1) & (: >c; sleep 1) & wait'
+out=$(cd "$T/many" && DBENCH_TEST_BPF_TRACED_MAX=2 "$DBENCH" record --tracer=bpf -o "$T/many.load" -- \
+	sh -c "$three" 2>&1)
+expect_status $? 0
+expect_match "$out" '^  LOST      2 processes not traced, nor those they started \(the tracer'"'"'s table of processes was full\)'
+expect_match "$(cat "$T/many.load")" '^# lost: 2 processes not traced'
+out=$("$DBENCH" --check-loadfile -c "$T/many.load" 2>&1)
+expect_match "$out" '^lost 2 processes not traced'
+rm -f "$T/many/"?
+out=$(cd "$T/many" && DBENCH_TEST_BPF_TRACED_MAX=2 "$DBENCH" record --tracer=bpf --strict-capture \
+	-o "$T/many2.load" -- sh -c "$three" 2>&1)
+expect_status $? 125
+expect_match "$out" '^dbench: --strict-capture: the recording is not whole \(2 processes not traced'
+# the default table holds them: nothing lost, every file made
+rm -f "$T/many/"?
+out=$(cd "$T/many" && "$DBENCH" record --tracer=bpf --strict-capture -o "$T/many3.load" -- \
+	sh -c "$three" 2>&1)
+expect_status $? 0
+expect_no_match "$out" 'LOST'
+for f in a b c; do expect_match "$(cat "$T/many3.load")" " openat \"$f\" O_WRONLY"; done
+out=$(DBENCH_TEST_BPF_TRACED_MAX=0 "$DBENCH" record --tracer=bpf -o "$T/e.load" -- true 2>&1)
+expect_status $? 2
+expect_match "$out" '^dbench: DBENCH_TEST_BPF_TRACED_MAX must be a whole number from 1 to 65536$'
 end
 
 # A process already running: it appends to a log it opened before the

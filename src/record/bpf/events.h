@@ -67,7 +67,11 @@ enum {
 	RC_CALLS_LOST = 1,	/* calls whose entry was dropped (their exit is not sent) */
 	RC_STR_CUT = 2,		/* strings cut short at REC_STR_MAX */
 	RC_IOV_CUT = 3,		/* vectors of more than REC_IOV_MAX */
-	RC_NCOUNTS = 4,
+	RC_UNTRACED = 4,	/* processes a traced one started that the `traced`
+				 * map had no room for: neither they nor theirs traced */
+	RC_NO_STATE = 5,	/* calls of a traced thread whose per-thread state
+				 * could not be made: not traced */
+	RC_NCOUNTS = 6,
 };
 
 struct rec_event {

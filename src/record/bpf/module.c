@@ -72,8 +72,9 @@ static int own_btf(char *path, size_t n)
 }
 
 /* The skeleton opened, sized and loaded: NULL with *err saying why. */
-static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **err)
+static struct record_bpf *load(TALLOC_CTX *mem_ctx, const struct record_bpf_job *job, char **err)
 {
+	size_t ring_bytes = job->ring_bytes;
 	char path[64];
 	int btf = own_btf(path, sizeof(path));
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf >= 0 ? path : NULL);
@@ -87,6 +88,8 @@ static struct record_bpf *load(TALLOC_CTX *mem_ctx, size_t ring_bytes, char **er
 		rc = bpf_map__set_max_entries(s->maps.events, (__u32)ring_bytes);
 		s->rodata->wake_bytes = ring_bytes / 4;
 	}
+	if (s && !rc && job->traced_max)
+		rc = bpf_map__set_max_entries(s->maps.traced, job->traced_max);
 	if (s) {
 		s->rodata->nr_execve = SYS_execve;
 		s->rodata->nr_execveat = SYS_execveat;
@@ -325,7 +328,7 @@ static int bpf_run(TALLOC_CTX *mem_ctx, const struct record_bpf_job *job,
 		goto done;
 	}
 	command_pid = child;
-	if (!(s = load(mem_ctx, job->ring_bytes, err)))
+	if (!(s = load(mem_ctx, job, err)))
 		goto done;
 	if (fill_wanted(s, job->wanted) ||
 	    !(rb = ring_buffer__new(bpf_map__fd(s->maps.events), on_event, &d, NULL))) {

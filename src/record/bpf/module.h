@@ -23,11 +23,13 @@
 
 /* Bumped whenever the structs below change: the binary refuses a module
  * of another. */
-#define RECORD_BPF_ABI 1
+#define RECORD_BPF_ABI 2
 
 struct record_bpf_job {
 	const struct rec_want *wanted;	/* by system call number, REC_NR_MAX of them */
 	size_t ring_bytes;		/* the ring buffer's size: a power of two of pages */
+	unsigned traced_max;		/* the thread groups traced at once: 0 for the
+					 * program's own bound (a smaller one: a testing aid) */
 
 	/* record -- CMD: the program (found on PATH) and its argv */
 	const char *path;

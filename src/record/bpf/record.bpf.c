@@ -15,7 +15,9 @@
  * that a thread found there needs no look-up of the group) remembers that it
  * was, so that its exit is sent too, and not when the entry found no
  * room.  Nothing is lost silently: every event the ring buffer had no
- * room for, every string cut at its bound, is counted in `counts`.
+ * room for, every string cut at its bound, every child the `traced` map
+ * had no room for and every call whose thread's state could not be made
+ * is counted in `counts`.
  *
  * The programs are raw tracepoints rather than BTF ones (tp_btf): their
  * attach needs no kernel BTF in user space, and the few CO-RE relocations
@@ -42,7 +44,8 @@ struct {
 /* The traced thread groups: TRACED, or TRACED_AT_EXEC for the command
  * held by the recorder, whose own calls before its execve (the end of the
  * hold) are not the command's.  Not preallocated: 65536 entries made at
- * every load cost more than the few a recording uses. */
+ * every load cost more than the few a recording uses.  (The recorder may
+ * make it smaller before loading: a testing aid.) */
 enum { TRACED = 1, TRACED_AT_EXEC = 2 };
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -312,8 +315,10 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 			*t = TRACED;
 		}
 		p = bpf_task_storage_get(&pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (!p)
+		if (!p) {
+			count(RC_NO_STATE);
 			return 0;
+		}
 	}
 	p->ts = bpf_ktime_get_ns();
 	p->nr = nr;
@@ -412,8 +417,9 @@ int BPF_PROG(rec_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
 	__u8 one = TRACED;
 
-	if (ptgid != ctgid && bpf_map_lookup_elem(&traced, &ptgid))
-		bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY);
+	if (ptgid != ctgid && bpf_map_lookup_elem(&traced, &ptgid) &&
+	    bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
+		count(RC_UNTRACED);	/* the map is full: the child goes untraced */
 	return 0;
 }
 
