@@ -17,7 +17,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 cd "$top" || exit 2
-for src in src/*.c src/*/*.c; do
+for src in src/*.c src/*/*.c src/*/*/*.c; do
 	rel=${src#src/}
 	o=$obj/${rel%.c}.o
 	[ -f "$o" ] || continue
