@@ -1,5 +1,5 @@
 /*
- * scsicmd.h - the SCSI dialect's rows (src/load/blockload.h) as SCSI
+ * scsicmd.h - the SCSI dialect's rows (src/load/blockload.c) as SCSI
  * commands, for the backends that send them: iscsi (libiscsi) and scsi
  * (SG_IO).  Each row's CDB, data direction and length, placed on the LUN
  * at hand; READ CAPACITY's answer; what a status and sense data say.

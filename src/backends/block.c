@@ -1,6 +1,6 @@
 /*
  * block.c - the "block" backend: dbench 5.0's block dialect (Read and
- * Write at an offset, Fdatasync; src/load/blockload.h) on one block
+ * Write at an offset, Fdatasync; src/load/blockload.c) on one block
  * device or regular file, named by --block=PATH, that every client reads
  * and writes in place, as 5.0's loadfiles describe (their offsets say
  * where each client goes: "+child", random ones ...).

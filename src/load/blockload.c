@@ -1,59 +1,86 @@
 /*
- * blockload.c - dbench 5.0's block and SCSI dialects: which rows are
- * theirs, their status column, the checks of their fields (see
- * blockload.h).  Knows the dialects' names, shapes and the CDBs' limits;
- * nothing of how a row is compiled or sent.
+ * blockload.c - dbench 5.0's block and SCSI dialects of rows (its
+ * loadfiles block1G4krr.load, block1G4krw.load, scsi.load, iscsi.load,
+ * iscsi-read10-*.load and the reservation tests under iscsi/): which rows
+ * are theirs, their status column, the checks of their fields (a struct
+ * dialect, load/dialect.h).  Knows the dialects' names, shapes and the
+ * CDBs' limits; nothing of how a row is compiled or sent.
+ *
+ * The block dialect: READ OFFSET SIZE STATUS, WRITE OFFSET SIZE STATUS and
+ * FDATASYNC STATUS, on one device that every client shares; OFFSET a
+ * number of bytes or an expression ("*" with /N %N +N, "+N" ...), STATUS
+ * 0x.. (0 success, anything else failure: 5.0 never looked at it) or "*".
+ *
+ * The SCSI dialect: a SCSI command a row,
+ *   TESTUNITREADY                       STATUS
+ *   READ6 LBA BLOCKS                    STATUS
+ *   READ10|READ16 LBA BLOCKS FLAGS GROUP STATUS   (FLAGS: the CDB's byte 1,
+ *   WRITE10|WRITE16 LBA BLOCKS FLAGS GROUP STATUS  RDPROTECT/WRPROTECT,
+ *                                                   DPO, FUA, FUA_NV)
+ *   READCAPACITY10 LBA PMI              STATUS
+ *   SYNCHRONIZECACHE10 LBA BLOCKS SYNC_NV IMMED STATUS
+ *   PROUT ACTION TYPE KEY SA_KEY        STATUS   (PERSISTENT RESERVE OUT)
+ * LBAs and lengths in 512-byte blocks as 5.0 has them (a backend turns
+ * them into the device's own blocks), LBA an expression too, and an LBA
+ * of 0xffffffff in READ6, READ10 and WRITE10 a random one (scsi.load's
+ * convention); STATUS the SCSI status expected (0x00 GOOD, 0x02 CHECK
+ * CONDITION, 0x18 RESERVATION CONFLICT ...) or "*".
+ *
+ * The names are dbench 5.0's; READ and WRITE are the SMB dialect's too,
+ * whose rows name a quoted path first: a row is of the block dialect when
+ * its first field is not quoted (see blockload_row()).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ops.h"
-#include "load/blockload.h"
+#include "load/dialect.h"
 
 #define SCSI_BLOCK 512		/* the dialect's unit, as dbench 5.0's */
 #define LBA10_MAX UINT32_C(0xffffffff)
 #define LBA6_MAX UINT32_C(0x1fffff)
 
-int blockload_row(const struct token *name, const struct token *args, int nargs)
+/* A row of the dialects: its name is theirs and its first field is not
+ * quoted (a path: the SMB dialect's READ and WRITE). */
+static int detect(const struct token *name, const struct token *args, int nargs)
 {
 	if (name->quoted || (nargs > 0 && args[0].quoted))
 		return -1;
 	return op_lookup_block(name->s, name->len);
 }
 
-enum blockload_status blockload_status(int type, const struct token *t, unsigned *value)
+/* 0x.. (a block row: 0 success, anything else failure, as 5.0 never
+ * looked further; a SCSI row: the status byte expected) or "*". */
+static bool compile_row(struct dialect_ctx *dc, struct op *op, const struct token *tok,
+			int nargs)
 {
-	uint32_t v = 0;
+	const struct op_desc *d = &op_table[op->type];
+	uint32_t v;
 
-	if (!t->quoted && t->len == 1 && t->s[0] == '*')
-		return BLOCKLOAD_ANY;
-	if (t->quoted || t->len < 3 || t->len > 10 || t->s[0] != '0' ||
-	    (t->s[1] != 'x' && t->s[1] != 'X'))
-		return BLOCKLOAD_BAD;
-	for (size_t i = 2; i < t->len; i++) {
-		char ch = t->s[i];
-		unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
-			   : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
-			   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16;
-		if (d > 15)
-			return BLOCKLOAD_BAD;
-		v = v * 16 + d;
+	if (!lex_has_status(dc->lx, d->name, d->nargs, nargs))
+		return false;
+	const struct token *t = &tok[nargs - 1];
+	if (lex_is(t, "*")) {
+		op->flags |= OPF_ANY_STATUS;
+		return true;
 	}
-	if (op_is_scsi(type) && v > 0xff)
-		return BLOCKLOAD_NOT_BYTE;
-	*value = v;
-	return BLOCKLOAD_VALUE;
+	if (!lex_hex32(t, &v)) {
+		lex_fail(dc->lx, "malformed status '%s' (%s takes 0x and a number, or *)",
+			 lex_tokstr(dc->lx, t), d->name);
+		return false;
+	}
+	if (op_is_scsi(op->type) && v > 0xff) {
+		lex_fail(dc->lx, "SCSI status '%s' is more than a byte (0x00 GOOD, 0x02 CHECK"
+			 " CONDITION, 0x18 RESERVATION CONFLICT ...)", lex_tokstr(dc->lx, t));
+		return false;
+	}
+	op->status = op_is_scsi(op->type) ? v : v == 0 ? NT_OK : NT_UNSUCCESSFUL;
+	return true;
 }
 
-unsigned blockload_expected(int type, unsigned value)
-{
-	if (op_is_scsi(type))
-		return value;
-	return value == 0 ? NT_OK : NT_UNSUCCESSFUL;
-}
-
-bool blockload_random_lba(const struct op *op)
+/* Whether the LBA a[0] of `op`, a number, is the legacy "a random LBA"
+ * (scsi.load's 0xffffffff in READ6, READ10 and WRITE10). */
+static bool random_lba(const struct op *op)
 {
 	return (op->type == OP_SCSI_READ6 || op->type == OP_SCSI_READ10 ||
 		op->type == OP_SCSI_WRITE10) && !op->expr && op->a[0] == (int64_t)LBA10_MAX;
@@ -143,7 +170,10 @@ static bool finish_prout(const struct op *op, char *why, size_t len)
 	return true;
 }
 
-bool blockload_finish(struct op *op, char *why, size_t len)
+/* The checks that span a row's fields (the CDB's limits) and its
+ * lengths turned into bytes (a[1]: BLOCKS x 512): false with why[]
+ * saying what is wrong. */
+static bool fields(struct op *op, char *why, size_t len)
 {
 	switch (op->type) {
 	case OP_SCSI_READ6:
@@ -168,3 +198,29 @@ bool blockload_finish(struct op *op, char *why, size_t len)
 		return true;
 	}
 }
+
+/* The legacy random LBA made the expression "*", then fields(). */
+static bool finish(struct dialect_ctx *dc, struct op *op)
+{
+	static const struct token any = { "*", 1, false };
+	char why[160];
+
+	if (random_lba(op)) {
+		if (!dc->offset_expr(dc, &any, op))
+			return false;
+		op->a[0] = 0;
+	}
+	if (fields(op, why, sizeof(why)))
+		return true;
+	lex_fail(dc->lx, "%s", why);
+	return false;
+}
+
+const struct dialect block_dialect = {
+	.name = "dbench 5.0's block and SCSI",
+	.kinds = 1u << OP_DIALECT_BLOCK | 1u << OP_DIALECT_SCSI,
+	.rules = DIALECT_EXPRS,
+	.detect = detect,
+	.compile_row = compile_row,
+	.finish = finish,
+};

@@ -1,12 +1,16 @@
 /*
- * loadfile.c - tokenizer and compiler from loadfile text to a program.
+ * loadfile.c - a loadfile's text, from a file, gzip or a pipe, into a
+ * program, and the machinery the dialects of rows share.
  *
- * One pass over the text: each line is split into tokens, its operation
- * found in op_table, and each argument decoded by the kind the table gives
- * it.  Paths become client-relative strings (interned, so the 450,000
- * lines of client.txt hold a few hundred distinct strings), trace handles
- * become slot numbers, and the pass's byte totals and handle high-water
- * mark are counted on the way.  The first problem stops the compile with a
+ * A file that a dialect of whole files claims (load/dialect.h) is handed
+ * to it.  Otherwise one pass over the text: each line is split into
+ * fields (load/lex.h), the dialect that claims the row reads its status
+ * column, each argument is decoded by the kind op_table gives it, and
+ * the dialect checks the row.  This file names no dialect.  Paths become
+ * client-relative strings (interned, so the 450,000 lines of client.txt
+ * hold a few hundred distinct strings), trace handles become slot
+ * numbers, and the pass's byte totals and handle high-water mark are
+ * counted on the way.  The first problem stops the compile with a
  * "FILE:LINE: message" error.
  *
  * The NFS dialect's directives (LOOP, REPEAT, RANDOMSTRING, WRITEPATTERN;
@@ -34,12 +38,9 @@
 
 #include "infile.h"
 #include "loadfile.h"
-#include "load/strset.h"
-#include "load/blockload.h"
+#include "load/dialect.h"
 #include "load/optab.h"
-#include "load/smbload.h"
-#include "load/syscalls.h"
-#include "load/token.h"
+#include "load/strset.h"
 
 #define MAX_TOKENS 12
 #define LOADFILE_CHUNK (1u << 20)	/* bytes of a loadfile read at a time */
@@ -54,9 +55,9 @@ struct open_handle {
 
 struct compiler {
 	struct program *prog;
-	const char *name;
-	uint32_t line;
-	char *err;
+	struct lex lx;			/* the file, its line, its first problem */
+	struct dialect_ctx dc;		/* what the row dialects' hooks are given */
+	const struct dialect *dl;	/* the row's dialect */
 	struct strset paths;
 	struct strset dirs;
 	struct open_handle *open;	/* currently open handles */
@@ -64,7 +65,6 @@ struct compiler {
 	uint16_t *free_slots;		/* slots freed by Close, reused first */
 	unsigned nfree;
 	unsigned nslots;		/* slots ever handed out */
-	bool oom;			/* memory ran out: not the file's fault */
 	struct optab tab;		/* the distinct ops and the positions */
 	/* the NFS dialect's directives */
 	uint32_t repeat;		/* a REPEAT waiting for its operation, or 0 */
@@ -79,175 +79,19 @@ struct compiler {
 	size_t nexprs;
 };
 
-static void fail(struct compiler *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* ---- messages ---- */
 
-/* Memory ran out: loadfile_compile() reports it once the program is freed. */
-static void fail_oom(struct compiler *c)
-{
-	c->oom = true;
-	if (!c->err)
-		c->err = "";
-}
+#define fail(c, ...) lex_fail(&(c)->lx, __VA_ARGS__)
 
-static void fail(struct compiler *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->err)
-		return;
-	va_start(ap, fmt);
-	char *msg = talloc_vasprintf(c->prog, fmt, ap);
-	va_end(ap);
-	c->err = msg ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s", c->name, c->line, msg)
-		     : NULL;
-	if (!c->err)
-		fail_oom(c);
-}
-
-/* A token as printable text for a message, cut to a sensible length. */
 static const char *tokstr(struct compiler *c, const struct token *t)
 {
-	int n = t->len > 48 ? 48 : (int)t->len;
-	return talloc_asprintf(c->prog, "%.*s%s", n, t->s, t->len > 48 ? "..." : "");
-}
-
-/* ---- tokens ---- */
-
-/* Split a line into tokens.  Returns the count, or -1 after fail(). */
-static int tokenize(struct compiler *c, const char *p, const char *end,
-		    struct token *tok)
-{
-	int n = 0;
-
-	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end)
-			return n;
-		if (n == MAX_TOKENS) {
-			fail(c, "too many fields (more than %d)", MAX_TOKENS);
-			return -1;
-		}
-		struct token *t = &tok[n++];
-		if (*p == '"') {
-			const char *q = memchr(p + 1, '"', end - p - 1);
-			if (!q) {
-				fail(c, "unterminated quote");
-				return -1;
-			}
-			*t = (struct token){ p + 1, q - p - 1, true };
-			p = q + 1;
-			if (p < end && *p != ' ' && *p != '\t') {
-				fail(c, "no space after closing quote");
-				return -1;
-			}
-			continue;
-		}
-		const char *s = p;
-		while (p < end && *p != ' ' && *p != '\t') {
-			if (*p == '"') {
-				fail(c, "stray quote inside '%.*s'", (int)(p - s + 1), s);
-				return -1;
-			}
-			p++;
-		}
-		*t = (struct token){ s, p - s, false };
-	}
-}
-
-/* Reject bytes that never appear in a text loadfile. */
-static bool check_bytes(struct compiler *c, const char *p, const char *end)
-{
-	/* Eight bytes at a time while none is below 0x20 or is 0x7f (tabs
-	 * take the byte-wise loop below, which names what is wrong). */
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	for (uint64_t w; end - p >= 8; p += 8) {
-		memcpy(&w, p, 8);
-		uint64_t del = w ^ (0x7f * ones);
-		if (((w - 0x20 * ones) & ~w & highs) | ((del - ones) & ~del & highs))
-			break;
-	}
-	for (; p < end; p++) {
-		unsigned char ch = *p;
-		if (ch == '\0') {
-			fail(c, "NUL byte in line (not a text loadfile?)");
-			return false;
-		}
-		if (ch < 0x20 && ch != '\t') {
-			fail(c, "control byte 0x%02x in line (not a text loadfile?)", ch);
-			return false;
-		}
-		if (ch == 0x7f) {
-			fail(c, "control byte 0x7f in line (not a text loadfile?)");
-			return false;
-		}
-	}
-	return true;
-}
-
-/* ---- numbers ---- */
-
-static int digit_value(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return 99;
-}
-
-/* A C integer, as strtoll(s, &end, 0) reads one, but the whole token must
- * be the number: [-] then 0x hex, 0 octal or decimal digits.  This runs
- * for most fields of a loadfile, so it works in place. */
-static bool parse_int(struct compiler *c, const struct token *t, int64_t *out)
-{
-	const char *p = t->s, *end = t->s + t->len;
-	bool neg = p < end && *p == '-';
-	unsigned base = 10;
-	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX;
-
-	p += neg;
-	if (t->quoted || p == end || digit_value(*p) > 9)
-		goto bad;
-	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (end - p > 1 && p[0] == '0') {
-		base = 8;
-		p++;
-	}
-	for (; p < end; p++) {
-		unsigned d = digit_value(*p);
-		if (d >= base || __builtin_mul_overflow(v, base, &v) ||
-		    __builtin_add_overflow(v, d, &v) || v > limit)
-			goto bad;
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return true;
-bad:
-	fail(c, "malformed number '%s'", tokstr(c, t));
-	return false;
+	return lex_tokstr(&c->lx, t);
 }
 
 static bool parse_timestamp(struct compiler *c, const struct token *t, double *out)
 {
-	char buf[32];
-	char *end;
-
-	if (t->len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, t->s, t->len);
-	buf[t->len] = '\0';
-	double v = strtod(buf, &end);
-	if (*end != '\0' || !isfinite(v) || v < 0 || v > 1e9 ||
-	    strpbrk(buf, "xXpPnN"))
-		goto bad;
-	*out = v;
-	return true;
-bad:
+	if (lex_seconds(t, "", out))
+		return true;
 	fail(c, "malformed timestamp '%s'", tokstr(c, t));
 	return false;
 }
@@ -280,7 +124,7 @@ static long add_dir(struct compiler *c, const char *s, size_t len)
 {
 	long d = strset_add(c->prog, &c->dirs, s, len);
 	if (d < 0)
-		fail_oom(c);
+		lex_oom(&c->lx);
 	else if (d >= LOADFILE_MAX_DIRS)
 		fail(c, "more than %d distinct directories", LOADFILE_MAX_DIRS);
 	return d >= LOADFILE_MAX_DIRS ? -1 : d;
@@ -312,10 +156,10 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 	n = next_component(&p, end);
 	if (t->len == 0 || !is_sep(t->s[0]))
 		goto outside;
-	if (op_is_smb(op->type) && smbload_client_component(p - n, n)) {
-		n = 1;		/* dbench 5.0's name for the client's own directory */
+	if (c->dl->own_dir && c->dl->own_dir(p - n, n)) {
+		n = 1;		/* the dialect's name for the client's own directory */
 	} else if (!component_is(p - n, n, "clients")) {
-		if (!op_is_nfs(op->type) && !op_is_smb(op->type))
+		if (!(c->dl->rules & DIALECT_OWN_FILES))
 			goto outside;
 		p = t->s;	/* an NFS or SMB row's own file: beneath the client dir */
 		n = 1;
@@ -339,7 +183,7 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 
 	long idx = strset_add(c->prog, &c->paths, rel, rlen);
 	if (idx < 0) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	const char *path = c->paths.order[idx];
@@ -361,7 +205,7 @@ static bool parse_path(struct compiler *c, const struct token *t, struct op *op,
 	}
 	return true;
 outside:
-	if (op_is_nfs(op->type) || op_is_smb(op->type))
+	if (c->dl->rules & DIALECT_OWN_FILES)
 		fail(c, "path '%s' does not begin with / or is beneath \\clients but not "
 			"\\clients\\client1", tokstr(c, t));
 	else
@@ -403,7 +247,7 @@ static bool open_handle(struct compiler *c, struct op *op)
 		return false;
 	}
 	uint16_t slot = c->nfree ? c->free_slots[--c->nfree] : c->nslots++;
-	c->open[c->nopen++] = (struct open_handle){ op->fnum, slot, c->line, op->path };
+	c->open[c->nopen++] = (struct open_handle){ op->fnum, slot, c->lx.line, op->path };
 	op->handle = slot;
 	if (c->nopen > c->prog->max_handles)
 		c->prog->max_handles = c->nopen;
@@ -422,14 +266,14 @@ static void close_handle(struct compiler *c, struct open_handle *h)
  */
 static bool bind_handle(struct compiler *c, struct op *op)
 {
-	bool by_path = op_is_smb(op->type);
+	bool by_path = c->dl->rules & DIALECT_BY_PATH;
 
 	if (by_path) {
 		/* dbench 5.0's SMB rows name an open file by its path: the
 		 * path's index in the set stands for the trace's handle */
 		long idx = strset_add(c->prog, &c->paths, op->path, strlen(op->path));
 		if (idx < 0) {
-			fail_oom(c);
+			lex_oom(&c->lx);
 			return false;
 		}
 		op->fnum = (int32_t)idx;
@@ -466,31 +310,6 @@ static bool bind_handle(struct compiler *c, struct op *op)
 
 /* ---- offset expressions (NFS rows) ---- */
 
-/* The unsigned number at *p (0x hex, 0 octal or decimal), advancing *p. */
-static bool expr_number(const char **p, const char *end, uint64_t *out)
-{
-	unsigned base = 10;
-	uint64_t v = 0;
-	const char *s = *p;
-
-	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	} else if (end - s > 1 && s[0] == '0') {
-		base = 8;
-		s++;
-	}
-	const char *digits = s;
-	for (; s < end && (unsigned)digit_value(*s) < base; s++) {
-		if (__builtin_mul_overflow(v, base, &v) ||
-		    __builtin_add_overflow(v, (unsigned)digit_value(*s), &v))
-			return false;
-	}
-	*p = s;
-	*out = v;
-	return s > digits || base == 8;
-}
-
 /* "*" with qualifiers, "+N", "+child" or "+num_children" into an
  * expression of the program; op->expr names it. */
 static bool parse_offset_expr(struct compiler *c, const struct token *t, struct op *op)
@@ -507,14 +326,14 @@ static bool parse_offset_expr(struct compiler *c, const struct token *t, struct 
 			e.base = OFFSET_PREV;
 			e.nqual = 1;
 			e.qual[0].op = '+';
-			if (!expr_number(&p, end, &e.qual[0].value) || p != end)
+			if (!lex_number_at(&p, end, &e.qual[0].value) || p != end)
 				goto bad;
 		}
 	}
 	while (e.base == OFFSET_RANDOM && p < end) {
 		char q = *p++;
 		uint64_t v;
-		if ((q != '/' && q != '%' && q != '+') || !expr_number(&p, end, &v))
+		if ((q != '/' && q != '%' && q != '+') || !lex_number_at(&p, end, &v))
 			goto bad;
 		if (v == 0 && q != '+') {
 			fail(c, "offset '%s' divides by zero", tokstr(c, t));
@@ -536,7 +355,7 @@ static bool parse_offset_expr(struct compiler *c, const struct token *t, struct 
 		struct offset_expr *n = talloc_realloc(c->prog, c->exprs, struct offset_expr,
 						       c->nexprs + 64);
 		if (!n) {
-			fail_oom(c);
+			lex_oom(&c->lx);
 			return false;
 		}
 		c->exprs = n;
@@ -548,6 +367,13 @@ bad:
 	fail(c, "malformed offset '%s' (a number, * with /N %%N +N, +N, +child or "
 		"+num_children)", tokstr(c, t));
 	return false;
+}
+
+/* parse_offset_expr() for a row dialect's hooks (struct dialect_ctx). */
+static bool dialect_offset_expr(struct dialect_ctx *dc, const struct token *t, struct op *op)
+{
+	struct compiler *c = (struct compiler *)((char *)dc - offsetof(struct compiler, dc));
+	return parse_offset_expr(c, t, op);
 }
 
 static uint64_t xorshift64(uint64_t *s)
@@ -591,21 +417,13 @@ struct arg_pos {
 	int path, num, byte;
 };
 
-/* Whether an offset argument of op may be an expression: in the rows of
- * dbench 5.0's dialects. */
-static bool offset_expr_allowed(const struct op *op)
-{
-	return op_is_nfs(op->type) || op_is_smb(op->type) || op_is_block(op->type) ||
-	       op_is_scsi(op->type);
-}
-
 /* A SCSI row's small field, a byte of a[2] (loadfile_byte_arg()). */
 static bool parse_byte_arg(struct compiler *c, struct op *op, const struct token *t,
 			   int *nbyte)
 {
 	int64_t v;
 
-	if (!parse_int(c, t, &v))
+	if (!lex_int(&c->lx, t, &v))
 		return false;
 	if (v < 0 || v > 0xff) {
 		fail(c, "%s's field %d is %" PRId64 ", not 0 to 255", op_table[op->type].name,
@@ -626,12 +444,12 @@ static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
 		return parse_path(c, t, op, at->path++ > 0);
 	if (kind == ARG_BYTE)
 		return parse_byte_arg(c, op, t, &at->byte);
-	if (kind == ARG_OFFSET && offset_expr_allowed(op) && !t->quoted &&
+	if (kind == ARG_OFFSET && (c->dl->rules & DIALECT_EXPRS) && !t->quoted &&
 	    (t->s[0] == '*' || t->s[0] == '+')) {
 		op->a[(*nnum)++] = 0;
 		return parse_offset_expr(c, t, op);
 	}
-	if (!parse_int(c, t, &v))
+	if (!lex_int(&c->lx, t, &v))
 		return false;
 	switch (kind) {
 	case ARG_HANDLE:
@@ -662,134 +480,6 @@ static bool parse_arg(struct compiler *c, struct op *op, enum arg_kind kind,
 	return true;
 }
 
-/* An NFS or 5.0 SMB row has all its arguments and a status: no dbench 3
- * form. */
-static bool has_status(struct compiler *c, const struct op_desc *d, int nargs)
-{
-	if (nargs == d->nargs + 1)
-		return true;
-	fail(c, "%s takes %d argument%s and a status, got %d field%s", d->name,
-	     d->nargs, d->nargs == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s");
-	return false;
-}
-
-/* An NFS row's status column: an NFS3 status number (0x...) or "*". */
-static bool parse_nfs_status(struct compiler *c, struct op *op, const struct op_desc *d,
-			     const struct token *tok, int nargs)
-{
-	if (!has_status(c, d, nargs))
-		return false;
-	const struct token *t = &tok[nargs - 1];
-	uint64_t v = 0;
-	bool ok = !t->quoted && t->len >= 3 && t->len <= 10 && t->s[0] == '0' &&
-		  (t->s[1] == 'x' || t->s[1] == 'X');
-
-	if (t->len == 1 && t->s[0] == '*' && !t->quoted) {
-		op->flags |= OPF_ANY_STATUS;
-		return true;
-	}
-	for (size_t i = 2; ok && i < t->len; i++) {
-		ok = digit_value(t->s[i]) < 16;
-		v = v * 16 + digit_value(t->s[i]);
-	}
-	if (!ok) {
-		fail(c, "malformed NFS status '%s' (0x and a number, or *)", tokstr(c, t));
-		return false;
-	}
-	op->status = nt_status_of_nfs3((uint32_t)v);
-	return true;
-}
-
-/* A dbench 5.0 SMB row's status column: SUCCESS, ERROR or "*". */
-static bool parse_smb_status(struct compiler *c, struct op *op, const struct op_desc *d,
-			     const struct token *tok, int nargs)
-{
-	if (!has_status(c, d, nargs))
-		return false;
-	switch (smbload_status(&tok[nargs - 1])) {
-	case SMBLOAD_SUCCESS:
-		op->status = NT_OK;
-		return true;
-	case SMBLOAD_ERROR:
-		op->status = NT_UNSUCCESSFUL;
-		return true;
-	case SMBLOAD_ANY:
-		op->flags |= OPF_ANY_STATUS;
-		return true;
-	default:
-		fail(c, "malformed status '%s' (dbench 5.0's %s takes SUCCESS, ERROR or *)",
-		     tokstr(c, &tok[nargs - 1]), d->name);
-		return false;
-	}
-}
-
-/* A dbench 5.0 block or SCSI row's status column: 0x.. or "*". */
-static bool parse_block_status(struct compiler *c, struct op *op, const struct op_desc *d,
-			       const struct token *tok, int nargs)
-{
-	unsigned v = 0;
-
-	if (!has_status(c, d, nargs))
-		return false;
-	switch (blockload_status(op->type, &tok[nargs - 1], &v)) {
-	case BLOCKLOAD_VALUE:
-		op->status = (uint8_t)blockload_expected(op->type, v);
-		return true;
-	case BLOCKLOAD_ANY:
-		op->flags |= OPF_ANY_STATUS;
-		return true;
-	case BLOCKLOAD_NOT_BYTE:
-		fail(c, "SCSI status '%s' is more than a byte (0x00 GOOD, 0x02 CHECK CONDITION,"
-			" 0x18 RESERVATION CONFLICT ...)", tokstr(c, &tok[nargs - 1]));
-		return false;
-	default:
-		fail(c, "malformed status '%s' (%s takes 0x and a number, or *)",
-		     tokstr(c, &tok[nargs - 1]), d->name);
-		return false;
-	}
-}
-
-/* The status column, or its absence in the dbench 3 form. */
-static bool parse_status(struct compiler *c, struct op *op, const struct op_desc *d,
-			 const struct token *tok, int nargs)
-{
-	if (op_is_nfs(op->type))
-		return parse_nfs_status(c, op, d, tok, nargs);
-	if (op_is_smb(op->type))
-		return parse_smb_status(c, op, d, tok, nargs);
-	if (op_is_block(op->type) || op_is_scsi(op->type))
-		return parse_block_status(c, op, d, tok, nargs);
-	if (nargs == d->nargs + 1 && tok[nargs - 1].len == 1 && tok[nargs - 1].s[0] == '*' &&
-	    !tok[nargs - 1].quoted) {
-		op->flags |= OPF_ANY_STATUS;
-		return true;
-	}
-	if (nargs == d->nargs + 1) {
-		const struct token *t = &tok[nargs - 1];
-		int s = t->quoted ? -1 : nt_status_lookup(t->s, t->len);
-		if (s < 0) {
-			bool named = t->len > 10 && strncasecmp(t->s, "NT_STATUS_", 10) == 0;
-			fail(c, "%s status '%s'", named ? "unknown" : "malformed", tokstr(c, t));
-			return false;
-		}
-		op->status = s;
-		return true;
-	}
-	if (nargs == d->nargs && nargs > 0 &&
-	    !(tok[nargs - 1].len > 10 && strncasecmp(tok[nargs - 1].s, "NT_STATUS_", 10) == 0)) {
-		op->flags |= OPF_DBENCH3;
-		op->status = NT_OK;
-		return true;
-	}
-	int given = nargs;
-	if (nargs > 0 && tok[nargs - 1].len > 10 &&
-	    strncasecmp(tok[nargs - 1].s, "NT_STATUS_", 10) == 0)
-		given--;
-	fail(c, "%s takes %d argument%s, got %d", d->name, d->nargs,
-	     d->nargs == 1 ? "" : "s", given);
-	return false;
-}
-
 /* Add op's share to the pass's totals. */
 static void count_op(struct program *prog, const struct op *op)
 {
@@ -808,7 +498,7 @@ static void count_op(struct program *prog, const struct op *op)
 static bool add_position(struct compiler *c, uint32_t entry, uint32_t line)
 {
 	if (!optab_append(c->prog, &c->tab, entry, line)) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	count_op(c->prog, &c->tab.ops[entry]);
@@ -825,10 +515,10 @@ static bool add_op(struct compiler *c, struct op *op)
 		op->fnum = -1;
 	long entry = optab_intern(c->prog, &c->tab, op);
 	if (entry < 0) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
-	return add_position(c, (uint32_t)entry, c->line);
+	return add_position(c, (uint32_t)entry, c->lx.line);
 }
 
 /* What REPEAT and LOOP may hold: operations that open no handle and name
@@ -853,51 +543,19 @@ static bool check_directives(struct compiler *c, struct op *op)
 	return true;
 }
 
-/* A block or SCSI row's own checks (blockload_finish()), its legacy
- * random LBA made the expression "*". */
-static bool finish_block_row(struct compiler *c, struct op *op)
-{
-	static const struct token random_lba = { "*", 1, false };
-	char why[160];
-
-	if (blockload_random_lba(op)) {
-		if (!parse_offset_expr(c, &random_lba, op))
-			return false;
-		op->a[0] = 0;
-	}
-	if (blockload_finish(op, why, sizeof(why)))
-		return true;
-	fail(c, "%s", why);
-	return false;
-}
-
-/* Checks that span arguments, handle binding and the pass's totals. */
+/* Checks that span arguments (the shared ones, then the dialect's),
+ * handle binding and the pass's totals. */
 static bool finish_op(struct compiler *c, struct op *op)
 {
 	const struct op_desc *d = &op_table[op->type];
 
-	if ((op->flags & OPF_DBENCH3) && (d->flags & OPD_OPENS) && op->fnum == -1)
-		op->status = NT_UNSUCCESSFUL;	/* dbench 3: fnum -1 means "must fail" */
 	if (!check_clients_dir(c, op) || !check_directives(c, op))
 		return false;
 	if ((d->flags & OPD_PATTERN) && op->leaf && strpbrk(op->leaf, "*?<>\""))
 		op->flags |= OPF_WILDCARD;
-	if (op->type == OP_WRITE3 && (op->a[2] < 0 || op->a[2] > 2)) {
-		fail(c, "stable %" PRId64 " is not 0 (unstable), 1 (data) or 2 (file)", op->a[2]);
+	if (!c->dl->finish(&c->dc, op))
 		return false;
-	}
-	if (op->type == OP_SMB_OPEN && (op->a[0] & ~(int64_t)SMB5_O_ALL)) {
-		fail(c, "OPEN flags 0x%" PRIx64 " hold bits outside 0x%x (0x01 O_RDONLY,"
-			" 0x02 O_WRONLY, 0x04 O_RDWR, 0x08 O_CREAT, 0x10 O_EXCL, 0x20 O_TRUNC,"
-			" 0x40 O_APPEND)", (uint64_t)op->a[0], SMB5_O_ALL);
-		return false;
-	}
-	if (d->flags & OPD_WHOLE)
-		op->a[2] = op->a[1];	/* all of it, or the operation failed */
-	if ((op_is_block(op->type) || op_is_scsi(op->type)) && !finish_block_row(c, op))
-		return false;
-	if (d->bytes != BYTES_NONE && !op_is_nfs(op->type) && !op_is_block(op->type) &&
-	    !op_is_scsi(op->type) && op->a[2] > op->a[1]) {
+	if ((c->dl->rules & DIALECT_CAPPED) && d->bytes != BYTES_NONE && op->a[2] > op->a[1]) {
 		fail(c, "expected return %" PRId64 " is more than the size %" PRId64,
 		     op->a[2], op->a[1]);
 		return false;
@@ -921,7 +579,7 @@ static bool parse_count(struct compiler *c, const char *what, const struct token
 		fail(c, "%s takes one count, got %d field%s", what, n - 1, n == 2 ? "" : "s");
 		return false;
 	}
-	if (!parse_int(c, &tok[1], &v))
+	if (!lex_int(&c->lx, &tok[1], &v))
 		return false;
 	if (v < 1 || v > LOADFILE_MAX_REPEAT) {
 		fail(c, "%s count %" PRId64 " is not between 1 and %u", what, v,
@@ -946,7 +604,7 @@ static bool unroll_loop(struct compiler *c)
 		return false;
 	}
 	if (!optab_reserve(c->prog, t, total + 1)) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	for (uint32_t k = 1; k < c->loop_count; k++) {
@@ -971,7 +629,7 @@ static bool random_string(struct compiler *c, const struct token *tok, int n)
 		     n == 2 ? "" : "s");
 		return false;
 	}
-	if (!parse_int(c, &tok[1], &idx))
+	if (!lex_int(&c->lx, &tok[1], &idx))
 		return false;
 	if (idx < 0 || idx >= LOADFILE_RANDOM_STRINGS) {
 		fail(c, "RANDOMSTRING index %" PRId64 " is not between 0 and %d", idx,
@@ -994,7 +652,7 @@ static bool random_string(struct compiler *c, const struct token *tok, int n)
 	talloc_free(c->randstr[idx]);
 	c->randstr[idx] = talloc_strndup(c->prog, out, len);
 	if (!c->randstr[idx]) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	c->have_randstr = true;
@@ -1022,7 +680,7 @@ static bool write_pattern(struct compiler *c, const char *p, const char *end)
 	prog->write_pattern = talloc_strndup(prog, p, end - p);
 	prog->write_pattern_len = end - p;
 	if (!prog->write_pattern) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	return true;
@@ -1057,12 +715,12 @@ static bool directive(struct compiler *c, const struct token *tok, int n,
 		     c->repeat_line, (int)t->len, t->s);
 	} else if (repeat) {
 		*ok = parse_count(c, "REPEAT", tok, n, &c->repeat);
-		c->repeat_line = c->line;
+		c->repeat_line = c->lx.line;
 	} else if (loop && c->loop_count) {
 		fail(c, "LOOP inside the LOOP of line %" PRIu32, c->loop_line);
 	} else if (loop) {
 		*ok = parse_count(c, "LOOP", tok, n, &c->loop_count);
-		c->loop_line = c->line;
+		c->loop_line = c->lx.line;
 		c->loop_start = c->prog->nops;
 	} else if (!c->loop_count) {
 		fail(c, "ENDLOOP without a LOOP");
@@ -1084,7 +742,7 @@ static bool substitute(struct compiler *c, const char *p, const char *end, char 
 		const char *add = p;
 		size_t alen = 1;
 		if (*p == '$') {
-			int idx = p + 1 < end ? digit_value(p[1]) : 99;
+			int idx = p + 1 < end ? lex_digit(p[1]) : 99;
 			if (idx >= LOADFILE_RANDOM_STRINGS || !c->randstr[idx]) {
 				fail(c, "'$%.1s' names no RANDOMSTRING", p + 1 < end ? p + 1 : "");
 				return false;
@@ -1120,7 +778,7 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 			return false;
 		p = subst;
 	}
-	int n = tokenize(c, p, end, tok);
+	int n = lex_tokenize(&c->lx, p, end, tok, MAX_TOKENS, NULL);
 	if (n <= 0)
 		return n == 0;
 	bool ok;
@@ -1153,18 +811,14 @@ static bool compile_line(struct compiler *c, const char *p, const char *end)
 	}
 	const struct token *args = &tok[first + 1];
 	int nargs = n - first - 1;
-	int type = smbload_row(name, args, nargs);
-	if (type < 0)
-		type = blockload_row(name, args, nargs);
-	if (type < 0)
-		type = name->quoted ? -1 : op_lookup(name->s, name->len);
-	if (type < 0) {
+	int type;
+	if (!(c->dl = dialect_of_row(name, args, nargs, &type))) {
 		fail(c, "unknown operation '%s'", tokstr(c, name));
 		return false;
 	}
 	op->type = type;
 	const struct op_desc *d = &op_table[type];
-	if (!parse_status(c, op, d, args, nargs))
+	if (!c->dl->compile_row(&c->dc, op, args, nargs))
 		return false;
 
 	struct arg_pos at = { 0, 0, 0 };
@@ -1220,10 +874,10 @@ static bool compile_lines(struct compiler *c, const char *text, size_t len)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *eol = nl ? nl : end;
-		c->line++;
+		c->lx.line++;
 		const char *stop = (eol > p && eol[-1] == '\r') ? eol - 1 : eol;
 		/* Bytes first: binary garbage is named as such, not as a long line. */
-		if (!check_bytes(c, p, stop - p > LOADFILE_MAX_LINE ? p + LOADFILE_MAX_LINE : stop))
+		if (!lex_check_bytes(&c->lx, p, stop - p > LOADFILE_MAX_LINE ? p + LOADFILE_MAX_LINE : stop))
 			return false;
 		if (eol - p > LOADFILE_MAX_LINE) {
 			fail(c, "line longer than %d bytes", LOADFILE_MAX_LINE);
@@ -1238,15 +892,15 @@ static bool compile_lines(struct compiler *c, const char *text, size_t len)
 	return true;
 }
 
-/* A file of the system-call dialect (src/load/syscalls.c), with the same
+/* A file of a dialect of whole files (the system calls), with the same
  * result conventions as loadfile_compile(). */
-static struct program *compiled_syscalls(TALLOC_CTX *mem_ctx, struct program *prog,
-					 const char *name, const char *text, size_t len,
-					 char **err)
+static struct program *compiled_whole(TALLOC_CTX *mem_ctx, const struct dialect *dl,
+				      struct program *prog, const char *name, const char *text,
+				      size_t len, char **err)
 {
 	bool oom;
 
-	if (!syscalls_compile(prog, name, text, len, err, &oom)) {
+	if (!dl->compile_file(prog, name, text, len, err, &oom)) {
 		if (*err)
 			*err = talloc_steal(mem_ctx, *err);
 		talloc_free(prog);
@@ -1266,7 +920,9 @@ static struct program *compile_begin(TALLOC_CTX *mem_ctx, struct compiler *c, co
 {
 	struct program *prog = talloc_zero(mem_ctx, struct program);
 
-	*c = (struct compiler){ .prog = prog, .name = name, .rng = 0x2545f4914f6cdd1dull };
+	*c = (struct compiler){ .prog = prog, .lx = { .mem = prog, .name = name },
+				.rng = 0x2545f4914f6cdd1dull };
+	c->dc = (struct dialect_ctx){ .lx = &c->lx, .offset_expr = dialect_offset_expr };
 	if (!prog)
 		return NULL;
 	prog->source = talloc_strdup(prog, name);
@@ -1276,7 +932,7 @@ static struct program *compile_begin(TALLOC_CTX *mem_ctx, struct compiler *c, co
 	/* dirs[0] is always the client directory itself. */
 	if (!prog->source || !tab || !c->open || !c->free_slots ||
 	    strset_add(prog, &c->dirs, "", 0) != 0)
-		fail_oom(c);
+		lex_oom(&c->lx);
 	return prog;
 }
 
@@ -1287,26 +943,26 @@ static struct program *compile_end(TALLOC_CTX *mem_ctx, struct compiler *c, bool
 				   const char *sha256, char **err)
 {
 	struct program *prog = c->prog;
-	const char *name = c->name;
+	const char *name = c->lx.name;
 
-	if (c->err)
+	if (c->lx.err)
 		;
 	else if (ok && c->repeat)
-		c->err = talloc_asprintf(prog, "%s:%" PRIu32 ": REPEAT is not followed by an "
+		c->lx.err = talloc_asprintf(prog, "%s:%" PRIu32 ": REPEAT is not followed by an "
 					"operation", name, c->repeat_line);
 	else if (c->loop_count)
-		c->err = talloc_asprintf(prog, "%s:%" PRIu32 ": LOOP without an ENDLOOP",
+		c->lx.err = talloc_asprintf(prog, "%s:%" PRIu32 ": LOOP without an ENDLOOP",
 					name, c->loop_line);
 	else if (prog->nops == 0 &&
-		 !(c->err = talloc_asprintf(prog, "%s: no operations in loadfile", name)))
-		fail_oom(c);
-	if (c->err) {
-		if (!c->oom)
-			*err = talloc_steal(mem_ctx, c->err);
+		 !(c->lx.err = talloc_asprintf(prog, "%s: no operations in loadfile", name)))
+		lex_oom(&c->lx);
+	if (c->lx.err) {
+		if (!c->lx.oom)
+			*err = talloc_steal(mem_ctx, c->lx.err);
 		talloc_free(prog);
-		if (c->oom)	/* the program's memory is free again for the message */
+		if (c->lx.oom)	/* the program's memory is free again for the message */
 			*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
-		errno = c->oom ? ENOMEM : EINVAL;
+		errno = c->lx.oom ? ENOMEM : EINVAL;
 		return NULL;
 	}
 	talloc_free(c->open);
@@ -1335,10 +991,11 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	char sha256[65];
 
 	*err = NULL;
-	if (syscalls_is_dialect(text, len)) {
+	const struct dialect *dl = dialect_of_file(text, len);
+	if (dl) {
 		struct program *prog = talloc_zero(mem_ctx, struct program);
 		if (prog && (prog->source = talloc_strdup(prog, name)))
-			return compiled_syscalls(mem_ctx, prog, name, text, len, err);
+			return compiled_whole(mem_ctx, dl, prog, name, text, len, err);
 		talloc_free(prog);
 		*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
 		errno = ENOMEM;
@@ -1347,7 +1004,7 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	struct program *prog = compile_begin(mem_ctx, &c, name, count_lines(text, len));
 	if (!prog)
 		return NULL;
-	bool ok = !c.err && compile_lines(&c, text, len);
+	bool ok = !c.lx.err && compile_lines(&c, text, len);
 	sha256_hex(text, len, sha256);
 	return compile_end(mem_ctx, &c, ok, sha256, err);
 }
@@ -1467,7 +1124,7 @@ static struct program *compile_stream(TALLOC_CTX *mem_ctx, TALLOC_CTX *tmp, stru
 	char sha256[65] = "";
 	struct sha256_ctx md;
 	struct program *prog = compile_begin(mem_ctx, &c, r->path, LOADFILE_CHUNK / 16);
-	bool ok = prog && !c.err, more = true;
+	bool ok = prog && !c.lx.err, more = true;
 	long got = 0;
 
 	sha256_init(&md);
@@ -1517,10 +1174,10 @@ struct program *loadfile_read(TALLOC_CTX *mem_ctx, const char *path, char **err)
 		*err = talloc_asprintf(tmp, "%s: out of memory", path);
 		errno = ENOMEM;
 	} else if (fd >= 0 && read_full(tmp, &r, buf, LOADFILE_CHUNK, &n, err)) {
-		/* A file of one chunk, or of the system-call dialect (its
-		 * compiler wants it whole), is compiled whole. */
+		/* A file of one chunk, or of a dialect of whole files, is
+		 * compiled whole. */
 		char *text = NULL;
-		if (n < LOADFILE_CHUNK || syscalls_is_dialect(buf, n))
+		if (n < LOADFILE_CHUNK || dialect_of_file(buf, n))
 			text = read_rest(tmp, &r, buf, n, LOADFILE_CHUNK, &len, err);
 		else
 			prog = compile_stream(mem_ctx, tmp, &r, buf, n, err);

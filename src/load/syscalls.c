@@ -35,7 +35,7 @@
 #include "load/locks.h"
 #include "load/optab.h"
 #include "load/strset.h"
-#include "load/syscalls.h"
+#include "load/dialect.h"
 #include "load/waitcheck.h"
 
 #define SC_MAX_TOKENS 12
@@ -108,12 +108,6 @@ static const struct {
 #undef F
 };
 
-struct token {
-	const char *s;		/* for a string, its decoded bytes (in the line's buffer) */
-	size_t len;
-	bool quoted;
-};
-
 /* A resource (a path, a directory's listing, a descriptor) as the order
  * between streams sees it: its last writer, and each stream's last read
  * since. */
@@ -184,10 +178,7 @@ struct anc {
 
 struct sc {
 	struct program *prog;
-	const char *name;
-	uint32_t line;
-	char *err;
-	bool oom;
+	struct lex lx;			/* the file, its line, its first problem */
 	struct strset paths, dirs;
 	struct res *path_res, *dir_res;
 	size_t path_res_n, dir_res_n;
@@ -245,45 +236,11 @@ struct sc {
 	struct op *exit_op;		/* the exit being placed (lock_exits()) */
 };
 
-static void fail(struct sc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define fail(c, ...) lex_fail(&(c)->lx, __VA_ARGS__)
 
-static void fail_oom(struct sc *c)
-{
-	c->oom = true;
-	if (!c->err)
-		c->err = "";
-}
-
-static void fail(struct sc *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->err)
-		return;
-	va_start(ap, fmt);
-	char *msg = talloc_vasprintf(c->prog, fmt, ap);
-	va_end(ap);
-	c->err = msg ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s", c->name, c->line, msg)
-		     : NULL;
-	if (!c->err)
-		fail_oom(c);
-}
-
-/* A token for a message, printable and cut to a sensible length. */
 static const char *tokstr(struct sc *c, const struct token *t)
 {
-	char out[64 * 4 + 8];
-	size_t o = 0;
-
-	for (size_t i = 0; i < t->len && i < 48; i++) {
-		unsigned char ch = t->s[i];
-		if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
-			o += snprintf(out + o, sizeof(out) - o, "\\x%02x", ch);
-		else
-			out[o++] = ch;
-	}
-	out[o] = '\0';
-	return talloc_asprintf(c->prog, "%s%s", out, t->len > 48 ? "..." : "");
+	return lex_tokstr(&c->lx, t);
 }
 
 /* Grow *arr (of `size`-byte elements, *cap of them) to hold `need`. */
@@ -291,174 +248,29 @@ static bool grow(struct sc *c, void **arr, size_t size, size_t *cap, size_t need
 {
 	if (grow_array(c->prog, arr, size, cap, need, 16))
 		return true;
-	fail_oom(c);
+	lex_oom(&c->lx);
 	return false;
-}
-
-/* ---- tokens ---- */
-
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* A quoted string from p (at the opening quote), its escapes decoded into
- * c->buf at *used.  Returns the byte after the closing quote, or NULL
- * after fail(). */
-static const char *string_token(struct sc *c, const char *p, const char *end,
-				struct token *t, size_t *used)
-{
-	char *out = c->buf + *used;
-	size_t n = 0;
-
-	for (p++; p < end && *p != '"'; p++) {
-		char ch = *p;
-		if (ch == '\\') {
-			if (++p == end)
-				break;
-			switch (*p) {
-			case '\\': ch = '\\'; break;
-			case '"': ch = '"'; break;
-			case 'n': ch = '\n'; break;
-			case 't': ch = '\t'; break;
-			case 'x':
-				if (end - p < 3 || hexval(p[1]) < 0 || hexval(p[2]) < 0) {
-					fail(c, "malformed \\x escape (two hex digits)");
-					return NULL;
-				}
-				ch = (char)(hexval(p[1]) * 16 + hexval(p[2]));
-				p += 2;
-				if (ch == '\0') {
-					fail(c, "a string may not hold a NUL byte (\\x00)");
-					return NULL;
-				}
-				break;
-			default:
-				fail(c, "unknown escape '\\%c' (\\\\ \\\" \\n \\t \\xHH)", *p);
-				return NULL;
-			}
-		}
-		out[n++] = ch;
-	}
-	if (p >= end) {
-		fail(c, "unterminated quote");
-		return NULL;
-	}
-	*t = (struct token){ out, n, true };
-	*used += n + 1;
-	out[n] = '\0';
-	return p + 1;
-}
-
-/* Split a line into tokens.  Returns the count, or -1 after fail(). */
-static int tokenize(struct sc *c, const char *p, const char *end, struct token *tok)
-{
-	int n = 0;
-	size_t used = 0;
-
-	for (const char *q = p; q < end; q++) {
-		unsigned char ch = *q;
-		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-			fail(c, ch ? "control byte 0x%02x in line (not a text loadfile?)"
-				   : "NUL byte in line (not a text loadfile?)", ch);
-			return -1;
-		}
-	}
-	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end)
-			return n;
-		if (n == SC_MAX_TOKENS) {
-			fail(c, "too many fields (more than %d)", SC_MAX_TOKENS);
-			return -1;
-		}
-		struct token *t = &tok[n++];
-		if (*p == '"') {
-			if (!(p = string_token(c, p, end, t, &used)))
-				return -1;
-			if (p < end && *p != ' ' && *p != '\t') {
-				fail(c, "no space after closing quote");
-				return -1;
-			}
-			continue;
-		}
-		const char *s = p;
-		while (p < end && *p != ' ' && *p != '\t') {
-			if (*p == '"') {
-				fail(c, "stray quote inside '%.*s'", (int)(p - s + 1), s);
-				return -1;
-			}
-			p++;
-		}
-		*t = (struct token){ s, p - s, false };
-	}
-}
-
-static bool token_is(const struct token *t, const char *word)
-{
-	return !t->quoted && strlen(word) == t->len && memcmp(t->s, word, t->len) == 0;
 }
 
 /* ---- numbers ---- */
 
-/* A C integer, the whole token: [-] then 0x hex, 0 octal or decimal. */
+/* A C integer (lex_int()), at least 0 unless neg_ok. */
 static bool parse_int(struct sc *c, const struct token *t, bool neg_ok, int64_t *out)
 {
-	const char *p = t->s, *end = t->s + t->len;
-	bool neg = p < end && *p == '-';
-	unsigned base = 10;
-	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX;
-
-	p += neg;
-	if (t->quoted || p == end || hexval(*p) < 0 || hexval(*p) > 9)
-		goto bad;
-	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (end - p > 1 && p[0] == '0') {
-		base = 8;
-		p++;
-	}
-	for (; p < end; p++) {
-		int d = hexval(*p);
-		if (d < 0 || (unsigned)d >= base || __builtin_mul_overflow(v, base, &v) ||
-		    __builtin_add_overflow(v, (unsigned)d, &v) || v > limit)
-			goto bad;
-	}
-	if (neg && !neg_ok && v) {
+	if (!lex_int(&c->lx, t, out))
+		return false;
+	if (!neg_ok && *out < 0) {
 		fail(c, "negative number '%s' where none may be", tokstr(c, t));
 		return false;
 	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return true;
-bad:
-	fail(c, "malformed number '%s'", tokstr(c, t));
-	return false;
 }
 
 /* Seconds: decimal, at least 0. */
 static bool parse_time(struct sc *c, const struct token *t, const char *what, double *out)
 {
-	char b[32];
-	char *end;
-
-	if (t->quoted || t->len == 0 || t->len >= sizeof(b))
-		goto bad;
-	memcpy(b, t->s, t->len);
-	b[t->len] = '\0';
-	double v = strtod(b, &end);
-	if (*end || !isfinite(v) || v < 0 || v > 1e9 || strpbrk(b, "xXpPnNeE-+"))
-		goto bad;
-	*out = v;
-	return true;
-bad:
+	if (lex_seconds(t, "eE-+", out))
+		return true;
 	fail(c, "malformed %s '%s' (decimal seconds, at least 0)", what, tokstr(c, t));
 	return false;
 }
@@ -477,13 +289,13 @@ static bool parse_flags(struct sc *c, const struct token *t, int64_t *out)
 		struct token part = { p, e - p, false };
 		size_t i, nnames = sizeof(flag_names) / sizeof(flag_names[0]);
 		for (i = 0; i < nnames; i++) {
-			if (token_is(&part, flag_names[i].name))
+			if (lex_is(&part, flag_names[i].name))
 				break;
 		}
 		int64_t one;
 		if (i < nnames) {
 			one = flag_names[i].value;
-		} else if (part.len && hexval(*p) >= 0 && hexval(*p) <= 9) {
+		} else if (part.len && lex_digit(*p) <= 9) {
 			if (!parse_int(c, &part, false, &one))
 				return false;
 		} else {
@@ -515,12 +327,12 @@ static int errno_by_name(const struct token *t)
 	if (t->quoted || t->len < 2 || t->s[0] != 'E')
 		return 0;
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
-		if (token_is(t, aliases[i].name))
+		if (lex_is(t, aliases[i].name))
 			return aliases[i].e;
 	}
 	for (int e = 1; e < 4096; e++) {
 		const char *n = strerrorname_np(e);
-		if (n && token_is(t, n))
+		if (n && lex_is(t, n))
 			return e;
 	}
 	return 0;
@@ -533,7 +345,7 @@ static long intern(struct sc *c, struct strset *set, const char *s, size_t len)
 {
 	long i = strset_add(c->prog, set, s, len);
 	if (i < 0)
-		fail_oom(c);
+		lex_oom(&c->lx);
 	else if (set == &c->dirs && i >= LOADFILE_MAX_DIRS)
 		fail(c, "more than %d distinct directories", LOADFILE_MAX_DIRS);
 	return set == &c->dirs && i >= LOADFILE_MAX_DIRS ? -1 : i;
@@ -886,7 +698,7 @@ static bool init_data(struct sc *c, struct init_entry *e, const struct init_entr
 	e->size = off;
 	e->len = len;
 	if (!(e->data = talloc_memdup(c->prog, bytes, len ? len : 1))) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	c->prog->ninit++;
@@ -908,7 +720,7 @@ static int init_kind(struct sc *c, const struct token *tok, int n)
 		fail(c, "an init line after the first call (the initial state comes first)");
 		return -1;
 	}
-	for (k = 0; k < 4 && !(n >= 2 && token_is(&tok[1], kinds[k].word)); k++)
+	for (k = 0; k < 4 && !(n >= 2 && lex_is(&tok[1], kinds[k].word)); k++)
 		;
 	if (k == 4) {
 		fail(c, "init takes dir, file, symlink or data, not '%s'",
@@ -971,7 +783,7 @@ static long link_resolved(struct sc *c, const char *link, size_t leaf_at, const 
 static bool map_set(struct sc *c, uint32_t **map, size_t *n, long i, long to)
 {
 	if (!grow_array(c->prog, (void **)map, sizeof(**map), n, (size_t)i + 1, 64)) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	(*map)[i] = to < 0 ? 0 : (uint32_t)to + 1;
@@ -997,7 +809,7 @@ static bool link_set(struct sc *c, const char *path, size_t leaf_at, const char 
 {
 	long i = intern(c, &c->paths, path, strlen(path));
 	long to = i < 0 ? -1 : link_resolved(c, path, leaf_at, target);
-	return i >= 0 && !c->err && link_note(c, i, to);
+	return i >= 0 && !c->lx.err && link_note(c, i, to);
 }
 
 /* Paths index i's link target's index, or -1 when no link is known there. */
@@ -1057,7 +869,7 @@ static bool init_line(struct sc *c, const struct token *tok, int n)
 		  c->prog->ninit + 1))
 		return false;
 	struct init_entry *e = &c->init[c->prog->ninit];
-	*e = (struct init_entry){ .kind = k, .line = c->line };
+	*e = (struct init_entry){ .kind = k, .line = c->lx.line };
 	size_t leaf_at;
 	if (normal_path(c, &tok[2], &e->path, &leaf_at) < 0)
 		return false;
@@ -1148,7 +960,7 @@ static bool parse_args(struct sc *c, struct row *r, const struct token *args)
 				op->fnum = (int32_t)(r->fd[0] < INT32_MAX ? r->fd[0] : INT32_MAX);
 			continue;
 		case 'O':
-			if (token_is(t, "-")) {
+			if (lex_is(t, "-")) {
 				v = -1;
 				break;
 			}
@@ -1204,7 +1016,7 @@ static bool parse_result(struct sc *c, struct row *r, const struct token *t)
 	const char *name = op_table[op->type].name;
 	int e;
 
-	if (token_is(t, "*")) {
+	if (lex_is(t, "*")) {
 		if (r->sig->result == 'F' || r->sig->result == 'S') {
 			fail(c, "%s's RESULT is the %s it made: a number%s, not *", name,
 			     r->sig->result == 'F' ? "descriptor" : "stream",
@@ -1281,7 +1093,7 @@ static bool lock_file_open(struct sc *c, const struct row *r, const struct fdent
 					  : locks_file(c->locks, (uint32_t)at);
 
 	if (!file || !locks_desc_open(c->locks, e->desc, file)) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	return true;
@@ -1299,7 +1111,7 @@ static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint1
 	if (e->slot < 0 && (e->slot = take_slot(c)) < 0)
 		return false;
 	e->cloexec = cloexec;
-	e->line = c->line;
+	e->line = c->lx.line;
 	e->path = r->path[0];
 	e->desc = c->ndesc++;
 	e->file = -1;
@@ -1375,7 +1187,7 @@ static bool start_stream(struct sc *c, struct row *r)
 static bool lock_names(struct sc *c, bool ok)
 {
 	if (!ok)
-		fail_oom(c);
+		lex_oom(&c->lx);
 	return ok;
 }
 
@@ -1489,7 +1301,7 @@ static bool lock_wait(struct sc *c, const struct row *r, const struct lock_call 
 	if (!grow(c, (void **)&c->waiters, sizeof(struct lock_waiter), &c->waiters_cap,
 		  c->nwaiters + 1) ||
 	    !locks_wait(c->locks, &lc->req, (uint32_t)c->nwaiters, r->op->timestamp + r->call->duration)) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	c->waiters[c->nwaiters++] = (struct lock_waiter){
@@ -1534,7 +1346,7 @@ static bool lock_call_effects(struct sc *c, struct row *r, bool apply)
 		oom = true;
 	}
 	if (oom)
-		fail_oom(c);
+		lex_oom(&c->lx);
 	return !oom;
 }
 
@@ -1558,7 +1370,7 @@ static bool lock_effects(struct sc *c, struct row *r, bool apply)
 		else
 			locks_unset(c->locks, &mine, &oom);
 		if (oom)
-			fail_oom(c);
+			lex_oom(&c->lx);
 		return !oom;
 	}
 	if (r->gone_desc >= 0)
@@ -1588,7 +1400,7 @@ static bool granted(struct sc *c, uint32_t k)
 	used(c, r, w->me.stream, w->me.seq, w->excl);
 	if (c->exit_op && w->end > c->exit_op->timestamp)
 		c->exit_op->timestamp = w->end;	/* it let go no earlier than that */
-	return !c->err;
+	return !c->lx.err;
 }
 
 /*
@@ -1609,7 +1421,7 @@ static bool grant_waiters(struct sc *c, double now, bool force)
 			return false;
 	}
 	if (oom)
-		fail_oom(c);
+		lex_oom(&c->lx);
 	return !oom;
 }
 
@@ -1701,7 +1513,7 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 		u[n++] = table_use(c, &c->desc_res, &c->desc_res_n, r->ent->desc, true);
 	if (moves && r->ent2)
 		u[n++] = table_use(c, &c->desc_res, &c->desc_res_n, r->ent2->desc, true);
-	if (c->err)
+	if (c->lx.err)
 		return 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (u[i].arr)
@@ -1924,8 +1736,8 @@ static bool append_position(struct sc *c, struct sstream *st)
 		return false;
 	st->cap = cap;
 	st->ops[st->nops++] = c->prog->nops;
-	if (!optab_append(c->prog, &c->tab, (uint32_t)c->prog->nops, c->line)) {
-		fail_oom(c);
+	if (!optab_append(c->prog, &c->tab, (uint32_t)c->prog->nops, c->lx.line)) {
+		lex_oom(&c->lx);
 		return false;
 	}
 	c->prog->nops++;
@@ -1947,7 +1759,7 @@ static bool place(struct sc *c, struct row *r)
 	if (op->type == OP_SYS_EXEC && op->a[2] == EXEC_UNLOCK)	/* its descriptor: a read */
 		u[n++] = (struct use){ .res = &r->ent->res };
 
-	if (c->err)
+	if (c->lx.err)
 		return false;
 	if (r->st->nops == 0 && r->st->parent != SC_NONE)
 		want(c, r->st->parent, r->st->start_dep_seq);
@@ -1987,8 +1799,8 @@ static bool place(struct sc *c, struct row *r)
 	}
 	if (!append_position(c, r->st))
 		return false;
-	r->st->last_line = c->line;
-	return !c->err;
+	r->st->last_line = c->lx.line;
+	return !c->lx.err;
 }
 
 /* STREAM START DURATION: the row's stream, its times. */
@@ -2182,7 +1994,9 @@ static const char *first_word(const char *text, size_t len, size_t *wlen)
 	return NULL;
 }
 
-bool syscalls_is_dialect(const char *text, size_t len)
+/* Whether text's first line that is neither blank nor a comment begins
+ * with the word "syscalls": a file of this dialect. */
+static bool detect_file(const char *text, size_t len)
 {
 	size_t wlen;
 	const char *w = first_word(text, len, &wlen);
@@ -2200,19 +2014,21 @@ static bool compile_line(struct sc *c, const char *p, const char *end, bool *hea
 	if (end - s > 8 && memcmp(s, "# lost: ", 8) == 0 && !c->prog->lost) {
 		c->prog->lost = talloc_strndup(c->prog, s + 8, (size_t)(end - s - 8));
 		if (!c->prog->lost) {
-			fail_oom(c);
+			lex_oom(&c->lx);
 			return false;
 		}
 	}
 	if (s == end || *s == '#')
 		return true;
-	int n = tokenize(c, p, end, tok);
+	if (!lex_check_bytes(&c->lx, p, end))
+		return false;
+	int n = lex_tokenize(&c->lx, p, end, tok, SC_MAX_TOKENS, c->buf);
 	if (n < 0)
 		return false;
 	if (!*header) {
 		int64_t v;
-		if (n != 2 || !token_is(&tok[0], "syscalls") || tok[1].quoted ||
-		    hexval(tok[1].s[0]) < 0 || hexval(tok[1].s[0]) > 9) {
+		if (n != 2 || !lex_is(&tok[0], "syscalls") || tok[1].quoted ||
+		    lex_digit(tok[1].s[0]) > 9) {
 			fail(c, "the first line is 'syscalls 1'");
 			return false;
 		}
@@ -2226,9 +2042,9 @@ static bool compile_line(struct sc *c, const char *p, const char *end, bool *hea
 		*header = true;
 		return true;
 	}
-	if (token_is(&tok[0], "init"))
+	if (lex_is(&tok[0], "init"))
 		return init_line(c, tok, n);
-	if (token_is(&tok[0], "syscalls")) {
+	if (lex_is(&tok[0], "syscalls")) {
 		fail(c, "a second 'syscalls' line");
 		return false;
 	}
@@ -2289,7 +2105,7 @@ static bool add_exit(struct sc *c, const struct table_end *te)
 	struct call *call = &c->calls[c->prog->nops];
 	struct call_dep me = { st->nops + 1, te->carrier };
 
-	c->line = te->line;
+	c->lx.line = te->line;
 	c->cur_stream = te->carrier;
 	*op = (struct op){ .type = OP_SYS_EXEC, .handle = HANDLE_NONE, .dir = DIR_NONE,
 			   .dir2 = DIR_NONE, .fnum = -1, .repeat = 1, .timestamp = te->end,
@@ -2323,7 +2139,7 @@ static bool add_exit(struct sc *c, const struct table_end *te)
 	bool ok = grant_waiters(c, INFINITY, false);
 	c->exit_op = NULL;
 	call->gap = op->timestamp > st->last_end ? (float)(op->timestamp - st->last_end) : 0;
-	return ok && !c->err;
+	return ok && !c->lx.err;
 }
 
 /* The ends of the processes that let go of locks a call still waits
@@ -2336,7 +2152,7 @@ static bool lock_exits(struct sc *c)
 		return true;
 	struct table_end *te = talloc_array(c, struct table_end, c->ntables);
 	if (!te) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	for (unsigned t = 0; t < c->ntables; t++)
@@ -2389,7 +2205,7 @@ static bool merge_late(struct sc *c)
 	qsort(c->late, c->nlate, sizeof(*c->late), by_pos);
 	struct call_dep *deps = talloc_array(c->prog, struct call_dep, c->ndeps + c->nlate);
 	if (!deps) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	size_t n = 0, j = 0;
@@ -2420,8 +2236,8 @@ static char *dep_row(struct sc *c, struct call_dep dep)
 
 	if (c->ops[pos].type == OP_SYS_EXEC && c->ops[pos].a[2] == EXEC_EXIT)
 		return talloc_asprintf(c, "the end of stream %" PRIu32 " (after %s:%" PRIu32 ")",
-				       st->id, c->name, line);
-	return talloc_asprintf(c, "%s:%" PRIu32, c->name, line);
+				       st->id, c->lx.name, line);
+	return talloc_asprintf(c, "%s:%" PRIu32, c->lx.name, line);
 }
 
 /* Whether the finished program's streams all finish, the late waits
@@ -2436,7 +2252,7 @@ static bool check_waits(struct sc *c)
 	if (c->nlate == 0 || waitcheck(c, c->prog, &cycle, &ncycle))
 		return true;
 	if (ncycle == 0) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	for (size_t i = 0; i < ncycle && !lock; i++) {
@@ -2448,14 +2264,14 @@ static bool check_waits(struct sc *c)
 	}
 	const struct wait_edge *h = &cycle[pick];
 	char *row = dep_row(c, h->dep);
-	c->err = row ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s waits for %s%s, which waits "
-				       "for it in turn: the replay would deadlock", c->name,
+	c->lx.err = row ? talloc_asprintf(c->prog, "%s:%" PRIu32 ": %s waits for %s%s, which waits "
+				       "for it in turn: the replay would deadlock", c->lx.name,
 				       loadfile_line(c->prog, h->pos),
 				       op_table[c->ops[h->pos].type].name,
 				       lock ? "the release of its lock at " : "", row)
 		     : NULL;
-	if (!c->err)
-		fail_oom(c);
+	if (!c->lx.err)
+		lex_oom(&c->lx);
 	return false;
 }
 
@@ -2466,7 +2282,7 @@ static bool finish(struct sc *c)
 	struct stream *st = talloc_array(prog, struct stream, c->nstreams ? c->nstreams : 1);
 
 	if (!st) {
-		fail_oom(c);
+		lex_oom(&c->lx);
 		return false;
 	}
 	for (unsigned i = 0; i < c->nstreams; i++) {
@@ -2527,8 +2343,8 @@ static void free_scratch(struct sc *c)
 	strset_free_index(&c->dirs);
 }
 
-bool syscalls_compile(struct program *prog, const char *name, const char *text,
-		      size_t len, char **err, bool *oom)
+static bool compile_file(struct program *prog, const char *name, const char *text,
+			 size_t len, char **err, bool *oom)
 {
 	struct sc *c = talloc_zero(prog, struct sc);
 	bool header = false, ok = false;
@@ -2542,7 +2358,7 @@ bool syscalls_compile(struct program *prog, const char *name, const char *text,
 		return false;
 	}
 	c->prog = prog;
-	c->name = name;
+	c->lx = (struct lex){ .mem = prog, .name = name, .escape = true };
 	for (unsigned i = 0; i < LOADFILE_MAX_HANDLES; i++)
 		c->slot_res[i].wstream = SC_NONE;
 	if (!(c->locks = locks_new(c))) {
@@ -2550,25 +2366,32 @@ bool syscalls_compile(struct program *prog, const char *name, const char *text,
 		talloc_free(c);
 		return false;
 	}
-	for (const char *p = text, *end = text + len; p < end && !c->err;) {
+	for (const char *p = text, *end = text + len; p < end && !c->lx.err;) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *eol = nl ? nl : end;
 		const char *stop = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-		c->line++;
+		c->lx.line++;
 		if (eol - p > LOADFILE_MAX_LINE)
 			fail(c, "line longer than %d bytes", LOADFILE_MAX_LINE);
 		else
 			compile_line(c, p, stop, &header);
 		p = eol + 1;
 	}
-	if (!c->err && prog->nops == 0 &&
-	    !(c->err = talloc_asprintf(prog, "%s: no calls in the recording", name)))
-		fail_oom(c);
-	if (!c->err)
+	if (!c->lx.err && prog->nops == 0 &&
+	    !(c->lx.err = talloc_asprintf(prog, "%s: no calls in the recording", name)))
+		lex_oom(&c->lx);
+	if (!c->lx.err)
 		ok = lock_exits(c) && merge_late(c) && finish(c) && check_waits(c);
 	free_scratch(c);
-	*oom = c->oom;
-	*err = c->oom ? NULL : c->err;
+	*oom = c->lx.oom;
+	*err = c->lx.oom ? NULL : c->lx.err;
 	talloc_free(c);
 	return ok && !*oom;
 }
+
+const struct dialect syscalls_dialect = {
+	.name = "system calls",
+	.kinds = 1u << OP_DIALECT_SYSCALL,
+	.detect_file = detect_file,
+	.compile_file = compile_file,
+};

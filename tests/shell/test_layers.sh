@@ -112,4 +112,12 @@ tsort "$T/edges" >/dev/null 2>"$T/loops" ||
 	fail "files in a circle: $(grep -v 'input contains a loop' "$T/loops" | tr '\n' ' ')"
 end
 
+begin "loadfile.c names no dialect: it asks the list of load/dialect.c"
+# (each dialect a file behind struct dialect: doc/DESIGN.md, "Dialects
+# behind one face")
+named=$(awk '$1 == "load/loadfile" && $2 != "load/loadfile" && $2 ~ /^load\// &&
+	$2 !~ /^load\/(lex|dialect|optab|strset|ops)$/ { print $2 " (" $3 ")" }' "$T/calls")
+expect_eq "$named" "" "what loadfile.c uses of the dialects' files"
+end
+
 finish
