@@ -146,6 +146,7 @@ struct call_state {
 	const char *outside_abs;	/* and the first such path, absolute */
 	char *args;			/* the row's arguments so far */
 	size_t args_len;		/* its length */
+	size_t args_cap;		/* the bytes allocated for it */
 	const char *path[2];		/* the absolute paths named, in order */
 	const char *rel[2];
 	int npath;
@@ -193,16 +194,22 @@ static bool number_fits(const char *tok)
 	return true;
 }
 
-/* Argument v appended to the row's, after a space (with one realloc and
- * no format: the arguments of every call of a recording pass here); NULL
- * (memory ran out) makes the row's NULL. */
+/* Argument v appended to the row's, after a space (no format, and a
+ * realloc only when its room, doubled, is short: the arguments of every
+ * call of a recording pass here); NULL (memory ran out) makes the row's
+ * NULL. */
 static void add_arg(struct call_state *s, const char *v)
 {
 	if (!s->args)
 		return;
-	size_t n = v ? strlen(v) : 0;
-	char *a = v ? talloc_realloc(NULL, s->args, char, s->args_len + n + 2) : NULL;
+	size_t n = v ? strlen(v) : 0, need = s->args_len + n + 2;
+	char *a = v ? s->args : NULL;
 
+	if (a && need > s->args_cap) {
+		size_t cap = s->args_cap * 2 > need ? s->args_cap * 2 : need;
+		if ((a = talloc_realloc(NULL, s->args, char, cap)))
+			s->args_cap = cap;
+	}
 	if (!a) {
 		talloc_free(s->args);
 		s->args = NULL;
@@ -759,9 +766,9 @@ static const struct callspec futimens_spec = { "futimens", OP_SYS_FUTIMENS, "F__
 /* A call of the table. */
 static int generic(struct translate *tr, const struct sc_call *c, const struct callspec *spec)
 {
-	struct call_state s = { .tr = tr, .c = c, .spec = spec, .where = W_IN };
+	struct call_state s = { .tr = tr, .c = c, .spec = spec, .where = W_IN, .args_cap = 128 };
 
-	s.args = talloc_strdup(tr->tmp, "");
+	s.args = talloc_zero_size(tr->tmp, s.args_cap);
 	/* fstat(), futimens() and the like as glibc makes them: on an FD */
 	bool empty = c->nargs > 1 && strcmp(c->arg[1], "\"\"") == 0 && spec->shape[0] == 'D';
 	if (empty && spec->op == OP_SYS_NEWFSTATAT && has_flag(c->arg[3], "AT_EMPTY_PATH"))
