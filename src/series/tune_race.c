@@ -304,15 +304,17 @@ bool race_paired_diff(const struct race *r, size_t a, size_t b, double level, do
 	for (unsigned blk = 0; d && blk < r->nblocks; blk++) {
 		for (size_t cond = 0; cond < r->p.nconds; cond++) {
 			double fa = *fig_at(r, blk, cond, a), fb = *fig_at(r, blk, cond, b);
-			if (isfinite(fa) && isfinite(fb) && fb != 0)
-				d[n++] = (fa - fb) / fb * 100;
+			if (isfinite(fa) && isfinite(fb) && fa > 0 && fb > 0)
+				d[n++] = log(fa / fb);
 		}
 	}
 	*npairs = n;
-	bool ok = d && numstat_mean_interval(d, n, level, mean, &half);
+	double m;
+	bool ok = d && numstat_mean_interval(d, n, level, &m, &half);
 	if (ok) {
-		*lo = *mean - half;
-		*hi = *mean + half;
+		*mean = expm1(m) * 100;
+		*lo = expm1(m - half) * 100;
+		*hi = expm1(m + half) * 100;
 	}
 	free(d);
 	return ok;

@@ -96,9 +96,13 @@ size_t race_block_size(const struct race *r, unsigned b);
 size_t race_best(const struct race *r);
 
 /* Candidate a's figure against b's over the (block, condition) pairs in
- * which both have one, a - b in percent of b: the mean, the two-sided
- * `level` interval (Student's t over the pairs) and their number.  False
- * (NANs) with fewer than two pairs. */
+ * which both have a positive one: Student's t over the pairs' log ratios
+ * ln(a / b), its mean and two-sided `level` interval turned back into
+ * percent of b (the geometric mean ratio, -100 .. +inf, its interval
+ * asymmetric), and their number.  A ratio's log, not a difference in
+ * percent: one run of b at a tenth of its usual figure makes its pair's
+ * percent ten times as large and can swamp the rest, where its log
+ * counts as any other factor.  False (NANs) with fewer than two pairs. */
 bool race_paired_diff(const struct race *r, size_t a, size_t b, double level, double *mean,
 		      double *lo, double *hi, size_t *npairs);
 

@@ -186,31 +186,52 @@ static void survivors_within_the_margin_end_the_race(void **state)
 	talloc_free(r2);
 }
 
-static void the_paired_difference_is_in_percent_of_the_second(void **state)
+/* n blocks of two candidates, a[i] and b[i] in block i. */
+static void pairs(struct race *r, const double *a, const double *b, int n)
 {
-	struct race_params p = { .ncand = 2, .nconds = 1, .first_test = 9, .alpha = 0.05,
-				 .higher_better = true };
-	struct race *r = race_new(NULL, &p);
 	const struct race_drop *d;
-	double mean, lo, hi;
-	size_t n;
-	/* a over b: +10 % and +20 %: mean 15, half-width t(0.975, 1) * 5 */
-	double a[] = { 110, 240 }, b[] = { 100, 200 };
 
-	(void)state;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < n; i++) {
 		race_begin_block(r);
 		race_record(r, 0, 0, a[i]);
 		race_record(r, 1, 0, b[i]);
 		race_end_block(r, &d);
 	}
+}
+
+static void the_paired_difference_is_a_ratio_in_percent_of_the_second(void **state)
+{
+	struct race_params p = { .ncand = 2, .nconds = 1, .first_test = 9, .alpha = 0.05,
+				 .higher_better = true };
+	struct race *r = race_new(NULL, &p);
+	double mean, lo, hi;
+	size_t n;
+	/* a over b: ratios 1.1 and 1.2: the mean of their logs, its
+	 * half-width t(0.975, 1) * (ln 1.2 - ln 1.1) / 2, back in percent */
+	double a[] = { 110, 240 }, b[] = { 100, 200 };
+
+	(void)state;
+	pairs(r, a, b, 2);
 	assert_true(race_paired_diff(r, 0, 1, 0.95, &mean, &lo, &hi, &n));
 	assert_int_equal(n, 2);
-	assert_true(fabs(mean - 15) < 1e-9);
-	assert_true(fabs(hi - mean - 12.706204736174707 * 5) < 1e-6);
+	double m = (log(1.1) + log(1.2)) / 2, half = 12.706204736174707 * (log(1.2) - log(1.1)) / 2;
+	assert_true(fabs(mean - (sqrt(1.1 * 1.2) - 1) * 100) < 1e-9);	/* +14.89 % */
+	assert_true(fabs(lo - (exp(m - half) - 1) * 100) < 1e-6);
+	assert_true(fabs(hi - (exp(m + half) - 1) * 100) < 1e-6);
 	double out[2];
 	assert_int_equal(race_figures(r, 0, 0, out), 2);
 	assert_true(out[0] == 110 && out[1] == 240);
+	/* b much slower and unsteady (as a paced as found under load): a's
+	 * gain is sure.  In percent (+900, +3233, +1150, +6567, +1011) the
+	 * one slowest run of b widens the interval past 0; as ratios it is
+	 * [+608 %, +5467 %] */
+	double a2[] = { 100, 100, 100, 100, 100 }, b2[] = { 10, 3, 8, 1.5, 9 };
+	struct race *r2 = race_new(NULL, &p);
+	pairs(r2, a2, b2, 5);
+	assert_true(race_paired_diff(r2, 0, 1, 0.95, &mean, &lo, &hi, &n));
+	assert_int_equal(n, 5);
+	assert_true(lo > 500 && mean > lo && hi > mean);
+	talloc_free(r2);
 	talloc_free(r);
 }
 
@@ -295,7 +316,7 @@ int main(void)
 		cmocka_unit_test(a_failed_run_ranks_last_in_its_block),
 		cmocka_unit_test(conditions_are_blocks_of_their_own),
 		cmocka_unit_test(survivors_within_the_margin_end_the_race),
-		cmocka_unit_test(the_paired_difference_is_in_percent_of_the_second),
+		cmocka_unit_test(the_paired_difference_is_a_ratio_in_percent_of_the_second),
 		cmocka_unit_test(settings_are_told_apart_by_their_keys),
 		cmocka_unit_test(opt_values_may_be_empty_or_quoted),
 		cmocka_unit_test(file_values_compare_as_the_kernel_prints_them),
