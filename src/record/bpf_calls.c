@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "numtext.h"
 #include "record/bpf_calls.h"
 #include "record/translate.h"
 
@@ -376,15 +377,9 @@ static char *mode_text(TALLOC_CTX *mem_ctx, uint64_t v, const char *call)
  * time after a program of many small calls). */
 static char *decimal(TALLOC_CTX *mem_ctx, int64_t v, bool as_unsigned)
 {
-	char buf[24], *p = buf + sizeof(buf);
-	uint64_t u = as_unsigned || v >= 0 ? (uint64_t)v : -(uint64_t)v;
+	char buf[NUMTEXT_MAX], *end = as_unsigned ? numtext_u64(buf, (uint64_t)v, 1) : numtext_i64(buf, v);
 
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (!as_unsigned && v < 0)
-		*--p = '-';
-	return talloc_strndup(mem_ctx, p, (size_t)(buf + sizeof(buf) - p));
+	return talloc_strndup(mem_ctx, buf, (size_t)(end - buf));
 }
 
 static char *hex(TALLOC_CTX *mem_ctx, uint64_t v)
@@ -493,7 +488,9 @@ int bpf_call_format(TALLOC_CTX *mem_ctx, const struct bpf_call *b, struct sc_cal
 	c->tid = (int)b->e.tid;
 	c->start_us = (int64_t)(b->e.ts / 1000);
 	c->dur_us = b->end_ns ? (int64_t)(b->end_ns / 1000) - c->start_us : -1;
-	snprintf(c->name, sizeof(c->name), "%s", f->name);
+	size_t n = strnlen(f->name, sizeof(c->name) - 1);	/* (no printf for every call) */
+	memcpy(c->name, f->name, n);
+	c->name[n] = '\0';
 	uint64_t oflags = 0;
 	int k = 0;
 	for (int i = 0; f->fmt[i] && i < 6; i++) {

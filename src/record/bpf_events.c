@@ -113,9 +113,9 @@ static int store(struct bpf_events *ev, const struct rec_event *e, uint32_t size
 /* The entry a thread left open, taken out of the table (NULL: none). */
 static struct rec_event *take_open(struct bpf_events *ev, uint32_t tid)
 {
-	char key[16];
+	char key[PATHMAP_ID_KEY];
 
-	snprintf(key, sizeof(key), "%u", tid);
+	pathmap_id_key(key, tid);
 	struct rec_event *e = pathmap_get(ev->open, key);
 	if (e) {
 		pathmap_put(ev->open, key, NULL);
@@ -126,9 +126,9 @@ static struct rec_event *take_open(struct bpf_events *ev, uint32_t tid)
 
 static int put_open(struct bpf_events *ev, uint32_t tid, struct rec_event *e)
 {
-	char key[16];
+	char key[PATHMAP_ID_KEY];
 
-	snprintf(key, sizeof(key), "%u", tid);
+	pathmap_id_key(key, tid);
 	if (!pathmap_put(ev->open, key, e))
 		return -1;
 	ev->nopen++;

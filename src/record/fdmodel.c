@@ -52,17 +52,17 @@ struct fdmodel *fdmodel_new(TALLOC_CTX *mem_ctx)
 
 static struct thread *thread_of(const struct fdmodel *m, int tid)
 {
-	char key[16];
+	char key[PATHMAP_ID_KEY];
 
-	snprintf(key, sizeof(key), "%d", tid);
+	pathmap_id_key(key, tid);
 	return pathmap_get(m->threads, key);
 }
 
 static bool put_thread(struct fdmodel *m, int tid, struct thread *t)
 {
-	char key[16];
+	char key[PATHMAP_ID_KEY];
 
-	snprintf(key, sizeof(key), "%d", tid);
+	pathmap_id_key(key, tid);
 	return pathmap_put(m->threads, key, t);
 }
 

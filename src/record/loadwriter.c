@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "loadfile.h"
+#include "numtext.h"
 #include "outfile.h"
 #include "record/loadwriter.h"
 #include "record/pathmap.h"
@@ -36,11 +37,11 @@ struct writer {
 
 static struct tinfo *tinfo(struct writer *w, int tid)
 {
-	char key[16];
+	char key[PATHMAP_ID_KEY];
 
 	if (w->last && w->last_tid == tid)
 		return w->last;
-	snprintf(key, sizeof(key), "%d", tid);
+	pathmap_id_key(key, tid);
 	struct tinfo *t = pathmap_get(w->threads, key);
 	if (!t && (t = talloc_zero(w->threads, struct tinfo)) && !pathmap_put(w->threads, key, t))
 		t = NULL;
@@ -121,22 +122,6 @@ static void line(struct writer *w, const char *fmt, ...)
 	put_line(w, buf, n);
 }
 
-/* v in decimal at p, at least `width` digits (zeros before): the end. */
-static char *digits(char *p, uint64_t v, int width)
-{
-	char tmp[24];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n < width)
-		tmp[n++] = '0';
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* A row's line, "STREAM START DUR CALLARGS RESULT", as line() would print
  * it with "%u %lld.%06lld %lld.%06lld %s%s %s\n" but without printf: a
  * recording writes a line for every call it kept, and printf was a third
@@ -154,15 +139,15 @@ static void row_line(struct writer *w, unsigned stream, int64_t start, int64_t d
 		     start / 1000000, start % 1000000, dur / 1000000, dur % 1000000, call, args, result);
 		return;
 	}
-	char *p = digits(buf, stream, 1);
+	char *p = numtext_u64(buf, stream, 1);
 	*p++ = ' ';
-	p = digits(p, (uint64_t)(start / 1000000), 1);
+	p = numtext_u64(p, (uint64_t)(start / 1000000), 1);
 	*p++ = '.';
-	p = digits(p, (uint64_t)(start % 1000000), 6);
+	p = numtext_u64(p, (uint64_t)(start % 1000000), 6);
 	*p++ = ' ';
-	p = digits(p, (uint64_t)(dur / 1000000), 1);
+	p = numtext_u64(p, (uint64_t)(dur / 1000000), 1);
 	*p++ = '.';
-	p = digits(p, (uint64_t)(dur % 1000000), 6);
+	p = numtext_u64(p, (uint64_t)(dur % 1000000), 6);
 	*p++ = ' ';
 	memcpy(p, call, lc);
 	memcpy(p + lc, args, la);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "numtext.h"
 #include "record/pathmap.h"
 
 struct entry {
@@ -108,4 +109,9 @@ const char *pathmap_key(const struct pathmap *m, size_t i, void **value)
 	if (value)
 		*value = m->entries[i].value;
 	return m->entries[i].key;
+}
+
+void pathmap_id_key(char key[PATHMAP_ID_KEY], int64_t id)
+{
+	numtext_i64(key, id);
 }

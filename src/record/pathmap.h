@@ -12,9 +12,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <talloc.h>
 
 struct pathmap;
+
+/* The key of a thread or process id (its decimal text), made without
+ * printf: the tables by thread look one up for every call. */
+#define PATHMAP_ID_KEY 21
+void pathmap_id_key(char key[PATHMAP_ID_KEY], int64_t id);
 
 /* An empty map on mem_ctx, or NULL when memory ran out. */
 struct pathmap *pathmap_new(TALLOC_CTX *mem_ctx);

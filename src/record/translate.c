@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "loadfile.h"
+#include "numtext.h"
 #include "ops.h"
 #include "record/fdmodel.h"
 #include "record/infer.h"
@@ -327,8 +328,8 @@ static void arg_fd(struct call_state *s, const char *text)
 	}
 	if (s->nfd < 2)
 		s->fd[s->nfd++] = fd;
-	char num[16];
-	snprintf(num, sizeof(num), "%d", fd);
+	char num[NUMTEXT_MAX];
+	numtext_i64(num, fd);
 	add_arg(s, num);
 }
 
@@ -429,7 +430,7 @@ static struct row *add_row(struct translate *tr, const struct sc_call *c, const 
 	if (c->ret < 0 && c->err[0])
 		snprintf(r->result, sizeof(r->result), "%s", c->err);
 	else
-		snprintf(r->result, sizeof(r->result), "%lld", (long long)c->ret);
+		numtext_i64(r->result, c->ret);	/* (no printf: a row for every call) */
 	if (r->start_us + r->dur_us > rec->end_us)
 		rec->end_us = r->start_us + r->dur_us;
 	rec->io_us += r->dur_us;
