@@ -137,9 +137,11 @@ expect_eq() {
 	[ "$1" = "$2" ] || fail "${3:-value}: got '$1', want '$2'"
 }
 
-# expect_status GOT WANT: exit status check
+# expect_status GOT WANT [OUTPUT]: exit status check; on a mismatch the
+# first lines of OUTPUT that dbench wrote as errors (dbench: ..., FAILED: ...)
+# go into the failure, to say why
 expect_status() {
-	[ "$1" -eq "$2" ] || fail "exit status $1, want $2"
+	[ "$1" -eq "$2" ] || fail "exit status $1, want $2${3:+: $(grep -E '^(dbench|FAILED)' "$3" 2>/dev/null | head -2 | tr '\n' ' ')}"
 }
 
 # only_progress_says_execute FILE: mmtests picks the progress lines out

@@ -80,7 +80,7 @@ replaynet_small() {
 		rm -rf "$2/clients"
 		"$1" -c "$T/small.load" --run-once --strict --skip-cleanup --json="$T/small$rn_n.json" \
 			"$rn_n" >"$T/small$rn_n.out" 2>&1
-		expect_status $? 0
+		expect_status $? 0 "$T/small$rn_n.out"
 		expect_eq "$(jq '[.ops[].errors] | add' "$T/small$rn_n.json")" 0 "outcome differences"
 		expect_eq "$(jq '[.ops[] | .not_supported // 0, .skipped // 0] | add' \
 			"$T/small$rn_n.json")" 0 "calls not made"
@@ -105,7 +105,7 @@ replaynet_unsup() {
 	rm -rf "$rn_dir/clients"
 	"$rn_run" -c "$T/unsup.load" --run-once --skip-cleanup --json="$T/unsup.json" 1 \
 		>"$T/unsup.out" 2>&1
-	expect_status $? 0
+	expect_status $? 0 "$T/unsup.out"
 	expect_eq "$(jq '[.ops[].errors] | add' "$T/unsup.json")" 0 "outcome differences"
 	expect_eq "$(jq '[.ops[].not_supported // 0] | add' "$T/unsup.json")" "$#" "calls not performed"
 	rn_check=$("$rn_run" --check-loadfile -c "$T/unsup.load")
