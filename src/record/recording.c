@@ -49,6 +49,25 @@ struct row *recording_add(struct recording *rec)
 	return r;
 }
 
+#define KEEP_BLOCK (64u << 10)
+
+char *recording_keep(struct recording *rec, const char *s, size_t n)
+{
+	if (n >= KEEP_BLOCK / 8)
+		return talloc_strndup(rec, s, n);
+	if (n + 1 > rec->kept_room) {
+		if (!(rec->kept = talloc_size(rec, KEEP_BLOCK)))
+			return NULL;
+		rec->kept_room = KEEP_BLOCK;
+	}
+	char *p = rec->kept;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	rec->kept += n + 1;
+	rec->kept_room -= n + 1;
+	return p;
+}
+
 bool recording_own(struct recording *rec, const char *abs)
 {
 	return pathmap_put(rec->own, abs, rec);

@@ -81,6 +81,8 @@ struct recording {
 	/* the rows */
 	struct row *rows;
 	size_t nrows, caprows;
+	char *kept;		/* recording_keep()'s block: where its next copy goes */
+	size_t kept_room;	/* and the bytes left there */
 	int first_tid;		/* stream 1 */
 	int64_t t0_us;		/* the first call's start, absolute */
 	int64_t end_us;		/* the last call's end, from t0 */
@@ -146,6 +148,12 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx);
 /* A new row at the end (its fields zeroed but for result "0"), or NULL
  * when memory ran out. */
 struct row *recording_add(struct recording *rec);
+
+/* A copy of the n bytes at s with a NUL after them, kept as long as rec
+ * (never freed alone): a row's arguments.  Copies share blocks of 64 KiB
+ * rather than take an allocation each, for a row is made for every call.
+ * NULL when memory ran out. */
+char *recording_keep(struct recording *rec, const char *s, size_t n);
 
 /* Note an absolute path as the recorder's own (recording.own); false
  * when memory ran out. */

@@ -426,7 +426,7 @@ static struct row *add_row(struct translate *tr, const struct sc_call *c, const 
 	r->call = call;
 	r->src = tr->src;
 	r->src_line = tr->src_line;
-	r->args = talloc_strdup(rec, args ? args : "");
+	r->args = recording_keep(rec, args ? args : "", args ? strlen(args) : 0);
 	if (c->ret < 0 && c->err[0])
 		snprintf(r->result, sizeof(r->result), "%s", c->err);
 	else
