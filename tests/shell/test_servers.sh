@@ -137,6 +137,25 @@ expect_status $? 0
 [ ! -e "$T/srv-gone" ] || fail "$T/srv-gone is still there"
 end
 
+begin "stop with a file system mounted inside the scratch directory: refused, nothing of it removed"
+out=$("$SERVERS" start tbench --dir="$T/srv-mnt" 2>&1) || fail "start tbench: $out"
+if mount_tmpfs "$T/srv-mnt/m" 1m; then
+	echo keep >"$T/srv-mnt/m/precious"
+	out=$("$SERVERS" stop "$T/srv-mnt" 2>&1); rc=$?
+	expect_status $rc 1
+	one_line "$out"
+	expect_match "$out" "^dbench-servers: stop: $T/srv-mnt: '$T/srv-mnt/m' is mounted inside it: unmount it, then stop again"
+	expect_eq "$(cat "$T/srv-mnt/m/precious" 2>&1)" keep "the file in the mounted file system"
+	umount "$T/srv-mnt/m"
+	"$SERVERS" stop "$T/srv-mnt"
+	expect_status $? 0
+	[ ! -e "$T/srv-mnt" ] || fail "$T/srv-mnt is still there after the unmount"
+else
+	skip_block "a tmpfs cannot be mounted here (not root?)"
+	"$SERVERS" stop "$T/srv-mnt"
+fi
+end
+
 begin "stop signals no process but the one it started: a pid whose start time differs is left alone"
 out=$("$SERVERS" start tbench --dir="$T/srv-reuse" 2>&1) || fail "start tbench: $out"
 p=$(server_var "$T/srv-reuse" PID)
