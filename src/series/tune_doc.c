@@ -123,24 +123,21 @@ static json_t *ranks_json(const struct tune *t)
 
 static json_t *verdict_json(const struct tune *t)
 {
-	size_t best = race_best(t->race), pairs = 0, *front = malloc(t->ncand * sizeof(*front));
-	double mean = NAN, lo = NAN, hi = NAN;
+	size_t *front = malloc(t->ncand * sizeof(*front));
+	struct tune_gain g;
+	bool beats = tune_beats_as_found(t, &g);
 	json_t *f = json_array();
-
-	if (best != 0)
-		race_paired_diff(t->race, best, 0, 0.95, &mean, &lo, &hi, &pairs);
-	bool beats = best != 0 && (t->objective == TUNE_THROUGHPUT ? lo > 0 : hi < 0);
 	size_t n = front ? tune_front(t, front) : 0;
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(f, json_integer((json_int_t)front[i] + 1));
 	free(front);
 	const struct dockey_value against[] = {
-		{ DK_TUNE_AGAINST_DIFF, real(mean) }, { DK_TUNE_AGAINST_LOW, real(lo) },
-		{ DK_TUNE_AGAINST_HIGH, real(hi) },
-		{ DK_TUNE_AGAINST_PAIRS, json_integer((json_int_t)pairs) },
+		{ DK_TUNE_AGAINST_DIFF, real(g.mean) }, { DK_TUNE_AGAINST_LOW, real(g.lo) },
+		{ DK_TUNE_AGAINST_HIGH, real(g.hi) },
+		{ DK_TUNE_AGAINST_PAIRS, json_integer((json_int_t)g.pairs) },
 	};
 	const struct dockey_value v[] = {
-		{ DK_TUNE_VERDICT_BEST, json_integer((json_int_t)best + 1) },
+		{ DK_TUNE_VERDICT_BEST, json_integer((json_int_t)g.best + 1) },
 		{ DK_TUNE_VERDICT_BEATS, json_boolean(beats) },
 		{ DK_TUNE_VERDICT_AGAINST,
 		  dockey_object(DK_TUNE_VERDICT_AGAINST, NULL, against, LEN(against)) },

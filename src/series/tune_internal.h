@@ -107,6 +107,19 @@ void tune_report(const struct tune *t);
  * order of their throughput, most first); their number. */
 size_t tune_front(const struct tune *t, size_t *front);
 
+/* The winner of the race (the best left) against as found: *g gets its
+ * paired gain (race_paired_diff(), 95 %; NANs and 0 pairs when as found
+ * is the best or too few pairs) and *drop the drop of as found against
+ * the winner, or NULL.  True when the winner beats as found: the
+ * interval rules out no gain, or the race's own test dropped as found
+ * against it (its few pairs then may leave the interval wide). */
+struct tune_gain {
+	size_t best, pairs;
+	double mean, lo, hi;
+	const struct race_drop *drop;
+};
+bool tune_beats_as_found(const struct tune *t, struct tune_gain *g);
+
 /* The median of a candidate's figure (0 throughput, 1 p99, 2 probe) over
  * its successful runs, and the 95 % interval of it (NAN where too few). */
 double tune_median(const struct tune *t, size_t cand, int which, double *lo, double *hi,

@@ -202,34 +202,53 @@ static void table(const struct tune *t)
 /* ---- the verdict ---- */
 
 /* "+5.2 %" of a paired difference in the objective's better sense. */
+bool tune_beats_as_found(const struct tune *t, struct tune_gain *g)
+{
+	const struct race_drop *d = race_dropped(t->race, 0);
+
+	g->best = race_best(t->race);
+	g->mean = g->lo = g->hi = NAN;
+	g->pairs = 0;
+	g->drop = d && g->best != 0 && d->against == g->best ? d : NULL;
+	if (g->best == 0)
+		return false;
+	bool ok = race_paired_diff(t->race, g->best, 0, LEVEL, &g->mean, &g->lo, &g->hi,
+				   &g->pairs);
+	return g->drop || (ok && (t->objective == TUNE_THROUGHPUT ? g->lo > 0 : g->hi < 0));
+}
+
 static void verdict(const struct tune *t)
 {
-	size_t best = race_best(t->race), pairs;
-	double mean, lo, hi;
-	bool higher = t->objective == TUNE_THROUGHPUT;
+	struct tune_gain g;
+	bool beats = tune_beats_as_found(t, &g);
 	const char *what = t->objective == TUNE_THROUGHPUT ? "throughput"
 			   : t->objective == TUNE_P99 ? "p99" : "probe latency";
 
 	fputc('\n', t->text);
-	if (best == 0) {
+	if (g.best == 0) {
 		fprintf(t->text, "No candidate beats what is there: as found (#1) ranks best"
 			" of the %zu left.\n", race_nalive(t->race));
 		return;
 	}
-	bool ok = race_paired_diff(t->race, best, 0, LEVEL, &mean, &lo, &hi, &pairs);
-	bool beats = ok && (higher ? lo > 0 : hi < 0);
-	if (beats)
+	const char *label = t->cand[g.best].label;
+	if (beats && g.pairs >= 2)
 		fprintf(t->text, "Winner: #%zu (%s): %s %+.2f %% against as found, 95 %% interval"
-			" [%+.2f, %+.2f] from %zu paired runs\n", best + 1, t->cand[best].label,
-			what, mean, lo, hi, pairs);
-	else if (ok)
+			" [%+.2f, %+.2f] from %zu paired runs", g.best + 1, label, what, g.mean,
+			g.lo, g.hi, g.pairs);
+	else if (beats)
+		fprintf(t->text, "Winner: #%zu (%s), against as found", g.best + 1, label);
+	else if (g.pairs >= 2)
 		fprintf(t->text, "No candidate beats what is there: the best, #%zu (%s), against as"
 			" found: %s %+.2f %%, 95 %% interval [%+.2f, %+.2f] from %zu paired runs\n",
-			best + 1, t->cand[best].label, what, mean, lo, hi, pairs);
+			g.best + 1, label, what, g.mean, g.lo, g.hi, g.pairs);
 	else
 		fprintf(t->text, "No candidate beats what is there: the best, #%zu (%s), has too few"
-			" runs paired with as found to judge (%zu)\n", best + 1, t->cand[best].label,
-			pairs);
+			" runs paired with as found to judge (%zu)\n", g.best + 1, label, g.pairs);
+	if (beats && g.drop)
+		fprintf(t->text, "; the race dropped as found against it after block %u (p %.3g)",
+			g.drop->block, g.drop->p);
+	if (beats)
+		fputc('\n', t->text);
 }
 
 static void front_lines(const struct tune *t)

@@ -101,7 +101,7 @@ expect_status $rc 0
 # two candidates: Wilcoxon's test, whose five blocks give 2/32 at best,
 # six 2/64
 expect_match "$out" '^dropped #1 \(as found: env:DBENCH_NULL_DELAY_US=400\) after block 6: mean rank 2.00 of 2, p 0.0312 \(Wilcoxon'"'"'s signed-rank test\) against #2 \(env:DBENCH_NULL_DELAY_US=0\)$'
-expect_match "$out" '^Winner: #2 \(env:DBENCH_NULL_DELAY_US=0\): throughput \+[0-9.]+ % against as found, 95 % interval \[\+[0-9.]+, \+[0-9.]+\] from [0-9]+ paired runs$'
+expect_match "$out" '^Winner: #2 \(env:DBENCH_NULL_DELAY_US=0\): throughput \+[0-9.]+ % against as found, 95 % interval \[\+[0-9.]+, \+[0-9.]+\] from [0-9]+ paired runs; the race dropped as found against it after block 6 \(p 0.0312\)$'
 end
 
 begin "the budget ends the race, whole blocks only"
