@@ -79,7 +79,7 @@ bool netsys_can(const struct netsys_proto *p, const struct op *op)
 	case OP_SYS_LISTXATTR: case OP_SYS_LLISTXATTR: case OP_SYS_FLISTXATTR:
 	case OP_SYS_REMOVEXATTR: case OP_SYS_LREMOVEXATTR: case OP_SYS_FREMOVEXATTR:
 		return false;
-	case OP_SYS_FSYNC: case OP_SYS_FDATASYNC: case OP_SYS_SYNC_FILE_RANGE:
+	case OP_SYS_FSYNC: case OP_SYS_FDATASYNC: case OP_SYS_SYNC_FILE_RANGE: case OP_SYS_SYNCFS:
 		return p->fsync != NULL;
 	case OP_SYS_LINK: case OP_SYS_LINKAT:
 		return p->link != NULL;
@@ -528,7 +528,7 @@ static int ns_on_fd(struct netsys *s, const struct op *op, const struct call *c)
 		return ns_outcome(op, c, 0, 0);
 	case OP_SYS_LSEEK: return ns_lseek(s, op, c, d);
 	case OP_SYS_GETDENTS: return ns_getdents(s, op, c, d);
-	case OP_SYS_FSYNC: case OP_SYS_FDATASYNC: case OP_SYS_SYNC_FILE_RANGE:
+	case OP_SYS_FSYNC: case OP_SYS_FDATASYNC: case OP_SYS_SYNC_FILE_RANGE: case OP_SYS_SYNCFS:
 		err = d->dir ? 0 : s->p->fsync(s->bc, d->file);	/* a directory's names are stable */
 		break;
 	case OP_SYS_FTRUNCATE:

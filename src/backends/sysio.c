@@ -476,6 +476,7 @@ static int sysio_on_fd(struct sysio *s, const struct op *op, const struct call *
 	case OP_SYS_LSEEK: r = lseek(fd, op->a[0], (int)op->a[1]); break;
 	case OP_SYS_FSYNC: r = fsync(fd); break;
 	case OP_SYS_FDATASYNC: r = fdatasync(fd); break;
+	case OP_SYS_SYNCFS: r = syncfs(fd); break;
 	case OP_SYS_SYNC_FILE_RANGE: r = sync_file_range(fd, op->a[0], op->a[1],
 							 (unsigned)op->a[2]); break;
 	case OP_SYS_FTRUNCATE: r = ftruncate(fd, op->a[0]); break;

@@ -266,6 +266,21 @@ expect_match "$(cat "$T/strict.out")" 'FAILED: client 1, .*diff.load:2 stat .*: 
 expect_no_match "$(cat "$T/strict.out")" 'diff.load:[3-9]'
 end
 
+begin "syncfs is replayed on the descriptor's filesystem, with its outcome"
+cat >"$T/syncfs.load" <<'EOF'
+syscalls 1
+init file "a" 4096 0644
+1 0.000 0.001 openat "a" O_WRONLY 0 3
+1 0.010 0.001 write 3 100 100
+1 0.020 0.001 syncfs 3 0
+1 0.030 0.001 close 3 0
+1 0.040 0.001 syncfs 3 EBADF
+EOF
+out=$("$DBENCH" --run-once --strict -c "$T/syncfs.load" -D "$T/d" 1 2>&1); rc=$?
+expect_status $rc 0
+expect_match "$out" '^ syncfs +2 '
+end
+
 begin "a POSIX ACL set as cp -a sets it is replayed as a valid one"
 cat >"$T/acl.load" <<'EOF2'
 syscalls 1

@@ -194,10 +194,11 @@ static void test_every_call_decodes_its_arguments(void **state)
 		"2 0 0 fork 3\n"					/* 75 */
 		"3 0 0 close 3 0\n"
 		"3 0 0 flock 4 LOCK_EX|LOCK_NB 0\n"
-		"3 0 0 fcntl 4 F_SETLKW F_WRLCK SEEK_SET -5 100 0\n");
+		"3 0 0 fcntl 4 F_SETLKW F_WRLCK SEEK_SET -5 100 0\n"
+		"3 0 0 syncfs 4 0\n");
 	const struct op *o = p->ops;
 
-	assert_int_equal(p->nops, 79);
+	assert_int_equal(p->nops, 80);
 	assert_int_equal(o[77].type, OP_SYS_FLOCK);
 	assert_int_equal(o[77].a[0], LOCK_EX | LOCK_NB);
 	assert_int_equal(o[78].a[0], F_SETLKW);
