@@ -228,4 +228,20 @@ expect_match "$(cat "$TOP/README")" '^    make check$'
 expect_match "$(cat "$TOP/.ci/run")" '^stage check make( -j[0-9]+)? check$'
 end
 
+begin "every operation of include/ops.def is documented: a row's in dbench-loadfile.5, a call's in SYSCALLS.md"
+# The table is the one place an operation is defined (doc/DESIGN.md, "Add
+# a system call"): a row added there without its page fails here.
+page=$(groff -man -Tascii -P-bcou "$TOP/man/dbench-loadfile.5" 2>/dev/null)
+rows=$(sed -n 's/^OP([A-Z0-9_]*, "\([^"]*\)".*/\1/p' "$TOP/include/ops.def")
+calls=$(sed -n 's/^SYSCALL([A-Z0-9_]*, "\([^"]*\)".*/\1/p' "$TOP/include/ops.def")
+[ "$(echo "$rows" | wc -l)" -gt 50 ] && [ "$(echo "$calls" | wc -l)" -gt 50 ] ||
+	fail "include/ops.def's rows were not found ($(echo "$rows" | wc -l), $(echo "$calls" | wc -l))"
+for n in $rows; do
+	printf '%s\n' "$page" | grep -qiw -- "$n" || fail "$n is not in dbench-loadfile.5"
+done
+for n in $calls; do
+	grep -qw -- "$n" "$TOP/doc/SYSCALLS.md" || fail "$n is not in doc/SYSCALLS.md"
+done
+end
+
 finish
