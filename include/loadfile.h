@@ -358,6 +358,14 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 				 const char *text, size_t len, char **err);
 
 /*
+ * Whether text compiles: loadfile_compile()'s verdict, *err and errno,
+ * the program freed at once and its text's SHA-256 never taken (the
+ * recorder's check of what it writes: the hash was a sixth of it).
+ */
+bool loadfile_check(TALLOC_CTX *mem_ctx, const char *name, const char *text, size_t len,
+		    char **err);
+
+/*
  * Read and compile the file at `path`, a regular file or a pipe (see
  * LOADFILE_PIPE_WAIT_S); gzip input (by its magic bytes) is decompressed
  * transparently.  Same result conventions as loadfile_compile().

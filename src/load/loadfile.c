@@ -896,7 +896,7 @@ static bool compile_lines(struct compiler *c, const char *text, size_t len)
  * result conventions as loadfile_compile(). */
 static struct program *compiled_whole(TALLOC_CTX *mem_ctx, const struct dialect *dl,
 				      struct program *prog, const char *name, const char *text,
-				      size_t len, char **err)
+				      size_t len, bool hash, char **err)
 {
 	bool oom;
 
@@ -909,7 +909,8 @@ static struct program *compiled_whole(TALLOC_CTX *mem_ctx, const struct dialect 
 		errno = oom ? ENOMEM : EINVAL;
 		return NULL;
 	}
-	sha256_hex(text, len, prog->sha256);
+	if (hash)
+		sha256_hex(text, len, prog->sha256);
 	return prog;
 }
 
@@ -984,18 +985,19 @@ static struct program *compile_end(TALLOC_CTX *mem_ctx, struct compiler *c, bool
 	return prog;
 }
 
-struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
-				 const char *text, size_t len, char **err)
+/* loadfile_compile(), the text's SHA-256 taken when `hash`. */
+static struct program *compile_text(TALLOC_CTX *mem_ctx, const char *name, const char *text,
+				    size_t len, bool hash, char **err)
 {
 	struct compiler c;
-	char sha256[65];
+	char sha256[65] = "";
 
 	*err = NULL;
 	const struct dialect *dl = dialect_of_file(text, len);
 	if (dl) {
 		struct program *prog = talloc_zero(mem_ctx, struct program);
 		if (prog && (prog->source = talloc_strdup(prog, name)))
-			return compiled_whole(mem_ctx, dl, prog, name, text, len, err);
+			return compiled_whole(mem_ctx, dl, prog, name, text, len, hash, err);
 		talloc_free(prog);
 		*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
 		errno = ENOMEM;
@@ -1005,8 +1007,26 @@ struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
 	if (!prog)
 		return NULL;
 	bool ok = !c.lx.err && compile_lines(&c, text, len);
-	sha256_hex(text, len, sha256);
+	if (hash)
+		sha256_hex(text, len, sha256);
 	return compile_end(mem_ctx, &c, ok, sha256, err);
+}
+
+struct program *loadfile_compile(TALLOC_CTX *mem_ctx, const char *name,
+				 const char *text, size_t len, char **err)
+{
+	return compile_text(mem_ctx, name, text, len, true, err);
+}
+
+bool loadfile_check(TALLOC_CTX *mem_ctx, const char *name, const char *text, size_t len,
+		    char **err)
+{
+	struct program *prog = compile_text(mem_ctx, name, text, len, false, err);
+
+	if (!prog)
+		return false;	/* (errno as it was left) */
+	talloc_free(prog);
+	return true;
 }
 
 /* zlib labels a gzdopen()ed stream "<fd:N>: "; the caller names the file. */

@@ -429,7 +429,7 @@ enum loadwriter_status loadwriter_write(TALLOC_CTX *mem_ctx, struct recording *r
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	const char *name = strcmp(path, "-") == 0 ? "(standard output)" : path;
 
-	if (st == LOADWRITER_OK && !loadfile_compile(tmp, name, text, len, &why)) {
+	if (st == LOADWRITER_OK && !loadfile_check(tmp, name, text, len, &why)) {
 		bool oom = errno == ENOMEM;
 		*err = oom ? talloc_strdup(mem_ctx, "out of memory checking the loadfile")
 			   : refusal(mem_ctx, rec, name, text, len, why);
