@@ -257,13 +257,50 @@ bool lex_hex32(const struct token *t, uint32_t *out)
 	return true;
 }
 
+/* Plain "DIGITS[.DIGITS]" of at most 15 digits (a loadfile's times,
+ * every row of the system calls' dialect): its value into *out, the
+ * double strtod gives (the digits as an integer, exact below 2^53, over
+ * a power of ten, exact too: IEEE's division rounds the quotient as
+ * strtod rounds the decimal); false for anything else. */
+static bool plain_seconds(const struct token *t, double *out)
+{
+	static const double ten[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	uint64_t n = 0;
+	int digits = 0, after = -1;
+
+	for (size_t i = 0; i < t->len; i++) {
+		char ch = t->s[i];
+		if (ch == '.' && after < 0) {
+			after = 0;
+		} else if (ch >= '0' && ch <= '9' && digits < 15) {
+			n = n * 10 + (uint64_t)(ch - '0');
+			digits++;
+			after += after >= 0;
+		} else {
+			return false;
+		}
+	}
+	if (!digits)
+		return false;
+	*out = (double)n / ten[after > 0 ? after : 0];
+	return true;
+}
+
 bool lex_seconds(const struct token *t, const char *refused, double *out)
 {
 	char b[32];
 	char *end;
+	double fast;
 
 	if (t->quoted || t->len == 0 || t->len >= sizeof(b))
 		return false;
+	if (!strpbrk(refused, ".0123456789") && plain_seconds(t, &fast)) {
+		if (fast > 1e9)
+			return false;
+		*out = fast;
+		return true;
+	}
 	memcpy(b, t->s, t->len);
 	b[t->len] = '\0';
 	double v = strtod(b, &end);
