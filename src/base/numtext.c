@@ -1,21 +1,21 @@
 /*
  * numtext.c - integers as decimal text (see numtext.h).
  */
+#include <string.h>
+
 #include "numtext.h"
 
 char *numtext_u64(char *p, uint64_t v, int width)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[24], *end = tmp + sizeof(tmp), *q = end;
 
 	do
-		tmp[n++] = (char)('0' + v % 10);
+		*--q = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	while (n < width && n < (int)sizeof(tmp))
-		tmp[n++] = '0';
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
+	while (end - q < width && q > tmp)
+		*--q = '0';
+	memcpy(p, q, (size_t)(end - q));
+	return p + (end - q);
 }
 
 char *numtext_i64(char *p, int64_t v)

@@ -257,7 +257,7 @@ static int translate_calls(struct recording *rec, struct tracer_calls *calls, st
 	char *err = NULL;
 	int rc = EXIT_OK;
 	struct translate *tr = translate_new(tmp, rec);
-	TALLOC_CTX *one = talloc_new(tmp);
+	TALLOC_CTX *one = talloc_pool(tmp, 16384);	/* a call's text: freed after each */
 	struct pathmap *sources = pathmap_new(tmp);
 
 	if (!tr || !one || !sources) {
