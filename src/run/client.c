@@ -451,60 +451,73 @@ static bool wait_read(const struct run_plan *plan, uint64_t *ns)
 	return plan->replay_timing == REPLAY_EXACT && hostload_thread_wait_ns(ns);
 }
 
-/* The thread that read `from` with wait_read() is done replaying for
- * client c: its wait since, in c's slot (under the client's lock when
- * its lanes share the slot). */
-static void wait_done(const struct run_plan *plan, struct client *c, uint64_t from, bool shared)
+/* The thread that read `from` with wait_read() is done replaying: its
+ * wait for a CPU since in *ns; false when not read. */
+static bool waited_since(const struct run_plan *plan, uint64_t from, uint64_t *ns)
 {
 	uint64_t now;
 
 	if (!wait_read(plan, &now))
-		return;
-	if (shared)
-		pthread_mutex_lock(&c->lock);
-	stats_record_wait(c->slot, now > from ? now - from : 0);
-	if (shared)
-		pthread_mutex_unlock(&c->lock);
+		return false;
+	*ns = now > from ? now - from : 0;
+	return true;
 }
 
-/* ---- one operation ---- */
+/* ---- one operation ----
+ *
+ * A function each: a row of a dbench 4.0 or 5.0 loadfile on a client's
+ * one lane (run_row()), a call of a recording of one stream (run_call())
+ * and one of a stream among several, whose lanes share the client's
+ * slot under its lock (run_stream_call()); each inlined where it runs,
+ * so that the loop of a dbench 4.0 loadfile carries nothing of
+ * recordings and a lane of its own takes no lock.  What they share is
+ * in the pieces they call, none of which is told which of them calls.
+ */
 
 /* The first failure of client c that stops the run, in its slot (under
- * the client's lock when its lanes share it). */
-static void stop_on(const struct run_plan *plan, struct client *c, const struct op *op,
-		    int err, const char *detail)
+ * the client's lock when its lanes share it): operation op of a dbench
+ * 4.0 or 5.0 loadfile, at the client's position (its lanes being one). */
+static void stop_on_row(const struct run_plan *plan, struct client *c, const struct op *op,
+			int err, const char *detail)
+{
+	if (c->failed)
+		return;
+	c->failed = true;
+	record_failure(c, op, loadfile_line(plan->prog, c->pos), err, detail);
+}
+
+/* stop_on_row() for a call of a recording: its entry is its position
+ * (struct program), and without a detail its difference from the
+ * recorded outcome is said. */
+static void stop_on_call(const struct run_plan *plan, struct client *c, const struct op *op,
+			 int err, const char *detail)
 {
 	char why[VERIFY_DETAIL_MAX];
 
 	if (c->failed)
 		return;
 	c->failed = true;
-	if (!detail && (op->flags & OPF_SYSCALL))
+	if (!detail)
 		detail = call_difference(why, sizeof(why), plan->prog, op, err);
-	/* a call's entry is its position (struct program); a loadfile's
-	 * position is the client's, its lanes being one */
-	size_t pos = (op->flags & OPF_SYSCALL) ? (size_t)(op - plan->prog->ops) : c->pos;
-	record_failure(c, op, loadfile_line(plan->prog, pos), err, detail);
+	record_failure(c, op, loadfile_line(plan->prog, (size_t)(op - plan->prog->ops)), err,
+		       detail);
 }
 
-/* An operation the backend cannot express, or a recording's call on a
- * descriptor never opened: counted as such, not timed.  False when that
- * stops the run (a call not made, with --strict). */
-static bool not_made(const struct run_plan *plan, struct client *c, struct lane *l,
-		     const struct op *op, int err, enum phase ph, bool shared)
+/* A recording's call not made: one the backend cannot express, or one
+ * on a descriptor never opened (BACKEND_SKIPPED), counted as such, not
+ * timed (under the client's lock when its lanes share the slot).  False
+ * when that stops the run (a call not made, with --strict). */
+static bool call_not_made(const struct run_plan *plan, struct client *c, const struct op *op,
+			  int err, enum phase ph)
 {
-	if (shared)
-		pthread_mutex_lock(l->lock);
-	if (err == BACKEND_SKIPPED)
-		stats_record_skipped(c->slot, ph, op->type);
-	else
+	if (err != BACKEND_SKIPPED) {
 		stats_record_unsupported(c->slot, ph, op->type);
-	bool stop = err == BACKEND_SKIPPED && plan->strict;
-	if (stop)
-		stop_on(plan, c, op, err, NULL);
-	if (shared)
-		pthread_mutex_unlock(l->lock);
-	return !stop;
+		return true;
+	}
+	stats_record_skipped(c->slot, ph, op->type);
+	if (plan->strict)
+		stop_on_call(plan, c, op, err, NULL);
+	return !plan->strict;
 }
 
 /* ---- a recording's blocking lock calls ---- */
@@ -540,7 +553,7 @@ static void stalled_in_lock(const struct run_plan *plan, struct client *c, struc
 		 lane_stream(plan->prog, c, l), plan->stop_timeout, op_table[op->type].name);
 	if (l->lock)
 		pthread_mutex_lock(l->lock);
-	stop_on(plan, c, op, EINTR, why);
+	stop_on_call(plan, c, op, EINTR, why);
 	if (l->lock)
 		pthread_mutex_unlock(l->lock);
 }
@@ -585,128 +598,305 @@ static int bounded_lock_call(const struct run_plan *plan, const struct stats_reg
 	return -1;
 }
 
-/* Operation op's pacing, before it: true to go on, with *t0 moved past
- * any pause (which is not latency), false when the run ended during
- * it. */
+/* After a pause before an operation, which is no part of its latency:
+ * *t0 moved past it, and its time added to the client's pauses in the
+ * execute window (under the client's lock when its lanes share the
+ * slot).  False when the run ended during it. */
 static inline __attribute__((always_inline)) bool
-paced(const struct run_plan *plan, struct stats_region *r, struct client *c, struct lane *l,
-      const struct op *op, enum phase ph, bool shared, bool call, uint64_t *t0)
+resumed(struct stats_region *r, struct client *c, enum phase ph, uint64_t *t0)
 {
-	bool paused = call ? plan->replay_timing != REPLAY_ASAP && pace_call(plan, r, c, l, op, ph)
-			   : (op->flags & OPF_TIMED) && wait_for_timestamp(plan, r, c, op);
-	if (plan->think_us > 0)
-		paused = think(plan, r, l) || paused;
-	if (!paused)
-		return true;
 	uint64_t t = opclock_start();
-	if (ph == PHASE_EXECUTE) {
-		if (shared)
-			pthread_mutex_lock(l->lock);
+
+	if (ph == PHASE_EXECUTE)
 		stats_add(&c->slot->pause_ns, opclock_ns(*t0, t));
-		if (shared)
-			pthread_mutex_unlock(l->lock);
-	}
 	*t0 = t;
 	return current_phase(r) != PHASE_STOP;
 }
 
-/*
- * Run one operation of client c on lane l: its pacing, the call, its
- * outcome and its record.  Always inlined with `shared` (lanes share the
- * slot: take the client's lock) and `call` (the program is a recording)
- * constant, so that the loop of a dbench 4 or 5 loadfile carries nothing
- * of recordings.  False when it did not go as the loadfile
- * expected and that stops the run (a recording's difference does only
- * with --strict).  An operation the backend cannot express
- * (BACKEND_NOT_SUPPORTED), or a recording's call not made
- * (BACKEND_SKIPPED), is counted as such and passed over; a recording's
- * thread, fork and exec rows are performed but not counted.
- */
-static inline __attribute__((always_inline)) bool
-run_op(const struct run_plan *plan, struct stats_region *r, struct client *c, struct lane *l,
-       const struct op *op, enum phase ph, bool shared, bool call)
+/* A recording's call made: a blocking lock call (OPF_LOCKWAIT) held to
+ * --stop-timeout, any other made at once.  Its outcome in *err and 1;
+ * else bounded_lock_call()'s 0 or -1. */
+static inline __attribute__((always_inline)) int
+make_call(const struct run_plan *plan, const struct stats_region *r, struct client *c,
+	  struct lane *l, const struct op *op, int *err)
 {
-	const struct op_desc *d = &op_table[op->type];
-
-	uint64_t t0 = opclock_start();
-	if (!paced(plan, r, c, l, op, ph, shared, call, &t0))
-		return true;	/* the run ended during the pause */
 	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
+
+	if (__builtin_expect(perform && (op->flags & OPF_LOCKWAIT), 0)) {
+		int e = 0;	/* its own: *err need not live in memory */
+		int made = bounded_lock_call(plan, r, c, l, op, perform, &e);
+		*err = e;
+		return made;
+	}
+	*err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
+	return 1;
+}
+
+/* A client of one lane has made an operation: the next is the client's
+ * next, asked for while this one's outcome is recorded. */
+static inline __attribute__((always_inline)) void
+prefetch_next(const struct run_plan *plan, const struct client *c)
+{
+	const struct program *prog = plan->prog;
+
+	prefetch_op(loadfile_op(prog, c->pos + 1 < prog->nops ? c->pos + 1 : 0));
+}
+
+/* What is recorded of an operation that was made and timed. */
+struct outcome {
+	const struct op *op;
+	enum phase ph;		/* the phase it began in */
+	uint64_t t0, t1;	/* the operation clock around its call */
 	int err;
-	if (call && __builtin_expect(perform && (op->flags & OPF_LOCKWAIT), 0)) {
-		int go = bounded_lock_call(plan, r, c, l, op, perform, &err);
-		if (go <= 0)
-			return go == 0;	/* cut short by the run's stop, or held too long */
-	} else {
-		err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
-	}
-	uint64_t t1 = opclock_end();
-	if (!shared) {	/* one lane: the next operation is the client's next */
-		const struct program *prog = plan->prog;
-		prefetch_op(loadfile_op(prog, c->pos + 1 < prog->nops ? c->pos + 1 : 0));
-	}
-	if (call) {
-		if (plan->replay_timing == REPLAY_THINK)	/* the next call's gap counts from here */
-			l->prev_end_ns = monotonic_ns();
-		if (op_is_untimed(op->type))
-			return true;
-	}
-	if (__builtin_expect(err == BACKEND_NOT_SUPPORTED || (call && err == BACKEND_SKIPPED), 0))
-		return not_made(plan, c, l, op, err, ph, shared);	/* counted, not timed */
-	if (err > 0 && cut_short(c, err))
-		return true;	/* a wait on a peer, cut short by a stop signal */
-	if (!call && __builtin_expect(c->verify != NULL, 0))	/* no call is --verify's */
-		verify_after(c->verify, op, err);
-	/* A failure with a detail (wrong data) no expected status excuses. */
-	const char *detail = err > 0 ? failure_detail(plan->backend, c) : NULL;
-	bool failed = call ? call_differs(plan->prog, op, err)
-			   : (!(op->flags & OPF_ANY_STATUS) && (err == 0) != (op->status == NT_OK));
-	failed = failed || detail;
-	uint64_t bytes = (d->bytes != BYTES_NONE && err == 0) ? (uint64_t)op->a[1] : 0;
+	const char *detail;	/* a failure no expected status excuses (wrong
+				 * data), or NULL */
+	bool failed;
+};
+
+/* A failure that --continue-on-error (a recording's replay without
+ * --strict) goes on past: a refused file, to which nothing was written,
+ * or another status than the row's (a SCSI status with sense data);
+ * never wrong data or a connection's end. */
+static inline bool hard_failure(const struct outcome *o)
+{
+	return o->detail && o->err != BACKEND_REFUSED && o->err != BACKEND_OTHER_STATUS;
+}
+
+/* Operation o in client c's slot (under the client's lock when its
+ * lanes share the slot); the bytes it moved. */
+static inline __attribute__((always_inline)) uint64_t
+record_op(struct stats_region *r, struct client *c, const struct outcome *o)
+{
+	const struct op_desc *d = &op_table[o->op->type];
+	uint64_t bytes = (d->bytes != BYTES_NONE && o->err == 0) ? (uint64_t)o->op->a[1] : 0;
+	enum phase ph = o->ph;
+
 	/* One that ended after the execute window is not counted in it (a
 	 * client held stopped across the end would otherwise add work done
 	 * after the time limit): the table of the phase after is never
 	 * reported. */
-	if (ph == PHASE_EXECUTE && (current_phase(r) == PHASE_STOP || past_window(r, t1)))
+	if (ph == PHASE_EXECUTE && (current_phase(r) == PHASE_STOP || past_window(r, o->t1)))
 		ph = PHASE_STOP;
-	if (shared)
-		pthread_mutex_lock(l->lock);
-	stats_record(c->slot, &c->sets, stats_cpu(), ph, op->type, bytes, opclock_ns(t0, t1),
-		     failed, stats_get(&r->ctl.tick));
+	stats_record(c->slot, &c->sets, stats_cpu(), ph, o->op->type, bytes,
+		     opclock_ns(o->t0, o->t1), o->failed, stats_get(&r->ctl.tick));
 	if (ph == PHASE_WARMUP && current_phase(r) == PHASE_EXECUTE)
-		stats_record_straddle(c->slot, op->type, opclock_ns(t0, t1));
+		stats_record_straddle(c->slot, o->op->type, opclock_ns(o->t0, o->t1));
 	if (c->verify && d->bytes != BYTES_NONE) {
 		struct verify_tally t = verify_drain(c->verify);
 		stats_record_verify(c->slot, ph, &t);
 	}
-	/* --continue-on-error (a recording's replay without --strict) goes on
-	 * past a refused file, to which nothing was written, and past another
-	 * status than the row's (a SCSI status with sense data), never past
-	 * wrong data or a connection's end. */
-	bool hard = detail && err != BACKEND_REFUSED && err != BACKEND_OTHER_STATUS;
-	bool stop = failed && (call ? plan->strict || hard : !plan->continue_on_error || hard);
-	if (__builtin_expect(stop, 0))
-		stop_on(plan, c, op, err, detail);
-	if (shared)
-		pthread_mutex_unlock(l->lock);
+	return bytes;
+}
+
+/* After an operation's record: -R holds the lane to the target rate. */
+static inline __attribute__((always_inline)) void
+rate_held(const struct run_plan *plan, const struct stats_region *r, const struct client *c,
+	  struct lane *l, uint64_t bytes)
+{
 	l->paced_bytes += bytes;
 	if (plan->target_rate > 0)
 		hold_to_rate(plan, r, c, l);
+}
+
+/*
+ * Run operation op of a dbench 4.0 or 5.0 loadfile (the netbench, NFS,
+ * SMB, block and SCSI dialects) on client c's one lane: its pacing, the
+ * call, its outcome against the row's expected status, and its record.
+ * False when it did not go as the loadfile expected and that stops the
+ * run.  An operation the backend cannot express (BACKEND_NOT_SUPPORTED)
+ * is counted as such and passed over.
+ */
+static inline __attribute__((always_inline)) bool
+run_row(const struct run_plan *plan, struct stats_region *r, struct client *c,
+	const struct op *op, enum phase ph)
+{
+	struct lane *l = &c->lane;
+	struct outcome o = { .op = op, .ph = ph, .t0 = opclock_start() };
+
+	bool paused = (op->flags & OPF_TIMED) && wait_for_timestamp(plan, r, c, op);
+	if (plan->think_us > 0)
+		paused = think(plan, r, l) || paused;
+	if (paused && !resumed(r, c, ph, &o.t0))
+		return true;	/* the run ended during the pause */
+	int (*perform)(struct backend_client *, const struct op *) = plan->backend->op[op->type];
+	o.err = perform ? perform(c->bc, op) : BACKEND_NOT_SUPPORTED;
+	o.t1 = opclock_end();
+	prefetch_next(plan, c);
+	if (__builtin_expect(o.err == BACKEND_NOT_SUPPORTED, 0)) {
+		stats_record_unsupported(c->slot, ph, op->type);	/* counted, not timed */
+		return true;
+	}
+	if (o.err > 0 && cut_short(c, o.err))
+		return true;	/* a wait on a peer, cut short by a stop signal */
+	if (__builtin_expect(c->verify != NULL, 0))
+		verify_after(c->verify, op, o.err);
+	o.detail = o.err > 0 ? failure_detail(plan->backend, c) : NULL;
+	o.failed = (!(op->flags & OPF_ANY_STATUS) && (o.err == 0) != (op->status == NT_OK)) ||
+		   o.detail;
+	uint64_t bytes = record_op(r, c, &o);
+	bool stop = o.failed && (!plan->continue_on_error || hard_failure(&o));
+	if (__builtin_expect(stop, 0))
+		stop_on_row(plan, c, op, o.err, o.detail);
+	rate_held(plan, r, c, l, bytes);
 	return !stop;
 }
 
-/* Run client c's next operation and move on; false when that stops the
- * run. */
+/* Operation op of a recording made on lane l, up to its outcome: its
+ * pacing and the call.  False when there is nothing to record (the run
+ * ended during a pause or a lock call, or the call is untimed), with
+ * *go what the lane's run returns (false when the run fails). */
 static inline __attribute__((always_inline)) bool
-step(const struct run_plan *plan, struct stats_region *r, struct client *c, enum phase ph,
-     bool calls)
+call_made(const struct run_plan *plan, struct stats_region *r, struct client *c, struct lane *l,
+	  struct outcome *o, bool *go)
+{
+	const struct op *op = o->op;
+
+	*go = true;
+	bool paused = plan->replay_timing != REPLAY_ASAP && pace_call(plan, r, c, l, op, o->ph);
+	if (plan->think_us > 0)
+		paused = think(plan, r, l) || paused;
+	if (paused) {
+		if (l->lock)
+			pthread_mutex_lock(l->lock);
+		bool on = resumed(r, c, o->ph, &o->t0);
+		if (l->lock)
+			pthread_mutex_unlock(l->lock);
+		if (!on)
+			return false;	/* the run ended during the pause */
+	}
+	int made = make_call(plan, r, c, l, op, &o->err);
+	if (made <= 0) {
+		*go = made == 0;	/* cut short by the run's stop, or held too long */
+		return false;
+	}
+	o->t1 = opclock_end();
+	return true;
+}
+
+/* After a recording's call returned: --replay-timing=think's next gap
+ * counts from here.  False for a call performed but not counted (a
+ * thread, fork or exec row). */
+static inline __attribute__((always_inline)) bool
+call_counted(const struct run_plan *plan, struct lane *l, const struct outcome *o)
+{
+	if (plan->replay_timing == REPLAY_THINK)
+		l->prev_end_ns = monotonic_ns();
+	return !op_is_untimed(o->op->type);
+}
+
+/* Whether a recording's call was not made (call_not_made()). */
+static inline bool call_skipped(int err)
+{
+	return __builtin_expect(err == BACKEND_NOT_SUPPORTED || err == BACKEND_SKIPPED, 0);
+}
+
+/* Call o judged against its recording: a failure with a detail (wrong
+ * data) is one whatever was recorded. */
+static inline __attribute__((always_inline)) void
+call_judged(const struct run_plan *plan, struct client *c, struct outcome *o)
+{
+	o->detail = o->err > 0 ? failure_detail(plan->backend, c) : NULL;
+	o->failed = call_differs(plan->prog, o->op, o->err) || o->detail;
+}
+
+/* Call o recorded (under the client's lock when its lanes share the
+ * slot), the bytes it moved in *bytes; false when it stops the run (a
+ * difference does only with --strict). */
+static inline __attribute__((always_inline)) bool
+call_recorded(const struct run_plan *plan, struct stats_region *r, struct client *c,
+	      const struct outcome *o, uint64_t *bytes)
+{
+	*bytes = record_op(r, c, o);
+	bool stop = o->failed && (plan->strict || hard_failure(o));
+	if (__builtin_expect(stop, 0))
+		stop_on_call(plan, c, o->op, o->err, o->detail);
+	return !stop;
+}
+
+/*
+ * Run call op of a recording of one stream on client c's one lane: its
+ * pacing, the call, its outcome against the recorded one, and its
+ * record.  False when that stops the run (with --strict, or a hard
+ * failure).  A call the backend cannot express, or one on a descriptor
+ * never opened, is counted as such and passed over (call_not_made()); a
+ * thread, fork or exec row is performed but not counted.
+ */
+static inline __attribute__((always_inline)) bool
+run_call(const struct run_plan *plan, struct stats_region *r, struct client *c,
+	 const struct op *op, enum phase ph)
+{
+	struct lane *l = &c->lane;
+	struct outcome o = { .op = op, .ph = ph, .t0 = opclock_start() };
+	uint64_t bytes;
+	bool go;
+
+	if (!call_made(plan, r, c, l, &o, &go))
+		return go;
+	prefetch_next(plan, c);
+	if (!call_counted(plan, l, &o))
+		return true;
+	if (call_skipped(o.err))
+		return call_not_made(plan, c, op, o.err, ph);
+	if (o.err > 0 && cut_short(c, o.err))
+		return true;	/* a wait on a peer, cut short by a stop signal */
+	call_judged(plan, c, &o);
+	go = call_recorded(plan, r, c, &o, &bytes);
+	rate_held(plan, r, c, l, bytes);
+	return go;
+}
+
+/* run_call() for call op of stream lane l of a recording of several,
+ * whose lanes share the client's slot under its lock. */
+static inline __attribute__((always_inline)) bool
+run_stream_call(const struct run_plan *plan, struct stats_region *r,
+		struct client *c, struct lane *l, const struct op *op, enum phase ph)
+{
+	struct outcome o = { .op = op, .ph = ph, .t0 = opclock_start() };
+	uint64_t bytes;
+	bool go;
+
+	if (!call_made(plan, r, c, l, &o, &go))
+		return go;
+	if (!call_counted(plan, l, &o))
+		return true;
+	if (call_skipped(o.err)) {
+		pthread_mutex_lock(l->lock);
+		go = call_not_made(plan, c, op, o.err, ph);
+		pthread_mutex_unlock(l->lock);
+		return go;
+	}
+	if (o.err > 0 && cut_short(c, o.err))
+		return true;	/* a wait on a peer, cut short by a stop signal */
+	call_judged(plan, c, &o);
+	pthread_mutex_lock(l->lock);
+	go = call_recorded(plan, r, c, &o, &bytes);
+	pthread_mutex_unlock(l->lock);
+	rate_held(plan, r, c, l, bytes);
+	return go;
+}
+
+/* Run client c's next row of a dbench 4.0 or 5.0 loadfile and move on;
+ * false when that stops the run. */
+static inline __attribute__((always_inline)) bool
+step_row(const struct run_plan *plan, struct stats_region *r, struct client *c, enum phase ph)
 {
 	const struct op *op = loadfile_op(plan->prog, c->pos);
 
-	if (!run_op(plan, r, c, &c->lane, op, ph, false, calls))
-		return false;
-	return next_op(plan, c, op);
+	return run_row(plan, r, c, op, ph) && next_op(plan, c, op);
 }
+
+/* step_row() for a recording of one stream. */
+static inline __attribute__((always_inline)) bool
+step_call(const struct run_plan *plan, struct stats_region *r, struct client *c, enum phase ph)
+{
+	const struct op *op = loadfile_op(plan->prog, c->pos);
+
+	return run_call(plan, r, c, op, ph) && next_op(plan, c, op);
+}
+
+/* The step of one client in a round: step_row() or step_call(). */
+typedef bool step_fn(const struct run_plan *plan, struct stats_region *r, struct client *c,
+		     enum phase ph);
 
 /* ---- a recording of several streams ---- */
 
@@ -737,7 +927,7 @@ static void stalled_in_wait(struct lane_run *lr, unsigned s, const struct op *op
 		from = circle[k].stream;
 	}
 	pthread_mutex_lock(&lr->c->lock);
-	stop_on(lr->plan, lr->c, op, 0, why);
+	stop_on_call(lr->plan, lr->c, op, 0, why);
 	pthread_mutex_unlock(&lr->c->lock);
 }
 
@@ -769,15 +959,19 @@ static void run_stream(void *arg, unsigned s)
 		}
 		if (i == 0 && s > 0)	/* think: its gap counts from its start */
 			l->prev_end_ns = monotonic_ns();
-		if (!run_op(lr->plan, lr->r, lr->c, l, op, ph, true, true)) {
+		if (!run_stream_call(lr->plan, lr->r, lr->c, l, op, ph)) {
 			stop_streams(lr->c);
 			break;
 		}
 		streams_done(lr->c->ss, s, i + 1);
 	}
 	l->end_ns = monotonic_ns();
-	if (waits)
-		wait_done(lr->plan, lr->c, wait_from, true);
+	uint64_t waited;
+	if (waits && waited_since(lr->plan, wait_from, &waited)) {
+		pthread_mutex_lock(&lr->c->lock);	/* the lanes share the slot */
+		stats_record_wait(lr->c->slot, waited);
+		pthread_mutex_unlock(&lr->c->lock);
+	}
 	if (current_phase(lr->r) == PHASE_STOP)
 		stop_streams(lr->c);
 }
@@ -862,11 +1056,12 @@ static bool replay_all_streams(const struct run_plan *plan, struct stats_region 
 	return ok;
 }
 
-/* One operation of each unfinished client in turn until told to stop;
- * inlined once for recordings and once for the other dialects. */
+/* One operation of each unfinished client in turn until told to stop,
+ * each by `step`; inlined once for recordings and once for the other
+ * dialects, the step with it. */
 static inline __attribute__((always_inline)) bool
 rounds(const struct run_plan *plan, struct stats_region *r, struct client *cl, unsigned count,
-       bool calls)
+       step_fn *step)
 {
 	for (unsigned left = count; left > 0;) {
 		left = 0;
@@ -878,7 +1073,7 @@ rounds(const struct run_plan *plan, struct stats_region *r, struct client *cl, u
 			enum phase ph = current_phase(r);
 			if (ph == PHASE_STOP)
 				return true;
-			if (!step(plan, r, &cl[i], ph, calls))
+			if (!step(plan, r, &cl[i], ph))
 				return false;
 			left += !cl[i].finished;
 		}
@@ -886,9 +1081,10 @@ rounds(const struct run_plan *plan, struct stats_region *r, struct client *cl, u
 	return true;
 }
 
-/* replay() with --stagger: a client is passed over until its start. */
-static bool replay_staggered(const struct run_plan *plan, struct stats_region *r,
-			     struct client *cl, unsigned count)
+/* rounds() with --stagger: a client is passed over until its start. */
+static inline __attribute__((always_inline)) bool
+replay_staggered(const struct run_plan *plan, struct stats_region *r, struct client *cl,
+		 unsigned count, step_fn *step)
 {
 	for (unsigned left = count; left > 0;) {
 		uint64_t now = monotonic_ns(), next = UINT64_MAX;
@@ -904,7 +1100,7 @@ static bool replay_staggered(const struct run_plan *plan, struct stats_region *r
 			enum phase ph = current_phase(r);
 			if (ph == PHASE_STOP)
 				return true;
-			if (!step(plan, r, &cl[i], ph, plan->prog->calls != NULL))
+			if (!step(plan, r, &cl[i], ph))
 				return false;
 			left -= cl[i].finished;
 			next = 0;
@@ -932,9 +1128,10 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 	if (plan->prog->nstreams > 1)
 		return replay_all_streams(plan, r, cl, count);
 	if (plan->stagger_s > 0)
-		return replay_staggered(plan, r, cl, count);
-	return plan->prog->calls ? rounds(plan, r, cl, count, true)
-				 : rounds(plan, r, cl, count, false);
+		return plan->prog->calls ? replay_staggered(plan, r, cl, count, step_call)
+					 : replay_staggered(plan, r, cl, count, step_row);
+	return plan->prog->calls ? rounds(plan, r, cl, count, step_call)
+				 : rounds(plan, r, cl, count, step_row);
 }
 
 /* Every client of the process says it has stopped before the first
@@ -1096,8 +1293,9 @@ static void replay_ends(const struct run_plan *plan, struct client *cl, unsigned
 
 	for (unsigned i = 0; i < count; i++)
 		stats_set(&cl[i].slot->end_ns, cl[i].finished ? cl[i].pass_end_ns : end);
-	if (cl->wait_read)
-		wait_done(plan, cl, cl->wait_from_ns, false);
+	uint64_t waited;
+	if (cl->wait_read && waited_since(plan, cl->wait_from_ns, &waited))
+		stats_record_wait(cl->slot, waited);
 }
 
 int client_process_main(TALLOC_CTX *pool, const struct run_plan *plan,
