@@ -278,14 +278,14 @@ static void rows(struct writer *w)
 			continue;
 		if (!t->stream)
 			t->stream = next++;
-		char result[24];
+		char num[NUMTEXT_MAX];
+		const char *result = r->result;
 		if (is_start(r)) {
 			struct tinfo *c = tinfo(w, r->child);
 			if (!c->stream)
 				c->stream = next++;
-			snprintf(result, sizeof(result), "%u", c->stream);
-		} else {
-			snprintf(result, sizeof(result), "%s", r->result);
+			*numtext_u64(num, c->stream, 1) = '\0';
+			result = num;
 		}
 		int64_t start = r->start_us < last ? last : r->start_us;
 		last = start;

@@ -178,13 +178,28 @@ const char *translate_why(const struct translate *tr)
 	return tr->why;
 }
 
+/* Whether the n bytes at p are a decimal number strtoll reads whole
+ * and in range without asking it: an optional '-', then "0" or at most
+ * 18 digits not starting with 0 (which strtoll's base 0 takes as octal). */
+static bool plain_decimal(const char *p, size_t n)
+{
+	size_t i = *p == '-';
+
+	if (n <= i || n - i > 18 || (p[i] == '0' && n - i > 1))
+		return false;
+	for (; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
 /* Whether a number or flags token, as strace printed it, holds only
  * numbers of 64 bits: "0644", "O_RDONLY|0x800000", "-1". */
 static bool number_fits(const char *tok)
 {
 	for (const char *p = tok; *p;) {
 		size_t n = strcspn(p, "|");
-		if (isdigit((unsigned char)*p) || *p == '-') {
+		if ((isdigit((unsigned char)*p) || *p == '-') && !plain_decimal(p, n)) {
 			char *end;
 			errno = 0;
 			(void)strtoll(p, &end, 0);
