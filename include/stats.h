@@ -419,19 +419,22 @@ stats_record(struct client_slot *s, const struct stats_sets *sets, unsigned cpu,
 	stats_window_note(&s->win, tick, ns);
 }
 
-/* ReadX + WriteX bytes of a phase's figures. */
-/* A client finished a pass; with keep, its times go in the ring before
- * the count says so. */
-static inline void stats_pass_done(struct client_slot *s, uint64_t start_ns, uint64_t end_ns,
-				   bool keep)
+/* --show-execute-time: the times of the pass client s is finishing go
+ * in the ring, before stats_pass_done() counts it. */
+static inline void stats_pass_keep(struct client_slot *s, uint64_t start_ns, uint64_t end_ns)
+{
+	uint64_t n = __atomic_load_n(&s->passes, __ATOMIC_RELAXED);
+	struct pass_record *r = &s->pass[n % STATS_PASS_RING];
+
+	__atomic_store_n(&r->start_ns, start_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->end_ns, end_ns, __ATOMIC_RELAXED);
+}
+
+/* A client finished a pass (its times kept first, when they are). */
+static inline void stats_pass_done(struct client_slot *s)
 {
 	uint64_t n = __atomic_load_n(&s->passes, __ATOMIC_RELAXED);
 
-	if (keep) {
-		struct pass_record *r = &s->pass[n % STATS_PASS_RING];
-		__atomic_store_n(&r->start_ns, start_ns, __ATOMIC_RELAXED);
-		__atomic_store_n(&r->end_ns, end_ns, __ATOMIC_RELAXED);
-	}
 	__atomic_store_n(&s->passes, n + 1, __ATOMIC_RELEASE);
 }
 
@@ -443,6 +446,7 @@ static inline void stats_pass_done(struct client_slot *s, uint64_t start_ns, uin
 unsigned stats_passes_since(const struct client_slot *s, uint64_t *seen,
 			    struct pass_record *out, uint64_t *lost);
 
+/* ReadX + WriteX bytes of a phase's figures. */
 static inline uint64_t stats_bytes(const struct phase_stats *p)
 {
 	return p->bytes_read + p->bytes_written;

@@ -286,7 +286,9 @@ static bool pass_over_at(const struct run_plan *plan, struct client *c, uint64_t
 {
 	plan->backend->pass_end(c->bc);
 	verify_pass_end(c->verify);
-	stats_pass_done(c->slot, c->pass_start_ns, end, plan->show_execute_time);
+	if (plan->show_execute_time)
+		stats_pass_keep(c->slot, c->pass_start_ns, end);
+	stats_pass_done(c->slot);
 	c->pass_end_ns = end;
 	c->finished = plan->run_once;
 	int err = !c->finished && plan->backend->pass_begin ? plan->backend->pass_begin(c->bc) : 0;

@@ -365,6 +365,14 @@ static void phase_totals_come_from_the_operation_types(void **state)
 	assert_int_equal(twice->exec.bytes_written, 200);
 }
 
+/* A pass of slot s from start to end, its times kept as with
+ * --show-execute-time. */
+static void pass_kept(struct client_slot *s, uint64_t start, uint64_t end)
+{
+	stats_pass_keep(s, start, end);
+	stats_pass_done(s);
+}
+
 /* --show-execute-time: the parent takes each pass once, oldest first,
  * and counts those the ring no longer held. */
 static void passes_are_taken_once_and_overrun_ones_counted(void **state)
@@ -374,19 +382,19 @@ static void passes_are_taken_once_and_overrun_ones_counted(void **state)
 	uint64_t seen = 0, lost = 0;
 
 	assert_non_null(r);
-	stats_pass_done(&r->slot[0], 10, 20, true);
-	stats_pass_done(&r->slot[0], 20, 35, true);
+	pass_kept(&r->slot[0], 10, 20);
+	pass_kept(&r->slot[0], 20, 35);
 	assert_int_equal(stats_passes_since(&r->slot[0], &seen, out, &lost), 2);
 	assert_int_equal(out[0].start_ns, 10);
 	assert_int_equal(out[1].end_ns, 35);
 	assert_int_equal(stats_passes_since(&r->slot[0], &seen, out, &lost), 0);
 	for (uint64_t i = 0; i < STATS_PASS_RING + 5; i++)
-		stats_pass_done(&r->slot[0], 100 + i, 101 + i, true);
+		pass_kept(&r->slot[0], 100 + i, 101 + i);
 	assert_int_equal(stats_passes_since(&r->slot[0], &seen, out, &lost), STATS_PASS_RING);
 	assert_int_equal(lost, 5);
 	assert_int_equal(out[0].start_ns, 105);
 	assert_int_equal(seen, STATS_PASS_RING + 7);
-	stats_pass_done(&r->slot[0], 1, 2, false);	/* counted, not kept */
+	stats_pass_done(&r->slot[0]);	/* counted, not kept */
 	assert_int_equal(stats_get(&r->slot[0].passes), STATS_PASS_RING + 8);
 }
 
