@@ -164,7 +164,7 @@ bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundo
  * named by its settings: those with a successful run, at most max, into
  * sides[0..*n).  False, with *err, when it is not one or fewer than two
  * candidates have a successful run. */
-bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **sides,
+bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, const struct rundoc **sides,
 		       size_t max, size_t *n, char **err);
 
 /* ---- what the disks did ---- */

@@ -1097,10 +1097,9 @@ static char *load_docs(TALLOC_CTX *ctx, const char *const *paths, size_t n,
 			docs[1] = b;
 			*ndocs = 2;
 		} else if (docs[k]->tune && n == 1) {
-			struct rundoc *sides[COMPARE_MAX_DOCS];
-			if (!rundoc_tune_sides(ctx, docs[0], sides, COMPARE_MAX_DOCS, ndocs, &err))
+			/* docs[0], the document, is read before its sides replace it */
+			if (!rundoc_tune_sides(ctx, docs[0], docs, COMPARE_MAX_DOCS, ndocs, &err))
 				return err;
-			memcpy(docs, sides, *ndocs * sizeof(*docs));
 		} else if (docs[k]->ab || docs[k]->tune) {
 			return whole_document(ctx, paths[k], docs[k]);
 		}

@@ -539,7 +539,7 @@ bool rundoc_ab_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundo
 	return false;
 }
 
-bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, struct rundoc **sides,
+bool rundoc_tune_sides(TALLOC_CTX *mem_ctx, const struct rundoc *set, const struct rundoc **sides,
 		       size_t max, size_t *n, char **err)
 {
 	const struct rundoc *one[] = { set };

@@ -413,11 +413,13 @@ static int cmp_p(const void *a, const void *b)
 
 bool numstat_holm(const double *p, size_t m, double *adjusted)
 {
-	const double **order = m ? malloc(m * sizeof(*order)) : NULL;
-	double *out = m ? malloc(m * sizeof(*out)) : NULL, run = 0;
+	if (m == 0)
+		return true;	/* nothing to adjust (and qsort takes no NULL) */
+	const double **order = malloc(m * sizeof(*order));
+	double *out = malloc(m * sizeof(*out)), run = 0;
 	size_t tested = 0;
 
-	if (m && (!order || !out)) {
+	if (!order || !out) {
 		free(order);
 		free(out);
 		return false;

@@ -30,11 +30,11 @@ static bool compile_row(struct dialect_ctx *dc, struct op *op, const struct toke
 	const struct op_desc *d = &op_table[op->type];
 	const struct token *t = nargs > 0 ? &tok[nargs - 1] : NULL;
 
-	if (nargs == d->nargs + 1 && lex_is(t, "*")) {
+	if (t && nargs == d->nargs + 1 && lex_is(t, "*")) {
 		op->flags |= OPF_ANY_STATUS;
 		return true;
 	}
-	if (nargs == d->nargs + 1) {
+	if (t && nargs == d->nargs + 1) {
 		int s = t->quoted ? -1 : nt_status_lookup(t->s, t->len);
 		if (s < 0) {
 			lex_fail(dc->lx, "%s status '%s'", nt_status_named(t) ? "unknown" : "malformed",

@@ -785,6 +785,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 {
 	struct call_state s = { .tr = tr, .c = c, .spec = spec, .where = W_IN, .args_cap = 128 };
 
+	if (!spec)	/* spec_of() a name of the table: never */
+		return -1;
 	s.args = talloc_zero_size(tr->tmp, s.args_cap);
 	/* fstat(), futimens() and the like as glibc makes them: on an FD */
 	bool empty = c->nargs > 1 && strcmp(c->arg[1], "\"\"") == 0 && spec->shape[0] == 'D';
@@ -795,6 +797,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	else if (empty)
 		s.empty_path_fd = true;	/* statx(fd, "", AT_EMPTY_PATH): the FD's file */
 	spec = s.spec;
+	if (!spec)
+		return -1;
 	s.effect = effect_of(spec);
 	const char *call = spec->name;	/* the row's name or alias */
 	walk_shape(&s);

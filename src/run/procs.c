@@ -572,8 +572,8 @@ static void reap(struct driver *d, bool block)
 
 void procs_reap(struct driver *d, bool block)
 {
-	int was;
-	struct sched_param sp;
+	int was = SCHED_OTHER;
+	struct sched_param sp = { 0 };
 	bool lowered = d->procs.running > 0 && reap_ordinary(block, &was, &sp);
 
 	reap(d, block);
