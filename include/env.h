@@ -56,4 +56,22 @@ char *env_fstype(TALLOC_CTX *mem_ctx, const char *path);
  * (SYSDIR/loop/backing_file); NULL for any other device. */
 char *env_loop_backing(TALLOC_CTX *mem_ctx, const char *sysdir);
 
+/* One line of /proc/self/mountinfo, escapes (\040 and friends) decoded.
+ * The strings are talloc children of the struct. */
+struct env_mount {
+	unsigned major, minor;	/* field 3, the superblock's st_dev */
+	char *root;		/* field 4, the mount's root within the fs */
+	char *mount_point;	/* field 5 */
+	char *vfs_options;	/* field 6, per-mount options */
+	char *fstype;		/* first field after " - " */
+	char *source;		/* second field after " - " */
+	char *fs_options;	/* third field after " - ", superblock options */
+};
+
+/* Parses one mountinfo line (ending at a newline or the string's end);
+ * optional fields before the "-" separator are skipped.  NULL when the line
+ * is not in mountinfo format or memory runs out. */
+struct env_mount *env_mountinfo_parse_line(TALLOC_CTX *mem_ctx,
+					   const char *line);
+
 #endif

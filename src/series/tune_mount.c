@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "env.h"
 #include "series/tune_mount.h"
 
 /* ---- the options' words ---- */
@@ -100,48 +101,17 @@ static char *fs_options(TALLOC_CTX *mem_ctx, const char *list)
 
 /* ---- /proc/self/mountinfo ---- */
 
-/* Field s of a mountinfo line with its octal escapes (\040) undone. */
-static char *unescape(TALLOC_CTX *mem_ctx, const char *s, size_t len)
+/* A mountinfo line's mount point, own options, source and file system
+ * options (env.h's parser: escapes decoded); false when the line is not
+ * of that shape. */
+static bool split_line(TALLOC_CTX *mem_ctx, const char *line, char **mp, struct mount_found *m)
 {
-	char *out = talloc_array(mem_ctx, char, len + 1);
-	size_t o = 0;
+	struct env_mount *e = env_mountinfo_parse_line(mem_ctx, line);
 
-	for (size_t i = 0; out && i < len; i++) {
-		unsigned c;
-		if (s[i] == '\\' && i + 3 < len && sscanf(s + i + 1, "%3o", &c) == 1 &&
-		    c < 256) {
-			out[o++] = (char)c;
-			i += 3;
-		} else {
-			out[o++] = s[i];
-		}
-	}
-	if (out)
-		out[o] = '\0';
-	return out;
-}
-
-/* A mountinfo line's mount point (field 5), own options (6), and after
- * the " - " its source and the file system's options; false when the
- * line is not of that shape. */
-static bool split_line(TALLOC_CTX *mem_ctx, char *line, char **mp, struct mount_found *m)
-{
-	char *f[6] = { 0 }, *save = NULL, *tok = strtok_r(line, " \n", &save);
-	int n = 0;
-
-	for (; tok && n < 6; tok = strtok_r(NULL, " \n", &save))
-		f[n++] = tok;
-	while (tok && strcmp(tok, "-") != 0)	/* the optional fields */
-		tok = strtok_r(NULL, " \n", &save);
-	char *fstype = tok ? strtok_r(NULL, " \n", &save) : NULL;
-	char *source = fstype ? strtok_r(NULL, " \n", &save) : NULL;
-	char *super = source ? strtok_r(NULL, " \n", &save) : NULL;
-	if (n < 6 || !super)
+	if (!e)
 		return false;
-	*mp = unescape(mem_ctx, f[4], strlen(f[4]));
-	m->vfs = talloc_strdup(mem_ctx, f[5]);
-	m->source = unescape(mem_ctx, source, strlen(source));
-	m->super = talloc_strdup(mem_ctx, super);
+	*mp = e->mount_point;
+	*m = (struct mount_found){ e->source, e->vfs_options, e->fs_options };
 	return *mp && m->vfs && m->source && m->super;
 }
 
