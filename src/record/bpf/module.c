@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -209,6 +210,21 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The signals that end or shorten the wait for events (set_signals()),
+ * blocked but while the drain loop waits: one that came since the last
+ * wait (the command's end, SIGCHLD, just before it) interrupts the next
+ * at once rather than after its 100 ms; with a plain wait, a command that
+ * ended between the loop's check and its wait cost every such recording
+ * 100 ms (a third of the recordings of `touch`, at a load of 13). */
+static void wait_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 /* Drain until the command and every process it started are gone, or
  * (record -p) until the time is up, a signal came or they are gone. */
 static void drain_loop(struct record_bpf *s, struct ring_buffer *rb, const struct record_bpf_job *job,
@@ -216,9 +232,19 @@ static void drain_loop(struct record_bpf *s, struct ring_buffer *rb, const struc
 {
 	double end = job->duration > 0 ? now_s() + job->duration : 0;
 	bool reaped = child <= 0;
+	sigset_t mine, old, waiting;
+	int epfd = ring_buffer__epoll_fd(rb);
 
+	wait_signals(&mine);
+	sigprocmask(SIG_BLOCK, &mine, &old);
+	waiting = old;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&mine, sig))
+			sigdelset(&waiting, sig);
 	for (;;) {
-		ring_buffer__poll(rb, 100);
+		struct epoll_event ev;
+		epoll_pwait(epfd, &ev, 1, 100, &waiting);
+		ring_buffer__consume(rb);
 		if (!reaped) {
 			int st;
 			pid_t r = waitpid(child, &st, WNOHANG);
@@ -234,6 +260,7 @@ static void drain_loop(struct record_bpf *s, struct ring_buffer *rb, const struc
 			break;
 	}
 	ring_buffer__consume(rb);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static void read_counts(struct record_bpf *s, uint64_t *out)
