@@ -1,6 +1,9 @@
 # test_tracers.sh - dbench record's two tracers: the same programs
 # recorded by bpf and by strace give the same calls per type and both
-# replay with no outcome difference; bpf is the default and says so;
+# replay with no outcome difference; --with-data's bytes the same under
+# both and with -p (the files found, never the bytes written; the
+# recording its owner's alone when they are private), and a replay
+# starts from them; bpf is the default and says so;
 # nothing is lost silently (a ring buffer too small for a call, a table
 # of traced processes too small for the children: the summary, the
 # `# lost:` line, --check-loadfile, --strict-capture); -p
@@ -65,6 +68,38 @@ if $have_strace; then
 else
 	echo "# strace cannot trace here: the bpf recordings alone"
 fi
+end
+
+begin "--with-data: both tracers carry the bytes of the files found, never those written; a replay starts from them"
+# The recorder reads the files beneath the roots itself, before the
+# command starts, whichever tracer: the bytes the program reads or writes
+# are not recorded (a write row is its length; the replay writes its
+# pattern), so the two recordings are the same but for their times.
+for t in bpf strace; do
+	[ $t = strace ] && ! $have_strace && continue
+	rm -rf "$T/wd.$t" && mkdir -p "$T/wd.$t"
+	printf 'KNOWN-\001\377-bytes\n' >"$T/wd.$t/in"
+	(cd "$T/wd.$t" && "$DBENCH" record --tracer=$t --with-data -o "$T/wd.$t.load" -- \
+		sh -c 'cat in >out; printf WRITTEN-BYTES >>out' >/dev/null 2>"$T/wd.$t.err") ||
+		fail "--with-data under $t: exit status $?"
+	expect_match "$(cat "$T/wd.$t.load")" "^init data \"in\" 0 $(base64 <"$T/wd.$t/in")$"
+	expect_match "$(cat "$T/wd.$t.load")" '^1 [0-9.]+ [0-9.]+ write 1 13 13$'
+	expect_no_match "$(grep -v '^#' "$T/wd.$t.load")" "WRITTEN|$(printf WRITTEN | base64 | cut -c1-8)"
+	# (the test's directory is its owner's alone: the recording is too)
+	expect_eq "$(stat -c %a "$T/wd.$t.load")" 600 "the mode of the recording under $t"
+	expect_match "$(cat "$T/wd.$t.err")" "^dbench: $T/wd.$t.load holds the contents of 'in', which others could not read"
+	grep -v '^#' "$T/wd.$t.load" | awk '$1 ~ /^[0-9]+$/ { $2 = $3 = "" } { print }' >"$T/wd.$t.rows"
+done
+if $have_strace; then
+	d=$(diff "$T/wd.bpf.rows" "$T/wd.strace.rows") || fail "bpf and strace differ: $d"
+fi
+rm -rf "$T/wdr" && mkdir -p "$T/wdr"
+out=$("$DBENCH" -c "$T/wd.bpf.load" --run-once --strict --skip-cleanup -q -D "$T/wdr" 1 2>&1) ||
+	fail "the replay: $out"
+cmp "$T/wdr/clients/client1/in" "$T/wd.bpf/in" || fail "the replay's 'in' is not the recorded bytes"
+cmp -n "$(stat -c %s "$T/wd.bpf/in")" "$T/wdr/clients/client1/out" "$T/wd.bpf/in" ||
+	fail "the replay's 'out' does not start with the bytes its program copied from 'in'"
+expect_eq "$(stat -c %s "$T/wdr/clients/client1/out")" "$(stat -c %s "$T/wd.bpf/out")" "the size of 'out'"
 end
 
 begin "bpf records the command from its execve: none of the recorder's own calls before it"
@@ -237,6 +272,16 @@ end
 begin "-p: the recording compiles and replays at N=4 with no outcome difference"
 out=$("$DBENCH" --check-loadfile -c "$T/svc.load" 2>&1) || fail "--check-loadfile: $out"
 replayed "$T/svc.load" 4
+end
+
+begin "-p --with-data: the bytes of the files as the recording begins, its owner's alone"
+out=$("$DBENCH" record -p "$svc" --duration=1 --with-data --root "$T/svc" -o "$T/svcd.load" 2>&1)
+expect_status $? 0
+awk '$1 == "init" && $2 == "data" && $3 == "\"input\"" { print $5 }' "$T/svcd.load" |
+	while read -r b; do printf '%s\n' "$b" | base64 -d; done >"$T/svcd.input"
+cmp "$T/svcd.input" "$T/svc/input" || fail "the recording's bytes of 'input' are not the file's"
+expect_eq "$(stat -c %a "$T/svcd.load")" 600 "the mode of the recording"
+expect_match "$out" "^dbench: $T/svcd.load holds the contents of '[a-z]+'.*, which others could not read"
 end
 
 begin "-p until SIGINT: the recording ends there, written, exit 0"
