@@ -31,4 +31,15 @@
 bool grow_array(const void *ctx, void **array, size_t size, size_t *cap, size_t need,
 		size_t first);
 
+/*
+ * grow_array() for an array whose elements are each set whole before
+ * anything reads them (appended one at a time): the new room is left as
+ * it comes, so that none of its pages is touched before it is used.  A
+ * recording's rows and the compiler's operations grow to millions: the
+ * zeroing of their doubled room, and the page faults it made on room
+ * never used, were a tenth of the recorder's CPU.
+ */
+bool grow_array_unset(const void *ctx, void **array, size_t size, size_t *cap, size_t need,
+		      size_t first);
+
 #endif

@@ -6,8 +6,8 @@
 
 #include "grow.h"
 
-bool grow_array(const void *ctx, void **array, size_t size, size_t *cap, size_t need,
-		size_t first)
+static bool grow_to(const void *ctx, void **array, size_t size, size_t *cap, size_t need,
+		    size_t first, bool zero)
 {
 	if (need <= *cap)
 		return true;
@@ -22,8 +22,21 @@ bool grow_array(const void *ctx, void **array, size_t size, size_t *cap, size_t 
 	char *p = talloc_realloc_size(ctx, *array, n * size);
 	if (!p)
 		return false;
-	memset(p + *cap * size, 0, (n - *cap) * size);
+	if (zero)
+		memset(p + *cap * size, 0, (n - *cap) * size);
 	*array = p;
 	*cap = n;
 	return true;
+}
+
+bool grow_array(const void *ctx, void **array, size_t size, size_t *cap, size_t need,
+		size_t first)
+{
+	return grow_to(ctx, array, size, cap, need, first, true);
+}
+
+bool grow_array_unset(const void *ctx, void **array, size_t size, size_t *cap, size_t need,
+		      size_t first)
+{
+	return grow_to(ctx, array, size, cap, need, first, false);
 }

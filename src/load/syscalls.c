@@ -1845,20 +1845,28 @@ static bool row_head(struct sc *c, struct row *r, const struct token *tok)
 	return true;
 }
 
+/* Room for `need` operations and their calls, each set whole when it is
+ * made: the room is not zeroed (grow_array_unset()). */
+static bool grow_ops(struct sc *c, size_t need)
+{
+	size_t cap = c->cap, cap2 = c->cap;
+
+	if (!grow_array_unset(c->prog, (void **)&c->ops, sizeof(struct op), &cap, need, 16) ||
+	    !grow_array_unset(c->prog, (void **)&c->calls, sizeof(struct call), &cap2, need, 16)) {
+		lex_oom(&c->lx);
+		return false;
+	}
+	c->cap = cap < cap2 ? cap : cap2;
+	return true;
+}
+
 static bool room_for_call(struct sc *c)
 {
 	if (c->prog->nops >= LOADFILE_MAX_OPS) {
 		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
 		return false;
 	}
-	if (c->prog->nops < c->cap)
-		return true;
-	size_t cap = c->cap, cap2 = c->cap;
-	if (!grow(c, (void **)&c->ops, sizeof(struct op), &cap, c->prog->nops + 1) ||
-	    !grow(c, (void **)&c->calls, sizeof(struct call), &cap2, c->prog->nops + 1))
-		return false;
-	c->cap = cap < cap2 ? cap : cap2;
-	return true;
+	return c->prog->nops < c->cap || grow_ops(c, c->prog->nops + 1);
 }
 
 /*
@@ -1873,7 +1881,7 @@ static bool room_for_call(struct sc *c)
 static bool unlock_first(struct sc *c, struct row *r)
 {
 	struct lock_call lc;
-	size_t pos = c->prog->nops, cap = c->cap, cap2 = c->cap;
+	size_t pos = c->prog->nops;
 
 	if (r->op->type != OP_SYS_FLOCK || !lock_call_of(c, r, &lc) || !lc.lock ||
 	    (!lc.ok && !lc.busy) || locks_flock_of(c->locks, lc.req.owner) != !lc.req.excl)
@@ -1882,10 +1890,8 @@ static bool unlock_first(struct sc *c, struct row *r)
 		fail(c, "more than %d operations, the loadfile limit", LOADFILE_MAX_OPS);
 		return false;
 	}
-	if (!grow(c, (void **)&c->ops, sizeof(struct op), &cap, pos + 2) ||
-	    !grow(c, (void **)&c->calls, sizeof(struct call), &cap2, pos + 2))
+	if (!grow_ops(c, pos + 2))
 		return false;
-	c->cap = cap < cap2 ? cap : cap2;
 	c->ops[pos + 1] = *r->op;
 	c->calls[pos + 1] = *r->call;
 	struct op *op = &c->ops[pos];

@@ -89,7 +89,7 @@ static int store(struct bpf_events *ev, const struct rec_event *e, uint32_t size
 	struct stored s = { .end_ns = end_ns, .ret = ret, .size = size };
 
 	if (ev->n == ev->cap &&
-	    !grow_array(ev, (void **)&ev->index, sizeof(struct slot), &ev->cap, ev->n + 1, 4096)) {
+	    !grow_array_unset(ev, (void **)&ev->index, sizeof(struct slot), &ev->cap, ev->n + 1, 4096)) {
 		*err = talloc_strdup(ev, "out of memory");
 		return -1;
 	}

@@ -39,8 +39,8 @@ struct recording *recording_new(TALLOC_CTX *mem_ctx)
 struct row *recording_add(struct recording *rec)
 {
 	if (rec->nrows == rec->caprows &&
-	    !grow_array(rec, (void **)&rec->rows, sizeof(struct row), &rec->caprows, rec->nrows + 1,
-			1024))
+	    !grow_array_unset(rec, (void **)&rec->rows, sizeof(struct row), &rec->caprows,
+			      rec->nrows + 1, 1024))
 		return NULL;
 	struct row *r = &rec->rows[rec->nrows++];
 	memset(r, 0, sizeof(*r));

@@ -1,7 +1,8 @@
 /*
  * test_grow.c - the one growth step of appended-to arrays (grow.h): the
  * first room, the doubling, the new elements zeroed, the old kept, and
- * an array left as it was when the room cannot be had.
+ * an array left as it was when the room cannot be had; and the same
+ * growth without the zeroing (grow_array_unset()).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,6 +80,31 @@ static void a_room_that_would_overflow_is_refused_and_changes_nothing(void **sta
 	assert_int_equal(cap, 2);
 }
 
+/* grow_array_unset(): the same room, the old elements kept, the same
+ * refusal; only the zeroing is left out. */
+static void unset_growth_doubles_keeps_and_refuses_as_grow_array(void **state)
+{
+	uint64_t *v = NULL, *before;
+	size_t cap = 0;
+
+	assert_true(grow_array_unset(fixture_ctx(state), (void **)&v, sizeof(*v), &cap, 3, 4));
+	assert_int_equal(cap, 4);
+	assert_ptr_equal(talloc_parent(v), fixture_ctx(state));
+	for (size_t i = 0; i < cap; i++)
+		v[i] = ~(uint64_t)0 - i;
+	assert_true(grow_array_unset(fixture_ctx(state), (void **)&v, sizeof(*v), &cap, 17, 4));
+	assert_int_equal(cap, 32);	/* 4, 8, 16, 32 */
+	assert_int_equal(talloc_get_size(v), 32 * sizeof(*v));
+	for (size_t i = 0; i < 4; i++)
+		assert_true(v[i] == ~(uint64_t)0 - i);
+	before = v;
+	assert_true(grow_array_unset(fixture_ctx(state), (void **)&v, sizeof(*v), &cap, 32, 4));
+	assert_ptr_equal(v, before);
+	assert_false(grow_array_unset(fixture_ctx(state), (void **)&v, sizeof(*v), &cap, SIZE_MAX, 4));
+	assert_ptr_equal(v, before);
+	assert_int_equal(cap, 32);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
 
 int main(void)
@@ -89,6 +115,7 @@ int main(void)
 		T(an_array_with_room_is_left_alone),
 		T(the_old_elements_are_kept_and_the_new_zeroed),
 		T(a_room_that_would_overflow_is_refused_and_changes_nothing),
+		T(unset_growth_doubles_keeps_and_refuses_as_grow_array),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
