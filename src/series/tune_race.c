@@ -226,7 +226,8 @@ static void test_two(struct race *r, const double *x, size_t rows, const size_t 
 	drop(r, ndrops, set[worse], sums[worse] / rows, 2, set[!worse], p, true);
 }
 
-/* Three or more: Friedman, then each against the best with Holm. */
+/* Three or more: Friedman, then each against the best (Holm's
+ * correction with params.holm). */
 static void test_many(struct race *r, const struct numstat_friedman *f, const size_t *set,
 		      size_t *ndrops)
 {
@@ -239,7 +240,7 @@ static void test_many(struct race *r, const struct numstat_friedman *f, const si
 		best = f->rank_sum[j] < f->rank_sum[best] ? j : best;
 	for (size_t j = 0; j < k; j++)
 		p[j] = j == best ? NAN : numstat_friedman_pair_p(f, best, j);
-	if (numstat_holm(p, k, p))
+	if (!r->p.holm || numstat_holm(p, k, p))
 		for (size_t j = 0; j < k; j++)
 			if (j != best && p[j] < r->p.alpha && f->rank_sum[j] > f->rank_sum[best])
 				drop(r, ndrops, set[j], f->rank_sum[j] / f->n, k, set[best], p[j],

@@ -11,9 +11,12 @@
  * candidate.  After each block from `first_test` on, with three or more
  * candidates, Friedman's test over every block so far; when it finds a
  * difference at `alpha`, each candidate is compared with the best (the
- * lowest rank sum) by Conover's test on the rank sums, the p-values
- * corrected together by Holm's method, and those worse at `alpha` are
- * dropped.  With two candidates left, Wilcoxon's signed-rank test on
+ * lowest rank sum) by Conover's test on the rank sums, and those worse
+ * at `alpha` are dropped: F-Race's rule, the significant Friedman test
+ * before them the protection of these comparisons (Birattari's race.R,
+ * irace's aux2.friedman, correct none).  With `holm` the p-values are
+ * corrected together by Holm's method first: a stricter rule, which
+ * keeps more candidates longer (bench/race-sim measures the cost).  With two candidates left, Wilcoxon's signed-rank test on
  * their paired figures decides, as irace does.  With `equivalent` > 0
  * the race is over too when every candidate left lies within that many
  * percent of the best: the 90 % interval (two one-sided tests at 5 %)
@@ -38,6 +41,8 @@ struct race_params {
 	double alpha;		/* significance of the tests */
 	double equivalent;	/* percent; 0: no stop for equivalence */
 	bool higher_better;	/* a higher figure wins (throughput) */
+	bool holm;		/* the post-hoc p-values corrected by Holm's
+				 * method; false: each as it is (F-Race) */
 };
 
 /* Why a candidate left the race. */
@@ -47,8 +52,8 @@ struct race_drop {
 	double mean_rank;	/* its mean rank in that test, */
 	size_t nalive;		/* ... among this many */
 	size_t against;		/* the best then */
-	double p;		/* the p-value it was dropped on (Holm's,
-				 * or Wilcoxon's for two) */
+	double p;		/* the p-value it was dropped on (Conover's,
+				 * Holm's with holm, Wilcoxon's for two) */
 	bool wilcoxon;		/* two were left: Wilcoxon's test */
 };
 
