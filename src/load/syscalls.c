@@ -215,6 +215,8 @@ struct sc {
 	size_t nanc, anc_cap;
 	uint32_t *link_to;	/* by paths index: a symbolic link's target's index + 1, or 0 */
 	size_t link_n;
+	uint32_t *link_text;	/* by paths index: its target text's index + 1, or 0 */
+	size_t text_n;
 	uint32_t *file_to;	/* by paths index: its file's first name's index + 1, or 0 */
 	size_t file_n;
 	struct res *desc_res;	/* by open file description: its offset */
@@ -790,10 +792,25 @@ static bool map_set(struct sc *c, uint32_t **map, size_t *n, long i, long to)
 	return true;
 }
 
-/* Path index i now is a symbolic link to paths index `to` (-1: none). */
-static bool link_note(struct sc *c, long i, long to)
+/* The paths index of the target text of the symbolic link known at
+ * paths index i, as made, or -1. */
+static long link_text_of(const struct sc *c, long i)
 {
-	return map_set(c, &c->link_to, &c->link_n, i, to);
+	return (size_t)i < c->text_n ? (long)c->link_text[i] - 1 : -1;
+}
+
+/* Path index i now is a symbolic link holding the target text at paths
+ * index `text` (-1: none there), resolved from the directory i is in: a
+ * link renamed or linked elsewhere points from its new place. */
+static bool link_note(struct sc *c, long i, long text)
+{
+	const char *p = c->paths.order[i], *slash = strrchr(p, '/');
+	long to = text < 0 ? -1
+			   : link_resolved(c, p, slash ? (size_t)(slash + 1 - p) : 0,
+					   c->paths.order[text]);
+
+	return !c->lx.err && map_set(c, &c->link_text, &c->text_n, i, text) &&
+	       map_set(c, &c->link_to, &c->link_n, i, to);
 }
 
 /* The first name of the file at paths index i (itself unless a link or
@@ -805,11 +822,11 @@ static long file_of(const struct sc *c, long i)
 }
 
 /* A symbolic link made at `path` (by init or a symlink call). */
-static bool link_set(struct sc *c, const char *path, size_t leaf_at, const char *target)
+static bool link_set(struct sc *c, const char *path, const char *target)
 {
 	long i = intern(c, &c->paths, path, strlen(path));
-	long to = i < 0 ? -1 : link_resolved(c, path, leaf_at, target);
-	return i >= 0 && !c->lx.err && link_note(c, i, to);
+	long text = i < 0 ? -1 : intern(c, &c->paths, target, strlen(target));
+	return text >= 0 && link_note(c, i, text);
 }
 
 /* Paths index i's link target's index, or -1 when no link is known there. */
@@ -890,7 +907,7 @@ static bool init_line(struct sc *c, const struct token *tok, int n)
 	}
 	if (!init_made(c, e, tok))
 		return false;
-	if (k == INIT_SYMLINK && !link_set(c, e->path, leaf_at, e->target))
+	if (k == INIT_SYMLINK && !link_set(c, e->path, e->target))
 		return false;
 	c->prog->ninit++;
 	return true;
@@ -1690,9 +1707,9 @@ static bool links_after(struct sc *c, struct row *r)
 	if (r->call->result < 0)
 		return true;
 	if (f & OPD_SYMLINK)
-		return link_set(c, r->op->path, r->leaf_at[0], r->op->path2);
+		return link_set(c, r->op->path, r->op->path2);
 	if (f & OPD_RENAMES)
-		return link_note(c, r->path[1], link_of(c, r->path[0])) &&
+		return link_note(c, r->path[1], link_text_of(c, r->path[0])) &&
 		       link_note(c, r->path[0], -1) &&
 		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
 		       lock_names(c, locks_renamed(c->locks, r->path[0], r->path[1],
@@ -1703,7 +1720,7 @@ static bool links_after(struct sc *c, struct row *r)
 	}
 	if (f & OPD_LINKS)	/* a link to a link is one */
 		return link_note(c, r->path[1], (flags & AT_SYMLINK_FOLLOW) ? -1
-								: link_of(c, r->path[0])) &&
+								: link_text_of(c, r->path[0])) &&
 		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
 		       lock_names(c, locks_linked(c->locks, r->path[0], r->path[1]));
 	return true;
@@ -2336,6 +2353,7 @@ static void free_scratch(struct sc *c)
 	talloc_free(c->touched);
 	talloc_free(c->anc);
 	talloc_free(c->link_to);
+	talloc_free(c->link_text);
 	talloc_free(c->file_to);
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
