@@ -187,9 +187,13 @@ struct probe_slot {
 struct stats_control {
 	uint64_t phase;		/* enum phase; written by the parent */
 	uint64_t tick;		/* seconds since the start; written by the parent */
-	uint64_t end_ns;	/* CLOCK_MONOTONIC at which the execute window is
-				 * planned to end, written by the parent just
-				 * before it publishes PHASE_EXECUTE; 0 for none
+	uint64_t exec_ns;	/* CLOCK_MONOTONIC at which the execute window is
+				 * planned to open after a warmup, written by
+				 * the parent before it releases the clients; 0
+				 * for no warmup.  The clients end the warmup
+				 * there by their own clocks, however late the
+				 * parent is. */
+	uint64_t end_ns;	/* ... and to end, written with it; 0 for none
 				 * (--run-once).  The clients stop there by their
 				 * own clocks, however late the parent is. */
 	uint64_t look_tc;	/* the operation clock's reading (opclock.h) from
@@ -299,14 +303,26 @@ static inline uint64_t stats_get(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* The phase at `now` (CLOCK_MONOTONIC) as a forked process keeps it:
+ * the parent's (ctl.phase), but a warmup ends at the window's planned
+ * opening (ctl.exec_ns) by the process's own clock, however late the
+ * parent says so. */
+static inline enum phase stats_phase_at(const struct stats_region *r, uint64_t now)
+{
+	enum phase ph = (enum phase)stats_get(&r->ctl.phase);
+	uint64_t open = stats_get(&r->ctl.exec_ns);
+
+	return ph == PHASE_WARMUP && open && now >= open ? PHASE_EXECUTE : ph;
+}
+
 /* Whether the execute window's planned end (ctl.end_ns) has passed at
- * `now` (CLOCK_MONOTONIC) while the parent still says execute: a forked
+ * `now` (CLOCK_MONOTONIC) while the parent has not said stop: a forked
  * process stops there by its own clock, however late the parent. */
 static inline bool stats_window_over(const struct stats_region *r, uint64_t now)
 {
 	uint64_t end = stats_get(&r->ctl.end_ns);
 
-	return end && now >= end && stats_get(&r->ctl.phase) == PHASE_EXECUTE;
+	return end && now >= end && stats_phase_at(r, now) == PHASE_EXECUTE;
 }
 
 static inline void stats_set(uint64_t *p, uint64_t v)

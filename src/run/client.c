@@ -65,6 +65,12 @@ struct client {
 };
 
 static volatile sig_atomic_t stop_requested;
+/* Nonzero while current_phase() must look past ctl.phase: a stop was
+ * asked, or a warmup goes on whose end the process keeps by its own
+ * clock (ctl.exec_ns); so that the execute phase pays one test of it
+ * per look, as it did of stop_requested alone.  Set after
+ * stop_requested, by ask_stop(). */
+static volatile sig_atomic_t phase_watch;
 static volatile sig_atomic_t stop_signal;	/* the signal that asked, or 0 */
 static volatile sig_atomic_t window_over;	/* the execute window's planned end
 						 * passed, by this process's clock */
@@ -97,11 +103,18 @@ void client_close_if_last(const struct run_plan *plan, struct stats_region *r,
 		plan->backend->target_close(targets[d]);
 }
 
+/* Stop as on the parent's word (from a signal handler too). */
+static void ask_stop(void)
+{
+	stop_requested = 1;
+	phase_watch = 1;
+}
+
 static void on_stop_signal(int sig)
 {
 	if (!stop_signal)
 		stop_signal = sig;
-	stop_requested = 1;
+	ask_stop();
 }
 
 void client_watch_parent(void)
@@ -117,13 +130,35 @@ void client_watch_parent(void)
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (client_parent_gone())	/* it died before the line above */
-		stop_requested = 1;
+		ask_stop();
+}
+
+/* The phase while phase_watch is set: a stop asked, or the warmup's
+ * phase by this process's clock, the execute window's from its planned
+ * opening (stats_phase_at()) however late the parent says so, so that a
+ * parent held stopped or starved of CPU does not stretch the warmup.
+ * Once the parent has said the warmup is over there is nothing more to
+ * watch but a stop, which the fence makes sure is not lost: one asked
+ * after the clear is seen below, or sets phase_watch again itself. */
+static enum phase watched_phase(const struct stats_region *r) __attribute__((noinline));
+static enum phase watched_phase(const struct stats_region *r)
+{
+	if (stop_requested)
+		return PHASE_STOP;
+	enum phase ph = stats_phase_at(r, monotonic_ns());
+	if ((enum phase)stats_get(&r->ctl.phase) != PHASE_WARMUP) {
+		phase_watch = 0;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (stop_requested)
+			phase_watch = 1;
+	}
+	return ph;
 }
 
 static enum phase current_phase(const struct stats_region *r)
 {
-	if (stop_requested)
-		return PHASE_STOP;
+	if (__builtin_expect(phase_watch, 0))
+		return watched_phase(r);
 	return (enum phase)stats_get(&r->ctl.phase);
 }
 
@@ -139,7 +174,7 @@ static bool window_ended(const struct stats_region *r, uint64_t now)
 	if (!stats_window_over(r, now))
 		return false;
 	window_over = 1;
-	stop_requested = 1;
+	ask_stop();
 	return true;
 }
 
@@ -1121,6 +1156,8 @@ static bool replay(const struct run_plan *plan, struct stats_region *r,
 {
 	uint64_t start = monotonic_ns();
 
+	if (stats_get(&r->ctl.exec_ns))		/* a warmup, ended by our clock */
+		phase_watch = 1;
 	for (unsigned i = 0; i < count; i++) {
 		cl[i].start_ns = start + (uint64_t)(plan->stagger_s * 1e9 * cl[i].id /
 						    (plan->nclients ? plan->nclients : 1));

@@ -207,10 +207,8 @@ static void driver_execute(struct driver *d, bool started)
 	d->sampler.start_ns = monotonic_ns();
 	if (!started)
 		sampler_stop_now(d);
-	else if (plan->run_once || plan->warmup == 0)
-		sampler_start_execute(d, d->sampler.start_ns);
 	else
-		sampler_set_phase(d, PHASE_WARMUP, d->sampler.start_ns);
+		sampler_release(d, d->sampler.start_ns);
 	close(d->procs.start_pipe[1]);		/* releases every client at once */
 	if (started)
 		hold_after_start();

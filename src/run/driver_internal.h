@@ -84,7 +84,9 @@ struct procs {
 struct sampler {
 	uint64_t start_ns;		/* clients released */
 	uint64_t phase_ns;		/* current phase began */
-	uint64_t exec_ns;		/* execute window began */
+	uint64_t open_ns;		/* execute window planned to open, where the
+					 * clients open it by their own clocks */
+	uint64_t exec_ns;		/* execute window began: open_ns */
 	uint64_t end_ns;		/* execute window ended: at the latest its
 					 * planned end, where the clients stopped */
 	uint64_t closed_ns;		/* when the parent published the stop (later
@@ -254,6 +256,7 @@ void stop_enforce(struct driver *d, const struct run_clock *clk);
 /* ---- sampler.c ---- */
 
 void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now);
+void sampler_release(struct driver *d, uint64_t start);
 void sampler_start_execute(struct driver *d, uint64_t now);
 /* End the run's phases now, closing the execute window if open. */
 void sampler_stop_now(struct driver *d);

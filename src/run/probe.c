@@ -204,13 +204,12 @@ static bool run_listings(struct probe *p)
 	uint64_t base = monotonic_ns() + NS_PER_S / 2, next = base;
 
 	while (wait_until(p, next)) {
-		enum phase ph = client_stop_requested() ? PHASE_STOP
-							: (enum phase)stats_get(&p->stats->ctl.phase);
 		uint64_t entries = 0, t0 = monotonic_ns();
+		enum phase ph = client_stop_requested() ? PHASE_STOP : stats_phase_at(p->stats, t0);
 		if (!list_once(p, &entries))
 			return false;
 		uint64_t t1 = monotonic_ns();
-		stats_record_listing(p->slot, ph, (enum phase)stats_get(&p->stats->ctl.phase),
+		stats_record_listing(p->slot, ph, stats_phase_at(p->stats, t1),
 				     entries, t1 - t0, stats_get(&p->stats->ctl.tick));
 		next = base + ((t0 - base) / NS_PER_S + 1) * NS_PER_S;
 	}

@@ -376,18 +376,38 @@ static void start_intervals(struct driver *d)
 			s->types[s->ntypes++] = (uint16_t)t;
 }
 
-/* Enter the execute phase at `now`; nothing has been counted in it yet.
- * Its planned end goes to the clients first. */
-void sampler_start_execute(struct driver *d, uint64_t now)
+/* The clients about to be released at `start`: the execute window's
+ * planned opening (after the warmup) and end go to them first, which
+ * they keep by their own clocks however late the parent is (stopped, or
+ * starved of CPU); then the first phase. */
+void sampler_release(struct driver *d, uint64_t start)
 {
-	uint64_t span = d->plan->timelimit * 1000000000ull;
-	uint64_t end = d->plan->run_once ? 0 : now + span;
+	const struct run_plan *plan = d->plan;
+	bool warm = !plan->run_once && plan->warmup > 0;
+	uint64_t open = start + (warm ? plan->warmup * 1000000000ull : 0);
+	uint64_t span = plan->timelimit * 1000000000ull;
+	uint64_t end = plan->run_once ? 0 : open + span;
 	/* the clock's rate may be off by a part in 10^4 or so */
-	uint64_t margin = span / 1000 + 20000000;
+	uint64_t margin = (end - start) / 1000 + 20000000;
 
+	d->sampler.open_ns = open;
+	stats_set(&d->stats->ctl.exec_ns, warm ? open : 0);
 	stats_set(&d->stats->ctl.end_ns, end);
 	stats_set(&d->stats->ctl.look_tc,
 		  !end ? UINT64_MAX : opclock_at(end - (margin < span ? margin : span)));
+	if (warm)
+		sampler_set_phase(d, PHASE_WARMUP, start);
+	else
+		sampler_start_execute(d, start);
+}
+
+/* Enter the execute phase, published at `now`; nothing has been counted
+ * in it yet.  It began at its planned opening, where the clients began
+ * it by their own clocks. */
+void sampler_start_execute(struct driver *d, uint64_t now)
+{
+	if (d->sampler.open_ns)
+		now = d->sampler.open_ns;
 	sampler_set_phase(d, PHASE_EXECUTE, now);
 	d->sampler.exec_ns = d->sampler.last_ns = now;
 	d->sampler.last_bytes = d->sampler.last_ops = 0;
@@ -405,6 +425,10 @@ static bool together(void)
  * figures. */
 static void end_execute(struct driver *d, uint64_t end)
 {
+	/* a parent still in the warmup past the planned opening: the
+	 * clients opened the window there by their own clocks */
+	if (d->sampler.phase == PHASE_WARMUP && d->sampler.open_ns && end > d->sampler.open_ns)
+		sampler_start_execute(d, end);
 	end = window_clamp(d, end);
 	if (d->sampler.phase == PHASE_EXECUTE) {
 		d->sampler.end_ns = end;
