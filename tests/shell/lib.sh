@@ -20,6 +20,10 @@
 #                       where CI=true (.ci/run: a quiet machine, where a
 #                       test must judge) the block fails instead
 #
+# A block's time (a comment after its line when 5 s or more) is from its
+# begin to its end; took START END says its work was done before, in a
+# background job, from START to END.
+#
 # Timing.  A time is never held to a constant alone: it is judged by
 # what the machine gave the test meanwhile (a loaded machine is slower,
 # and a test that can no longer tell says so rather than fail or pass):
@@ -94,6 +98,13 @@ block_time() {
 	read -r _ended _ </proc/uptime
 	awk -v b="${_began:-$_ended}" -v e="$_ended" -v all="${TEST_TIMES:-}" \
 		'BEGIN { if (e - b >= 5 || all != "") printf "# %.1f s\n", e - b }'
+}
+
+# took START END: the block in hand did its work before its begin, from
+# START to END (/proc/uptime's seconds): its time is END - START.
+took() {
+	read -r _now _ </proc/uptime
+	_began=$(awk -v n="$_now" -v s="$1" -v e="$2" 'BEGIN { printf "%.2f", n - (e - s) }')
 }
 
 # skip WHAT WHY: a TAP line for blocks that cannot run here.

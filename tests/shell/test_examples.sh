@@ -30,29 +30,35 @@
 # changes the machine (make deps, a kernel NFS mount), it is a skip with
 # its reason.  Exit status 0 is a pass; 3 and 4 too for --fail-above,
 # which judges.
+#
+# The examples of a section (README's underlined headings, a page's .SH)
+# run in its order (a later one may read what an earlier wrote), the
+# sections side by side, four at a time, each in a tree of its own (its
+# /mnt, /fs/dir, /srv/mail and working directory beneath $T/lane): most
+# of an example's time is a 1 s run waiting on its clients.  A private
+# server is one for all, its examples one at a time (flock).
 . "$TOP/tests/shell/lib.sh"
 
-SERVED= LOOPS= TB_PID= WRITER=
+SERVED= LOOPS= TB_PID= WRITERS= LANES=
 stop_all() {
+	for p in $LANES; do kill "$p" 2>/dev/null; done
 	for d in $SERVED; do "$SERVERS" stop "$d" >/dev/null 2>&1; done
 	[ -z "$TB_PID" ] || kill "$TB_PID" 2>/dev/null
-	[ -z "$WRITER" ] || kill "$WRITER" 2>/dev/null
+	for p in $WRITERS; do kill "$p" 2>/dev/null; done
 	for m in $(grep " $T" /proc/mounts | awk '{print $2}' | sort -r); do umount "$m" 2>/dev/null; done
 	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
 }
 trap 'stop_all; cleanup_scratch' EXIT
 
-W=$T/w
 BIN=$T/bin
 BUILD=$(dirname "$DBENCH")
-mkdir -p "$W" "$BIN"
+mkdir -p "$BIN"
 for p in dbench tbench tbench_srv; do ln -s "$BUILD/$p" "$BIN/$p"; done
-ln -s "$BUILD/tbench" "$W/tbench"
-ln -s "$BUILD/tbench_srv" "$W/tbench_srv"
 
 # ---- the examples ----
 
-# FILE:LINE, a tab, the command, one an example: README's indented
+# FILE:LINE, a tab, the command, a tab, its section (FILE#N: the lane it
+# runs in), one an example: README's indented
 # command lines up to its Layout section (a list's words after the
 # command, three spaces on, left out; a line ending in \ joined to the
 # next), each man page's .EX lines that are commands (not its output:
@@ -60,8 +66,9 @@ ln -s "$BUILD/tbench_srv" "$W/tbench_srv"
 examples() {
 	awk -v f=README '
 	function cmd(s) { return s ~ /^(sudo |make |\.\/|mpirun |dbench |tbench|jq |for |mount )/ }
-	function emit(n, s) { gsub(/  +/, " ", s); printf "%s:%d\t%s\n", f, n, s }
+	function emit(n, s) { gsub(/  +/, " ", s); printf "%s:%d\t%s\t%s#%d\n", f, n, s, f, sec }
 	/^Layout$/ { exit }
+	/^---+$/ { sec++; next }	# a heading'"'"'s underline
 	{
 		line = $0
 		if (cont != "") {
@@ -92,7 +99,8 @@ examples() {
 		return s ~ /^(sudo |make |\.\/|mpirun |dbench |tbench|jq |for |mount |taskset |strace |fio )/ &&
 		       s !~ /^dbench (version |[0-9]+\.[0-9]+\.[0-9]+:)/
 	}
-	function emit(n, s) { gsub(/  +/, " ", s); printf "%s:%d\t%s\n", f, n, s }
+	function emit(n, s) { gsub(/  +/, " ", s); printf "%s:%d\t%s\t%s#%d\n", f, n, s, f, sec }
+	/^\.SH/ { sec++ }
 	/^\.EX/ { ex = 1; next }
 	/^\.EE/ { ex = 0; next }
 	prev == ".TP" && /^\.B / { s = unesc(substr($0, 4)); gsub(/"/, "", s); if (cmd(s)) emit(NR, s) }
@@ -113,34 +121,41 @@ examples() {
 
 # ---- what the examples read ----
 
-mkdir -p "$T/mnt/test/photos" "$T/mnt/a" "$T/mnt/b" "$T/mnt/relatime" "$T/mnt/noatime" \
-	"$T/mnt/nfs" "$T/fs/dir" "$T/srv/mail" "$T/home"
-for i in 1 2 3 4 5 6 7 8; do echo "photo $i" >"$T/mnt/test/photos/p$i.jpg"; done
-cp "$TOP/loadfiles/default.txt" "$W/FILE"
-gzip -c "$TOP/loadfiles/default.txt" >"$W/mytrace.txt.gz"
-# mmtests' client-tiny.txt: a short trace of dbench 4.0's kind
-head -n 3000 /usr/share/dbench/client.txt >"$W/client-tiny.txt" 2>/dev/null ||
-	cp "$TOP/loadfiles/default.txt" "$W/client-tiny.txt"
-printf 'all: a.out b.out\na.out:\n\t@echo a >a.out\nb.out: a.out\n\t@cat a.out Makefile >b.out\n' \
-	>"$W/Makefile"
-printf '#!/bin/sh\n# a fresh file system before every run: here, what the last left\nrm -rf %s/mnt/test/clients\n' \
-	"$T" >"$W/remake-fs.sh"
-chmod +x "$W/remake-fs.sh"
-printf 'localhost slots=8\n' >"$W/hosts"
 REF=$(dbench5_tarball)
 [ -z "$REF" ] || tar -xzf "$REF" -C "$T" --wildcards '*/loadfiles/block*.load' \
 	'*/loadfiles/iscsi*.load' '*/loadfiles/scsi.load' 2>/dev/null
-for f in "$T"/*/loadfiles/*.load; do [ -e "$f" ] && cp "$f" "$W/"; done
-
 # Documents of the examples' workload (the built-in loadfile, fileio): the
 # README compares runs "from the other kernel" (new.json) and four
-# releases, which are these.
-"$DBENCH" -t 1 --warmup 0 -q --sweep=1..2 --settle=0 -D "$T/mnt/test" \
+# releases, which are these; and dbench.1's loop pools each kernel's runs
+# at 4 clients.
+mkdir -p "$T/base"
+"$DBENCH" -t 1 --warmup 0 -q --sweep=1..2 --settle=0 -D "$T/base" \
 	--json="$T/base.json" >/dev/null 2>&1
-for f in new v6.1 v6.2 v6.3 v6.4; do cp "$T/base.json" "$W/$f.json"; done
-# and pools each kernel's runs at 4 clients (those of dbench.1's loop)
-"$DBENCH" -t 1 --warmup 0 -q -D "$T/mnt/test" --json="$T/base4.json" 4 >/dev/null 2>&1
-for i in 1 2 3; do cp "$T/base4.json" "$W/a-$i.json"; cp "$T/base4.json" "$W/b-$i.json"; done
+"$DBENCH" -t 1 --warmup 0 -q -D "$T/base" --json="$T/base4.json" 4 >/dev/null 2>&1
+
+# lane_tree ROOT: the directories and files the examples of a lane find, under
+# ROOT (its working directory ROOT/w)
+lane_tree() {
+	mkdir -p "$1/mnt/test/photos" "$1/mnt/a" "$1/mnt/b" "$1/mnt/relatime" "$1/mnt/noatime" \
+		"$1/mnt/nfs" "$1/fs/dir" "$1/srv/mail" "$1/home" "$1/w"
+	for _k in 1 2 3 4 5 6 7 8; do echo "photo $_k" >"$1/mnt/test/photos/p$_k.jpg"; done
+	ln -s "$BUILD/tbench" "$1/w/tbench"
+	ln -s "$BUILD/tbench_srv" "$1/w/tbench_srv"
+	cp "$TOP/loadfiles/default.txt" "$1/w/FILE"
+	gzip -c "$TOP/loadfiles/default.txt" >"$1/w/mytrace.txt.gz"
+	# mmtests' client-tiny.txt: a short trace of dbench 4.0's kind
+	head -n 3000 /usr/share/dbench/client.txt >"$1/w/client-tiny.txt" 2>/dev/null ||
+		cp "$TOP/loadfiles/default.txt" "$1/w/client-tiny.txt"
+	printf 'all: a.out b.out\na.out:\n\t@echo a >a.out\nb.out: a.out\n\t@cat a.out Makefile >b.out\n' \
+		>"$1/w/Makefile"
+	printf '#!/bin/sh\n# a fresh file system before every run: here, what the last left\nrm -rf %s/mnt/test/clients\n' \
+		"$1" >"$1/w/remake-fs.sh"
+	chmod +x "$1/w/remake-fs.sh"
+	printf 'localhost slots=8\n' >"$1/w/hosts"
+	for f in "$T"/*/loadfiles/*.load; do [ -e "$f" ] && cp "$f" "$1/w/"; done
+	for f in new v6.1 v6.2 v6.3 v6.4; do cp "$T/base.json" "$1/w/$f.json"; done
+	for _k in 1 2 3; do cp "$T/base4.json" "$1/w/a-$_k.json"; cp "$T/base4.json" "$1/w/b-$_k.json"; done
+}
 
 # ---- what the examples need of the machine ----
 
@@ -184,9 +199,9 @@ general() {
 		s#(^| )-t [0-9]+#\\1-t 1#g
 		s#--duration=[0-9]+#--duration=2#g
 		s#sleep [0-9]+#sleep 0#g
-		s#(^|[ ='])/mnt/#\\1$T/mnt/#g
-		s#(^|[ ='])/fs/dir#\\1$T/fs/dir#g
-		s#(^|[ ='])/srv/mail#\\1$T/srv/mail#g
+		s#(^|[ ='])/mnt/#\\1$R/mnt/#g
+		s#(^|[ ='])/fs/dir#\\1$R/fs/dir#g
+		s#(^|[ ='])/srv/mail#\\1$R/srv/mail#g
 		s#--sweep=1\\.\\.[0-9]+#--sweep=1..2 --settle=0#g
 		s#--repeat=[0-9]+#--repeat=3#g
 		s#--runs=[0-9]+#--runs=2#g
@@ -207,11 +222,13 @@ untimed_run() {
 	return 1
 }
 
-# runnable EXAMPLE: sets CMD (a bash command line run in $W), ENV (words
-# of env before it) and OKS (the exit statuses that pass); or SKIP to why
-# it cannot run here.  Returns 1 when it knows no way to run it.
+# runnable EXAMPLE: sets CMD (a bash command line run in $R/w, the tree
+# of its lane), ENV (words of env before it), OKS (the exit statuses that
+# pass) and LOCK (a server's directory, its examples one at a time); or
+# SKIP to why it cannot run here.  Returns 1 when it knows no way to run
+# it.
 runnable() {
-	CMD=$(general "$1") ENV= OKS=0 SKIP=
+	CMD=$(general "$1") ENV= OKS=0 SKIP= LOCK=
 	if untimed_run "$1"; then
 		CMD=$(printf '%s\n' "$CMD" | sed -E 's#(^|[ /;])(dbench|tbench)( ab)? #\1\2\3 -t 1 #')
 	fi
@@ -255,6 +272,7 @@ runnable() {
 smb_example() {
 	server smb || { SKIP=$WHY; return; }
 	_d=$SRV
+	LOCK=$_d
 	_share=$(server_var "$_d" SHARE_DIR)
 	_pass=$(sed -n 's/^password = //p' "$(server_var "$_d" CREDENTIALS)")
 	mkdir -p "$_share/bench"
@@ -267,42 +285,46 @@ smb_example() {
 nfs_example() {
 	server nfs || { SKIP=$WHY; return; }
 	_d=$SRV
+	LOCK=$_d
 	CMD="nsenter --target=$(server_var "$_d" RPCBIND_PID) --net $(printf '%s\n' "$CMD" |
 		sed "s#nfs://fs1/export#$(server_var "$_d" URL)#")"
 }
 
 iscsi_example() {
-	[ -e "$W/iscsi.load" ] || { SKIP="dbench 5.0's SCSI loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; }
+	[ -e "$R/w/iscsi.load" ] || { SKIP="dbench 5.0's SCSI loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; }
 	server iscsi || { SKIP=$WHY; return; }
 	_d=$SRV
+	LOCK=$_d
 	CMD=$(printf '%s\n' "$CMD" | sed -E "s#iscsi://[^/]+/[^/ ]+/#$(server_var "$_d" URL)/#")
 }
 
 scsi_example() {
-	[ -e "$W/scsi.load" ] || { SKIP="dbench 5.0's SCSI loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; }
+	[ -e "$R/w/scsi.load" ] || { SKIP="dbench 5.0's SCSI loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; }
 	_s=$(scsi_disk) ||
 		{ SKIP="no scratch SCSI disk: SCSI_TEST_DEVICE names none and scsi_debug is not loaded"; return; }
 	CMD=$(printf '%s\n' "$CMD" | sed "s#/dev/sg1#$_s#")
 }
 
 block_example() {
-	case $CMD in *block1G*) [ -e "$W/block1G4krw.load" ] ||
+	case $CMD in *block1G*) [ -e "$R/w/block1G4krw.load" ] ||
 		{ SKIP="dbench 5.0's block loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; } ;;
 	esac
 	_l=$(loop_disk 1G) || { SKIP="a disk: needs root and a loop device (losetup)"; return; }
 	CMD=$(printf '%s\n' "$CMD" | sed -E "s#/dev/(sdX|nvme1n1|sdb1)#$_l#g")
 }
 
-# "dbench record -p 4242": a program that writes beneath the root
+# "dbench record -p 4242": a program that writes beneath the root (the
+# lane's)
 pid_example() {
-	if [ -z "$WRITER" ]; then
+	if [ ! -f "$R/writer.pid" ]; then
 		printf '#!/bin/sh\nwhile :; do date >%s/srv/mail/new; cat %s/srv/mail/new >/dev/null; sleep 0.2; done\n' \
-			"$T" "$T" >"$T/writer"
-		chmod +x "$T/writer"
-		setsid "$T/writer" </dev/null >/dev/null 2>&1 &
-		WRITER=$!
+			"$R" "$R" >"$R/writer"
+		chmod +x "$R/writer"
+		setsid "$R/writer" </dev/null >/dev/null 2>&1 &
+		echo $! >"$R/writer.pid"
+		WRITERS="$WRITERS $!"
 	fi
-	CMD=$(printf '%s\n' "$CMD" | sed "s#-p 4242#-p $WRITER#")
+	CMD=$(printf '%s\n' "$CMD" | sed "s#-p 4242#-p $(cat "$R/writer.pid")#")
 }
 
 # dbench tune: a race of a few runs; a mount of its own (a tmpfs) for a
@@ -315,9 +337,9 @@ tune_example() {
 		return ;;
 	esac
 	CMD=$(printf '%s\n' "$CMD" | sed -E "s#--budget=[^ ]+##; s#--sweep=[0-9,]+#--sweep=1,2#
-		s#mount:/mnt/#mount:$T/mnt/#g")
+		s#mount:/mnt/#mount:$R/mnt/#g")
 	CMD="$CMD --budget=6 --settle=0"
-	_m=$(printf '%s\n' "$CMD" | sed -n -E "s#.*--set mount:($T/[^=]+)=.*#\\1#p")
+	_m=$(printf '%s\n' "$CMD" | sed -n -E "s#.*--set mount:($R/[^=]+)=.*#\\1#p")
 	if [ -n "$_m" ] && ! mountpoint -q "$_m"; then
 		mkdir -p "$_m"
 		mount -t tmpfs -o size=1g dbench-example "$_m" 2>/dev/null ||
@@ -357,31 +379,80 @@ echo "# $nr examples of the README, $nm of the man pages:" \
 	"$(grep -o '^man/[^:]*' "$T/examples" | sort | uniq -c | awk '{ printf "%s %s; ", $2, $1 }')"
 end
 
-ran=0 skipped=0
-while IFS='	' read -r where ex; do
+# What each example runs, in order, here (servers, loop disks and mounts
+# made one at a time, in the lane's tree R): $T/ex/I.cmd, .env, .oks,
+# .lock; .skip for one that cannot run here, .none for one it knows no
+# way to run.  The lane's examples, in order, in R/queue.
+mkdir -p "$T/ex"
+nex=0
+while IFS='	' read -r where ex sect <&3; do
+	nex=$((nex + 1))
+	R=$T/lane/$(printf %s "$sect" | tr "/#" "__")
+	[ -d "$R" ] || lane_tree "$R"
 	if ! runnable "$ex"; then
+		: >"$T/ex/$nex.none"
+	elif [ -n "$SKIP" ]; then
+		printf '%s\n' "$SKIP" >"$T/ex/$nex.skip"
+	else
+		printf '%s\n' "$CMD" >"$T/ex/$nex.cmd"
+		printf '%s\n' "$ENV" >"$T/ex/$nex.env"
+		printf '%s\n' "$OKS" >"$T/ex/$nex.oks"
+		printf '%s\n' "${LOCK:-$R}.lock" >"$T/ex/$nex.lock"
+		echo "$nex" >>"$R/queue"
+	fi
+done 3<"$T/examples"
+
+# run_lane R: R's examples, one after another: I's output in I.out and
+# I.err, its status in I.rc, its start and end (/proc/uptime) in I.time
+run_lane() {
+	while read -r _i; do
+		read -r _s _ </proc/uptime
+		# shellcheck disable=SC2046
+		(cd "$1/w" && flock "$(cat "$T/ex/$_i.lock")" env PATH="$BIN:$PATH" \
+			$(cat "$T/ex/$_i.env") timeout 300 bash -o pipefail -c "$(cat "$T/ex/$_i.cmd")") \
+			>"$T/ex/$_i.out" 2>"$T/ex/$_i.err" </dev/null
+		echo $? >"$T/ex/$_i.rc"
+		read -r _e _ </proc/uptime
+		echo "$_s $_e" >"$T/ex/$_i.time"
+	done <"$1/queue"
+}
+# at most 4 lanes at a time (each a run of a few clients, mostly waiting)
+mkdir -p "$T/done"
+started=0
+for q in $(find "$T/lane" -name queue | sort -V); do
+	while [ $((started - $(ls "$T/done" | wc -l))) -ge 4 ]; do sleep 0.2; done
+	(run_lane "${q%/queue}"; : >"$T/done/$started") &
+	LANES="$LANES $!"
+	started=$((started + 1))
+done
+for p in $LANES; do wait "$p"; done
+LANES=
+
+ran=0 skipped=0 nex=0
+while IFS='	' read -r where ex sect <&3; do
+	nex=$((nex + 1))
+	if [ -f "$T/ex/$nex.none" ]; then
 		begin "$where: $ex"
 		fail "test_examples.sh knows no way to run it: add it to runnable()"
 		end
 		continue
 	fi
-	if [ -n "$SKIP" ]; then
-		skip "$where: $ex" "$SKIP"
+	if [ -f "$T/ex/$nex.skip" ]; then
+		skip "$where: $ex" "$(cat "$T/ex/$nex.skip")"
 		skipped=$((skipped + 1))
 		continue
 	fi
 	begin "$where: $ex"
-	# shellcheck disable=SC2086
-	(cd "$W" && env PATH="$BIN:$PATH" $ENV timeout 300 bash -o pipefail -c "$CMD") \
-		>"$T/out" 2>"$T/err" </dev/null
-	rc=$?
-	case " $OKS " in
+	# shellcheck disable=SC2046
+	took $(cat "$T/ex/$nex.time" 2>/dev/null || echo 0 0)
+	rc=$(cat "$T/ex/$nex.rc" 2>/dev/null || echo none)
+	case " $(cat "$T/ex/$nex.oks") " in
 	*" $rc "*) ;;
-	*) fail "exit status $rc (want $OKS) of: $CMD: $(grep -v '^$' "$T/err" | head -n 2 | tr '\n' ' ')" ;;
+	*) fail "exit status $rc (want $(cat "$T/ex/$nex.oks")) of: $(cat "$T/ex/$nex.cmd"): $(grep -v '^$' "$T/ex/$nex.err" | head -n 2 | tr '\n' ' ')" ;;
 	esac
 	ran=$((ran + 1))
 	end
-done <"$T/examples"
+done 3<"$T/examples"
 echo "# $ran examples run, $skipped skipped"
 
 finish
