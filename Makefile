@@ -2,7 +2,7 @@
 #
 #   make                 build ./dbench, ./tbench (a link to it), ./tbench_srv and the
 #                        smb, nfs and iscsi backends' modules (build/modules)
-#   make check           build and run the unit and shell tests, two at a time
+#   make check           build and run the unit and shell tests, three at a time
 #                        (TEST_JOBS=N; TESTS="unit shell/test_cli.sh" runs those)
 #   make check-quick     the unit tests and the shell tests that make no timed
 #                        runs (a line "# check-quick: ..." in the test): the

@@ -1,6 +1,8 @@
 #!/bin/bash
 # tests/run.sh - runs the test programs, TEST_JOBS of them at a time
-# (default 2), and prints their results as one TAP stream.
+# (default 3: most of a program's time is waiting on its timed runs, and
+# three on two cores leave the CPUs mostly idle), and prints their
+# results as one TAP stream.
 #
 # Unit tests are cmocka binaries in $UNIT_DIR, run with TAP output; shell
 # tests are tests/shell/test_*.sh, which print TAP through tests/shell/lib.sh.
@@ -19,17 +21,19 @@
 # and not the whole suite.
 #
 # The programs start longest first, by their times in the last run (kept
-# in $UNIT_DIR/times; one not timed yet counts as the longest), so that
-# the last to end are short ones rather than one long program alone.  A
-# shell test with a line "# run alone: REASON" (timing it measures, a
-# machine-wide resource) runs with no other test beside it.  TESTS, when
+# in $UNIT_DIR/times; in a fresh tree, tests/times: those of a full run
+# on a quiet two-core machine; one in neither counts as the longest), so
+# that the last to end are short ones rather than one long program alone.
+# A shell test with a line "# run alone: REASON" (timing it measures, a
+# machine-wide resource) runs with no other test beside it, before the
+# others (then none has to be waited for to make room).  TESTS, when
 # set, names the programs to run ("unit/test_stats shell/test_mpi.sh";
 # "unit" for every unit test).
 : "${DBENCH:?DBENCH must name the binary under test}"
 : "${UNIT_DIR:?UNIT_DIR must name the unit test directory}"
 top=$(cd "$(dirname "$0")/.." && pwd)
 limit=${TEST_TIMEOUT:-1200}
-jobs=${TEST_JOBS:-2}
+jobs=${TEST_JOBS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -54,17 +58,20 @@ for t in "$top"/tests/shell/test_*.sh; do
 done
 count=${#names[@]}
 
-# The order to start them in: the longest first (see above).
+# The order to start them in: those that run alone, then the longest
+# first (see above).
 times_file=$UNIT_DIR/times
 declare -A last=()
-if [ -r "$times_file" ]; then
+for f in "$top/tests/times" "$times_file"; do
+	[ -r "$f" ] || continue
 	while read -r t_name t_secs; do
+		case $t_name in '#'* | '') continue ;; esac
 		[ -n "$t_secs" ] && last[$t_name]=$t_secs
-	done <"$times_file"
-fi
+	done <"$f"
+done
 mapfile -t order < <(for ((i = 0; i < count; i++)); do
-	echo "${last[${names[$i]}]:-100000} $i"
-done | sort -k1,1nr -k2,2n | cut -d' ' -f2)
+	echo "${alone[$i]} ${last[${names[$i]}]:-100000} $i"
+done | sort -k1,1nr -k2,2nr -k3,3n | cut -d' ' -f3)
 
 # run_one I: program I into $work/I.out, its status in $work/I.rc and its
 # seconds in $work/I.time (written last: the program is done).
