@@ -45,17 +45,33 @@ static bool strset_grow(TALLOC_CTX *ctx, struct strset *set)
 	return true;
 }
 
+/* The slot of the string s[0..len) in the set, or the empty one where it
+ * would go (the set has one: it is at most half full). */
+static size_t probe(const struct strset *set, const char *s, size_t len)
+{
+	size_t j = fnv1a(s, len) & (set->size - 1);
+	while (set->slot[j] &&
+	       !(strncmp(set->slot[j], s, len) == 0 && set->slot[j][len] == '\0'))
+		j = (j + 1) & (set->size - 1);
+	return j;
+}
+
+long strset_find(const struct strset *set, const char *s, size_t len)
+{
+	if (!set->size)
+		return -1;
+	size_t j = probe(set, s, len);
+	return set->slot[j] ? (long)set->index[j] : -1;
+}
+
 /* Index of the string s[0..len) in the set, adding it if new; -1 on ENOMEM. */
 long strset_add(TALLOC_CTX *ctx, struct strset *set, const char *s, size_t len)
 {
 	if ((set->count + 1) * 2 > set->size && !strset_grow(ctx, set))
 		return -1;
-	size_t j = fnv1a(s, len) & (set->size - 1);
-	while (set->slot[j]) {
-		if (strncmp(set->slot[j], s, len) == 0 && set->slot[j][len] == '\0')
-			return set->index[j];
-		j = (j + 1) & (set->size - 1);
-	}
+	size_t j = probe(set, s, len);
+	if (set->slot[j])
+		return set->index[j];
 	char *copy = talloc_strndup(ctx, s, len);
 	if (!copy)
 		return -1;

@@ -23,6 +23,9 @@ struct strset {
  * new; -1 when memory ran out. */
 long strset_add(TALLOC_CTX *ctx, struct strset *set, const char *s, size_t len);
 
+/* Index of the string s[0..len) in the set, or -1 when it is not there. */
+long strset_find(const struct strset *set, const char *s, size_t len);
+
 /* Free what the set itself holds (the index), leaving the strings and
  * `order` to their talloc parent. */
 void strset_free_index(struct strset *set);

@@ -180,6 +180,7 @@ struct sc {
 	struct program *prog;
 	struct lex lx;			/* the file, its line, its first problem */
 	struct strset paths, dirs;
+	struct strset parents;		/* the directories above a path in paths */
 	struct res *path_res, *dir_res;
 	size_t path_res_n, dir_res_n;
 	struct sstream *streams;
@@ -342,15 +343,36 @@ static int errno_by_name(const struct token *t)
 
 /* ---- paths ---- */
 
+/* Note in c->parents each directory above the path s[0..len), new in
+ * paths, so that a rename of one knows it has names beneath it.  False
+ * when memory ran out. */
+static bool parents_add(struct sc *c, const char *s, size_t len)
+{
+	for (const char *slash; (slash = memrchr(s, '/', len));) {
+		size_t had = c->parents.count;
+		len = slash - s;
+		if (strset_add(c, &c->parents, s, len) < 0)
+			return false;
+		if (c->parents.count == had)	/* and those above it */
+			break;
+	}
+	return true;
+}
+
 /* Intern a client-relative path; its index, or -1 after fail(). */
 static long intern(struct sc *c, struct strset *set, const char *s, size_t len)
 {
+	size_t had = set->count;
 	long i = strset_add(c->prog, set, s, len);
-	if (i < 0)
+	if (i < 0 || (set == &c->paths && (size_t)i == had && !parents_add(c, s, len))) {
 		lex_oom(&c->lx);
-	else if (set == &c->dirs && i >= LOADFILE_MAX_DIRS)
+		return -1;
+	}
+	if (set == &c->dirs && i >= LOADFILE_MAX_DIRS) {
 		fail(c, "more than %d distinct directories", LOADFILE_MAX_DIRS);
-	return set == &c->dirs && i >= LOADFILE_MAX_DIRS ? -1 : i;
+		return -1;
+	}
+	return i;
 }
 
 /*
@@ -1696,6 +1718,60 @@ static bool ancestors(struct sc *c, struct row *r)
 	return true;
 }
 
+/* The name x renamed to y (exchanged with it): the symbolic link known
+ * at x, the file x is a name of, and the file the locks know there, now
+ * are y's (and y's x's). */
+static bool name_moved(struct sc *c, long x, long y, bool exchange)
+{
+	long tx = link_text_of(c, x), ty = link_text_of(c, y);
+	long fx = file_of(c, x), fy = file_of(c, y);
+
+	return link_note(c, y, tx) && link_note(c, x, exchange ? ty : -1) &&
+	       map_set(c, &c->file_to, &c->file_n, y, fx) &&
+	       (!exchange || map_set(c, &c->file_to, &c->file_n, x, fy)) &&
+	       lock_names(c, locks_renamed(c->locks, x, y, exchange));
+}
+
+/* The names known beneath directory `from`, among paths 0 .. n-1, moved
+ * beneath `to` by name_moved() (a directory renamed takes its tree with
+ * it); with exchange, but a name whose counterpart is below `done`:
+ * that pair was swapped already. */
+static bool beneath_moved(struct sc *c, long from, long to, bool exchange, size_t n, size_t done)
+{
+	const char *f = c->paths.order[from], *t = c->paths.order[to];
+	size_t flen = strlen(f), tlen = strlen(t);
+	char buf[LOADFILE_MAX_LINE];
+
+	if (strset_find(&c->parents, f, flen) < 0)
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = c->paths.order[i];
+		if (strncmp(p, f, flen) != 0 || p[flen] != '/')
+			continue;
+		size_t rest = strlen(p + flen);
+		if (tlen + rest >= sizeof(buf))	/* no line could name it */
+			continue;
+		memcpy(buf, t, tlen);
+		memcpy(buf + tlen, p + flen, rest);
+		long j = intern(c, &c->paths, buf, tlen + rest);
+		if (j < 0)
+			return false;
+		if ((size_t)j >= done && !name_moved(c, (long)i, j, exchange))
+			return false;
+	}
+	return true;
+}
+
+/* rename (or an exchange of) from and to: the names and what is beneath
+ * them. */
+static bool renamed(struct sc *c, long from, long to, bool exchange)
+{
+	size_t n = c->paths.count;
+
+	return name_moved(c, from, to, exchange) && beneath_moved(c, from, to, exchange, n, 0) &&
+	       (!exchange || beneath_moved(c, to, from, true, n, n));
+}
+
 /* After call r succeeded: the links it made, moved or removed, and the
  * files the locks know by these names (locks.h). */
 static bool links_after(struct sc *c, struct row *r)
@@ -1709,11 +1785,7 @@ static bool links_after(struct sc *c, struct row *r)
 	if (f & OPD_SYMLINK)
 		return link_set(c, r->op->path, r->op->path2);
 	if (f & OPD_RENAMES)
-		return link_note(c, r->path[1], link_text_of(c, r->path[0])) &&
-		       link_note(c, r->path[0], -1) &&
-		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
-		       lock_names(c, locks_renamed(c->locks, r->path[0], r->path[1],
-						   flags & RENAME_EXCHANGE));
+		return renamed(c, r->path[0], r->path[1], flags & RENAME_EXCHANGE);
 	if (f & OPD_REMOVES) {
 		locks_unlinked(c->locks, (uint32_t)r->path[0]);
 		return (f & OPD_DIR) || link_note(c, r->path[0], -1);

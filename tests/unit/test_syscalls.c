@@ -509,6 +509,40 @@ static void test_a_call_through_a_link_waits_for_its_target(void **state)
 	assert_one_wait(p, 5, 1, 1);
 }
 
+/* A directory renamed takes the names beneath it along: a file opened
+ * beneath it is the file of the same name beneath the new one, and a
+ * link moved with it points from there (found by test_generated:
+ * tests/generated/dir-rename.case); an exchange swaps both trees. */
+static void test_a_directory_renamed_takes_its_names_along(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 thread 2\n"
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 openat \"d/f\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 symlink \"f\" \"d/l\" 0\n"
+		"1 0 0 rename \"d\" \"e\" 0\n"
+		"2 0 0 pread64 3 10 0 0\n"				/* 5 */
+		"1 0 0 openat \"e/f\" O_RDWR|O_TRUNC 0 4\n"	/* 6: waits for 5 */
+		"2 0 0 truncate \"e/l\" 10 0\n");			/* 7: waits for 6 */
+
+	assert_one_wait(p, 6, 1, 1);
+	assert_one_wait(p, 7, 0, 6);
+	p = compiled(ctx,
+		"1 0 0 thread 2\n"
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 mkdir \"e\" 0755 0\n"
+		"1 0 0 openat \"d/f\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 openat \"e/g\" O_RDWR|O_CREAT 0644 4\n"
+		"1 0 0 renameat2 \"d\" \"e\" RENAME_EXCHANGE 0\n"
+		"2 0 0 pread64 3 10 0 0\n"				/* 6 */
+		"2 0 0 pread64 4 10 0 0\n"				/* 7 */
+		"1 0 0 truncate \"e/f\" 0 0\n"			/* 8: waits for 6 */
+		"1 0 0 truncate \"d/g\" 0 0\n");			/* 9: waits for 7 */
+	assert_one_wait(p, 8, 1, 1);
+	assert_one_wait(p, 9, 1, 2);
+}
+
 /* A listing reads its directory's path: its rmdir by another stream
  * waits for it (found by test_generated: tests/generated/
  * list-rmdir.case; the kernel's getdents64 on a removed directory
@@ -1155,6 +1189,7 @@ int main(void)
 		T(test_waits_follow_the_directories_above),
 		T(test_a_close_waits_for_a_fork_that_copies_it),
 		T(test_a_call_through_a_link_waits_for_its_target),
+		T(test_a_directory_renamed_takes_its_names_along),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
 		T(test_offsets_shared_keep_their_order),
