@@ -1763,11 +1763,13 @@ static bool beneath_moved(struct sc *c, long from, long to, bool exchange, size_
 }
 
 /* rename (or an exchange of) from and to: the names and what is beneath
- * them. */
+ * them; nothing for a name onto itself (rename(2) does nothing). */
 static bool renamed(struct sc *c, long from, long to, bool exchange)
 {
 	size_t n = c->paths.count;
 
+	if (from == to)
+		return true;
 	return name_moved(c, from, to, exchange) && beneath_moved(c, from, to, exchange, n, 0) &&
 	       (!exchange || beneath_moved(c, to, from, true, n, n));
 }

@@ -543,6 +543,20 @@ static void test_a_directory_renamed_takes_its_names_along(void **state)
 	assert_one_wait(p, 9, 1, 2);
 }
 
+/* A rename of a name onto itself moves nothing: the link known there
+ * stays (found by test_generated: tests/generated/rename-self.case). */
+static void test_a_rename_onto_itself_moves_nothing(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 symlink \"x\" \"l1\" 0\n"
+		"1 0 0 rename \"l1\" \"l1\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 openat \"l1\" O_RDWR|O_CREAT 0644 3\n"	/* 3 */
+		"1 0 0 openat \"x\" O_WRONLY 0 3\n");		/* 4: waits for 3 */
+	assert_one_wait(p, 4, 1, 1);
+}
+
 /* A listing reads its directory's path: its rmdir by another stream
  * waits for it (found by test_generated: tests/generated/
  * list-rmdir.case; the kernel's getdents64 on a removed directory
@@ -1190,6 +1204,7 @@ int main(void)
 		T(test_a_close_waits_for_a_fork_that_copies_it),
 		T(test_a_call_through_a_link_waits_for_its_target),
 		T(test_a_directory_renamed_takes_its_names_along),
+		T(test_a_rename_onto_itself_moves_nothing),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
 		T(test_offsets_shared_keep_their_order),
