@@ -33,7 +33,7 @@
 #
 # The examples of a section (README's underlined headings, a page's .SH)
 # run in its order (a later one may read what an earlier wrote), the
-# sections side by side, four at a time, each in a tree of its own (its
+# sections side by side, six at a time, each in a tree of its own (its
 # /mnt, /fs/dir, /srv/mail and working directory beneath $T/lane): most
 # of an example's time is a 1 s run waiting on its clients.  A private
 # server is one for all, its examples one at a time (flock).
@@ -383,6 +383,7 @@ end
 # made one at a time, in the lane's tree R): $T/ex/I.cmd, .env, .oks,
 # .lock; .skip for one that cannot run here, .none for one it knows no
 # way to run.  The lane's examples, in order, in R/queue.
+read -r t0 _ </proc/uptime
 mkdir -p "$T/ex"
 nex=0
 while IFS='	' read -r where ex sect <&3; do
@@ -416,17 +417,24 @@ run_lane() {
 		echo "$_s $_e" >"$T/ex/$_i.time"
 	done <"$1/queue"
 }
-# at most 4 lanes at a time (each a run of a few clients, mostly waiting)
+read -r t1 _ </proc/uptime
+# at most $lanes sections at a time (each a run of a few clients,
+# mostly waiting)
+lanes=6
 mkdir -p "$T/done"
 started=0
 for q in $(find "$T/lane" -name queue | sort -V); do
-	while [ $((started - $(ls "$T/done" | wc -l))) -ge 4 ]; do sleep 0.2; done
+	while [ $((started - $(ls "$T/done" | wc -l))) -ge "$lanes" ]; do sleep 0.2; done
 	(run_lane "${q%/queue}"; : >"$T/done/$started") &
 	LANES="$LANES $!"
 	started=$((started + 1))
 done
 for p in $LANES; do wait "$p"; done
 LANES=
+read -r t2 _ </proc/uptime
+echo "# made ready in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s" \
+	"(servers, disks, mounts, trees), run in $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.0f", b - a }') s" \
+	"($started sections, $lanes at a time)"
 
 ran=0 skipped=0 nex=0
 while IFS='	' read -r where ex sect <&3; do
