@@ -421,6 +421,13 @@ static long normal_path(struct sc *c, const struct token *t, const char **path,
 	return idx;
 }
 
+/* Where the last component of an interned path starts. */
+static size_t leaf_at_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? (size_t)(slash + 1 - path) : 0;
+}
+
 /* The directory index of `path`'s parent (path[0 .. leaf_at - 1]), or of
  * path itself with whole. */
 static long dir_index(struct sc *c, const char *path, size_t leaf_at, bool whole)
@@ -826,10 +833,8 @@ static long link_text_of(const struct sc *c, long i)
  * link renamed or linked elsewhere points from its new place. */
 static bool link_note(struct sc *c, long i, long text)
 {
-	const char *p = c->paths.order[i], *slash = strrchr(p, '/');
-	long to = text < 0 ? -1
-			   : link_resolved(c, p, slash ? (size_t)(slash + 1 - p) : 0,
-					   c->paths.order[text]);
+	const char *p = c->paths.order[i];
+	long to = text < 0 ? -1 : link_resolved(c, p, leaf_at_of(p), c->paths.order[text]);
 
 	return !c->lx.err && map_set(c, &c->link_text, &c->text_n, i, text) &&
 	       map_set(c, &c->link_to, &c->link_n, i, to);
@@ -1529,6 +1534,16 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 				return 0;
 			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, true);
 		}
+	}
+	/* a create through a link known at its path makes the name the link
+	 * points to: the listing of that one's directory */
+	long to = names && (f & OPD_OPENS) && r->path[0] >= 0 ? link_of(c, r->path[0]) : -1;
+	if (to >= 0) {
+		const char *p = c->paths.order[to];
+		long d = dir_index(c, p, leaf_at_of(p), false);
+		if (d < 0)
+			return 0;
+		u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, true);
 	}
 	if (r->ent) {
 		/* the descriptor, and the file it was opened on */

@@ -543,6 +543,26 @@ static void test_a_directory_renamed_takes_its_names_along(void **state)
 	assert_one_wait(p, 9, 1, 2);
 }
 
+/* A create through a link makes the name the link points to: a listing
+ * of that name's directory keeps its order with it; a link hard-linked
+ * elsewhere points from its new directory (found by test_generated:
+ * tests/generated/create-through-link.case). */
+static void test_a_create_through_a_link_changes_its_targets_listing(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 fork 2\n"
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 mkdir \"d/e\" 0755 0\n"
+		"1 0 0 symlink \"../x\" \"d/l\" 0\n"
+		"1 0 0 link \"d/l\" \"d/e/f\" 0\n"
+		"1 0 0 openat \"d\" O_RDONLY|O_DIRECTORY 0 3\n"
+		"1 0 0 getdents64 3 32768 120\n"			/* 6 */
+		"2 0 0 openat \"d/e/f\" O_WRONLY|O_CREAT 0644 3\n");	/* 7: waits for 6 */
+
+	assert_one_wait(p, 7, 0, 7);
+}
+
 /* A rename of a name onto itself moves nothing: the link known there
  * stays (found by test_generated: tests/generated/rename-self.case). */
 static void test_a_rename_onto_itself_moves_nothing(void **state)
@@ -1205,6 +1225,7 @@ int main(void)
 		T(test_a_call_through_a_link_waits_for_its_target),
 		T(test_a_directory_renamed_takes_its_names_along),
 		T(test_a_rename_onto_itself_moves_nothing),
+		T(test_a_create_through_a_link_changes_its_targets_listing),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
 		T(test_offsets_shared_keep_their_order),
