@@ -35,6 +35,8 @@
  *   f  fcntl's command, then F: its argument by the command
  *   h  openat2's struct open_how   k  close_range's flags   R  renameat2's flags
  *   c  clone's flags (into the raw text too)   C  clone3's struct (its flags)
+ *   e  flags of which close-on-exec alone is named (dup3, pipe2, socket ...)
+ *   p  the pair of descriptors pipe and socketpair make (read at the exit)
  */
 struct callfmt {
 	const char *name;
@@ -113,6 +115,15 @@ struct callfmt {
 #ifndef SYS_vfork
 #define SYS_vfork -1
 #endif
+#ifndef SYS_pipe
+#define SYS_pipe -1
+#endif
+#ifndef SYS_eventfd
+#define SYS_eventfd -1
+#endif
+#ifndef SYS_epoll_create
+#define SYS_epoll_create -1
+#endif
 
 /* The calls either tracer asks for: include/ops.def's STRACE rows with
  * a format. */
@@ -150,6 +161,7 @@ static struct rec_want want_of(const char *fmt)
 		case 'C': w.kind = RK_CLONE3; break;
 		case 'v': w.kind = RK_IOV; break;
 		case 'l': w.kind = RK_LOFF; w.loff |= (__u8)(1 << i); break;
+		case 'p': w.kind = RK_FDPAIR; w.loff |= (__u8)(1 << i); break;
 		default: break;
 		}
 	}
@@ -269,6 +281,25 @@ static char *clone_flags(TALLOC_CTX *mem_ctx, uint64_t v)
 	if (strcmp(s, "0") == 0)
 		return name ? talloc_strdup(mem_ctx, name) : talloc_asprintf(mem_ctx, "%u", sig);
 	return name ? talloc_asprintf_append(s, "|%s", name) : talloc_asprintf_append(s, "|%u", sig);
+}
+
+/* Flags of a call that makes a descriptor: its close-on-exec bit by the
+ * name strace gives it for that call, the others as hex (the recorder
+ * reads the close-on-exec bit alone). */
+static char *cloexec_flags(TALLOC_CTX *mem_ctx, uint64_t v, const char *call)
+{
+	const char *name = "O_CLOEXEC";
+	uint64_t bit = O_CLOEXEC;
+
+	if (strcmp(call, "memfd_create") == 0)
+		name = "MFD_CLOEXEC", bit = 1;	/* (no header of its own here) */
+	else if (strncmp(call, "socket", 6) == 0 || strncmp(call, "accept", 6) == 0)
+		name = "SOCK_CLOEXEC";
+	else if (strcmp(call, "eventfd2") == 0)
+		name = "EFD_CLOEXEC";
+	else if (strcmp(call, "epoll_create1") == 0)
+		name = "EPOLL_CLOEXEC";
+	return flags_text(mem_ctx, v, (const struct flagname[]){ { bit, name } }, 1, NULL);
 }
 
 /* A string as strace -xx prints it: quoted, every byte outside printable
@@ -394,6 +425,18 @@ static char *hex(TALLOC_CTX *mem_ctx, uint64_t v)
 	return talloc_strndup(mem_ctx, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* The two descriptors pipe or socketpair put at the address: "[3, 4]",
+ * or the address when the call failed or the pair could not be read. */
+static char *fd_pair(TALLOC_CTX *mem_ctx, const struct bpf_call *b, uint64_t addr)
+{
+	int fds[2];
+
+	if (b->ret != 0 || (b->e.flags & EVF_EXTRA_BAD))
+		return addr ? hex(mem_ctx, addr) : talloc_strdup(mem_ctx, "NULL");
+	memcpy(fds, &b->e.extra[2], sizeof(fds));
+	return talloc_asprintf(mem_ctx, "[%d, %d]", fds[0], fds[1]);
+}
+
 static char *one_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, const char *call, char f,
 		     int i, int *k)
 {
@@ -427,6 +470,8 @@ static char *one_arg(TALLOC_CTX *mem_ctx, const struct bpf_call *b, const char *
 					{ 4, "CLOSE_RANGE_CLOEXEC" } }, 2, NULL);
 	case 'c': return talloc_asprintf(mem_ctx, "flags=%s", clone_flags(mem_ctx, v));
 	case 'C': return talloc_asprintf(mem_ctx, "{flags=%s}", clone_flags(mem_ctx, b->e.extra[0]));
+	case 'e': return cloexec_flags(mem_ctx, v, call);
+	case 'p': return fd_pair(mem_ctx, b, v);
 	default: return talloc_strdup(mem_ctx, "?");
 	}
 }

@@ -955,6 +955,62 @@ static int do_close_range(struct translate *tr, const struct sc_call *c)
 	return 0;
 }
 
+/* Whether a call that makes descriptors asks for close-on-exec: a flag
+ * named *_CLOEXEC among its arguments (pipe2's O_CLOEXEC, socket's
+ * SOCK_CLOEXEC, eventfd2's EFD_CLOEXEC ...; memfd_create's name, quoted,
+ * is no flag). */
+static bool asks_cloexec(const struct sc_call *c)
+{
+	for (int i = 0; i < c->nargs; i++)
+		if (c->arg[i][0] != '"' && strstr(c->arg[i], "_CLOEXEC"))
+			return true;
+	return false;
+}
+
+/* The two descriptors of a pipe's or socketpair's array as strace prints
+ * it, "[3, 4]" (with -y "[3<pipe:[9]>, 4<pipe:[9]>]"): how many read. */
+static int fd_pair(const char *text, int fds[2])
+{
+	const char *p = text;
+	int n = 0;
+
+	if (*p++ != '[')
+		return 0;
+	while (n < 2) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 0 || v > 1 << 30)
+			break;
+		fds[n++] = (int)v;
+		if (!(p = strchr(end, ',')) || n == 2)
+			break;
+		p += strspn(p, ", ");
+	}
+	return n;
+}
+
+/* pipe, socket and ops.def's other calls that make descriptors on no
+ * path: known from now on, as descriptors outside the roots, so that
+ * the calls on them (a make's jobserver pipe, in every job it starts)
+ * are counted as such and not as on descriptors never seen opened. */
+static int do_makes_fd(struct translate *tr, const struct sc_call *c)
+{
+	bool pair = strncmp(c->name, "pipe", 4) == 0 || strcmp(c->name, "socketpair") == 0;
+	int at = strcmp(c->name, "socketpair") == 0 ? 3 : 0;
+	int fds[2], n = 0;
+
+	if (c->ret < 0)
+		return 0;
+	if (!pair)
+		fds[n++] = (int)c->ret;
+	else if (c->nargs > at)
+		n = fd_pair(c->arg[at], fds);
+	for (int i = 0; i < n; i++)
+		if (!fdmodel_open(tr->fds, c->tid, fds[i], asks_cloexec(c), false))
+			return -1;
+	return 0;
+}
+
 /* clone's flags: CLONE_FILES and CLONE_FS are what the model needs. */
 static unsigned long clone_flags(const char *text)
 {
@@ -1080,6 +1136,10 @@ static const struct {
 	{ "mmap", do_mmap }, { "close_range", do_close_range }, { "clone", do_clone },
 	{ "clone3", do_clone }, { "fork", do_clone }, { "vfork", do_clone },
 	{ "execve", do_exec }, { "execveat", do_exec },
+	{ "pipe", do_makes_fd }, { "pipe2", do_makes_fd }, { "socketpair", do_makes_fd },
+	{ "socket", do_makes_fd }, { "accept", do_makes_fd }, { "accept4", do_makes_fd },
+	{ "eventfd", do_makes_fd }, { "eventfd2", do_makes_fd }, { "memfd_create", do_makes_fd },
+	{ "epoll_create", do_makes_fd }, { "epoll_create1", do_makes_fd },
 };
 
 /* One call, by its name (spec_of() it). */

@@ -70,6 +70,41 @@ else
 fi
 end
 
+begin "descriptors made by pipe and the like are known: calls on them are not on descriptors never seen"
+# The shell's own descriptors are the recorder's, never seen opened: its
+# first command saves and closes them, the same in both commands below.
+# Every other is a pipe's (the pipeline, `while read`'s), which the
+# children inherit, dup2 onto 0 and 1, read, write and close: calls on
+# descriptors not opened beneath the roots, which add nothing to those
+# never seen opened.  (make -j2's jobserver pipe, inherited by every job,
+# made hundreds of such calls "never seen opened", under both tracers.)
+mkdir -p "$T/pipes"
+unseen_in() {
+	sed -n 's/^ *\([0-9][0-9]*\) calls on descriptors the trace never saw opened.*/\1/p' "$1"
+}
+for t in bpf strace; do
+	[ $t = strace ] && ! $have_strace && continue
+	for p in plain pipes; do
+		rm -f "$T/pipes/out"
+		case $p in
+		plain) set -- ': >out; echo x >>out' ;;
+		pipes) set -- 'echo x | cat >out; seq 3 | while read i; do echo $i >>out; done' ;;
+		esac
+		(cd "$T/pipes" && "$DBENCH" record --tracer=$t -o "$T/$p.$t.load" -- \
+			sh -c "exec </dev/null >/dev/null 2>&1; $1" >/dev/null 2>"$T/$p.$t.err") ||
+			fail "$p under $t: exit status $?"
+	done
+	expect_eq "$(cat "$T/pipes/out")" "$(printf 'x\n1\n2\n3')" "what the pipeline wrote under $t"
+	expect_match "$(cat "$T/pipes.$t.err")" '^ +[1-9][0-9]* calls on descriptors not opened beneath the roots'
+	expect_eq "$(unseen_in "$T/pipes.$t.err")" "$(unseen_in "$T/plain.$t.err")" \
+		"calls on descriptors never seen opened under $t, with pipes against without"
+	types "$T/pipes.$t.load" >"$T/pipes.$t.types"
+done
+if $have_strace; then
+	diff=$(agree "$T/pipes.bpf.types" "$T/pipes.strace.types") || fail "bpf and strace differ: $diff"
+fi
+end
+
 begin "--with-data: both tracers carry the bytes of the files found, never those written; a replay starts from them"
 # The recorder reads the files beneath the roots itself, before the
 # command starts, whichever tracer: the bytes the program reads or writes

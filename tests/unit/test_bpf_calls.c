@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -91,6 +92,42 @@ static void test_openat_as_strace_prints_it(void **state)
 	b = call(SYS_mknodat, m, "p", NULL, 0);
 	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
 	assert_string_equal(c.arg[2], "S_IFIFO|0644");
+	talloc_free(ctx);
+}
+
+/* The calls that make descriptors on no path, as strace prints them: a
+ * pair read at the exit (the kernel side's extra[2]), close-on-exec by
+ * the call's own name. */
+static void test_pipe_socket_and_dup3_as_strace_prints_them(void **state)
+{
+	(void)state;
+	TALLOC_CTX *ctx = talloc_new(NULL);
+	struct rec_want v[REC_NR_MAX];
+	char *err = NULL;
+	struct sc_call c;
+
+	assert_true(bpf_calls_wanted(ctx, v, REC_NR_MAX, &err) > 0);
+	assert_int_equal(v[SYS_pipe2].kind, RK_FDPAIR);
+	assert_int_equal(v[SYS_pipe2].loff, 1);
+	assert_int_equal(v[SYS_socketpair].loff, 8);
+	int fds[2] = { 3, 4 };
+	struct bpf_call b = call(SYS_pipe2, (uint64_t[6]){ 0x1000, O_CLOEXEC }, NULL, NULL, 0);
+	memcpy(&b.e.extra[2], fds, sizeof(fds));
+	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
+	assert_string_equal(c.raw, "[3, 4], O_CLOEXEC");
+	b = call(SYS_pipe2, (uint64_t[6]){ 0x1000, 0 }, NULL, NULL, -24);	/* EMFILE */
+	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
+	assert_string_equal(c.raw, "0x1000, 0");
+	b = call(SYS_socketpair, (uint64_t[6]){ 1, 1 | SOCK_CLOEXEC, 0, 0x2000 }, NULL, NULL, 0);
+	memcpy(&b.e.extra[2], fds, sizeof(fds));
+	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
+	assert_string_equal(c.raw, "1, SOCK_CLOEXEC|0x1, 0, [3, 4]");
+	b = call(SYS_memfd_create, (uint64_t[6]){ 0x3000, 1 }, "m", NULL, 5);
+	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
+	assert_string_equal(c.raw, "\"m\", MFD_CLOEXEC");
+	b = call(SYS_dup3, (uint64_t[6]){ 3, 7, O_CLOEXEC }, NULL, NULL, 7);
+	assert_int_equal(bpf_call_format(ctx, &b, &c), 0);
+	assert_string_equal(c.raw, "3, 7, O_CLOEXEC");
 	talloc_free(ctx);
 }
 
@@ -225,6 +262,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_call_of_the_translator_is_in_the_table),
 		cmocka_unit_test(test_openat_as_strace_prints_it),
+		cmocka_unit_test(test_pipe_socket_and_dup3_as_strace_prints_them),
 		cmocka_unit_test(test_cut_and_unreadable_strings),
 		cmocka_unit_test(test_fcntl_lock_clone_and_no_result),
 		cmocka_unit_test(test_threads_interleaved_come_out_in_start_order),

@@ -29,7 +29,8 @@ enum rec_event_type {
 	EV_RETID = 3,	/* a thread other than the leader ran execve: it is the leader now */
 	EV_CALL = 4,	/* a whole call with no string or structure to read at its
 			 * entry, sent at its exit: ts, seq and args the entry's,
-			 * extra[0] the result, extra[1] the exit's time */
+			 * extra[0] the result, extra[1] the exit's time,
+			 * extra[2] RK_FDPAIR's pair */
 };
 
 /* flags of an event */
@@ -51,6 +52,9 @@ enum rec_kind {
 	RK_CLONE3 = 3,	/* clone3: struct clone_args' flags at arg 0 -> extra[0] */
 	RK_IOV = 4,	/* the iovec at arg 1, arg 2 of them: the lengths' sum -> extra[0] */
 	RK_LOFF = 5,	/* the loff_t at each arg of want.loff (non-NULL) -> extra[arg & 3] */
+	RK_FDPAIR = 6,	/* pipe, socketpair: read at the exit, not the entry (the call
+			 * is sent whole): the int[2] the call filled at the arg of
+			 * want.loff (bit 0: arg 0, else arg 3) -> extra[2] */
 };
 
 /* The `wanted` map's value, by system call number: 0 for a call not traced. */
@@ -58,7 +62,8 @@ struct rec_want {
 	__u8 on;
 	__u8 strs;	/* bit i: argument i is a string (at most two bits) */
 	__u8 kind;	/* enum rec_kind */
-	__u8 loff;	/* RK_LOFF: bit i, argument i points at an loff_t */
+	__u8 loff;	/* RK_LOFF: bit i, argument i points at an loff_t; RK_FDPAIR:
+			 * bit i, argument i points at the pair */
 };
 
 /* The counters the kernel side keeps (the `counts` map, per CPU). */

@@ -71,6 +71,8 @@ struct pending {
 	__u32 sent;		/* the entry reached the ring buffer */
 	__u32 nr;
 	__u32 whole;		/* nothing read at the entry: the call goes whole at its exit */
+	__u32 pair;		/* RK_FDPAIR: want.loff, where the pair of descriptors is
+				 * put, read at the exit */
 	__u64 seq;
 	__u64 args[6];
 	__u64 retry[2];		/* a string the entry could not read (its page not yet
@@ -326,7 +328,8 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	p->retry[0] = p->retry[1] = 0;
 	p->active = 1;
 	p->sent = 0;
-	p->whole = !w->strs && !w->kind;
+	p->pair = w->kind == RK_FDPAIR ? w->loff : 0;
+	p->whole = !w->strs && (!w->kind || p->pair);
 	if (p->whole) {
 		args_of(regs, p->args);
 		return 0;
@@ -375,6 +378,10 @@ static __always_inline void send_whole(struct scratch *s, const struct pending *
 		s->e.args[i] = p->args[i];
 	s->e.extra[0] = (__u64)ret;
 	s->e.extra[1] = bpf_ktime_get_ns();
+	if (p->pair && ret == 0 &&
+	    bpf_probe_read_user(&s->e.extra[2], sizeof(__u64),
+				(const void *)(p->pair & 1 ? p->args[0] : p->args[3])))
+		s->e.flags |= EVF_EXTRA_BAD;
 	if (send(&s->e, sizeof(s->e)))
 		count(RC_CALLS_LOST);
 }
