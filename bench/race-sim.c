@@ -17,10 +17,10 @@
  *
  * Prints, for the rule given (-r holm: Conover's test of each candidate
  * against the best with Holm's correction, dbench tune's default; -r
- * none: the same tests uncorrected, as F-Race and irace do): how often
- * the true best won, the runs against the full grids (every candidate
- * as many runs as the winner had), the blocks, how often the race ended
- * at the budget.
+ * none: the same tests uncorrected, as F-Race and irace do, tune's
+ * --no-holm): how often the true best won, the runs against the full
+ * grids (every candidate as many runs as the winner had), the blocks,
+ * how often the race ended at the budget.
  *
  *     cc -O2 -Iinclude -Isrc -o race-sim bench/race-sim.c \
  *         build/series/tune_race.o build/base/numstat.o -lgsl -lgslcblas -ltalloc -lm

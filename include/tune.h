@@ -49,7 +49,8 @@ struct tune_options {
 	const char *objective;		/* "throughput", "p99:OPERATION" or "probe" */
 	unsigned first_test;		/* --first-test: blocks before the first test */
 	double alpha;			/* significance of the race's tests */
-	bool holm;			/* --holm: the post-hoc p-values corrected */
+	bool holm;			/* the post-hoc p-values corrected (not
+					 * --no-holm) */
 	double equivalent;		/* --equivalent=PCT, 0 without */
 	unsigned budget_runs;		/* --budget=RUNS, 0 without */
 	unsigned budget_s;		/* --budget=TIME in seconds, 0 without */

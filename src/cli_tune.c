@@ -27,7 +27,7 @@ struct tune_words {
 	const char **sets;
 	char *candidates, *sweep, *objective, *budget, *seed, *prepare, *journal;
 	char *json, *csv, *plot;
-	int first_test, holm, settle, restore, help;
+	int first_test, no_holm, settle, restore, help;
 	double alpha, equivalent;
 };
 
@@ -53,9 +53,9 @@ static struct poptOption *tune_table(struct tune_words *w)
 		  "blocks before the first test (default 5)", "K" },
 		{ "alpha", 0, POPT_ARG_DOUBLE, &w->alpha, 0,
 		  "significance level of the race's tests (default 0.05)", "P" },
-		{ "holm", 0, POPT_ARG_NONE, &w->holm, 0,
-		  "correct the comparisons with the best by Holm's method (stricter than"
-		  " F-Race's rule: more runs to drop a candidate)", NULL },
+		{ "no-holm", 0, POPT_ARG_NONE, &w->no_holm, 0,
+		  "compare each candidate with the best uncorrected, as F-Race does (fewer runs,"
+		  " more risk of dropping the best)", NULL },
 		{ "budget", 0, POPT_ARG_STRING, &w->budget, 0,
 		  "at most this many runs, or this long (90s, 30m, 2h); default 20 blocks of"
 		  " every candidate", "RUNS|TIME" },
@@ -223,7 +223,7 @@ static void fill_options(const struct tune_words *w, struct tune_options *o)
 	o->objective = w->objective;
 	o->first_test = (unsigned)w->first_test;
 	o->alpha = w->alpha;
-	o->holm = w->holm != 0;
+	o->holm = !w->no_holm;
 	o->equivalent = w->equivalent;
 	o->settle = (unsigned)w->settle;
 	o->prepare = w->prepare;

@@ -11,12 +11,12 @@
  * candidate.  After each block from `first_test` on, with three or more
  * candidates, Friedman's test over every block so far; when it finds a
  * difference at `alpha`, each candidate is compared with the best (the
- * lowest rank sum) by Conover's test on the rank sums, and those worse
- * at `alpha` are dropped: F-Race's rule, the significant Friedman test
- * before them the protection of these comparisons (Birattari's race.R,
- * irace's aux2.friedman, correct none).  With `holm` the p-values are
- * corrected together by Holm's method first: a stricter rule, which
- * keeps more candidates longer (bench/race-sim measures the cost).  With two candidates left, Wilcoxon's signed-rank test on
+ * lowest rank sum) by Conover's test on the rank sums, with `holm` the
+ * p-values corrected together by Holm's method, and those worse at
+ * `alpha` are dropped.  Without `holm` it is F-Race's rule as published
+ * (Birattari's race.R, irace's aux2.friedman), the significant Friedman
+ * test the only protection of the comparisons: fewer runs, and more
+ * races that drop the true best (bench/README, "dbench tune's race").  With two candidates left, Wilcoxon's signed-rank test on
  * their paired figures decides, as irace does.  With `equivalent` > 0
  * the race is over too when every candidate left lies within that many
  * percent of the best: the 90 % interval (two one-sided tests at 5 %)

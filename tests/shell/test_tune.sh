@@ -67,7 +67,7 @@ expect_match "$out" '^dbench tune: 4 candidates, objective throughput \(MB/sec, 
 expect_match "$out" '^  #1 as found: env:DBENCH_NULL_DELAY_US unset$'
 expect_match "$out" '^block 1: 4 of 4 candidates left; run 1 of 4: #[1-4] \('
 for c in 2 3 4; do
-	expect_match "$out" "^dropped #$c \\(env:DBENCH_NULL_DELAY_US=[0-9]+\\) after block 3: mean rank [0-9.]+ of 4, p [0-9.e-]+ \\(Friedman, then Conover's test\\) against #1 \\(as found: env:DBENCH_NULL_DELAY_US unset\\)\$"
+	expect_match "$out" "^dropped #$c \\(env:DBENCH_NULL_DELAY_US=[0-9]+\\) after block 3: mean rank [0-9.]+ of 4, p [0-9.e-]+ \\(Friedman, then Conover's test with Holm's correction\\) against #1 \\(as found: env:DBENCH_NULL_DELAY_US unset\\)\$"
 done
 expect_match "$out" '^The race ends after block 3, 12 runs: one candidate left$'
 expect_match "$out" '^  #1 +3 .* in \(best\) +as found: env:DBENCH_NULL_DELAY_US unset$'
@@ -76,7 +76,7 @@ expect_match "$out" '^Pareto front of throughput against worst p99'
 expect_eq "$(jq -c '.tune.race' "$T/race.json")" '{"blocks":3,"runs":12,"end":"one-left","left":1}' "the race"
 expect_eq "$(jq -c '[.tune.candidates[] | .dropped.block]' "$T/race.json")" '[null,3,3,3]' "drops"
 expect_eq "$(jq -c '[.tune.holm, [.tune.candidates[1:][] | .dropped.test]]' "$T/race.json")" \
-	'[false,["friedman-conover","friedman-conover","friedman-conover"]]' "F-Race's rule"
+	'[true,["friedman-conover-holm","friedman-conover-holm","friedman-conover-holm"]]' "Holm's rule"
 expect_eq "$(jq '.runs | length' "$T/race.json")" 12 "runs kept"
 # of schema 2, every member a row of include/dockeys.def, of its type
 expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/race.json")" '["schema",2]' "the schema"
@@ -125,14 +125,14 @@ expect_match "$out" '^The race ends after block 3, 6 runs: the candidates left a
 expect_match "$out" '^No candidate beats what is there'
 end
 
-begin "--seed repeats a race run for run; another seed, another order; --holm"
+begin "--seed repeats a race run for run; another seed, another order; --no-holm"
 # paced candidates: the drops are the same every time; the three races
 # at once, each in a directory of its own (paced, they wait more than
 # they work)
 races=
 for r in 7 7b 8; do
 	mkdir -p "$T/seed$r"
-	"$DBENCH" tune --set "opt='-R 10','-R 40'" --seed=${r%b} --first-test=4 --holm $quick -R 5 \
+	"$DBENCH" tune --set "opt='-R 10','-R 40'" --seed=${r%b} --first-test=4 --no-holm $quick -R 5 \
 		-D "$T/seed$r" 1 >"$T/seed$r.out" 2>&1 &
 	races="$races $!"
 done
@@ -143,8 +143,8 @@ for r in 7 7b 8; do
 done
 [ -s "$T/order7" ] || fail "no race lines from seed 7"
 expect_eq "$(cat "$T/order7")" "$(cat "$T/order7b")" "the same seed's races"
-grep -q '^dropped #1 .*(Friedman, then Conover'"'"'s test with Holm'"'"'s correction)' "$T/order8" ||
-	fail "the slowest (as found, -R 5) was not dropped, by Holm's rule"
+grep -q '^dropped #1 .*(Friedman, then Conover'"'"'s test)' "$T/order8" ||
+	fail "the slowest (as found, -R 5) was not dropped, by F-Race's rule"
 [ "$(cat "$T/order7")" != "$(cat "$T/order8")" ] || fail "seeds 7 and 8 gave one order"
 end
 
