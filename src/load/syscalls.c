@@ -862,6 +862,17 @@ static long link_of(const struct sc *c, long i)
 	return (size_t)i < c->link_n ? (long)c->link_to[i] - 1 : -1;
 }
 
+/* The directory index of the directory a symbolic link known at
+ * path[0 .. len) points to, or -1: a name made or listed beneath the
+ * link is one of that directory's. */
+static long dir_through_link(struct sc *c, const char *path, size_t len)
+{
+	long i = len ? strset_find(&c->paths, path, len) : -1;
+	long to = i >= 0 ? link_of(c, i) : -1;
+
+	return to >= 0 ? dir_index(c, c->paths.order[to], 0, true) : -1;
+}
+
 /* What an init dir, file or symlink line says beside its path: the
  * symlink's target, the file's size, the mode of either other; counted
  * in the program's summary.  False after saying what is wrong. */
@@ -1529,10 +1540,14 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 			continue;
 		u[n++] = table_use(c, &c->path_res, &c->path_res_n, r->path[w], !reads);
 		if (names) {
-			long d = dir_index(c, w ? op->path2 : op->path, r->leaf_at[w], false);
+			const char *p = w ? op->path2 : op->path;
+			long d = dir_index(c, p, r->leaf_at[w], false);
 			if (d < 0)
 				return 0;
 			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, true);
+			d = dir_through_link(c, p, r->leaf_at[w] ? r->leaf_at[w] - 1 : 0);
+			if (d >= 0)
+				u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, true);
 		}
 	}
 	/* a create through a link known at its path makes the name the link
@@ -1550,6 +1565,10 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 		u[n++] = (struct use){ .res = &r->ent->res, .write = !reads || (f & OPD_CLOSES) };
 		long d = (f & OPD_LISTS) && r->ent->path >= 0
 				 ? dir_index(c, c->paths.order[r->ent->path], 0, true) : -1;
+		if (d >= 0)
+			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, false);
+		d = d >= 0 ? dir_through_link(c, c->paths.order[r->ent->path],
+					      strlen(c->paths.order[r->ent->path])) : -1;
 		if (d >= 0)
 			u[n++] = table_use(c, &c->dir_res, &c->dir_res_n, d, false);
 		/* a listing reads the directory's path too: its rmdir waits;
@@ -1789,6 +1808,19 @@ static bool renamed(struct sc *c, long from, long to, bool exchange)
 	       (!exchange || beneath_moved(c, to, from, true, n, n));
 }
 
+/* link from to: a link to a symbolic link is one; with follow
+ * (AT_SYMLINK_FOLLOW), one to the file a link known at from points to. */
+static bool linked(struct sc *c, long from, long to, bool follow)
+{
+	long target = follow ? link_of(c, from) : -1;
+
+	if (target >= 0)
+		from = target;
+	return link_note(c, to, follow ? -1 : link_text_of(c, from)) &&
+	       map_set(c, &c->file_to, &c->file_n, to, file_of(c, from)) &&
+	       lock_names(c, locks_linked(c->locks, from, to));
+}
+
 /* After call r succeeded: the links it made, moved or removed, and the
  * files the locks know by these names (locks.h). */
 static bool links_after(struct sc *c, struct row *r)
@@ -1807,11 +1839,8 @@ static bool links_after(struct sc *c, struct row *r)
 		locks_unlinked(c->locks, (uint32_t)r->path[0]);
 		return (f & OPD_DIR) || link_note(c, r->path[0], -1);
 	}
-	if (f & OPD_LINKS)	/* a link to a link is one */
-		return link_note(c, r->path[1], (flags & AT_SYMLINK_FOLLOW) ? -1
-								: link_text_of(c, r->path[0])) &&
-		       map_set(c, &c->file_to, &c->file_n, r->path[1], file_of(c, r->path[0])) &&
-		       lock_names(c, locks_linked(c->locks, r->path[0], r->path[1]));
+	if (f & OPD_LINKS)
+		return linked(c, r->path[0], r->path[1], flags & AT_SYMLINK_FOLLOW);
 	return true;
 }
 
@@ -1853,7 +1882,7 @@ static bool append_position(struct sc *c, struct sstream *st)
 /* Place call r: its waits, its stream, its totals. */
 static bool place(struct sc *c, struct row *r)
 {
-	struct use u[8];
+	struct use u[12];
 	uint16_t s = r->call->stream;
 	struct op *op = r->op;
 	bool exec = op->type == OP_SYS_EXEC && op->a[2] == EXEC_ROW;

@@ -20,7 +20,8 @@
  * pwrite SLOT LEN OFF, read SLOT LEN, pread SLOT LEN OFF, lseek SLOT OFF,
  * ftruncate SLOT LEN, fsync SLOT, fchmod SLOT MODE, dup SLOT SLOT2,
  * list P (open, getdents to the end, close), truncate P LEN,
- * rename P Q, link P Q, symlink TARGET P, readlink P, unlink P,
+ * rename P Q, link P Q, linkf P Q (linkat with AT_SYMLINK_FOLLOW: a link
+ * to what a symbolic link P points to), symlink TARGET P, readlink P, unlink P,
  * chmod P MODE, utimes P, stat P, lstat P, thread A (ACTOR starts actor
  * A, a thread of its process), fork A (a process, with a copy of the
  * descriptors).  "." is the root, the directory the script runs in.
@@ -295,6 +296,8 @@ static void path_call(const struct action *a)
 		rename(p, q);
 	else if (strcmp(a->op, "link") == 0)
 		link(p, q);
+	else if (strcmp(a->op, "linkf") == 0)
+		linkat(AT_FDCWD, p, AT_FDCWD, q, AT_SYMLINK_FOLLOW);
 	else if (strcmp(a->op, "symlink") == 0)
 		(void)!symlink(p, q);
 	else if (strcmp(a->op, "readlink") == 0)

@@ -577,6 +577,40 @@ static void test_a_rename_onto_itself_moves_nothing(void **state)
 	assert_one_wait(p, 4, 1, 1);
 }
 
+/* A link made through a symbolic link with AT_SYMLINK_FOLLOW is a name
+ * of the file the link points to, also once the link is gone: a
+ * truncate by it and a read of that file keep their order
+ * (tests/generated/link-follow.case). */
+static void test_a_link_that_follows_names_the_links_target(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 openat \"f\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 symlink \"f\" \"l\" 0\n"
+		"1 0 0 linkat \"l\" \"g\" AT_SYMLINK_FOLLOW 0\n"
+		"1 0 0 unlink \"l\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 truncate \"g\" 0 0\n"		/* 5 */
+		"1 0 0 pread64 3 4096 0 0\n");		/* 6: waits for 5 */
+	assert_one_wait(p, 6, 1, 1);
+}
+
+/* A name made beneath a symbolic link to a directory is one of that
+ * directory's: its listing keeps its order with the create
+ * (tests/generated/create-beneath-link.case). */
+static void test_a_create_beneath_a_link_changes_its_targets_listing(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 fork 2\n"
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 symlink \"d\" \"l\" 0\n"
+		"1 0 0 openat \"d\" O_RDONLY|O_DIRECTORY 0 3\n"
+		"1 0 0 getdents64 3 32768 48\n"			/* 4 */
+		"2 0 0 openat \"l/f\" O_WRONLY|O_CREAT 0644 3\n");	/* 5: waits for 4 */
+	assert_one_wait(p, 5, 0, 5);
+}
+
 /* A listing reads its directory's path: its rmdir by another stream
  * waits for it (found by test_generated: tests/generated/
  * list-rmdir.case; the kernel's getdents64 on a removed directory
@@ -1226,6 +1260,8 @@ int main(void)
 		T(test_a_directory_renamed_takes_its_names_along),
 		T(test_a_rename_onto_itself_moves_nothing),
 		T(test_a_create_through_a_link_changes_its_targets_listing),
+		T(test_a_link_that_follows_names_the_links_target),
+		T(test_a_create_beneath_a_link_changes_its_targets_listing),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
 		T(test_offsets_shared_keep_their_order),
