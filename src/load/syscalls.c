@@ -220,6 +220,9 @@ struct sc {
 	size_t text_n;
 	uint32_t *file_to;	/* by paths index: its file's first name's index + 1, or 0 */
 	size_t file_n;
+	uint32_t *first_of;	/* by paths index: nonzero once another name's file is its */
+	size_t first_n;
+	uint32_t nfresh;	/* the file identities made by name_gone() */
 	struct res *desc_res;	/* by open file description: its offset */
 	size_t desc_res_n;
 	uint32_t ndesc;
@@ -846,6 +849,28 @@ static bool link_note(struct sc *c, long i, long text)
 static long file_of(const struct sc *c, long i)
 {
 	return (size_t)i < c->file_n && c->file_to[i] ? (long)c->file_to[i] - 1 : i;
+}
+
+/* Name i now names the file that `first` is the first name of. */
+static bool file_set(struct sc *c, long i, long first)
+{
+	return map_set(c, &c->file_to, &c->file_n, i, first) &&
+	       (first == i || map_set(c, &c->first_of, &c->first_n, first, 0));
+}
+
+/* Name i names no file any more (unlinked, removed, renamed away): a file
+ * made there later is another.  Where i is the first name of a file with
+ * other names, the next one gets an identity of its own, "//N", which no
+ * path the compiler interns from a row can be (they have no empty
+ * component). */
+static bool name_gone(struct sc *c, long i)
+{
+	if ((size_t)i >= c->first_n || !c->first_of[i])
+		return map_set(c, &c->file_to, &c->file_n, i, -1);
+	char id[24];
+	int len = snprintf(id, sizeof(id), "//%" PRIu32, c->nfresh++);
+	long fresh = intern(c, &c->paths, id, (size_t)len);
+	return fresh >= 0 && map_set(c, &c->file_to, &c->file_n, i, fresh);
 }
 
 /* A symbolic link made at `path` (by init or a symlink call). */
@@ -1754,15 +1779,14 @@ static bool ancestors(struct sc *c, struct row *r)
 
 /* The name x renamed to y (exchanged with it): the symbolic link known
  * at x, the file x is a name of, and the file the locks know there, now
- * are y's (and y's x's). */
+ * are y's (and y's x's; else x names nothing). */
 static bool name_moved(struct sc *c, long x, long y, bool exchange)
 {
 	long tx = link_text_of(c, x), ty = link_text_of(c, y);
 	long fx = file_of(c, x), fy = file_of(c, y);
 
 	return link_note(c, y, tx) && link_note(c, x, exchange ? ty : -1) &&
-	       map_set(c, &c->file_to, &c->file_n, y, fx) &&
-	       (!exchange || map_set(c, &c->file_to, &c->file_n, x, fy)) &&
+	       file_set(c, y, fx) && (exchange ? file_set(c, x, fy) : name_gone(c, x)) &&
 	       lock_names(c, locks_renamed(c->locks, x, y, exchange));
 }
 
@@ -1797,12 +1821,13 @@ static bool beneath_moved(struct sc *c, long from, long to, bool exchange, size_
 }
 
 /* rename (or an exchange of) from and to: the names and what is beneath
- * them; nothing for a name onto itself (rename(2) does nothing). */
+ * them; nothing for a name onto itself or onto another name of its file
+ * (rename(2) does nothing for two hard links of one file). */
 static bool renamed(struct sc *c, long from, long to, bool exchange)
 {
 	size_t n = c->paths.count;
 
-	if (from == to)
+	if (file_of(c, from) == file_of(c, to))
 		return true;
 	return name_moved(c, from, to, exchange) && beneath_moved(c, from, to, exchange, n, 0) &&
 	       (!exchange || beneath_moved(c, to, from, true, n, n));
@@ -1817,7 +1842,7 @@ static bool linked(struct sc *c, long from, long to, bool follow)
 	if (target >= 0)
 		from = target;
 	return link_note(c, to, follow ? -1 : link_text_of(c, from)) &&
-	       map_set(c, &c->file_to, &c->file_n, to, file_of(c, from)) &&
+	       file_set(c, to, file_of(c, from)) &&
 	       lock_names(c, locks_linked(c->locks, from, to));
 }
 
@@ -1837,7 +1862,8 @@ static bool links_after(struct sc *c, struct row *r)
 		return renamed(c, r->path[0], r->path[1], flags & RENAME_EXCHANGE);
 	if (f & OPD_REMOVES) {
 		locks_unlinked(c->locks, (uint32_t)r->path[0]);
-		return (f & OPD_DIR) || link_note(c, r->path[0], -1);
+		return name_gone(c, r->path[0]) &&
+		       ((f & OPD_DIR) || link_note(c, r->path[0], -1));
 	}
 	if (f & OPD_LINKS)
 		return linked(c, r->path[0], r->path[1], flags & AT_SYMLINK_FOLLOW);
@@ -2441,7 +2467,7 @@ static bool finish(struct sc *c)
 	prog->ndeps = c->ndeps;
 	prog->slot_lists = c->slot_lists;
 	prog->init = c->init;
-	prog->npaths = c->paths.count;
+	prog->npaths = c->paths.count - c->nfresh;	/* not the identities of name_gone() */
 	prog->dirs = c->dirs.order;
 	prog->ndirs = c->dirs.count;
 	prog->max_buffer = c->max_buffer;
@@ -2473,6 +2499,7 @@ static void free_scratch(struct sc *c)
 	talloc_free(c->link_to);
 	talloc_free(c->link_text);
 	talloc_free(c->file_to);
+	talloc_free(c->first_of);
 	talloc_free(c->tables);
 	talloc_free(c->path_res);
 	talloc_free(c->dir_res);

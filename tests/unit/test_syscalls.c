@@ -595,6 +595,40 @@ static void test_a_link_that_follows_names_the_links_target(void **state)
 	assert_one_wait(p, 6, 1, 1);
 }
 
+/* rename(2) of a name onto another hard link of its file does nothing:
+ * the link known at the old name stays (tests/generated/
+ * rename-hard-links.case). */
+static void test_a_rename_onto_another_link_of_its_file_moves_nothing(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 symlink \"x\" \"l1\" 0\n"
+		"1 0 0 link \"l1\" \"l2\" 0\n"
+		"1 0 0 rename \"l1\" \"l2\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 openat \"l1\" O_RDWR|O_CREAT 0644 3\n"	/* 4 */
+		"1 0 0 openat \"x\" O_WRONLY 0 3\n");		/* 5: waits for 4 */
+	assert_one_wait(p, 5, 1, 1);
+}
+
+/* A name renamed away names nothing: what is made there later is
+ * another file, and a rename of it onto the same name again moves it
+ * (as an editor saves: a temporary renamed over the file, twice). */
+static void test_a_name_made_again_is_another_file(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 symlink \"x\" \"t\" 0\n"
+		"1 0 0 rename \"t\" \"f\" 0\n"
+		"1 0 0 symlink \"y\" \"t\" 0\n"
+		"1 0 0 rename \"t\" \"f\" 0\n"
+		"1 0 0 symlink \"z\" \"t\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 openat \"f\" O_RDWR|O_CREAT 0644 3\n"	/* 6 */
+		"1 0 0 openat \"y\" O_WRONLY 0 3\n");		/* 7: waits for 6 */
+	assert_one_wait(p, 7, 1, 1);
+}
+
 /* A name made beneath a symbolic link to a directory is one of that
  * directory's: its listing keeps its order with the create
  * (tests/generated/create-beneath-link.case). */
@@ -1261,6 +1295,8 @@ int main(void)
 		T(test_a_rename_onto_itself_moves_nothing),
 		T(test_a_create_through_a_link_changes_its_targets_listing),
 		T(test_a_link_that_follows_names_the_links_target),
+		T(test_a_rename_onto_another_link_of_its_file_moves_nothing),
+		T(test_a_name_made_again_is_another_file),
 		T(test_a_create_beneath_a_link_changes_its_targets_listing),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
