@@ -163,19 +163,40 @@ NTCreateX "\clients\client1\d" 0x1 0x2 1 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 L
 
+# The moment is made, not hoped for: the run that makes d again is set up
+# first and held as it forks its client (its start, slow on a busy
+# machine, is over), the first run is let go, and once its first pass has
+# made d/f (it holds d's handle) the second is let go to remove d and
+# make it again, well inside the first run's 3 s.
 begin "a directory handle gone stale over NFSv3 fails one pass, not every one after"
+DBENCH_TEST_HOLD=fork:1 "$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/remake.txt" --run-once \
+	--skip-cleanup 1 >"$T/remake.out" 2>&1 &
+rpid=$!
+held $rpid || fail "the run that makes d again was not held as it forked its client"
 DBENCH_TEST_HOLD=start "$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/stale.txt" -t 3 --warmup 0 \
 	--think-time=20000 --continue-on-error --skip-cleanup --json="$T/st.json" 1 >"$T/st.out" 2>&1 &
 pid=$!
 released $pid || fail "the run was not held as it released its client"
-sleep 1.5
-"$DBENCH" --backend=nfs --nfs="$NFS_URL" -c "$T/remake.txt" --run-once --skip-cleanup 1 \
-	>"$T/remake.out" 2>&1 || fail "the run that makes d again failed"
+_i=0
+while [ ! -f "$NFS_EXPORT_DIR/clients/client1/d/f" ] && [ $_i -lt 600 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+[ -f "$NFS_EXPORT_DIR/clients/client1/d/f" ] || fail "the first run's first pass made no d/f"
+kill -s CONT $rpid
+wait $rpid || fail "the run that makes d again failed: $(tail -2 "$T/remake.out")"
+# d made again after the first run's window is no test of it (the
+# machine held this shell for seconds): said, not failed
+late=$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$pid/stat" 2>/dev/null)
 wait $pid
 expect_status $? 0
-[ -f "$NFS_EXPORT_DIR/clients/client1/d/f" ] || fail "f not made again in the new d"
-errors=$(jq '[.ops[].errors] | add' "$T/st.json")
-[ "$errors" -ge 1 ] && [ "$errors" -le 3 ] || fail "$errors errors, want 1 to 3 (one pass)"
+if [ "$late" = Z ]; then
+	skip_load "d was made again only after the first run's 3 s"
+else
+	[ -f "$NFS_EXPORT_DIR/clients/client1/d/f" ] || fail "f not made again in the new d"
+	errors=$(jq '[.ops[].errors] | add' "$T/st.json")
+	[ "$errors" -ge 1 ] && [ "$errors" -le 3 ] || fail "$errors errors, want 1 to 3 (one pass)"
+fi
 rm -rf "$NFS_EXPORT_DIR/clients"
 end
 
