@@ -438,6 +438,10 @@ static void on_names(struct infer *inf, const struct infer_row *r)
 			renamed(inf, rel, rel2, strstr(c->raw ? c->raw : "", "RENAME_EXCHANGE") != NULL);
 		else if (!ok && strcmp(c->err, "ENOENT") == 0)
 			absent(name_of(inf, rel));
+		else if (!ok && strcmp(c->err, "EEXIST") == 0 && rel2) {
+			exists(inf, name_of(inf, rel));	/* the source is looked up first */
+			exists(inf, name_of(inf, rel2));
+		}
 	} else {
 		const char *made_name = rel2 ? rel2 : rel;	/* link's new name */
 		if (rel2 && ok)
@@ -506,30 +510,23 @@ static bool parent_kept(struct pathmap *dirs, const char *path)
 	return kept;
 }
 
-bool infer_finish(struct infer *inf, struct recording *rec)
+/* The entry of the state for p, named rel, its strings on mem_ctx. */
+static void entry_of(TALLOC_CTX *mem_ctx, struct rec_init *e, struct infer_file *p, const char *rel)
 {
-	size_t n = pathmap_count(inf->files), k = 0;
-	struct rec_init *v = talloc_zero_array(rec, struct rec_init, n ? n : 1);
+	if (p->type == REC_SYMLINK && !p->target)
+		p->type = REC_FILE;	/* a link whose target the trace never read */
+	*e = (struct rec_init){ .path = talloc_strdup(mem_ctx, rel) };
+	e->type = p->type_known ? p->type : REC_FILE;
+	e->mode = p->mode_known ? p->mode : e->type == REC_DIR ? 0755 : 0644;
+	e->size = e->type == REC_FILE ? p->size : 0;
+	e->target = p->target ? talloc_strdup(mem_ctx, p->target) : NULL;
+}
 
-	if (!v || !inf->ok)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		void *val;
-		const char *rel = pathmap_key(inf->files, i, &val);
-		struct infer_file *p = val;
-		if (p->state != S_EXISTED || !*rel)
-			continue;
-		if (p->type == REC_SYMLINK && !p->target)
-			p->type = REC_FILE;	/* a link whose target the trace never read */
-		struct rec_init *e = &v[k++];
-		e->path = talloc_strdup(v, rel);
-		e->type = p->type_known ? p->type : REC_FILE;
-		e->mode = p->mode_known ? p->mode : e->type == REC_DIR ? 0755 : 0644;
-		e->size = e->type == REC_FILE ? p->size : 0;
-		e->target = p->target ? talloc_strdup(v, p->target) : NULL;
-	}
+/* rec->init: v's k entries sorted, less those beneath a file or beneath
+ * a parent left out. */
+static bool set_state(struct recording *rec, struct rec_init *v, size_t k)
+{
 	recording_sort_init(v, k);
-	/* an entry beneath a file, or beneath a parent left out, is left out */
 	struct pathmap *dirs = pathmap_new(NULL);
 	bool ok = dirs != NULL;
 	size_t kept = 0;
@@ -544,4 +541,63 @@ bool infer_finish(struct infer *inf, struct recording *rec)
 	rec->init = v;
 	rec->ninit = kept;
 	return ok;
+}
+
+bool infer_finish(struct infer *inf, struct recording *rec)
+{
+	size_t n = pathmap_count(inf->files), k = 0;
+	struct rec_init *v = talloc_zero_array(rec, struct rec_init, n ? n : 1);
+
+	if (!v || !inf->ok)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		void *val;
+		const char *rel = pathmap_key(inf->files, i, &val);
+		struct infer_file *p = val;
+		if (p->state == S_EXISTED && *rel)
+			entry_of(v, &v[k++], p, rel);
+	}
+	return set_state(rec, v, k);
+}
+
+/* Whether the calls found rel, or a directory above it, not there. */
+static bool found_absent(struct infer *inf, const char *rel)
+{
+	char *p = talloc_strdup(NULL, rel);
+	bool absent = false;
+
+	while (p && *p && !absent) {
+		struct infer_file *f = pathmap_get(inf->files, p);
+		absent = f && f->state == S_ABSENT;
+		char *s = strrchr(p, '/');
+		if (!s)
+			break;
+		*s = '\0';
+	}
+	talloc_free(p);
+	return absent;
+}
+
+bool infer_reconcile(struct infer *inf, struct recording *rec)
+{
+	size_t n = pathmap_count(inf->files), k = 0;
+	struct rec_init *v = talloc_zero_array(rec, struct rec_init, rec->ninit + n + 1);
+	struct pathmap *seen = pathmap_new(NULL);
+	bool ok = v && seen && inf->ok;
+
+	for (size_t i = 0; ok && i < rec->ninit; i++) {
+		if (found_absent(inf, rec->init[i].path))
+			continue;	/* made since the walk: not of the state */
+		v[k] = rec->init[i];
+		ok = pathmap_put(seen, v[k++].path, v);
+	}
+	for (size_t i = 0; ok && i < n; i++) {
+		void *val;
+		const char *rel = pathmap_key(inf->files, i, &val);
+		struct infer_file *p = val;
+		if (p->state == S_EXISTED && *rel && !pathmap_get(seen, rel))
+			entry_of(v, &v[k++], p, rel);	/* made before the attach */
+	}
+	talloc_free(seen);
+	return ok && set_state(rec, v, k);
 }

@@ -1,6 +1,8 @@
 /*
  * infer.h - the initial state of a trace made elsewhere, inferred from
- * its calls (`dbench convert` has no walk of the roots).
+ * its calls (`dbench convert` has no walk of the roots), and the walk
+ * of `dbench record -p` made to agree with the calls (the processes went
+ * on between the walk and the attach).
  *
  * It keeps two views of the paths beneath the roots.  One is what each
  * name was before the trace began: there (a stat, an open without
@@ -13,7 +15,8 @@
  * first seen under the name a rename gave it is placed under the name
  * it had before; nothing beneath a directory the trace made is of the
  * initial state.  A file opened with O_CREAT (not O_EXCL) that a read
- * found bytes in before any write, or stat found bytes in, existed.
+ * found bytes in before any write, or stat found bytes in, existed; a
+ * rename that failed with EEXIST found both its names there.
  *
  * Every directory above a path that existed existed too, and an entry
  * whose parent is not one of the state's directories is left out, so
@@ -64,5 +67,12 @@ bool infer_call(struct infer *inf, struct infer_row *row);
 /* rec->init from what was inferred, parents first.  false when memory
  * ran out. */
 bool infer_finish(struct infer *inf, struct recording *rec);
+
+/* rec->init, chosen from a walk made before the calls were traced (-p:
+ * the processes went on in between), made to agree with the calls: a
+ * name whose first call found it there joins it, a name (and what lies
+ * beneath it) that the calls found not there, or made when it could
+ * not have been there, leaves it.  false when memory ran out. */
+bool infer_reconcile(struct infer *inf, struct recording *rec);
 
 #endif

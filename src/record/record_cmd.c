@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <popt.h>
 #include <stdio.h>
@@ -251,7 +252,8 @@ static bool originate(struct recording *rec, struct translate *tr, const struct 
 
 /* Read the calls through the translation into rec; stops at once at the
  * loadfile's limit of calls.  EXIT_OK or a status, said. */
-static int translate_calls(struct recording *rec, struct tracer_calls *calls, struct infer *inf)
+static int translate_calls(struct recording *rec, struct tracer_calls *calls, struct infer *inf,
+			   bool walked)
 {
 	TALLOC_CTX *tmp = talloc_new(NULL);
 	char *err = NULL;
@@ -265,7 +267,7 @@ static int translate_calls(struct recording *rec, struct tracer_calls *calls, st
 		talloc_free(tmp);
 		return EXIT_RUN_FAILED;
 	}
-	translate_infer(tr, inf);
+	translate_infer(tr, inf, walked);
 	struct sc_call c;
 	int got;
 	while ((got = calls->next(calls->impl, one, &c, &err)) > 0) {
@@ -319,7 +321,7 @@ static int translate_trace(struct recording *rec, const char *const *files, size
 	int rc = EXIT_BAD_INPUT;
 
 	if (tracer_strace_files(tmp, files, n, &calls, &err))
-		rc = translate_calls(rec, &calls, inf);
+		rc = translate_calls(rec, &calls, inf, false);
 	else
 		say("%s\n", err ? err : "out of memory");
 	talloc_free(tmp);
@@ -365,7 +367,8 @@ static int finish(TALLOC_CTX *mem_ctx, struct recording *rec, const struct walk 
 	bool record = rec->command != NULL;
 
 	*st = LOADWRITER_UNWRITTEN;
-	if ((w && !initstate_choose(rec, w)) || (inf && !infer_finish(inf, rec))) {
+	if ((w && !initstate_choose(rec, w)) ||
+	    (inf && !(w ? infer_reconcile(inf, rec) : infer_finish(inf, rec)))) {
 		say("out of memory choosing the initial state\n");
 		return unwritten_status(*st, record);
 	}
@@ -542,6 +545,22 @@ static int attached(void *ctx, int64_t now_ns, char **err)
 	return 0;
 }
 
+/* DBENCH_TEST_AFTER_WALK, a testing aid for -p: a file made once the
+ * roots are walked; the tracer is not attached until it is removed (at
+ * most 60 s), so that a test can make the processes act in between. */
+static void test_after_walk(void)
+{
+	const char *v = getenv("DBENCH_TEST_AFTER_WALK");
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int fd = v && *v ? open(v, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+
+	if (fd < 0)
+		return;
+	close(fd);
+	for (int i = 0; i < 6000 && access(v, F_OK) == 0; i++)
+		nanosleep(&tick, NULL);
+}
+
 /* Everything before the tracing: EXIT_OK, or a status (said). */
 static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recording *rec,
 			  struct tracer_job *job, struct walk **w)
@@ -587,6 +606,8 @@ static int record_prepare(TALLOC_CTX *top, const struct options *o, struct recor
 		say("%s\n", err);
 		return EXIT_BAD_INPUT;
 	}
+	if (o->pids)
+		test_after_walk();
 	return EXIT_OK;
 }
 
@@ -611,7 +632,8 @@ static int run_tracer(TALLOC_CTX *top, const struct options *o, struct recording
 /* The tracer's run and its calls translated: EXIT_OK or a status (said);
  * the command's status in *status. */
 static int record_trace(TALLOC_CTX *top, const struct options *o, struct recording *rec,
-			const struct tracer *t, const struct tracer_job *job, int *status)
+			const struct tracer *t, const struct tracer_job *job, struct infer *inf,
+			int *status)
 {
 	struct tracer_result res;
 	char *err = NULL;
@@ -634,7 +656,7 @@ static int record_trace(TALLOC_CTX *top, const struct options *o, struct recordi
 					       res.stopped_by ? strsignal(res.stopped_by) : "");
 		res.calls = attach_calls(job->ctx, res.calls);
 	}
-	int rc = translate_calls(rec, &res.calls, NULL);
+	int rc = translate_calls(rec, &res.calls, inf, true);
 	if (o->pids && rec->processes_seen)
 		rec->processes_seen--;	/* the recorder's own process, which forked them */
 	return rc == EXIT_OK ? EXIT_OK : EXIT_RECORDER;	/* the command ran */
@@ -648,6 +670,7 @@ int record_main(int argc, const char **argv)
 	struct tracer_job job = { .path = NULL };
 	const struct tracer *t = NULL;
 	struct walk *w = NULL;
+	struct infer *inf = NULL;	/* -p: the walk reconciled with the calls */
 	int status = 0, rc = rec ? parse(top, argc, argv, true, &o) : EXIT_RUN_FAILED;
 
 	if (rc == PARSE_HELP) {
@@ -668,11 +691,15 @@ int record_main(int argc, const char **argv)
 	} else {
 		say("out of memory\n");
 	}
+	if (rc == EXIT_OK && o.pids && !(inf = infer_new(top))) {
+		say("out of memory\n");
+		rc = EXIT_RUN_FAILED;
+	}
 	if (rc == EXIT_OK)
-		rc = record_trace(top, &o, rec, t, &job, &status);
+		rc = record_trace(top, &o, rec, t, &job, inf, &status);
 	enum loadwriter_status st = LOADWRITER_OK;
 	if (rc == EXIT_OK)
-		rc = finish(top, rec, w, NULL, o.output, &st);
+		rc = finish(top, rec, w, inf, o.output, &st);
 	if (job.scratch && st == LOADWRITER_REFUSED)
 		say("the trace is kept in %s for the report\n", job.scratch);
 	else if (job.scratch)

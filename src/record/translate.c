@@ -38,7 +38,8 @@ struct translate {
 	uint32_t ncalls;		/* calls taken */
 	char *why;			/* a call that cannot be a row: why */
 	struct fdmodel *fds;
-	struct infer *inf;	/* convert: the initial state is inferred; else NULL */
+	struct infer *inf;	/* convert, -p: the initial state is inferred; else NULL */
+	bool walked;		/* -p: and the roots were walked, their listings known */
 	TALLOC_CTX *tmp;	/* freed after every call (a pool: its many small
 				 * pieces cost no malloc and free each) */
 };
@@ -825,7 +826,8 @@ static int generic(struct translate *tr, const struct sc_call *c, const struct c
 	    !chunked(tr, &s, (size_t)(r - tr->rec->rows)))
 		return -1;
 	r = &tr->rec->rows[tr->rec->nrows - 1];	/* the call's last row */
-	if (s.effect == E_LIST && c->ret >= 0 && (tr->inf || lists_special(tr, &s)))
+	bool unwalked = tr->inf && !tr->walked;
+	if (s.effect == E_LIST && c->ret >= 0 && (unwalked || lists_special(tr, &s)))
 		strcpy(r->result, "*");	/* what the replay's listing holds differs */
 	if (op_has(spec->op, OPD_SEEKS) && c->ret >= 0) {
 		struct ofd *o = fdmodel_get(tr->fds, c->tid, s.fd[0]);
@@ -1252,9 +1254,10 @@ int translate_finish(struct translate *tr)
 	return run_deferred(tr, 0, true);
 }
 
-void translate_infer(struct translate *tr, struct infer *inf)
+void translate_infer(struct translate *tr, struct infer *inf, bool walked)
 {
 	tr->inf = inf;
+	tr->walked = walked;
 }
 
 unsigned translate_max_open(const struct translate *tr)

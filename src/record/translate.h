@@ -24,9 +24,10 @@ struct translate;
 /* A translation into rec, whose roots, base and cwd0 are set. */
 struct translate *translate_new(TALLOC_CTX *mem_ctx, struct recording *rec);
 
-/* Infer the initial state as the calls go (convert: no walk). */
+/* Infer the initial state as the calls go: convert, with no walk; -p
+ * (walked), to reconcile it with the walk made before the attach. */
 struct infer;
-void translate_infer(struct translate *tr, struct infer *inf);
+void translate_infer(struct translate *tr, struct infer *inf, bool walked);
 
 /* Take one call (in start order).  Returns 0; -1 when memory ran out;
  * or 1 for a call no loadfile can hold (a descriptor or a number beyond

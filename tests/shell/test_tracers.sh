@@ -334,6 +334,46 @@ end
 kill "$svc"
 wait "$svc" 2>/dev/null
 
+# Between the walk of the roots and the tracer's attach the process goes
+# on: here, made certain by the recorder's testing hook, it makes a file
+# and removes another, then (traced) opens them, and renames a third it
+# made over one that was there (mv: renameat2 RENAME_NOREPLACE, EEXIST).  The initial state must be what the traced calls
+# found, not what the walk saw.
+begin "-p: a file made or removed between the walk and the attach, as the calls found it"
+mkdir -p "$T/gap"
+echo old >"$T/gap/gone"
+echo old >"$T/gap/cur"
+cat >"$T/gap.sh" <<'EOF'
+while [ ! -e ../walked ]; do sleep 0.01; done
+echo new >made
+echo new >moved
+rm gone ../walked
+while [ ! -e ../traced ]; do sleep 0.01; done
+cat made gone >/dev/null 2>&1
+mv moved cur
+EOF
+(cd "$T/gap" && exec sh "$T/gap.sh") &
+gap=$!
+DBENCH_TEST_AFTER_WALK="$T/walked" "$DBENCH" record -p "$gap" --root "$T/gap" -o "$T/gap.load" \
+	2>"$T/gap.err" &
+rec=$!
+wait_for_line "$T/gap.err" "^dbench: recording $gap " 60 ||
+	fail "the recorder did not say it was recording: $(cat "$T/gap.err")"
+touch "$T/traced"
+wait "$gap"
+kill -INT "$rec" 2>/dev/null
+wait "$rec"
+expect_status $? 0
+load=$(cat "$T/gap.load")
+expect_match "$load" ' openat "made" O_RDONLY[|A-Z_]* 0 [0-9]+$'
+expect_match "$load" ' openat "gone" O_RDONLY[|A-Z_]* 0 ENOENT$'
+expect_match "$load" '^init file "made" '
+expect_match "$load" ' renameat2 "moved" "cur" RENAME_NOREPLACE EEXIST$'
+expect_match "$load" '^init file "moved" '
+expect_no_match "$load" '^init file "gone" '
+replayed "$T/gap.load" 2
+end
+
 begin "the options' errors: exit 2 before anything is traced, saying what"
 out=$("$DBENCH" record -p 1 -o "$T/e.load" -- true 2>&1)
 expect_status $? 2

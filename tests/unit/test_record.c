@@ -236,7 +236,7 @@ static char *rows_of(void **state, const char *const *lines, bool infer, struct 
 	rec->base = "/r";
 	rec->cwd0 = "/r";
 	struct translate *tr = translate_new(ctx, rec);
-	translate_infer(tr, inf);
+	translate_infer(tr, inf, false);
 	for (size_t i = 0; lines[i]; i++) {
 		struct sc_call c;
 		assert_int_equal(strace_line_parse(ctx, lines[i], &c), 0);
