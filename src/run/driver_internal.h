@@ -118,6 +118,8 @@ struct sampler {
 	size_t npasses;
 	uint64_t passes_lost;
 	struct blockstat *disks;	/* rank 0: the targets' devices, or NULL */
+	bool disks_opened;		/* their reading that opens the window is
+					 * taken (before its planned opening) */
 	struct hostload_reading host_start, host_end;	/* rank 0: the machine as the
 							 * execute window opened and
 							 * ended (hostload.h) */

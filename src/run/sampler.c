@@ -95,8 +95,9 @@ void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 	 * window's start as the timeline's seconds are */
 	if (opens) {
 		host_mark(d, &d->sampler.host_start);
-		if (d->sampler.disks)
+		if (d->sampler.disks && !d->sampler.disks_opened)
 			blockstat_read(d->sampler.disks, now);
+		d->sampler.disks_opened = true;
 	} else if (closes) {
 		host_mark(d, &d->sampler.host_end);
 	}
@@ -641,6 +642,37 @@ static void enforce_stop(struct driver *d, uint64_t now)
 	stop_enforce(d, &clk);
 }
 
+/* How long before the window's planned opening its devices' reading is
+ * taken: more than the parent takes to wake and read them. */
+#define DISKS_OPEN_LEAD_NS 5000000ull
+
+/*
+ * The devices' reading that opens the execute window after a warmup,
+ * taken just before its planned opening and stamped there, when the tick
+ * `next` is at or past it.  The clients open the window by their own
+ * clocks (ctl.exec_ns); read when the parent wakes for that tick, the
+ * devices would miss the writes the clients counted until then (13 of
+ * them on a busy machine: "the device wrote -53248 bytes more").  False
+ * when a signal woke the parent first (a client's exit, say): the loop
+ * looks at it at once, and is back here for the reading after.
+ */
+static bool disks_open_early(struct driver *d, uint64_t next)
+{
+	struct sampler *s = &d->sampler;
+	uint64_t at;
+
+	if (!s->disks || s->disks_opened || s->phase != PHASE_WARMUP || !s->open_ns ||
+	    next < s->open_ns)
+		return true;
+	at = s->open_ns > DISKS_OPEN_LEAD_NS ? s->open_ns - DISKS_OPEN_LEAD_NS : 0;
+	monotonic_sleep_until(at);
+	if (monotonic_ns() < at)
+		return false;
+	blockstat_read(s->disks, s->open_ns);
+	s->disks_opened = true;
+	return true;
+}
+
 /* The sampler: once a second until every client process (and the probes)
  * has exited. */
 void sampler_loop(struct driver *d)
@@ -654,10 +686,11 @@ void sampler_loop(struct driver *d)
 	while (d->sampler.running_all > 0) {
 		uint64_t next = d->sampler.start_ns + (tick + 1) * 1000000000ull;
 		int news = 0;
-		if (together())
+		if (together()) {
 			news = between_ticks(d, next);
-		else
+		} else if (disks_open_early(d, next)) {
 			monotonic_sleep_until(next);
+		}
 		uint64_t now = monotonic_ns();
 		procs_reap(d, false);		/* an exit's failure is noted here */
 		if (now >= next && (d->sampler.phase == PHASE_STOP || d->plan->run_once))

@@ -121,15 +121,18 @@ begin "a device written in place with O_DIRECT: the window's readings bracket th
 # returned, so before the window's last reading: the device never shows
 # less than the clients counted.  Before the last reading followed the
 # stop, a write could be counted that the device had not yet shown: 2
-# runs in 6 here.  What the device shows beyond the clients' count was
-# written in the window but not counted in it: a write begun in the
-# warmup or ended after the stop, one a client at each end on an idle
-# machine (0 to 16384 bytes over 3 runs), but any number of the warmup's
-# while the parent, between its first reading and publishing the
-# execute phase, waits for a CPU (12 writes once at a load average of
-# 550).  So the bound is a tenth of the clients' bytes, well under the
-# second of warmup's writes that a window opened at the wrong reading
-# would take in.
+# runs in 6 here; and once the clients opened the window by their own
+# clocks, before the first reading was taken just before the opening,
+# the parent woken for it read the device after their first writes of
+# the window (-45056 to -49152 bytes in 3 runs of 12 at a load average
+# of 7).  What the device shows beyond the clients' count was written
+# in the window but not counted in it: a write begun in the warmup or
+# ended after the stop, and the warmup's last 5 ms before the opening
+# reading (8192 to 2215936 bytes in 12 runs, under 1 % of the clients'),
+# more while the parent, between its first reading and the opening,
+# waits for a CPU.  So the bound is a tenth of the clients' bytes, well
+# under the second of warmup's writes that a window opened at the wrong
+# reading would take in.
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && truncate -s 64M "$T/dev.img" &&
 	dev_loop=$(losetup -f --show "$T/dev.img" 2>/dev/null); then
 	printf 'LOOP 64\nWRITE */0x1000%%0x4000000 4096 0x00000000\nENDLOOP\n' >"$T/w4k.load"
