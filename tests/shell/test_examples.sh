@@ -160,12 +160,14 @@ lane_tree() {
 # ---- what the examples need of the machine ----
 
 # loop_disk SIZE: a loop device over a sparse file of SIZE, its name
-# printed; 1 where none can be attached (not root, no losetup)
+# printed; 1 where none can be attached (not root, no losetup).  Run in a
+# command substitution, so the caller adds the device to LOOPS (which
+# stop_all detaches): set here, it was lost with the subshell, and every
+# run left its loop devices attached to deleted files.
 loop_disk() {
 	[ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null || return 1
 	_img=$(mktemp "$T/disk.XXXXXX") && truncate -s "$1" "$_img" &&
 		_l=$(losetup -f --show "$_img" 2>/dev/null) || return 1
-	LOOPS="$LOOPS $_l"
 	echo "$_l"
 }
 
@@ -310,6 +312,7 @@ block_example() {
 		{ SKIP="dbench 5.0's block loadfiles: no tarball (lib.sh's dbench5_tarball)"; return; } ;;
 	esac
 	_l=$(loop_disk 1G) || { SKIP="a disk: needs root and a loop device (losetup)"; return; }
+	LOOPS="$LOOPS $_l"
 	CMD=$(printf '%s\n' "$CMD" | sed -E "s#/dev/(sdX|nvme1n1|sdb1)#$_l#g")
 }
 
