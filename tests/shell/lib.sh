@@ -18,7 +18,9 @@
 #                       (a failure noted in the block still fails it)
 #   skip_load WHY       skip_block for the machine's load ("load: WHY");
 #                       where CI=true (.ci/run: a quiet machine, where a
-#                       test must judge) the block fails instead
+#                       test must judge) the block fails instead;
+#                       tests/run.sh runs a program that did either
+#                       beside others again alone, and that run counts
 #
 # A block's time (a comment after its line when 5 s or more) is from its
 # begin to its end; took START END says its work was done before, in a
