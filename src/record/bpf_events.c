@@ -82,11 +82,12 @@ struct bpf_events *bpf_events_new(TALLOC_CTX *mem_ctx, const char *dir, char **e
 	return ev;
 }
 
-/* Write a whole call: the entry (e, size bytes) and its end. */
-static int store(struct bpf_events *ev, const struct rec_event *e, uint32_t size, uint64_t end_ns,
-		 int64_t ret, char **err)
+/* Write a whole call: the entry (e, size bytes, then tail bytes of
+ * strings) and its end. */
+static int store_with(struct bpf_events *ev, const struct rec_event *e, uint32_t size,
+		      const void *tail, uint32_t tail_size, uint64_t end_ns, int64_t ret, char **err)
 {
-	struct stored s = { .end_ns = end_ns, .ret = ret, .size = size };
+	struct stored s = { .end_ns = end_ns, .ret = ret, .size = size + tail_size };
 
 	if (ev->n == ev->cap &&
 	    !grow_array_unset(ev, (void **)&ev->index, sizeof(struct slot), &ev->cap, ev->n + 1, 4096)) {
@@ -94,20 +95,27 @@ static int store(struct bpf_events *ev, const struct rec_event *e, uint32_t size
 		return -1;
 	}
 	ev->index[ev->n++] = (struct slot){ e->ts, e->seq, ev->written };
-	if (fwrite(&s, sizeof(s), 1, ev->out) != 1 || fwrite(e, size, 1, ev->out) != 1) {
+	if (fwrite(&s, sizeof(s), 1, ev->out) != 1 || fwrite(e, size, 1, ev->out) != 1 ||
+	    (tail_size && fwrite(tail, tail_size, 1, ev->out) != 1)) {
 		*err = talloc_asprintf(ev, "cannot write the bpf tracer's scratch file: %s",
 				       strerror(errno));
 		return -1;
 	}
-	size_t pad = (8 - size % 8) % 8;
+	size_t pad = (8 - s.size % 8) % 8;
 	static const char zeros[8];
 	if (pad && fwrite(zeros, pad, 1, ev->out) != 1) {
 		*err = talloc_asprintf(ev, "cannot write the bpf tracer's scratch file: %s",
 				       strerror(errno));
 		return -1;
 	}
-	ev->written += sizeof(s) + size + pad;
+	ev->written += sizeof(s) + s.size + pad;
 	return 0;
+}
+
+static int store(struct bpf_events *ev, const struct rec_event *e, uint32_t size, uint64_t end_ns,
+		 int64_t ret, char **err)
+{
+	return store_with(ev, e, size, NULL, 0, end_ns, ret, err);
 }
 
 /* The entry a thread left open, taken out of the table (NULL: none). */
@@ -202,8 +210,10 @@ int bpf_events_take(struct bpf_events *ev, const void *data, size_t size, char *
 		talloc_free(old);
 		struct rec_event whole = *e;
 		whole.extra[0] = whole.extra[1] = 0;
-		/* extra[1] 0: the thread ended inside the call, which has no result */
-		return rc ? rc : store(ev, &whole, sizeof(whole), e->extra[1], (int64_t)e->extra[0], err);
+		/* extra[1] 0: the thread ended inside the call, which has no
+		 * result; the call's strings follow the event */
+		return rc ? rc : store_with(ev, &whole, sizeof(whole), e + 1, (uint32_t)(size - sizeof(*e)),
+					   e->extra[1], (int64_t)e->extra[0], err);
 	}
 	if (e->type == EV_RETID) {
 		struct rec_event *old = take_open(ev, (uint32_t)e->args[0]);

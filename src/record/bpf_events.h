@@ -3,7 +3,7 @@
  * out in the order they started.
  *
  * The ring buffer brings every thread's events in the order they were
- * made, but a call is two of them (its entry and its exit) and the
+ * made, but some calls are two of them (their entry and their exit) and the
  * threads' calls interleave.  bpf_events_take() pairs a thread's entry
  * with its exit and writes the whole call to a scratch file beside an
  * index of (start, sequence, offset); once the tracing is over,

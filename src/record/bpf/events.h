@@ -5,16 +5,16 @@
  * and by the user side (types from <linux/types.h>): plain fixed-size
  * fields only.
  *
- * A call with nothing to read beyond its registers (read, write, lseek,
- * close, fstat ...: most of a busy program's) is one event, EV_CALL, sent
- * at its exit with what its entry saw.  Any other call is two events of
- * its thread: EV_ENTER at the entry,
- * with the raw arguments, the strings it names (paths, an xattr's name,
- * a link's target: read at the entry, bounded) and what its structures
- * hold (an openat2's open_how, a lock's struct flock, clone3's flags,
- * the lengths of an iovec, the offsets copy_file_range and sendfile are
- * given); and EV_EXIT at the exit, with the result.  A thread is in one
- * call at a time, so the user side pairs them by thread id.
+ * Most calls are one event, EV_CALL, sent at their exit with what
+ * their entry saw and the strings they name (paths, an xattr's name, a
+ * link's target: read at the exit, bounded).  A call whose structures
+ * the entry must read (an openat2's open_how, a lock's struct flock,
+ * clone3's flags, the lengths of an iovec, the offsets copy_file_range
+ * and sendfile are given) and execve are two events of its thread:
+ * EV_ENTER at the entry, with the raw arguments, the strings and what
+ * the structures hold; and EV_EXIT at the exit, with the result.  A
+ * thread is in one call at a time, so the user side pairs them by
+ * thread id.
  */
 #ifndef RECORD_BPF_EVENTS_H
 #define RECORD_BPF_EVENTS_H
@@ -27,10 +27,10 @@ enum rec_event_type {
 	EV_ENTER = 1,
 	EV_EXIT = 2,
 	EV_RETID = 3,	/* a thread other than the leader ran execve: it is the leader now */
-	EV_CALL = 4,	/* a whole call with no string or structure to read at its
-			 * entry, sent at its exit: ts, seq and args the entry's,
+	EV_CALL = 4,	/* a whole call with no structure to read at its entry,
+			 * sent at its exit: ts, seq and args the entry's,
 			 * extra[0] the result, extra[1] the exit's time,
-			 * extra[2] RK_FDPAIR's pair */
+			 * extra[2] RK_FDPAIR's pair; its strings after it */
 };
 
 /* flags of an event */

@@ -23,7 +23,7 @@
 
 /* Bumped whenever the structs below change: the binary refuses a module
  * of another. */
-#define RECORD_BPF_ABI 2
+#define RECORD_BPF_ABI 3
 
 struct record_bpf_job {
 	const struct rec_want *wanted;	/* by system call number, REC_NR_MAX of them */

@@ -8,16 +8,22 @@
  *
  * The traced set follows the process tree: a child forked by a traced
  * process is traced from its first instruction (sched_process_fork),
- * and a thread group leaves the set when its last thread exits.  A
- * call's entry is sent at once (its strings are read there, before the
- * call can change them); the per-thread `pending` state (task local
- * storage, made for a thread of a traced group at its first call, so
- * that a thread found there needs no look-up of the group) remembers that it
- * was, so that its exit is sent too, and not when the entry found no
- * room.  Nothing is lost silently: every event the ring buffer had no
- * room for, every string cut at its bound, every child the `traced` map
- * had no room for and every call whose thread's state could not be made
- * is counted in `counts`.
+ * and a thread group leaves the set when its last thread exits.  Most
+ * calls go whole at their exit, one event: the entry keeps its time and
+ * registers in the per-thread `pending` state (task local storage, made
+ * for a thread of a traced group at its first call, so that a thread
+ * found there needs no look-up of the group), and the exit adds the
+ * result and reads the call's strings (paths: the call has not changed
+ * them, and has brought their pages in).  A call whose structures the
+ * call itself changes (fcntl's struct flock, copy_file_range's offsets)
+ * or that the entry must see (openat2's open_how, clone3's flags, an
+ * iovec, execve's path, gone with the old image at its exit) sends its
+ * entry at once, its exit after; `pending` remembers the entry was sent,
+ * so that its exit is sent too, and not when the entry found no room.
+ * Nothing is lost silently: every event the ring buffer had no room for,
+ * every string cut at its bound, every child the `traced` map had no
+ * room for and every call whose thread's state could not be made is
+ * counted in `counts`.
  *
  * The programs are raw tracepoints rather than BTF ones (tp_btf): their
  * attach needs no kernel BTF in user space, and the few CO-RE relocations
@@ -71,6 +77,7 @@ struct pending {
 	__u32 sent;		/* the entry reached the ring buffer */
 	__u32 nr;
 	__u32 whole;		/* nothing read at the entry: the call goes whole at its exit */
+	__u32 strs;		/* whole: want.strs, the strings read at the exit */
 	__u32 pair;		/* RK_FDPAIR: want.loff, where the pair of descriptors is
 				 * put, read at the exit */
 	__u64 seq;
@@ -118,15 +125,29 @@ static __always_inline void count(__u32 which)
 
 /* The recorder is woken only once this much waits in the ring buffer (a
  * quarter of it, set before loading); else it drains on its own clock.
- * Waking it at every event costs the traced program a switch a call. */
+ * Waking it at every event costs the traced program a switch a call.
+ * Once the mark is passed it is woken once until it has read on (its
+ * position moved): a wake-up at every event past the mark, while the
+ * recorder waited for a CPU, was an interrupt (irq_work, an IPI) in the
+ * traced program's call, 5 % of a pread's time on tmpfs. */
 const volatile __u64 wake_bytes = 0;
+__u64 woke_at = ~0ull;	/* the recorder's position at the last wake-up */
+
+/* The flags of an event's output: a wake-up or none. */
+static __always_inline __u64 wake_flags(void)
+{
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wake_bytes)
+		return BPF_RB_NO_WAKEUP;
+	__u64 cons = bpf_ringbuf_query(&events, BPF_RB_CONS_POS);
+	if (cons == woke_at)
+		return BPF_RB_NO_WAKEUP;
+	woke_at = cons;
+	return BPF_RB_FORCE_WAKEUP;
+}
 
 static __always_inline int send(void *data, __u64 size)
 {
-	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP
-										  : BPF_RB_NO_WAKEUP;
-
-	if (bpf_ringbuf_output(&events, data, size, flags)) {
+	if (bpf_ringbuf_output(&events, data, size, wake_flags())) {
 		count(RC_DROPPED);
 		return -1;
 	}
@@ -193,12 +214,13 @@ static __always_inline __u32 read_string(struct scratch *s, __u32 off, __u64 p, 
  * read (its page not yet in memory) is kept in p to read at the exit.  A
  * global function, verified once on its own rather than on every path of
  * the entry that reaches it: the entry's verification was 20,000
- * instructions, 50 to 120 ms of every recording. */
+ * instructions, 50 to 120 ms of every recording.  (p NULL: at the exit,
+ * nothing to read again.) */
 __noinline int read_strings(struct scratch *s, __u32 strs, struct pending *p)
 {
 	int at[2] = { -1, -1 };
 
-	if (!s || !p)
+	if (!s)
 		return 0;
 	for (int i = 0, k = 0; i < 6 && k < 2; i++)
 		if (strs & (1u << i))
@@ -209,7 +231,7 @@ __noinline int read_strings(struct scratch *s, __u32 strs, struct pending *p)
 		if (i < 0 || i > 5)
 			break;
 		off += read_string(s, off, s->e.args[i], k);
-		if (s->e.flags & (k ? EVF_BAD1 : EVF_BAD0))
+		if (p && (s->e.flags & (k ? EVF_BAD1 : EVF_BAD0)))
 			p->retry[k] = s->e.args[i];
 	}
 	return (int)off;
@@ -329,7 +351,8 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	p->active = 1;
 	p->sent = 0;
 	p->pair = w->kind == RK_FDPAIR ? w->loff : 0;
-	p->whole = !w->strs && (!w->kind || p->pair);
+	p->whole = (!w->kind || p->pair) && (__s32)nr != nr_execve && (__s32)nr != nr_execveat;
+	p->strs = p->whole ? w->strs : 0;
 	if (p->whole) {
 		args_of(regs, p->args);
 		return 0;
@@ -363,27 +386,60 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-/* A call with nothing read at its entry, sent whole at its exit. */
-static __always_inline void send_whole(struct scratch *s, const struct pending *p, __u32 tid,
+/* The fields of a whole call (EV_CALL) from its pending state. */
+static __always_inline void fill_whole(struct rec_event *e, const struct pending *p, __u64 pid_tgid,
 				       long ret)
 {
-	__builtin_memset(&s->e, 0, sizeof(s->e));
-	s->e.ts = p->ts;
-	s->e.seq = p->seq;
-	s->e.tid = tid;
-	s->e.tgid = bpf_get_current_pid_tgid() >> 32;
-	s->e.nr = (__s32)p->nr;
-	s->e.type = EV_CALL;
+	e->ts = p->ts;
+	e->seq = p->seq;
+	e->tid = (__u32)pid_tgid;
+	e->tgid = pid_tgid >> 32;
+	e->nr = (__s32)p->nr;
+	e->type = EV_CALL;
+	e->flags = 0;
 	for (int i = 0; i < 6; i++)
-		s->e.args[i] = p->args[i];
-	s->e.extra[0] = (__u64)ret;
-	s->e.extra[1] = bpf_ktime_get_ns();
+		e->args[i] = p->args[i];
+	e->extra[0] = (__u64)ret;
+	e->extra[1] = bpf_ktime_get_ns();
+	e->extra[2] = 0;
+	e->extra[3] = 0;
+	e->len[0] = e->len[1] = 0;
+	e->pad = 0;
 	if (p->pair && ret == 0 &&
-	    bpf_probe_read_user(&s->e.extra[2], sizeof(__u64),
+	    bpf_probe_read_user(&e->extra[2], sizeof(__u64),
 				(const void *)(p->pair & 1 ? p->args[0] : p->args[3])))
-		s->e.flags |= EVF_EXTRA_BAD;
-	if (send(&s->e, sizeof(s->e)))
+		e->flags |= EVF_EXTRA_BAD;
+}
+
+/* A call sent whole at its exit: with no string, written in the ring
+ * buffer in place; with strings, made in the scratch with them after. */
+static __always_inline void send_whole(const struct pending *p, __u64 pid_tgid, long ret)
+{
+	__u64 flags = wake_flags();
+
+	if (!p->strs) {
+		struct rec_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e) {
+			count(RC_DROPPED);
+			count(RC_CALLS_LOST);
+			return;
+		}
+		fill_whole(e, p, pid_tgid, ret);
+		bpf_ringbuf_submit(e, flags);
+		return;
+	}
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return;
+	fill_whole(&s->e, p, pid_tgid, ret);
+	__u64 size = sizeof(struct rec_event) + (__u32)read_strings(s, p->strs, NULL);
+	if (size > sizeof(struct scratch))
+		size = sizeof(struct scratch);
+	if (bpf_ringbuf_output(&events, s, size, flags)) {
+		count(RC_DROPPED);
 		count(RC_CALLS_LOST);
+	}
 }
 
 SEC("raw_tp/sys_exit")
@@ -391,28 +447,30 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
 	/* every exit of every process comes here: a thread never traced has
 	 * no task storage, and no look-up of its group */
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
 
 	if (!p || !p->active)
 		return 0;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 zero = 0;
-	struct scratch *s = p->sent || p->whole ? bpf_map_lookup_elem(&scratch, &zero) : NULL;
-	if (s && p->whole) {
-		send_whole(s, p, tid, ret);
-	} else if (s) {
-		__builtin_memset(&s->e, 0, sizeof(s->e));
-		s->e.ts = bpf_ktime_get_ns();
-		s->e.seq = __sync_fetch_and_add(&event_seq, 1);
-		s->e.tid = tid;
-		s->e.tgid = bpf_get_current_pid_tgid() >> 32;
-		s->e.nr = (__s32)p->nr;
-		s->e.type = EV_EXIT;
-		s->e.args[0] = (__u64)ret;
-		if (p->retry[0] || p->retry[1])
-			send_exit_strings(s, p);
-		else
-			send(&s->e, sizeof(s->e));
+	if (p->whole) {
+		send_whole(p, pid_tgid, ret);
+	} else if (p->sent) {
+		struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+		if (s) {
+			__builtin_memset(&s->e, 0, sizeof(s->e));
+			s->e.ts = bpf_ktime_get_ns();
+			s->e.seq = __sync_fetch_and_add(&event_seq, 1);
+			s->e.tid = (__u32)pid_tgid;
+			s->e.tgid = pid_tgid >> 32;
+			s->e.nr = (__s32)p->nr;
+			s->e.type = EV_EXIT;
+			s->e.args[0] = (__u64)ret;
+			if (p->retry[0] || p->retry[1])
+				send_exit_strings(s, p);
+			else
+				send(&s->e, sizeof(s->e));
+		}
 	}
 	p->active = 0;
 	return 0;
@@ -465,18 +523,18 @@ int BPF_PROG(rec_exit, struct task_struct *p)
 	struct pending *pe = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
 
 	/* a call sent whole at its exit, which will not come: sent now, with
-	 * no end (a call with no result) */
-	if (pe && pe->active && pe->whole) {
-		struct rec_event e = {};
-		e.ts = pe->ts;
-		e.seq = pe->seq;
-		e.tid = BPF_CORE_READ(p, pid);
-		e.tgid = tgid;
-		e.nr = (__s32)pe->nr;
-		e.type = EV_CALL;
-		for (int i = 0; i < 6; i++)
-			e.args[i] = pe->args[i];
-		if (send(&e, sizeof(e)))
+	 * no end (a call with no result), its strings read while the
+	 * thread's memory is still there (else they are unread, EVF_BAD) */
+	__u32 zero = 0;
+	struct scratch *s = pe && pe->active && pe->whole ? bpf_map_lookup_elem(&scratch, &zero) : NULL;
+	if (s) {
+		fill_whole(&s->e, pe, ((__u64)tgid << 32) | (__u32)BPF_CORE_READ(p, pid), -1);
+		s->e.extra[0] = s->e.extra[1] = 0;
+		__u64 size = sizeof(struct rec_event) +
+			     (pe->strs ? (__u32)read_strings(s, pe->strs, NULL) : 0);
+		if (size > sizeof(struct scratch))
+			size = sizeof(struct scratch);
+		if (send(s, size))
 			count(RC_CALLS_LOST);
 		pe->active = 0;
 	}
