@@ -887,15 +887,72 @@ static long link_of(const struct sc *c, long i)
 	return (size_t)i < c->link_n ? (long)c->link_to[i] - 1 : -1;
 }
 
-/* The directory index of the directory a symbolic link known at
- * path[0 .. len) points to, or -1: a name made or listed beneath the
- * link is one of that directory's. */
+/* Links a lookup follows at most, as the kernel's (MAXSYMLINKS). */
+#define SC_LINK_HOPS 40
+
+/* Where in path[0 .. len) (a slash or len) the first name that is a
+ * symbolic link known to the compiler ends, the last name too with
+ * `last`, and its target's paths index in *to; 0 when there is none. */
+static size_t first_link(const struct sc *c, const char *path, size_t len, bool last, long *to)
+{
+	for (size_t k = 1; k <= len; k++) {
+		if ((k < len && path[k] != '/') || (k == len && !last))
+			continue;
+		long i = strset_find(&c->paths, path, k);
+		if (i >= 0 && (*to = link_of(c, i)) >= 0)
+			return k;
+	}
+	return 0;
+}
+
+/*
+ * The paths index of the name path[0 .. len) reaches once the symbolic
+ * links known at the directories above it are followed, and at the name
+ * itself with `last`: at any depth (l/sub/f, l pointing to d, is d/sub/f)
+ * and through a chain (l to m to f); -1 when no link is on the way, or
+ * after fail().  Calls through two such names keep their order through
+ * the one both reach.
+ */
+static long followed(struct sc *c, const char *path, size_t len, bool last)
+{
+	char buf[2][LOADFILE_MAX_LINE];
+	int cur = 0, hops = 0;
+	long to;
+	size_t at;
+
+	if (!c->link_n || len >= sizeof(buf[0]))
+		return -1;
+	memcpy(buf[cur], path, len);
+	while (hops < SC_LINK_HOPS && (at = first_link(c, buf[cur], len, last, &to)) > 0) {
+		const char *t = c->paths.order[to];
+		size_t tlen = strlen(t);
+		if (tlen + len - at >= sizeof(buf[0]))
+			return -1;
+		memcpy(buf[!cur], t, tlen);
+		memcpy(buf[!cur] + tlen, buf[cur] + at, len - at);
+		len = tlen + len - at;
+		cur = !cur;
+		hops++;
+	}
+	return hops ? intern(c, &c->paths, buf[cur], len) : -1;
+}
+
+/* The directory index of the directory path[0 .. len) is once the links
+ * on its way are followed (followed()), or -1 where none is: a name made
+ * or listed beneath a link to a directory is one of that directory's. */
 static long dir_through_link(struct sc *c, const char *path, size_t len)
 {
-	long i = len ? strset_find(&c->paths, path, len) : -1;
-	long to = i >= 0 ? link_of(c, i) : -1;
+	long to = len ? followed(c, path, len, true) : -1;
 
 	return to >= 0 ? dir_index(c, c->paths.order[to], 0, true) : -1;
+}
+
+/* followed() of the name at paths index i, the last link too. */
+static long whole_followed(struct sc *c, long i)
+{
+	const char *p = c->paths.order[i];
+
+	return followed(c, p, strlen(p), true);
 }
 
 /* What an init dir, file or symlink line says beside its path: the
@@ -1168,7 +1225,9 @@ static bool is_lock_call(const struct op *op)
 static bool lock_file_open(struct sc *c, const struct row *r, const struct fdent *e)
 {
 	bool tmpfile = op_has(r->op->type, OPD_OPENS) && (r->op->a[0] & __O_TMPFILE) == __O_TMPFILE;
-	long at = e->path >= 0 && link_of(c, e->path) >= 0 ? link_of(c, e->path) : e->path;
+	long at = e->path >= 0 ? whole_followed(c, e->path) : -1;
+
+	at = at >= 0 ? at : e->path;
 	uint32_t file = tmpfile || at < 0 ? locks_anonymous_file(c->locks)
 					  : locks_file(c->locks, (uint32_t)at);
 
@@ -1196,7 +1255,9 @@ static bool open_fd(struct sc *c, struct row *r, int64_t fd, bool cloexec, uint1
 	e->desc = c->ndesc++;
 	e->file = -1;
 	if (r->path[0] >= 0) {	/* the file it opens, as the open resolved it */
-		long to = link_of(c, r->path[0]);
+		long to = whole_followed(c, r->path[0]);
+		if (c->lx.err)
+			return false;
 		e->file = (int32_t)file_of(c, to >= 0 ? to : r->path[0]);
 	}
 	if (r->ent && r->ent != e) {	/* a dup: the same file, the same description */
@@ -1577,7 +1638,7 @@ static unsigned resources(struct sc *c, struct row *r, struct use *u)
 	}
 	/* a create through a link known at its path makes the name the link
 	 * points to: the listing of that one's directory */
-	long to = names && (f & OPD_OPENS) && r->path[0] >= 0 ? link_of(c, r->path[0]) : -1;
+	long to = names && (f & OPD_OPENS) && r->path[0] >= 0 ? whole_followed(c, r->path[0]) : -1;
 	if (to >= 0) {
 		const char *p = c->paths.order[to];
 		long d = dir_index(c, p, leaf_at_of(p), false);
@@ -1739,6 +1800,25 @@ static bool reach(struct sc *c, long i, bool write)
 	return true;
 }
 
+/* Add to c->anc the name paths index i reaches through the links on its
+ * way (followed()), written, the first name of its file, and the
+ * directories above it, read: what a call on i does is done there.  True
+ * where no link is on the way. */
+static bool reach_followed(struct sc *c, long i)
+{
+	long to = whole_followed(c, i);
+
+	if (to < 0)
+		return !c->lx.err;
+	const char *p = c->paths.order[to];
+	for (const char *slash = strchr(p, '/'); slash; slash = strchr(slash + 1, '/')) {
+		long d = intern(c, &c->paths, p, slash - p);
+		if (d < 0 || !reach(c, d, false))
+			return false;
+	}
+	return reach(c, to, true) && (file_of(c, to) == to || reach(c, file_of(c, to), true));
+}
+
 /*
  * The paths call r reaches besides those it names, into c->anc: each
  * directory above a named path ("a" and "a/b" for "a/b/c"; the root
@@ -1770,6 +1850,8 @@ static bool ancestors(struct sc *c, struct row *r)
 		if (to >= 0 && !reach(c, to, true))
 			return false;
 		if (file_of(c, r->path[w]) != r->path[w] && !reach(c, file_of(c, r->path[w]), true))
+			return false;
+		if (!reach_followed(c, r->path[w]))
 			return false;
 	}
 	if (r->ent && r->ent->file >= 0 && r->ent->file != r->ent->path && !is_lock_call(r->op))
@@ -1834,10 +1916,13 @@ static bool renamed(struct sc *c, long from, long to, bool exchange)
 }
 
 /* link from to: a link to a symbolic link is one; with follow
- * (AT_SYMLINK_FOLLOW), one to the file a link known at from points to. */
+ * (AT_SYMLINK_FOLLOW), one to the file a link known at from points to,
+ * the chain's end where that is a link too; beneath a link to a
+ * directory, one to the name beneath its target (followed()). */
 static bool linked(struct sc *c, long from, long to, bool follow)
 {
-	long target = follow ? link_of(c, from) : -1;
+	const char *p = c->paths.order[from];
+	long target = followed(c, p, strlen(p), follow);
 
 	if (target >= 0)
 		from = target;

@@ -645,6 +645,58 @@ static void test_a_create_beneath_a_link_changes_its_targets_listing(void **stat
 	assert_one_wait(p, 5, 0, 5);
 }
 
+/* A file beneath a symbolic link to a directory, at any depth (l/sub/f,
+ * l pointing to d), is the one beneath the directory: a truncate by the
+ * one name and a read of the other keep their order
+ * (tests/generated/beneath-link-deep.case). */
+static void test_a_file_two_levels_beneath_a_link_is_its_targets(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 mkdir \"d/sub\" 0755 0\n"
+		"1 0 0 openat \"d/sub/f\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 symlink \"d\" \"l\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 truncate \"l/sub/f\" 0 0\n"		/* 5 */
+		"1 0 0 pread64 3 4096 0 0\n");		/* 6: waits for 5 */
+	assert_one_wait(p, 6, 1, 1);
+}
+
+/* A name made two levels beneath a link to a directory changes the
+ * listing of the directory beneath the target. */
+static void test_a_create_two_levels_beneath_a_link_changes_its_listing(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 fork 2\n"
+		"1 0 0 mkdir \"d\" 0755 0\n"
+		"1 0 0 mkdir \"d/sub\" 0755 0\n"
+		"1 0 0 symlink \"d\" \"l\" 0\n"
+		"1 0 0 openat \"d/sub\" O_RDONLY|O_DIRECTORY 0 3\n"
+		"1 0 0 getdents64 3 32768 48\n"			/* 5 */
+		"2 0 0 openat \"l/sub/f\" O_WRONLY|O_CREAT 0644 3\n");	/* 6: waits for 5 */
+	assert_one_wait(p, 6, 0, 6);
+}
+
+/* linkat(AT_SYMLINK_FOLLOW) through a chain of links (l to m to f) names
+ * the file at the chain's end (tests/generated/link-follow-chain.case). */
+static void test_a_link_that_follows_a_chain_names_its_end(void **state)
+{
+	TALLOC_CTX *ctx = fixture_ctx(state);
+	struct program *p = compiled(ctx,
+		"1 0 0 openat \"f\" O_RDWR|O_CREAT 0644 3\n"
+		"1 0 0 symlink \"f\" \"m\" 0\n"
+		"1 0 0 symlink \"m\" \"l\" 0\n"
+		"1 0 0 linkat \"l\" \"g\" AT_SYMLINK_FOLLOW 0\n"
+		"1 0 0 unlink \"l\" 0\n"
+		"1 0 0 unlink \"m\" 0\n"
+		"1 0 0 fork 2\n"
+		"2 0 0 truncate \"g\" 0 0\n"		/* 7 */
+		"1 0 0 pread64 3 4096 0 0\n");		/* 8: waits for 7 */
+	assert_one_wait(p, 8, 1, 1);
+}
+
 /* A listing reads its directory's path: its rmdir by another stream
  * waits for it (found by test_generated: tests/generated/
  * list-rmdir.case; the kernel's getdents64 on a removed directory
@@ -1298,6 +1350,9 @@ int main(void)
 		T(test_a_rename_onto_another_link_of_its_file_moves_nothing),
 		T(test_a_name_made_again_is_another_file),
 		T(test_a_create_beneath_a_link_changes_its_targets_listing),
+		T(test_a_file_two_levels_beneath_a_link_is_its_targets),
+		T(test_a_create_two_levels_beneath_a_link_changes_its_listing),
+		T(test_a_link_that_follows_a_chain_names_its_end),
 		T(test_an_rmdir_waits_for_a_listing),
 		T(test_calls_on_two_names_of_a_file_keep_their_order),
 		T(test_offsets_shared_keep_their_order),
