@@ -1,12 +1,13 @@
 # test_generated.sh - generated programs as a property test of `dbench
 # record` and the replay: random but valid programs of file calls
 # (tests/tools/fsprog.c: nested mkdir/rmdir, create/write/read/truncate,
-# renames over existing names and across directories, hard and symbolic
-# links, unlink of open files, chmod/utimes of files and of the root,
-# processes and threads sharing descriptors), each recorded in a scratch
-# directory, compiled, and replayed at N=1 and N=4 with --strict: no
-# refusal, no outcome difference, no call skipped, and the bytes the
-# replay wrote N times the program's.
+# renames over existing names and across directories, hard links (also
+# linkat following a symbolic link), symbolic links to files and to
+# directories with names beneath them, unlink of open files, chmod/utimes
+# of files and of the root, processes and threads sharing descriptors),
+# each recorded in a scratch directory, compiled, and replayed at N=1
+# and N=4 with --strict: no refusal, no outcome difference, no call
+# skipped, and the bytes the replay wrote N times the program's.
 #
 # A batch is one recording of CASES cases (one run of the interpreter,
 # each case beneath a directory of its own), so that strace's start is

@@ -37,7 +37,10 @@
  *
  * The generator keeps a model of each case's tree and descriptors so
  * that most calls succeed; about one in ten names something absent, so
- * that failures are recorded and replayed too.
+ * that failures are recorded and replayed too.  Its links are hard
+ * (link), followed (linkf) and symbolic, to a file or to another of the
+ * case's directories (perhaps through another such link), beneath which
+ * names are then made, listed and linked as beneath a directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -449,10 +452,16 @@ static void forget(char (*names)[128], int *n, int i)
 	(*n)--;
 }
 
+/* A new name beneath the case's directory `dir`. */
+static void name_in(struct model *m, int dir, char *out, size_t size, char kind)
+{
+	snprintf(out, size, "%.100s/%c%d", m->dirs[dir], kind, m->counter++);
+}
+
 /* A new name beneath one of the case's directories. */
 static void new_name(struct model *m, char *out, size_t size, char kind)
 {
-	snprintf(out, size, "%s/%c%d", m->dirs[pick(m->ndirs)], kind, m->counter++);
+	name_in(m, pick(m->ndirs), out, size, kind);
 }
 
 /* An existing file (or, one time in ten, a name that is not there). */
@@ -560,10 +569,12 @@ static int find_name(char (*names)[128], int n, const char *p)
 	return -1;
 }
 
-/* rename or link P over an existing name half the time, else to a new
+/* rename or link P (link 1: link; 2: linkf, following P where it is a
+ * symbolic link) over an existing name half the time, else to a new
  * one, often in another directory; a directory is renamed too. */
 static void gen_rename(struct model *m, int actor, const char *p, int link)
 {
+	static const char *const verbs[] = { "rename", "link", "linkf" };
 	char b[128], from[128];
 	int over = m->nfiles && pick(2);
 	const char *q = over ? m->files[pick(m->nfiles)] : (new_name(m, b, 128, 'f'), b);
@@ -577,7 +588,7 @@ static void gen_rename(struct model *m, int actor, const char *p, int link)
 		}
 		return;
 	}
-	printf("%d %s %s %s\n", actor, link ? "link" : "rename", p, q);
+	printf("%d %s %s %s\n", actor, verbs[link], p, q);
 	int i = find_name(m->files, m->nfiles, p);
 	if (i < 0 || strcmp(p, q) == 0)
 		return;
@@ -589,13 +600,28 @@ static void gen_rename(struct model *m, int actor, const char *p, int link)
 		snprintf(m->files[m->nfiles++], 128, "%s", b);
 }
 
+/* A symbolic link in the case's directory to another of its directories
+ * (perhaps beneath another such link: a chain), kept as a directory of
+ * the case, so that names are made, listed and linked beneath it. */
+static void gen_dir_link(struct model *m, int actor)
+{
+	const char *to = m->dirs[1 + pick(m->ndirs - 1)];
+	char b[128];
+
+	name_in(m, 0, b, sizeof(b), 'l');
+	printf("%d symlink %s %s\n", actor, to + strlen(m->dirs[0]) + 1, b);
+	memcpy(m->dirs[m->ndirs++], b, sizeof(b));
+}
+
 static void gen_name_call(struct model *m, int actor)
 {
 	char a[128], b[128];
 	const char *p = some_file(m, a);
-	int k = pick(6), i;
-	if (k == 0 || k == 1)
-		gen_rename(m, actor, p, k);
+	int k = pick(7), i;
+	if (k == 0 || k == 1 || k == 6)
+		gen_rename(m, actor, p, k == 6 ? 2 : k);
+	else if (k == 2 && m->ndirs > 1 && m->ndirs < MAX_NAMES && pick(3) == 0)
+		gen_dir_link(m, actor);
 	else if (k == 2) {
 		new_name(m, b, sizeof(b), 'l');
 		const char *slash = strrchr(p, '/');
