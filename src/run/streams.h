@@ -69,4 +69,9 @@ void streams_done(struct streams *ss, unsigned s, uint32_t seq);
 void streams_abort(struct streams *ss);
 bool streams_aborted(const struct streams *ss);
 
+/* The futex wake-up calls streams_done() made so far: one only where a
+ * thread waits on the count's bit (what waiting costs the stream waited
+ * for). */
+uint64_t streams_wakeups(const struct streams *ss);
+
 #endif

@@ -61,6 +61,23 @@ static void test_many_streams_wait_on_one(void **state)
 	assert_false(streams_aborted(p->ss));
 }
 
+/* A stream waited for makes a wake-up call only for the counts some
+ * waiter sleeps on (its 32nd and 64th here), not one for each count
+ * while it is waited for (63 before). */
+static void test_a_wait_costs_its_stream_the_wakeups_it_needs(void **state)
+{
+	struct plan *p = talloc_zero(fixture_ctx(state), struct plan);
+
+	p->ss = streams_new(p, 2);
+	assert_non_null(p->ss);
+	p->calls[0] = 64;
+	p->sleep_ms[0] = 1;
+	p->wait[1] = (struct call_dep){ .seq = 64, .stream = 0 };
+	assert_true(streams_run(p->ss, stream_fn, p));
+	assert_int_equal(p->got[1], STREAMS_GO);
+	assert_true(streams_wakeups(p->ss) <= 2);
+}
+
 /* Two streams each waiting for the other (a circle no compiled program
  * has): past the limit, one of them comes to STREAMS_STALLED and names
  * the circle from itself, the other is stopped. */
@@ -110,6 +127,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
 		T(test_many_streams_wait_on_one),
+		T(test_a_wait_costs_its_stream_the_wakeups_it_needs),
 		T(test_a_circle_of_waits_stalls),
 		T(test_a_long_wait_for_a_busy_stream_is_no_stall),
 #undef T
