@@ -132,11 +132,16 @@ static __always_inline void count(__u32 which)
  * traced program's call, 5 % of a pread's time on tmpfs. */
 const volatile __u64 wake_bytes = 0;
 __u64 woke_at = ~0ull;	/* the recorder's position at the last wake-up */
+__u64 wake_tick = 0;	/* events since the last look (not atomic: a hint) */
 
-/* The flags of an event's output: a wake-up or none. */
+/* The flags of an event's output: a wake-up or none.  The ring buffer is
+ * looked at every 32nd event (at most 32 events of 8 KiB past the mark,
+ * a fraction of the quarter left): a look at every one was 1 % of a
+ * traced call's time. */
 static __always_inline __u64 wake_flags(void)
 {
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wake_bytes)
+	if ((++wake_tick & 31) != 0 ||
+	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wake_bytes)
 		return BPF_RB_NO_WAKEUP;
 	__u64 cons = bpf_ringbuf_query(&events, BPF_RB_CONS_POS);
 	if (cons == woke_at)
@@ -154,31 +159,28 @@ static __always_inline int send(void *data, __u64 size)
 	return 0;
 }
 
-/* The call's six arguments.  A raw tracepoint's regs is a plain kernel
- * pointer: on x86-64 the six registers are read at once (r10, r9, r8, ax,
- * cx, dx, si, di lie together in pt_regs, a UAPI layout), elsewhere one
- * by one (CO-RE; libbpf 1.1 knows five of the six). */
+/* The call's six arguments.  On x86-64 they are loaded straight from
+ * the thread's saved registers (bpf_task_pt_regs: a typed pointer, plain
+ * loads), cheaper than a bpf_probe_read_kernel of the raw tracepoint's
+ * untyped regs; elsewhere read one by one (CO-RE; libbpf 1.1 knows five
+ * of the six). */
 #if defined(__TARGET_ARCH_x86)
-struct regwin {
-	__u64 r10, r9, r8, ax, cx, dx, si, di;
-};
-
-static __always_inline void args_of(struct pt_regs *regs, __u64 *args)
+static __always_inline void args_of(struct task_struct *task, struct pt_regs *regs, __u64 *args)
 {
-	struct regwin w;
+	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(task);
 
-	if (bpf_probe_read_kernel(&w, sizeof(w), &regs->r10))
-		__builtin_memset(&w, 0, sizeof(w));
-	args[0] = w.di;
-	args[1] = w.si;
-	args[2] = w.dx;
-	args[3] = w.r10;
-	args[4] = w.r8;
-	args[5] = w.r9;
+	(void)regs;
+	args[0] = r->di;
+	args[1] = r->si;
+	args[2] = r->dx;
+	args[3] = r->r10;
+	args[4] = r->r8;
+	args[5] = r->r9;
 }
 #else
-static __always_inline void args_of(struct pt_regs *regs, __u64 *args)
+static __always_inline void args_of(struct task_struct *task, struct pt_regs *regs, __u64 *args)
 {
+	(void)task;
 	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	args[1] = PT_REGS_PARM2_CORE_SYSCALL(regs);
 	args[2] = PT_REGS_PARM3_CORE_SYSCALL(regs);
@@ -325,11 +327,10 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 
 	if (!w || !w->on)
 		return 0;
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pending *p = bpf_task_storage_get(&pending, task, 0, 0);
 	if (!p) {
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 		__u8 *t = bpf_map_lookup_elem(&traced, &tgid);
 		if (!t)
 			return 0;
@@ -354,7 +355,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 	p->whole = (!w->kind || p->pair) && (__s32)nr != nr_execve && (__s32)nr != nr_execveat;
 	p->strs = p->whole ? w->strs : 0;
 	if (p->whole) {
-		args_of(regs, p->args);
+		args_of(task, regs, p->args);
 		return 0;
 	}
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
@@ -362,16 +363,17 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		p->active = 0;
 		return 0;
 	}
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	s->e.ts = p->ts;
 	s->e.seq = p->seq;
-	s->e.tid = tid;
-	s->e.tgid = tgid;
+	s->e.tid = (__u32)pid_tgid;
+	s->e.tgid = pid_tgid >> 32;
 	s->e.nr = (__s32)nr;
 	s->e.type = EV_ENTER;
 	s->e.flags = 0;
 	s->e.len[0] = s->e.len[1] = 0;
 	s->e.pad = 0;
-	args_of(regs, s->e.args);
+	args_of(task, regs, s->e.args);
 	for (int i = 0; i < 4; i++)
 		s->e.extra[i] = 0;
 	__u32 n = w->strs ? (__u32)read_strings(s, w->strs, p) : 0;
