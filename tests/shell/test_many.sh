@@ -31,6 +31,28 @@ full_result() {
 	expect_no_match "$(cat "$1")" '^FAILED'
 }
 
+# no_work NAME: the table of the run of $T/NAME.out counted no NTCreateX
+# (the loadfiles' commonest operation) in its measured window.
+no_work() {
+	! grep -Eq '^ NTCreateX +[0-9]+ ' "$T/$1.out"
+}
+
+# starved NAME: the run of $T/NAME.json had under a tenth of a CPU in its
+# measured window (.host.own_cpu_s, the CPU time of its clients, probe
+# and parent, over the window's length), too little to show work in it:
+# hundreds of clients on two CPUs beside other work, or clients asleep
+# in the kernel (an fsync's journal commit behind the writeback of the
+# other runs' file systems on the same disk) the whole window through;
+# $starved says so with the figures.  1 when it had more, or the JSON
+# does not say: a run with no work then fails.
+starved() {
+	starved=$(jq -r '.host | select(.window_s > 0 and .own_cpu_s < 0.1 * .window_s) |
+		"its processes ran \(.own_cpu_s * 1000 | round) ms on a CPU in its \(.window_s * 100 |
+		round / 100) s window, \(.own_cpu_s / .window_s * 1000 | round / 1000) of a CPU (other work: \(
+		.other_cpu_pct | round) % of the machine)"' "$T/$1.json" 2>/dev/null)
+	[ -n "$starved" ]
+}
+
 if [ -r "$CLIENT_TXT" ]; then
 	# With 450 processes on 2 CPUs an operation takes seconds, and after
 	# the end the last operations of hundreds of clients queue behind each
@@ -42,7 +64,11 @@ if [ -r "$CLIENT_TXT" ]; then
 	"$DBENCH" -t 3 --warmup 0 --stop-timeout=1 -c "$CLIENT_TXT" -D "$d" \
 		--json="$T/c450.json" 450 >"$T/c450.out" 2>&1
 	status_of "$T/c450.out" $? 0
-	full_result "$T/c450.out"
+	if no_work c450 && starved c450; then
+		skip_load "no work counted in the window: $starved"
+	else
+		full_result "$T/c450.out"
+	fi
 	expect_eq "$(jq -c '[.status.exit_code, (.clients | length), .fairness.median_mb_s != null]' \
 		"$T/c450.json" 2>&1)" '[0,450,true]' "exit code, clients, median"
 	expect_eq "$(ls -A "$d")" "" "left in the target"
@@ -284,16 +310,23 @@ end
 
 # The seeds' scenario: "dbench 775 on 5 partitions", five runs at once of
 # 50, 50, 75, 150 and 450 clients, while a listing of a big directory was
-# timed in each (--probe: 3000 files).
+# timed in each (--probe: 3000 files).  The partitions are ext4 images on
+# a tmpfs (some 3 GB of it in all): on the root disk, a journal commit in
+# one (an fsync, the Flush rows) waited for seconds behind the writeback
+# of the others, and all 50 clients of a run slept in the kernel through
+# their whole 3 s window (no work counted, 17 ms of CPU between them):
+# the test's own writes, not the rule under test.
 begin "five runs at once, 775 clients over five file systems, each timing a big listing: all end 0 and report it"
 i=0 pids=
+mount_tmpfs "$T/images" 8g || mkdir -p "$T/images"
 for n in 50 50 75 150 450; do
 	i=$((i + 1))
 	d="$T/part$i"
+	img="$T/images/part$i.img"
 	mkdir -p "$d"
 	if [ "$(id -u)" -eq 0 ] && command -v mkfs.ext4 >/dev/null &&
-	   { truncate -s 4G "$T/part$i.img" && mkfs.ext4 -q -F "$T/part$i.img" &&
-	     mount -o loop "$T/part$i.img" "$d"; } >/dev/null 2>&1; then
+	   { truncate -s 4G "$img" && mkfs.ext4 -q -F "$img" && mount -o loop "$img" "$d"; } \
+	   >/dev/null 2>&1; then
 		echo "# part$i: a loop-mounted ext4"
 	else
 		echo "# part$i: a directory (no loop mount here)"
@@ -307,15 +340,22 @@ for p in $pids; do
 	i=$((i + 1))
 	wait $p
 	status_of "$T/part$i.out" $? 0
-	full_result "$T/part$i.out"
+	expect_eq "$(jq -c .status.exit_code "$T/part$i.json")" 0 "part$i: exit code"
 	# a listing of 3000 names among 775 clients may take longer than the
 	# window: then the one begun in the warmup is what the line times
-	expect_match "$(cat "$T/part$i.out")" '^Probe: .*(, max [0-9.]+ ms|, the longest [0-9.]+ ms)$'
-	expect_eq "$(jq -c '[.status.exit_code, (.probe.count > 0 and .probe.max_ms > 0) or
-		(.probe.straddled.count > 0 and .probe.straddled.max_ms > 0)]' "$T/part$i.json")" \
-		'[0,true]' "part$i: exit code, a listing timed"
+	timed=$(jq -c '(.probe.count > 0 and .probe.max_ms > 0) or
+		(.probe.straddled.count > 0 and .probe.straddled.max_ms > 0)' "$T/part$i.json")
+	if { no_work part$i || [ "$timed" != true ]; } && starved part$i; then
+		skip_load "part$i ($(jq .config.nprocs "$T/part$i.json") clients): no work or no listing timed in the window: $starved"
+	else
+		full_result "$T/part$i.out"
+		expect_match "$(cat "$T/part$i.out")" '^Probe: .*(, max [0-9.]+ ms|, the longest [0-9.]+ ms)$'
+		expect_eq "$timed" true "part$i: a listing timed"
+	fi
 	expect_eq "$(ls -A "$T/part$i" | grep -v lost+found)" "" "left in part$i"
+	umount "$T/part$i" 2>/dev/null
 done
+umount "$T/images" 2>/dev/null	# its memory back
 end
 
 finish
