@@ -178,6 +178,20 @@ double numstat_friedman_pair_p(const struct numstat_friedman *f, size_t i, size_
  * not made, stays NAN).  adjusted may be p itself.  False when out of memory. */
 bool numstat_holm(const double *p, size_t m, double *adjusted);
 
+/* The one-sided bound of m comparisons of one treatment with each of m
+ * others made together (Dunnett's constant, infinite degrees of
+ * freedom): the z at which the largest of m standard normal statistics
+ * equicorrelated at 1/2 (differences from one shared treatment, equal
+ * variances) stays below z with chance 1 - alpha, from
+ * P = integral of phi(u) Phi(u + z sqrt 2)^m du (Simpson's rule, Newton
+ * from Bonferroni's bound).  1.645 for m = 1, 2.344 for m = 7 at 0.05.
+ * It is the bound of Hsu's multiple comparisons with the best (Gupta's
+ * subset selection): a treatment dropped when it is worse than the
+ * best of the others by more than z standard errors, the true best is
+ * dropped with a chance of at most alpha.  NAN for m = 0 or alpha out
+ * of (0, 1). */
+double numstat_best_bound(size_t m, double alpha);
+
 /* Wilcoxon's signed-rank test of paired differences d[0..n): the
  * two-sided p-value that they are centred on 0.  Zero differences are
  * left out (Wilcoxon's way), ties share their mean rank.  Exact over

@@ -39,6 +39,13 @@
 
 #include "plan.h"
 
+/* --posthoc: how the comparisons with the best drop a candidate. */
+enum tune_posthoc {
+	TUNE_POSTHOC_BEST,		/* Hsu's comparisons with the best (default) */
+	TUNE_POSTHOC_HOLM,		/* Holm's correction */
+	TUNE_POSTHOC_NONE,		/* uncorrected, F-Race's (--no-holm) */
+};
+
 struct tune_options {
 	const char *const *sets;	/* --set KEY=V1,V2,..., as given */
 	size_t nsets;
@@ -49,8 +56,7 @@ struct tune_options {
 	const char *objective;		/* "throughput", "p99:OPERATION" or "probe" */
 	unsigned first_test;		/* --first-test: blocks before the first test */
 	double alpha;			/* significance of the race's tests */
-	bool holm;			/* the post-hoc p-values corrected (not
-					 * --no-holm) */
+	enum tune_posthoc posthoc;	/* --posthoc: the comparisons with the best */
 	double equivalent;		/* --equivalent=PCT, 0 without */
 	unsigned budget_runs;		/* --budget=RUNS, 0 without */
 	unsigned budget_s;		/* --budget=TIME in seconds, 0 without */
@@ -86,5 +92,8 @@ char *tune_journal_default(TALLOC_CTX *mem_ctx, const char *dir);
  * 1 when one could not be (the journal kept); 2 when there is no journal,
  * it may not be trusted, or it is not understood. */
 int tune_restore(const char *path);
+
+/* --posthoc's word (best, holm, none) into *p; false for another. */
+bool tune_posthoc_parse(const char *word, enum tune_posthoc *p);
 
 #endif

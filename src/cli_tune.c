@@ -26,14 +26,14 @@
 struct tune_words {
 	const char **sets;
 	char *candidates, *sweep, *objective, *budget, *seed, *prepare, *journal;
-	char *json, *csv, *plot;
+	char *json, *csv, *plot, *posthoc;
 	int first_test, no_holm, settle, restore, help;
 	double alpha, equivalent;
 };
 
 static struct poptOption *tune_table(struct tune_words *w)
 {
-	static struct poptOption t[21];
+	static struct poptOption t[22];
 	const struct poptOption table[] = {
 		{ "set", 0, POPT_ARG_ARGV, &w->sets, 0,
 		  "a setting and the values to race (again for another): a sysctl"
@@ -53,9 +53,11 @@ static struct poptOption *tune_table(struct tune_words *w)
 		  "blocks before the first test (default 5)", "K" },
 		{ "alpha", 0, POPT_ARG_DOUBLE, &w->alpha, 0,
 		  "significance level of the race's tests (default 0.05)", "P" },
-		{ "no-holm", 0, POPT_ARG_NONE, &w->no_holm, 0,
-		  "compare each candidate with the best uncorrected, as F-Race does (fewer runs,"
-		  " more risk of dropping the best)", NULL },
+		{ "posthoc", 0, POPT_ARG_STRING, &w->posthoc, 0,
+		  "how the comparisons with the best drop a candidate: best (Hsu's, one-sided"
+		  " against Dunnett's bound; default), holm (Holm's correction) or none (as F-Race"
+		  " does)", "RULE" },
+		{ "no-holm", 0, POPT_ARG_NONE, &w->no_holm, 0, "the same as --posthoc=none", NULL },
 		{ "budget", 0, POPT_ARG_STRING, &w->budget, 0,
 		  "at most this many runs, or this long (90s, 30m, 2h); default 20 blocks of"
 		  " every candidate", "RUNS|TIME" },
@@ -126,6 +128,11 @@ static const char *bad_tune_option(TALLOC_CTX *ctx, const struct tune_words *w,
 		return "--alpha must lie between 0 and 1";
 	if (!(w->equivalent >= 0 && w->equivalent < 100))
 		return "--equivalent must be a percentage from 0 to 100";
+	o->posthoc = w->no_holm ? TUNE_POSTHOC_NONE : TUNE_POSTHOC_BEST;
+	if (w->posthoc && (w->no_holm || !tune_posthoc_parse(w->posthoc, &o->posthoc)))
+		return w->no_holm ? "--no-holm and --posthoc do not go together: --no-holm is"
+				    " --posthoc=none"
+				  : "--posthoc must be best, holm or none";
 	if (w->settle < 0 || w->settle > 86400)
 		return "--settle must be from 0 to 86400 seconds";
 	errno = 0;
@@ -223,7 +230,6 @@ static void fill_options(const struct tune_words *w, struct tune_options *o)
 	o->objective = w->objective;
 	o->first_test = (unsigned)w->first_test;
 	o->alpha = w->alpha;
-	o->holm = !w->no_holm;
 	o->equivalent = w->equivalent;
 	o->settle = (unsigned)w->settle;
 	o->prepare = w->prepare;
@@ -240,7 +246,7 @@ static void free_words(struct tune_words *w)
 	free(w->sets);
 	free(w->candidates), free(w->sweep), free(w->objective), free(w->budget);
 	free(w->seed), free(w->prepare), free(w->journal), free(w->json), free(w->csv);
-	free(w->plot);
+	free(w->plot), free(w->posthoc);
 }
 
 int cli_tune(int argc, const char **argv)

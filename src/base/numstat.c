@@ -402,6 +402,42 @@ double numstat_friedman_pair_p(const struct numstat_friedman *f, size_t i, size_
 	return numstat_t_p(diff / sqrt(var), df);
 }
 
+/* P(the largest of m normals equicorrelated at 1/2 is below z), and
+ * its derivative in z into *dp. */
+static double best_cover(size_t m, double z, double *dp)
+{
+	const int n = 240;
+	const double lo = -8, h = 16.0 / n, s = sqrt(2);
+	double p = 0, d = 0;
+
+	for (int i = 0; i <= n; i++) {
+		double u = lo + i * h, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
+		double f = gsl_ran_ugaussian_pdf(u), c = gsl_cdf_ugaussian_P(u + z * s);
+		double cm = pow(c, (double)m - 1);
+		p += w * f * cm * c;
+		d += w * f * (double)m * cm * gsl_ran_ugaussian_pdf(u + z * s) * s;
+	}
+	*dp = d * h / 3;
+	return p * h / 3;
+}
+
+double numstat_best_bound(size_t m, double alpha)
+{
+	if (m == 0 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	gsl_quiet();
+	double z = gsl_cdf_ugaussian_Qinv(alpha / (double)m), dp;
+	for (int i = 0; i < 50; i++) {
+		double step = (best_cover(m, z, &dp) - (1 - alpha)) / dp;
+		if (!isfinite(step))
+			break;
+		z -= step;
+		if (fabs(step) < 1e-10)
+			break;
+	}
+	return z;
+}
+
 /* The order of p[0..m) ascending, a NAN last. */
 static int cmp_p(const void *a, const void *b)
 {

@@ -368,8 +368,7 @@ static void say_drops(struct tune *t, const struct race_drop *d, size_t n)
 		fprintf(t->text, "dropped %s after block %u: mean rank %.2f of %zu, p %.3g (%s)"
 			" against %s\n", cand_text(t, tmp, d[i].cand), d[i].block, d[i].mean_rank,
 			d[i].nalive, d[i].p, d[i].wilcoxon ? "Wilcoxon's signed-rank test"
-			: t->o->holm ? "Friedman, then Conover's test with Holm's correction"
-			: "Friedman, then Conover's test",
+			: tune_posthoc_rule(t->o->posthoc)->words,
 			cand_text(t, tmp, d[i].against));
 		talloc_free(tmp);
 	}
@@ -507,7 +506,7 @@ static bool setup(struct tune *t, TALLOC_CTX *mem_ctx, tune_plan_fn plan_for, vo
 		return false;
 	struct race_params rp = { .ncand = t->ncand, .nconds = t->nconds,
 				  .first_test = t->o->first_test, .alpha = t->o->alpha,
-				  .holm = t->o->holm,
+				  .rule = tune_posthoc_rule(t->o->posthoc)->rule,
 				  .equivalent = t->o->equivalent,
 				  .higher_better = t->objective == TUNE_THROUGHPUT };
 	t->race = race_new(mem_ctx, &rp);

@@ -80,8 +80,9 @@ static json_t *dropped_json(const struct tune *t, size_t c)
 		{ DK_TUNE_DROP_OF, json_integer((json_int_t)d->nalive) },
 		{ DK_TUNE_DROP_AGAINST, json_integer((json_int_t)d->against + 1) },
 		{ DK_TUNE_DROP_P, real(d->p) },
-		{ DK_TUNE_DROP_TEST, json_string(d->wilcoxon ? "wilcoxon" : t->o->holm
-						 ? "friedman-conover-holm" : "friedman-conover") },
+		{ DK_TUNE_DROP_TEST, json_string(d->wilcoxon ? "wilcoxon"
+						 : tune_posthoc_rule(t->o->posthoc)->test) },
+		{ DK_TUNE_DROP_LEVEL, real(d->level) },
 	};
 	return dockey_object(DK_TUNE_CAND_DROPPED, NULL, v, LEN(v));
 }
@@ -179,7 +180,8 @@ static json_t *tune_json(const struct tune *t)
 		{ DK_TUNE_SEED, json_integer((json_int_t)t->o->seed) },
 		{ DK_TUNE_FIRST_TEST, json_integer((json_int_t)t->o->first_test) },
 		{ DK_TUNE_ALPHA, json_real(t->o->alpha) },
-		{ DK_TUNE_HOLM, json_boolean(t->o->holm) },
+		{ DK_TUNE_HOLM, json_boolean(t->o->posthoc == TUNE_POSTHOC_HOLM) },
+		{ DK_TUNE_POSTHOC, json_string(tune_posthoc_rule(t->o->posthoc)->name) },
 		{ DK_TUNE_EQUIVALENT, json_real(t->o->equivalent) },
 		{ DK_TUNE_BUDGET_RUNS, json_integer((json_int_t)t->budget_runs) },
 		{ DK_TUNE_BUDGET_S, json_integer((json_int_t)t->o->budget_s) },

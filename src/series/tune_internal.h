@@ -25,6 +25,17 @@ enum tune_objective {
 	TUNE_PROBE,		/* probe.max_ms, the longest listing, lower wins */
 };
 
+/* A --posthoc rule: the race's, its name in --json (the test of a
+ * drop) and in the line that says a drop. */
+struct tune_posthoc_rule {
+	enum race_rule rule;
+	const char *name;		/* --posthoc's word */
+	const char *test;		/* "friedman-conover-best" */
+	const char *words;		/* "Friedman, then Conover's test ..." */
+};
+
+const struct tune_posthoc_rule *tune_posthoc_rule(enum tune_posthoc p);
+
 /* One candidate: a value of every setting. */
 struct tune_cand {
 	const char **value;		/* [nsettings]; NULL: an env variable unset */

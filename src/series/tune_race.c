@@ -17,6 +17,7 @@ struct race {
 	bool *alive;		/* [cand] */
 	struct race_drop *drop;	/* [cand]: .block 0 while in the race */
 	struct race_drop *last;	/* the last block's drops, [ncand] */
+	double *level;		/* [k]: posthoc_level() among k, NAN until found */
 	bool equivalent;
 };
 
@@ -32,12 +33,15 @@ struct race *race_new(TALLOC_CTX *mem_ctx, const struct race_params *p)
 	r->last = talloc_zero_array(r, struct race_drop, p->ncand);
 	r->fig = talloc_array(r, double, 0);
 	r->ran = talloc_array(r, bool, 0);
-	if (!r->alive || !r->drop || !r->last || !r->fig || !r->ran) {
+	r->level = talloc_array(r, double, p->ncand + 1);
+	if (!r->alive || !r->drop || !r->last || !r->fig || !r->ran || !r->level) {
 		talloc_free(r);
 		return NULL;
 	}
 	for (size_t c = 0; c < p->ncand; c++)
 		r->alive[c] = true;
+	for (size_t k = 0; k <= p->ncand; k++)
+		r->level[k] = NAN;
 	return r;
 }
 
@@ -196,10 +200,11 @@ size_t race_best(const struct race *r)
 
 /* Drop set[j] after the open block, for the reasons given. */
 static void drop(struct race *r, size_t *ndrops, size_t cand, double mean_rank, size_t k,
-		 size_t against, double p, bool wilcoxon)
+		 size_t against, double p, double level, bool wilcoxon)
 {
 	struct race_drop d = { .cand = cand, .block = r->nblocks, .mean_rank = mean_rank,
-			       .nalive = k, .against = against, .p = p, .wilcoxon = wilcoxon };
+			       .nalive = k, .against = against, .p = p, .level = level,
+			       .wilcoxon = wilcoxon };
 
 	r->alive[cand] = false;
 	r->drop[cand] = d;
@@ -223,16 +228,28 @@ static void test_two(struct race *r, const double *x, size_t rows, const size_t 
 	if (!(p < r->p.alpha) || sums[0] == sums[1])
 		return;
 	size_t worse = sums[0] > sums[1] ? 0 : 1;
-	drop(r, ndrops, set[worse], sums[worse] / rows, 2, set[!worse], p, true);
+	drop(r, ndrops, set[worse], sums[worse] / rows, 2, set[!worse], p, r->p.alpha, true);
 }
 
-/* Three or more: Friedman, then each against the best (Holm's
- * correction with params.holm). */
+/* The two-sided level a comparison with the best is held against among
+ * k candidates: alpha, or with RACE_BEST twice the one-sided tail
+ * beyond Dunnett's bound for k - 1 comparisons (so that the true best
+ * is dropped at a look with a chance of at most alpha). */
+static double posthoc_level(struct race *r, size_t k)
+{
+	if (r->p.rule != RACE_BEST)
+		return r->p.alpha;
+	if (isnan(r->level[k]))
+		r->level[k] = numstat_gs_level(numstat_best_bound(k - 1, r->p.alpha), true);
+	return r->level[k];
+}
+
+/* Three or more: Friedman, then each against the best (params.rule). */
 static void test_many(struct race *r, const struct numstat_friedman *f, const size_t *set,
 		      size_t *ndrops)
 {
 	size_t k = f->k, best = 0;
-	double *p = f->p < r->p.alpha ? malloc(k * sizeof(*p)) : NULL;
+	double *p = f->p < r->p.alpha ? malloc(k * sizeof(*p)) : NULL, level;
 
 	if (!p)
 		return;
@@ -240,11 +257,12 @@ static void test_many(struct race *r, const struct numstat_friedman *f, const si
 		best = f->rank_sum[j] < f->rank_sum[best] ? j : best;
 	for (size_t j = 0; j < k; j++)
 		p[j] = j == best ? NAN : numstat_friedman_pair_p(f, best, j);
-	if (!r->p.holm || numstat_holm(p, k, p))
+	level = posthoc_level(r, k);
+	if (r->p.rule != RACE_HOLM || numstat_holm(p, k, p))
 		for (size_t j = 0; j < k; j++)
-			if (j != best && p[j] < r->p.alpha && f->rank_sum[j] > f->rank_sum[best])
+			if (j != best && p[j] < level && f->rank_sum[j] > f->rank_sum[best])
 				drop(r, ndrops, set[j], f->rank_sum[j] / f->n, k, set[best], p[j],
-				     false);
+				     level, false);
 	free(p);
 }
 

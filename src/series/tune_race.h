@@ -34,6 +34,14 @@
 
 #include <talloc.h>
 
+/* The comparisons with the best after a significant Friedman test. */
+enum race_rule {
+	RACE_PLAIN,		/* each two-sided at alpha (F-Race as published) */
+	RACE_HOLM,		/* the p-values corrected by Holm's method */
+	RACE_BEST,		/* Hsu's comparisons with the best: each one-sided
+				 * against Dunnett's bound for the k - 1 made */
+};
+
 struct race_params {
 	size_t ncand;		/* candidates */
 	size_t nconds;		/* conditions (client counts) a block holds */
@@ -41,8 +49,7 @@ struct race_params {
 	double alpha;		/* significance of the tests */
 	double equivalent;	/* percent; 0: no stop for equivalence */
 	bool higher_better;	/* a higher figure wins (throughput) */
-	bool holm;		/* the post-hoc p-values corrected by Holm's
-				 * method; false: each as it is (F-Race) */
+	enum race_rule rule;	/* how the comparisons with the best drop */
 };
 
 /* Why a candidate left the race. */
@@ -54,6 +61,7 @@ struct race_drop {
 	size_t against;		/* the best then */
 	double p;		/* the p-value it was dropped on (Conover's,
 				 * Holm's with holm, Wilcoxon's for two) */
+	double level;		/* the level p was held against */
 	bool wilcoxon;		/* two were left: Wilcoxon's test */
 };
 

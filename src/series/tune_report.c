@@ -25,6 +25,31 @@ const char *tune_objective_name(const struct tune *t)
 	return "?";
 }
 
+static const struct tune_posthoc_rule posthoc_rules[] = {
+	[TUNE_POSTHOC_BEST] = { RACE_BEST, "best", "friedman-conover-best",
+				"Friedman, then Conover's test against Dunnett's bound" },
+	[TUNE_POSTHOC_HOLM] = { RACE_HOLM, "holm", "friedman-conover-holm",
+				"Friedman, then Conover's test with Holm's correction" },
+	[TUNE_POSTHOC_NONE] = { RACE_PLAIN, "none", "friedman-conover",
+				"Friedman, then Conover's test" },
+};
+#define NPOSTHOC (sizeof(posthoc_rules) / sizeof(posthoc_rules[0]))
+
+const struct tune_posthoc_rule *tune_posthoc_rule(enum tune_posthoc p)
+{
+	return &posthoc_rules[p < NPOSTHOC ? p : TUNE_POSTHOC_BEST];
+}
+
+bool tune_posthoc_parse(const char *word, enum tune_posthoc *p)
+{
+	for (size_t i = 0; i < NPOSTHOC; i++)
+		if (strcmp(word, posthoc_rules[i].name) == 0) {
+			*p = (enum tune_posthoc)i;
+			return true;
+		}
+	return false;
+}
+
 /* The figure `which` of a run: 0 throughput, 1 p99, 2 probe. */
 static double run_value(const struct tune_run *r, int which)
 {

@@ -40,6 +40,8 @@ for case in "|dbench tune needs --set KEY=V1,V2,... or --candidates=FILE" \
 	"--set opt=,-F --budget=1y|--budget must be a number of runs" \
 	"--set opt=,-F --objective=p99:Nosuch|--objective must be throughput, p99:OPERATION" \
 	"--set opt=,-F --objective=probe|--objective=probe needs --probe" \
+	"--set opt=,-F --posthoc=dunn|--posthoc must be best, holm or none" \
+	"--set opt=,-F --posthoc=holm --no-holm|--no-holm and --posthoc do not go together" \
 	"--set opt=,-F --plot=x.png|--plot draws SVG only" \
 	"--set /etc/passwd=x|'/etc/passwd' is not a setting" \
 	"--set vm.no_such_tunable_here=1|--set vm.no_such_tunable_here: /proc/sys/vm/no_such_tunable_here: No such file or directory" \
@@ -67,7 +69,7 @@ expect_match "$out" '^dbench tune: 4 candidates, objective throughput \(MB/sec, 
 expect_match "$out" '^  #1 as found: env:DBENCH_NULL_DELAY_US unset$'
 expect_match "$out" '^block 1: 4 of 4 candidates left; run 1 of 4: #[1-4] \('
 for c in 2 3 4; do
-	expect_match "$out" "^dropped #$c \\(env:DBENCH_NULL_DELAY_US=[0-9]+\\) after block 3: mean rank [0-9.]+ of 4, p [0-9.e-]+ \\(Friedman, then Conover's test with Holm's correction\\) against #1 \\(as found: env:DBENCH_NULL_DELAY_US unset\\)\$"
+	expect_match "$out" "^dropped #$c \\(env:DBENCH_NULL_DELAY_US=[0-9]+\\) after block 3: mean rank [0-9.]+ of 4, p [0-9.e-]+ \\(Friedman, then Conover's test against Dunnett's bound\\) against #1 \\(as found: env:DBENCH_NULL_DELAY_US unset\\)\$"
 done
 expect_match "$out" '^The race ends after block 3, 12 runs: one candidate left$'
 expect_match "$out" '^  #1 +3 .* in \(best\) +as found: env:DBENCH_NULL_DELAY_US unset$'
@@ -75,8 +77,12 @@ expect_match "$out" '^No candidate beats what is there: as found \(#1\) ranks be
 expect_match "$out" '^Pareto front of throughput against worst p99'
 expect_eq "$(jq -c '.tune.race' "$T/race.json")" '{"blocks":3,"runs":12,"end":"one-left","left":1}' "the race"
 expect_eq "$(jq -c '[.tune.candidates[] | .dropped.block]' "$T/race.json")" '[null,3,3,3]' "drops"
-expect_eq "$(jq -c '[.tune.holm, [.tune.candidates[1:][] | .dropped.test]]' "$T/race.json")" \
-	'[true,["friedman-conover-holm","friedman-conover-holm","friedman-conover-holm"]]' "Holm's rule"
+expect_eq "$(jq -c '[.tune.posthoc, .tune.holm, [.tune.candidates[1:][] | .dropped.test]]' "$T/race.json")" \
+	'["best",false,["friedman-conover-best","friedman-conover-best","friedman-conover-best"]]' \
+	"the comparisons with the best, the default"
+# Dunnett's one-sided bound for three comparisons, 2.062: twice its tail
+expect_eq "$(jq -c '[.tune.candidates[1:][] | .dropped.level * 10000 | round]' "$T/race.json")" \
+	'[392,392,392]' "the level each drop was held against"
 expect_eq "$(jq '.runs | length' "$T/race.json")" 12 "runs kept"
 # of schema 2, every member a row of include/dockeys.def, of its type
 expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/race.json")" '["schema",2]' "the schema"

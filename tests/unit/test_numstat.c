@@ -427,6 +427,21 @@ static void holm_steps_down_and_never_below_an_earlier_step(void **state)
 	assert_true(isnan(adj2[1]));
 }
 
+static void best_bound_is_dunnetts_one_sided_constant(void **state)
+{
+	/* Dunnett's one-sided table, infinite degrees of freedom */
+	const double at05[] = { 1.645, 1.916, 2.062, 2.160, 2.234, 2.292, 2.340 };
+
+	(void)state;
+	for (size_t m = 1; m <= 7; m++)
+		assert_true(fabs(numstat_best_bound(m, 0.05) - at05[m - 1]) < 0.001);
+	assert_true(fabs(numstat_best_bound(3, 0.01) - 2.685) < 0.001);
+	/* one comparison: the normal quantile itself */
+	assert_true(fabs(numstat_best_bound(1, 0.025) - 1.959964) < 1e-5);
+	assert_true(isnan(numstat_best_bound(0, 0.05)));
+	assert_true(isnan(numstat_best_bound(3, 0)) && isnan(numstat_best_bound(3, 1)));
+}
+
 static void signed_rank_counts_every_sign_as_r_does(void **state)
 {
 	double up[] = { 1, 2, 3, 4, 5 }, mixed[] = { 1, -2, 3, 4, 5 };
@@ -550,6 +565,7 @@ int main(void)
 		cmocka_unit_test(friedman_of_blocks_that_all_rank_alike),
 		cmocka_unit_test(friedman_with_ties_and_its_pairwise_comparison),
 		cmocka_unit_test(holm_steps_down_and_never_below_an_earlier_step),
+		cmocka_unit_test(best_bound_is_dunnetts_one_sided_constant),
 		cmocka_unit_test(signed_rank_counts_every_sign_as_r_does),
 		cmocka_unit_test(the_median_interval_takes_order_statistics),
 		cmocka_unit_test(obrien_fleming_bounds_of_five_equal_looks),

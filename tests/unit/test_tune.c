@@ -79,17 +79,25 @@ static const double posthoc_blocks[5][4] = {
 	{ 1, 3, 2, 4 }, { 1, 4, 2, 3 }, { 2, 4, 3, 1 }, { 1, 3, 4, 2 }, { 1, 4, 2, 3 },
 };
 
-/* The drops after block 5 of posthoc_blocks, with or without Holm. */
-static size_t posthoc_drops(bool holm, struct race **out)
+/* Five blocks of four latencies, candidate 0 the best (rank sum 8):
+ * Friedman p 0.041; Conover's p against it 0.0408 for candidate 1,
+ * 0.749 for 2, 0.0067 for 3; Dunnett's level for three comparisons,
+ * two-sided, 0.0392. */
+static const double near_blocks[5][4] = {
+	{ 2, 4, 1, 3 }, { 2, 3, 1, 4 }, { 2, 4, 1, 3 }, { 1, 2, 3, 4 }, { 1, 2, 3, 4 },
+};
+
+/* The drops after block 5 of blocks, by rule. */
+static size_t posthoc_drops(const double (*blocks)[4], enum race_rule rule, struct race **out)
 {
 	struct race_params p = { .ncand = 4, .nconds = 1, .first_test = 5, .alpha = 0.05,
-				 .holm = holm };
+				 .rule = rule };
 	struct race *r = race_new(NULL, &p);
 	const struct race_drop *d;
 	size_t n = 0;
 
 	for (int b = 0; b < 5; b++) {
-		block(r, posthoc_blocks[b], 4, NULL);
+		block(r, blocks[b], 4, NULL);
 		n = race_end_block(r, &d);
 	}
 	*out = r;
@@ -102,16 +110,37 @@ static void f_race_drops_on_the_comparisons_as_they_are_holm_on_fewer(void **sta
 
 	(void)state;
 	/* F-Race: every one of the three under alpha */
-	assert_int_equal(posthoc_drops(false, &r), 3);
+	assert_int_equal(posthoc_drops(posthoc_blocks, RACE_PLAIN, &r), 3);
 	assert_int_equal(race_nalive(r), 1);
 	assert_true(race_alive(r, 0));
 	assert_true(fabs(race_dropped(r, 2)->p - 0.0349) < 0.0001);
 	talloc_free(r);
 	/* Holm's correction lifts two of them above it */
-	assert_int_equal(posthoc_drops(true, &r), 1);
+	assert_int_equal(posthoc_drops(posthoc_blocks, RACE_HOLM, &r), 1);
 	assert_int_equal(race_nalive(r), 3);
 	assert_false(race_alive(r, 1));
 	assert_true(fabs(race_dropped(r, 1)->p - 0.0046) < 0.0001);
+	talloc_free(r);
+}
+
+static void comparisons_with_the_best_drop_below_dunnetts_level(void **state)
+{
+	struct race *r;
+
+	(void)state;
+	/* one-sided against Dunnett's bound for three: level 0.039, above
+	 * the 0.035 that Holm's correction lifts to 0.070 */
+	assert_int_equal(posthoc_drops(posthoc_blocks, RACE_BEST, &r), 3);
+	assert_int_equal(race_nalive(r), 1);
+	assert_true(fabs(race_dropped(r, 2)->p - 0.0349) < 0.0001);
+	assert_true(fabs(race_dropped(r, 2)->level - 0.0392) < 0.0001);
+	talloc_free(r);
+	/* and below alpha: 0.0408 keeps candidate 1, which F-Race drops */
+	assert_int_equal(posthoc_drops(near_blocks, RACE_BEST, &r), 1);
+	assert_true(race_alive(r, 1) && race_alive(r, 2) && !race_alive(r, 3));
+	talloc_free(r);
+	assert_int_equal(posthoc_drops(near_blocks, RACE_PLAIN, &r), 2);
+	assert_false(race_alive(r, 1));
 	talloc_free(r);
 }
 
@@ -355,6 +384,7 @@ int main(void)
 		cmocka_unit_test(nothing_is_dropped_before_the_first_test),
 		cmocka_unit_test(blocks_that_agree_drop_all_but_the_best_at_the_first_test),
 		cmocka_unit_test(f_race_drops_on_the_comparisons_as_they_are_holm_on_fewer),
+		cmocka_unit_test(comparisons_with_the_best_drop_below_dunnetts_level),
 		cmocka_unit_test(a_lower_figure_wins_for_a_latency),
 		cmocka_unit_test(two_left_are_judged_by_the_signed_rank_test),
 		cmocka_unit_test(a_failed_run_ranks_last_in_its_block),
