@@ -231,6 +231,24 @@ static void block_signals(sigset_t *old, sigset_t *waiting)
 		sigdelset(waiting, sigs[i]);
 }
 
+/* The wait for the kernel side's wake-ups: edge-triggered, so that the
+ * recorder sleeps once it has drained until the next wake-up (a quarter
+ * of the buffer) or its clock, rather than returning at once whenever an
+ * event came since (libbpf's own descriptor is level-triggered: a
+ * service's recorder drained in small batches, 1,000 times a second).
+ * -1: libbpf's, when this one cannot be made. */
+static int edge_epoll(struct record_bpf *s)
+{
+	int fd = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+
+	if (fd >= 0 && epoll_ctl(fd, EPOLL_CTL_ADD, bpf_map__fd(s->maps.events), &ev) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Drain until the command and every process it started are gone, or
  * (record -p) until the time is up, a signal came or they are gone;
  * waiting: the signal mask while it waits (block_signals()). */
@@ -239,7 +257,7 @@ static void drain_loop(struct record_bpf *s, struct ring_buffer *rb, const struc
 {
 	double end = job->duration > 0 ? now_s() + job->duration : 0;
 	bool reaped = child <= 0;
-	int epfd = ring_buffer__epoll_fd(rb);
+	int own = edge_epoll(s), epfd = own >= 0 ? own : ring_buffer__epoll_fd(rb);
 
 	for (;;) {
 		struct epoll_event ev;
@@ -260,6 +278,8 @@ static void drain_loop(struct record_bpf *s, struct ring_buffer *rb, const struc
 			break;
 	}
 	ring_buffer__consume(rb);
+	if (own >= 0)
+		close(own);
 }
 
 static void read_counts(struct record_bpf *s, uint64_t *out)
