@@ -190,11 +190,10 @@ expect_match "$(cat "$T/circle.out")" \
 [ -e "$T/d/clients" ] && fail "a client started"
 end
 
-# The compile knows files by path: a lock taken through a symbolic link
-# to a directory above the file is not seen as the same lock.  The replay
-# then waits in the kernel for a lock no stream lets go of, until
-# --stop-timeout.
-cat >"$T/alias.load" <<'EOF'
+# The compile follows the links a loadfile makes: a lock taken through a
+# symbolic link to the file's directory is the same lock, and the circle
+# it makes here is refused before any client starts.
+cat >"$T/linked.load" <<'EOF'
 syscalls 1
 init dir "d" 0755
 init file "d/lk" 0 0644
@@ -208,24 +207,71 @@ init symlink "dl" "d"
 1 0.06 0 stat "x" 0
 1 0.07 0 flock 3 LOCK_UN 0
 EOF
+begin "a lock reached through a link to its directory is the same lock: its circle is refused"
+replay linked
+expect_eq "$rc" 2 "exit status"
+expect_match "$(cat "$T/linked.out")" \
+	"linked.load:9: flock waits for the release of its lock at .*linked.load:12, which waits for it in turn: the replay would deadlock"
+[ -e "$T/d/clients" ] && fail "a client started"
+end
+
+# aliased FILE [OPTION...]: a run of $T/FILE.load, one client, whose
+# d/lk2 is made a hard link of d/lk once the init lines have made both:
+# one file under two names that no line of the loadfile makes, so the
+# compile (which follows every link a loadfile makes, at any depth) sees
+# two files and two locks where the kernel has one.  The run is held
+# after its fork (DBENCH_TEST_HOLD) while the client sets up.  The
+# output in $T/FILE.out, the exit status in $rc.
+aliased() {
+	_f=$1
+	shift
+	rm -rf "$T/d/clients"
+	timeout -k 10 120 env DBENCH_TEST_HOLD=fork:1 "$DBENCH" -c "$T/$_f.load" -D "$T/d" \
+		"$@" 1 >"$T/$_f.out" 2>&1 &
+	_t=$!
+	_p=
+	for _i in $(seq 600); do
+		_p=$(pgrep -P "$_t" | head -n 1)
+		[ -n "$_p" ] && held "$_p" && [ -f "$T/d/clients/client1/d/lk2" ] && break
+		sleep 0.1
+	done
+	ln -f "$T/d/clients/client1/d/lk" "$T/d/clients/client1/d/lk2" ||
+		fail "d/lk2 was not made a link of d/lk"
+	[ -n "$_p" ] && kill -s CONT "$_p"
+	wait "$_t"
+	rc=$?
+}
+
+# The replay then waits in the kernel for a lock no stream lets go of,
+# until --stop-timeout.
+cat >"$T/alias.load" <<'EOF'
+syscalls 1
+init dir "d" 0755
+init file "d/lk" 0 0644
+init file "d/lk2" 0 0644
+1 0.00 0 thread 2
+1 0.01 0 openat "d/lk" O_RDWR 0 3
+1 0.02 0 flock 3 LOCK_EX 0
+2 0.03 0 openat "d/lk2" O_RDWR 0 4
+2 0.04 0.5 flock 4 LOCK_EX 0
+2 0.05 0 mkdir "x" 0755 0
+1 0.06 0 stat "x" 0
+1 0.07 0 flock 3 LOCK_UN 0
+EOF
 begin "a lock the order did not foresee fails the run after --stop-timeout, naming its row"
 for opt in "" --continue-on-error; do
-	replay alias $opt --stop-timeout 2
+	aliased alias --run-once $opt --stop-timeout 2
 	expect_eq "$rc" 1 "$opt: exit status"
 	expect_match "$(cat "$T/alias.out")" "FAILED: client 1, .*alias.load:(7|9) flock .*: stream (1|2) made no progress for 2 s \(--stop-timeout\): held in its flock by a lock no other stream let go of"
 done
-rm -rf "$T/d/clients"
-timeout -k 10 120 "$DBENCH" -t 30 --stop-timeout 2 -c "$T/alias.load" -D "$T/d" 1 \
-	>"$T/alias.t.out" 2>&1
-expect_eq "$?" 1 "timed: exit status"
-expect_match "$(cat "$T/alias.t.out")" "made no progress for 2 s"
+aliased alias -t 30 --stop-timeout 2
+expect_eq "$rc" 1 "timed: exit status"
+expect_match "$(cat "$T/alias.out")" "made no progress for 2 s"
 end
 
 begin "a timed run that ends while its streams wait for such a lock stops them at its end"
-rm -rf "$T/d/clients"
-timeout -k 10 60 "$DBENCH" -t 2 --warmup 0 --stop-timeout 300 -c "$T/alias.load" -D "$T/d" 1 \
-	>"$T/alias.e.out" 2>&1
-expect_eq "$?" 0 "exit status ($(grep -m1 FAILED "$T/alias.e.out"))"
+aliased alias -t 2 --warmup 0 --stop-timeout 300
+expect_eq "$rc" 0 "exit status ($(grep -m1 FAILED "$T/alias.out"))"
 end
 
 # A try that failed when recorded (the lock was held) but finds it free
@@ -257,22 +303,21 @@ end
 # Streams waiting for a release that never comes: the holder failed
 # first, and --strict stops the run there.  Neither waiter is left
 # behind, stream 3 on the holder's counter, stream 2 in the kernel (the
-# lock reached through a link to its directory, which the compile does
-# not see;
-# "held" keeps it after the holder's): the run ends well before the
-# --stop-timeout given.
+# lock reached through d/lk2, made a hard link of d/lk by aliased, which
+# the compile does not see; "held" keeps it after the holder's): the run
+# ends well before the --stop-timeout given.
 cat >"$T/failed.load" <<'EOF'
 syscalls 1
 init dir "d" 0755
 init file "d/lk" 0 0644
-init symlink "dl" "d"
+init file "d/lk2" 0 0644
 1 0.00 0 thread 2
 1 0.00 0 thread 3
 1 0.01 0 openat "d/lk" O_RDWR 0 3
 1 0.02 0 flock 3 LOCK_EX 0
 1 0.03 0 mkdir "held" 0755 0
 2 0.03 0 stat "held" 0
-2 0.03 0 openat "dl/lk" O_RDWR 0 5
+2 0.03 0 openat "d/lk2" O_RDWR 0 5
 2 0.04 0 mkdir "y" 0755 0
 2 0.05 0.5 flock 5 LOCK_EX 0
 3 0.05 0 openat "d/lk" O_RDWR 0 4
@@ -282,10 +327,8 @@ init symlink "dl" "d"
 1 0.09 0 flock 3 LOCK_UN 0
 EOF
 begin "streams waiting on one that failed are stopped with it, not left waiting"
-rm -rf "$T/d/clients"
-timeout -k 10 60 "$DBENCH" --run-once --strict --stop-timeout 300 -c "$T/failed.load" \
-	-D "$T/d" 1 >"$T/failed.out" 2>&1
-expect_eq "$?" 1 "exit status"
+aliased failed --run-once --strict --stop-timeout 300
+expect_eq "$rc" 1 "exit status"
 expect_match "$(cat "$T/failed.out")" \
 	"FAILED: client 1, .*failed.load:17 stat .*nothere: ENOENT \(No such file or directory\), recorded 0"
 end
