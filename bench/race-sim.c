@@ -17,7 +17,8 @@
  * Each race runs as `dbench tune` does: blocks of every candidate left
  * while the budget (BUDGET runs, 20 blocks of every candidate by
  * default) has room for one, the race's test after each block, the end
- * when one is left.  Every rule races the same draws: the noise of a
+ * when one is left (or, with -e PCT, when the candidates left are
+ * within PCT % of the best, dbench tune's --equivalent).  Every rule races the same draws: the noise of a
  * run is a function of (seed, race, block, candidate), so the rules
  * differ by their decisions alone.
  *
@@ -27,12 +28,13 @@
  * --posthoc=none): how often the true best won and how often it was
  * still in at the end, how often the winner was within 2 % of it, the
  * runs against the full grids (every candidate as many runs as the
- * winner had), the blocks, how often the race ended at the budget.
+ * winner had), the runs and blocks a race, how often the race ended at
+ * the budget.
  *
  *     cc -O2 -Iinclude -Isrc -o race-sim bench/race-sim.c \
  *         build/series/tune_race.o build/base/numstat.o -lgsl -lgslcblas -ltalloc -lm
  *     ./race-sim [-n RACES] [-s SD] [-b BSD] [-o OVER] [-f FIRST] [-a ALPHA]
- *                [-B BUDGET] [-c steps|tied|all] [-r best,holm,none] [-S SEED]
+ *                [-B BUDGET] [-e PCT] [-c steps|tied|all] [-r best,holm,none] [-S SEED]
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -68,7 +70,7 @@ static const struct sim_rule {
 
 struct sim {
 	unsigned races, first, budget;
-	double sd, bsd, over, alpha;
+	double sd, bsd, over, alpha, equivalent;
 	uint64_t seed;
 };
 
@@ -101,12 +103,13 @@ static void one_race(const struct sim *s, const struct sim_case *c, enum race_ru
 		     unsigned i, struct outcome *o)
 {
 	struct race_params p = { .ncand = K, .nconds = 1, .first_test = s->first,
-				 .alpha = s->alpha, .higher_better = true, .rule = rule };
+				 .alpha = s->alpha, .equivalent = s->equivalent,
+				 .higher_better = true, .rule = rule };
 	struct race *r = race_new(NULL, &p);
 	const struct race_drop *d;
 	unsigned runs = 0;
 
-	while (race_nalive(r) > 1 && runs + race_nalive(r) <= s->budget) {
+	while (race_nalive(r) > 1 && !race_equivalent(r) && runs + race_nalive(r) <= s->budget) {
 		unsigned b = race_begin_block(r);
 		double block = exp(s->bsd * normal_at(s, i, b, K));
 		for (size_t n = 0; n < K; n++) {
@@ -124,7 +127,7 @@ static void one_race(const struct sim *s, const struct sim_case *c, enum race_ru
 	o->near += (s->over + c->delay[0]) / (s->over + c->delay[w]) >= 0.98;
 	o->blocks += race_nblocks(r);
 	o->runs += runs;
-	o->at_budget += race_nalive(r) > 1;
+	o->at_budget += race_nalive(r) > 1 && !race_equivalent(r);
 	talloc_free(r);
 }
 
@@ -133,15 +136,17 @@ static void report(const struct sim *s, const struct sim_case *c, const struct s
 {
 	double n = s->races;
 
-	printf("%-6s %-5s %6.1f %% %6.1f %% %6.1f %%  %.3f  %6.1f  %5.1f %%\n", c->name,
+	printf("%-6s %-5s %6.1f %% %6.1f %% %6.1f %%  %.3f  %6.1f  %6.1f  %5.1f %%\n", c->name,
 	       u->name, 100 * o->wins / n, 100 * o->kept / n, 100 * o->near / n,
-	       (double)o->runs / ((double)o->blocks * K), o->blocks / n, 100 * o->at_budget / n);
+	       (double)o->runs / ((double)o->blocks * K), o->runs / n, o->blocks / n,
+	       100 * o->at_budget / n);
 }
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: race-sim [-n RACES] [-s SD] [-b BSD] [-o OVER] [-f FIRST]"
-		" [-a ALPHA] [-B BUDGET] [-c steps|tied|all] [-r best,holm,none] [-S SEED]\n");
+		" [-a ALPHA] [-B BUDGET] [-e PCT] [-c steps|tied|all] [-r best,holm,none]"
+		" [-S SEED]\n");
 	return 2;
 }
 
@@ -152,7 +157,7 @@ int main(int argc, char **argv)
 	const char *want_case = "all", *want_rules = "best,holm,none";
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:b:o:f:a:B:c:r:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:b:o:f:a:B:e:c:r:S:")) != -1) {
 		switch (opt) {
 		case 'n': s.races = (unsigned)atoi(optarg); break;
 		case 's': s.sd = atof(optarg); break;
@@ -161,6 +166,7 @@ int main(int argc, char **argv)
 		case 'f': s.first = (unsigned)atoi(optarg); break;
 		case 'a': s.alpha = atof(optarg); break;
 		case 'B': s.budget = (unsigned)atoi(optarg); break;
+		case 'e': s.equivalent = atof(optarg); break;
 		case 'c': want_case = optarg; break;
 		case 'r': want_rules = optarg; break;
 		case 'S': s.seed = strtoull(optarg, NULL, 0); break;
@@ -168,8 +174,9 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%u races, sd %.3g, block sd %.3g, overhead %g us, first test %u, alpha %g,"
-	       " budget %u runs\n", s.races, s.sd, s.bsd, s.over, s.first, s.alpha, s.budget);
-	printf("case   rule   best won   kept     within 2 %%  runs/grid  blocks  at budget\n");
+	       " budget %u runs, equivalent %g %%\n", s.races, s.sd, s.bsd, s.over, s.first,
+	       s.alpha, s.budget, s.equivalent);
+	printf("case   rule   best won   kept     within 2 %%  runs/grid  runs  blocks  at budget\n");
 	for (size_t c = 0; c < NCASES; c++) {
 		if (strcmp(want_case, "all") && strcmp(want_case, cases[c].name))
 			continue;
