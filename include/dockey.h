@@ -36,7 +36,7 @@
 #include <talloc.h>
 
 /* The schema this dbench writes, and the oldest it reads. */
-#define DOCKEY_SCHEMA 2
+#define DOCKEY_SCHEMA 3
 #define DOCKEY_SCHEMA_MIN 1
 
 /* What a member holds: one kind, and the flags after it. */

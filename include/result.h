@@ -198,6 +198,10 @@ struct run_result {
 					 * their own clocks), 0 when on time */
 		bool late;		/* late_s beyond 1 % of the plan and 0.5 s:
 					 * the text says so */
+		double open_late_s;	/* how long after its opening the parent
+					 * took the machine's reading that opens
+					 * it (held stopped in the warmup), 0 when
+					 * on time */
 	} window;
 	uint64_t bytes_read, bytes_written;
 	uint64_t ops, errors;

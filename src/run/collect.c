@@ -109,7 +109,8 @@ static void collect_figures(struct driver *d, struct run_result *res)
 
 /* The window against the plan: how late the parent closed it (held
  * stopped, or starved of CPU), beyond 1 % of the plan and 0.5 s a fact
- * the text gives. */
+ * the text gives, and how late it took the machine's reading that opens
+ * it. */
 static void collect_window(const struct driver *d, struct run_result *res)
 {
 	const struct sampler *s = &d->sampler;
@@ -120,6 +121,8 @@ static void collect_window(const struct driver *d, struct run_result *res)
 	res->window.late_s = !d->plan->run_once && s->exec_ns && s->closed_ns > end
 				     ? (s->closed_ns - end) / 1e9 : 0;
 	res->window.late = res->window.late_s > (plan / 100 > 0.5 ? plan / 100 : 0.5);
+	res->window.open_late_s = s->exec_ns && s->opened_ns > s->exec_ns
+					  ? (s->opened_ns - s->exec_ns) / 1e9 : 0;
 }
 
 /* What the sampler kept, handed to the result: the probe's listings,

@@ -91,6 +91,9 @@ struct sampler {
 					 * planned end, where the clients stopped */
 	uint64_t closed_ns;		/* when the parent published the stop (later
 					 * than end_ns when it was late) */
+	uint64_t opened_ns;		/* when the parent took the machine's reading
+					 * that opens the window (later than
+					 * exec_ns when it was late) */
 	enum phase phase;
 	struct timeline_point *timeline;	/* one point per execute second */
 	size_t ntimeline;

@@ -94,6 +94,7 @@ void sampler_set_phase(struct driver *d, enum phase ph, uint64_t now)
 	 * before any client can count an operation in it, stamped at the
 	 * window's start as the timeline's seconds are */
 	if (opens) {
+		d->sampler.opened_ns = monotonic_ns();
 		host_mark(d, &d->sampler.host_start);
 		if (d->sampler.disks && !d->sampler.disks_opened)
 			blockstat_read(d->sampler.disks, now);

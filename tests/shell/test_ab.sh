@@ -77,8 +77,8 @@ Run 4 of 6: side A (-D $T/a)
 Run 5 of 6: side A (-D $T/a)
 Run 6 of 6: side B (-D $T/b)" "the Run lines"
 expect_match "$out" '^Run 2 of 6: side B .*; about [0-9]+ s left$'
-# the document: of schema 2, every member of include/dockeys.def
-expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/abba.json")" '["schema",2]' "the schema"
+# the document: of schema 3, every member of include/dockeys.def
+expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/abba.json")" '["schema",3]' "the schema"
 jout=$("$UNIT_DIR/dockeys" check "$T/abba.json") || fail "$jout"
 expect_eq "$(printf '%s\n' "$out" | grep -c '^Verdict: B against A: ')" 1 "verdict lines"
 expect_eq "$(jq -c '[.runs[].series.side]' "$T/abba.json")" '["A","B","B","A","A","B"]' "sides"

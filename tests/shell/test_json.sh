@@ -40,8 +40,8 @@ expect_match "$(jq -r .started_at "$T/r.json")" '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-
 expect_match "$(jq -r .command_line "$T/r.json")" "dbench -t 3 --warmup 1 --json=- -D $T/d 3\$"
 end
 
-begin "the document is of schema 2 and holds every member of include/dockeys.def, of its type"
-expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/r.json")" '["schema",2]' "the first member"
+begin "the document is of schema 3 and holds every member of include/dockeys.def, of its type"
+expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/r.json")" '["schema",3]' "the first member"
 out=$("$UNIT_DIR/dockeys" check "$T/r.json") || fail "$out"
 end
 

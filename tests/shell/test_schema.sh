@@ -51,11 +51,11 @@ expect_match "$out" '^  config\.think_time_us: 0\.0 -> 100\.0$'
 end
 
 begin "a document of a schema this dbench does not read is refused by its number, exit 2"
-for s in 3 0 '"2"' 1.5; do
+for s in 4 0 '"2"' 1.5; do
 	jq --argjson s "$s" '{schema: $s} + .' "$S1/run.json" >"$T/s.json"
 	out=$("$DBENCH" compare "$T/s.json" "$S1/run.json" 2>&1); rc=$?
 	expect_status $rc 2
-	expect_eq "$out" "dbench: '$T/s.json': a document of schema $s, this dbench reads 1..2" \
+	expect_eq "$out" "dbench: '$T/s.json': a document of schema $s, this dbench reads 1..3" \
 		"schema $s"
 done
 end
@@ -64,7 +64,7 @@ begin "a series with a run of another schema is refused, naming the run"
 jq '.runs[1] = ({schema: 7} + .runs[1])' "$S1/sweep.json" >"$T/mixed.json"
 out=$("$DBENCH" compare "$S1/run.json" -- "$S1/run.json" "$T/mixed.json" 2>&1); rc=$?
 expect_status $rc 2
-expect_eq "$out" "dbench: '$T/mixed.json': runs[1] is a document of schema 7, this dbench reads 1..2"
+expect_eq "$out" "dbench: '$T/mixed.json': runs[1] is a document of schema 7, this dbench reads 1..3"
 end
 
 finish

@@ -13,9 +13,9 @@ expect_match "$out" '^ +1 +2( +[0-9]+\.[0-9]+){8}$'
 expect_match "$out" '^ +2 +2( +[0-9]+\.[0-9]+){8}$'
 expect_match "$out" '^Run 1 of 4: 1 client, repeat 1 of 2; no time left to tell \(--run-once\)$'
 expect_eq "$(ls -A "$T/d")" "" "left in $T/d"
-# the document: of schema 2, every member of include/dockeys.def
+# the document: of schema 3, every member of include/dockeys.def
 expect_eq "$(jq -c '[keys_unsorted[0], .schema, [.runs[].schema]]' "$T/s.json")" \
-	'["schema",2,[2,2,2,2]]' "the schema"
+	'["schema",3,[3,3,3,3]]' "the schema"
 out=$("$UNIT_DIR/dockeys" check "$T/s.json") || fail "$out"
 end
 

@@ -84,8 +84,8 @@ expect_eq "$(jq -c '[.tune.posthoc, .tune.holm, [.tune.candidates[1:][] | .dropp
 expect_eq "$(jq -c '[.tune.candidates[1:][] | .dropped.level * 10000 | round]' "$T/race.json")" \
 	'[392,392,392]' "the level each drop was held against"
 expect_eq "$(jq '.runs | length' "$T/race.json")" 12 "runs kept"
-# of schema 2, every member a row of include/dockeys.def, of its type
-expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/race.json")" '["schema",2]' "the schema"
+# of schema 3, every member a row of include/dockeys.def, of its type
+expect_eq "$(jq -c '[keys_unsorted[0], .schema]' "$T/race.json")" '["schema",3]' "the schema"
 out=$("$UNIT_DIR/dockeys" check "$T/race.json") || fail "$out"
 expect_eq "$(wc -l <"$T/race.csv")" 13 "the CSV's rows"
 xmllint --noout "$T/race.svg" || fail "the plot is not well-formed XML"

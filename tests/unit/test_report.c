@@ -1197,6 +1197,8 @@ static void json_result_has_throughput_in_three_units_and_the_totals(void **stat
 	assert_int_equal(get_int(r, "exit_code"), get_int(get(doc, "status"), "exit_code"));
 	assert_double_is(get_real(get(r, "window"), "late_s"), 0.0);	/* a result not collected */
 	assert_false(get_bool(get(r, "window"), "late"));
+	assert_double_is(get_real(get(r, "window"), "open_late_s"), 0.0);
+	assert_int_equal(json_object_size(get(r, "window")), 4);
 	assert_int_equal(json_object_size(r), 22);
 	/* interrupted: 130 in both places, not null in one */
 	res->exit_code = 130;
@@ -1867,7 +1869,8 @@ static void text_late_window_line_says_how_late(void **state)
 
 	res->window = (struct window_timing){ .planned_s = 4, .late_s = 0.3 };
 	assert_null(strstr(text_of(state, res), "Late window"));
-	res->window = (struct window_timing){ .planned_s = 4, .late_s = 13.02, .late = true };
+	res->window = (struct window_timing){ .planned_s = 4, .late_s = 13.02, .late = true,
+					      .open_late_s = 6.5 };
 	text = text_of(state, res);
 	assert_string_equal(line_starting(state, text, "Late window:"), want);
 	assert_true(strstr(text, "Late window:") < strstr(text, " Operation"));
@@ -1876,6 +1879,7 @@ static void text_late_window_line_says_how_late(void **state)
 	assert_double_is(get_real(w, "planned_s"), 4.0);
 	assert_double_is(get_real(w, "late_s"), 13.02);
 	assert_true(get_bool(w, "late"));
+	assert_double_is(get_real(w, "open_late_s"), 6.5);
 }
 
 static void text_probe_line_comes_before_the_table(void **state)
