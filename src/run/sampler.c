@@ -389,14 +389,16 @@ void sampler_release(struct driver *d, uint64_t start)
 	uint64_t open = start + (warm ? plan->warmup * 1000000000ull : 0);
 	uint64_t span = plan->timelimit * 1000000000ull;
 	uint64_t end = plan->run_once ? 0 : open + span;
-	/* the clock's rate may be off by a part in 10^4 or so */
-	uint64_t margin = (end - start) / 1000 + 20000000;
+	uint64_t look = UINT64_MAX;	/* no end (--run-once): never look */
 
+	if (end) {	/* the clock's rate may be off by a part in 10^4 or so */
+		uint64_t margin = (end - start) / 1000 + 20000000;
+		look = opclock_at(end - (margin < span ? margin : span));
+	}
 	d->sampler.open_ns = open;
 	stats_set(&d->stats->ctl.exec_ns, warm ? open : 0);
 	stats_set(&d->stats->ctl.end_ns, end);
-	stats_set(&d->stats->ctl.look_tc,
-		  !end ? UINT64_MAX : opclock_at(end - (margin < span ? margin : span)));
+	stats_set(&d->stats->ctl.look_tc, look);
 	if (warm)
 		sampler_set_phase(d, PHASE_WARMUP, start);
 	else
