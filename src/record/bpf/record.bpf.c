@@ -319,6 +319,14 @@ __noinline int read_extra(struct scratch *s, __u32 kind, __u32 loff)
 	return 0;
 }
 
+/* The thread's ids as bpf_get_current_pid_tgid() gives them, loaded
+ * from its task (a typed pointer: plain loads) rather than by a helper
+ * call, 15-20 ns of every traced call on this machine. */
+static __always_inline __u64 ids_of(struct task_struct *task)
+{
+	return (__u64)task->tgid << 32 | (__u32)task->pid;
+}
+
 SEC("raw_tp/sys_enter")
 int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 {
@@ -363,7 +371,7 @@ int BPF_PROG(rec_sys_enter, struct pt_regs *regs, long id)
 		p->active = 0;
 		return 0;
 	}
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = ids_of(task);
 	s->e.ts = p->ts;
 	s->e.seq = p->seq;
 	s->e.tid = (__u32)pid_tgid;
@@ -449,11 +457,12 @@ int BPF_PROG(rec_sys_exit, struct pt_regs *regs, long ret)
 {
 	/* every exit of every process comes here: a thread never traced has
 	 * no task storage, and no look-up of its group */
-	struct pending *p = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p = bpf_task_storage_get(&pending, task, 0, 0);
 
 	if (!p || !p->active)
 		return 0;
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = ids_of(task);
 	__u32 zero = 0;
 	if (p->whole) {
 		send_whole(p, pid_tgid, ret);
