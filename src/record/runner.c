@@ -136,23 +136,24 @@ static void signals_as_found(void *arg)
 	signal(SIGHUP, SIG_DFL);
 }
 
-int runner_run(TALLOC_CTX *mem_ctx, const char *trace_set, char *const argv[],
+int runner_run(TALLOC_CTX *mem_ctx, const char *trace_set, const char *raw_set, char *const argv[],
 	       const char *prefix, char **err)
 {
 	size_t n = 0;
 	while (argv[n])
 		n++;
 	const char *head[] = { "strace", "-ff", "-ttt", "-T", "-y", "-xx", "-qq", "--seccomp-bpf",
-			       "-e", "signal=none", "-e", NULL, "-o", prefix, "--" };
+			       "-e", "signal=none", "-e", NULL, "-e", NULL, "-o", prefix, "--" };
 	size_t nhead = sizeof(head) / sizeof(head[0]);
 	char **args = talloc_array(mem_ctx, char *, nhead + n + 1);
-	char *trace = talloc_asprintf(mem_ctx, "trace=%s", trace_set);
-	if (!args || !trace) {
+	char *set[] = { talloc_asprintf(mem_ctx, "trace=%s", trace_set),
+			talloc_asprintf(mem_ctx, "raw=%s", *raw_set ? raw_set : "none") };
+	if (!args || !set[0] || !set[1]) {
 		*err = talloc_strdup(mem_ctx, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < nhead; i++)
-		args[i] = (char *)(head[i] ? head[i] : trace);
+	for (size_t i = 0, k = 0; i < nhead; i++)
+		args[i] = (char *)(head[i] ? head[i] : set[k++]);
 	for (size_t i = 0; i <= n; i++)
 		args[nhead + i] = argv[i];
 

@@ -27,13 +27,14 @@ int runner_find(TALLOC_CTX *mem_ctx, const char *prog, char **path, char **err);
 
 /*
  * Run argv (argv[0] the program) under strace, tracing the calls of
- * `trace_set` (strace's -e trace= list), writing PREFIX.TID files.
+ * `trace_set` (strace's -e trace= list), those of `raw_set` raw (its
+ * -e raw= list: numbers, no buffer's contents), writing PREFIX.TID files.
  * SIGINT and SIGQUIT reach the command (the terminal sends them to both)
  * and the recorder waits; SIGTERM and SIGHUP are passed on to strace.
  * Returns the command's exit status as a shell gives it (128+N for a
  * signal), or -1 with *err when strace could not be started.
  */
-int runner_run(TALLOC_CTX *mem_ctx, const char *trace_set, char *const argv[],
+int runner_run(TALLOC_CTX *mem_ctx, const char *trace_set, const char *raw_set, char *const argv[],
 	       const char *prefix, char **err);
 
 #endif

@@ -425,8 +425,9 @@ bool strace_fd(const char *text, int *fd)
 		return true;
 	}
 	char *q;
-	long v = strtol(text, &q, 10);
-	if (q == text || (*q && *q != '<') || v < 0 || v > 1 << 30)
+	bool hex = strncmp(text, "0x", 2) == 0;	/* a call printed raw */
+	long v = strtol(text + (hex ? 2 : 0), &q, hex ? 16 : 10);
+	if (q == text + (hex ? 2 : 0) || (*q && *q != '<') || v < 0 || v > 1 << 30)
 		return false;
 	*fd = (int)v;
 	return true;

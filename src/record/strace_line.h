@@ -86,8 +86,9 @@ struct sc_call *strace_call_copy(TALLOC_CTX *mem_ctx, const struct sc_call *c);
 char *strace_string(TALLOC_CTX *mem_ctx, const char *text, bool *cut);
 
 /*
- * The descriptor number at the start of an argument ("3</tmp/x>" is 3);
- * AT_FDCWD gives SC_AT_FDCWD.  Returns false when the argument is neither.
+ * The descriptor number at the start of an argument ("3</tmp/x>" is 3,
+ * and "0x3", printed raw); AT_FDCWD gives SC_AT_FDCWD.  Returns false
+ * when the argument is neither.
  */
 #define SC_AT_FDCWD (-100)
 bool strace_fd(const char *text, int *fd);

@@ -91,7 +91,8 @@ static int strace_run(TALLOC_CTX *mem_ctx, const struct tracer_job *job, struct 
 				     "record -p needs --tracer=bpf");
 		return -1;
 	}
-	out->status = runner_run(mem_ctx, translate_trace_set(mem_ctx), job->argv, prefix, err);
+	out->status = runner_run(mem_ctx, translate_trace_set(mem_ctx), translate_raw_set(mem_ctx),
+				 job->argv, prefix, err);
 	if (out->status < 0)
 		return -1;
 	size_t n;

@@ -116,6 +116,27 @@ const char *translate_trace_set(TALLOC_CTX *mem_ctx)
 	return s;
 }
 
+/* A call strace prints raw (translate_raw_set()): one that moves bytes
+ * through a buffer (read, write, pread64, pwrite64), of a descriptor,
+ * the buffer and numbers alone. */
+static bool printed_raw(const struct callspec *c)
+{
+	enum effect e = c->asked && c->shape ? effect_of(c) : E_NONE;
+
+	return (e == E_READ || e == E_WRITE) && strncmp(c->shape, "F_N", 3) == 0 &&
+	       c->shape[strspn(c->shape + 3, "N") + 3] == '\0';
+}
+
+const char *translate_raw_set(TALLOC_CTX *mem_ctx)
+{
+	char *s = talloc_strdup(mem_ctx, "");
+
+	for (size_t i = 0; s && i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (printed_raw(&calls[i]))
+			s = talloc_asprintf_append(s, "%s?%s", *s ? "," : "", calls[i].name);
+	return s;
+}
+
 static const struct callspec *spec_of(const char *name)
 {
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
@@ -378,6 +399,10 @@ static void walk_shape(struct call_state *s)
 			break;
 		case 'N': {
 			char *t = token(s->tr->tmp, a);
+			int64_t v;	/* printed raw, in hex: the row's decimal */
+			if (t && t[0] == '0' && t[1] == 'x' && printed_raw(s->spec) &&
+			    strace_int(t, &v) && v >= 0 && (t = talloc_size(s->tr->tmp, NUMTEXT_MAX)))
+				numtext_i64(t, v);
 			if (t && !number_fits(t))
 				s->too_big = t;
 			add_arg(s, t);

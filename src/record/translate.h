@@ -50,6 +50,14 @@ int translate_finish(struct translate *tr);
  * list, each name with '?' so that one this machine lacks is no error). */
 const char *translate_trace_set(TALLOC_CTX *mem_ctx);
 
+/* Those of them strace is to print raw (its -e raw= list: each argument
+ * a number, the descriptor without -y's name): read, write, pread64 and
+ * pwrite64, whose buffer is no part of the row, so that a trace holds
+ * none of the bytes the command read or wrote.  Their numbers in hex,
+ * their results, failures and the descriptor's path (fdmodel.h, from
+ * its opening) are read as they would be decoded. */
+const char *translate_raw_set(TALLOC_CTX *mem_ctx);
+
 /* The most descriptors beneath the roots open at once. */
 unsigned translate_max_open(const struct translate *tr);
 

@@ -321,6 +321,25 @@ tr -d '\n' <"$T/esc.err" | grep -q "$(printf '\033')" && fail "an escape byte re
 end
 
 if [ "$TRACER" = strace ]; then
+begin "privacy: strace's trace, kept when a recording is refused, holds no byte read or written"
+# the command copies the trace files of the processes that read and
+# wrote, once they are gone (their files whole), each cp not its own
+# (which would grow as it read it); strace prints strings with -xx, so
+# the contents are looked for in both forms
+mkdir -p "$T/kt/tmp" "$T/kt/r" "$T/kt/snap"
+printf 'QZXJ-%s' sesame-opens >"$T/kt/r/secret"
+(cd "$T/kt/r" && TMPDIR="$T/kt/tmp" "$DBENCH" record --tracer="$TRACER" -o "$T/kt.load" -- \
+	sh -c 'cat secret >copy; dd if=secret of=copy2 bs=7 2>/dev/null; tee copy3 <secret >/dev/null
+		for f in "$TMPDIR"/*/trace.*; do cp "$f" "$1"; done' sh "$T/kt/snap" >/dev/null 2>&1) ||
+	fail "exit status $?"
+checked "$T/kt.load"
+traces=$(cat "$T"/kt/snap/trace.*)
+expect_match "$traces" '(read|pread64)\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+\) += 0x'
+expect_match "$traces" 'openat\(.*"(secret|\\x73\\x65\\x63\\x72\\x65\\x74)"'
+hex=$(printf 'QZXJ' | od -An -tx1 | tr -d ' \n' | sed 's/../\\\\x&/g')
+expect_no_match "$traces" "QZXJ|$hex|sesame"
+end
+
 begin "convert: strace -ff files by their prefix, and a -f file with its halves rejoined"
 mkdir -p "$T/c"
 cp "$T/w/src/f1" "$T/c/in"
