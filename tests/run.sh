@@ -34,12 +34,15 @@
 # load was likely the suite's own programs, and the verdict that counts
 # is the one given on a machine the suite leaves quiet.  Its first run's
 # load lines are kept as comments above its results, which come last.
-# TESTS, when
-# set, names the programs to run ("unit/test_stats shell/test_mpi.sh";
-# "unit" for every unit test).
+# The words that mark those lines are tests/shell/lib_load.sh's, which
+# lib.sh prints.
+#
+# TESTS, when set, names the programs to run ("unit/test_stats
+# shell/test_mpi.sh"; "unit" for every unit test).
 : "${DBENCH:?DBENCH must name the binary under test}"
 : "${UNIT_DIR:?UNIT_DIR must name the unit test directory}"
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/shell/lib_load.sh"
 limit=${TEST_TIMEOUT:-1200}
 jobs=${TEST_JOBS:-3}
 shell_dir=${TEST_SHELL_DIR:-$top/tests/shell}	# another only to test this script
@@ -149,9 +152,9 @@ load_lines() {
 	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && return 0
 	[ "$rc" -ne 0 ] && ! grep -Eq '^not ok ' "$work/$i.out" && return 0
 	grep -Eq '^not ok ' "$work/$i.out" &&
-		grep -E '^not ok ' "$work/$i.out" | grep -vq ': skipped for load on CI' &&
+		grep -E '^not ok ' "$work/$i.out" | grep -vq ": $LOAD_CI_FAIL" &&
 		return 0
-	grep -E '^not ok .*: skipped for load on CI|^ok .*# SKIP load: ' "$work/$i.out"
+	grep -E "^not ok .*: $LOAD_CI_FAIL|^ok .*# SKIP $LOAD_SKIP" "$work/$i.out"
 }
 
 # Start the programs in order, at most $jobs at a time, one marked to run

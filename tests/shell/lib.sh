@@ -50,6 +50,7 @@
 # does what it tests (a signal), and kill -CONT PID lets it go on.
 : "${DBENCH:?DBENCH must name the binary under test}"
 : "${TOP:?TOP must name the source tree}"
+. "$TOP/tests/shell/lib_load.sh"
 T=$(mktemp -d /tmp/dbench-test.XXXXXX)
 trap 'cleanup_scratch' EXIT
 # A test stopped by a signal (tests/run.sh's time limit, ^C) exits through
@@ -123,9 +124,9 @@ skip_block() {
 # skip_load WHY: skipped for the machine's load; a failure on CI.
 skip_load() {
 	if [ "${CI:-}" = true ]; then
-		fail "skipped for load on CI, which must be a quiet machine: $*"
+		fail "$LOAD_CI_FAIL, which must be a quiet machine: $*"
 	else
-		skip_block "load: $*"
+		skip_block "$LOAD_SKIP$*"
 	fi
 }
 
