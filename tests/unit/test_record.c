@@ -297,6 +297,35 @@ static void test_paths_resolve_against_directory_descriptors_and_the_working_dir
 	assert_int_equal(tally_get(&rec->outside, "/usr"), 1);
 }
 
+/* read, write, pread64 and pwrite64 as dbench record has strace print
+ * them, raw (hex numbers, no buffer, no -y name), make the rows their
+ * decoded lines make. */
+static void test_calls_printed_raw_make_the_rows_of_their_decoded_lines(void **state)
+{
+	const char *decoded[] = {
+		"100 1.000000 openat(AT_FDCWD</r>, \"f\", O_RDWR|O_CREAT, 0644) = 3</r/f> <0.000001>",
+		"100 1.000010 write(3</r/f>, \"abcdef\", 6) = 6 <0.000001>",
+		"100 1.000020 pwrite64(3</r/f>, \"xyz\", 3, 8192) = 3 <0.000001>",
+		"100 1.000030 pread64(3</r/f>, \"ab\", 4096, 0) = 4096 <0.000001>",
+		"100 1.000040 read(3</r/f>, \"\", 65536) = 0 <0.000001>",
+		"100 1.000050 read(10, 0x1, 1) = -1 EBADF (Bad file descriptor) <0.000001>",
+		NULL
+	};
+	const char *raw[] = {
+		"100 1.000000 openat(AT_FDCWD</r>, \"f\", O_RDWR|O_CREAT, 0644) = 3</r/f> <0.000001>",
+		"100 1.000010 write(0x3, 0x55d0c0de0000, 0x6) = 0x6 <0.000001>",
+		"100 1.000020 pwrite64(0x3, 0x55d0c0de0000, 0x3, 0x2000) = 0x3 <0.000001>",
+		"100 1.000030 pread64(0x3, 0x7ffc00000000, 0x1000, 0) = 0x1000 <0.000001>",
+		"100 1.000040 read(0x3, 0x7ffc00000000, 0x10000) = 0 <0.000001>",
+		"100 1.000050 read(0xa, 0x1, 0x1) = -1 EBADF (Bad file descriptor) <0.000001>",
+		NULL
+	};
+	char *want = rows_of(state, decoded, false, NULL);
+
+	assert_non_null(strstr(want, " pwrite64 3 3 8192 3\n"));
+	assert_string_equal(rows_of(state, raw, false, NULL), want);
+}
+
 static void test_a_working_directory_outside_the_roots_leaves_relative_paths_outside(void **state)
 {
 	const char *lines[] = {
@@ -686,6 +715,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths_are_made_plain_lexically, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_path_beneath_a_root_is_taken_from_the_base, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_paths_resolve_against_directory_descriptors_and_the_working_directory, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_calls_printed_raw_make_the_rows_of_their_decoded_lines, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_working_directory_outside_the_roots_leaves_relative_paths_outside, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_a_fork_copies_the_table_and_a_thread_shares_it, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_an_open_that_got_the_number_another_thread_closed_comes_after_the_close, fixture_setup, fixture_teardown),
