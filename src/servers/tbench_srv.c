@@ -360,15 +360,15 @@ int main(int argc, const char **argv)
 		{ NULL, 't', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &cl.tcp_options, 0,
 		  "the same, as dbench 4.0 spelled it", "OPTIONS" },
 		{ "version", 'V', POPT_ARG_NONE, &cl.version, 0, "print the version", NULL },
-		POPT_AUTOHELP	/* prints and exits 0: nothing to free yet */
+		POPT_AUTOHELP	/* prints and exits 0 inside the option loop */
 		POPT_TABLEEND
 	};
 	poptContext pc = poptGetContext("tbench_srv", argc, argv, table, 0);
-	TALLOC_CTX *top = talloc_new(NULL);
 	int rc, opt;
 
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
+	TALLOC_CTX *top = talloc_new(NULL);	/* after --help's exit: nothing leaks */
 	if (opt < -1) {
 		fprintf(stderr, "tbench_srv: %s\n", badopt_message(top, pc, opt, argc, argv, table));
 		rc = EXIT_BAD_INPUT;
